@@ -1,0 +1,16 @@
+#include "clock.h"
+
+#include <time.h>
+
+qint64 SystemClock::nowMs() const
+{
+    timespec ts{};
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return qint64(ts.tv_sec) * 1000 + ts.tv_nsec / 1'000'000;
+}
+
+SystemClock *SystemClock::instance()
+{
+    static SystemClock clock;
+    return &clock;
+}

@@ -1,0 +1,135 @@
+#pragma once
+// The configuration model: gpu_mon.conf's sections and keys, plus idlegpu's own, with their defaults.
+// Loaded through QSettings with the project's INI format (inifile.h), which reads values verbatim.
+#include "gpuselection.h"
+
+#include <QList>
+#include <QPair>
+#include <QString>
+#include <QStringList>
+
+// [gpu-*]: GPUs whose holders are judged with a list of programs to ignore.
+struct GpuGroupConfig
+{
+    QString id; // section name, lower case: "gpu-all"
+    GpuSelection gpus;
+    QStringList ignorePrograms; // whole program names, never prefixes
+    int line = 0;               // line of the section header
+
+    bool operator==(const GpuGroupConfig &o) const
+    {
+        return id == o.id && gpus == o.gpus && ignorePrograms == o.ignorePrograms;
+    }
+};
+
+// [process-*]: one idle workload.
+struct WorkloadConfig
+{
+    QString id;          // section name, lower case: "process-0"
+    QString name;        // name= ; default: the section name without "process-"
+    QString cmd;         // cmd= exactly as written
+    QStringList argv;    // cmd split into words as a POSIX shell would (no shell is run)
+    QString dir;         // dir= ; empty: the user's home folder
+    GpuSelection gpus;   // gpus= ; default ALL
+    QString log;         // log= ; empty: output goes to idlegpu's own log
+    QString envText;     // env= exactly as written
+    QList<QPair<QString, QString>> env; // env split into KEY=VALUE pairs, in order
+    int stopTimeoutSeconds = 10;
+    bool enabled = true;
+    int line = 0; // line of the section header
+
+    // Same settings (the line it stands on does not count): a running workload whose settings are equal
+    // after a reload keeps running.
+    bool sameSettings(const WorkloadConfig &o) const
+    {
+        return id == o.id && name == o.name && cmd == o.cmd && argv == o.argv && dir == o.dir && gpus == o.gpus
+               && log == o.log && env == o.env && stopTimeoutSeconds == o.stopTimeoutSeconds && enabled == o.enabled;
+    }
+};
+
+// [tty]: stop all workloads while a user not on the whitelist is active on a pseudo-terminal.
+struct TtyConfig
+{
+    bool enabled = false;
+    QStringList whitelist;
+    int idleSeconds = 300;
+};
+
+struct Config
+{
+    QString filePath;
+    int intervalSeconds = 10;   // [defaults] interval_seconds: the fallback poll
+    int startDelaySeconds = 10; // [defaults] start_delay_seconds: calm needed before a workload starts
+    QString deviceRoot = QStringLiteral("/dev"); // [defaults] device_root
+    QList<GpuGroupConfig> gpuGroups;
+    QList<WorkloadConfig> workloads;
+    TtyConfig tty;
+
+    const WorkloadConfig *workload(const QString &id) const
+    {
+        for (const WorkloadConfig &w : workloads)
+            if (w.id == id)
+                return &w;
+        return nullptr;
+    }
+
+    // Programs ignored on this GPU: the union of the ignore_programs of every [gpu-*] group covering it.
+    QStringList ignoredProgramsFor(int gpu) const
+    {
+        QStringList result;
+        for (const GpuGroupConfig &group : gpuGroups)
+            if (group.gpus.contains(gpu))
+                for (const QString &program : group.ignorePrograms)
+                    if (!result.contains(program))
+                        result.append(program);
+        return result;
+    }
+};
+
+// One problem found in a config file, printed as FILE:LINE: severity: message.
+struct ConfigDiagnostic
+{
+    enum Severity { Warning, Error };
+    Severity severity = Error;
+    QString file;
+    int line = 0; // 0: about the whole file
+    QString message;
+
+    QString toString() const
+    {
+        const QString where = line > 0 ? QStringLiteral("%1:%2").arg(file).arg(line) : file;
+        return QStringLiteral("%1: %2: %3")
+            .arg(where, severity == Error ? QStringLiteral("error") : QStringLiteral("warning"), message);
+    }
+};
+
+struct ConfigLoadResult
+{
+    Config config;
+    QList<ConfigDiagnostic> diagnostics;
+
+    bool ok() const
+    {
+        for (const ConfigDiagnostic &d : diagnostics)
+            if (d.severity == ConfigDiagnostic::Error)
+                return false;
+        return true;
+    }
+};
+
+namespace ConfigLoader {
+// Reads and checks a config file. Never throws or crashes, whatever the file holds; on errors, the returned
+// config is the best effort and must not be applied (ok() is false).
+ConfigLoadResult load(const QString &path);
+// The same for bytes already read (the fuzzer and tests use it); `path` only names them in messages.
+ConfigLoadResult parse(const QByteArray &contents, const QString &path);
+
+// Which file to use: `overridePath` when given; else ~/.config/idlegpu/idlegpu.conf; else, when that does
+// not exist but ~/.config/gpu_mon.conf does, that one (usedLegacy = true). XDG_CONFIG_HOME is honoured.
+struct Location
+{
+    QString path;
+    bool usedLegacy = false;
+};
+Location locate(const QString &overridePath);
+} // namespace ConfigLoader

@@ -1,0 +1,7 @@
+#pragma once
+#include "snapshot.h"
+
+// Lists the NVIDIA device nodes under deviceRoot: nvidia[0-9]+ are GPUs (the number is the index),
+// nvidiactl, nvidia-uvm, nvidia-uvm-tools and nvidia-modeset are shared nodes. Other names are ignored.
+// A missing or unreadable deviceRoot gives an empty result.
+DeviceNodes scanDevices(const QString &deviceRoot);

@@ -1,0 +1,8 @@
+#include "logging.h"
+
+Q_LOGGING_CATEGORY(lcConfig, "idlegpu.config", QtInfoMsg)
+Q_LOGGING_CATEGORY(lcScan, "idlegpu.scan", QtInfoMsg)
+Q_LOGGING_CATEGORY(lcPolicy, "idlegpu.policy", QtInfoMsg)
+Q_LOGGING_CATEGORY(lcRunner, "idlegpu.runner", QtInfoMsg)
+Q_LOGGING_CATEGORY(lcMonitor, "idlegpu.monitor", QtInfoMsg)
+Q_LOGGING_CATEGORY(lcWorkload, "idlegpu.workload", QtInfoMsg)

@@ -1,0 +1,10 @@
+#pragma once
+// Logging categories of idlegpu. Enable with QT_LOGGING_RULES="idlegpu.*.debug=true".
+#include <QLoggingCategory>
+
+Q_DECLARE_LOGGING_CATEGORY(lcConfig)   // idlegpu.config
+Q_DECLARE_LOGGING_CATEGORY(lcScan)     // idlegpu.scan
+Q_DECLARE_LOGGING_CATEGORY(lcPolicy)   // idlegpu.policy
+Q_DECLARE_LOGGING_CATEGORY(lcRunner)   // idlegpu.runner
+Q_DECLARE_LOGGING_CATEGORY(lcMonitor)  // idlegpu.monitor
+Q_DECLARE_LOGGING_CATEGORY(lcWorkload) // idlegpu.workload: output of workloads without log=

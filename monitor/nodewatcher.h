@@ -1,0 +1,44 @@
+#pragma once
+// inotify on device nodes: IN_OPEN and IN_CLOSE arrive the moment any process (of any user) opens or closes
+// a node, read through a QSocketNotifier. This is the fast path of preemption.
+#include <QHash>
+#include <QObject>
+#include <QStringList>
+
+class QSocketNotifier;
+
+// Events read in one go from the inotify descriptor.
+struct NodeEvents
+{
+    QHash<QString, int> opens;  // node path -> IN_OPEN count
+    QHash<QString, int> closes; // node path -> IN_CLOSE_WRITE + IN_CLOSE_NOWRITE count
+    QStringList gone;           // nodes deleted, unmounted or whose watch was dropped
+    bool overflow = false;      // IN_Q_OVERFLOW: events were lost, rescan everything
+};
+
+class NodeWatcher : public QObject
+{
+    Q_OBJECT
+public:
+    explicit NodeWatcher(QObject *parent = nullptr);
+    ~NodeWatcher() override;
+
+    bool isValid() const; // false when inotify could not be set up (the poll timer still works)
+
+    // Watches exactly these paths from now on; unchanged paths keep their watch (a node recreated at the
+    // same path gets a new watch). Paths that cannot be watched are logged and skipped.
+    void setNodes(const QStringList &paths);
+    QStringList watchedNodes() const;
+
+Q_SIGNALS:
+    void eventsArrived(const NodeEvents &events);
+
+private:
+    void readEvents();
+
+    int m_fd = -1;
+    QSocketNotifier *m_notifier = nullptr;
+    QHash<int, QString> m_pathByWatch;
+    QHash<QString, int> m_watchByPath;
+    QHash<QString, QPair<quint64, quint64>> m_identityByPath; // dev, inode: notices a recreated node
+};

@@ -1,0 +1,48 @@
+#pragma once
+// Runs each workload as a supervised process through idlegpu-reaper (see reaper/reaper.cpp), which puts it
+// in a session of its own, adopts anything that forks away, and ends the whole tree when told to or when
+// idlegpu dies (even by SIGKILL).
+#include "clock.h"
+#include "workloadrunner.h"
+
+#include <QHash>
+#include <QPointer>
+
+class QProcess;
+class QTimer;
+
+class ProcessRunner : public WorkloadRunner
+{
+    Q_OBJECT
+public:
+    // reaperPath: the idlegpu-reaper executable; empty: defaultReaperPath().
+    explicit ProcessRunner(const Clock *clock = SystemClock::instance(), const QString &reaperPath = QString(),
+                           QObject *parent = nullptr);
+    ~ProcessRunner() override; // kills what still runs (no waiting): the reaper ends the trees
+
+    bool start(const WorkloadConfig &config, const QList<int> &gpus, bool allGpus) override;
+    void stop(const QString &id, const QString &reason) override;
+    void stopAll(const QString &reason) override;
+    void forget(const QString &id) override;
+    QHash<QString, WorkloadRuntime> runtimes() const override;
+
+    // Next to the running executable (build/bin, /usr/libexec/idlegpu), else the build tree's.
+    static QString defaultReaperPath();
+
+    // Backoff after a workload exits by itself: 5 s doubling to 10 min; a run longer than this resets it.
+    static constexpr qint64 kFirstBackoffMs = 5'000;
+    static constexpr qint64 kMaxBackoffMs = 600'000;
+    static constexpr qint64 kCleanRunMs = 600'000;
+
+private:
+    struct Entry;
+    void onFinished(const QString &id);
+    void appendOutput(const QString &id, const QByteArray &bytes);
+    void writeLogLine(Entry &entry, const QString &line);
+    void maybeEmitAllStopped();
+
+    const Clock *m_clock;
+    QString m_reaperPath;
+    QHash<QString, Entry *> m_entries;
+    bool m_stoppingAll = false;
+};

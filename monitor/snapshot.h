@@ -1,0 +1,92 @@
+#pragma once
+// Value types that describe what one scan saw: GPUs, the processes holding their device nodes, tty sessions.
+#include <QList>
+#include <QMetaType>
+#include <QString>
+#include <QStringList>
+
+struct GpuDevice
+{
+    int index = -1; // the N of <device_root>/nvidiaN
+    QString path;   // the device node
+
+    bool operator==(const GpuDevice &o) const { return index == o.index && path == o.path; }
+};
+
+// The device nodes under device_root: one per GPU, plus the shared ones every CUDA process opens
+// (nvidiactl, nvidia-uvm, nvidia-uvm-tools, nvidia-modeset) that name no GPU.
+struct DeviceNodes
+{
+    QList<GpuDevice> gpus;   // sorted by index
+    QStringList sharedNodes; // absolute paths
+    QList<int> indices() const
+    {
+        QList<int> result;
+        for (const GpuDevice &gpu : gpus)
+            result.append(gpu.index);
+        return result;
+    }
+    QStringList allPaths() const
+    {
+        QStringList paths = sharedNodes;
+        for (const GpuDevice &gpu : gpus)
+            paths.append(gpu.path);
+        return paths;
+    }
+    bool operator==(const DeviceNodes &o) const { return gpus == o.gpus && sharedNodes == o.sharedNodes; }
+    bool operator!=(const DeviceNodes &o) const { return !(*this == o); }
+};
+
+// A process that holds a device node open.
+struct Holder
+{
+    qint64 pid = 0;
+    qint64 ppid = 0;
+    qint64 sid = 0;          // session id
+    qint64 pgid = 0;         // process group
+    uint uid = uint(-1);
+    QString user;            // login name, or the uid as text when unknown
+    QString comm;            // /proc/<pid>/comm
+    QString exe;             // /proc/<pid>/exe target, empty when unreadable
+    QString argv0;           // first word of /proc/<pid>/cmdline
+    QList<qint64> ancestors; // ppid chain, parent first, ending before pid 1 (or at the first unreadable one)
+    QList<int> gpus;         // indices of the GPU nodes it holds
+    bool holdsSharedNode = false; // holds nvidiactl / nvidia-uvm
+    // A holder that could not be seen: a GPU node was opened (inotify) by a process whose fds we may
+    // not read (another user's, idlegpu not root). pid is 0 unless a backend names it.
+    bool hidden = false;
+
+    // "python3 (alice, pid 4242)": how the user is told who holds a GPU.
+    QString describe() const
+    {
+        if (hidden && pid == 0)
+            return QStringLiteral("a process of another user (not visible without root)");
+        return QStringLiteral("%1 (%2, pid %3)").arg(comm.isEmpty() ? QStringLiteral("?") : comm, user).arg(pid);
+    }
+    bool operator==(const Holder &o) const
+    {
+        return pid == o.pid && ppid == o.ppid && sid == o.sid && pgid == o.pgid && uid == o.uid && user == o.user
+               && comm == o.comm && exe == o.exe && argv0 == o.argv0 && ancestors == o.ancestors && gpus == o.gpus
+               && holdsSharedNode == o.holdsSharedNode && hidden == o.hidden;
+    }
+};
+
+// A pseudo-terminal and how long its user has been idle on it (gpu_mon's [tty] check).
+struct TtySession
+{
+    QString tty; // e.g. /dev/pts/3
+    uint uid = uint(-1);
+    QString user;
+    qint64 idleMs = 0; // now - atime of the pts node
+};
+
+struct Snapshot
+{
+    qint64 takenAtMs = 0; // monotonic, from the Clock
+    DeviceNodes devices;
+    QList<Holder> holders;    // visible holders, plus hidden ones (hidden=true)
+    QList<TtySession> ttys;
+    int unreadableProcesses = 0; // processes whose fds could not be read (other users without root)
+};
+
+Q_DECLARE_METATYPE(Snapshot)

@@ -1,0 +1,37 @@
+#pragma once
+#include <QList>
+#include <QString>
+#include <QStringList>
+
+// What the runner knows of one workload at a moment: the policy's input, the UI's display.
+struct WorkloadRuntime
+{
+    enum State {
+        Stopped,    // not running; may start when the policy says so
+        Running,    // its process (and session) exists
+        Stopping,   // SIGTERM sent, waiting for the session to end (SIGKILL after stop_timeout)
+        BackingOff, // exited by itself; not restarted before retryAtMs
+    };
+    QString id;
+    State state = Stopped;
+    qint64 pid = 0;         // the workload's session leader (its session id); 0 when none
+    qint64 startedAtMs = 0; // monotonic; when it last started
+    qint64 retryAtMs = 0;   // BackingOff: earliest restart
+    QList<int> gpus;        // GPUs it was started on (resolved; all present GPUs for gpus=ALL)
+    int consecutiveFailures = 0;
+    QString lastExit;        // "exit code 3" / "killed by signal 9"; empty when none yet
+    QStringList lastOutput;  // last lines it printed (the last run), for the failing state
+
+    bool occupiesGpus() const { return state == Running || state == Stopping; }
+};
+
+inline QString workloadStateName(WorkloadRuntime::State state)
+{
+    switch (state) {
+    case WorkloadRuntime::Stopped: return QStringLiteral("stopped");
+    case WorkloadRuntime::Running: return QStringLiteral("running");
+    case WorkloadRuntime::Stopping: return QStringLiteral("stopping");
+    case WorkloadRuntime::BackingOff: return QStringLiteral("failing");
+    }
+    return QString();
+}

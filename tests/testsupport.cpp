@@ -1,0 +1,139 @@
+#include "testsupport.h"
+
+#include <QDir>
+#include <QFile>
+#include <QFileInfo>
+#include <QStandardPaths>
+#include <QThread>
+
+#include <signal.h>
+#include <sys/stat.h>
+
+namespace TestSupport {
+
+static void touchNode(const QString &path)
+{
+    QFile file(path);
+    if (!file.open(QIODevice::WriteOnly))
+        qFatal("cannot create fake node %s", qPrintable(path));
+    file.close();
+    ::chmod(QFile::encodeName(path).constData(), 0666);
+}
+
+FakeDevRoot::FakeDevRoot(int gpus)
+{
+    if (!m_dir.isValid())
+        qFatal("cannot create a temporary folder");
+    for (int gpu = 0; gpu < gpus; ++gpu)
+        addGpu(gpu);
+    touchNode(ctl());
+    touchNode(m_dir.filePath(QStringLiteral("nvidia-uvm")));
+}
+
+QString FakeDevRoot::node(int gpu) const
+{
+    return m_dir.filePath(QStringLiteral("nvidia%1").arg(gpu));
+}
+
+QString FakeDevRoot::ctl() const
+{
+    return m_dir.filePath(QStringLiteral("nvidiactl"));
+}
+
+void FakeDevRoot::addGpu(int gpu)
+{
+    touchNode(node(gpu));
+}
+
+void FakeDevRoot::removeGpu(int gpu)
+{
+    QFile::remove(node(gpu));
+}
+
+NodeHolder::NodeHolder(const QStringList &paths, const QString &programName) : m_paths(paths)
+{
+    const QString sleepPath = QStandardPaths::findExecutable(QStringLiteral("sleep"));
+    const QString program = m_binDir.filePath(programName);
+    if (!QFile::link(sleepPath, program))
+        qFatal("cannot link %s", qPrintable(program));
+    // The shell opens each path on fds 3.. and then becomes `programName`, which inherits them.
+    QString script;
+    for (int i = 0; i < paths.size(); ++i)
+        script += QStringLiteral("exec %1<\"$%2\"; ").arg(i + 3).arg(i + 2);
+    script += QStringLiteral("exec \"$1\" 100000");
+    QStringList args{QStringLiteral("-c"), script, QStringLiteral("sh"), program};
+    args += paths;
+    m_process = std::make_unique<QProcess>();
+    m_process->setProgram(QStringLiteral("/bin/sh"));
+    m_process->setArguments(args);
+    m_process->setProcessChannelMode(QProcess::ForwardedChannels);
+    m_process->start();
+    if (!m_process->waitForStarted(5000))
+        qFatal("cannot start a node holder");
+}
+
+NodeHolder::~NodeHolder()
+{
+    kill();
+}
+
+qint64 NodeHolder::pid() const
+{
+    return m_process ? m_process->processId() : 0;
+}
+
+bool NodeHolder::waitUntilOpen(int timeoutMs) const
+{
+    for (int waited = 0; waited < timeoutMs; waited += 5) {
+        bool all = true;
+        for (const QString &path : m_paths)
+            all = all && processHolds(pid(), path);
+        if (all)
+            return true;
+        QThread::msleep(5);
+    }
+    return false;
+}
+
+void NodeHolder::kill()
+{
+    if (m_process && m_process->state() != QProcess::NotRunning) {
+        m_process->kill();
+        m_process->waitForFinished(5000);
+    }
+}
+
+bool processHolds(qint64 pid, const QString &path)
+{
+    const QString canonical = QFileInfo(path).canonicalFilePath();
+    const QDir fdDir(QStringLiteral("/proc/%1/fd").arg(pid));
+    const QStringList fds = fdDir.entryList(QDir::NoDotAndDotDot | QDir::AllEntries | QDir::System);
+    for (const QString &fd : fds) {
+        const QString target = QFile::symLinkTarget(fdDir.filePath(fd));
+        if (target == path || (!canonical.isEmpty() && target == canonical))
+            return true;
+    }
+    return false;
+}
+
+bool processAlive(qint64 pid)
+{
+    QFile stat(QStringLiteral("/proc/%1/stat").arg(pid));
+    if (!stat.open(QIODevice::ReadOnly))
+        return false;
+    const QByteArray line = stat.readAll();
+    const int close = line.lastIndexOf(')');
+    return close > 0 && close + 2 < line.size() && line.at(close + 2) != 'Z' && line.at(close + 2) != 'X';
+}
+
+QString writeFile(const QString &path, const QByteArray &contents)
+{
+    QDir().mkpath(QFileInfo(path).absolutePath());
+    QFile file(path);
+    if (!file.open(QIODevice::WriteOnly | QIODevice::Truncate))
+        qFatal("cannot write %s", qPrintable(path));
+    file.write(contents);
+    return path;
+}
+
+} // namespace TestSupport

@@ -1,0 +1,51 @@
+#pragma once
+// Shared by the tests: fake device nodes in a temporary folder, and real processes that hold them open, so
+// that /proc, inotify and process groups are all real while no GPU is needed.
+#include <QProcess>
+#include <QStringList>
+#include <QTemporaryDir>
+
+#include <memory>
+
+namespace TestSupport {
+
+// A temporary device_root with nvidia0..nvidia<gpus-1>, nvidiactl and nvidia-uvm as plain files (mode 0666).
+class FakeDevRoot
+{
+public:
+    explicit FakeDevRoot(int gpus = 2);
+    QString path() const { return m_dir.path(); }
+    QString node(int gpu) const; // <root>/nvidia<gpu>
+    QString ctl() const;         // <root>/nvidiactl
+    void addGpu(int gpu);
+    void removeGpu(int gpu);
+
+private:
+    QTemporaryDir m_dir;
+};
+
+// A real process that opens `paths` and keeps them open until it is killed or closes them. Its program
+// name (comm) is `programName` (a symlink to sleep), so tests can name it like a CUDA job ("python3").
+class NodeHolder
+{
+public:
+    NodeHolder(const QStringList &paths, const QString &programName = QStringLiteral("python3"));
+    ~NodeHolder(); // kills it and waits (test code may block)
+    qint64 pid() const;
+    bool waitUntilOpen(int timeoutMs = 5000) const; // true once every path shows in /proc/<pid>/fd
+    void kill();
+
+private:
+    QTemporaryDir m_binDir;
+    std::unique_ptr<QProcess> m_process;
+    QStringList m_paths;
+};
+
+// True when /proc/<pid>/fd of `pid` holds a link to `path`.
+bool processHolds(qint64 pid, const QString &path);
+// True while /proc/<pid> exists and is not a zombie.
+bool processAlive(qint64 pid);
+// Writes text to a file, creating folders; returns the path.
+QString writeFile(const QString &path, const QByteArray &contents);
+
+} // namespace TestSupport
