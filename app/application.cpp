@@ -1,0 +1,185 @@
+#include "application.h"
+
+#include "config.h"
+#include "logging.h"
+#include "monitor.h"
+#include "processrunner.h"
+#include "singleinstance.h"
+#include "statusreport.h"
+#include "unixsignals.h"
+
+#include <QCommandLineParser>
+#include <QCoreApplication>
+#include <QJsonDocument>
+#include <QTextStream>
+
+#include <cstdio>
+
+namespace {
+
+QString tr(const char *text)
+{
+    return QCoreApplication::translate("idlegpu", text);
+}
+
+enum class Mode { Tray, Headless, Status, CheckConfig };
+
+struct Options
+{
+    Mode mode = Mode::Tray;
+    bool json = false;
+    QString configPath; // as given with --config; empty: the default location
+};
+
+void printErr(const QString &text)
+{
+    QTextStream(stderr) << text << Qt::endl;
+}
+
+void printOut(const QString &text)
+{
+    QTextStream out(stdout);
+    out << text;
+    out.flush();
+}
+
+// Timestamps for supervisord and terminals; journald adds its own but they do no harm. QT_MESSAGE_PATTERN
+// in the environment overrides it.
+void setUpLogging()
+{
+    qSetMessagePattern(QStringLiteral("%{time yyyy-MM-dd hh:mm:ss.zzz} "
+                                      "%{if-warning}warning: %{endif}%{if-critical}error: %{endif}"
+                                      "%{category}: %{message}"));
+}
+
+ConfigLoader::Location locateConfig(const Options &options)
+{
+    const ConfigLoader::Location location = ConfigLoader::locate(options.configPath);
+    if (location.usedLegacy)
+        qCInfo(lcConfig, "%s does not exist; using gpu_mon's %s",
+               qPrintable(ConfigLoader::locate(QString()).path.isEmpty() ? QString() : QStringLiteral("idlegpu.conf")),
+               qPrintable(location.path));
+    return location;
+}
+
+int checkConfig(const Options &options)
+{
+    const ConfigLoader::Location location = ConfigLoader::locate(options.configPath);
+    const ConfigLoadResult result = ConfigLoader::load(location.path);
+    for (const ConfigDiagnostic &problem : result.diagnostics)
+        printErr(problem.toString());
+    if (!result.ok()) {
+        printErr(tr("%1: the configuration has errors and would not be used.").arg(location.path));
+        return 1;
+    }
+    if (location.usedLegacy)
+        printOut(tr("Using gpu_mon's configuration file (no idlegpu.conf exists).") + QLatin1Char('\n'));
+    printOut(StatusReport::formatConfig(result.config));
+    return 0;
+}
+
+int printStatus(const Options &options)
+{
+    const ConfigLoader::Location location = ConfigLoader::locate(options.configPath);
+    const ConfigLoadResult result = ConfigLoader::load(location.path);
+    for (const ConfigDiagnostic &problem : result.diagnostics)
+        printErr(problem.toString());
+    if (!result.ok()) {
+        printErr(tr("%1: the configuration has errors; run idlegpu --check-config.").arg(location.path));
+        return 1;
+    }
+    const MonitorState state = StatusReport::collect(result.config);
+    if (options.json)
+        printOut(QString::fromUtf8(QJsonDocument(StatusReport::toJson(state)).toJson(QJsonDocument::Indented)));
+    else
+        printOut(StatusReport::formatText(state));
+    return 0;
+}
+
+int runHeadless(const Options &options, UnixSignalWatcher *signalWatcher)
+{
+    const ConfigLoader::Location location = locateConfig(options);
+    SingleInstance instance(location.path);
+    if (!instance.acquire()) {
+        printErr(tr("idlegpu is already running for %1 (pid %2); not starting a second one.")
+                     .arg(location.path)
+                     .arg(instance.ownerPid()));
+        return 2;
+    }
+
+    ProcessRunner runner;
+    Monitor monitor(location.path, &runner);
+    if (!monitor.start()) {
+        for (const ConfigDiagnostic &problem : monitor.state().configProblems)
+            printErr(problem.toString());
+        printErr(tr("%1: cannot start with this configuration.").arg(location.path));
+        return 1;
+    }
+    qCInfo(lcMonitor, "idlegpu %s monitoring with %s (pid %lld)", IDLEGPU_VERSION, qPrintable(location.path),
+           QCoreApplication::applicationPid());
+
+    QObject::connect(signalWatcher, &UnixSignalWatcher::terminateRequested, &monitor, [&monitor](int signal) {
+        qCInfo(lcMonitor, "signal %d: stopping workloads, then exiting", signal);
+        monitor.shutdown();
+    });
+    QObject::connect(signalWatcher, &UnixSignalWatcher::reloadRequested, &monitor, [&monitor] {
+        qCInfo(lcConfig, "SIGHUP: reloading the configuration");
+        monitor.reloadConfig();
+    });
+    QObject::connect(&monitor, &Monitor::shutdownFinished, qApp, [] { QCoreApplication::exit(0); });
+    return QCoreApplication::exec();
+}
+
+} // namespace
+
+int runIdlegpu(int argc, char **argv)
+{
+    // Before any thread exists, so that every thread (and the signalfd) sees SIGTERM/SIGINT/SIGHUP blocked.
+    UnixSignalWatcher *signalWatcher = new UnixSignalWatcher;
+    setUpLogging();
+    QCoreApplication app(argc, argv);
+    QCoreApplication::setApplicationName(QStringLiteral("idlegpu"));
+    QCoreApplication::setApplicationVersion(QStringLiteral(IDLEGPU_VERSION));
+    signalWatcher->setParent(&app);
+
+    QCommandLineParser parser;
+    parser.setApplicationDescription(
+        tr("Runs idle workloads (a miner, BOINC, any batch job) on GPUs that nobody else uses, and stops them the "
+           "moment another program opens the GPU."));
+    parser.addHelpOption();
+    parser.addVersionOption();
+    const QCommandLineOption headlessOption(QStringLiteral("headless"),
+                                            tr("Run the monitor without a tray icon, logging to stderr (for "
+                                               "systemd or supervisord)."));
+    const QCommandLineOption statusOption(QStringLiteral("status"),
+                                          tr("Print each GPU, who holds it and what would run, then exit."));
+    const QCommandLineOption jsonOption(QStringLiteral("json"), tr("With --status: print JSON."));
+    const QCommandLineOption checkOption(QStringLiteral("check-config"),
+                                         tr("Check the configuration file: print it as understood and exit 0, or "
+                                            "print every problem as FILE:LINE: message and exit 1."));
+    const QCommandLineOption configOption({QStringLiteral("c"), QStringLiteral("config")},
+                                          tr("Use FILE instead of ~/.config/idlegpu/idlegpu.conf (or gpu_mon's "
+                                             "~/.config/gpu_mon.conf)."),
+                                          tr("FILE"));
+    parser.addOptions({headlessOption, statusOption, jsonOption, checkOption, configOption});
+    parser.process(app);
+
+    Options options;
+    options.configPath = parser.value(configOption);
+    options.json = parser.isSet(jsonOption);
+    const int modes = int(parser.isSet(headlessOption)) + int(parser.isSet(statusOption)) + int(parser.isSet(checkOption));
+    if (modes > 1) {
+        printErr(tr("Choose one of --headless, --status and --check-config."));
+        return 2;
+    }
+    if (options.json && !parser.isSet(statusOption)) {
+        printErr(tr("--json goes with --status."));
+        return 2;
+    }
+    if (parser.isSet(checkOption))
+        return checkConfig(options);
+    if (parser.isSet(statusOption))
+        return printStatus(options);
+    // The tray is the next milestone; until it lands, the default mode is the headless monitor.
+    return runHeadless(options, signalWatcher);
+}

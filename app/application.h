@@ -1,0 +1,3 @@
+#pragma once
+// Chooses the mode from the command line: the tray (default), --headless, --status, --check-config.
+int runIdlegpu(int argc, char **argv);

@@ -1,0 +1,175 @@
+#include "statusreport.h"
+
+#include "devicescanner.h"
+#include "holderscanner.h"
+#include "ttyscanner.h"
+
+#include <QDateTime>
+#include <QJsonArray>
+
+#include <unistd.h>
+
+namespace StatusReport {
+
+MonitorState collect(const Config &config, const MonitorPaths &paths)
+{
+    MonitorState state;
+    state.config = config;
+    state.snapshot.devices = scanDevices(config.deviceRoot);
+    QList<HolderScanner::Node> nodes;
+    for (const QString &path : std::as_const(state.snapshot.devices.sharedNodes))
+        nodes.append({path, -1});
+    for (const GpuDevice &gpu : std::as_const(state.snapshot.devices.gpus))
+        nodes.append({gpu.path, gpu.index});
+    const HolderScanner::Result scan = HolderScanner(paths.procRoot).scan(nodes);
+    state.snapshot.holders = scan.holders;
+    state.snapshot.unreadableProcesses = scan.unreadableProcesses;
+    if (config.tty.enabled)
+        state.snapshot.ttys = scanTtys(paths.ptsRoot, QDateTime::currentMSecsSinceEpoch());
+
+    PolicyInput input;
+    input.snapshot = state.snapshot;
+    input.config = config;
+    input.config.startDelaySeconds = 0; // "what would run": as if every GPU had been free long enough
+    input.selfPid = ::getpid();
+    state.decision = Policy::decide(input);
+    return state;
+}
+
+QString gpuStateName(GpuState state)
+{
+    switch (state) {
+    case GpuState::Idle: return QStringLiteral("idle");
+    case GpuState::Waiting: return QStringLiteral("waiting");
+    case GpuState::RunningWorkload: return QStringLiteral("free");
+    case GpuState::Busy: return QStringLiteral("busy");
+    }
+    return QString();
+}
+
+static QString workloadName(const Config &config, const QString &id)
+{
+    const WorkloadConfig *workload = config.workload(id);
+    return workload ? workload->name : id;
+}
+
+QString formatText(const MonitorState &state)
+{
+    QString out;
+    QTextStream s(&out);
+    s << "Config: " << state.config.filePath << '\n';
+    if (state.snapshot.devices.gpus.isEmpty())
+        s << "No GPU found under " << state.config.deviceRoot << " (no nvidia[0-9]* device node).\n";
+    for (const GpuStatus &gpu : state.decision.gpus) {
+        s << "GPU " << gpu.index << ": ";
+        if (gpu.state == GpuState::Busy)
+            s << "busy";
+        else
+            s << "free";
+        if (!gpu.workloadId.isEmpty())
+            s << ", would run " << workloadName(state.config, gpu.workloadId);
+        else if (!gpu.reason.isEmpty())
+            s << ", " << gpu.reason;
+        s << '\n';
+        for (const Holder &holder : gpu.foreignHolders)
+            s << "    held by " << holder.describe() << (holder.exe.isEmpty() ? QString() : QStringLiteral(" ") + holder.exe)
+              << '\n';
+        for (const Holder &holder : gpu.ignoredHolders)
+            s << "    ignored " << holder.describe() << '\n';
+    }
+    for (const WorkloadConfig &workload : state.config.workloads) {
+        const QString reason = state.decision.workloadReasons.value(workload.id);
+        s << "Workload " << workload.name << " [" << workload.id << "] on GPUs " << workload.gpus.toString() << ": "
+          << (reason.isEmpty() ? QStringLiteral("would run") : reason) << '\n';
+    }
+    if (!state.decision.activeUsers.isEmpty())
+        s << "Active users (tty check): " << state.decision.activeUsers.join(QStringLiteral(", ")) << '\n';
+    if (state.snapshot.unreadableProcesses > 0)
+        s << state.snapshot.unreadableProcesses
+          << " processes of other users could not be inspected; run as root to see their GPU use.\n";
+    return out;
+}
+
+static QJsonObject holderToJson(const Holder &holder, bool foreign)
+{
+    QJsonObject object{{QStringLiteral("pid"), holder.pid},
+                       {QStringLiteral("user"), holder.user},
+                       {QStringLiteral("comm"), holder.comm},
+                       {QStringLiteral("exe"), holder.exe},
+                       {QStringLiteral("argv0"), holder.argv0},
+                       {QStringLiteral("hidden"), holder.hidden},
+                       {QStringLiteral("foreign"), foreign}};
+    return object;
+}
+
+QJsonObject toJson(const MonitorState &state)
+{
+    QJsonArray gpus;
+    for (const GpuStatus &gpu : state.decision.gpus) {
+        QJsonArray holders;
+        for (const Holder &holder : gpu.foreignHolders)
+            holders.append(holderToJson(holder, true));
+        for (const Holder &holder : gpu.ignoredHolders)
+            holders.append(holderToJson(holder, false));
+        QString node;
+        for (const GpuDevice &device : state.snapshot.devices.gpus)
+            if (device.index == gpu.index)
+                node = device.path;
+        gpus.append(QJsonObject{{QStringLiteral("index"), gpu.index},
+                                {QStringLiteral("node"), node},
+                                {QStringLiteral("busy"), gpu.state == GpuState::Busy},
+                                {QStringLiteral("state"), gpuStateName(gpu.state)},
+                                {QStringLiteral("reason"), gpu.reason},
+                                {QStringLiteral("workload"), gpu.workloadId},
+                                {QStringLiteral("holders"), holders}});
+    }
+    QJsonArray workloads;
+    for (const WorkloadConfig &workload : state.config.workloads) {
+        const QString reason = state.decision.workloadReasons.value(workload.id);
+        workloads.append(QJsonObject{{QStringLiteral("id"), workload.id},
+                                     {QStringLiteral("name"), workload.name},
+                                     {QStringLiteral("cmd"), workload.cmd},
+                                     {QStringLiteral("gpus"), workload.gpus.toString()},
+                                     {QStringLiteral("would_run"), reason.isEmpty()},
+                                     {QStringLiteral("reason"), reason}});
+    }
+    return QJsonObject{{QStringLiteral("config"), state.config.filePath},
+                       {QStringLiteral("device_root"), state.config.deviceRoot},
+                       {QStringLiteral("gpus"), gpus},
+                       {QStringLiteral("workloads"), workloads},
+                       {QStringLiteral("active_users"), QJsonArray::fromStringList(state.decision.activeUsers)},
+                       {QStringLiteral("unreadable_processes"), state.snapshot.unreadableProcesses}};
+}
+
+QString formatConfig(const Config &config)
+{
+    QString out;
+    QTextStream s(&out);
+    s << "Config: " << config.filePath << '\n'
+      << "interval_seconds = " << config.intervalSeconds << '\n'
+      << "start_delay_seconds = " << config.startDelaySeconds << '\n'
+      << "device_root = " << config.deviceRoot << '\n';
+    for (const GpuGroupConfig &group : config.gpuGroups)
+        s << '[' << group.id << "] gpus = " << group.gpus.toString()
+          << ", ignore_programs = " << group.ignorePrograms.join(QLatin1Char(',')) << '\n';
+    for (const WorkloadConfig &w : config.workloads) {
+        s << '[' << w.id << "] name = " << w.name << (w.enabled ? "" : " (disabled)") << '\n'
+          << "    cmd = " << w.cmd << '\n'
+          << "    argv =";
+        for (const QString &arg : w.argv)
+            s << " [" << arg << ']';
+        s << '\n'
+          << "    gpus = " << w.gpus.toString() << '\n'
+          << "    dir = " << (w.dir.isEmpty() ? QStringLiteral("(home folder)") : w.dir) << '\n'
+          << "    log = " << (w.log.isEmpty() ? QStringLiteral("(idlegpu's log)") : w.log) << '\n';
+        for (const auto &pair : w.env)
+            s << "    env " << pair.first << '=' << pair.second << '\n';
+        s << "    stop_timeout_seconds = " << w.stopTimeoutSeconds << '\n';
+    }
+    s << "[tty] enabled = " << (config.tty.enabled ? "true" : "false")
+      << ", whitelist = " << config.tty.whitelist.join(QLatin1Char(',')) << ", idle_seconds = " << config.tty.idleSeconds
+      << '\n';
+    return out;
+}
+
+} // namespace StatusReport

@@ -1,0 +1,20 @@
+#pragma once
+// `idlegpu --status` and `idlegpu --check-config`: one-shot reports on stdout.
+#include "monitor.h"
+
+#include <QJsonObject>
+#include <QTextStream>
+
+namespace StatusReport {
+
+// What a scan sees right now and what the policy would run (as if every start delay had passed).
+MonitorState collect(const Config &config, const MonitorPaths &paths = MonitorPaths());
+
+QString gpuStateName(GpuState state);
+QString formatText(const MonitorState &state);
+QJsonObject toJson(const MonitorState &state);
+
+// The effective configuration, every workload with its command exactly as read.
+QString formatConfig(const Config &config);
+
+} // namespace StatusReport

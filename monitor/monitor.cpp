@@ -1,0 +1,379 @@
+#include "monitor.h"
+
+#include "devicescanner.h"
+#include "logging.h"
+#include "nodewatcher.h"
+#include "ttyscanner.h"
+
+#include <QDateTime>
+#include <QFileInfo>
+#include <QFileSystemWatcher>
+#include <QTimer>
+
+#include <unistd.h>
+
+namespace {
+// Events that cannot preempt (a close, an open while nothing runs) are answered within this time, so that an
+// open/close storm costs a scan per interval instead of one per event.
+constexpr int kCoalesceMs = 100;
+// Editors save in several steps (truncate, write, rename): read the file once they are done.
+constexpr int kReloadDelayMs = 200;
+} // namespace
+
+Monitor::Monitor(const QString &configPath, WorkloadRunner *runner, const Clock *clock, const MonitorPaths &paths,
+                 QObject *parent)
+    : QObject(parent),
+      m_configPath(configPath),
+      m_runner(runner),
+      m_clock(clock),
+      m_paths(paths),
+      m_selfPid(::getpid()),
+      m_scanner(paths.procRoot),
+      m_pendingEvents(new NodeEvents)
+{
+    m_pollTimer = new QTimer(this);
+    connect(m_pollTimer, &QTimer::timeout, this, &Monitor::rescan);
+
+    m_wakeTimer = new QTimer(this);
+    m_wakeTimer->setSingleShot(true);
+    m_wakeTimer->setTimerType(Qt::PreciseTimer);
+    connect(m_wakeTimer, &QTimer::timeout, this, &Monitor::rescan);
+
+    m_coalesceTimer = new QTimer(this);
+    m_coalesceTimer->setSingleShot(true);
+    m_coalesceTimer->setInterval(kCoalesceMs);
+    connect(m_coalesceTimer, &QTimer::timeout, this, &Monitor::rescan);
+
+    m_reloadTimer = new QTimer(this);
+    m_reloadTimer->setSingleShot(true);
+    m_reloadTimer->setInterval(kReloadDelayMs);
+    connect(m_reloadTimer, &QTimer::timeout, this, &Monitor::reloadConfig);
+
+    m_nodeWatcher = new NodeWatcher(this);
+    connect(m_nodeWatcher, &NodeWatcher::eventsArrived, this, &Monitor::onNodeEvents);
+
+    m_fileWatcher = new QFileSystemWatcher(this);
+    connect(m_fileWatcher, &QFileSystemWatcher::fileChanged, this, [this](const QString &path) {
+        if (path == m_configPath)
+            m_reloadTimer->start();
+    });
+    connect(m_fileWatcher, &QFileSystemWatcher::directoryChanged, this, [this](const QString &path) {
+        if (path == QFileInfo(m_configPath).absolutePath()) {
+            watchConfigFile(); // an editor that saves by rename replaces the watched file
+            m_reloadTimer->start();
+        }
+        if (path == m_config.deviceRoot)
+            rescan();
+    });
+
+    connect(m_runner, &WorkloadRunner::runtimeChanged, this, [this] {
+        // A workload that ended frees its GPUs for another; decide again once the current scan is done.
+        if (!m_inScan && m_started)
+            m_coalesceTimer->start();
+    });
+    connect(m_runner, &WorkloadRunner::workloadFailed, this, &Monitor::workloadFailed);
+    connect(m_runner, &WorkloadRunner::allStopped, this, [this] {
+        if (m_shuttingDown)
+            Q_EMIT shutdownFinished();
+    });
+}
+
+Monitor::~Monitor()
+{
+    delete m_pendingEvents;
+}
+
+bool Monitor::start()
+{
+    const ConfigLoadResult result = ConfigLoader::load(m_configPath);
+    if (!applyConfig(result, true))
+        return false;
+    m_started = true;
+    watchConfigFile();
+    rescan();
+    return true;
+}
+
+void Monitor::shutdown()
+{
+    if (m_shuttingDown)
+        return;
+    m_shuttingDown = true;
+    m_started = false;
+    m_pollTimer->stop();
+    m_wakeTimer->stop();
+    m_coalesceTimer->stop();
+    m_reloadTimer->stop();
+    m_nodeWatcher->setNodes({});
+    qCInfo(lcMonitor, "stopping all workloads");
+    Q_EMIT stateChanged();
+    m_runner->stopAll(QStringLiteral("idlegpu is exiting"));
+}
+
+void Monitor::setPausedAll(bool paused, qint64 untilMs)
+{
+    m_pause.all = paused;
+    m_pause.allUntilMs = paused ? untilMs : 0;
+    qCInfo(lcMonitor, "%s", paused ? "paused all workloads" : "resumed all workloads");
+    rescan();
+}
+
+void Monitor::setWorkloadPaused(const QString &id, bool paused)
+{
+    if (paused)
+        m_pause.workloads.insert(id);
+    else
+        m_pause.workloads.remove(id);
+    rescan();
+}
+
+void Monitor::setPause(const PauseState &pause)
+{
+    m_pause = pause;
+    rescan();
+}
+
+MonitorState Monitor::state() const
+{
+    MonitorState state;
+    state.config = m_config;
+    state.configProblems = m_configProblems;
+    state.snapshot = m_snapshot;
+    state.decision = m_decision;
+    state.runtimes = m_runner->runtimes();
+    state.pause = m_pause;
+    state.shuttingDown = m_shuttingDown;
+    return state;
+}
+
+void Monitor::reloadConfig()
+{
+    if (m_shuttingDown)
+        return;
+    const ConfigLoadResult result = ConfigLoader::load(m_configPath);
+    if (applyConfig(result, false))
+        rescan();
+    else
+        Q_EMIT stateChanged();
+}
+
+bool Monitor::applyConfig(const ConfigLoadResult &result, bool initial)
+{
+    m_configProblems = result.diagnostics;
+    for (const ConfigDiagnostic &problem : result.diagnostics) {
+        if (problem.severity == ConfigDiagnostic::Error)
+            qCWarning(lcConfig, "%s", qPrintable(problem.toString()));
+        else
+            qCInfo(lcConfig, "%s", qPrintable(problem.toString()));
+    }
+    if (!result.ok()) {
+        if (!initial) {
+            qCWarning(lcConfig, "%s has errors; keeping the configuration in force, workloads undisturbed",
+                      qPrintable(m_configPath));
+            Q_EMIT configRejected(result.diagnostics);
+        }
+        return false;
+    }
+
+    const Config &next = result.config;
+    if (!initial) {
+        // A workload whose settings changed restarts (if it was running); the others are left alone. A removed
+        // or disabled one is stopped by the policy.
+        const auto runtimes = m_runner->runtimes();
+        for (const WorkloadConfig &old : std::as_const(m_config.workloads)) {
+            const WorkloadConfig *updated = next.workload(old.id);
+            const WorkloadRuntime runtime = runtimes.value(old.id);
+            if (updated && !updated->sameSettings(old) && runtime.state == WorkloadRuntime::Running)
+                m_runner->stop(old.id, QStringLiteral("its settings changed"));
+        }
+        for (const WorkloadRuntime &runtime : runtimes)
+            if (!next.workload(runtime.id) && !runtime.occupiesGpus())
+                m_runner->forget(runtime.id);
+        qCInfo(lcConfig, "applied the new configuration of %s", qPrintable(m_configPath));
+    }
+    const bool deviceRootChanged = next.deviceRoot != m_config.deviceRoot || initial;
+    m_config = next;
+    m_pollTimer->start(m_config.intervalSeconds * 1000);
+    if (deviceRootChanged) {
+        const QStringList dirs = m_fileWatcher->directories();
+        const QString configDir = QFileInfo(m_configPath).absolutePath();
+        for (const QString &dir : dirs)
+            if (dir != configDir)
+                m_fileWatcher->removePath(dir);
+        if (!m_fileWatcher->addPath(m_config.deviceRoot))
+            qCWarning(lcScan, "cannot watch %s for GPUs appearing; the poll every %d s will notice them",
+                      qPrintable(m_config.deviceRoot), m_config.intervalSeconds);
+        m_devices = DeviceNodes();
+    }
+    return true;
+}
+
+void Monitor::watchConfigFile()
+{
+    const QFileInfo info(m_configPath);
+    if (!m_fileWatcher->directories().contains(info.absolutePath()))
+        m_fileWatcher->addPath(info.absolutePath());
+    if (info.exists() && !m_fileWatcher->files().contains(m_configPath))
+        m_fileWatcher->addPath(m_configPath);
+}
+
+QList<HolderScanner::Node> Monitor::scanNodes() const
+{
+    QList<HolderScanner::Node> nodes;
+    for (const QString &path : m_devices.sharedNodes)
+        nodes.append({path, -1});
+    for (const GpuDevice &gpu : m_devices.gpus)
+        nodes.append({gpu.path, gpu.index});
+    return nodes;
+}
+
+void Monitor::updateDevices()
+{
+    const DeviceNodes devices = scanDevices(m_config.deviceRoot);
+    if (devices == m_devices)
+        return;
+    QStringList found;
+    for (const GpuDevice &gpu : devices.gpus)
+        found.append(QString::number(gpu.index));
+    qCInfo(lcScan, "GPUs under %s: %s", qPrintable(m_config.deviceRoot),
+           found.isEmpty() ? "none" : qPrintable(found.join(QLatin1Char(','))));
+    m_devices = devices;
+    m_nodeWatcher->setNodes(m_devices.allPaths());
+    m_hidden.reset();
+}
+
+void Monitor::onNodeEvents(const NodeEvents &events)
+{
+    if (!m_started)
+        return;
+    if (events.overflow) {
+        qCWarning(lcScan, "inotify queue overflowed: events were lost, rescanning everything");
+        m_hidden.reset();
+        *m_pendingEvents = NodeEvents();
+        rescan();
+        return;
+    }
+    for (auto it = events.opens.cbegin(); it != events.opens.cend(); ++it)
+        m_pendingEvents->opens[it.key()] += it.value();
+    for (auto it = events.closes.cbegin(); it != events.closes.cend(); ++it)
+        m_pendingEvents->closes[it.key()] += it.value();
+
+    // The fast path: an open while a workload runs may be a user's job arriving; answer at once.
+    bool workloadRunning = false;
+    const auto runtimes = m_runner->runtimes();
+    for (const WorkloadRuntime &runtime : runtimes)
+        workloadRunning = workloadRunning || runtime.state == WorkloadRuntime::Running;
+    if ((!events.opens.isEmpty() && workloadRunning) || !events.gone.isEmpty())
+        rescan();
+    else if (!m_coalesceTimer->isActive())
+        m_coalesceTimer->start();
+}
+
+void Monitor::preemptEarly(const Holder &holder)
+{
+    // Called for each holder while the scan is still going: a foreign holder on a GPU where a workload runs
+    // stops it now instead of after the scan of every other process.
+    const auto runtimes = m_runner->runtimes();
+    for (const WorkloadRuntime &runtime : runtimes) {
+        if (runtime.state != WorkloadRuntime::Running)
+            continue;
+        for (int gpu : holder.gpus) {
+            if (!runtime.gpus.contains(gpu) || !Policy::isForeign(holder, gpu, m_config, runtimes, m_selfPid))
+                continue;
+            const WorkloadConfig *config = m_config.workload(runtime.id);
+            PreemptionEvent event{runtime.id, config ? config->name : runtime.id, gpu, holder, m_clock->nowMs()};
+            const QString reason = QStringLiteral("%1 opened GPU %2").arg(holder.describe()).arg(gpu);
+            qCInfo(lcMonitor, "preempting %s: %s", qPrintable(event.workloadName), qPrintable(reason));
+            m_runner->stop(runtime.id, reason);
+            Q_EMIT preempted(event);
+            break;
+        }
+    }
+}
+
+void Monitor::rescan()
+{
+    if (!m_started || m_inScan)
+        return;
+    m_inScan = true;
+    m_coalesceTimer->stop();
+
+    updateDevices();
+    Snapshot snapshot;
+    snapshot.devices = m_devices;
+    const HolderScanner::Result scan = m_scanner.scan(scanNodes(), [this](const Holder &h) { preemptEarly(h); });
+    snapshot.holders = scan.holders;
+    snapshot.unreadableProcesses = scan.unreadableProcesses;
+
+    // Opens that no visible process explains are another user's jobs: a hidden holder per such GPU.
+    const bool someUnreadable = scan.unreadableProcesses > 0;
+    for (const GpuDevice &gpu : std::as_const(m_devices.gpus)) {
+        m_hidden.update(gpu.path, m_pendingEvents->opens.value(gpu.path), m_pendingEvents->closes.value(gpu.path),
+                        scan.visibleFdsByNode.value(gpu.path), someUnreadable);
+        if (m_hidden.hiddenCount(gpu.path) > 0) {
+            Holder hidden;
+            hidden.hidden = true;
+            hidden.gpus = {gpu.index};
+            hidden.user = QStringLiteral("?");
+            snapshot.holders.append(hidden);
+        }
+    }
+    *m_pendingEvents = NodeEvents();
+
+    if (m_config.tty.enabled)
+        snapshot.ttys = scanTtys(m_paths.ptsRoot, QDateTime::currentMSecsSinceEpoch());
+    snapshot.takenAtMs = m_clock->nowMs();
+
+    PolicyInput input;
+    input.snapshot = snapshot;
+    input.config = m_config;
+    input.runtimes = m_runner->runtimes();
+    input.pause = m_pause;
+    input.nowMs = snapshot.takenAtMs;
+    input.selfPid = m_selfPid;
+    input.memory = m_memory;
+    const Decision decision = Policy::decide(input);
+    m_memory = decision.memory;
+    m_snapshot = snapshot;
+    m_decision = decision;
+    apply(decision);
+    m_inScan = false;
+    Q_EMIT stateChanged();
+}
+
+void Monitor::apply(const Decision &decision)
+{
+    const auto runtimes = m_runner->runtimes();
+    for (const StopOrder &order : decision.stop) {
+        if (runtimes.value(order.workloadId).state != WorkloadRuntime::Running)
+            continue; // already stopped early by preemptEarly()
+        qCInfo(lcPolicy, "stopping %s: %s", qPrintable(order.workloadId), qPrintable(order.reason));
+        m_runner->stop(order.workloadId, order.reason);
+        if (order.cause == StopCause::ForeignHolder) {
+            const WorkloadConfig *config = m_config.workload(order.workloadId);
+            Q_EMIT preempted({order.workloadId, config ? config->name : order.workloadId, order.gpu, order.culprit,
+                              m_clock->nowMs()});
+        }
+    }
+    for (const StartOrder &order : decision.start) {
+        const WorkloadConfig *config = m_config.workload(order.workloadId);
+        if (!config)
+            continue;
+        QStringList gpus;
+        for (int gpu : order.gpus)
+            gpus.append(QString::number(gpu));
+        qCInfo(lcPolicy, "starting %s on GPU %s", qPrintable(config->name), qPrintable(gpus.join(QLatin1Char(','))));
+        m_runner->start(*config, order.gpus, order.allGpus);
+    }
+    scheduleWake(decision.nextWakeMs);
+}
+
+void Monitor::scheduleWake(qint64 wakeAtMs)
+{
+    if (wakeAtMs <= 0) {
+        m_wakeTimer->stop();
+        return;
+    }
+    const qint64 delay = qMax<qint64>(0, wakeAtMs - m_clock->nowMs());
+    m_wakeTimer->start(int(qMin<qint64>(delay, 24 * 3600 * 1000)));
+}

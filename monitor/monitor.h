@@ -1,0 +1,122 @@
+#pragma once
+// The monitor: ties the scanners, the policy and the runner together, event-driven.
+//
+//   inotify open/close on a node ─┐ (an open while a workload runs: rescan at once; else coalesced)
+//   device_root changes ──────────┤
+//   QTimer, interval_seconds ─────┼─► rescan ─► Policy::decide ─► runner stop/start ─► stateChanged()
+//   config file changes / SIGHUP ─┘
+#include "clock.h"
+#include "config.h"
+#include "hiddenholders.h"
+#include "holderscanner.h"
+#include "policy.h"
+#include "snapshot.h"
+#include "workloadrunner.h"
+
+#include <QObject>
+#include <QPointer>
+
+class NodeWatcher;
+struct NodeEvents;
+class QFileSystemWatcher;
+class QTimer;
+
+struct MonitorPaths
+{
+    QString procRoot = QStringLiteral("/proc");
+    QString ptsRoot = QStringLiteral("/dev/pts");
+};
+
+// A workload stopped because someone else opened its GPU.
+struct PreemptionEvent
+{
+    QString workloadId;
+    QString workloadName;
+    int gpu = -1;
+    Holder culprit;
+    qint64 atMs = 0;
+};
+
+// Everything a front end shows: consumed by the headless logger, the tray, the status window, --status.
+struct MonitorState
+{
+    Config config;                          // the configuration in force (the last good one)
+    QList<ConfigDiagnostic> configProblems; // of the last load: errors mean the file was not applied
+    Snapshot snapshot;
+    Decision decision;
+    QHash<QString, WorkloadRuntime> runtimes;
+    PauseState pause;
+    bool shuttingDown = false;
+};
+
+Q_DECLARE_METATYPE(PreemptionEvent)
+
+class Monitor : public QObject
+{
+    Q_OBJECT
+public:
+    Monitor(const QString &configPath, WorkloadRunner *runner, const Clock *clock = SystemClock::instance(),
+            const MonitorPaths &paths = MonitorPaths(), QObject *parent = nullptr);
+    ~Monitor() override;
+
+    // Loads the config and starts watching. Returns false when the config cannot be used at all (the
+    // problems are in state().configProblems); nothing is started then.
+    bool start();
+    // Stops every workload (SIGTERM, SIGKILL after their stop timeout), then emits shutdownFinished().
+    void shutdown();
+
+    void setPausedAll(bool paused, qint64 untilMs = 0);
+    void setWorkloadPaused(const QString &id, bool paused);
+    void setPause(const PauseState &pause);
+
+    MonitorState state() const;
+    QString configPath() const { return m_configPath; }
+
+public Q_SLOTS:
+    void reloadConfig();
+    void rescan();
+
+Q_SIGNALS:
+    void stateChanged();
+    void preempted(const PreemptionEvent &event);
+    void workloadFailed(const QString &id, const WorkloadRuntime &runtime);
+    void configRejected(const QList<ConfigDiagnostic> &problems); // a broken edit; the last good config stays
+    void shutdownFinished();
+
+private:
+    bool applyConfig(const ConfigLoadResult &result, bool initial);
+    void watchConfigFile();
+    void updateDevices();
+    void onNodeEvents(const NodeEvents &events);
+    void preemptEarly(const Holder &holder);
+    void apply(const Decision &decision);
+    void scheduleWake(qint64 wakeAtMs);
+    QList<HolderScanner::Node> scanNodes() const;
+
+    QString m_configPath;
+    WorkloadRunner *m_runner;
+    const Clock *m_clock;
+    MonitorPaths m_paths;
+    qint64 m_selfPid;
+
+    Config m_config;
+    QList<ConfigDiagnostic> m_configProblems;
+    DeviceNodes m_devices;
+    Snapshot m_snapshot;
+    Decision m_decision;
+    PolicyMemory m_memory;
+    PauseState m_pause;
+    HolderScanner m_scanner;
+    HiddenHolderTracker m_hidden;
+    NodeEvents *m_pendingEvents; // inotify counts since the last scan, for the hidden-holder estimate
+
+    NodeWatcher *m_nodeWatcher = nullptr;
+    QFileSystemWatcher *m_fileWatcher = nullptr;
+    QTimer *m_pollTimer = nullptr;     // the fallback poll
+    QTimer *m_wakeTimer = nullptr;     // the policy's next moment (end of a start delay, a retry)
+    QTimer *m_coalesceTimer = nullptr; // events that need no immediate answer
+    QTimer *m_reloadTimer = nullptr;   // editors write in several steps
+    bool m_started = false;
+    bool m_shuttingDown = false;
+    bool m_inScan = false;
+};

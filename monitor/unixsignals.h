@@ -1,0 +1,23 @@
+#pragma once
+// Turns SIGTERM, SIGINT and SIGHUP into Qt signals through a signalfd read by a QSocketNotifier, so that
+// handling them runs in the event loop (no work in a signal handler).
+#include <QObject>
+
+class QSocketNotifier;
+
+class UnixSignalWatcher : public QObject
+{
+    Q_OBJECT
+public:
+    explicit UnixSignalWatcher(QObject *parent = nullptr);
+    ~UnixSignalWatcher() override;
+
+Q_SIGNALS:
+    void terminateRequested(int signal); // SIGTERM or SIGINT
+    void reloadRequested();              // SIGHUP
+
+private:
+    void readSignals();
+    int m_fd = -1;
+    QSocketNotifier *m_notifier = nullptr;
+};

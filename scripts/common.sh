@@ -1,0 +1,35 @@
+# Shared by scripts/run and scripts/test: install what is missing (Debian 12 packages only), then build.
+set -euo pipefail
+repo=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+build="$repo/build"
+
+# What each package is for:
+#   cmake ninja-build g++ pkgconf   the build
+#   qt6-base-dev libgl-dev          Qt 6 Core, Widgets, Test (Qt6Gui's CMake files want the GL headers)
+#   qt6-tools-dev qt6-l10n-tools    lupdate/lrelease for translations/
+#   qt6-tools-dev-tools             (linguist tools' CMake helpers)
+#   psmisc                          fuser, the predecessor's method, for bench/ and tests that compare with it
+#   xvfb trayer xdotool imagemagick the end-to-end tray test: a virtual display, a real XEmbed tray, clicks,
+#                                   a screenshot
+#   clang libclang-rt-14-dev        libFuzzer targets
+#   desktop-file-utils appstream    checks of the desktop entry and metainfo
+packages=(cmake ninja-build g++ pkgconf qt6-base-dev libgl-dev qt6-tools-dev qt6-tools-dev-tools qt6-l10n-tools
+          psmisc xvfb trayer xdotool imagemagick clang libclang-rt-14-dev desktop-file-utils appstream)
+
+install_missing() {
+    local missing=()
+    for p in "${packages[@]}"; do
+        dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+    done
+    [ ${#missing[@]} -eq 0 ] && return 0
+    echo "Installing missing Debian packages: ${missing[*]}"
+    local sudo=()
+    [ "$(id -u)" -eq 0 ] || sudo=(sudo)
+    "${sudo[@]}" apt-get update -qq
+    DEBIAN_FRONTEND=noninteractive "${sudo[@]}" apt-get install -y -qq --no-install-recommends "${missing[@]}"
+}
+
+build_idlegpu() {
+    cmake -S "$repo" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null
+    cmake --build "$build" -j "$(nproc)"
+}

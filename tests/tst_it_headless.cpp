@@ -1,0 +1,176 @@
+// The real binary, as a user or supervisord runs it: idlegpu --headless, --status, --check-config.
+#include "testsupport.h"
+
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QProcess>
+#include <QTemporaryDir>
+#include <QtTest>
+
+#include <signal.h>
+
+using namespace TestSupport;
+
+class TestHeadless : public QObject
+{
+    Q_OBJECT
+
+private:
+    QString binary() const { return QStringLiteral(IDLEGPU_BINARY); }
+
+    // A workload that writes its own pid and a child's pid, so the test can check they are gone later.
+    QString writeConfig(const QTemporaryDir &dir, const FakeDevRoot &dev, int startDelay = 0)
+    {
+        const QString cmd = QStringLiteral("sh -c 'echo $$ > %1/workload.pid; sleep 1000 & echo $! > "
+                                           "%1/child.pid; wait'")
+                                .arg(dir.path());
+        const QString body = QStringLiteral("[defaults]\ninterval_seconds=60\nstart_delay_seconds=%1\ndevice_root=%2\n\n"
+                                            "[process-miner]\ncmd=%3\ngpus=0\n")
+                                 .arg(startDelay)
+                                 .arg(dev.path(), cmd);
+        return writeFile(dir.filePath(QStringLiteral("idlegpu.conf")), body.toUtf8());
+    }
+    static qint64 readPid(const QString &path)
+    {
+        QFile file(path);
+        if (!file.open(QIODevice::ReadOnly))
+            return 0;
+        return file.readAll().trimmed().toLongLong();
+    }
+    std::unique_ptr<QProcess> startHeadless(const QString &config, const QTemporaryDir &dir)
+    {
+        auto process = std::make_unique<QProcess>();
+        process->setProgram(binary());
+        process->setArguments({QStringLiteral("--headless"), QStringLiteral("--config"), config});
+        QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+        env.insert(QStringLiteral("XDG_RUNTIME_DIR"), dir.path()); // its single-instance lock lives here
+        process->setProcessEnvironment(env);
+        process->setProcessChannelMode(QProcess::MergedChannels);
+        process->start();
+        return process;
+    }
+
+private Q_SLOTS:
+    void sigtermStopsWorkloadsAndExitsZero()
+    {
+        QTemporaryDir dir;
+        FakeDevRoot dev(1);
+        const QString config = writeConfig(dir, dev);
+        auto idlegpu = startHeadless(config, dir);
+        QVERIFY(idlegpu->waitForStarted());
+        QTRY_VERIFY_WITH_TIMEOUT(readPid(dir.filePath(QStringLiteral("child.pid"))) > 0, 8000);
+        const qint64 workload = readPid(dir.filePath(QStringLiteral("workload.pid")));
+        const qint64 child = readPid(dir.filePath(QStringLiteral("child.pid")));
+        QTRY_VERIFY_WITH_TIMEOUT(processAlive(child), 3000);
+
+        ::kill(pid_t(idlegpu->processId()), SIGTERM);
+        QVERIFY(idlegpu->waitForFinished(15000));
+        const QByteArray log = idlegpu->readAll();
+        QVERIFY2(idlegpu->exitStatus() == QProcess::NormalExit && idlegpu->exitCode() == 0, log.constData());
+        QVERIFY(!processAlive(workload));
+        QVERIFY(!processAlive(child));
+    }
+
+    void sigkillLeavesNothingBehind()
+    {
+        QTemporaryDir dir;
+        FakeDevRoot dev(1);
+        const QString config = writeConfig(dir, dev);
+        auto idlegpu = startHeadless(config, dir);
+        QVERIFY(idlegpu->waitForStarted());
+        QTRY_VERIFY_WITH_TIMEOUT(readPid(dir.filePath(QStringLiteral("child.pid"))) > 0, 8000);
+        const qint64 workload = readPid(dir.filePath(QStringLiteral("workload.pid")));
+        const qint64 child = readPid(dir.filePath(QStringLiteral("child.pid")));
+        QTRY_VERIFY_WITH_TIMEOUT(processAlive(child), 3000);
+
+        ::kill(pid_t(idlegpu->processId()), SIGKILL);
+        QVERIFY(idlegpu->waitForFinished(5000));
+        // No workload process, children included, survives idlegpu by more than 2 s.
+        QTRY_VERIFY_WITH_TIMEOUT(!processAlive(workload) && !processAlive(child), 2000);
+
+        // And a new idlegpu finds the GPU free of the old run: it starts its own workload.
+        QFile::remove(dir.filePath(QStringLiteral("child.pid")));
+        auto second = startHeadless(config, dir);
+        QTRY_VERIFY_WITH_TIMEOUT(readPid(dir.filePath(QStringLiteral("child.pid"))) > 0, 8000);
+        ::kill(pid_t(second->processId()), SIGTERM);
+        QVERIFY(second->waitForFinished(15000));
+        QCOMPARE(second->exitCode(), 0);
+    }
+
+    void secondInstanceRefuses()
+    {
+        QTemporaryDir dir;
+        FakeDevRoot dev(1);
+        const QString config = writeConfig(dir, dev, 60);
+        auto first = startHeadless(config, dir);
+        QVERIFY(first->waitForStarted());
+        QTest::qWait(500);
+        auto second = startHeadless(config, dir);
+        QVERIFY(second->waitForFinished(10000));
+        QVERIFY(second->exitCode() != 0);
+        QVERIFY2(second->readAll().contains("already running"), "the second one says why");
+        QCOMPARE(first->state(), QProcess::Running);
+        ::kill(pid_t(first->processId()), SIGTERM);
+        QVERIFY(first->waitForFinished(15000));
+        QCOMPARE(first->exitCode(), 0);
+    }
+
+    void checkConfigGoodAndBad()
+    {
+        QTemporaryDir dir;
+        FakeDevRoot dev(1);
+        const QString good = writeConfig(dir, dev);
+        QProcess check;
+        check.start(binary(), {QStringLiteral("--check-config"), QStringLiteral("--config"), good});
+        QVERIFY(check.waitForFinished(10000));
+        QCOMPARE(check.exitCode(), 0);
+        const QString out = QString::fromUtf8(check.readAllStandardOutput());
+        QVERIFY2(out.contains(QStringLiteral("cmd = sh -c 'echo $$ > ")), qPrintable(out));
+
+        const QString bad = writeFile(dir.filePath(QStringLiteral("bad.conf")),
+                                      "[defaults]\ninterval_seconds=ten\n[process-x]\ngpus=0\n");
+        check.start(binary(), {QStringLiteral("--check-config"), QStringLiteral("--config"), bad});
+        QVERIFY(check.waitForFinished(10000));
+        QCOMPARE(check.exitCode(), 1);
+        const QString err = QString::fromUtf8(check.readAllStandardError());
+        QVERIFY2(err.contains(bad + QStringLiteral(":2:")), qPrintable(err));
+        QVERIFY2(err.contains(bad + QStringLiteral(":3:")), qPrintable(err)); // the workload without cmd
+
+        const QString binaryFile = writeFile(dir.filePath(QStringLiteral("garbage.conf")), QByteArray("\x7f""ELF\0\0\x01\xff\xfe", 9));
+        check.start(binary(), {QStringLiteral("--check-config"), QStringLiteral("--config"), binaryFile});
+        QVERIFY(check.waitForFinished(10000));
+        QCOMPARE(check.exitStatus(), QProcess::NormalExit);
+        QCOMPARE(check.exitCode(), 1);
+
+        check.start(binary(), {QStringLiteral("--check-config"), QStringLiteral("--config"), dir.filePath(QStringLiteral("missing.conf"))});
+        QVERIFY(check.waitForFinished(10000));
+        QCOMPARE(check.exitCode(), 1);
+    }
+
+    void statusJsonNamesTheHolder()
+    {
+        QTemporaryDir dir;
+        FakeDevRoot dev(2);
+        const QString config = writeConfig(dir, dev);
+        NodeHolder job(QStringList{dev.node(1)}, QStringLiteral("python3"));
+        QVERIFY(job.waitUntilOpen());
+        QProcess status;
+        status.start(binary(), {QStringLiteral("--status"), QStringLiteral("--json"), QStringLiteral("--config"), config});
+        QVERIFY(status.waitForFinished(10000));
+        QCOMPARE(status.exitCode(), 0);
+        const QJsonObject json = QJsonDocument::fromJson(status.readAllStandardOutput()).object();
+        const QJsonArray gpus = json.value(QStringLiteral("gpus")).toArray();
+        QCOMPARE(gpus.size(), 2);
+        QCOMPARE(gpus.at(0).toObject().value(QStringLiteral("busy")).toBool(), false);
+        QCOMPARE(gpus.at(1).toObject().value(QStringLiteral("busy")).toBool(), true);
+        const QJsonObject holder = gpus.at(1).toObject().value(QStringLiteral("holders")).toArray().at(0).toObject();
+        QCOMPARE(holder.value(QStringLiteral("pid")).toInteger(), job.pid());
+        QCOMPARE(holder.value(QStringLiteral("comm")).toString(), QStringLiteral("python3"));
+        const QJsonObject workload = json.value(QStringLiteral("workloads")).toArray().at(0).toObject();
+        QCOMPARE(workload.value(QStringLiteral("would_run")).toBool(), true);
+    }
+};
+
+QTEST_GUILESS_MAIN(TestHeadless)
+#include "tst_it_headless.moc"

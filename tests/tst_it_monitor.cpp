@@ -1,0 +1,218 @@
+// Integration tests of the monitor: real ProcessRunner, real processes holding fake device nodes, real /proc
+// and inotify. Only the GPU is fake.
+#include "monitor.h"
+#include "processrunner.h"
+#include "testsupport.h"
+
+#include <QSignalSpy>
+#include <QTemporaryDir>
+#include <QtTest>
+
+#include <signal.h>
+
+using namespace TestSupport;
+
+class TestMonitorIntegration : public QObject
+{
+    Q_OBJECT
+
+private:
+    // A config with one workload per GPU (gpus=0, gpus=1) that writes its pid and sleeps, or with `extra`.
+    QString writeConfig(const QString &body)
+    {
+        return writeFile(m_dir->filePath(QStringLiteral("idlegpu.conf")), body.toUtf8());
+    }
+    QString defaults(int startDelay = 1) const
+    {
+        return QStringLiteral("[defaults]\ninterval_seconds=60\nstart_delay_seconds=%1\ndevice_root=%2\n\n")
+            .arg(startDelay)
+            .arg(m_dev->path());
+    }
+    static QString sleeper(const QString &name, const QString &gpus)
+    {
+        return QStringLiteral("[process-%1]\ncmd=sleep 1000\ngpus=%2\nstop_timeout_seconds=2\n\n").arg(name, gpus);
+    }
+    WorkloadRuntime::State stateOf(const QString &id) const { return m_runner->runtimes().value(id).state; }
+    qint64 pidOf(const QString &id) const { return m_runner->runtimes().value(id).pid; }
+
+    std::unique_ptr<QTemporaryDir> m_dir;
+    std::unique_ptr<FakeDevRoot> m_dev;
+    std::unique_ptr<ProcessRunner> m_runner;
+    std::unique_ptr<Monitor> m_monitor;
+
+private Q_SLOTS:
+    void init()
+    {
+        m_dir = std::make_unique<QTemporaryDir>();
+        m_dev = std::make_unique<FakeDevRoot>(2);
+        m_runner = std::make_unique<ProcessRunner>();
+    }
+    void cleanup()
+    {
+        if (m_monitor) {
+            QSignalSpy finished(m_monitor.get(), &Monitor::shutdownFinished);
+            m_monitor->shutdown();
+            QVERIFY(finished.wait(10000) || finished.count() == 1);
+        }
+        m_monitor.reset();
+        m_runner.reset();
+        m_dev.reset();
+        m_dir.reset();
+    }
+
+    void startsAfterTheDelay()
+    {
+        const QString path = writeConfig(defaults(1) + sleeper(QStringLiteral("0"), QStringLiteral("0")));
+        m_monitor = std::make_unique<Monitor>(path, m_runner.get());
+        QVERIFY(m_monitor->start());
+        // Not at once: the GPU must stay free for start_delay_seconds first.
+        QCOMPARE(stateOf(QStringLiteral("process-0")), WorkloadRuntime::Stopped);
+        QTRY_COMPARE_WITH_TIMEOUT(stateOf(QStringLiteral("process-0")), WorkloadRuntime::Running, 5000);
+        const MonitorState state = m_monitor->state();
+        QCOMPARE(state.decision.gpus.size(), 2);
+        QCOMPARE(state.decision.gpus.at(0).state, GpuState::RunningWorkload);
+    }
+
+    void preemptsOnOpenAndRestartsAfterClose()
+    {
+        const QString path = writeConfig(defaults(1) + sleeper(QStringLiteral("0"), QStringLiteral("0")));
+        m_monitor = std::make_unique<Monitor>(path, m_runner.get());
+        QSignalSpy preempted(m_monitor.get(), &Monitor::preempted);
+        QVERIFY(m_monitor->start());
+        QTRY_COMPARE_WITH_TIMEOUT(stateOf(QStringLiteral("process-0")), WorkloadRuntime::Running, 5000);
+        const qint64 firstPid = pidOf(QStringLiteral("process-0"));
+
+        auto job = std::make_unique<NodeHolder>(QStringList{m_dev->ctl(), m_dev->node(0)}, QStringLiteral("python3"));
+        QTRY_VERIFY_WITH_TIMEOUT(preempted.count() >= 1, 3000);
+        const auto event = preempted.first().first().value<PreemptionEvent>();
+        QCOMPARE(event.workloadId, QStringLiteral("process-0"));
+        QCOMPARE(event.gpu, 0);
+        QCOMPARE(event.culprit.pid, job->pid());
+        QCOMPARE(event.culprit.comm, QStringLiteral("python3"));
+        QTRY_COMPARE_WITH_TIMEOUT(stateOf(QStringLiteral("process-0")), WorkloadRuntime::Stopped, 5000);
+        QTRY_VERIFY_WITH_TIMEOUT(!processAlive(firstPid), 3000);
+        QCOMPARE(m_monitor->state().decision.gpus.at(0).state, GpuState::Busy);
+
+        job.reset(); // the user's job ends: after start_delay of calm the workload comes back
+        QTRY_COMPARE_WITH_TIMEOUT(stateOf(QStringLiteral("process-0")), WorkloadRuntime::Running, 5000);
+        QVERIFY(pidOf(QStringLiteral("process-0")) != firstPid);
+    }
+
+    void ignoredProgramDoesNotPreempt()
+    {
+        const QString path = writeConfig(defaults(1) + QStringLiteral("[gpu-all]\ngpus=ALL\nignore_programs=nvidia-smi\n\n")
+                                         + sleeper(QStringLiteral("0"), QStringLiteral("0")));
+        m_monitor = std::make_unique<Monitor>(path, m_runner.get());
+        QSignalSpy preempted(m_monitor.get(), &Monitor::preempted);
+        QVERIFY(m_monitor->start());
+        QTRY_COMPARE_WITH_TIMEOUT(stateOf(QStringLiteral("process-0")), WorkloadRuntime::Running, 5000);
+
+        NodeHolder smi(QStringList{m_dev->node(0)}, QStringLiteral("nvidia-smi"));
+        QVERIFY(smi.waitUntilOpen());
+        m_monitor->rescan();
+        QCOMPARE(preempted.count(), 0);
+        QCOMPARE(stateOf(QStringLiteral("process-0")), WorkloadRuntime::Running);
+        QCOMPARE(m_monitor->state().decision.gpus.at(0).ignoredHolders.size(), 1);
+
+        // A name that only starts like an ignored one is foreign (gpu_mon matched prefixes).
+        NodeHolder lookalike(QStringList{m_dev->node(0)}, QStringLiteral("nvidia-smi-x"));
+        QTRY_VERIFY_WITH_TIMEOUT(preempted.count() >= 1, 3000);
+    }
+
+    void otherGpuTrafficLeavesWorkloadAlone()
+    {
+        const QString path = writeConfig(defaults(1) + sleeper(QStringLiteral("0"), QStringLiteral("0"))
+                                         + sleeper(QStringLiteral("1"), QStringLiteral("1")));
+        m_monitor = std::make_unique<Monitor>(path, m_runner.get());
+        QVERIFY(m_monitor->start());
+        QTRY_COMPARE_WITH_TIMEOUT(stateOf(QStringLiteral("process-0")), WorkloadRuntime::Running, 5000);
+        QTRY_COMPARE_WITH_TIMEOUT(stateOf(QStringLiteral("process-1")), WorkloadRuntime::Running, 5000);
+        const qint64 pid0 = pidOf(QStringLiteral("process-0"));
+
+        NodeHolder job(QStringList{m_dev->ctl(), m_dev->node(1)});
+        QTRY_COMPARE_WITH_TIMEOUT(stateOf(QStringLiteral("process-1")), WorkloadRuntime::Stopped, 5000);
+        QCOMPARE(stateOf(QStringLiteral("process-0")), WorkloadRuntime::Running);
+        QCOMPARE(pidOf(QStringLiteral("process-0")), pid0);
+    }
+
+    void workloadChildrenAreNeverForeign()
+    {
+        // The workload opens GPU 0 itself, in a child, and in a grandchild that leaves its session.
+        const QString cmd = QStringLiteral("sh -c 'exec 3<%1; sleep 1000 & setsid sh -c \"sleep 1000\" & wait'")
+                                .arg(m_dev->node(0));
+        const QString path = writeConfig(defaults(1) + QStringLiteral("[process-0]\ncmd=%1\ngpus=0\n\n").arg(cmd));
+        m_monitor = std::make_unique<Monitor>(path, m_runner.get());
+        QSignalSpy preempted(m_monitor.get(), &Monitor::preempted);
+        QVERIFY(m_monitor->start());
+        QTRY_COMPARE_WITH_TIMEOUT(stateOf(QStringLiteral("process-0")), WorkloadRuntime::Running, 5000);
+        QTRY_VERIFY_WITH_TIMEOUT(m_monitor->state().decision.gpus.at(0).ignoredHolders.size() >= 3, 5000);
+        m_monitor->rescan();
+        QCOMPARE(preempted.count(), 0);
+        QCOMPARE(stateOf(QStringLiteral("process-0")), WorkloadRuntime::Running);
+        QCOMPARE(m_monitor->state().decision.gpus.at(0).state, GpuState::RunningWorkload);
+    }
+
+    void validReloadKeepsUnchangedWorkloadsAndBrokenEditIsRejected()
+    {
+        const QString path = writeConfig(defaults(1) + sleeper(QStringLiteral("0"), QStringLiteral("0"))
+                                         + sleeper(QStringLiteral("1"), QStringLiteral("1")));
+        m_monitor = std::make_unique<Monitor>(path, m_runner.get());
+        QSignalSpy rejected(m_monitor.get(), &Monitor::configRejected);
+        QVERIFY(m_monitor->start());
+        QTRY_COMPARE_WITH_TIMEOUT(stateOf(QStringLiteral("process-0")), WorkloadRuntime::Running, 5000);
+        QTRY_COMPARE_WITH_TIMEOUT(stateOf(QStringLiteral("process-1")), WorkloadRuntime::Running, 5000);
+        const qint64 pid0 = pidOf(QStringLiteral("process-0"));
+        const qint64 pid1 = pidOf(QStringLiteral("process-1"));
+
+        // Change process-1 only: it restarts, process-0 keeps running.
+        writeConfig(defaults(1) + sleeper(QStringLiteral("0"), QStringLiteral("0"))
+                    + QStringLiteral("[process-1]\ncmd=sleep 2000\ngpus=1\n\n"));
+        QTRY_VERIFY_WITH_TIMEOUT(pidOf(QStringLiteral("process-1")) != pid1
+                                     && stateOf(QStringLiteral("process-1")) == WorkloadRuntime::Running,
+                                 8000);
+        QCOMPARE(pidOf(QStringLiteral("process-0")), pid0);
+        QCOMPARE(m_monitor->state().config.workload(QStringLiteral("process-1"))->cmd, QStringLiteral("sleep 2000"));
+
+        // A broken edit: rejected, the last good config stays, nothing is disturbed.
+        writeConfig(defaults(1) + QStringLiteral("[process-0]\ncmd=sleep 1000\ngpus=zero\n"));
+        QTRY_VERIFY_WITH_TIMEOUT(rejected.count() >= 1, 5000);
+        QCOMPARE(pidOf(QStringLiteral("process-0")), pid0);
+        QCOMPARE(stateOf(QStringLiteral("process-0")), WorkloadRuntime::Running);
+        QVERIFY(m_monitor->state().config.workload(QStringLiteral("process-1")) != nullptr);
+        QVERIFY(!m_monitor->state().configProblems.isEmpty());
+
+        // Removing a workload from the file stops it.
+        writeConfig(defaults(1) + sleeper(QStringLiteral("0"), QStringLiteral("0")));
+        QTRY_VERIFY_WITH_TIMEOUT(!m_runner->runtimes().value(QStringLiteral("process-1")).occupiesGpus(), 8000);
+        QCOMPARE(pidOf(QStringLiteral("process-0")), pid0);
+    }
+
+    void gpuAppearingIsNoticed()
+    {
+        m_dev->removeGpu(1);
+        const QString path = writeConfig(defaults(0) + sleeper(QStringLiteral("1"), QStringLiteral("1")));
+        m_monitor = std::make_unique<Monitor>(path, m_runner.get());
+        QVERIFY(m_monitor->start());
+        QCOMPARE(stateOf(QStringLiteral("process-1")), WorkloadRuntime::Stopped);
+        QVERIFY(m_monitor->state().decision.workloadReasons.value(QStringLiteral("process-1")).contains(QLatin1String("1")));
+        m_dev->addGpu(1);
+        QTRY_COMPARE_WITH_TIMEOUT(stateOf(QStringLiteral("process-1")), WorkloadRuntime::Running, 5000);
+    }
+
+    void shutdownStopsEverything()
+    {
+        const QString path = writeConfig(defaults(0) + sleeper(QStringLiteral("0"), QStringLiteral("0")));
+        m_monitor = std::make_unique<Monitor>(path, m_runner.get());
+        QVERIFY(m_monitor->start());
+        QTRY_COMPARE_WITH_TIMEOUT(stateOf(QStringLiteral("process-0")), WorkloadRuntime::Running, 5000);
+        const qint64 pid = pidOf(QStringLiteral("process-0"));
+        QSignalSpy finished(m_monitor.get(), &Monitor::shutdownFinished);
+        m_monitor->shutdown();
+        QVERIFY(finished.wait(8000));
+        QVERIFY(!processAlive(pid));
+        m_monitor.reset();
+    }
+};
+
+QTEST_GUILESS_MAIN(TestMonitorIntegration)
+#include "tst_it_monitor.moc"
