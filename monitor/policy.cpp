@@ -191,6 +191,15 @@ private:
         return ids;
     }
 
+    // Those of the config in file order, then the removed ones that the runner still knows.
+    QStringList allWorkloadIds() const
+    {
+        QStringList ids;
+        for (const WorkloadConfig &workload : in.config.workloads)
+            ids.append(workload.id);
+        return ids + removedWorkloadIds();
+    }
+
     // The GPUs a running workload holds: those it was started on; with gpus=ALL also any GPU that appeared
     // since, as its processes may see that one too.
     QList<int> gpusOfRunning(const WorkloadRuntime &runtime) const
@@ -206,11 +215,7 @@ private:
 
     void collectOccupants()
     {
-        QStringList ids;
-        for (const WorkloadConfig &workload : in.config.workloads)
-            ids.append(workload.id);
-        ids += removedWorkloadIds();
-        for (const QString &id : std::as_const(ids)) {
+        for (const QString &id : allWorkloadIds()) {
             const WorkloadRuntime runtime = runtimeOf(id);
             if (!runtime.occupiesGpus())
                 continue;
@@ -270,24 +275,16 @@ private:
 
     QString workloadReasonForStop(const StopOrder &order) const
     {
-        switch (order.cause) {
-        case StopCause::ForeignHolder: return inUseReason(order.gpu, order.culprit);
-        case StopCause::GpuMissing: return missingGpuReason(order.gpu);
-        case StopCause::UserActive:
-        case StopCause::Paused:
-        case StopCause::Disabled:
-        case StopCause::Removed: return order.reason;
-        }
+        if (order.cause == StopCause::ForeignHolder)
+            return inUseReason(order.gpu, order.culprit);
+        if (order.cause == StopCause::GpuMissing)
+            return missingGpuReason(order.gpu);
         return order.reason;
     }
 
     void decideRunningWorkloads()
     {
-        QStringList ids;
-        for (const WorkloadConfig &workload : in.config.workloads)
-            ids.append(workload.id);
-        ids += removedWorkloadIds();
-        for (const QString &id : std::as_const(ids)) {
+        for (const QString &id : allWorkloadIds()) {
             const WorkloadRuntime runtime = runtimeOf(id);
             if (runtime.state == WorkloadRuntime::Stopping) {
                 decision.workloadReasons.insert(id, QStringLiteral("stopping"));

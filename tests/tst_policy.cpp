@@ -165,6 +165,17 @@ struct World
         snapshot.holders.append(h);
         return *this;
     }
+    World &pausedAll(qint64 untilMs = 0)
+    {
+        pause.all = true;
+        pause.allUntilMs = untilMs;
+        return *this;
+    }
+    World &paused(const QString &id)
+    {
+        pause.workloads.insert(id);
+        return *this;
+    }
     World &freeSince(int gpu, qint64 ms)
     {
         memory.freeSinceMs.insert(gpu, ms);
@@ -373,6 +384,7 @@ private slots:
     void stopOrderNamesTheCulprit();
     void activeUsersAreUniqueAndSorted();
     void sameInputSameDecision();
+    void oddInputs();
 };
 
 void TestPolicy::timeline_data()
@@ -424,7 +436,9 @@ void TestPolicy::timeline_data()
                     at(sec(13), {opens(proc(5002, "setsid-child").ancestors({5001, 5000}).gpu(0))}, "none")};
 
     QTest::newRow("idlegpu itself is not foreign")
-        << World(oneGpu).holder(proc(selfPid, "idlegpu").gpu(0)).holder(proc(101, "nvml-probe").ancestors({selfPid}).gpu(0))
+        << World(oneGpu)
+               .holder(proc(selfPid, "idlegpu").gpu(0))
+               .holder(proc(101, "nvml-probe").ancestors({selfPid}).gpu(0))
         << Timeline{at(sec(10), "start a[0]")};
 
     QTest::newRow("a holder of the shared nodes only does not make a GPU busy")
@@ -577,7 +591,8 @@ void TestPolicy::timeline()
         const PolicyInput input = world.input();
         const Decision decision = world.decide();
         QCOMPARE(when + ordersOf(decision), when + step.orders);
-        QVERIFY2(decision.nextWakeMs == 0 || decision.nextWakeMs > world.now, qPrintable(when + "nextWakeMs in the past"));
+        QVERIFY2(decision.nextWakeMs == 0 || decision.nextWakeMs > world.now,
+                 qPrintable(when + "nextWakeMs in the past"));
 
         const Decision again = Policy::decide(input);
         QCOMPARE(when + ordersOf(again), when + step.orders);
@@ -666,10 +681,10 @@ void TestPolicy::workloadReason_data()
     QTest::newRow("running") << World(settled).workload("a", "0").running("a", {0}) << "a" << "";
     QTest::newRow("being started") << World(settled).workload("a", "0") << "a" << "";
     QTest::newRow("paused, one workload")
-        << [&] { World w = World(settled).workload("a", "0"); w.pause.workloads.insert("a"); return w; }() << "a"
+        << World(settled).workload("a", "0").paused("a") << "a"
         << "paused";
     QTest::newRow("paused, all")
-        << [&] { World w = World(settled).workload("a", "0"); w.pause.all = true; return w; }() << "a" << "paused";
+        << World(settled).workload("a", "0").pausedAll() << "a" << "paused";
     QTest::newRow("disabled") << World(settled).workload("a", "0", false) << "a" << "disabled";
     QTest::newRow("user active") << World(settled).workload("a", "0").ttyCheck().tty("alice", 0) << "a"
                                  << "user alice is active on a terminal";
@@ -756,7 +771,7 @@ void TestPolicy::gpuStatus_data()
                                               << "no workload for this GPU" << longAgo << QList<qint64>{}
                                               << QList<qint64>{};
     QTest::newRow("idle while all paused")
-        << [&] { World w = World(settled).workload("a"); w.pause.all = true; return w; }() << 0 << "idle" << ""
+        << World(settled).workload("a").pausedAll() << 0 << "idle" << ""
         << "paused" << longAgo << QList<qint64>{} << QList<qint64>{};
     QTest::newRow("idle, not waiting, while a user is active")
         << World().gpus({0}).workload("a").ttyCheck().tty("alice", 0) << 0 << "idle" << ""
@@ -813,7 +828,8 @@ void TestPolicy::nextWake_data()
 
     QTest::newRow("a workload waits for a fresh GPU") << World().gpus({0}).workload("a") << T0 + sec(10);
     QTest::newRow("the earliest of two settling GPUs")
-        << World().gpus({0, 1}).workload("a", "0").workload("b", "1").freeSince(0, T0 - sec(4)).freeSince(1, T0 - sec(8))
+        << World().gpus({0, 1}).workload("a", "0").workload("b", "1")
+               .freeSince(0, T0 - sec(4)).freeSince(1, T0 - sec(8))
         << T0 + sec(2);
     QTest::newRow("nothing to wait for once running") << World(settled).workload("a").running("a", {0, 1})
                                                       << qint64(0);
@@ -829,14 +845,14 @@ void TestPolicy::nextWake_data()
     QTest::newRow("a retry before the GPU settles")
         << World().gpus({0}).workload("a").backingOff("a", T0 + sec(4)) << T0 + sec(4);
     QTest::newRow("a pause that ends")
-        << [&] { World w = World(settled).workload("a"); w.pause.all = true; w.pause.allUntilMs = T0 + sec(60); return w; }()
+        << World(settled).workload("a").pausedAll(T0 + sec(60))
         << T0 + sec(60);
     QTest::newRow("a pause without end")
-        << [&] { World w = World(settled).workload("a"); w.pause.all = true; return w; }() << qint64(0);
+        << World(settled).workload("a").pausedAll() << qint64(0);
     QTest::newRow("an active terminal user turning idle")
         << World(settled).workload("a").ttyCheck().tty("alice", sec(100)) << T0 + sec(200);
-    QTest::newRow("a whitelisted terminal user") << World(settled).workload("a").running("a", {0, 1}).ttyCheck().tty("bob", 0)
-                                                 << qint64(0);
+    QTest::newRow("a whitelisted terminal user")
+        << World(settled).workload("a").running("a", {0, 1}).ttyCheck().tty("bob", 0) << qint64(0);
 }
 
 void TestPolicy::nextWake()
@@ -910,6 +926,24 @@ void TestPolicy::sameInputSameDecision()
     QCOMPARE(second.workloadReasons, first.workloadReasons);
     QCOMPARE(second.memory.freeSinceMs, first.memory.freeSinceMs);
     QCOMPARE(second.nextWakeMs, first.nextWakeMs);
+}
+
+void TestPolicy::oddInputs()
+{
+    // A start delay of 0 (or a negative one) starts at the first decision.
+    World world = World().gpus({0}).workload("a");
+    world.config.startDelaySeconds = -5;
+    QCOMPARE(ordersOf(world.decide()), QStringLiteral("start a[0]"));
+
+    // A holder of a GPU that is not present, a remembered time in the future, a runtime on a GPU list that
+    // names no present GPU: no crash, no order about them, the future time clamped to now.
+    world = World().gpus({0}).workload("a", "0").holder(proc(4242).gpu(7)).freeSince(0, T0 + sec(3600));
+    world.running("ghost", {9});
+    const Decision decision = world.decide();
+    QCOMPARE(ordersOf(decision), QStringLiteral("stop ghost(removed)"));
+    QCOMPARE(decision.gpus.size(), 1);
+    QCOMPARE(decision.gpu(0)->state, GpuState::Waiting);
+    QCOMPARE(decision.memory.freeSinceMs.value(0), T0);
 }
 
 QTEST_GUILESS_MAIN(TestPolicy)
