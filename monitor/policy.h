@@ -80,13 +80,49 @@ struct Decision
     QStringList activeUsers;                 // [tty]: users whose activity stops all workloads
     qint64 nextWakeMs = 0;                   // when to decide again though nothing happens; 0: no need
     PolicyMemory memory;
+
+    const StartOrder *startFor(const QString &workloadId) const
+    {
+        for (const StartOrder &order : start)
+            if (order.workloadId == workloadId)
+                return &order;
+        return nullptr;
+    }
+    const StopOrder *stopFor(const QString &workloadId) const
+    {
+        for (const StopOrder &order : stop)
+            if (order.workloadId == workloadId)
+                return &order;
+        return nullptr;
+    }
+    const GpuStatus *gpu(int index) const
+    {
+        for (const GpuStatus &status : gpus)
+            if (status.index == index)
+                return &status;
+        return nullptr;
+    }
 };
 
 namespace Policy {
+// Start rules: a GPU must have been free of foreign holders for start_delay_seconds. At the first decision
+// (memory knows nothing of a GPU) the GPU counts as free since now: idlegpu never starts a workload the
+// moment it starts itself, since a job may be about to open the GPU. Workloads with gpus=ALL are considered
+// before those with a GPU list (gpu_mon's order); no GPU ever runs two workloads. Deterministic: the same
+// input gives the same decision.
 Decision decide(const PolicyInput &input);
 
 // Whether a holder counts against a GPU: not idlegpu, not a process of a running workload's session or
 // its descendants, not an ignored program (whole name of comm, exe basename or argv[0] basename).
 bool isForeign(const Holder &holder, int gpu, const Config &config,
                const QHash<QString, WorkloadRuntime> &runtimes, qint64 selfPid);
+
+// Whether `program` (an ignore_programs entry) names this holder: equal to its comm, to the basename of its
+// exe or of its argv[0]; a name longer than the 15 characters Linux keeps of comm also matches a comm that
+// is its first 15 characters.
+bool matchesProgram(const Holder &holder, const QString &program);
+
+// Short English names for logs and the status printer: "foreign holder", "waiting".
+QString stopCauseName(StopCause cause);
+QString gpuStateName(GpuState state);
 } // namespace Policy

@@ -1,0 +1,950 @@
+// Policy::decide and Policy::isForeign: tables of small worlds (GPUs, holders, workloads, runner state) and
+// timelines over a fake clock. Every timeline step also checks that the decision is stable: deciding again
+// on the same input gives the same orders, and after the runner applied them, no new ones.
+#include "policy.h"
+
+#include <QTest>
+
+#include <functional>
+
+namespace {
+
+constexpr qint64 T0 = 1'000'000; // the fake clock at the start of every world
+constexpr qint64 selfPid = 100;   // idlegpu's own pid in every world
+constexpr qint64 firstWorkloadPid = 5000; // the simulated runner gives started workloads 5000, 5001, ...
+
+constexpr qint64 sec(double seconds)
+{
+    return qint64(seconds * 1000);
+}
+
+struct HolderBuilder
+{
+    Holder holder;
+
+    HolderBuilder &gpu(int index)
+    {
+        holder.gpus.append(index);
+        return *this;
+    }
+    HolderBuilder &shared()
+    {
+        holder.holdsSharedNode = true;
+        return *this;
+    }
+    HolderBuilder &exe(const QString &path)
+    {
+        holder.exe = path;
+        return *this;
+    }
+    HolderBuilder &argv0(const QString &word)
+    {
+        holder.argv0 = word;
+        return *this;
+    }
+    HolderBuilder &sid(qint64 session)
+    {
+        holder.sid = session;
+        return *this;
+    }
+    HolderBuilder &ancestors(const QList<qint64> &chain)
+    {
+        holder.ancestors = chain;
+        holder.ppid = chain.isEmpty() ? 1 : chain.first();
+        return *this;
+    }
+    HolderBuilder &user(const QString &name)
+    {
+        holder.user = name;
+        return *this;
+    }
+    HolderBuilder &hidden()
+    {
+        holder.hidden = true;
+        return *this;
+    }
+    operator Holder() const { return holder; }
+};
+
+// A visible process of alice: its own session, exe /usr/bin/<comm>, argv[0] <comm>.
+HolderBuilder proc(qint64 pid, const QString &comm = QStringLiteral("python3"))
+{
+    HolderBuilder builder;
+    Holder &h = builder.holder;
+    h.pid = pid;
+    h.ppid = 1;
+    h.sid = pid;
+    h.pgid = pid;
+    h.uid = 1000;
+    h.user = QStringLiteral("alice");
+    h.comm = comm;
+    h.exe = QStringLiteral("/usr/bin/") + comm;
+    h.argv0 = comm;
+    return builder;
+}
+
+// A GPU node opened by a process whose fds could not be read: nothing known of it.
+HolderBuilder unseen()
+{
+    HolderBuilder builder;
+    builder.holder.hidden = true;
+    return builder;
+}
+
+GpuSelection selection(const QString &text)
+{
+    QString error;
+    const std::optional<GpuSelection> parsed = GpuSelection::parse(text, &error);
+    if (!parsed)
+        qFatal("bad GPU selection in a test: %s", qPrintable(error));
+    return *parsed;
+}
+
+// Everything decide() reads, with a tiny runner simulation that applies its orders.
+struct World
+{
+    Config config;
+    Snapshot snapshot;
+    QHash<QString, WorkloadRuntime> runtimes;
+    PauseState pause;
+    qint64 now = T0;
+    PolicyMemory memory;
+    qint64 nextPid = firstWorkloadPid;
+
+    World()
+    {
+        config.startDelaySeconds = 10;
+        config.tty.idleSeconds = 300;
+        config.tty.whitelist = QStringList{QStringLiteral("bob")};
+    }
+
+    World &gpus(const QList<int> &indices)
+    {
+        snapshot.devices.gpus.clear();
+        for (int index : indices)
+            addGpu(index);
+        return *this;
+    }
+    World &workload(const QString &id, const QString &gpuText = QStringLiteral("ALL"), bool enabled = true)
+    {
+        WorkloadConfig w;
+        w.id = id;
+        w.name = id.startsWith(QLatin1String("process-")) ? id.mid(8) : id;
+        w.cmd = QStringLiteral("miner");
+        w.argv = QStringList{w.cmd};
+        w.gpus = selection(gpuText);
+        w.enabled = enabled;
+        config.workloads.append(w);
+        return *this;
+    }
+    World &ignore(const QString &gpuText, const QStringList &programs)
+    {
+        GpuGroupConfig group;
+        group.id = QStringLiteral("gpu-%1").arg(gpuText.toLower());
+        group.gpus = selection(gpuText);
+        group.ignorePrograms = programs;
+        config.gpuGroups.append(group);
+        return *this;
+    }
+    World &ttyCheck(bool enabled = true)
+    {
+        config.tty.enabled = enabled;
+        return *this;
+    }
+    World &tty(const QString &user, qint64 idleMs)
+    {
+        TtySession session;
+        session.tty = QStringLiteral("/dev/pts/%1").arg(snapshot.ttys.size());
+        session.user = user;
+        session.idleMs = idleMs;
+        snapshot.ttys.append(session);
+        return *this;
+    }
+    World &holder(const Holder &h)
+    {
+        snapshot.holders.append(h);
+        return *this;
+    }
+    World &pausedAll(qint64 untilMs = 0)
+    {
+        pause.all = true;
+        pause.allUntilMs = untilMs;
+        return *this;
+    }
+    World &paused(const QString &id)
+    {
+        pause.workloads.insert(id);
+        return *this;
+    }
+    World &freeSince(int gpu, qint64 ms)
+    {
+        memory.freeSinceMs.insert(gpu, ms);
+        return *this;
+    }
+    World &running(const QString &id, const QList<int> &onGpus, WorkloadRuntime::State state = WorkloadRuntime::Running)
+    {
+        WorkloadRuntime &r = runtimes[id];
+        r.id = id;
+        r.state = state;
+        r.pid = nextPid++;
+        r.gpus = onGpus;
+        r.startedAtMs = now;
+        return *this;
+    }
+    World &backingOff(const QString &id, qint64 retryAtMs, const QString &lastExit = QStringLiteral("exit code 3"))
+    {
+        WorkloadRuntime &r = runtimes[id];
+        r.id = id;
+        r.state = WorkloadRuntime::BackingOff;
+        r.pid = 0;
+        r.gpus.clear();
+        r.retryAtMs = retryAtMs;
+        r.lastExit = lastExit;
+        r.consecutiveFailures++;
+        return *this;
+    }
+
+    void addGpu(int index)
+    {
+        snapshot.devices.gpus.append({index, QStringLiteral("/dev/nvidia%1").arg(index)});
+        std::sort(snapshot.devices.gpus.begin(), snapshot.devices.gpus.end(),
+                  [](const GpuDevice &a, const GpuDevice &b) { return a.index < b.index; });
+    }
+    void removeGpu(int index)
+    {
+        snapshot.devices.gpus.removeIf([index](const GpuDevice &gpu) { return gpu.index == index; });
+    }
+    WorkloadConfig *workloadConfig(const QString &id)
+    {
+        for (WorkloadConfig &w : config.workloads)
+            if (w.id == id)
+                return &w;
+        qFatal("no workload %s in this test world", qPrintable(id));
+        return nullptr;
+    }
+
+    PolicyInput input() const
+    {
+        PolicyInput in;
+        in.snapshot = snapshot;
+        in.snapshot.takenAtMs = now;
+        in.config = config;
+        in.runtimes = runtimes;
+        in.pause = pause;
+        in.nowMs = now;
+        in.selfPid = selfPid;
+        in.memory = memory;
+        return in;
+    }
+    Decision decide()
+    {
+        Decision decision = Policy::decide(input());
+        memory = decision.memory;
+        return decision;
+    }
+    // What the runner does with the orders: a stop sends SIGTERM (Stopping), a start spawns a session.
+    void apply(const Decision &decision)
+    {
+        for (const StopOrder &order : decision.stop)
+            runtimes[order.workloadId].state = WorkloadRuntime::Stopping;
+        for (const StartOrder &order : decision.start)
+            running(order.workloadId, order.gpus);
+    }
+};
+
+// The orders of a decision in one line: "start all[0,1]; stop a(foreign holder 0)", or "none".
+QString ordersOf(const Decision &decision)
+{
+    QStringList parts;
+    for (const StopOrder &order : decision.stop) {
+        QString cause = Policy::stopCauseName(order.cause);
+        if (order.gpu >= 0)
+            cause += QStringLiteral(" %1").arg(order.gpu);
+        parts.append(QStringLiteral("stop %1(%2)").arg(order.workloadId, cause));
+    }
+    for (const StartOrder &order : decision.start) {
+        QStringList gpus;
+        for (int gpu : order.gpus)
+            gpus.append(QString::number(gpu));
+        parts.append(QStringLiteral("start %1[%2]").arg(order.workloadId, gpus.join(QLatin1Char(','))));
+    }
+    return parts.isEmpty() ? QStringLiteral("none") : parts.join(QStringLiteral("; "));
+}
+
+// Changes a timeline makes to its world before a decision.
+using Change = std::function<void(World &)>;
+
+Change opens(const Holder &holder)
+{
+    return [holder](World &w) { w.snapshot.holders.append(holder); };
+}
+Change closes(qint64 pid)
+{
+    return [pid](World &w) { w.snapshot.holders.removeIf([pid](const Holder &h) { return h.pid == pid; }); };
+}
+Change stopped(const QString &id)
+{
+    return [id](World &w) {
+        WorkloadRuntime &r = w.runtimes[id];
+        r.state = WorkloadRuntime::Stopped;
+        r.pid = 0;
+        r.gpus.clear();
+    };
+}
+Change exits(const QString &id, qint64 retryInMs)
+{
+    return [id, retryInMs](World &w) { w.backingOff(id, w.now + retryInMs); };
+}
+Change pauseAll(qint64 untilMs = 0)
+{
+    return [untilMs](World &w) {
+        w.pause.all = true;
+        w.pause.allUntilMs = untilMs;
+    };
+}
+Change resumeAll()
+{
+    return [](World &w) { w.pause.all = false; };
+}
+Change pauseWorkload(const QString &id)
+{
+    return [id](World &w) { w.pause.workloads.insert(id); };
+}
+Change resumeWorkload(const QString &id)
+{
+    return [id](World &w) { w.pause.workloads.remove(id); };
+}
+Change disable(const QString &id)
+{
+    return [id](World &w) { w.workloadConfig(id)->enabled = false; };
+}
+Change removeFromConfig(const QString &id)
+{
+    return [id](World &w) { w.config.workloads.removeIf([id](const WorkloadConfig &c) { return c.id == id; }); };
+}
+Change gpuAppears(int index)
+{
+    return [index](World &w) { w.addGpu(index); };
+}
+Change gpuVanishes(int index)
+{
+    return [index](World &w) { w.removeGpu(index); };
+}
+Change terminal(const QString &user, qint64 idleMs)
+{
+    return [user, idleMs](World &w) { w.tty(user, idleMs); };
+}
+Change terminalsIdle(qint64 idleMs)
+{
+    return [idleMs](World &w) {
+        for (TtySession &session : w.snapshot.ttys)
+            session.idleMs = idleMs;
+    };
+}
+
+struct Step
+{
+    qint64 atMs = 0; // since T0
+    QList<Change> changes;
+    QString orders; // expected, as ordersOf() writes them
+};
+using Timeline = QList<Step>;
+
+Step at(qint64 atMs, const QString &orders)
+{
+    return {atMs, {}, orders};
+}
+Step at(qint64 atMs, const QList<Change> &changes, const QString &orders)
+{
+    return {atMs, changes, orders};
+}
+
+} // namespace
+
+Q_DECLARE_METATYPE(World)
+Q_DECLARE_METATYPE(Timeline)
+Q_DECLARE_METATYPE(Holder)
+
+class TestPolicy : public QObject
+{
+    Q_OBJECT
+
+private slots:
+    void timeline_data();
+    void timeline();
+    void isForeign_data();
+    void isForeign();
+    void workloadReason_data();
+    void workloadReason();
+    void gpuStatus_data();
+    void gpuStatus();
+    void nextWake_data();
+    void nextWake();
+    void freeSinceMemory();
+    void stopOrderNamesTheCulprit();
+    void activeUsersAreUniqueAndSorted();
+    void sameInputSameDecision();
+    void oddInputs();
+};
+
+void TestPolicy::timeline_data()
+{
+    QTest::addColumn<World>("world");
+    QTest::addColumn<Timeline>("timeline");
+
+    const World oneGpu = World().gpus({0}).workload("a");
+    const World twoGpusTwoWorkloads = World().gpus({0, 1}).workload("a", "0").workload("b", "1");
+
+    QTest::newRow("starts after the start delay, not before")
+        << oneGpu << Timeline{at(0, "none"), at(sec(9.999), "none"), at(sec(10), "start a[0]"), at(sec(20), "none")};
+
+    QTest::newRow("a foreign open preempts at once; restart after the delay")
+        << oneGpu
+        << Timeline{at(sec(10), "start a[0]"),
+                    at(sec(10.001), {opens(proc(4242).gpu(0))}, "stop a(foreign holder 0)"),
+                    at(sec(10.002), {stopped("a")}, "none"),
+                    at(sec(15), {closes(4242)}, "none"),
+                    at(sec(24.999), "none"),
+                    at(sec(25), "start a[0]")};
+
+    QTest::newRow("a foreign holder present from the start keeps the GPU")
+        << World(oneGpu).holder(proc(4242).gpu(0))
+        << Timeline{at(0, "none"), at(sec(60), "none"), at(sec(61), {closes(4242)}, "none"),
+                    at(sec(71), "start a[0]")};
+
+    QTest::newRow("an ignored program does not preempt")
+        << World(oneGpu).ignore("ALL", {"Xorg"})
+        << Timeline{at(sec(10), "start a[0]"), at(sec(11), {opens(proc(50, "Xorg").gpu(0))}, "none")};
+
+    QTest::newRow("ignoring nvidia does not ignore nvidia-smi")
+        << World(oneGpu).ignore("ALL", {"nvidia"})
+        << Timeline{at(sec(10), "start a[0]"),
+                    at(sec(11), {opens(proc(4242, "nvidia-smi").gpu(0))}, "stop a(foreign holder 0)")};
+
+    QTest::newRow("a program ignored on GPU 1 preempts on GPU 0")
+        << World(twoGpusTwoWorkloads).ignore("1", {"blender"})
+        << Timeline{at(sec(10), "start a[0]; start b[1]"),
+                    at(sec(11), {opens(proc(60, "blender").gpu(1))}, "none"),
+                    at(sec(12), {opens(proc(61, "blender").gpu(0))}, "stop a(foreign holder 0)")};
+
+    // The simulated runner gives the first started workload pid 5000.
+    QTest::newRow("the workload's own session, children and grandchildren are not foreign")
+        << oneGpu
+        << Timeline{at(sec(10), "start a[0]"),
+                    at(sec(11), {opens(proc(5000, "miner").gpu(0))}, "none"),
+                    at(sec(12), {opens(proc(5001, "cuda-worker").sid(5000).ancestors({5000}).gpu(0))}, "none"),
+                    at(sec(13), {opens(proc(5002, "setsid-child").ancestors({5001, 5000}).gpu(0))}, "none")};
+
+    QTest::newRow("idlegpu itself is not foreign")
+        << World(oneGpu)
+               .holder(proc(selfPid, "idlegpu").gpu(0))
+               .holder(proc(101, "nvml-probe").ancestors({selfPid}).gpu(0))
+        << Timeline{at(sec(10), "start a[0]")};
+
+    QTest::newRow("a holder of the shared nodes only does not make a GPU busy")
+        << World(oneGpu).holder(proc(4242).shared())
+        << Timeline{at(sec(10), "start a[0]")};
+
+    QTest::newRow("a hidden holder is foreign")
+        << oneGpu
+        << Timeline{at(sec(10), "start a[0]"),
+                    at(sec(11), {opens(unseen().gpu(0))}, "stop a(foreign holder 0)"),
+                    at(sec(12), {stopped("a")}, "none"), at(sec(100), "none")};
+
+    QTest::newRow("a holder on another GPU leaves a per-GPU workload alone")
+        << twoGpusTwoWorkloads
+        << Timeline{at(sec(10), "start a[0]; start b[1]"),
+                    at(sec(11), {opens(proc(4242).gpu(1))}, "stop b(foreign holder 1)"),
+                    at(sec(12), {stopped("b")}, "none")};
+
+    QTest::newRow("ALL takes every GPU when all are free, whatever the file order")
+        << World().gpus({0, 1}).workload("a", "0").workload("all").workload("b", "1")
+        << Timeline{at(sec(10), "start all[0,1]"), at(sec(60), "none")};
+
+    QTest::newRow("ALL waits while a per-GPU workload runs")
+        << World().gpus({0, 1}).workload("all").workload("a", "0").holder(proc(4242).gpu(1))
+        << Timeline{at(sec(10), "start a[0]"), at(sec(11), {closes(4242)}, "none"), at(sec(21), "none"),
+                    at(sec(300), "none")};
+
+    QTest::newRow("ALL preempted; per-GPU workloads take the free GPUs")
+        << World().gpus({0, 1}).workload("all").workload("a", "0").workload("b", "1")
+        << Timeline{at(sec(10), "start all[0,1]"),
+                    at(sec(20), {opens(proc(4242).gpu(0))}, "stop all(foreign holder 0)"),
+                    at(sec(21), "none"), // stopping: it still holds both GPUs
+                    at(sec(22), {stopped("all")}, "start b[1]"),
+                    at(sec(30), {closes(4242)}, "none"),
+                    at(sec(39.999), "none"),
+                    at(sec(40), "start a[0]"),
+                    at(sec(100), "none")};
+
+    QTest::newRow("no GPU runs two workloads")
+        << World().gpus({0}).workload("a", "0").workload("b", "0")
+        << Timeline{at(sec(10), "start a[0]"),
+                    at(sec(11), {exits("a", sec(30))}, "start b[0]"),
+                    at(sec(41), "none"),
+                    at(sec(42), {opens(proc(4242).gpu(0))}, "stop b(foreign holder 0)"),
+                    at(sec(43), {stopped("b"), closes(4242)}, "none"),
+                    at(sec(53), "start a[0]")};
+
+    QTest::newRow("a listed GPU that does not exist yet must appear and settle")
+        << World().gpus({0}).workload("a", "0,3")
+        << Timeline{at(sec(10), "none"), at(sec(20), {gpuAppears(3)}, "none"), at(sec(29.999), "none"),
+                    at(sec(30), "start a[0,3]")};
+
+    QTest::newRow("a GPU vanishing under a workload stops it")
+        << World().gpus({0, 1}).workload("a", "0,1")
+        << Timeline{at(sec(10), "start a[0,1]"), at(sec(11), {gpuVanishes(1)}, "stop a(GPU missing 1)"),
+                    at(sec(12), {stopped("a")}, "none")};
+
+    QTest::newRow("a GPU vanishing under an ALL workload stops it")
+        << World().gpus({0, 1}).workload("all")
+        << Timeline{at(sec(10), "start all[0,1]"), at(sec(11), {gpuVanishes(1)}, "stop all(GPU missing 1)"),
+                    at(sec(12), {stopped("all")}, "start all[0]")};
+
+    QTest::newRow("an active terminal user stops all workloads")
+        << World(twoGpusTwoWorkloads).ttyCheck()
+        << Timeline{at(sec(10), "start a[0]; start b[1]"),
+                    at(sec(11), {terminal("alice", sec(1))}, "stop a(user active); stop b(user active)"),
+                    at(sec(12), {stopped("a"), stopped("b")}, "none"),
+                    at(sec(300), {terminalsIdle(sec(299.999))}, "none"),
+                    at(sec(301), {terminalsIdle(sec(300))}, "start a[0]; start b[1]")};
+
+    QTest::newRow("a whitelisted terminal user does not stop workloads")
+        << World(oneGpu).ttyCheck()
+        << Timeline{at(sec(10), "start a[0]"), at(sec(11), {terminal("bob", 0)}, "none")};
+
+    QTest::newRow("a terminal idle beyond idle_seconds does not stop workloads")
+        << World(oneGpu).ttyCheck()
+        << Timeline{at(sec(10), "start a[0]"), at(sec(11), {terminal("alice", sec(300))}, "none")};
+
+    QTest::newRow("terminals are ignored while the tty check is off")
+        << World(oneGpu).ttyCheck(false)
+        << Timeline{at(sec(10), "start a[0]"), at(sec(11), {terminal("alice", 0)}, "none")};
+
+    QTest::newRow("pause all stops everything and starts nothing until resumed")
+        << twoGpusTwoWorkloads
+        << Timeline{at(sec(10), "start a[0]; start b[1]"),
+                    at(sec(11), {pauseAll()}, "stop a(paused); stop b(paused)"),
+                    at(sec(12), {stopped("a"), stopped("b")}, "none"),
+                    at(sec(1000), "none"),
+                    at(sec(1001), {resumeAll()}, "start a[0]; start b[1]")};
+
+    QTest::newRow("pause for a while resumes at its end")
+        << oneGpu
+        << Timeline{at(sec(10), "start a[0]"),
+                    at(sec(11), {pauseAll(T0 + sec(71))}, "stop a(paused)"),
+                    at(sec(12), {stopped("a")}, "none"),
+                    at(sec(70.999), "none"),
+                    at(sec(71), "start a[0]")};
+
+    QTest::newRow("pausing one workload stops only that one")
+        << twoGpusTwoWorkloads
+        << Timeline{at(sec(10), "start a[0]; start b[1]"),
+                    at(sec(11), {pauseWorkload("a")}, "stop a(paused)"),
+                    at(sec(12), {stopped("a")}, "none"),
+                    at(sec(13), {resumeWorkload("a")}, "start a[0]")};
+
+    QTest::newRow("a disabled workload is stopped and not started")
+        << twoGpusTwoWorkloads
+        << Timeline{at(sec(10), "start a[0]; start b[1]"),
+                    at(sec(11), {disable("b")}, "stop b(disabled)"),
+                    at(sec(12), {stopped("b")}, "none"), at(sec(100), "none")};
+
+    QTest::newRow("a workload disabled in the file never starts")
+        << World().gpus({0}).workload("a", "ALL", false)
+        << Timeline{at(sec(10), "none"), at(sec(100), "none")};
+
+    QTest::newRow("a workload removed from the config is stopped")
+        << twoGpusTwoWorkloads
+        << Timeline{at(sec(10), "start a[0]; start b[1]"),
+                    at(sec(11), {removeFromConfig("a")}, "stop a(removed)"),
+                    at(sec(12), {stopped("a")}, "none")};
+
+    QTest::newRow("a failed workload restarts at retryAtMs, not before")
+        << oneGpu
+        << Timeline{at(sec(10), "start a[0]"), at(sec(11), {exits("a", sec(40))}, "none"), at(sec(50.999), "none"),
+                    at(sec(51), "start a[0]")};
+
+    QTest::newRow("a stopping workload keeps its GPU until it is gone")
+        << World().gpus({0}).workload("a", "0").workload("b", "0")
+        << Timeline{at(sec(10), "start a[0]"),
+                    at(sec(11), {pauseWorkload("a")}, "stop a(paused)"),
+                    at(sec(12), "none"),
+                    at(sec(13), {stopped("a")}, "start b[0]")};
+}
+
+void TestPolicy::timeline()
+{
+    QFETCH(World, world);
+    QFETCH(Timeline, timeline);
+
+    // idlegpu starts at T0: its first decision sees every GPU for the first time and so starts nothing.
+    QCOMPARE(ordersOf(world.decide()), QStringLiteral("none"));
+
+    for (const Step &step : std::as_const(timeline)) {
+        QVERIFY2(T0 + step.atMs >= world.now, "a timeline must not go back in time");
+        world.now = T0 + step.atMs;
+        for (const Change &change : step.changes)
+            change(world);
+        const QString when = QStringLiteral("at %1 s: ").arg(double(step.atMs) / 1000);
+
+        const PolicyInput input = world.input();
+        const Decision decision = world.decide();
+        QCOMPARE(when + ordersOf(decision), when + step.orders);
+        QVERIFY2(decision.nextWakeMs == 0 || decision.nextWakeMs > world.now,
+                 qPrintable(when + "nextWakeMs in the past"));
+
+        const Decision again = Policy::decide(input);
+        QCOMPARE(when + ordersOf(again), when + step.orders);
+
+        world.apply(decision);
+        const Decision afterApplying = world.decide();
+        QCOMPARE(when + ordersOf(afterApplying), when + QStringLiteral("none"));
+    }
+}
+
+void TestPolicy::isForeign_data()
+{
+    QTest::addColumn<Holder>("holder");
+    QTest::addColumn<int>("gpu");
+    QTest::addColumn<bool>("foreign");
+
+    QTest::newRow("a plain process") << Holder(proc(4242).gpu(0)) << 0 << true;
+    QTest::newRow("idlegpu") << Holder(proc(selfPid, "idlegpu").gpu(0)) << 0 << false;
+    QTest::newRow("a child of idlegpu") << Holder(proc(101, "sh").ancestors({selfPid}).gpu(0)) << 0 << false;
+    QTest::newRow("the workload's session leader") << Holder(proc(500, "miner").gpu(0)) << 0 << false;
+    QTest::newRow("in the workload's session") << Holder(proc(501, "worker").sid(500).gpu(0)) << 0 << false;
+    QTest::newRow("a grandchild in its own session")
+        << Holder(proc(503, "worker").ancestors({502, 500}).gpu(0)) << 0 << false;
+    QTest::newRow("in the session of a stopping workload") << Holder(proc(801, "w").sid(800).gpu(0)) << 0 << false;
+    QTest::newRow("in the session of a stopped workload (pid reused)")
+        << Holder(proc(701, "w").sid(700).gpu(0)) << 0 << true;
+    QTest::newRow("session 0 while a runtime has pid 0") << Holder(proc(2, "kthread").sid(0).gpu(0)) << 0 << true;
+    QTest::newRow("ignored by comm") << Holder(proc(50, "Xorg").exe("/usr/lib/xorg/Xorg.bin").argv0("X").gpu(0))
+                                     << 0 << false;
+    QTest::newRow("ignored by exe basename")
+        << Holder(proc(51, "Xorg.wrap").exe("/usr/lib/xorg/Xorg").argv0("/usr/bin/X").gpu(0)) << 0 << false;
+    QTest::newRow("ignored by exe basename of a deleted binary")
+        << Holder(proc(52, "X.old").exe("/usr/lib/xorg/Xorg (deleted)").argv0("X").gpu(0)) << 0 << false;
+    QTest::newRow("ignored by argv0 basename")
+        << Holder(proc(53, "X:0").exe("/usr/bin/X").argv0("/usr/lib/xorg/Xorg").gpu(0)) << 0 << false;
+    QTest::newRow("a name that an ignored name is a prefix of")
+        << Holder(proc(54, "nvidia-smi").gpu(0)) << 0 << true;
+    QTest::newRow("a name that is a prefix of an ignored name") << Holder(proc(55, "Xor").gpu(0)) << 0 << true;
+    QTest::newRow("a different case") << Holder(proc(56, "xorg").gpu(0)) << 0 << true;
+    QTest::newRow("comm truncated to 15 characters")
+        << Holder(proc(57, "tensorboard-lon").exe("/usr/bin/python3").argv0("python3").gpu(0)) << 0 << false;
+    QTest::newRow("comm of 14 characters is no truncation")
+        << Holder(proc(58, "tensorboard-lo").exe("/usr/bin/python3").argv0("python3").gpu(0)) << 0 << true;
+    QTest::newRow("ignored on GPU 1 only, held on GPU 1") << Holder(proc(60, "blender").gpu(1)) << 1 << false;
+    QTest::newRow("ignored on GPU 1 only, held on GPU 0") << Holder(proc(60, "blender").gpu(0)) << 0 << true;
+    QTest::newRow("hidden, nothing known") << Holder(unseen().gpu(0)) << 0 << true;
+    QTest::newRow("hidden, known to be the workload") << Holder(unseen().sid(500).gpu(0)) << 0 << true;
+    QTest::newRow("hidden, pid named by a backend as the workload's")
+        << Holder(proc(500, "miner").hidden().gpu(0)) << 0 << false;
+    QTest::newRow("hidden, pid named by a backend as a stranger's")
+        << Holder(proc(9000, "python3").hidden().gpu(0)) << 0 << true;
+}
+
+void TestPolicy::isForeign()
+{
+    QFETCH(Holder, holder);
+    QFETCH(int, gpu);
+    QFETCH(bool, foreign);
+
+    World world = World().gpus({0, 1});
+    world.ignore("ALL", {"Xorg", "nvidia", "tensorboard-long-name"}).ignore("1", {"blender"});
+    world.runtimes.insert("run", {});
+    world.runtimes["run"].state = WorkloadRuntime::Running;
+    world.runtimes["run"].pid = 500;
+    world.runtimes.insert("halting", {});
+    world.runtimes["halting"].state = WorkloadRuntime::Stopping;
+    world.runtimes["halting"].pid = 800;
+    world.runtimes.insert("old", {});
+    world.runtimes["old"].state = WorkloadRuntime::Stopped;
+    world.runtimes["old"].pid = 700;
+    world.runtimes.insert("odd", {});
+    world.runtimes["odd"].state = WorkloadRuntime::Running; // a runtime without a pid must match nobody
+
+    QCOMPARE(Policy::isForeign(holder, gpu, world.config, world.runtimes, selfPid), foreign);
+}
+
+void TestPolicy::workloadReason_data()
+{
+    QTest::addColumn<World>("world");
+    QTest::addColumn<QString>("workload");
+    QTest::addColumn<QString>("reason");
+
+    // GPUs settled long ago unless a row says otherwise.
+    const World settled = World().gpus({0, 1}).freeSince(0, T0 - sec(60)).freeSince(1, T0 - sec(60));
+
+    QTest::newRow("running") << World(settled).workload("a", "0").running("a", {0}) << "a" << "";
+    QTest::newRow("being started") << World(settled).workload("a", "0") << "a" << "";
+    QTest::newRow("paused, one workload")
+        << World(settled).workload("a", "0").paused("a") << "a"
+        << "paused";
+    QTest::newRow("paused, all")
+        << World(settled).workload("a", "0").pausedAll() << "a" << "paused";
+    QTest::newRow("disabled") << World(settled).workload("a", "0", false) << "a" << "disabled";
+    QTest::newRow("user active") << World(settled).workload("a", "0").ttyCheck().tty("alice", 0) << "a"
+                                 << "user alice is active on a terminal";
+    QTest::newRow("users active")
+        << World(settled).workload("a", "0").ttyCheck().tty("carol", 0).tty("alice", 0).tty("carol", 5) << "a"
+        << "users alice, carol are active on a terminal";
+    QTest::newRow("GPU in use") << World().gpus({0}).workload("a").holder(proc(4242).gpu(0)) << "a"
+                                << "GPU 0 is in use by python3 (alice, pid 4242)";
+    QTest::newRow("GPU in use by someone unseen") << World().gpus({0}).workload("a").holder(unseen().gpu(0)) << "a"
+                                                  << "GPU 0 is in use by a process of another user (not visible "
+                                                     "without root)";
+    QTest::newRow("running, but a foreign process opened its GPU")
+        << World(settled).workload("a", "0").running("a", {0}).holder(proc(4242).gpu(0)) << "a"
+        << "GPU 0 is in use by python3 (alice, pid 4242)";
+    QTest::newRow("waiting for the slowest GPU") << World(settled).workload("a").freeSince(1, T0 - sec(3)) << "a"
+                                                 << "waiting 7 s more for GPU 1 to stay free";
+    QTest::newRow("seconds rounded up") << World(settled).workload("a", "1").freeSince(1, T0 - sec(2.5)) << "a"
+                                        << "waiting 8 s more for GPU 1 to stay free";
+    QTest::newRow("first decision") << World().gpus({0}).workload("a") << "a"
+                                    << "waiting 10 s more for GPU 0 to stay free";
+    QTest::newRow("GPU does not exist") << World(settled).workload("a", "0,3") << "a" << "GPU 3 does not exist";
+    QTest::newRow("no GPU at all") << World().workload("a") << "a" << "no GPU is present";
+    QTest::newRow("GPU used by another workload")
+        << World(settled).workload("process-a", "0,1").workload("process-miner-b", "1").running("process-miner-b", {1})
+        << "process-a" << "GPU 1 is used by workload 'miner-b'";
+    QTest::newRow("GPU taken by ALL in this decision")
+        << World(settled).workload("b", "1").workload("all") << "b" << "GPU 1 is used by workload 'all'";
+    QTest::newRow("failing") << World(settled).workload("a", "0").backingOff("a", T0 + sec(40)) << "a"
+                             << "failed (exit code 3); retrying in 40 s";
+    QTest::newRow("failing, exit not known") << World(settled).workload("a", "0").backingOff("a", T0 + sec(39.5), "")
+                                             << "a" << "failed; retrying in 40 s";
+    QTest::newRow("stopping") << World(settled).workload("a", "0").running("a", {0}, WorkloadRuntime::Stopping)
+                              << "a" << "stopping";
+    QTest::newRow("removed while running") << World(settled).running("gone", {0}) << "gone"
+                                           << "removed from the configuration";
+    QTest::newRow("running on a GPU that vanished") << World(settled).workload("a", "0,2").running("a", {0, 2})
+                                                    << "a" << "GPU 2 does not exist";
+}
+
+void TestPolicy::workloadReason()
+{
+    QFETCH(World, world);
+    QFETCH(QString, workload);
+    QFETCH(QString, reason);
+
+    const Decision decision = world.decide();
+    QVERIFY2(decision.workloadReasons.contains(workload), "every workload gets an entry");
+    QCOMPARE(decision.workloadReasons.value(workload), reason);
+}
+
+void TestPolicy::gpuStatus_data()
+{
+    QTest::addColumn<World>("world");
+    QTest::addColumn<int>("gpu");
+    QTest::addColumn<QString>("state");
+    QTest::addColumn<QString>("workload");
+    QTest::addColumn<QString>("reason");
+    QTest::addColumn<qint64>("freeSinceMs");
+    QTest::addColumn<QList<qint64>>("foreignPids");
+    QTest::addColumn<QList<qint64>>("ignoredPids");
+
+    const qint64 longAgo = T0 - sec(60);
+    const World settled = World().gpus({0, 1}).freeSince(0, longAgo).freeSince(1, longAgo);
+
+    QTest::newRow("busy; its ignored holders listed apart")
+        << World(settled).ignore("ALL", {"Xorg"}).holder(proc(50, "Xorg").gpu(0)).holder(proc(4242).gpu(0)) << 0
+        << "busy" << "" << "in use by python3 (alice, pid 4242)" << qint64(0) << QList<qint64>{4242}
+        << QList<qint64>{50};
+    QTest::newRow("busy while its workload stops")
+        << World(settled).workload("a", "0").running("a", {0}).holder(proc(4242).gpu(0)) << 0 << "busy" << "a"
+        << "in use by python3 (alice, pid 4242)" << qint64(0) << QList<qint64>{4242} << QList<qint64>{};
+    QTest::newRow("running; the workload's process listed as ignored")
+        << World(settled).workload("a", "0").running("a", {0}).holder(proc(firstWorkloadPid, "miner").gpu(0)) << 0
+        << "running" << "a" << "" << longAgo << QList<qint64>{} << QList<qint64>{firstWorkloadPid};
+    QTest::newRow("running the workload started now") << World(settled).workload("all") << 1 << "running" << "all"
+                                                      << "" << longAgo << QList<qint64>{} << QList<qint64>{};
+    QTest::newRow("waiting") << World(settled).workload("a", "1").freeSince(1, T0 - sec(3)) << 1 << "waiting" << ""
+                             << "waiting 7 s more for it to stay free" << T0 - sec(3) << QList<qint64>{}
+                             << QList<qint64>{};
+    QTest::newRow("first seen: waiting, free since now") << World().gpus({0}).workload("a") << 0 << "waiting" << ""
+                                                         << "waiting 10 s more for it to stay free" << T0
+                                                         << QList<qint64>{} << QList<qint64>{};
+    QTest::newRow("idle, no workload for it") << World(settled).workload("a", "0") << 1 << "idle" << ""
+                                              << "no workload for this GPU" << longAgo << QList<qint64>{}
+                                              << QList<qint64>{};
+    QTest::newRow("idle while all paused")
+        << World(settled).workload("a").pausedAll() << 0 << "idle" << ""
+        << "paused" << longAgo << QList<qint64>{} << QList<qint64>{};
+    QTest::newRow("idle, not waiting, while a user is active")
+        << World().gpus({0}).workload("a").ttyCheck().tty("alice", 0) << 0 << "idle" << ""
+        << "user alice is active on a terminal" << T0 << QList<qint64>{} << QList<qint64>{};
+    QTest::newRow("idle, its workload disabled") << World(settled).workload("a", "1", false) << 1 << "idle" << ""
+                                                 << "a: disabled" << longAgo << QList<qint64>{} << QList<qint64>{};
+    QTest::newRow("idle, ALL blocked by another GPU's holder")
+        << World(settled).workload("all").holder(proc(4242).gpu(1)) << 0 << "idle" << ""
+        << "all: GPU 1 is in use by python3 (alice, pid 4242)" << longAgo << QList<qint64>{} << QList<qint64>{};
+    QTest::newRow("shared-node holder is nobody's") << World(settled).holder(proc(4242).shared()) << 0 << "idle"
+                                                    << "" << "no workload for this GPU" << longAgo << QList<qint64>{}
+                                                    << QList<qint64>{};
+}
+
+void TestPolicy::gpuStatus()
+{
+    QFETCH(World, world);
+    QFETCH(int, gpu);
+    QFETCH(QString, state);
+    QFETCH(QString, workload);
+    QFETCH(QString, reason);
+    QFETCH(qint64, freeSinceMs);
+    QFETCH(QList<qint64>, foreignPids);
+    QFETCH(QList<qint64>, ignoredPids);
+
+    const Decision decision = world.decide();
+    QList<int> listed;
+    for (const GpuStatus &status : decision.gpus)
+        listed.append(status.index);
+    QCOMPARE(listed, world.snapshot.devices.indices());
+
+    const GpuStatus *status = decision.gpu(gpu);
+    QVERIFY(status);
+    QCOMPARE(Policy::gpuStateName(status->state), state);
+    QCOMPARE(status->workloadId, workload);
+    QCOMPARE(status->reason, reason);
+    QCOMPARE(status->freeSinceMs, freeSinceMs);
+    QList<qint64> pids;
+    for (const Holder &holder : status->foreignHolders)
+        pids.append(holder.pid);
+    QCOMPARE(pids, foreignPids);
+    pids.clear();
+    for (const Holder &holder : status->ignoredHolders)
+        pids.append(holder.pid);
+    QCOMPARE(pids, ignoredPids);
+}
+
+void TestPolicy::nextWake_data()
+{
+    QTest::addColumn<World>("world");
+    QTest::addColumn<qint64>("nextWakeMs"); // 0: none
+
+    const World settled = World().gpus({0, 1}).freeSince(0, T0 - sec(60)).freeSince(1, T0 - sec(60));
+
+    QTest::newRow("a workload waits for a fresh GPU") << World().gpus({0}).workload("a") << T0 + sec(10);
+    QTest::newRow("the earliest of two settling GPUs")
+        << World().gpus({0, 1}).workload("a", "0").workload("b", "1")
+               .freeSince(0, T0 - sec(4)).freeSince(1, T0 - sec(8))
+        << T0 + sec(2);
+    QTest::newRow("nothing to wait for once running") << World(settled).workload("a").running("a", {0, 1})
+                                                      << qint64(0);
+    QTest::newRow("started now") << World(settled).workload("a") << qint64(0);
+    QTest::newRow("no workload waits for a settling GPU") << World().gpus({0}) << qint64(0);
+    QTest::newRow("a disabled workload waits for nothing") << World().gpus({0}).workload("a", "0", false)
+                                                           << qint64(0);
+    QTest::newRow("a busy GPU changes only with a new scan")
+        << World().gpus({0}).workload("a").holder(proc(4242).gpu(0)) << qint64(0);
+    QTest::newRow("a GPU used by another workload changes only with the runner")
+        << World(settled).workload("all").workload("a", "0").running("a", {0}).freeSince(1, T0 - sec(1)) << qint64(0);
+    QTest::newRow("a retry") << World(settled).workload("a").backingOff("a", T0 + sec(40)) << T0 + sec(40);
+    QTest::newRow("a retry before the GPU settles")
+        << World().gpus({0}).workload("a").backingOff("a", T0 + sec(4)) << T0 + sec(4);
+    QTest::newRow("a pause that ends")
+        << World(settled).workload("a").pausedAll(T0 + sec(60))
+        << T0 + sec(60);
+    QTest::newRow("a pause without end")
+        << World(settled).workload("a").pausedAll() << qint64(0);
+    QTest::newRow("an active terminal user turning idle")
+        << World(settled).workload("a").ttyCheck().tty("alice", sec(100)) << T0 + sec(200);
+    QTest::newRow("a whitelisted terminal user")
+        << World(settled).workload("a").running("a", {0, 1}).ttyCheck().tty("bob", 0) << qint64(0);
+}
+
+void TestPolicy::nextWake()
+{
+    QFETCH(World, world);
+    QFETCH(qint64, nextWakeMs);
+
+    QCOMPARE(world.decide().nextWakeMs, nextWakeMs);
+}
+
+void TestPolicy::freeSinceMemory()
+{
+    World world = World().gpus({0, 1}).holder(proc(4242).gpu(1));
+
+    Decision decision = world.decide();
+    QCOMPARE(decision.memory.freeSinceMs, (QHash<int, qint64>{{0, T0}})); // a busy GPU has no entry
+
+    world.now = T0 + sec(5);
+    world.snapshot.holders.clear();
+    decision = world.decide();
+    QCOMPARE(decision.memory.freeSinceMs, (QHash<int, qint64>{{0, T0}, {1, T0 + sec(5)}}));
+
+    world.now = T0 + sec(6);
+    world.snapshot.holders.append(proc(4243).gpu(0));
+    decision = world.decide();
+    QCOMPARE(decision.memory.freeSinceMs, (QHash<int, qint64>{{1, T0 + sec(5)}}));
+
+    world.now = T0 + sec(7);
+    world.snapshot.holders.clear();
+    world.removeGpu(1);
+    decision = world.decide();
+    QCOMPARE(decision.memory.freeSinceMs, (QHash<int, qint64>{{0, T0 + sec(7)}})); // a vanished GPU is forgotten
+}
+
+void TestPolicy::stopOrderNamesTheCulprit()
+{
+    World world = World().gpus({0, 1}).workload("a").running("a", {0, 1});
+    world.holder(proc(4242).gpu(1)).holder(proc(4243, "nvidia-smi").gpu(1));
+
+    const Decision decision = world.decide();
+    const StopOrder *order = decision.stopFor("a");
+    QVERIFY(order);
+    QCOMPARE(order->cause, StopCause::ForeignHolder);
+    QCOMPARE(order->gpu, 1);
+    QCOMPARE(order->culprit.pid, qint64(4242));
+    QCOMPARE(order->reason, QStringLiteral("python3 (alice, pid 4242) opened GPU 1"));
+}
+
+void TestPolicy::activeUsersAreUniqueAndSorted()
+{
+    World world = World().gpus({0}).ttyCheck();
+    world.tty("zoe", 0).tty("alice", sec(10)).tty("zoe", sec(1)).tty("bob", 0).tty("carl", sec(400));
+    QCOMPARE(world.decide().activeUsers, (QStringList{"alice", "zoe"}));
+
+    world.ttyCheck(false);
+    QVERIFY(world.decide().activeUsers.isEmpty());
+}
+
+void TestPolicy::sameInputSameDecision()
+{
+    World world = World().gpus({0, 1, 2}).workload("all").workload("a", "0").workload("b", "1,2").workload("c", "2");
+    world.freeSince(0, T0 - sec(60)).freeSince(1, T0 - sec(60)).freeSince(2, T0 - sec(3));
+    world.holder(proc(4242).gpu(2));
+    for (const char *id : {"x", "y", "z"})
+        world.running(id, {}); // removed from the config: their stop order must not depend on hash order
+
+    const Decision first = Policy::decide(world.input());
+    const Decision second = Policy::decide(world.input());
+    QCOMPARE(ordersOf(first), QStringLiteral("stop x(removed); stop y(removed); stop z(removed); start a[0]"));
+    QCOMPARE(ordersOf(second), ordersOf(first));
+    QCOMPARE(second.workloadReasons, first.workloadReasons);
+    QCOMPARE(second.memory.freeSinceMs, first.memory.freeSinceMs);
+    QCOMPARE(second.nextWakeMs, first.nextWakeMs);
+}
+
+void TestPolicy::oddInputs()
+{
+    // A start delay of 0 (or a negative one) starts at the first decision.
+    World world = World().gpus({0}).workload("a");
+    world.config.startDelaySeconds = -5;
+    QCOMPARE(ordersOf(world.decide()), QStringLiteral("start a[0]"));
+
+    // A holder of a GPU that is not present, a remembered time in the future, a runtime on a GPU list that
+    // names no present GPU: no crash, no order about them, the future time clamped to now.
+    world = World().gpus({0}).workload("a", "0").holder(proc(4242).gpu(7)).freeSince(0, T0 + sec(3600));
+    world.running("ghost", {9});
+    const Decision decision = world.decide();
+    QCOMPARE(ordersOf(decision), QStringLiteral("stop ghost(removed)"));
+    QCOMPARE(decision.gpus.size(), 1);
+    QCOMPARE(decision.gpu(0)->state, GpuState::Waiting);
+    QCOMPARE(decision.memory.freeSinceMs.value(0), T0);
+}
+
+QTEST_GUILESS_MAIN(TestPolicy)
+#include "tst_policy.moc"
