@@ -456,7 +456,8 @@ bool isForeign(const Holder &holder, int gpu, const Config &config, const QHash<
 {
     if (holder.hidden && holder.pid <= 0)
         return true; // nobody can tell whose it is
-    if (selfPid > 0 && (holder.pid == selfPid || holder.ancestors.contains(selfPid)))
+    // Only idlegpu itself: its other children (the demo's simulated job, a settings "Test run") are foreign.
+    if (selfPid > 0 && holder.pid == selfPid)
         return false;
     for (const WorkloadRuntime &runtime : runtimes)
         if (belongsToWorkload(holder, runtime))
