@@ -35,6 +35,7 @@ Q_SIGNALS:
 
 private:
     void readEvents();
+    void dropWatch(const QString &path);
 
     int m_fd = -1;
     QSocketNotifier *m_notifier = nullptr;
