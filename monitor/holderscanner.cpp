@@ -100,21 +100,23 @@ bool parseStat(const char *text, ProcStat *stat)
     return true;
 }
 
-bool readStat(const QString &procRoot, int procFd, qint64 pid, ProcStat *stat)
+enum class StatRead { Read, Missing, Garbage };
+
+StatRead readStat(const QString &procRoot, int procFd, qint64 pid, ProcStat *stat)
 {
     char path[32];
     std::snprintf(path, sizeof path, "%lld/stat", static_cast<long long>(pid));
     char buffer[1024];
     const ssize_t length = readSmallFile(procFd, path, buffer, sizeof buffer - 1);
     if (length < 0)
-        return false;
+        return StatRead::Missing;
     buffer[length] = '\0';
     if (!parseStat(buffer, stat)) {
         qCWarning(lcScan).noquote() << "cannot parse" << procRoot + QLatin1Char('/') + QLatin1String(path)
                                     << ": not a process status line";
-        return false;
+        return StatRead::Garbage;
     }
-    return true;
+    return StatRead::Read;
 }
 
 // The real uid, from the "Uid:" line of /proc/<pid>/status. The owner of /proc/<pid> is only the fallback: it
@@ -269,21 +271,34 @@ public:
             ::close(fdDirFd);
             return;
         }
-        ++m_result.scannedProcesses;
         std::fill(m_fdsPerNode.begin(), m_fdsPerNode.end(), 0);
         bool holdsAny = false;
+        bool linksDenied = false;
         while (const dirent *entry = ::readdir(fdDir)) {
             if (entry->d_name[0] == '.')
                 continue;
             struct stat target;
-            if (::fstatat(fdDirFd, entry->d_name, &target, 0) != 0)
+            if (::fstatat(fdDirFd, entry->d_name, &target, 0) != 0) {
+                // The fd links are checked like ptrace access, per process: one refused means all are (a
+                // non-dumpable process, an LSM), even where the folder itself can be listed.
+                if (errno == EACCES || errno == EPERM) {
+                    linksDenied = true;
+                    break;
+                }
                 continue; // closed meanwhile, or a target that cannot be looked up
+            }
             for (const NodeIdentity &identity : m_identities) {
                 if (identity.inode == target.st_ino && identity.device == target.st_dev) {
                     ++m_fdsPerNode[size_t(identity.node)];
                     holdsAny = true;
                 }
             }
+        }
+        if (linksDenied) {
+            qCDebug(lcScan) << "cannot follow the fds of process" << pid << ": access denied";
+            ++m_result.unreadableProcesses;
+        } else {
+            ++m_result.scannedProcesses;
         }
         ::closedir(fdDir);
         if (!holdsAny)
@@ -312,13 +327,16 @@ public:
     HolderScanner::Result takeResult() { return std::move(m_result); }
 
 private:
+    // False when the process is gone. A process whose files make no sense is still reported, with what could
+    // be read: it holds a node, and a holder missed is a GPU taken from its user.
     bool readDetails(qint64 pid, Holder *holder) const
     {
         ProcStat stat;
         bool commRead = false;
         holder->pid = pid;
         holder->comm = readComm(m_procFd, pid, &commRead);
-        if (!commRead || !readStat(m_procRoot, m_procFd, pid, &stat) || !readUid(m_procFd, pid, &holder->uid))
+        if (!commRead || readStat(m_procRoot, m_procFd, pid, &stat) == StatRead::Missing
+            || !readUid(m_procFd, pid, &holder->uid))
             return false;
         holder->ppid = stat.ppid;
         holder->pgid = stat.pgid;
@@ -330,7 +348,7 @@ private:
         while (ancestor > 1 && holder->ancestors.size() < kMaxAncestors) {
             holder->ancestors.append(ancestor);
             ProcStat ancestorStat;
-            if (!readStat(m_procRoot, m_procFd, ancestor, &ancestorStat))
+            if (readStat(m_procRoot, m_procFd, ancestor, &ancestorStat) != StatRead::Read)
                 break;
             ancestor = ancestorStat.ppid;
         }
