@@ -51,7 +51,9 @@ DeviceNodes scanDevices(const QString &deviceRoot)
     DeviceNodes nodes;
     DIR *dir = ::opendir(QFile::encodeName(deviceRoot).constData());
     if (!dir) {
-        qCDebug(lcScan) << "cannot list device root" << deviceRoot << ":" << std::strerror(errno);
+        const int error = errno;
+        qCDebug(lcScan).noquote() << "cannot list device root" << deviceRoot + QLatin1Char(':')
+                                  << std::strerror(error);
         return nodes;
     }
     const QString prefix = deviceRoot.endsWith(QLatin1Char('/')) ? deviceRoot : deviceRoot + QLatin1Char('/');

@@ -34,9 +34,9 @@ void HiddenHolderTracker::update(const QString &node, int opens, int closes, int
     const int hiddenBefore = counts.hidden;
     counts.hidden = std::max(0, counts.hidden + hiddenOpens - hiddenCloses);
     if (counts.hidden != hiddenBefore)
-        qCDebug(lcScan) << "hidden holders of" << node << ":" << hiddenBefore << "->" << counts.hidden
-                        << "(opens" << opens << "closes" << closes << "visible fds" << visibleFds << "shared"
-                        << counts.shared << ")";
+        qCDebug(lcScan).noquote() << "hidden holders of" << node + QLatin1Char(':') << hiddenBefore << "->"
+                                  << counts.hidden << "(opens" << opens << "closes" << closes << "visible fds"
+                                  << visibleFds << "shared" << counts.shared << ")";
 }
 
 int HiddenHolderTracker::hiddenCount(const QString &node) const

@@ -112,8 +112,8 @@ StatRead readStat(const QString &procRoot, int procFd, qint64 pid, ProcStat *sta
         return StatRead::Missing;
     buffer[length] = '\0';
     if (!parseStat(buffer, stat)) {
-        qCWarning(lcScan).noquote() << "cannot parse" << procRoot + QLatin1Char('/') + QLatin1String(path)
-                                    << ": not a process status line";
+        qCWarning(lcScan).noquote() << "cannot parse" << procRoot + QLatin1Char('/') + QLatin1String(path) + ':'
+                                    << "not a process status line";
         return StatRead::Garbage;
     }
     return StatRead::Read;
@@ -200,7 +200,9 @@ public:
         for (int i = 0; i < nodes.size(); ++i) {
             struct stat info;
             if (::stat(QFile::encodeName(nodes.at(i).path).constData(), &info) != 0) {
-                qCDebug(lcScan) << "cannot look up node" << nodes.at(i).path << ":" << std::strerror(errno);
+                const int error = errno;
+                qCDebug(lcScan).noquote() << "cannot look up node" << nodes.at(i).path + QLatin1Char(':')
+                                          << std::strerror(error);
                 continue;
             }
             m_identities.push_back(NodeIdentity{info.st_dev, info.st_ino, i});
@@ -208,8 +210,11 @@ public:
         }
         m_fdsPerNode.assign(size_t(nodes.size()), 0);
         m_procFd = ::open(QFile::encodeName(procRoot).constData(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-        if (m_procFd < 0)
-            qCWarning(lcScan) << "cannot open the process folder" << procRoot << ":" << std::strerror(errno);
+        if (m_procFd < 0) {
+            const int error = errno;
+            qCWarning(lcScan).noquote() << "cannot open the process folder" << procRoot + QLatin1Char(':')
+                                        << std::strerror(error);
+        }
     }
 
     ~Scan()
@@ -258,10 +263,11 @@ public:
         if (fdDirFd < 0) {
             // Anything but "gone" leaves the process unseen: count it, it may hold a node (EACCES for another
             // user's process; ENOTDIR only in a damaged or fake proc root).
-            if (isVanished(errno)) {
+            const int error = errno;
+            if (isVanished(error)) {
                 qCDebug(lcScan) << "process" << pid << "ended before its fds were read";
             } else {
-                qCDebug(lcScan) << "cannot read the fds of process" << pid << ":" << std::strerror(errno);
+                qCDebug(lcScan) << "cannot read the fds of process" << pid << "-" << std::strerror(error);
                 ++m_result.unreadableProcesses;
             }
             return;
@@ -295,7 +301,7 @@ public:
             }
         }
         if (linksDenied) {
-            qCDebug(lcScan) << "cannot follow the fds of process" << pid << ": access denied";
+            qCDebug(lcScan) << "cannot follow the fds of process" << pid << "- access denied";
             ++m_result.unreadableProcesses;
         } else {
             ++m_result.scannedProcesses;

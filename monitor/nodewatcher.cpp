@@ -34,7 +34,8 @@ NodeWatcher::NodeWatcher(QObject *parent) : QObject(parent)
 {
     m_fd = ::inotify_init1(IN_NONBLOCK | IN_CLOEXEC);
     if (m_fd < 0) {
-        qCWarning(lcScan) << "cannot watch device nodes for opens (inotify):" << std::strerror(errno)
+        const int error = errno;
+        qCWarning(lcScan).noquote() << "cannot watch device nodes for opens (inotify):" << std::strerror(error)
                           << "- holders are found by the periodic scan only";
         return;
     }
@@ -71,27 +72,31 @@ void NodeWatcher::setNodes(const QStringList &paths)
             dropWatch(path);
     }
     for (const QString &path : paths) {
-        const QPair<quint64, quint64> identity = identityOf(path);
-        if (m_watchByPath.contains(path)) {
-            if (m_identityByPath.value(path) == identity)
-                continue;
-            qCDebug(lcScan) << "node" << path << "was recreated; watching the new one";
+        // Asking again is exact where comparing inode numbers is not (a recreated node may get the old number):
+        // the kernel answers with the existing watch while the path still names the watched node.
+        const int watch = ::inotify_add_watch(m_fd, QFile::encodeName(path).constData(), kWatchMask);
+        const int watchError = errno;
+        const int known = m_watchByPath.value(path, -1);
+        if (watch >= 0 && watch == known)
+            continue;
+        if (known >= 0) {
+            qCDebug(lcScan).noquote() << "node" << path << "was recreated; watching the new one";
             dropWatch(path);
         }
-        const int watch = ::inotify_add_watch(m_fd, QFile::encodeName(path).constData(), kWatchMask);
         if (watch < 0) {
-            qCWarning(lcScan) << "cannot watch" << path << "for opens:" << std::strerror(errno);
+            qCWarning(lcScan).noquote() << "cannot watch" << path << "for opens:" << std::strerror(watchError);
             continue;
         }
         const QString alias = m_pathByWatch.value(watch);
         if (!alias.isEmpty()) {
             // Two paths to one node share one watch; its events are told under the first path.
-            qCDebug(lcScan) << path << "is the same node as" << alias << "- its events count for" << alias;
+            qCDebug(lcScan).noquote() << path << "is the same node as" << alias << "- its events count for"
+                                      << alias;
             continue;
         }
         m_pathByWatch.insert(watch, path);
         m_watchByPath.insert(path, watch);
-        m_identityByPath.insert(path, identity);
+        m_identityByPath.insert(path, identityOf(path));
     }
 }
 
@@ -100,7 +105,7 @@ void NodeWatcher::dropWatch(const QString &path)
     const int watch = m_watchByPath.take(path);
     m_pathByWatch.remove(watch);
     m_identityByPath.remove(path);
-    // Fails harmlessly when the kernel already dropped it (node deleted); its IN_IGNORED is then unknown.
+    // Fails harmlessly when the kernel already dropped it (node deleted); its last events are then unknown.
     ::inotify_rm_watch(m_fd, watch);
 }
 
@@ -115,10 +120,11 @@ void NodeWatcher::readEvents()
     while (true) {
         const ssize_t length = ::read(m_fd, buffer, sizeof buffer);
         if (length < 0) {
-            if (errno == EINTR)
+            const int error = errno;
+            if (error == EINTR)
                 continue;
-            if (errno != EAGAIN)
-                qCWarning(lcScan) << "cannot read device node events:" << std::strerror(errno);
+            if (error != EAGAIN)
+                qCWarning(lcScan).noquote() << "cannot read device node events:" << std::strerror(error);
             break;
         }
         if (length == 0)

@@ -41,5 +41,5 @@ private:
     QSocketNotifier *m_notifier = nullptr;
     QHash<int, QString> m_pathByWatch;
     QHash<QString, int> m_watchByPath;
-    QHash<QString, QPair<quint64, quint64>> m_identityByPath; // dev, inode: notices a recreated node
+    QHash<QString, QPair<quint64, quint64>> m_identityByPath; // dev, inode: notices a node unlinked while open
 };

@@ -71,7 +71,9 @@ QList<TtySession> scanTtys(const QString &ptsRoot, qint64 wallNowMs)
     const QByteArray rootPath = QFile::encodeName(ptsRoot);
     DIR *dir = ::opendir(rootPath.constData());
     if (!dir) {
-        qCDebug(lcScan) << "cannot list terminals in" << ptsRoot << ":" << std::strerror(errno);
+        const int error = errno;
+        qCDebug(lcScan).noquote() << "cannot list terminals in" << ptsRoot + QLatin1Char(':')
+                                  << std::strerror(error);
         return sessions;
     }
     const QString prefix = ptsRoot.endsWith(QLatin1Char('/')) ? ptsRoot : ptsRoot + QLatin1Char('/');
