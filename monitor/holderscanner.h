@@ -20,8 +20,12 @@ public:
     struct Result
     {
         QList<Holder> holders; // visible holders only; hidden=false
+        // Processes whose fd folder could not be read (another user's without root): they may hold a node.
         int unreadableProcesses = 0;
-        int scannedProcesses = 0;
+        int scannedProcesses = 0; // processes whose fds were read
+        // Node path (as given in Node::path) -> fds open on it among the visible processes, 0 included for
+        // every node that could be looked up. HiddenHolderTracker compares it with inotify's open/close counts.
+        QHash<QString, int> visibleFdsByNode;
     };
 
     explicit HolderScanner(const QString &procRoot = QStringLiteral("/proc"));

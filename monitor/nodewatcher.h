@@ -35,10 +35,11 @@ Q_SIGNALS:
 
 private:
     void readEvents();
+    void dropWatch(const QString &path);
 
     int m_fd = -1;
     QSocketNotifier *m_notifier = nullptr;
     QHash<int, QString> m_pathByWatch;
     QHash<QString, int> m_watchByPath;
-    QHash<QString, QPair<quint64, quint64>> m_identityByPath; // dev, inode: notices a recreated node
+    QHash<QString, QPair<quint64, quint64>> m_identityByPath; // dev, inode: notices a node unlinked while open
 };

@@ -1,0 +1,36 @@
+#pragma once
+// Infers how many open files of a device node belong to processes the scan cannot see (another user's, while
+// idlegpu is not root). inotify reports every open and close of a node by anyone; a scan counts only the fds
+// of readable processes. Opens that no visible fd explains are hidden holders until closes balance them.
+// Pure bookkeeping: no I/O, no QObject.
+#include <QHash>
+#include <QString>
+
+class HiddenHolderTracker
+{
+public:
+    // Feeds one scan of `node`: `opens` and `closes` are the inotify counts since the previous update of this
+    // node, `visibleFds` the fds on it among visible processes (HolderScanner::Result::visibleFdsByNode), and
+    // `someUnreadable` whether any process could not be read. Without unreadable processes everything is
+    // visible, so the hidden count drops to 0.
+    void update(const QString &node, int opens, int closes, int visibleFds, bool someUnreadable);
+
+    // Open files of `node` held by invisible processes, as far as the events tell; 0 for an unknown node.
+    int hiddenCount(const QString &node) const;
+    // Visible fds that share an open file with another fd (fork, dup): their exit sends no close event.
+    int sharedCount(const QString &node) const;
+
+    // Forgets every count: after an inotify overflow the events are lost and the counts unknown.
+    void reset();
+    // Forgets one node (it was deleted; a node created later at its path starts from nothing).
+    void forgetNode(const QString &node);
+
+private:
+    struct NodeCounts
+    {
+        int visibleFds = 0;
+        int hidden = 0;
+        int shared = 0;
+    };
+    QHash<QString, NodeCounts> m_countsByNode;
+};

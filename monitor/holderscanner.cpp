@@ -1,0 +1,396 @@
+#include "holderscanner.h"
+
+#include "logging.h"
+#include "ttyscanner.h"
+
+#include <QFile>
+
+#include <algorithm>
+#include <cerrno>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <vector>
+
+#include <dirent.h>
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+// The hot path of every rescan, so the loop over processes and fds uses POSIX calls on descriptors relative
+// to the proc root, with fixed buffers and no Qt containers; Qt types are built only for the few holders.
+
+namespace {
+
+// A node looked up once per scan: matched against every fd by device and inode.
+struct NodeIdentity
+{
+    dev_t device;
+    ino_t inode;
+    int node; // index into the scan's node list
+};
+
+constexpr int kMaxAncestors = 64;
+// argv0 longer than this is cut: enough for any real path, bounded against a hostile cmdline.
+constexpr size_t kMaxArgv0Bytes = 64 * 1024;
+
+bool isVanished(int error)
+{
+    return error == ENOENT || error == ESRCH;
+}
+
+// Reads up to `capacity` bytes of <dirFd>/<path>; returns the byte count, or -1 with errno set.
+ssize_t readSmallFile(int dirFd, const char *path, char *buffer, size_t capacity)
+{
+    const int fd = ::openat(dirFd, path, O_RDONLY | O_CLOEXEC);
+    if (fd < 0)
+        return -1;
+    size_t total = 0;
+    while (total < capacity) {
+        const ssize_t got = ::read(fd, buffer + total, capacity - total);
+        if (got < 0) {
+            if (errno == EINTR)
+                continue;
+            const int error = errno;
+            ::close(fd);
+            errno = error;
+            return -1;
+        }
+        if (got == 0)
+            break;
+        total += size_t(got);
+    }
+    ::close(fd);
+    return ssize_t(total);
+}
+
+// The fields of /proc/<pid>/stat that a holder needs.
+struct ProcStat
+{
+    qint64 ppid = 0;
+    qint64 pgid = 0;
+    qint64 sid = 0;
+};
+
+// Parses "pid (comm) state ppid pgrp session ...". comm may hold spaces and ')', so the fields start after
+// the LAST ')'.
+bool parseStat(const char *text, ProcStat *stat)
+{
+    const char *close = std::strrchr(text, ')');
+    if (!close)
+        return false;
+    const char *cursor = close + 1;
+    while (*cursor == ' ')
+        ++cursor;
+    if (!*cursor)
+        return false;
+    ++cursor; // state letter
+    qint64 values[3];
+    for (qint64 &value : values) {
+        char *after = nullptr;
+        errno = 0;
+        value = std::strtoll(cursor, &after, 10);
+        if (after == cursor || errno != 0)
+            return false;
+        cursor = after;
+    }
+    stat->ppid = values[0];
+    stat->pgid = values[1];
+    stat->sid = values[2];
+    return true;
+}
+
+enum class StatRead { Read, Missing, Garbage };
+
+StatRead readStat(const QString &procRoot, int procFd, qint64 pid, ProcStat *stat)
+{
+    char path[32];
+    std::snprintf(path, sizeof path, "%lld/stat", static_cast<long long>(pid));
+    char buffer[1024];
+    const ssize_t length = readSmallFile(procFd, path, buffer, sizeof buffer - 1);
+    if (length < 0)
+        return StatRead::Missing;
+    buffer[length] = '\0';
+    if (!parseStat(buffer, stat)) {
+        qCWarning(lcScan).noquote() << "cannot parse" << procRoot + QLatin1Char('/') + QLatin1String(path) + ':'
+                                    << "not a process status line";
+        return StatRead::Garbage;
+    }
+    return StatRead::Read;
+}
+
+// The real uid, from the "Uid:" line of /proc/<pid>/status. The owner of /proc/<pid> is only the fallback: it
+// is root for a process that made itself non-dumpable.
+bool readUid(int procFd, qint64 pid, uint *uid)
+{
+    char path[32];
+    std::snprintf(path, sizeof path, "%lld/status", static_cast<long long>(pid));
+    char buffer[8192];
+    const ssize_t length = readSmallFile(procFd, path, buffer, sizeof buffer - 1);
+    if (length > 0) {
+        buffer[length] = '\0';
+        const char *line = std::strstr(buffer, "\nUid:");
+        char *after = nullptr;
+        const unsigned long value = line ? std::strtoul(line + 5, &after, 10) : 0;
+        if (line && after != line + 5) {
+            *uid = uint(value);
+            return true;
+        }
+    }
+    std::snprintf(path, sizeof path, "%lld", static_cast<long long>(pid));
+    struct stat info;
+    if (::fstatat(procFd, path, &info, 0) != 0)
+        return false;
+    *uid = uint(info.st_uid);
+    return true;
+}
+
+QString readComm(int procFd, qint64 pid, bool *ok)
+{
+    char path[32];
+    std::snprintf(path, sizeof path, "%lld/comm", static_cast<long long>(pid));
+    char buffer[256];
+    ssize_t length = readSmallFile(procFd, path, buffer, sizeof buffer);
+    *ok = length >= 0;
+    if (length > 0 && buffer[length - 1] == '\n')
+        --length;
+    return length > 0 ? QString::fromUtf8(buffer, length) : QString();
+}
+
+QString readExe(int procFd, qint64 pid)
+{
+    char path[32];
+    std::snprintf(path, sizeof path, "%lld/exe", static_cast<long long>(pid));
+    char target[PATH_MAX];
+    const ssize_t length = ::readlinkat(procFd, path, target, sizeof target);
+    return length > 0 ? QFile::decodeName(QByteArray(target, length)) : QString(); // kernel threads have none
+}
+
+QString readArgv0(int procFd, qint64 pid)
+{
+    char path[32];
+    std::snprintf(path, sizeof path, "%lld/cmdline", static_cast<long long>(pid));
+    const int fd = ::openat(procFd, path, O_RDONLY | O_CLOEXEC);
+    if (fd < 0)
+        return QString();
+    QByteArray argv0;
+    char buffer[4096];
+    while (size_t(argv0.size()) < kMaxArgv0Bytes) {
+        const ssize_t got = ::read(fd, buffer, sizeof buffer);
+        if (got < 0 && errno == EINTR)
+            continue;
+        if (got <= 0)
+            break;
+        const char *nul = static_cast<const char *>(std::memchr(buffer, '\0', size_t(got)));
+        argv0.append(buffer, nul ? nul - buffer : got);
+        if (nul)
+            break;
+    }
+    ::close(fd);
+    argv0.truncate(qsizetype(kMaxArgv0Bytes));
+    return QFile::decodeName(argv0);
+}
+
+// One scan: the nodes looked up, the open proc root, and what has been found so far.
+class Scan
+{
+public:
+    Scan(const QString &procRoot, const QList<HolderScanner::Node> &nodes) : m_procRoot(procRoot), m_nodes(nodes)
+    {
+        for (int i = 0; i < nodes.size(); ++i) {
+            struct stat info;
+            if (::stat(QFile::encodeName(nodes.at(i).path).constData(), &info) != 0) {
+                const int error = errno;
+                qCDebug(lcScan).noquote() << "cannot look up node" << nodes.at(i).path + QLatin1Char(':')
+                                          << std::strerror(error);
+                continue;
+            }
+            m_identities.push_back(NodeIdentity{info.st_dev, info.st_ino, i});
+            m_result.visibleFdsByNode.insert(nodes.at(i).path, 0);
+        }
+        m_fdsPerNode.assign(size_t(nodes.size()), 0);
+        m_procFd = ::open(QFile::encodeName(procRoot).constData(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+        if (m_procFd < 0) {
+            const int error = errno;
+            qCWarning(lcScan).noquote() << "cannot open the process folder" << procRoot + QLatin1Char(':')
+                                        << std::strerror(error);
+        }
+    }
+
+    ~Scan()
+    {
+        if (m_procFd >= 0)
+            ::close(m_procFd);
+    }
+
+    Scan(const Scan &) = delete;
+    Scan &operator=(const Scan &) = delete;
+
+    // Numeric entries of the proc root, highest first.
+    std::vector<qint64> listPids() const
+    {
+        std::vector<qint64> pids;
+        if (m_procFd < 0)
+            return pids;
+        const int listFd = ::openat(m_procFd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+        DIR *dir = listFd >= 0 ? ::fdopendir(listFd) : nullptr;
+        if (!dir) {
+            if (listFd >= 0)
+                ::close(listFd);
+            return pids;
+        }
+        while (const dirent *entry = ::readdir(dir)) {
+            const char *name = entry->d_name;
+            if (*name < '1' || *name > '9')
+                continue;
+            char *end = nullptr;
+            const long long pid = std::strtoll(name, &end, 10);
+            if (*end == '\0' && pid > 0)
+                pids.push_back(pid);
+        }
+        ::closedir(dir);
+        std::sort(pids.begin(), pids.end(), std::greater<qint64>());
+        return pids;
+    }
+
+    void scanProcess(qint64 pid, const std::function<void(const Holder &)> &onHolder)
+    {
+        if (m_procFd < 0 || m_identities.empty())
+            return;
+        char path[32];
+        std::snprintf(path, sizeof path, "%lld/fd", static_cast<long long>(pid));
+        const int fdDirFd = ::openat(m_procFd, path, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+        if (fdDirFd < 0) {
+            // Anything but "gone" leaves the process unseen: count it, it may hold a node (EACCES for another
+            // user's process; ENOTDIR only in a damaged or fake proc root).
+            const int error = errno;
+            if (isVanished(error)) {
+                qCDebug(lcScan) << "process" << pid << "ended before its fds were read";
+            } else {
+                qCDebug(lcScan) << "cannot read the fds of process" << pid << "-" << std::strerror(error);
+                ++m_result.unreadableProcesses;
+            }
+            return;
+        }
+        DIR *fdDir = ::fdopendir(fdDirFd);
+        if (!fdDir) {
+            ::close(fdDirFd);
+            return;
+        }
+        std::fill(m_fdsPerNode.begin(), m_fdsPerNode.end(), 0);
+        bool holdsAny = false;
+        bool linksDenied = false;
+        while (const dirent *entry = ::readdir(fdDir)) {
+            if (entry->d_name[0] == '.')
+                continue;
+            struct stat target;
+            if (::fstatat(fdDirFd, entry->d_name, &target, 0) != 0) {
+                // The fd links are checked like ptrace access, per process: one refused means all are (a
+                // non-dumpable process, an LSM), even where the folder itself can be listed.
+                if (errno == EACCES || errno == EPERM) {
+                    linksDenied = true;
+                    break;
+                }
+                continue; // closed meanwhile, or a target that cannot be looked up
+            }
+            for (const NodeIdentity &identity : m_identities) {
+                if (identity.inode == target.st_ino && identity.device == target.st_dev) {
+                    ++m_fdsPerNode[size_t(identity.node)];
+                    holdsAny = true;
+                }
+            }
+        }
+        if (linksDenied) {
+            qCDebug(lcScan) << "cannot follow the fds of process" << pid << "- access denied";
+            ++m_result.unreadableProcesses;
+        } else {
+            ++m_result.scannedProcesses;
+        }
+        ::closedir(fdDir);
+        if (!holdsAny)
+            return;
+        Holder holder;
+        if (!readDetails(pid, &holder)) {
+            qCDebug(lcScan) << "process" << pid << "ended while its details were read";
+            return;
+        }
+        for (size_t node = 0; node < m_fdsPerNode.size(); ++node) {
+            if (m_fdsPerNode[node] == 0)
+                continue;
+            const HolderScanner::Node &held = m_nodes.at(qsizetype(node));
+            m_result.visibleFdsByNode[held.path] += m_fdsPerNode[node];
+            if (held.gpu < 0)
+                holder.holdsSharedNode = true;
+            else if (!holder.gpus.contains(held.gpu))
+                holder.gpus.append(held.gpu);
+        }
+        std::sort(holder.gpus.begin(), holder.gpus.end());
+        m_result.holders.append(holder);
+        if (onHolder)
+            onHolder(holder);
+    }
+
+    HolderScanner::Result takeResult() { return std::move(m_result); }
+
+private:
+    // False when the process is gone. A process whose files make no sense is still reported, with what could
+    // be read: it holds a node, and a holder missed is a GPU taken from its user.
+    bool readDetails(qint64 pid, Holder *holder) const
+    {
+        ProcStat stat;
+        bool commRead = false;
+        holder->pid = pid;
+        holder->comm = readComm(m_procFd, pid, &commRead);
+        if (!commRead || readStat(m_procRoot, m_procFd, pid, &stat) == StatRead::Missing
+            || !readUid(m_procFd, pid, &holder->uid))
+            return false;
+        holder->ppid = stat.ppid;
+        holder->pgid = stat.pgid;
+        holder->sid = stat.sid;
+        holder->user = userName(holder->uid);
+        holder->exe = readExe(m_procFd, pid);
+        holder->argv0 = readArgv0(m_procFd, pid);
+        qint64 ancestor = stat.ppid;
+        while (ancestor > 1 && holder->ancestors.size() < kMaxAncestors) {
+            holder->ancestors.append(ancestor);
+            ProcStat ancestorStat;
+            if (readStat(m_procRoot, m_procFd, ancestor, &ancestorStat) != StatRead::Read)
+                break;
+            ancestor = ancestorStat.ppid;
+        }
+        return true;
+    }
+
+    const QString m_procRoot;
+    const QList<HolderScanner::Node> &m_nodes;
+    std::vector<NodeIdentity> m_identities;
+    std::vector<int> m_fdsPerNode; // of the process being scanned, by node index
+    int m_procFd = -1;
+    HolderScanner::Result m_result;
+};
+
+} // namespace
+
+HolderScanner::HolderScanner(const QString &procRoot) : m_procRoot(procRoot) {}
+
+HolderScanner::Result HolderScanner::scan(const QList<Node> &nodes,
+                                          const std::function<void(const Holder &)> &onHolder) const
+{
+    Scan scan(m_procRoot, nodes);
+    for (const qint64 pid : scan.listPids())
+        scan.scanProcess(pid, onHolder);
+    return scan.takeResult();
+}
+
+HolderScanner::Result HolderScanner::scanPids(const QList<qint64> &pids, const QList<Node> &nodes) const
+{
+    Scan scan(m_procRoot, nodes);
+    QList<qint64> newestFirst = pids;
+    std::sort(newestFirst.begin(), newestFirst.end(), std::greater<qint64>());
+    newestFirst.erase(std::unique(newestFirst.begin(), newestFirst.end()), newestFirst.end());
+    for (const qint64 pid : std::as_const(newestFirst)) {
+        if (pid > 0)
+            scan.scanProcess(pid, {});
+    }
+    return scan.takeResult();
+}

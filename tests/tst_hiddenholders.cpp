@@ -1,0 +1,117 @@
+#include "hiddenholders.h"
+
+#include <QTest>
+
+namespace {
+
+// One scan of the node: inotify counts since the previous scan, what the scan saw, and what must follow.
+struct Step
+{
+    int opens;
+    int closes;
+    int visibleFds;
+    bool someUnreadable;
+    int expectedHidden;
+    int expectedShared;
+};
+
+} // namespace
+
+Q_DECLARE_METATYPE(QList<Step>)
+
+class TestHiddenHolders : public QObject
+{
+    Q_OBJECT
+private Q_SLOTS:
+    void sequences_data();
+    void sequences();
+    void nodesAreCountedApart();
+    void resetForgetsEverything();
+    void forgetNodeForgetsOneNode();
+};
+
+void TestHiddenHolders::sequences_data()
+{
+    QTest::addColumn<QList<Step>>("steps");
+    // Columns of a step: opens, closes, visible fds, some unreadable, then the expected hidden and shared.
+    QTest::newRow("visible open, then close") << QList<Step>{{1, 0, 1, true, 0, 0}, {0, 1, 0, true, 0, 0}};
+    QTest::newRow("hidden open, then close") << QList<Step>{{1, 0, 0, true, 1, 0}, {0, 0, 0, true, 1, 0},
+                                                            {0, 1, 0, true, 0, 0}};
+    QTest::newRow("two hidden opens, one closes")
+        << QList<Step>{{2, 0, 0, true, 2, 0}, {0, 1, 0, true, 1, 0}, {0, 1, 0, true, 0, 0}};
+    QTest::newRow("fork shares the fd, then all exit: nothing hidden")
+        << QList<Step>{{1, 0, 1, true, 0, 0}, {0, 0, 2, true, 0, 1}, {0, 0, 1, true, 0, 0},
+                       {0, 1, 0, true, 0, 0}};
+    QTest::newRow("fork shares the fd, parent and child exit in one interval")
+        << QList<Step>{{1, 0, 1, true, 0, 0}, {0, 0, 2, true, 0, 1}, {0, 1, 0, true, 0, 0}};
+    QTest::newRow("visible open and close between two scans")
+        << QList<Step>{{1, 1, 0, true, 0, 0}, {3, 3, 0, true, 0, 0}};
+    QTest::newRow("hidden holder stays while a visible process forks and exits")
+        << QList<Step>{{1, 0, 0, true, 1, 0}, {1, 0, 1, true, 1, 0}, {0, 0, 3, true, 1, 2},
+                       {0, 1, 0, true, 1, 0}, {0, 1, 0, true, 0, 0}};
+    QTest::newRow("hidden open while a visible one opens")
+        << QList<Step>{{2, 0, 1, true, 1, 0}, {0, 2, 0, true, 0, 0}};
+    QTest::newRow("closes never make the count negative")
+        << QList<Step>{{0, 3, 0, true, 0, 0}, {1, 0, 0, true, 1, 0}};
+    QTest::newRow("visible fds seen before the first events count as shared")
+        << QList<Step>{{0, 0, 2, true, 0, 2}, {0, 0, 0, true, 0, 0}};
+    QTest::newRow("nothing unreadable: everything is visible, hidden resets")
+        << QList<Step>{{2, 0, 0, true, 2, 0}, {0, 0, 1, false, 0, 0}, {1, 0, 1, true, 1, 0}};
+    QTest::newRow("root never has hidden holders")
+        << QList<Step>{{5, 0, 0, false, 0, 0}, {0, 0, 2, false, 0, 0}, {0, 1, 0, false, 0, 0}};
+}
+
+void TestHiddenHolders::sequences()
+{
+    QFETCH(QList<Step>, steps);
+    const QString node = QStringLiteral("/dev/nvidia0");
+    HiddenHolderTracker tracker;
+    QCOMPARE(tracker.hiddenCount(node), 0);
+    for (int i = 0; i < steps.size(); ++i) {
+        const Step &step = steps.at(i);
+        tracker.update(node, step.opens, step.closes, step.visibleFds, step.someUnreadable);
+        const QByteArray where = "after step " + QByteArray::number(i + 1);
+        QVERIFY2(tracker.hiddenCount(node) == step.expectedHidden,
+                 where + ": hidden " + QByteArray::number(tracker.hiddenCount(node)));
+        QVERIFY2(tracker.sharedCount(node) == step.expectedShared,
+                 where + ": shared " + QByteArray::number(tracker.sharedCount(node)));
+    }
+}
+
+void TestHiddenHolders::nodesAreCountedApart()
+{
+    HiddenHolderTracker tracker;
+    tracker.update(QStringLiteral("/dev/nvidia0"), 1, 0, 0, true);
+    tracker.update(QStringLiteral("/dev/nvidia1"), 1, 0, 1, true);
+    QCOMPARE(tracker.hiddenCount(QStringLiteral("/dev/nvidia0")), 1);
+    QCOMPARE(tracker.hiddenCount(QStringLiteral("/dev/nvidia1")), 0);
+    QCOMPARE(tracker.hiddenCount(QStringLiteral("/dev/nvidia2")), 0);
+}
+
+void TestHiddenHolders::resetForgetsEverything()
+{
+    HiddenHolderTracker tracker;
+    const QString node = QStringLiteral("/dev/nvidia0");
+    tracker.update(node, 2, 0, 1, true);
+    QCOMPARE(tracker.hiddenCount(node), 1);
+    tracker.reset();
+    QCOMPARE(tracker.hiddenCount(node), 0);
+    QCOMPARE(tracker.sharedCount(node), 0);
+    // Counted anew: the visible fd seen again has no open event left to explain it.
+    tracker.update(node, 0, 0, 1, true);
+    QCOMPARE(tracker.hiddenCount(node), 0);
+    QCOMPARE(tracker.sharedCount(node), 1);
+}
+
+void TestHiddenHolders::forgetNodeForgetsOneNode()
+{
+    HiddenHolderTracker tracker;
+    tracker.update(QStringLiteral("/dev/nvidia0"), 1, 0, 0, true);
+    tracker.update(QStringLiteral("/dev/nvidia1"), 1, 0, 0, true);
+    tracker.forgetNode(QStringLiteral("/dev/nvidia0"));
+    QCOMPARE(tracker.hiddenCount(QStringLiteral("/dev/nvidia0")), 0);
+    QCOMPARE(tracker.hiddenCount(QStringLiteral("/dev/nvidia1")), 1);
+}
+
+QTEST_GUILESS_MAIN(TestHiddenHolders)
+#include "tst_hiddenholders.moc"
