@@ -253,6 +253,8 @@ void Monitor::onNodeEvents(const NodeEvents &events)
         rescan();
         return;
     }
+    for (const QString &path : events.gone)
+        m_hidden.forgetNode(path); // a node deleted: its counts mean nothing for a node recreated there
     for (auto it = events.opens.cbegin(); it != events.opens.cend(); ++it)
         m_pendingEvents->opens[it.key()] += it.value();
     for (auto it = events.closes.cbegin(); it != events.closes.cend(); ++it)
