@@ -221,6 +221,8 @@ bool ProcessRunner::start(const WorkloadConfig &config, const QList<int> &gpus, 
     entry.runtime.startedAtMs = m_clock->nowMs();
     entry.runtime.retryAtMs = 0;
     process->start();
+    if (process->state() == QProcess::NotRunning)
+        return false; // failed at once: errorOccurred() has backed off already (and may have let go of entry)
     entry.runtime.pid = process->processId();
     qCInfo(lcRunner).noquote() << QStringLiteral("started %1 (pid %2) on %3: %4")
                                       .arg(entry.name())
@@ -287,7 +289,7 @@ void ProcessRunner::forget(const QString &id)
     if (!entry)
         return;
     if (entry->process) {
-        qCWarning(lcRunner).noquote() << "not forgetting" << entry->name() << ": it still runs";
+        qCWarning(lcRunner).noquote() << QStringLiteral("not forgetting %1: it still runs").arg(entry->name());
         return;
     }
     m_entries.remove(id);
@@ -338,7 +340,8 @@ void ProcessRunner::onFinished(const QString &id)
         const bool ranClean = m_clock->nowMs() - entry->runtime.startedAtMs >= kCleanRunMs;
         if (ranClean)
             entry->runtime.consecutiveFailures = 0; // a long healthy run: start the backoff over
-        backOff(*entry, describeExit(exitStatus, exitCode));
+        const QString exit = describeExit(exitStatus, exitCode);
+        backOff(*entry, exit, QStringLiteral("%1 ended without being asked to (%2)").arg(entry->name(), exit));
     }
     maybeEmitAllStopped();
 }
@@ -349,11 +352,11 @@ bool ProcessRunner::failToStart(Entry &entry, const QString &message)
         writeLogLine(entry, QStringLiteral("cannot start %1: %2").arg(entry.name(), message));
         entry.log.reset();
     }
-    backOff(entry, message);
+    backOff(entry, message, QStringLiteral("cannot start %1: %2").arg(entry.name(), message));
     return false;
 }
 
-void ProcessRunner::backOff(Entry &entry, const QString &lastExit)
+void ProcessRunner::backOff(Entry &entry, const QString &lastExit, const QString &what)
 {
     WorkloadRuntime &runtime = entry.runtime;
     runtime.state = WorkloadRuntime::BackingOff;
@@ -362,8 +365,8 @@ void ProcessRunner::backOff(Entry &entry, const QString &lastExit)
     ++runtime.consecutiveFailures;
     const qint64 delayMs = backoffMs(runtime.consecutiveFailures);
     runtime.retryAtMs = m_clock->nowMs() + delayMs;
-    QString message = QStringLiteral("%1 failed (%2); failure %3 in a row, next try in %4 s")
-                          .arg(entry.name(), lastExit)
+    QString message = QStringLiteral("%1; failure %2 in a row, next try in %3 s")
+                          .arg(what)
                           .arg(runtime.consecutiveFailures)
                           .arg(delayMs / 1000);
     if (!runtime.lastOutput.isEmpty())

@@ -47,7 +47,8 @@ private:
     void addOutputLine(Entry &entry, const QByteArray &line);
     void writeLogLine(Entry &entry, const QString &line);
     bool failToStart(Entry &entry, const QString &message);
-    void backOff(Entry &entry, const QString &lastExit);
+    // State BackingOff after a failed start or an unasked exit; `what` is the warning's first words.
+    void backOff(Entry &entry, const QString &lastExit, const QString &what);
     void maybeEmitAllStopped();
 
     const Clock *m_clock;

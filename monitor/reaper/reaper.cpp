@@ -329,6 +329,9 @@ int main(int argc, char **argv)
     sigset_t originalMask;
     sigprocmask(SIG_BLOCK, &handled, &originalMask);
 
+    // Once idlegpu is gone, so is the read end of our stderr: a message must not kill us by SIGPIPE.
+    signal(SIGPIPE, SIG_IGN);
+
     Options options;
     if (!parseOptions(argc, argv, options)) {
         printUsage();
