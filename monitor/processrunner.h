@@ -33,12 +33,22 @@ public:
     static constexpr qint64 kFirstBackoffMs = 5'000;
     static constexpr qint64 kMaxBackoffMs = 600'000;
     static constexpr qint64 kCleanRunMs = 600'000;
+    // After the SIGUSR1 (reaper: SIGKILL the tree), how long before the reaper itself gets SIGKILL.
+    static constexpr int kReaperKillDelayMs = 2'000;
+    // runtime.lastOutput keeps this many lines of the last run, each cut to kMaxOutputLineChars.
+    static constexpr int kMaxOutputLines = 20;
+    static constexpr int kMaxOutputLineChars = 500;
 
 private:
     struct Entry;
     void onFinished(const QString &id);
+    void onEscalation(const QString &id);
     void appendOutput(const QString &id, const QByteArray &bytes);
+    void addOutputLine(Entry &entry, const QByteArray &line);
     void writeLogLine(Entry &entry, const QString &line);
+    bool failToStart(Entry &entry, const QString &message);
+    // State BackingOff after a failed start or an unasked exit; `what` is the warning's first words.
+    void backOff(Entry &entry, const QString &lastExit, const QString &what);
     void maybeEmitAllStopped();
 
     const Clock *m_clock;

@@ -1,0 +1,529 @@
+// ProcessRunner over real processes (through the real idlegpu-reaper in build/bin): environment, folder,
+// log file, output capture, non-blocking stop with SIGKILL escalation, backoff, whole-tree stops.
+#include "processrunner.h"
+#include "testsupport.h"
+
+#include <QCoreApplication>
+#include <QDir>
+#include <QFile>
+#include <QLoggingCategory>
+#include <QRegularExpression>
+#include <QSignalSpy>
+#include <QTemporaryDir>
+#include <QTimer>
+#include <QtTest>
+
+#include <algorithm>
+#include <memory>
+
+#include <signal.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
+
+using TestSupport::processAlive;
+
+namespace {
+
+QString reaperPath()
+{
+    return QCoreApplication::applicationDirPath() + QStringLiteral("/idlegpu-reaper");
+}
+
+WorkloadConfig shellWorkload(const QString &id, const QString &script, const QString &dir)
+{
+    WorkloadConfig config;
+    config.id = id;
+    config.name = id;
+    config.cmd = QStringLiteral("sh -c '%1'").arg(script);
+    config.argv = QStringList{QStringLiteral("sh"), QStringLiteral("-c"), script};
+    config.dir = dir;
+    config.stopTimeoutSeconds = 2;
+    return config;
+}
+
+QByteArray readAll(const QString &path)
+{
+    QFile file(path);
+    return file.open(QIODevice::ReadOnly) ? file.readAll() : QByteArray();
+}
+
+// The pid a workload wrote into `path`; 0 while the file is missing or incomplete.
+qint64 pidFromFile(const QString &path)
+{
+    const QByteArray text = readAll(path);
+    return text.endsWith('\n') ? text.trimmed().toLongLong() : 0;
+}
+
+// Field `index` (1-based, as in proc(5)) of /proc/<pid>/stat; -1 when unreadable.
+qint64 statField(qint64 pid, int index)
+{
+    const QByteArray line = readAll(QStringLiteral("/proc/%1/stat").arg(pid));
+    const int close = line.lastIndexOf(')');
+    if (close < 0)
+        return -1;
+    const QList<QByteArray> fields = line.mid(close + 2).split(' '); // fields[0] is field 3 (state)
+    return index - 3 < fields.size() ? fields.at(index - 3).toLongLong() : -1;
+}
+
+// Restores (or unsets) an environment variable when the test ends, even when it fails.
+class ScopedEnv
+{
+public:
+    ScopedEnv(const char *name, const QByteArray &value) : m_name(name), m_had(qEnvironmentVariableIsSet(name))
+    {
+        m_old = qgetenv(name);
+        if (value.isNull())
+            qunsetenv(name);
+        else
+            qputenv(name, value);
+    }
+    ~ScopedEnv()
+    {
+        if (m_had)
+            qputenv(m_name, m_old);
+        else
+            qunsetenv(m_name);
+    }
+
+private:
+    const char *m_name;
+    bool m_had;
+    QByteArray m_old;
+};
+
+} // namespace
+
+class TestProcessRunner : public QObject
+{
+    Q_OBJECT
+
+private:
+    std::unique_ptr<QTemporaryDir> m_dir; // fresh per test: workloads write files into it
+    FakeClock m_clock;
+
+    QString path(const QString &name) const { return m_dir->filePath(name); }
+
+    static WorkloadRuntime::State stateOf(const ProcessRunner &runner, const QString &id)
+    {
+        return runner.runtimes().value(id).state;
+    }
+
+private Q_SLOTS:
+    void initTestCase()
+    {
+        QVERIFY2(QFileInfo(reaperPath()).isExecutable(), qPrintable(reaperPath()));
+        const rlimit noCore{0, 0}; // workloads here crash on purpose
+        setrlimit(RLIMIT_CORE, &noCore);
+        qRegisterMetaType<WorkloadRuntime>();
+    }
+
+    void init()
+    {
+        m_dir = std::make_unique<QTemporaryDir>();
+        QVERIFY(m_dir->isValid());
+        m_clock.set(1'000'000);
+    }
+
+    void environment_data()
+    {
+        QTest::addColumn<QList<int>>("gpus");
+        QTest::addColumn<bool>("allGpus");
+        QTest::addColumn<QByteArray>("inheritedVisible"); // CUDA_VISIBLE_DEVICES of idlegpu; null: unset
+        QTest::addColumn<QString>("envText");              // KEY=VALUE;... for env=
+        QTest::addColumn<QString>("expectedVisible");
+        QTest::addColumn<QString>("expectedOrder");
+        QTest::addColumn<QString>("expectedCustom");
+
+        QTest::newRow("subset") << QList<int>{0, 2} << false << QByteArray() << "" << "0,2" << "PCI_BUS_ID"
+                                << "unset";
+        QTest::newRow("subset replaces inherited") << QList<int>{1} << false << QByteArray("5") << "" << "1"
+                                                   << "PCI_BUS_ID" << "unset";
+        QTest::newRow("all, none inherited") << QList<int>{0, 1} << true << QByteArray() << "" << "unset"
+                                             << "PCI_BUS_ID" << "unset";
+        QTest::newRow("all keeps inherited") << QList<int>{0, 1} << true << QByteArray("7") << "" << "7"
+                                             << "PCI_BUS_ID" << "unset";
+        QTest::newRow("env= custom") << QList<int>{0} << false << QByteArray() << "CUSTOM=hello world" << "0"
+                                     << "PCI_BUS_ID" << "hello world";
+        QTest::newRow("env= wins") << QList<int>{0} << false << QByteArray()
+                                   << "CUDA_VISIBLE_DEVICES=3;CUDA_DEVICE_ORDER=FASTEST_FIRST" << "3"
+                                   << "FASTEST_FIRST" << "unset";
+    }
+
+    void environment()
+    {
+        QFETCH(QList<int>, gpus);
+        QFETCH(bool, allGpus);
+        QFETCH(QByteArray, inheritedVisible);
+        QFETCH(QString, envText);
+        QFETCH(QString, expectedVisible);
+        QFETCH(QString, expectedOrder);
+        QFETCH(QString, expectedCustom);
+
+        ScopedEnv visible("CUDA_VISIBLE_DEVICES", inheritedVisible);
+        ProcessRunner runner(&m_clock, reaperPath());
+        WorkloadConfig config = shellWorkload(
+            QStringLiteral("env"),
+            QStringLiteral("printf '%s\\n' \"${CUDA_VISIBLE_DEVICES-unset}\" \"${CUDA_DEVICE_ORDER-unset}\""
+                           " \"$PATH\" \"$HOME\" \"${CUSTOM-unset}\" > env.txt"),
+            m_dir->path());
+        for (const QString &pair : envText.split(QLatin1Char(';'), Qt::SkipEmptyParts))
+            config.env.append({pair.section(QLatin1Char('='), 0, 0), pair.section(QLatin1Char('='), 1)});
+        QVERIFY(runner.start(config, gpus, allGpus));
+        QTRY_COMPARE_WITH_TIMEOUT(stateOf(runner, "env"), WorkloadRuntime::BackingOff, 5000);
+        QCOMPARE(runner.runtimes().value("env").lastExit, QStringLiteral("exit code 0"));
+
+        const QStringList values = QString::fromUtf8(readAll(path("env.txt"))).split(QLatin1Char('\n'));
+        QCOMPARE(values.size(), 6); // five lines and the empty rest after the last newline
+        QCOMPARE(values.at(0), expectedVisible);
+        QCOMPARE(values.at(1), expectedOrder);
+        QCOMPARE(values.at(2), qEnvironmentVariable("PATH")); // the predecessor lost PATH and HOME
+        QCOMPARE(values.at(3), qEnvironmentVariable("HOME"));
+        QCOMPARE(values.at(4), expectedCustom);
+    }
+
+    void workingFolder_data()
+    {
+        QTest::addColumn<bool>("givenDir");
+        QTest::newRow("dir=") << true;
+        QTest::newRow("home by default") << false;
+    }
+
+    void workingFolder()
+    {
+        QFETCH(bool, givenDir);
+        const QString dir = path("work");
+        QVERIFY(QDir().mkpath(dir));
+        ProcessRunner runner(&m_clock, reaperPath());
+        WorkloadConfig config = shellWorkload(QStringLiteral("pwd"), QStringLiteral("pwd -P > \"$OUT\""),
+                                              givenDir ? dir : QString());
+        config.env.append({QStringLiteral("OUT"), path("pwd.txt")});
+        QVERIFY(runner.start(config, {0}, false));
+        QTRY_COMPARE_WITH_TIMEOUT(stateOf(runner, "pwd"), WorkloadRuntime::BackingOff, 5000);
+        const QString expected = QFileInfo(givenDir ? dir : QDir::homePath()).canonicalFilePath();
+        QCOMPARE(QString::fromUtf8(readAll(path("pwd.txt")).trimmed()), expected);
+    }
+
+    void cannotStart_data()
+    {
+        QTest::addColumn<QStringList>("argv");
+        QTest::addColumn<QString>("dir");
+        QTest::addColumn<QString>("log");
+        QTest::addColumn<QString>("message");
+        QTest::newRow("not in PATH") << QStringList{"idlegpu-no-such-command", "-x"} << "" << ""
+                                     << "command not found: idlegpu-no-such-command";
+        QTest::newRow("missing path") << QStringList{"./no-such-program"} << "TMP" << ""
+                                      << "command not found: ./no-such-program";
+        QTest::newRow("not executable") << QStringList{"./plain-file"} << "TMP" << ""
+                                        << "command not found: ./plain-file";
+        QTest::newRow("missing folder") << QStringList{"true"} << "TMP/missing" << ""
+                                        << "working folder does not exist: TMP/missing";
+        QTest::newRow("log folder missing") << QStringList{"true"} << "TMP" << "TMP/missing/w.log"
+                                            << "cannot open log file TMP/missing/w.log: ";
+        QTest::newRow("empty command") << QStringList{} << "" << "" << "no command given (cmd= is empty)";
+    }
+
+    void cannotStart()
+    {
+        QFETCH(QStringList, argv);
+        QFETCH(QString, dir);
+        QFETCH(QString, log);
+        QFETCH(QString, message);
+        dir.replace(QStringLiteral("TMP"), m_dir->path());
+        log.replace(QStringLiteral("TMP"), m_dir->path());
+        message.replace(QStringLiteral("TMP"), m_dir->path());
+        TestSupport::writeFile(path("plain-file"), "exit 0\n");
+        QVERIFY(QFile::setPermissions(path("plain-file"), QFile::ReadOwner | QFile::WriteOwner));
+
+        ProcessRunner runner(&m_clock, reaperPath());
+        QSignalSpy failed(&runner, &WorkloadRunner::workloadFailed);
+        WorkloadConfig config;
+        config.id = QStringLiteral("w");
+        config.argv = argv;
+        config.dir = dir;
+        config.log = log;
+        QVERIFY(!runner.start(config, {0}, false));
+        const WorkloadRuntime runtime = runner.runtimes().value("w");
+        QVERIFY2(runtime.lastExit.startsWith(message), qPrintable(runtime.lastExit));
+        // Backing off, so that the policy does not retry in a hot loop.
+        QCOMPARE(runtime.state, WorkloadRuntime::BackingOff);
+        QCOMPARE(runtime.retryAtMs, m_clock.nowMs() + ProcessRunner::kFirstBackoffMs);
+        QCOMPARE(failed.count(), 1);
+        QCOMPARE(runtime.pid, 0);
+    }
+
+    void logFile()
+    {
+        const QString logPath = path("w.log");
+        TestSupport::writeFile(logPath, "an earlier run\n");
+        ProcessRunner runner(&m_clock, reaperPath());
+        WorkloadConfig config =
+            shellWorkload(QStringLiteral("w"), QStringLiteral("echo hello from w; echo to stderr >&2; exec sleep 30"),
+                          m_dir->path());
+        config.log = logPath;
+        QVERIFY(runner.start(config, {0, 1}, false));
+        QTRY_VERIFY_WITH_TIMEOUT(readAll(logPath).contains("to stderr\n"), 5000);
+        runner.stop(QStringLiteral("w"), QStringLiteral("a foreign process opened GPU 0"));
+        QTRY_COMPARE_WITH_TIMEOUT(stateOf(runner, "w"), WorkloadRuntime::Stopped, 5000);
+
+        const QStringList lines = QString::fromUtf8(readAll(logPath)).split(QLatin1Char('\n'));
+        QCOMPARE(lines.size(), 6);
+        QCOMPARE(lines.at(0), QStringLiteral("an earlier run")); // appended, never truncated
+        const QString stamp = QStringLiteral("^\\d{4}-\\d\\d-\\d\\dT\\d\\d:\\d\\d:\\d\\d idlegpu: ");
+        QVERIFY2(QRegularExpression(stamp + "started w \\(pid \\d+\\) on GPUs 0,1$").match(lines.at(1)).hasMatch(),
+                 qPrintable(lines.at(1)));
+        QCOMPARE(lines.at(2), QStringLiteral("hello from w"));
+        QCOMPARE(lines.at(3), QStringLiteral("to stderr"));
+        QVERIFY2(QRegularExpression(stamp + "stopped w: a foreign process opened GPU 0$").match(lines.at(4)).hasMatch(),
+                 qPrintable(lines.at(4)));
+        QCOMPARE(lines.at(5), QString());
+        // Output goes to the file, and the last lines are still kept for the status window.
+        QCOMPARE(runner.runtimes().value("w").lastOutput, (QStringList{"hello from w", "to stderr"}));
+    }
+
+    void logFileCreatedPrivate()
+    {
+        const QString logPath = path("new.log");
+        ProcessRunner runner(&m_clock, reaperPath());
+        WorkloadConfig config = shellWorkload(QStringLiteral("w"), QStringLiteral("printf 'no newline'; exit 3"),
+                                              m_dir->path());
+        config.log = logPath;
+        QVERIFY(runner.start(config, {}, true));
+        QTRY_COMPARE_WITH_TIMEOUT(stateOf(runner, "w"), WorkloadRuntime::BackingOff, 5000);
+        struct stat info {};
+        QCOMPARE(::stat(QFile::encodeName(logPath).constData(), &info), 0);
+        QCOMPARE(info.st_mode & 07777, mode_t(0600));
+        const QStringList lines = QString::fromUtf8(readAll(logPath)).split(QLatin1Char('\n'));
+        QCOMPARE(lines.size(), 4);
+        QVERIFY2(QRegularExpression(" idlegpu: started w \\(pid \\d+\\) on all GPUs$").match(lines.at(0)).hasMatch(),
+                 qPrintable(lines.at(0)));
+        QCOMPARE(lines.at(1), QStringLiteral("no newline")); // idlegpu's line starts on a line of its own
+        QVERIFY2(lines.at(2).endsWith(QStringLiteral(" idlegpu: w exited with code 3")), qPrintable(lines.at(2)));
+    }
+
+    void outputWithoutLog()
+    {
+        ProcessRunner runner(&m_clock, reaperPath());
+        // 25 lines, one of 3000 characters, the last without newline, one with a carriage return.
+        const QString script = QStringLiteral("i=1; while [ $i -le 22 ]; do echo line $i; i=$((i+1)); done;"
+                                              " printf 'dos\\r\\n'; head -c 3000 /dev/zero | tr '\\0' x; echo;"
+                                              " printf 'last'; exit 1");
+        QVERIFY(runner.start(shellWorkload(QStringLiteral("w"), script, m_dir->path()), {0}, false));
+        QTRY_COMPARE_WITH_TIMEOUT(stateOf(runner, "w"), WorkloadRuntime::BackingOff, 5000);
+        const QStringList output = runner.runtimes().value("w").lastOutput;
+        QCOMPARE(output.size(), ProcessRunner::kMaxOutputLines);
+        QCOMPARE(output.first(), QStringLiteral("line 6"));
+        QCOMPARE(output.at(16), QStringLiteral("line 22"));
+        QCOMPARE(output.at(17), QStringLiteral("dos"));
+        QCOMPARE(output.at(18), QString(ProcessRunner::kMaxOutputLineChars, QLatin1Char('x')));
+        QCOMPARE(output.at(19), QStringLiteral("last"));
+    }
+
+    void stopEscalatesToSigkillWithoutBlocking()
+    {
+        ProcessRunner runner(&m_clock, reaperPath());
+        QSignalSpy failed(&runner, &WorkloadRunner::workloadFailed);
+        WorkloadConfig config = shellWorkload(
+            QStringLiteral("stubborn"), QStringLiteral("trap '' TERM; sleep 300 & echo $! > child; wait"),
+            m_dir->path());
+        config.stopTimeoutSeconds = 1;
+        QVERIFY(runner.start(config, {0}, false));
+        QTRY_VERIFY_WITH_TIMEOUT(pidFromFile(path("child")) > 0, 5000);
+        const qint64 child = pidFromFile(path("child"));
+
+        int ticks = 0;
+        QTimer ticker;
+        connect(&ticker, &QTimer::timeout, this, [&ticks] { ++ticks; });
+        ticker.start(20);
+        runner.stop(QStringLiteral("stubborn"), QStringLiteral("test"));
+        QCOMPARE(stateOf(runner, "stubborn"), WorkloadRuntime::Stopping); // stop() returned before the end
+        QTest::qWait(300);
+        QVERIFY(processAlive(child)); // it ignores SIGTERM: only the SIGKILL after 1 s ends it
+        QTRY_COMPARE_WITH_TIMEOUT(stateOf(runner, "stubborn"), WorkloadRuntime::Stopped, 10000);
+        QVERIFY(ticks > 0); // the event loop kept running meanwhile
+        QVERIFY(!processAlive(child));
+        const WorkloadRuntime runtime = runner.runtimes().value("stubborn");
+        QCOMPARE(runtime.lastExit, QStringLiteral("stopped: test"));
+        QCOMPARE(runtime.pid, 0);
+        QCOMPARE(failed.count(), 0); // asked to stop: not a failure
+    }
+
+    void backoff()
+    {
+        ProcessRunner runner(&m_clock, reaperPath());
+        QSignalSpy failed(&runner, &WorkloadRunner::workloadFailed);
+        const WorkloadConfig config = shellWorkload(QStringLiteral("w"), QStringLiteral("exit 3"), m_dir->path());
+        const qint64 expectedDelays[] = {5'000, 10'000, 20'000};
+        for (int failure = 1; failure <= 3; ++failure) {
+            QVERIFY(runner.start(config, {0}, false));
+            QTRY_COMPARE_WITH_TIMEOUT(stateOf(runner, "w"), WorkloadRuntime::BackingOff, 5000);
+            const WorkloadRuntime runtime = runner.runtimes().value("w");
+            QCOMPARE(runtime.consecutiveFailures, failure);
+            QCOMPARE(runtime.retryAtMs, m_clock.nowMs() + expectedDelays[failure - 1]);
+            QCOMPARE(runtime.lastExit, QStringLiteral("exit code 3"));
+            QCOMPARE(failed.count(), failure);
+            QCOMPARE(failed.last().at(0).toString(), QStringLiteral("w"));
+            m_clock.advance(60'000);
+        }
+
+        // A run long enough counts as healthy: the next failure backs off from the start again.
+        QVERIFY(runner.start(config, {0}, false));
+        m_clock.advance(ProcessRunner::kCleanRunMs); // before the exit is seen, which needs the event loop
+        QTRY_COMPARE_WITH_TIMEOUT(stateOf(runner, "w"), WorkloadRuntime::BackingOff, 5000);
+        QCOMPARE(runner.runtimes().value("w").consecutiveFailures, 1);
+        QCOMPARE(runner.runtimes().value("w").retryAtMs, m_clock.nowMs() + ProcessRunner::kFirstBackoffMs);
+    }
+
+    void backoffIsCapped()
+    {
+        ProcessRunner runner(&m_clock, reaperPath());
+        WorkloadConfig config;
+        config.id = QStringLiteral("w");
+        config.argv = QStringList{QStringLiteral("idlegpu-no-such-command")};
+        for (int failure = 1; failure <= 12; ++failure)
+            QVERIFY(!runner.start(config, {0}, false));
+        QCOMPARE(runner.runtimes().value("w").consecutiveFailures, 12);
+        QCOMPARE(runner.runtimes().value("w").retryAtMs, m_clock.nowMs() + ProcessRunner::kMaxBackoffMs);
+    }
+
+    void exitDescription_data()
+    {
+        QTest::addColumn<QString>("script");
+        QTest::addColumn<QString>("lastExit");
+        QTest::newRow("code") << "exit 42" << "exit code 42";
+        QTest::newRow("SIGSEGV") << "kill -SEGV $$" << "killed by signal 11 (SIGSEGV)";
+        QTest::newRow("SIGKILL") << "kill -KILL $$" << "killed by signal 9 (SIGKILL)";
+    }
+
+    void exitDescription()
+    {
+        QFETCH(QString, script);
+        QFETCH(QString, lastExit);
+        ProcessRunner runner(&m_clock, reaperPath());
+        QVERIFY(runner.start(shellWorkload(QStringLiteral("w"), script, m_dir->path()), {0}, false));
+        QTRY_COMPARE_WITH_TIMEOUT(stateOf(runner, "w"), WorkloadRuntime::BackingOff, 5000);
+        QCOMPARE(runner.runtimes().value("w").lastExit, lastExit);
+    }
+
+    void floodingOutput_data()
+    {
+        QTest::addColumn<bool>("toLogFile");
+        QTest::newRow("log file") << true;
+        QTest::newRow("idlegpu log") << false;
+    }
+
+    void floodingOutput()
+    {
+        QFETCH(bool, toLogFile);
+        // Keep the test's own output readable; the lines still pass through the runner.
+        QLoggingCategory::setFilterRules(QStringLiteral("idlegpu.workload.info=false"));
+        ProcessRunner runner(&m_clock, reaperPath());
+        WorkloadConfig config = shellWorkload(QStringLiteral("yes"), QStringLiteral("exec yes"), m_dir->path());
+        if (toLogFile)
+            config.log = path("yes.log");
+        QVERIFY(runner.start(config, {0}, false));
+        QTest::qWait(1000);
+        const WorkloadRuntime runtime = runner.runtimes().value("yes");
+        QCOMPARE(runtime.state, WorkloadRuntime::Running);
+        QCOMPARE(runtime.lastOutput.size(), ProcessRunner::kMaxOutputLines);
+        QCOMPARE(runtime.lastOutput.count(QStringLiteral("y")), ProcessRunner::kMaxOutputLines);
+        runner.stop(QStringLiteral("yes"), QStringLiteral("test"));
+        QTRY_COMPARE_WITH_TIMEOUT(stateOf(runner, "yes"), WorkloadRuntime::Stopped, 10000);
+        QLoggingCategory::setFilterRules(QString());
+        if (toLogFile)
+            QVERIFY(QFileInfo(path("yes.log")).size() > 1000);
+    }
+
+    void stopEndsForkedChildren()
+    {
+        ProcessRunner runner(&m_clock, reaperPath());
+        const QString script = QStringLiteral("sleep 300 & echo $! > a; setsid sleep 300 & echo $! > b;"
+                                              " sh -c 'sleep 300 & echo $! > c'; wait");
+        QVERIFY(runner.start(shellWorkload(QStringLiteral("w"), script, m_dir->path()), {0}, false));
+        const QStringList names{"a", "b", "c"};
+        QTRY_VERIFY_WITH_TIMEOUT(std::all_of(names.begin(), names.end(),
+                                             [this](const QString &name) { return pidFromFile(path(name)) > 0; }),
+                                 5000);
+        QList<qint64> pids;
+        for (const QString &name : names)
+            pids.append(pidFromFile(path(name)));
+        runner.stop(QStringLiteral("w"), QStringLiteral("test"));
+        QTRY_COMPARE_WITH_TIMEOUT(stateOf(runner, "w"), WorkloadRuntime::Stopped, 10000);
+        for (qint64 pid : std::as_const(pids))
+            QVERIFY2(!processAlive(pid), qPrintable(QString::number(pid)));
+    }
+
+    void pidIsSessionOfWorkload()
+    {
+        ProcessRunner runner(&m_clock, reaperPath());
+        QVERIFY(runner.start(shellWorkload(QStringLiteral("w"), QStringLiteral("sleep 300 & echo $! > child; wait"),
+                                           m_dir->path()),
+                             {0}, false));
+        QTRY_VERIFY_WITH_TIMEOUT(pidFromFile(path("child")) > 0, 5000);
+        const qint64 child = pidFromFile(path("child"));
+        const qint64 pid = runner.runtimes().value("w").pid;
+        QVERIFY(pid > 0);
+        QCOMPARE(statField(child, 6), pid); // session
+        QCOMPARE(statField(child, 5), pid); // process group
+        runner.stop(QStringLiteral("w"), QStringLiteral("test"));
+        QTRY_COMPARE_WITH_TIMEOUT(stateOf(runner, "w"), WorkloadRuntime::Stopped, 10000);
+    }
+
+    void stopAllEmitsAllStopped()
+    {
+        ProcessRunner runner(&m_clock, reaperPath());
+        QSignalSpy allStopped(&runner, &WorkloadRunner::allStopped);
+        WorkloadConfig stubborn = shellWorkload(QStringLiteral("stubborn"), QStringLiteral("trap '' TERM; sleep 300"),
+                                                m_dir->path());
+        stubborn.stopTimeoutSeconds = 1;
+        QVERIFY(runner.start(stubborn, {0}, false));
+        QVERIFY(runner.start(shellWorkload(QStringLiteral("plain"), QStringLiteral("sleep 300"), m_dir->path()), {1},
+                             false));
+        QVERIFY(runner.anyRunning());
+        runner.stopAll(QStringLiteral("quitting"));
+        QCOMPARE(allStopped.count(), 0);
+        QTRY_COMPARE_WITH_TIMEOUT(allStopped.count(), 1, 10000);
+        QCOMPARE(stateOf(runner, "stubborn"), WorkloadRuntime::Stopped);
+        QCOMPARE(stateOf(runner, "plain"), WorkloadRuntime::Stopped);
+        QVERIFY(!runner.anyRunning());
+        QTest::qWait(100);
+        QCOMPARE(allStopped.count(), 1); // once
+    }
+
+    void stopAllWithNothingRunning()
+    {
+        ProcessRunner runner(&m_clock, reaperPath());
+        QSignalSpy allStopped(&runner, &WorkloadRunner::allStopped);
+        runner.stopAll(QStringLiteral("quitting"));
+        QCOMPARE(allStopped.count(), 0); // queued: a caller may connect after calling
+        QTRY_COMPARE_WITH_TIMEOUT(allStopped.count(), 1, 1000);
+    }
+
+    void forget()
+    {
+        ProcessRunner runner(&m_clock, reaperPath());
+        QVERIFY(runner.start(shellWorkload(QStringLiteral("w"), QStringLiteral("exec sleep 300"), m_dir->path()), {0},
+                             false));
+        runner.forget(QStringLiteral("w")); // refused: it runs
+        QCOMPARE(stateOf(runner, "w"), WorkloadRuntime::Running);
+        runner.stop(QStringLiteral("w"), QStringLiteral("test"));
+        QTRY_COMPARE_WITH_TIMEOUT(stateOf(runner, "w"), WorkloadRuntime::Stopped, 10000);
+        runner.forget(QStringLiteral("w"));
+        QVERIFY(!runner.runtimes().contains(QStringLiteral("w")));
+    }
+
+    void destroyingRunnerEndsWorkloads()
+    {
+        auto runner = std::make_unique<ProcessRunner>(&m_clock, reaperPath());
+        QVERIFY(runner->start(shellWorkload(QStringLiteral("w"), QStringLiteral("sleep 300 & echo $! > child; wait"),
+                                            m_dir->path()),
+                              {0}, false));
+        QTRY_VERIFY_WITH_TIMEOUT(pidFromFile(path("child")) > 0, 5000);
+        const qint64 child = pidFromFile(path("child"));
+        const qint64 reaper = runner->runtimes().value("w").pid;
+        runner.reset(); // must not block
+        QTRY_VERIFY_WITH_TIMEOUT(!processAlive(child) && !processAlive(reaper), 5000);
+    }
+};
+
+QTEST_GUILESS_MAIN(TestProcessRunner)
+#include "tst_processrunner.moc"
