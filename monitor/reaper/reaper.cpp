@@ -198,12 +198,16 @@ std::vector<ProcessInfo> findWorkloadProcesses()
     _exit(128 + sig); // a signal whose default is to be ignored
 }
 
-[[noreturn]] void runWorkload(char **program, const sigset_t &originalMask)
+[[noreturn]] void runWorkload(char **program)
 {
-    // The workload starts as if the reaper were not there: default dispositions, the mask idlegpu gave.
+    // The workload starts with default dispositions and nothing blocked. Not the mask the reaper inherited:
+    // idlegpu blocks SIGTERM, SIGINT and SIGHUP in every thread to read them from a signalfd, and a workload
+    // started with SIGTERM blocked could never be stopped gracefully.
     for (int sig = 1; sig < NSIG; ++sig)
         signal(sig, SIG_DFL); // fails harmlessly for SIGKILL, SIGSTOP and the real-time signals libc reserves
-    sigprocmask(SIG_SETMASK, &originalMask, nullptr);
+    sigset_t nothing;
+    sigemptyset(&nothing);
+    sigprocmask(SIG_SETMASK, &nothing, nullptr);
     execvp(program[0], program);
     dprintf(STDERR_FILENO, "idlegpu-reaper: cannot run '%s': %s\n", program[0], strerror(errno));
     _exit(127);
@@ -326,8 +330,7 @@ int main(int argc, char **argv)
 {
     // Block first: a stop that arrives during the setup below is then taken by the loop, not lost.
     const sigset_t handled = Reaper::handledSignals();
-    sigset_t originalMask;
-    sigprocmask(SIG_BLOCK, &handled, &originalMask);
+    sigprocmask(SIG_BLOCK, &handled, nullptr);
 
     // Once idlegpu is gone, so is the read end of our stderr: a message must not kill us by SIGPIPE.
     signal(SIGPIPE, SIG_IGN);
@@ -356,7 +359,7 @@ int main(int argc, char **argv)
         return 127;
     }
     if (child == 0)
-        runWorkload(options.program, originalMask);
+        runWorkload(options.program);
 
     Reaper(options, parent).run(child);
 }
