@@ -61,8 +61,6 @@ struct RawLine
     QString text;
 };
 
-enum class LineKind { Blank, Comment, Section, Key, Continuation, Ignored };
-
 // An option line, in the document or not (a duplicate, a key of a duplicate section).
 struct KeyLine
 {
@@ -74,6 +72,7 @@ struct KeyLine
     qsizetype keyEnd = 0;     // in the line's text: end of the key
     qsizetype valueStart = 0; // in the line's text: start of the value (its end when the value is empty)
     QList<int> continuationLines;
+    QStringList valueLines; // the value's first line, then one per continuation line ("" for a blank line)
 };
 
 struct SectionHeader
@@ -87,7 +86,6 @@ struct ParsedFile
 {
     QByteArray bom;
     QList<RawLine> lines;
-    QList<LineKind> kinds;
     QList<qsizetype> indentLevels; // configparser's indent_level after each line
     QList<KeyLine> keyLines;
     QList<SectionHeader> headers;
@@ -148,6 +146,16 @@ ParsedFile parseFile(const QByteArray &contents)
         }
     }
 
+    // A file of garbage would give one problem a line; the first ones are enough to see what is wrong.
+    constexpr int maxProblems = 100;
+    int suppressedProblems = 0;
+    const auto addProblem = [&](int line, const QString &message) {
+        if (doc.problems.size() < maxProblems)
+            doc.problems.append({line, message});
+        else
+            ++suppressedProblems;
+    };
+
     // configparser's _read(), line by line.
     QHash<QString, int> headerOf;               // section -> index into headers, for the first header
     QHash<QString, int> keyLineOf;              // "section/key" -> index into keyLines, for the first
@@ -155,34 +163,28 @@ ParsedFile parseFile(const QByteArray &contents)
     int currentKeyLine = -1;                    // the option continuation lines extend, -1 for none
     qsizetype indentLevel = 0;
     int blankLinesInValue = 0;                  // blank lines since the last line of the current value
-    QHash<int, QStringList> valueParts;         // keyLines index -> the lines of its value
 
-    file.kinds.reserve(file.lines.size());
     for (int i = 0; i < file.lines.size(); ++i) {
         file.indentLevels.append(indentLevel);
         const int lineNumber = i + 1;
         const QString &text = file.lines.at(i).text;
         const QStringView stripped = pythonStrip(text);
         if (stripped.startsWith(QLatin1Char(';')) || stripped.startsWith(QLatin1Char('#'))) {
-            file.kinds.append(LineKind::Comment);
             continue;
         }
         if (stripped.isEmpty()) {
             // empty_lines_in_values: a blank line belongs to the value if a continuation line follows.
             if (currentKeyLine >= 0)
                 ++blankLinesInValue;
-            file.kinds.append(LineKind::Blank);
             continue;
         }
         const qsizetype indent = leadingSpaceCount(text);
         if (currentHeader >= 0 && currentKeyLine >= 0 && indent > indentLevel) {
             KeyLine &keyLine = file.keyLines[currentKeyLine];
             keyLine.continuationLines.append(i);
-            QStringList &parts = valueParts[currentKeyLine];
             for (; blankLinesInValue > 0; --blankLinesInValue)
-                parts.append(QString());
-            parts.append(stripped.toString());
-            file.kinds.append(LineKind::Continuation);
+                keyLine.valueLines.append(QString());
+            keyLine.valueLines.append(stripped.toString());
             continue;
         }
         indentLevel = indent;
@@ -196,9 +198,9 @@ ParsedFile parseFile(const QByteArray &contents)
             header.line = i;
             const auto first = headerOf.constFind(header.name);
             if (first != headerOf.constEnd()) {
-                doc.problems.append({lineNumber, QStringLiteral("duplicate section [%1] (first at line %2)")
+                addProblem(lineNumber, QStringLiteral("duplicate section [%1] (first at line %2)")
                                                      .arg(header.name)
-                                                     .arg(file.headers.at(*first).line + 1)});
+                                                     .arg(file.headers.at(*first).line + 1));
             } else {
                 header.inDocument = true;
                 headerOf.insert(header.name, file.headers.size());
@@ -207,12 +209,10 @@ ParsedFile parseFile(const QByteArray &contents)
             currentHeader = file.headers.size();
             file.headers.append(header);
             currentKeyLine = -1;
-            file.kinds.append(LineKind::Section);
             continue;
         }
         if (currentHeader < 0) {
-            doc.problems.append({lineNumber, QStringLiteral("%1 comes before any [section] header").arg(quoted(stripped))});
-            file.kinds.append(LineKind::Ignored);
+            addProblem(lineNumber, QStringLiteral("%1 comes before any [section] header").arg(quoted(stripped)));
             continue;
         }
         qsizetype delimiter = -1;
@@ -221,17 +221,15 @@ ParsedFile parseFile(const QByteArray &contents)
                 delimiter = j;
         if (delimiter < 0) {
             // configparser keeps the current option here, so a deeper line after this one still continues it.
-            doc.problems.append({lineNumber, QStringLiteral("%1 is neither a [section] header nor a key = value line")
-                                                 .arg(quoted(stripped))});
-            file.kinds.append(LineKind::Ignored);
+            addProblem(lineNumber, QStringLiteral("%1 is neither a [section] header nor a key = value line")
+                                                 .arg(quoted(stripped)));
             continue;
         }
         const QStringView rawKey = pythonRstrip(stripped.left(delimiter));
         if (rawKey.isEmpty()) {
-            doc.problems.append({lineNumber, QStringLiteral("%1 has no key before the %2")
-                                                 .arg(quoted(stripped), stripped.at(delimiter))});
+            addProblem(lineNumber, QStringLiteral("%1 has no key before the %2")
+                                                 .arg(quoted(stripped), stripped.at(delimiter)));
             currentKeyLine = -1;
-            file.kinds.append(LineKind::Ignored);
             continue;
         }
         const SectionHeader &header = file.headers.at(currentHeader);
@@ -251,26 +249,25 @@ ParsedFile parseFile(const QByteArray &contents)
             const QString fullKey = keyLine.section + QLatin1Char('/') + keyLine.key;
             const auto first = keyLineOf.constFind(fullKey);
             if (first != keyLineOf.constEnd()) {
-                doc.problems.append({lineNumber, QStringLiteral("duplicate key '%1' in [%2] (first at line %3)")
+                addProblem(lineNumber, QStringLiteral("duplicate key '%1' in [%2] (first at line %3)")
                                                      .arg(keyLine.key, keyLine.section)
-                                                     .arg(file.keyLines.at(*first).line + 1)});
+                                                     .arg(file.keyLines.at(*first).line + 1));
             } else {
                 keyLine.inDocument = true;
                 keyLineOf.insert(fullKey, file.keyLines.size());
             }
         }
+        keyLine.valueLines.append(pythonStrip(afterDelimiter).toString());
         currentKeyLine = file.keyLines.size();
-        valueParts[currentKeyLine].append(pythonStrip(afterDelimiter).toString());
         file.keyLines.append(keyLine);
-        file.kinds.append(LineKind::Key);
     }
 
-    for (int k = 0; k < file.keyLines.size(); ++k) {
-        const KeyLine &keyLine = file.keyLines.at(k);
+    for (const KeyLine &keyLine : std::as_const(file.keyLines))
         if (keyLine.inDocument)
-            doc.entries.append({keyLine.section, keyLine.key, valueParts.value(k).join(QLatin1Char('\n')),
+            doc.entries.append({keyLine.section, keyLine.key, keyLine.valueLines.join(QLatin1Char('\n')),
                                 keyLine.line + 1});
-    }
+    if (suppressedProblems > 0)
+        doc.problems.append({0, QStringLiteral("%1 more problems not shown").arg(suppressedProblems)});
     return file;
 }
 
@@ -438,7 +435,7 @@ bool writeIni(QIODevice &device, const QSettings::SettingsMap &map)
                 deleted[continuation] = true;
             continue;
         }
-        if (*wantedValue != file.document.find(keyLine.section, keyLine.key)->value) {
+        if (*wantedValue != keyLine.valueLines.join(QLatin1Char('\n'))) {
             const QString valueProblemText = valueProblem(*wantedValue);
             if (!valueProblemText.isEmpty()) {
                 qCWarning(lcConfig).noquote() << "not saving" << path << ":" << key << ":" << valueProblemText;
@@ -602,14 +599,14 @@ std::optional<QByteArray> readIniFile(const QString &path, QString *error)
     if (::fstat(fd, &info) != 0)
         return fail(QString::fromLocal8Bit(strerror(errno)).toLower());
     if (S_ISDIR(info.st_mode))
-        return fail(QStringLiteral("is a folder, not a file"));
+        return fail(QStringLiteral("it is a folder, not a file"));
     if (!S_ISREG(info.st_mode))
-        return fail(QStringLiteral("is not a regular file"));
+        return fail(QStringLiteral("it is not a regular file"));
     const QByteArray contents = file.read(IniDocument::maxFileSize + 1);
     if (file.error() != QFileDevice::NoError)
         return fail(file.errorString());
     if (contents.size() > IniDocument::maxFileSize)
-        return fail(QStringLiteral("larger than 1 MiB: not a config file"));
+        return fail(QStringLiteral("it is larger than 1 MiB: not a config file"));
     return contents;
 }
 

@@ -54,7 +54,7 @@ struct IniDocument
 };
 
 // Reads a config file without ever blocking or swallowing a huge one: only a regular file (or a link to one)
-// of at most IniDocument::maxFileSize bytes. Returns nullopt and sets *error (e.g. "no such file") otherwise.
+// of at most IniDocument::maxFileSize bytes. Returns nullopt and sets *error (e.g. "no such file or directory", "it is a folder, not a file") otherwise.
 std::optional<QByteArray> readIniFile(const QString &path, QString *error);
 
 // The registered format; register once, on first use. Keys are "section/key", lower case: QSettings itself

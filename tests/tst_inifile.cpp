@@ -220,7 +220,7 @@ void TestIniFile::refusesHugeFiles()
     writeAll(path, huge);
     QString error;
     QVERIFY(!readIniFile(path, &error).has_value());
-    QCOMPARE(error, QStringLiteral("larger than 1 MiB: not a config file"));
+    QCOMPARE(error, QStringLiteral("it is larger than 1 MiB: not a config file"));
 }
 
 void TestIniFile::readsSectionsWithLines()
