@@ -108,6 +108,7 @@ private:
         // are groups and workloads as much as [gpu-0] and [process-1] are.
         const bool isGpuGroup = section.name.startsWith(QLatin1String("gpu"));
         const bool isWorkload = section.name.startsWith(QLatin1String("process"));
+        // Values are read through QSettings as "section/key", where a '/' in the section would be ambiguous.
         if ((isGpuGroup || isWorkload) && section.name.contains(QLatin1Char('/'))) {
             error(section.line, QStringLiteral("section name [%1] must not contain '/'").arg(section.name));
             return;
@@ -270,7 +271,8 @@ private:
                                    .arg(min)
                                    .arg(max));
         else if (*number < min || *number > max)
-            error(entry->line, QStringLiteral("%1: '%2' is out of range (%3 to %4 seconds)").arg(key, text).arg(min).arg(max));
+            error(entry->line,
+                  QStringLiteral("%1: '%2' is out of range (%3 to %4 seconds)").arg(key, text).arg(min).arg(max));
         else
             *seconds = int(*number);
     }
@@ -357,7 +359,8 @@ ConfigLoadResult load(const QString &path)
     if (!contents) {
         ConfigLoadResult result;
         result.config.filePath = path;
-        result.diagnostics.append({ConfigDiagnostic::Error, path, 0, QStringLiteral("cannot read this file: %1").arg(message)});
+        result.diagnostics.append(
+            {ConfigDiagnostic::Error, path, 0, QStringLiteral("cannot read this file: %1").arg(message)});
         return result;
     }
     return parse(*contents, path);

@@ -162,16 +162,15 @@ ParsedFile parseFile(const QByteArray &contents)
     int currentHeader = -1;                     // the section we are in, -1 before the first header
     int currentKeyLine = -1;                    // the option continuation lines extend, -1 for none
     qsizetype indentLevel = 0;
-    int blankLinesInValue = 0;                  // blank lines since the last line of the current value
+    int blankLinesInValue = 0;                  // blank lines since the last line of the current option
 
     for (int i = 0; i < file.lines.size(); ++i) {
         file.indentLevels.append(indentLevel);
         const int lineNumber = i + 1;
         const QString &text = file.lines.at(i).text;
         const QStringView stripped = pythonStrip(text);
-        if (stripped.startsWith(QLatin1Char(';')) || stripped.startsWith(QLatin1Char('#'))) {
+        if (stripped.startsWith(QLatin1Char(';')) || stripped.startsWith(QLatin1Char('#')))
             continue;
-        }
         if (stripped.isEmpty()) {
             // empty_lines_in_values: a blank line belongs to the value if a continuation line follows.
             if (currentKeyLine >= 0)
@@ -189,7 +188,6 @@ ParsedFile parseFile(const QByteArray &contents)
         }
         indentLevel = indent;
         file.indentLevels.last() = indentLevel;
-        blankLinesInValue = 0;
 
         const qsizetype closing = stripped.lastIndexOf(QLatin1Char(']'));
         if (stripped.startsWith(QLatin1Char('[')) && closing >= 2) {
@@ -209,6 +207,7 @@ ParsedFile parseFile(const QByteArray &contents)
             currentHeader = file.headers.size();
             file.headers.append(header);
             currentKeyLine = -1;
+            blankLinesInValue = 0;
             continue;
         }
         if (currentHeader < 0) {
@@ -230,6 +229,7 @@ ParsedFile parseFile(const QByteArray &contents)
             addProblem(lineNumber, QStringLiteral("%1 has no key before the %2")
                                                  .arg(quoted(stripped), stripped.at(delimiter)));
             currentKeyLine = -1;
+            blankLinesInValue = 0;
             continue;
         }
         const SectionHeader &header = file.headers.at(currentHeader);
@@ -259,6 +259,7 @@ ParsedFile parseFile(const QByteArray &contents)
         }
         keyLine.valueLines.append(pythonStrip(afterDelimiter).toString());
         currentKeyLine = file.keyLines.size();
+        blankLinesInValue = 0;
         file.keyLines.append(keyLine);
     }
 
@@ -306,8 +307,6 @@ QString sectionNameProblem(const QString &name)
         return QStringLiteral("the section name is empty");
     if (name.contains(QLatin1Char('\n')) || name.contains(QLatin1Char('\r')) || name.contains(QChar()))
         return QStringLiteral("the section name holds a line break or NUL");
-    if (name != name.toLower())
-        return QStringLiteral("the section name is not lower case");
     return {};
 }
 
@@ -343,64 +342,55 @@ QString valueProblem(const QString &value)
     return {};
 }
 
-struct OutLine
-{
-    QByteArray bytes;
-    QByteArray eol;
-};
-
 // The lines of `key<assignment>value`, continuation lines indented deeper than `indent`.
 QList<QByteArray> keyLines(const QString &prefix, const QString &indent, const QString &value)
 {
     const QStringList valueLines = value.split(QLatin1Char('\n'));
     QList<QByteArray> result{(prefix + valueLines.first()).toUtf8()};
     for (qsizetype i = 1; i < valueLines.size(); ++i)
-        result.append(valueLines.at(i).isEmpty() ? QByteArray() : (indent + QStringLiteral("    ") + valueLines.at(i)).toUtf8());
+        result.append(valueLines.at(i).isEmpty() ? QByteArray()
+                                                 : (indent + QStringLiteral("    ") + valueLines.at(i)).toUtf8());
     return result;
 }
 
-bool writeIni(QIODevice &device, const QSettings::SettingsMap &map)
+// What stays of an existing key line when its value changes: everything up to the value. For "key =" with
+// an empty value, the space before the delimiter is mirrored after it.
+QString keptPrefix(const KeyLine &keyLine, const QString &text, const QString &newValue)
 {
-    const auto *target = qobject_cast<QFileDevice *>(&device);
-    if (!target) {
-        qCWarning(lcConfig) << "idlegpu's INI format writes files only";
-        return false;
-    }
-    const QString path = target->fileName();
-    QByteArray original;
-    if (QFileInfo::exists(path)) {
-        QString error;
-        const std::optional<QByteArray> contents = readIniFile(path, &error);
-        if (!contents) {
-            qCWarning(lcConfig).noquote() << "not saving" << path << ":" << error;
-            return false;
-        }
-        original = *contents;
-    }
-    const ParsedFile file = parseFile(original);
-    if (!file.isText) {
-        qCWarning(lcConfig).noquote() << "not saving" << path << ": it is not a text config file that idlegpu can edit";
-        return false;
-    }
+    QString prefix = text.left(keyLine.valueStart);
+    const bool wasEmpty = keyLine.valueStart == pythonRstrip(text).size();
+    const qsizetype delimiterAt = keyLine.valueStart - 1;
+    if (wasEmpty && !newValue.section(QLatin1Char('\n'), 0, 0).isEmpty() && delimiterAt > 0
+        && isPythonSpace(text.at(delimiterAt - 1)))
+        prefix += QLatin1Char(' ');
+    return prefix;
+}
 
-    // The wanted settings: lower-case "section/key" -> the value as it will read back.
+// The settings QSettings hands over, as lower-case "section/key" -> value text.
+std::optional<QMap<QString, QString>> wantedSettings(const QSettings::SettingsMap &map, QString *why)
+{
     QMap<QString, QString> wanted;
     for (auto it = map.constBegin(); it != map.constEnd(); ++it) {
         const std::optional<QString> text = valueText(it.value());
         if (!text) {
-            qCWarning(lcConfig).noquote() << "not saving" << path << ": the value of" << it.key() << "is not text";
-            return false;
+            *why = QStringLiteral("the value of %1 is not text").arg(it.key());
+            return std::nullopt;
         }
         const QString key = it.key().toLower();
-        const QString &value = *text;
         const auto existing = wanted.constFind(key);
-        if (existing != wanted.constEnd() && *existing != value) {
-            qCWarning(lcConfig).noquote() << "not saving" << path << ": two keys differ only in case:" << key;
-            return false;
+        if (existing != wanted.constEnd() && *existing != *text) {
+            *why = QStringLiteral("two keys differ only in case: %1").arg(key);
+            return std::nullopt;
         }
-        wanted.insert(key, value);
+        wanted.insert(key, *text);
     }
+    return wanted;
+}
 
+// The file with `wanted` applied in place: changed values replaced on their lines, removed keys deleted with
+// their continuation lines, new keys after the last key of their section, new sections at the end.
+std::optional<QByteArray> editedFile(const ParsedFile &file, const QMap<QString, QString> &wanted, QString *why)
+{
     QByteArray defaultEol("\n");
     for (const RawLine &line : file.lines)
         if (!line.eol.isEmpty()) {
@@ -408,12 +398,11 @@ bool writeIni(QIODevice &device, const QSettings::SettingsMap &map)
             break;
         }
 
-    // Edits to the lines that are there.
     QList<bool> deleted(file.lines.size(), false);
     QHash<int, QList<QByteArray>> replacement; // line index -> its new lines
-    QMap<QString, QString> added = wanted;     // what is left to add once existing keys are handled
+    QMap<QString, QString> added = wanted;     // what is left to add once the existing keys are handled
     QHash<int, int> lastLineOfHeader;          // header index -> last line of its keys and their continuations
-    QString fileAssignment;                    // "=", " = ", ": " as the file writes them
+    QString fileAssignment;                    // "=", " = ", ": "... as the file writes it
     QHash<int, QString> assignmentOfHeader;
     for (const KeyLine &keyLine : file.keyLines) {
         const int last = keyLine.continuationLines.isEmpty() ? keyLine.line : keyLine.continuationLines.constLast();
@@ -436,19 +425,13 @@ bool writeIni(QIODevice &device, const QSettings::SettingsMap &map)
             continue;
         }
         if (*wantedValue != keyLine.valueLines.join(QLatin1Char('\n'))) {
-            const QString valueProblemText = valueProblem(*wantedValue);
-            if (!valueProblemText.isEmpty()) {
-                qCWarning(lcConfig).noquote() << "not saving" << path << ":" << key << ":" << valueProblemText;
-                return false;
+            const QString problem = valueProblem(*wantedValue);
+            if (!problem.isEmpty()) {
+                *why = QStringLiteral("%1: %2").arg(key, problem);
+                return std::nullopt;
             }
-            QString prefix = text.left(keyLine.valueStart);
-            // "key =" with an empty value: mirror the space before the delimiter after it.
-            const qsizetype delimiterAt = keyLine.valueStart - 1;
-            if (keyLine.valueStart == pythonRstrip(text).size() && !wantedValue->section(QLatin1Char('\n'), 0, 0).isEmpty()
-                && delimiterAt > 0
-                && isPythonSpace(text.at(delimiterAt - 1)) && !isPythonSpace(prefix.back()))
-                prefix += QLatin1Char(' ');
-            replacement.insert(keyLine.line, keyLines(prefix, text.left(leadingSpaceCount(text)), *wantedValue));
+            replacement.insert(keyLine.line, keyLines(keptPrefix(keyLine, text, *wantedValue),
+                                                      text.left(leadingSpaceCount(text)), *wantedValue));
             for (int continuation : keyLine.continuationLines)
                 deleted[continuation] = true;
         }
@@ -457,14 +440,13 @@ bool writeIni(QIODevice &device, const QSettings::SettingsMap &map)
     if (fileAssignment.isEmpty())
         fileAssignment = QStringLiteral("=");
 
-    // New keys: under their section's last key, or in a new section at the end.
     QHash<QString, int> headerIndexOf;
     for (int h = 0; h < file.headers.size(); ++h)
         if (file.headers.at(h).inDocument)
             headerIndexOf.insert(file.headers.at(h).name, h);
     QHash<int, QList<QByteArray>> insertedAfter; // line index -> new lines after it
-    QMap<QString, QList<QByteArray>> newSections;
     QStringList newSectionOrder;
+    QHash<QString, QList<QByteArray>> newSections;
     for (auto it = added.constBegin(); it != added.constEnd(); ++it) {
         // The section is the longest existing one the key starts with, else the text before the first '/'.
         QString section;
@@ -474,8 +456,8 @@ bool writeIni(QIODevice &device, const QSettings::SettingsMap &map)
         if (section.isEmpty()) {
             const qsizetype slash = it.key().indexOf(QLatin1Char('/'));
             if (slash < 0) {
-                qCWarning(lcConfig).noquote() << "not saving" << path << ": the key" << it.key() << "has no section";
-                return false;
+                *why = QStringLiteral("the key %1 has no section").arg(it.key());
+                return std::nullopt;
             }
             section = it.key().left(slash);
         }
@@ -486,17 +468,17 @@ bool writeIni(QIODevice &device, const QSettings::SettingsMap &map)
         if (problem.isEmpty())
             problem = valueProblem(it.value());
         if (!problem.isEmpty()) {
-            qCWarning(lcConfig).noquote() << "not saving" << path << ":" << it.key() << ":" << problem;
-            return false;
+            *why = QStringLiteral("%1: %2").arg(it.key(), problem);
+            return std::nullopt;
         }
         const auto header = headerIndexOf.constFind(section);
         if (header != headerIndexOf.constEnd()) {
             const int anchor = lastLineOfHeader.value(*header, file.headers.at(*header).line);
-            const QString assignment = assignmentOfHeader.value(*header, fileAssignment);
-            // Indented as deep as the lines around it start, so that it neither continues the value above
-            // nor turns the line below into a continuation of its own.
+            // As deep as configparser's indent level there, so that the new key neither continues the value
+            // above nor turns the line below into a continuation of its own.
             const QString indent(file.indentLevels.at(anchor), QLatin1Char(' '));
-            insertedAfter[anchor] += keyLines(indent + key + assignment, indent, it.value());
+            insertedAfter[anchor] += keyLines(indent + key + assignmentOfHeader.value(*header, fileAssignment),
+                                              indent, it.value());
         } else {
             if (!newSections.contains(section)) {
                 newSectionOrder.append(section);
@@ -506,6 +488,11 @@ bool writeIni(QIODevice &device, const QSettings::SettingsMap &map)
         }
     }
 
+    struct OutLine
+    {
+        QByteArray bytes;
+        QByteArray eol;
+    };
     QList<OutLine> out;
     for (int i = 0; i < file.lines.size(); ++i) {
         const RawLine &line = file.lines.at(i);
@@ -533,17 +520,50 @@ bool writeIni(QIODevice &device, const QSettings::SettingsMap &map)
         // A last line without a line ending gets one when something now follows it.
         result += out.at(i).eol.isEmpty() && i + 1 < out.size() ? defaultEol : out.at(i).eol;
     }
+    return result;
+}
+
+bool writeIni(QIODevice &device, const QSettings::SettingsMap &map)
+{
+    const auto *target = qobject_cast<QFileDevice *>(&device);
+    if (!target) {
+        qCWarning(lcConfig) << "idlegpu's INI format writes files only";
+        return false;
+    }
+    const QString path = target->fileName();
+    const auto refuse = [&path](const QString &why) {
+        qCWarning(lcConfig).noquote() << "not saving" << path + QLatin1Char(':') << why;
+        return false;
+    };
+
+    QByteArray original;
+    if (QFileInfo::exists(path)) {
+        QString error;
+        const std::optional<QByteArray> contents = readIniFile(path, &error);
+        if (!contents)
+            return refuse(error);
+        original = *contents;
+    }
+    const ParsedFile file = parseFile(original);
+    if (!file.isText)
+        return refuse(QStringLiteral("it is not a text config file that idlegpu can edit"));
+
+    QString why;
+    const std::optional<QMap<QString, QString>> wanted = wantedSettings(map, &why);
+    if (!wanted)
+        return refuse(why);
+    const std::optional<QByteArray> edited = editedFile(file, *wanted, &why);
+    if (!edited)
+        return refuse(why);
 
     // The proof: the new file must read back as exactly the wanted settings.
-    const ParsedFile check = parseFile(result);
+    const ParsedFile check = parseFile(*edited);
     QMap<QString, QString> readBack;
     for (const IniDocument::Entry &entry : check.document.entries)
         readBack.insert(fullKey(entry.section, entry.key), entry.value);
-    if (!check.isText || readBack != wanted) {
-        qCWarning(lcConfig).noquote() << "not saving" << path << ": the edited file would not read back as the settings";
-        return false;
-    }
-    return device.write(result) == result.size();
+    if (!check.isText || readBack != *wanted)
+        return refuse(QStringLiteral("the edited file would not read back as the settings"));
+    return device.write(*edited) == edited->size();
 }
 
 bool readIni(QIODevice &device, QSettings::SettingsMap &map)

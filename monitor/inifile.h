@@ -54,7 +54,8 @@ struct IniDocument
 };
 
 // Reads a config file without ever blocking or swallowing a huge one: only a regular file (or a link to one)
-// of at most IniDocument::maxFileSize bytes. Returns nullopt and sets *error (e.g. "no such file or directory", "it is a folder, not a file") otherwise.
+// of at most IniDocument::maxFileSize bytes. Returns nullopt and sets *error (e.g. "no such file or directory",
+// "it is a folder, not a file") otherwise.
 std::optional<QByteArray> readIniFile(const QString &path, QString *error);
 
 // The registered format; register once, on first use. Keys are "section/key", lower case: QSettings itself
@@ -63,9 +64,10 @@ std::optional<QByteArray> readIniFile(const QString &path, QString *error);
 // Reading: every key the document holds (the first of duplicates). The read reports failure (QSettings::
 // FormatError, no keys) only for binary, non-UTF-8 or oversized files; syntax problems are IniDocument's to
 // report, and their lines are left alone by a write.
-// Writing: the file on disk is read again and edited in place (see above); values are written as configparser
-// would read them back (each line trimmed, continuation lines indented by 4 spaces). A write fails, leaving the
-// file untouched, when the file is not text, when a key has no section, when a name or value cannot be written
-// so that it reads back the same (a key with `=`, a continuation line starting with `;`), or when two keys
-// differ only in case.
+// Writing: the file on disk is read again and edited in place (see above); a multi-line value gets its
+// continuation lines indented by 4 spaces; a QStringList is written comma-separated. QSettings takes what it
+// wrote for the file's contents, so a value must read back exactly as given: the write fails, leaving the file
+// untouched (QSettings::AccessError, a warning in idlegpu.config), for white space around a value or one of its
+// lines, a continuation line starting with `;` or `#`, a key with `=` or `:`, a key without a section, two
+// keys that differ only in case, or a file that is not text. Trim values before setValue().
 QSettings::Format idlegpuIniFormat();

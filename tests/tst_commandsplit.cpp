@@ -67,7 +67,8 @@ void TestCommandSplit::splitsLikeTheShell_data()
     QTest::newRow("unicode") << QString::fromUtf8("'é' ünï 名前") << QStringList{QString::fromUtf8("é"),
                                                                              QString::fromUtf8("ünï"),
                                                                              QString::fromUtf8("名前")};
-    QTest::newRow("no-break space is no blank") << QString::fromUtf8("a\u00a0b") << QStringList{QString::fromUtf8("a\u00a0b")};
+    QTest::newRow("no-break space is no blank")
+        << QString::fromUtf8("a\u00a0b") << QStringList{QString::fromUtf8("a\u00a0b")};
     QTest::newRow("no expansion: variable") << "echo $HOME ${X}" << QStringList{"echo", "$HOME", "${X}"};
     QTest::newRow("no expansion: glob and tilde") << "ls *.txt ~/x" << QStringList{"ls", "*.txt", "~/x"};
     QTest::newRow("no expansion: command substitution") << "a `b` $(c)" << QStringList{"a", "`b`", "$(c)"};
@@ -97,8 +98,8 @@ void TestCommandSplit::reportsErrors_data()
     QTest::newRow("lone double quote") << "\"" << "unterminated double quote: the \" at column 1 is never closed";
     QTest::newRow("trailing backslash") << "miner \\"
                                         << "trailing backslash at column 7: nothing follows it to escape";
-    QTest::newRow("quote opened after a hash inside a word") << "a#b 'c"
-                                                            << "unterminated single quote: the ' at column 5 is never closed";
+    QTest::newRow("quote opened after a hash inside a word")
+        << "a#b 'c" << "unterminated single quote: the ' at column 5 is never closed";
 }
 
 void TestCommandSplit::reportsErrors()

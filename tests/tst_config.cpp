@@ -127,7 +127,8 @@ void TestConfig::loadsGpuMonExampleAll()
 
 void TestConfig::loadsGpuMonExamplePerGpu()
 {
-    const ConfigLoadResult result = ConfigLoader::load(QStringLiteral(IDLEGPU_TEST_DATA "/gpu_mon_example_per_gpu.conf"));
+    const ConfigLoadResult result =
+        ConfigLoader::load(QStringLiteral(IDLEGPU_TEST_DATA "/gpu_mon_example_per_gpu.conf"));
     QCOMPARE(describe(result), QStringList{});
     const Config &config = result.config;
     QCOMPARE(config.workloads.size(), 2);
@@ -276,17 +277,19 @@ void TestConfig::reportsProblems_data()
                                         << QStringList{outOfRange(2, "interval_seconds", "-5", 1, 3600)} << false;
     QTest::newRow("interval: 3601") << QByteArray("[defaults]\ninterval_seconds=3601\n")
                                     << QStringList{outOfRange(2, "interval_seconds", "3601", 1, 3600)} << false;
-    QTest::newRow("interval: huge") << QByteArray("[defaults]\ninterval_seconds=99999999999999999999999\n")
-                                    << QStringList{outOfRange(2, "interval_seconds", "99999999999999999999999", 1, 3600)}
-                                    << false;
-    QTest::newRow("start delay: 86401") << QByteArray("[defaults]\nstart_delay_seconds=86401\n")
-                                        << QStringList{outOfRange(2, "start_delay_seconds", "86401", 0, 86400)} << false;
+    QTest::newRow("interval: huge")
+        << QByteArray("[defaults]\ninterval_seconds=99999999999999999999999\n")
+        << QStringList{outOfRange(2, "interval_seconds", "99999999999999999999999", 1, 3600)} << false;
+    QTest::newRow("start delay: 86401")
+        << QByteArray("[defaults]\nstart_delay_seconds=86401\n")
+        << QStringList{outOfRange(2, "start_delay_seconds", "86401", 0, 86400)} << false;
     QTest::newRow("device_root relative")
         << QByteArray("[defaults]\ndevice_root=dev\n")
-        << QStringList{"test.conf:2: error: device_root: 'dev' is not an absolute path (it must start with /)"} << false;
+        << QStringList{"test.conf:2: error: device_root: 'dev' is not an absolute path (it must start with /)"}
+        << false;
     QTest::newRow("gpus") << QByteArray("[gpu-x]\ngpus=0,one\n")
-                          << QStringList{"test.conf:2: error: gpus: '0,one' is not a GPU list: write ALL or GPU indices "
-                                         "separated by commas, like 0,1"}
+                          << QStringList{"test.conf:2: error: gpus: '0,one' is not a GPU list: write ALL or GPU "
+                                         "indices separated by commas, like 0,1"}
                           << false;
     QTest::newRow("workload gpus") << QByteArray("[process-x]\ncmd=a\ngpus=\n")
                                    << QStringList{"test.conf:3: error: gpus: '' is not a GPU list: write ALL or GPU "
@@ -298,8 +301,9 @@ void TestConfig::reportsProblems_data()
                                << QStringList{"test.conf:2: error: cmd is empty: nothing to run"} << false;
     QTest::newRow("cmd of a comment") << QByteArray("[process-x]\ncmd=# nothing\n")
                                       << QStringList{"test.conf:2: error: cmd is empty: nothing to run"} << false;
-    QTest::newRow("cmd with empty program") << QByteArray("[process-x]\ncmd='' x\n")
-                                            << QStringList{"test.conf:2: error: cmd: the program name is empty"} << false;
+    QTest::newRow("cmd with empty program")
+        << QByteArray("[process-x]\ncmd='' x\n") << QStringList{"test.conf:2: error: cmd: the program name is empty"}
+        << false;
     QTest::newRow("cmd unterminated") << QByteArray("[process-x]\ncmd=miner 'abc\n")
                                       << QStringList{"test.conf:2: error: cmd: unterminated single quote: the ' at "
                                                      "column 7 is never closed"}
@@ -327,7 +331,8 @@ void TestConfig::reportsProblems_data()
                                 << QStringList{"test.conf:3: error: name is empty"} << false;
     QTest::newRow("same name= twice")
         << QByteArray("[process-a]\ncmd=x\nname=miner\n\n[process-b]\ncmd=y\nname=miner\n")
-        << QStringList{"test.conf:7: error: [process-b] has the name 'miner' of [process-a] (line 1): names must differ"}
+        << QStringList{"test.conf:7: error: [process-b] has the name 'miner' of [process-a] (line 1): names must "
+                       "differ"}
         << false;
     QTest::newRow("name= equal to a default name")
         << QByteArray("[process-a]\ncmd=x\nname=b\n[process-b]\ncmd=y\n")
@@ -347,9 +352,9 @@ void TestConfig::reportsProblems_data()
         << QStringList{"test.conf:1: warning: section [default] ignored: configparser would give its keys to every "
                        "section, idlegpu does not"}
         << true;
-    QTest::newRow("section with slash") << QByteArray("[process-a/b]\ncmd=x\n")
-                                        << QStringList{"test.conf:1: error: section name [process-a/b] must not contain '/'"}
-                                        << false;
+    QTest::newRow("section with slash")
+        << QByteArray("[process-a/b]\ncmd=x\n")
+        << QStringList{"test.conf:1: error: section name [process-a/b] must not contain '/'"} << false;
     QTest::newRow("syntax problems")
         << QByteArray("interval_seconds=5\n[defaults]\ninterval_seconds=5\nInterval_Seconds=6\nnonsense\n")
         << QStringList{"test.conf:1: error: 'interval_seconds=5' comes before any [section] header",
@@ -388,7 +393,8 @@ void TestConfig::reportsUnreadableFiles()
     QVERIFY(!result.ok());
 
     result = ConfigLoader::load(m_dir.path());
-    QCOMPARE(describe(result), QStringList{m_dir.path() + ": error: cannot read this file: it is a folder, not a file"});
+    QCOMPARE(describe(result),
+             QStringList{m_dir.path() + ": error: cannot read this file: it is a folder, not a file"});
 
     result = ConfigLoader::load(QStringLiteral("/dev/zero"));
     QCOMPARE(describe(result), QStringList{"/dev/zero: error: cannot read this file: it is not a regular file"});
@@ -491,7 +497,8 @@ void TestConfig::locatesOverride()
     QVERIFY(!location.usedLegacy);
 
     QVERIFY(QDir::setCurrent(m_dir.path()));
-    QCOMPARE(ConfigLoader::locate(QStringLiteral("relative.conf")).path, m_dir.filePath(QStringLiteral("relative.conf")));
+    QCOMPARE(ConfigLoader::locate(QStringLiteral("relative.conf")).path,
+             m_dir.filePath(QStringLiteral("relative.conf")));
 }
 
 void TestConfig::locatesNewFileFirst()

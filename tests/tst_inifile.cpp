@@ -180,6 +180,10 @@ void TestIniFile::reportsProblems_data()
     QTest::newRow("bad line keeps the value open, as in configparser")
         << QByteArray("[s]\na=1\nbad\n  more\n")
         << QStringList{"3: 'bad' is neither a [section] header nor a key = value line"} << QStringList{"2 s/a=1\nmore"};
+    QTest::newRow("blank line before a bad line stays in the value")
+        << QByteArray("[s]\na=1\n\nbad\n  more\n")
+        << QStringList{"4: 'bad' is neither a [section] header nor a key = value line"}
+        << QStringList{"2 s/a=1\n\nmore"};
     QTest::newRow("several problems") << QByteArray("x\n[s]\ny\n[s]\n")
                                       << QStringList{"1: 'x' comes before any [section] header",
                                                      "3: 'y' is neither a [section] header nor a key = value line",
@@ -187,12 +191,13 @@ void TestIniFile::reportsProblems_data()
                                       << QStringList{};
     QTest::newRow("long line cut in the message")
         << QByteArray("[s]\n" + QByteArray(100, 'x') + "\n")
-        << QStringList{"2: '" + QString(60, QLatin1Char('x')) + "...' is neither a [section] header nor a key = value line"}
+        << QStringList{"2: '" + QString(60, QLatin1Char('x'))
+                        + "...' is neither a [section] header nor a key = value line"}
         << QStringList{};
     QTest::newRow("NUL byte") << QByteArray("[s]\nk=v\nx\0y\n", 11) << QStringList{"3: binary or not UTF-8 text"}
                               << QStringList{};
-    QTest::newRow("Latin-1, not UTF-8") << QByteArray("[s]\nname=M\xFCller\n") << QStringList{"2: binary or not UTF-8 text"}
-                                        << QStringList{};
+    QTest::newRow("Latin-1, not UTF-8") << QByteArray("[s]\nname=M\xFCller\n")
+                                        << QStringList{"2: binary or not UTF-8 text"} << QStringList{};
     QTest::newRow("ELF header") << QByteArray("\x7F" "ELF\x02\x01\x01\x00\x00\x00\x00\x00\x00\x00\x00\x00\x03\x00", 18)
                                 << QStringList{"1: binary or not UTF-8 text"} << QStringList{};
     QTest::newRow("PNG header") << QByteArray("\x89PNG\r\n\x1A\n\x00\x00\x00\rIHDR", 16)
@@ -265,10 +270,11 @@ void TestIniFile::changesOneValueInPlace_data()
                                     << QByteArray(example).replace("interval_seconds=10\n", "interval_seconds=5\n");
     QTest::newRow("README example, tty") << example << "tty/whitelist" << "alice,bob"
                                          << QByteArray(example).replace("whitelist=user1,user2", "whitelist=alice,bob");
-    QTest::newRow("spacing and spelling kept") << QByteArray("[Defaults]\n  Interval_Seconds  :  10   \n")
-                                               << "defaults/interval_seconds" << "20"
-                                               << QByteArray("[Defaults]\n  Interval_Seconds  :  20\n");
-    QTest::newRow("empty value, spaced") << QByteArray("[s]\nk =\nj=1\n") << "s/k" << "v" << QByteArray("[s]\nk = v\nj=1\n");
+    QTest::newRow("spacing and spelling kept")
+        << QByteArray("[Defaults]\n  Interval_Seconds  :  10   \n") << "defaults/interval_seconds"
+        << "20" << QByteArray("[Defaults]\n  Interval_Seconds  :  20\n");
+    QTest::newRow("empty value, spaced") << QByteArray("[s]\nk =\nj=1\n") << "s/k"
+                                         << "v" << QByteArray("[s]\nk = v\nj=1\n");
     QTest::newRow("empty value, tight") << QByteArray("[s]\nk=\n") << "s/k" << "v" << QByteArray("[s]\nk=v\n");
     QTest::newRow("to empty") << QByteArray("[s]\nk = v\n") << "s/k" << "" << QByteArray("[s]\nk = \n");
     QTest::newRow("quotes verbatim") << QByteArray("[s]\ncmd=a\n") << "s/cmd" << "miner --pool \"a:1\" -u x,y"
@@ -433,7 +439,8 @@ void TestIniFile::keepsMode()
 void TestIniFile::keepsFileOfComments()
 {
     const QString path = newPath();
-    const QByteArray comments = "# a config made only of comments\n;\n;; [not-a-section]\n# key=value\n\n   ; indented\n";
+    const QByteArray comments
+        = "# a config made only of comments\n;\n;; [not-a-section]\n# key=value\n\n   ; indented\n";
     writeAll(path, comments);
     {
         QSettings settings(path, idlegpuIniFormat());
