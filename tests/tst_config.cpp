@@ -66,6 +66,7 @@ private slots:
     void loadsGpuMonExamplePerGpu();
     void loadsIdlegpuKeys();
     void readsValuesVerbatim();
+    void acceptsGpuMonSectionPrefixes();
     void acceptsWhatConfigparserAccepts_data();
     void acceptsWhatConfigparserAccepts();
     void reportsProblems_data();
@@ -202,6 +203,22 @@ void TestConfig::readsValuesVerbatim()
     QCOMPARE(workload.argv, (QStringList{"miner", "--pool", "a:1", "-u", "x,y"}));
     QCOMPARE(workload.dir, QStringLiteral("\\\\server\\share"));
     QCOMPARE(workload.log, QStringLiteral("/tmp/100%;a.log"));
+}
+
+void TestConfig::acceptsGpuMonSectionPrefixes()
+{
+    // gpu_mon matched sections with startswith('gpu') and startswith('process').
+    const ConfigLoadResult result = ConfigLoader::parse(
+        "[gpu0]\ngpus=0\n[GPUs]\n[process1]\ncmd=a\n[process-]\ncmd=b\n[process-x]\ncmd=c\n", testFile);
+    QCOMPARE(describe(result), QStringList{});
+    QCOMPARE(result.config.gpuGroups.size(), 2);
+    QCOMPARE(result.config.gpuGroups.at(0).id, QStringLiteral("gpu0"));
+    QCOMPARE(result.config.gpuGroups.at(0).gpus, GpuSelection::of({0}));
+    QCOMPARE(result.config.gpuGroups.at(1).id, QStringLiteral("gpus"));
+    QStringList names;
+    for (const WorkloadConfig &workload : result.config.workloads)
+        names.append(workload.id + QLatin1Char(':') + workload.name);
+    QCOMPARE(names, (QStringList{"process1:process1", "process-:process-", "process-x:x"}));
 }
 
 void TestConfig::acceptsWhatConfigparserAccepts_data()
