@@ -6,10 +6,17 @@
 // spaces around `=` (or `:`) are allowed, section and key names are case-insensitive (kept lower case),
 // indented lines continue a value. Writing changes a file in place: comments, order and untouched lines stay
 // byte for byte, and the file is replaced atomically with its mode kept.
+//
+// Reading follows configparser's defaults (ConfigParser(), strict=True): `[name]` headers (the text up to the
+// last `]`), `key = value` split at the first `=` or `:`, no inline comments, no interpolation, blank lines
+// inside a continued value kept. Unlike configparser, a UTF-8 byte order mark is skipped, and problems are
+// collected with their lines instead of stopping at the first.
 #include <QByteArray>
 #include <QList>
 #include <QSettings>
 #include <QString>
+
+#include <optional>
 
 // One parsed file, with the line of every section and key, for FILE:LINE messages.
 struct IniDocument
@@ -36,10 +43,31 @@ struct IniDocument
     QList<Entry> entries;
     QList<Problem> problems; // syntax errors: text outside a section, a line without =, a duplicate, ...
 
+    // Larger files are refused: a config file is a few kilobytes; this is something else.
+    static constexpr qint64 maxFileSize = 1024 * 1024;
+
+    // Never fails: binary content, text that is not UTF-8 or a file over maxFileSize gives a single problem
+    // and no sections.
     static IniDocument parse(const QByteArray &contents);
     const Entry *find(const QString &section, const QString &key) const;
     int sectionLine(const QString &section) const; // 0 when absent
 };
 
-// The registered format; register once, on first use. Keys are "section/key", lower case.
+// Reads a config file without ever blocking or swallowing a huge one: only a regular file (or a link to one)
+// of at most IniDocument::maxFileSize bytes. Returns nullopt and sets *error (e.g. "no such file or directory",
+// "it is a folder, not a file") otherwise.
+std::optional<QByteArray> readIniFile(const QString &path, QString *error);
+
+// The registered format; register once, on first use. Keys are "section/key", lower case: QSettings itself
+// compares keys case-sensitively on Linux, so use lower-case keys with it.
+//
+// Reading: every key the document holds (the first of duplicates). The read reports failure (QSettings::
+// FormatError, no keys) only for binary, non-UTF-8 or oversized files; syntax problems are IniDocument's to
+// report, and their lines are left alone by a write.
+// Writing: the file on disk is read again and edited in place (see above); a multi-line value gets its
+// continuation lines indented by 4 spaces; a QStringList is written comma-separated. QSettings takes what it
+// wrote for the file's contents, so a value must read back exactly as given: the write fails, leaving the file
+// untouched (QSettings::AccessError, a warning in idlegpu.config), for white space around a value or one of its
+// lines, a continuation line starting with `;` or `#`, a key with `=` or `:`, a key without a section, two
+// keys that differ only in case, or a file that is not text. Trim values before setValue().
 QSettings::Format idlegpuIniFormat();

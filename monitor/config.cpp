@@ -1,0 +1,406 @@
+#include "config.h"
+
+#include "commandsplit.h"
+#include "inifile.h"
+#include "logging.h"
+
+#include <QDir>
+#include <QFileInfo>
+#include <QSet>
+#include <QSettings>
+#include <QTemporaryFile>
+
+namespace {
+
+const QStringList defaultsKeys{QStringLiteral("interval_seconds"), QStringLiteral("start_delay_seconds"),
+                               QStringLiteral("device_root")};
+const QStringList gpuGroupKeys{QStringLiteral("gpus"), QStringLiteral("ignore_programs")};
+const QStringList workloadKeys{QStringLiteral("dir"),  QStringLiteral("cmd"),
+                               QStringLiteral("gpus"), QStringLiteral("log"),
+                               QStringLiteral("name"), QStringLiteral("env"),
+                               QStringLiteral("stop_timeout_seconds"), QStringLiteral("enabled")};
+const QStringList ttyKeys{QStringLiteral("enabled"), QStringLiteral("whitelist"), QStringLiteral("idle_seconds")};
+
+// Words a shell would take as operators; idlegpu runs no shell, so they reach the program as arguments.
+const QStringList shellOperators{QStringLiteral("|"),  QStringLiteral("||"), QStringLiteral("&"),
+                                 QStringLiteral("&&"), QStringLiteral(";"),  QStringLiteral(">"),
+                                 QStringLiteral(">>"), QStringLiteral("<"),  QStringLiteral("2>"),
+                                 QStringLiteral("2>&1"), QStringLiteral("&>")};
+
+// Python's int() on a config value: white space around, an optional sign, ASCII digits. Values too large for
+// an int come back as a number beyond every range checked here.
+std::optional<qint64> parseWholeNumber(const QString &text)
+{
+    const QString trimmed = text.trimmed();
+    qsizetype i = 0;
+    bool negative = false;
+    if (i < trimmed.size() && (trimmed.at(i) == QLatin1Char('+') || trimmed.at(i) == QLatin1Char('-'))) {
+        negative = trimmed.at(i) == QLatin1Char('-');
+        ++i;
+    }
+    if (i == trimmed.size())
+        return std::nullopt;
+    constexpr qint64 beyondEveryRange = qint64(1) << 40;
+    qint64 value = 0;
+    for (; i < trimmed.size(); ++i) {
+        const QChar c = trimmed.at(i);
+        if (c < QLatin1Char('0') || c > QLatin1Char('9'))
+            return std::nullopt;
+        value = qMin(value * 10 + (c.unicode() - '0'), beyondEveryRange);
+    }
+    return negative ? -value : value;
+}
+
+// configparser's getboolean().
+std::optional<bool> parseBoolean(const QString &text)
+{
+    const QString lower = text.toLower();
+    if (lower == QLatin1String("1") || lower == QLatin1String("yes") || lower == QLatin1String("true")
+        || lower == QLatin1String("on"))
+        return true;
+    if (lower == QLatin1String("0") || lower == QLatin1String("no") || lower == QLatin1String("false")
+        || lower == QLatin1String("off"))
+        return false;
+    return std::nullopt;
+}
+
+// "a, b,,c" -> a b c
+QStringList parseCommaList(const QString &text)
+{
+    QStringList items;
+    const QStringList parts = text.split(QLatin1Char(','));
+    for (const QString &part : parts) {
+        const QString item = part.trimmed();
+        if (!item.isEmpty())
+            items.append(item);
+    }
+    return items;
+}
+
+class ConfigReader
+{
+public:
+    ConfigReader(const IniDocument &doc, QSettings &settings, ConfigLoadResult &result)
+        : m_doc(doc), m_settings(settings), m_result(result)
+    {
+        for (const IniDocument::Entry &entry : doc.entries)
+            m_entriesOfSection[entry.section].append(&entry);
+    }
+
+    void read()
+    {
+        for (const IniDocument::Problem &problem : m_doc.problems)
+            error(problem.line, problem.message);
+        for (const IniDocument::Section &section : m_doc.sections)
+            readSection(section);
+        if (m_droppedErrors + m_droppedWarnings > 0)
+            m_result.diagnostics.append({m_droppedErrors > 0 ? ConfigDiagnostic::Error : ConfigDiagnostic::Warning,
+                                         m_result.config.filePath, 0,
+                                         QStringLiteral("%1 more errors and %2 more warnings not shown")
+                                             .arg(m_droppedErrors)
+                                             .arg(m_droppedWarnings)});
+    }
+
+private:
+    void readSection(const IniDocument::Section &section)
+    {
+        // gpu_mon chose sections with startswith('gpu') and startswith('process'), so [gpu0] and [process1]
+        // are groups and workloads as much as [gpu-0] and [process-1] are.
+        const bool isGpuGroup = section.name.startsWith(QLatin1String("gpu"));
+        const bool isWorkload = section.name.startsWith(QLatin1String("process"));
+        // Values are read through QSettings as "section/key", where a '/' in the section would be ambiguous.
+        if ((isGpuGroup || isWorkload) && section.name.contains(QLatin1Char('/'))) {
+            error(section.line, QStringLiteral("section name [%1] must not contain '/'").arg(section.name));
+            return;
+        }
+        if (section.name == QLatin1String("defaults")) {
+            warnUnknownKeys(section, defaultsKeys);
+            readDefaults(section);
+        } else if (section.name == QLatin1String("tty")) {
+            warnUnknownKeys(section, ttyKeys);
+            readTty(section);
+        } else if (isGpuGroup) {
+            warnUnknownKeys(section, gpuGroupKeys);
+            readGpuGroup(section);
+        } else if (isWorkload) {
+            warnUnknownKeys(section, workloadKeys);
+            readWorkload(section);
+        } else if (section.name == QLatin1String("default")) {
+            warning(section.line, QStringLiteral("section [%1] ignored: configparser would give its keys to every "
+                                                 "section, idlegpu does not")
+                                      .arg(section.name));
+        } else {
+            warning(section.line, QStringLiteral("unknown section [%1] ignored: idlegpu reads [defaults], [gpu-*], "
+                                                 "[process-*] and [tty]")
+                                      .arg(section.name));
+        }
+    }
+
+    void readDefaults(const IniDocument::Section &section)
+    {
+        Config &config = m_result.config;
+        readSeconds(section, QStringLiteral("interval_seconds"), 1, 3600, &config.intervalSeconds);
+        readSeconds(section, QStringLiteral("start_delay_seconds"), 0, 86400, &config.startDelaySeconds);
+        if (const IniDocument::Entry *entry = find(section, QStringLiteral("device_root"))) {
+            const QString root = value(*entry);
+            if (!QDir::isAbsolutePath(root))
+                error(entry->line, QStringLiteral("device_root: '%1' is not an absolute path (it must start with /)")
+                                       .arg(root));
+            else
+                config.deviceRoot = QDir::cleanPath(root);
+        }
+    }
+
+    void readTty(const IniDocument::Section &section)
+    {
+        TtyConfig &tty = m_result.config.tty;
+        readBoolean(section, QStringLiteral("enabled"), &tty.enabled);
+        if (const IniDocument::Entry *entry = find(section, QStringLiteral("whitelist")))
+            tty.whitelist = parseCommaList(value(*entry));
+        readSeconds(section, QStringLiteral("idle_seconds"), 0, 31536000, &tty.idleSeconds);
+    }
+
+    void readGpuGroup(const IniDocument::Section &section)
+    {
+        GpuGroupConfig group;
+        group.id = section.name;
+        group.line = section.line;
+        readGpus(section, &group.gpus);
+        if (const IniDocument::Entry *entry = find(section, QStringLiteral("ignore_programs")))
+            group.ignorePrograms = parseCommaList(value(*entry));
+        m_result.config.gpuGroups.append(group);
+    }
+
+    void readWorkload(const IniDocument::Section &section)
+    {
+        WorkloadConfig workload;
+        workload.id = section.name;
+        workload.line = section.line;
+
+        const QLatin1String prefix("process-");
+        const bool hasShortName = section.name.startsWith(prefix) && section.name.size() > prefix.size();
+        workload.name = hasShortName ? section.name.mid(prefix.size()) : section.name;
+        int nameLine = section.line;
+        if (const IniDocument::Entry *entry = find(section, QStringLiteral("name"))) {
+            nameLine = entry->line;
+            if (value(*entry).trimmed().isEmpty())
+                error(entry->line, QStringLiteral("name is empty"));
+            else
+                workload.name = value(*entry);
+        }
+        const auto sameName = m_workloadNames.constFind(workload.name);
+        if (sameName != m_workloadNames.constEnd())
+            error(nameLine, QStringLiteral("[%1] has the name '%2' of [%3] (line %4): names must differ")
+                                .arg(section.name, workload.name, sameName->id)
+                                .arg(sameName->line));
+        else
+            m_workloadNames.insert(workload.name, {section.name, section.line});
+
+        if (const IniDocument::Entry *entry = find(section, QStringLiteral("cmd"))) {
+            workload.cmd = value(*entry);
+            readCommand(*entry, &workload);
+        } else {
+            error(section.line, QStringLiteral("[%1] has no cmd=: nothing to run").arg(section.name));
+        }
+        if (const IniDocument::Entry *entry = find(section, QStringLiteral("dir")))
+            workload.dir = value(*entry);
+        if (const IniDocument::Entry *entry = find(section, QStringLiteral("log")))
+            workload.log = value(*entry);
+        readGpus(section, &workload.gpus);
+        if (const IniDocument::Entry *entry = find(section, QStringLiteral("env"))) {
+            workload.envText = value(*entry);
+            QString message;
+            if (const auto env = parseEnvAssignments(workload.envText, &message))
+                workload.env = *env;
+            else
+                error(entry->line, QStringLiteral("env: %1").arg(message));
+        }
+        readSeconds(section, QStringLiteral("stop_timeout_seconds"), 1, 3600, &workload.stopTimeoutSeconds);
+        readBoolean(section, QStringLiteral("enabled"), &workload.enabled);
+        m_result.config.workloads.append(workload);
+    }
+
+    void readCommand(const IniDocument::Entry &entry, WorkloadConfig *workload)
+    {
+        QString message;
+        const std::optional<QStringList> argv = splitCommand(workload->cmd, &message);
+        if (!argv) {
+            error(entry.line, QStringLiteral("cmd: %1").arg(message));
+            return;
+        }
+        workload->argv = *argv;
+        if (argv->isEmpty()) {
+            error(entry.line, QStringLiteral("cmd is empty: nothing to run"));
+            return;
+        }
+        if (argv->first().isEmpty()) {
+            error(entry.line, QStringLiteral("cmd: the program name is empty"));
+            return;
+        }
+        for (const QString &word : *argv)
+            if (shellOperators.contains(word)) {
+                warning(entry.line, QStringLiteral("cmd: '%1' is passed to the program as an argument: idlegpu runs "
+                                                   "no shell (write cmd=sh -c '...' for pipes and redirections)")
+                                        .arg(word));
+                break;
+            }
+    }
+
+    void readGpus(const IniDocument::Section &section, GpuSelection *gpus)
+    {
+        const IniDocument::Entry *entry = find(section, QStringLiteral("gpus"));
+        if (!entry)
+            return;
+        QString message;
+        if (const std::optional<GpuSelection> selection = GpuSelection::parse(value(*entry), &message))
+            *gpus = *selection;
+        else
+            error(entry->line, QStringLiteral("gpus: %1").arg(message));
+    }
+
+    void readSeconds(const IniDocument::Section &section, const QString &key, int min, int max, int *seconds)
+    {
+        const IniDocument::Entry *entry = find(section, key);
+        if (!entry)
+            return;
+        const QString text = value(*entry);
+        const std::optional<qint64> number = parseWholeNumber(text);
+        if (!number)
+            error(entry->line, QStringLiteral("%1: '%2' is not a whole number of seconds (%3 to %4)")
+                                   .arg(key, text)
+                                   .arg(min)
+                                   .arg(max));
+        else if (*number < min || *number > max)
+            error(entry->line,
+                  QStringLiteral("%1: '%2' is out of range (%3 to %4 seconds)").arg(key, text).arg(min).arg(max));
+        else
+            *seconds = int(*number);
+    }
+
+    void readBoolean(const IniDocument::Section &section, const QString &key, bool *flag)
+    {
+        const IniDocument::Entry *entry = find(section, key);
+        if (!entry)
+            return;
+        const QString text = value(*entry);
+        if (const std::optional<bool> parsed = parseBoolean(text))
+            *flag = *parsed;
+        else
+            error(entry->line, QStringLiteral("%1: '%2' is neither true nor false (also accepted: yes/no, on/off, "
+                                              "1/0)")
+                                   .arg(key, text));
+    }
+
+    void warnUnknownKeys(const IniDocument::Section &section, const QStringList &known)
+    {
+        for (const IniDocument::Entry *entry : m_entriesOfSection.value(section.name))
+            if (!known.contains(entry->key))
+                warning(entry->line, QStringLiteral("unknown key '%1' in [%2] ignored").arg(entry->key, section.name));
+    }
+
+    const IniDocument::Entry *find(const IniDocument::Section &section, const QString &key) const
+    {
+        for (const IniDocument::Entry *entry : m_entriesOfSection.value(section.name))
+            if (entry->key == key)
+                return entry;
+        return nullptr;
+    }
+
+    // The value as QSettings reads it with idlegpu's format.
+    QString value(const IniDocument::Entry &entry) const
+    {
+        return m_settings.value(entry.section + QLatin1Char('/') + entry.key).toString();
+    }
+
+    void error(int line, const QString &message) { report(ConfigDiagnostic::Error, line, message); }
+    void warning(int line, const QString &message) { report(ConfigDiagnostic::Warning, line, message); }
+    void report(ConfigDiagnostic::Severity severity, int line, const QString &message)
+    {
+        // A file of garbage gives a problem a line; the first ones show what is wrong.
+        constexpr int maxDiagnostics = 200;
+        if (m_result.diagnostics.size() < maxDiagnostics)
+            m_result.diagnostics.append({severity, m_result.config.filePath, line, message});
+        else
+            ++(severity == ConfigDiagnostic::Error ? m_droppedErrors : m_droppedWarnings);
+    }
+
+    struct SectionRef
+    {
+        QString id;
+        int line = 0;
+    };
+
+    const IniDocument &m_doc;
+    QSettings &m_settings;
+    ConfigLoadResult &m_result;
+    QHash<QString, SectionRef> m_workloadNames; // name -> the workload that has it
+    QHash<QString, QList<const IniDocument::Entry *>> m_entriesOfSection;
+    int m_droppedErrors = 0;
+    int m_droppedWarnings = 0;
+};
+
+QString configHome()
+{
+    // The XDG base directory spec says to ignore a relative XDG_CONFIG_HOME.
+    const QString xdgConfigHome = qEnvironmentVariable("XDG_CONFIG_HOME");
+    if (QDir::isAbsolutePath(xdgConfigHome))
+        return xdgConfigHome;
+    return QDir::homePath() + QStringLiteral("/.config");
+}
+
+} // namespace
+
+namespace ConfigLoader {
+
+ConfigLoadResult load(const QString &path)
+{
+    QString message;
+    const std::optional<QByteArray> contents = readIniFile(path, &message);
+    if (!contents) {
+        ConfigLoadResult result;
+        result.config.filePath = path;
+        result.diagnostics.append(
+            {ConfigDiagnostic::Error, path, 0, QStringLiteral("cannot read this file: %1").arg(message)});
+        return result;
+    }
+    return parse(*contents, path);
+}
+
+ConfigLoadResult parse(const QByteArray &contents, const QString &path)
+{
+    ConfigLoadResult result;
+    result.config.filePath = path;
+    const IniDocument doc = IniDocument::parse(contents);
+
+    // QSettings reads a private copy of exactly these bytes: the values then match the lines IniDocument
+    // found even if the file changes meanwhile, and QSettings' cache (by path, size and modification time)
+    // cannot hand back a previous version of a file rewritten within the same clock tick.
+    QTemporaryFile copy(QDir::tempPath() + QStringLiteral("/idlegpu-config-XXXXXX.conf"));
+    if (!copy.open() || copy.write(contents) != contents.size() || !copy.flush()) {
+        result.diagnostics.append({ConfigDiagnostic::Error, path, 0,
+                                   QStringLiteral("cannot read the settings: no temporary copy could be written "
+                                                  "in %1 (%2)")
+                                       .arg(QDir::tempPath(), copy.errorString())});
+        return result;
+    }
+    QSettings settings(copy.fileName(), idlegpuIniFormat());
+    ConfigReader(doc, settings, result).read();
+    return result;
+}
+
+Location locate(const QString &overridePath)
+{
+    if (!overridePath.isEmpty())
+        return {QFileInfo(overridePath).absoluteFilePath(), false};
+    const QString home = configHome();
+    const QString current = home + QStringLiteral("/idlegpu/idlegpu.conf");
+    const QString legacy = home + QStringLiteral("/gpu_mon.conf");
+    if (!QFileInfo::exists(current) && QFileInfo::exists(legacy)) {
+        qCInfo(lcConfig).noquote() << "Using gpu_mon's config file" << legacy << "because" << current
+                                   << "does not exist";
+        return {legacy, true};
+    }
+    return {current, false};
+}
+
+} // namespace ConfigLoader

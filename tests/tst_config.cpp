@@ -1,0 +1,580 @@
+// ConfigLoader: gpu_mon's files into the typed Config, every problem as FILE:LINE, and which file to use.
+#include "config.h"
+
+#include <QDir>
+#include <QFile>
+#include <QRandomGenerator>
+#include <QRegularExpression>
+#include <QTemporaryDir>
+#include <QTest>
+
+#include <sys/stat.h>
+#include <unistd.h>
+
+namespace {
+
+const QString testFile = QStringLiteral("test.conf");
+
+QStringList describe(const ConfigLoadResult &result)
+{
+    QStringList lines;
+    for (const ConfigDiagnostic &diagnostic : result.diagnostics)
+        lines.append(diagnostic.toString());
+    return lines;
+}
+
+bool writeFile(const QString &path, const QByteArray &contents)
+{
+    QFile file(path);
+    return file.open(QIODevice::WriteOnly | QIODevice::Truncate) && file.write(contents) == contents.size();
+}
+
+// Sets an environment variable for the lifetime of the object and restores it after.
+class ScopedEnv
+{
+public:
+    ScopedEnv(const char *name, const QByteArray &value, bool set = true)
+        : m_name(name), m_hadValue(qEnvironmentVariableIsSet(name)), m_old(qgetenv(name))
+    {
+        if (set)
+            qputenv(name, value);
+        else
+            qunsetenv(name);
+    }
+    ~ScopedEnv()
+    {
+        if (m_hadValue)
+            qputenv(m_name, m_old);
+        else
+            qunsetenv(m_name);
+    }
+
+private:
+    const char *m_name;
+    bool m_hadValue;
+    QByteArray m_old;
+};
+
+} // namespace
+
+class TestConfig : public QObject
+{
+    Q_OBJECT
+
+private slots:
+    void loadsGpuMonExampleAll();
+    void loadsGpuMonExamplePerGpu();
+    void loadsIdlegpuKeys();
+    void readsValuesVerbatim();
+    void acceptsGpuMonSectionPrefixes();
+    void acceptsWhatConfigparserAccepts_data();
+    void acceptsWhatConfigparserAccepts();
+    void reportsProblems_data();
+    void reportsProblems();
+    void reportsUnreadableFiles();
+    void reportsFileWithoutReadPermission();
+    void doesNotBlockOnFifo();
+    void seesRewriteWithinSameTick();
+    void survivesGarbage();
+    void capsDiagnostics();
+    void locatesOverride();
+    void locatesNewFileFirst();
+    void locatesLegacyFile();
+    void locatesWithoutXdgConfigHome();
+
+private:
+    QTemporaryDir m_dir;
+};
+
+void TestConfig::loadsGpuMonExampleAll()
+{
+    const QString path = QStringLiteral(IDLEGPU_TEST_DATA "/gpu_mon_example_all.conf");
+    const ConfigLoadResult result = ConfigLoader::load(path);
+    QCOMPARE(describe(result), QStringList{});
+    QVERIFY(result.ok());
+    const Config &config = result.config;
+    QCOMPARE(config.filePath, path);
+    QCOMPARE(config.intervalSeconds, 10);
+    QCOMPARE(config.startDelaySeconds, 10);
+    QCOMPARE(config.deviceRoot, QStringLiteral("/dev"));
+
+    QCOMPARE(config.gpuGroups.size(), 1);
+    const GpuGroupConfig &group = config.gpuGroups.first();
+    QCOMPARE(group.id, QStringLiteral("gpu-all"));
+    QCOMPARE(group.gpus, GpuSelection::allGpus());
+    QCOMPARE(group.ignorePrograms, QStringList{"nvidia-smi"});
+    QCOMPARE(group.line, 6);
+    QCOMPARE(config.ignoredProgramsFor(3), QStringList{"nvidia-smi"});
+
+    QCOMPARE(config.workloads.size(), 1);
+    const WorkloadConfig &workload = config.workloads.first();
+    QCOMPARE(workload.id, QStringLiteral("process-all"));
+    QCOMPARE(workload.name, QStringLiteral("all"));
+    QCOMPARE(workload.cmd, QStringLiteral("miner-run"));
+    QCOMPARE(workload.argv, QStringList{"miner-run"});
+    QCOMPARE(workload.dir, QStringLiteral("/tmp"));
+    QCOMPARE(workload.gpus, GpuSelection::allGpus());
+    QCOMPARE(workload.log, QStringLiteral("/dev/null"));
+    QCOMPARE(workload.envText, QString());
+    QVERIFY(workload.env.isEmpty());
+    QCOMPARE(workload.stopTimeoutSeconds, 10);
+    QVERIFY(workload.enabled);
+    QCOMPARE(workload.line, 13);
+
+    QVERIFY(config.tty.enabled);
+    QCOMPARE(config.tty.whitelist, (QStringList{"user1", "user2"}));
+    QCOMPARE(config.tty.idleSeconds, 300);
+}
+
+void TestConfig::loadsGpuMonExamplePerGpu()
+{
+    const ConfigLoadResult result =
+        ConfigLoader::load(QStringLiteral(IDLEGPU_TEST_DATA "/gpu_mon_example_per_gpu.conf"));
+    QCOMPARE(describe(result), QStringList{});
+    const Config &config = result.config;
+    QCOMPARE(config.workloads.size(), 2);
+    const WorkloadConfig &first = config.workloads.at(0);
+    const WorkloadConfig &second = config.workloads.at(1);
+    QCOMPARE(first.id, QStringLiteral("process-0"));
+    QCOMPARE(first.name, QStringLiteral("0"));
+    QCOMPARE(first.gpus, GpuSelection::of({0}));
+    QCOMPARE(first.line, 13);
+    QCOMPARE(second.id, QStringLiteral("process-1"));
+    QCOMPARE(second.name, QStringLiteral("1"));
+    QCOMPARE(second.cmd, QStringLiteral("miner-run")); // the two trailing spaces are gone, as in configparser
+    QCOMPARE(second.argv, QStringList{"miner-run"});
+    QCOMPARE(second.gpus, GpuSelection::of({1}));
+    QCOMPARE(second.log, QStringLiteral("/dev/null"));
+    QCOMPARE(second.line, 22);
+    QVERIFY(config.tty.enabled);
+    QCOMPARE(config.tty.idleSeconds, 300);
+}
+
+void TestConfig::loadsIdlegpuKeys()
+{
+    const ConfigLoadResult result = ConfigLoader::load(QStringLiteral(IDLEGPU_TEST_DATA "/config_full.conf"));
+    QCOMPARE(describe(result), QStringList{});
+    const Config &config = result.config;
+    QCOMPARE(config.intervalSeconds, 5);
+    QCOMPARE(config.startDelaySeconds, 0);
+    QCOMPARE(config.deviceRoot, QStringLiteral("/run/fake-dev"));
+
+    QCOMPARE(config.gpuGroups.size(), 2);
+    QCOMPARE(config.gpuGroups.at(0).gpus, GpuSelection::of({0, 2}));
+    QCOMPARE(config.gpuGroups.at(0).ignorePrograms, (QStringList{"nvidia-smi", "nvtop", "Xorg"}));
+    QCOMPARE(config.ignoredProgramsFor(1), QStringList{"Xorg"});
+    QCOMPARE(config.ignoredProgramsFor(2), (QStringList{"nvidia-smi", "nvtop", "Xorg"}));
+
+    QCOMPARE(config.workloads.size(), 2);
+    const WorkloadConfig &miner = config.workloads.at(0);
+    QCOMPARE(miner.id, QStringLiteral("process-miner"));
+    QCOMPARE(miner.name, QStringLiteral("Miner (pool A)"));
+    QCOMPARE(miner.dir, QStringLiteral("/opt/miner"));
+    QCOMPARE(miner.cmd, QStringLiteral("miner --pool \"stratum+tcp://a:3333\" -u wallet.worker\n--intensity 20%"));
+    QCOMPARE(miner.argv, (QStringList{"miner", "--pool", "stratum+tcp://a:3333", "-u", "wallet.worker", "--intensity",
+                                      "20%"}));
+    QCOMPARE(miner.gpus, GpuSelection::of({0, 2}));
+    QCOMPARE(miner.log, QStringLiteral("/var/log/miner.log"));
+    QCOMPARE(miner.env, (QList<QPair<QString, QString>>{{"CUDA_DEVICE_ORDER", "PCI_BUS_ID"},
+                                                        {"GPU_FORCE_64BIT_PTR", "1"},
+                                                        {"MSG", "hello world"}}));
+    QCOMPARE(miner.stopTimeoutSeconds, 30);
+    QVERIFY(miner.enabled);
+    const WorkloadConfig &boinc = config.workloads.at(1);
+    QCOMPARE(boinc.name, QStringLiteral("boinc"));
+    QCOMPARE(boinc.dir, QString());
+    QCOMPARE(boinc.gpus, GpuSelection::allGpus());
+    QVERIFY(!boinc.enabled);
+    QVERIFY(config.workload(QStringLiteral("process-boinc")) == &boinc);
+
+    QVERIFY(config.tty.enabled);
+    QCOMPARE(config.tty.whitelist, (QStringList{"alice", "bob"}));
+    QCOMPARE(config.tty.idleSeconds, 0);
+}
+
+void TestConfig::readsValuesVerbatim()
+{
+    // What Qt's own IniFormat mangles into a list with the quotes gone.
+    const ConfigLoadResult result = ConfigLoader::parse(
+        "[process-x]\ncmd=miner --pool \"a:1\" -u x,y\ndir=\\\\server\\share\nlog=/tmp/100%;a.log\n", testFile);
+    QCOMPARE(describe(result), QStringList{});
+    const WorkloadConfig &workload = result.config.workloads.first();
+    QCOMPARE(workload.cmd, QStringLiteral("miner --pool \"a:1\" -u x,y"));
+    QCOMPARE(workload.argv, (QStringList{"miner", "--pool", "a:1", "-u", "x,y"}));
+    QCOMPARE(workload.dir, QStringLiteral("\\\\server\\share"));
+    QCOMPARE(workload.log, QStringLiteral("/tmp/100%;a.log"));
+}
+
+void TestConfig::acceptsGpuMonSectionPrefixes()
+{
+    // gpu_mon matched sections with startswith('gpu') and startswith('process').
+    const ConfigLoadResult result = ConfigLoader::parse(
+        "[gpu0]\ngpus=0\n[GPUs]\n[process1]\ncmd=a\n[process-]\ncmd=b\n[process-x]\ncmd=c\n", testFile);
+    QCOMPARE(describe(result), QStringList{});
+    QCOMPARE(result.config.gpuGroups.size(), 2);
+    QCOMPARE(result.config.gpuGroups.at(0).id, QStringLiteral("gpu0"));
+    QCOMPARE(result.config.gpuGroups.at(0).gpus, GpuSelection::of({0}));
+    QCOMPARE(result.config.gpuGroups.at(1).id, QStringLiteral("gpus"));
+    QStringList names;
+    for (const WorkloadConfig &workload : result.config.workloads)
+        names.append(workload.id + QLatin1Char(':') + workload.name);
+    QCOMPARE(names, (QStringList{"process1:process1", "process-:process-", "process-x:x"}));
+}
+
+void TestConfig::acceptsWhatConfigparserAccepts_data()
+{
+    QTest::addColumn<QByteArray>("contents");
+    QTest::addColumn<int>("intervalSeconds");
+    QTest::addColumn<bool>("ttyEnabled");
+
+    QTest::newRow("plus sign") << QByteArray("[defaults]\ninterval_seconds=+5\n") << 5 << false;
+    QTest::newRow("leading zeros") << QByteArray("[defaults]\ninterval_seconds=007\n") << 7 << false;
+    QTest::newRow("largest") << QByteArray("[defaults]\ninterval_seconds=3600\n") << 3600 << false;
+    QTest::newRow("section and key case") << QByteArray("[DEFAULTS]\nInterval_Seconds: 20\n[TTY]\nENABLED=TRUE\n") << 20
+                                          << true;
+    QTest::newRow("yes") << QByteArray("[tty]\nenabled=Yes\n") << 10 << true;
+    QTest::newRow("on") << QByteArray("[tty]\nenabled=ON\n") << 10 << true;
+    QTest::newRow("1") << QByteArray("[tty]\nenabled=1\n") << 10 << true;
+    QTest::newRow("false") << QByteArray("[tty]\nenabled=False\n") << 10 << false;
+    QTest::newRow("no") << QByteArray("[tty]\nenabled=no\n") << 10 << false;
+    QTest::newRow("off") << QByteArray("[tty]\nenabled=off\n") << 10 << false;
+    QTest::newRow("0") << QByteArray("[tty]\nenabled=0\n") << 10 << false;
+    QTest::newRow("empty file") << QByteArray() << 10 << false;
+    QTest::newRow("only comments") << QByteArray("; nothing\n# here\n") << 10 << false;
+}
+
+void TestConfig::acceptsWhatConfigparserAccepts()
+{
+    QFETCH(QByteArray, contents);
+    QFETCH(int, intervalSeconds);
+    QFETCH(bool, ttyEnabled);
+    const ConfigLoadResult result = ConfigLoader::parse(contents, testFile);
+    QCOMPARE(describe(result), QStringList{});
+    QVERIFY(result.ok());
+    QCOMPARE(result.config.intervalSeconds, intervalSeconds);
+    QCOMPARE(result.config.tty.enabled, ttyEnabled);
+}
+
+void TestConfig::reportsProblems_data()
+{
+    QTest::addColumn<QByteArray>("contents");
+    QTest::addColumn<QStringList>("diagnostics");
+    QTest::addColumn<bool>("ok");
+
+    const auto notANumber = [](int line, const char *key, const char *text, int min, int max) {
+        return QStringLiteral("test.conf:%1: error: %2: '%3' is not a whole number of seconds (%4 to %5)")
+            .arg(line)
+            .arg(QLatin1String(key), QString::fromUtf8(text))
+            .arg(min)
+            .arg(max);
+    };
+    const auto outOfRange = [](int line, const char *key, const char *text, int min, int max) {
+        return QStringLiteral("test.conf:%1: error: %2: '%3' is out of range (%4 to %5 seconds)")
+            .arg(line)
+            .arg(QLatin1String(key), QString::fromUtf8(text))
+            .arg(min)
+            .arg(max);
+    };
+
+    QTest::newRow("interval: words") << QByteArray("[defaults]\ninterval_seconds=ten\n")
+                                     << QStringList{notANumber(2, "interval_seconds", "ten", 1, 3600)} << false;
+    QTest::newRow("interval: decimal") << QByteArray("[defaults]\ninterval_seconds=5.0\n")
+                                       << QStringList{notANumber(2, "interval_seconds", "5.0", 1, 3600)} << false;
+    QTest::newRow("interval: underscore") << QByteArray("[defaults]\ninterval_seconds=1_0\n")
+                                          << QStringList{notANumber(2, "interval_seconds", "1_0", 1, 3600)} << false;
+    QTest::newRow("interval: hex") << QByteArray("[defaults]\ninterval_seconds=0x10\n")
+                                   << QStringList{notANumber(2, "interval_seconds", "0x10", 1, 3600)} << false;
+    QTest::newRow("interval: empty") << QByteArray("[defaults]\ninterval_seconds=\n")
+                                     << QStringList{notANumber(2, "interval_seconds", "", 1, 3600)} << false;
+    QTest::newRow("interval: sign only") << QByteArray("[defaults]\ninterval_seconds=+\n")
+                                         << QStringList{notANumber(2, "interval_seconds", "+", 1, 3600)} << false;
+    QTest::newRow("interval: 0") << QByteArray("[defaults]\ninterval_seconds=0\n")
+                                 << QStringList{outOfRange(2, "interval_seconds", "0", 1, 3600)} << false;
+    QTest::newRow("interval: negative") << QByteArray("[defaults]\ninterval_seconds=-5\n")
+                                        << QStringList{outOfRange(2, "interval_seconds", "-5", 1, 3600)} << false;
+    QTest::newRow("interval: 3601") << QByteArray("[defaults]\ninterval_seconds=3601\n")
+                                    << QStringList{outOfRange(2, "interval_seconds", "3601", 1, 3600)} << false;
+    QTest::newRow("interval: huge")
+        << QByteArray("[defaults]\ninterval_seconds=99999999999999999999999\n")
+        << QStringList{outOfRange(2, "interval_seconds", "99999999999999999999999", 1, 3600)} << false;
+    QTest::newRow("start delay: 86401")
+        << QByteArray("[defaults]\nstart_delay_seconds=86401\n")
+        << QStringList{outOfRange(2, "start_delay_seconds", "86401", 0, 86400)} << false;
+    QTest::newRow("device_root relative")
+        << QByteArray("[defaults]\ndevice_root=dev\n")
+        << QStringList{"test.conf:2: error: device_root: 'dev' is not an absolute path (it must start with /)"}
+        << false;
+    QTest::newRow("gpus") << QByteArray("[gpu-x]\ngpus=0,one\n")
+                          << QStringList{"test.conf:2: error: gpus: '0,one' is not a GPU list: write ALL or GPU "
+                                         "indices separated by commas, like 0,1"}
+                          << false;
+    QTest::newRow("workload gpus") << QByteArray("[process-x]\ncmd=a\ngpus=\n")
+                                   << QStringList{"test.conf:3: error: gpus: '' is not a GPU list: write ALL or GPU "
+                                                  "indices separated by commas, like 0,1"}
+                                   << false;
+    QTest::newRow("no cmd") << QByteArray("; a workload\n[process-x]\ndir=/tmp\n")
+                            << QStringList{"test.conf:2: error: [process-x] has no cmd=: nothing to run"} << false;
+    QTest::newRow("empty cmd") << QByteArray("[process-x]\ncmd=\n")
+                               << QStringList{"test.conf:2: error: cmd is empty: nothing to run"} << false;
+    QTest::newRow("cmd of a comment") << QByteArray("[process-x]\ncmd=# nothing\n")
+                                      << QStringList{"test.conf:2: error: cmd is empty: nothing to run"} << false;
+    QTest::newRow("cmd with empty program")
+        << QByteArray("[process-x]\ncmd='' x\n") << QStringList{"test.conf:2: error: cmd: the program name is empty"}
+        << false;
+    QTest::newRow("cmd unterminated") << QByteArray("[process-x]\ncmd=miner 'abc\n")
+                                      << QStringList{"test.conf:2: error: cmd: unterminated single quote: the ' at "
+                                                     "column 7 is never closed"}
+                                      << false;
+    QTest::newRow("cmd with shell operator")
+        << QByteArray("[process-x]\ncmd=miner > /tmp/log\n")
+        << QStringList{"test.conf:2: warning: cmd: '>' is passed to the program as an argument: idlegpu runs no shell "
+                       "(write cmd=sh -c '...' for pipes and redirections)"}
+        << true;
+    QTest::newRow("env") << QByteArray("[process-x]\ncmd=a\nenv=A=1 B\n")
+                         << QStringList{"test.conf:3: error: env: 'B' is not of the form KEY=VALUE"} << false;
+    QTest::newRow("stop timeout") << QByteArray("[process-x]\ncmd=a\nstop_timeout_seconds=0\n")
+                                  << QStringList{outOfRange(3, "stop_timeout_seconds", "0", 1, 3600)} << false;
+    QTest::newRow("workload enabled") << QByteArray("[process-x]\ncmd=a\nenabled=maybe\n")
+                                      << QStringList{"test.conf:3: error: enabled: 'maybe' is neither true nor false "
+                                                     "(also accepted: yes/no, on/off, 1/0)"}
+                                      << false;
+    QTest::newRow("tty enabled") << QByteArray("[tty]\nenabled=y\n")
+                                 << QStringList{"test.conf:2: error: enabled: 'y' is neither true nor false (also "
+                                                "accepted: yes/no, on/off, 1/0)"}
+                                 << false;
+    QTest::newRow("tty idle") << QByteArray("[tty]\nidle_seconds=31536001\n")
+                              << QStringList{outOfRange(2, "idle_seconds", "31536001", 0, 31536000)} << false;
+    QTest::newRow("empty name") << QByteArray("[process-x]\ncmd=a\nname= \n")
+                                << QStringList{"test.conf:3: error: name is empty"} << false;
+    QTest::newRow("same name= twice")
+        << QByteArray("[process-a]\ncmd=x\nname=miner\n\n[process-b]\ncmd=y\nname=miner\n")
+        << QStringList{"test.conf:7: error: [process-b] has the name 'miner' of [process-a] (line 1): names must "
+                       "differ"}
+        << false;
+    QTest::newRow("name= equal to a default name")
+        << QByteArray("[process-a]\ncmd=x\nname=b\n[process-b]\ncmd=y\n")
+        << QStringList{"test.conf:4: error: [process-b] has the name 'b' of [process-a] (line 1): names must differ"}
+        << false;
+    QTest::newRow("overlapping GPU lists are fine")
+        << QByteArray("[process-a]\ncmd=x\ngpus=0,1\n[process-b]\ncmd=y\ngpus=1\n") << QStringList{} << true;
+    QTest::newRow("unknown section and keys")
+        << QByteArray("[defaults]\ninterval=5\n[extra]\nx=1\n[process-a]\ncmd=x\ncommand=y\n")
+        << QStringList{"test.conf:2: warning: unknown key 'interval' in [defaults] ignored",
+                       "test.conf:3: warning: unknown section [extra] ignored: idlegpu reads [defaults], [gpu-*], "
+                       "[process-*] and [tty]",
+                       "test.conf:7: warning: unknown key 'command' in [process-a] ignored"}
+        << true;
+    QTest::newRow("DEFAULT section")
+        << QByteArray("[DEFAULT]\ndir=/tmp\n")
+        << QStringList{"test.conf:1: warning: section [default] ignored: configparser would give its keys to every "
+                       "section, idlegpu does not"}
+        << true;
+    QTest::newRow("section with slash")
+        << QByteArray("[process-a/b]\ncmd=x\n")
+        << QStringList{"test.conf:1: error: section name [process-a/b] must not contain '/'"} << false;
+    QTest::newRow("syntax problems")
+        << QByteArray("interval_seconds=5\n[defaults]\ninterval_seconds=5\nInterval_Seconds=6\nnonsense\n")
+        << QStringList{"test.conf:1: error: 'interval_seconds=5' comes before any [section] header",
+                       "test.conf:4: error: duplicate key 'interval_seconds' in [defaults] (first at line 3)",
+                       "test.conf:5: error: 'nonsense' is neither a [section] header nor a key = value line"}
+        << false;
+    QTest::newRow("duplicate section") << QByteArray("[tty]\nenabled=1\n[Tty]\nenabled=0\n")
+                                       << QStringList{"test.conf:3: error: duplicate section [tty] (first at line 1)"}
+                                       << false;
+    QTest::newRow("binary") << QByteArray("[defaults]\n\xFF\xFE\x00\x01\n", 15)
+                            << QStringList{"test.conf:2: error: binary or not UTF-8 text"} << false;
+    QTest::newRow("several errors, each with its line")
+        << QByteArray("[defaults]\ninterval_seconds=x\n[process-0]\ncmd=\"\ngpus=-1\n")
+        << QStringList{notANumber(2, "interval_seconds", "x", 1, 3600),
+                       "test.conf:4: error: cmd: unterminated double quote: the \" at column 1 is never closed",
+                       "test.conf:5: error: gpus: '-1' is not a GPU list: write ALL or GPU indices separated by "
+                       "commas, like 0,1"}
+        << false;
+}
+
+void TestConfig::reportsProblems()
+{
+    QFETCH(QByteArray, contents);
+    QFETCH(QStringList, diagnostics);
+    QFETCH(bool, ok);
+    const ConfigLoadResult result = ConfigLoader::parse(contents, testFile);
+    QCOMPARE(describe(result), diagnostics);
+    QCOMPARE(result.ok(), ok);
+}
+
+void TestConfig::reportsUnreadableFiles()
+{
+    const QString missing = m_dir.filePath(QStringLiteral("missing.conf"));
+    ConfigLoadResult result = ConfigLoader::load(missing);
+    QCOMPARE(describe(result), QStringList{missing + ": error: cannot read this file: no such file or directory"});
+    QVERIFY(!result.ok());
+
+    result = ConfigLoader::load(m_dir.path());
+    QCOMPARE(describe(result),
+             QStringList{m_dir.path() + ": error: cannot read this file: it is a folder, not a file"});
+
+    result = ConfigLoader::load(QStringLiteral("/dev/zero"));
+    QCOMPARE(describe(result), QStringList{"/dev/zero: error: cannot read this file: it is not a regular file"});
+
+    const QString huge = m_dir.filePath(QStringLiteral("huge.conf"));
+    QVERIFY(writeFile(huge, "[defaults]\n" + QByteArray(2 * 1024 * 1024, ';')));
+    result = ConfigLoader::load(huge);
+    QCOMPARE(describe(result),
+             QStringList{huge + ": error: cannot read this file: it is larger than 1 MiB: not a config file"});
+}
+
+void TestConfig::reportsFileWithoutReadPermission()
+{
+    if (::geteuid() == 0)
+        QSKIP("root reads files whatever their mode");
+    const QString locked = m_dir.filePath(QStringLiteral("locked.conf"));
+    QVERIFY(writeFile(locked, "[defaults]\n"));
+    QCOMPARE(::chmod(QFile::encodeName(locked).constData(), 0), 0);
+    const ConfigLoadResult result = ConfigLoader::load(locked);
+    QCOMPARE(describe(result), QStringList{locked + ": error: cannot read this file: permission denied"});
+}
+
+void TestConfig::doesNotBlockOnFifo()
+{
+    const QString fifo = m_dir.filePath(QStringLiteral("fifo.conf"));
+    QCOMPARE(::mkfifo(QFile::encodeName(fifo).constData(), 0600), 0);
+    const ConfigLoadResult result = ConfigLoader::load(fifo); // would hang here if it opened the FIFO blocking
+    QCOMPARE(describe(result), QStringList{fifo + ": error: cannot read this file: it is not a regular file"});
+}
+
+void TestConfig::seesRewriteWithinSameTick()
+{
+    // QSettings caches a file by path, size and modification time; a rewrite of the same size within one
+    // clock tick must still be seen.
+    const QString path = m_dir.filePath(QStringLiteral("rewritten.conf"));
+    for (int round = 1; round <= 9; ++round) {
+        QVERIFY(writeFile(path, QStringLiteral("[defaults]\ninterval_seconds=%1\n").arg(round).toUtf8()));
+        const ConfigLoadResult result = ConfigLoader::load(path);
+        QCOMPARE(describe(result), QStringList{});
+        QCOMPARE(result.config.intervalSeconds, round);
+    }
+}
+
+void TestConfig::survivesGarbage()
+{
+    QRandomGenerator random(20261105); // fixed seed: a failure can be replayed
+    const QByteArray alphabet("[]=:;#\n\r\t ab-\\\"'%\x00\xC3\xA9\xFF", 22);
+    const QByteArray example = [] {
+        QFile file(QStringLiteral(IDLEGPU_TEST_DATA "/gpu_mon_example_all.conf"));
+        return file.open(QIODevice::ReadOnly) ? file.readAll() : QByteArray();
+    }();
+    QVERIFY(!example.isEmpty());
+    for (int round = 0; round < 300; ++round) {
+        QByteArray contents;
+        if (round % 2 == 0) {
+            const int size = random.bounded(400);
+            for (int i = 0; i < size; ++i)
+                contents.append(alphabet.at(random.bounded(int(alphabet.size()))));
+        } else {
+            // The example with a few bytes changed.
+            contents = example;
+            for (int flips = random.bounded(1, 6); flips > 0; --flips)
+                contents[random.bounded(int(contents.size()))] = alphabet.at(random.bounded(int(alphabet.size())));
+        }
+        const ConfigLoadResult result = ConfigLoader::parse(contents, testFile);
+        for (const ConfigDiagnostic &diagnostic : result.diagnostics) {
+            QVERIFY(!diagnostic.message.isEmpty());
+            QVERIFY(diagnostic.line >= 0 && diagnostic.line <= contents.count('\n') + contents.count('\r') + 1);
+        }
+        if (result.ok())
+            QVERIFY(result.config.intervalSeconds >= 1 && result.config.intervalSeconds <= 3600);
+    }
+}
+
+void TestConfig::capsDiagnostics()
+{
+    QByteArray garbage;
+    for (int i = 0; i < 5000; ++i)
+        garbage += "[defaults]\nnonsense\n";
+    ConfigLoadResult result = ConfigLoader::parse(garbage, testFile);
+    QVERIFY(!result.ok());
+    QCOMPARE(result.diagnostics.size(), 101);
+    QCOMPARE(result.diagnostics.last().toString(), QStringLiteral("test.conf: error: 9899 more problems not shown"));
+
+    QByteArray unknownKeys("[defaults]\n");
+    for (int i = 0; i < 300; ++i)
+        unknownKeys += "k" + QByteArray::number(i) + "=1\n";
+    unknownKeys += "interval_seconds=0\n";
+    result = ConfigLoader::parse(unknownKeys, testFile);
+    QVERIFY2(!result.ok(), "an error past the cap must still count");
+    QCOMPARE(result.diagnostics.size(), 201);
+    QCOMPARE(result.diagnostics.last().toString(),
+             QStringLiteral("test.conf: error: 1 more errors and 100 more warnings not shown"));
+}
+
+void TestConfig::locatesOverride()
+{
+    const ConfigLoader::Location location = ConfigLoader::locate(m_dir.filePath(QStringLiteral("given.conf")));
+    QCOMPARE(location.path, m_dir.filePath(QStringLiteral("given.conf")));
+    QVERIFY(!location.usedLegacy);
+
+    QVERIFY(QDir::setCurrent(m_dir.path()));
+    QCOMPARE(ConfigLoader::locate(QStringLiteral("relative.conf")).path,
+             m_dir.filePath(QStringLiteral("relative.conf")));
+}
+
+void TestConfig::locatesNewFileFirst()
+{
+    QTemporaryDir home;
+    QTemporaryDir xdg;
+    const ScopedEnv homeEnv("HOME", QFile::encodeName(home.path()));
+    const ScopedEnv xdgEnv("XDG_CONFIG_HOME", QFile::encodeName(xdg.path()));
+    const QString current = xdg.filePath(QStringLiteral("idlegpu/idlegpu.conf"));
+    const QString legacy = xdg.filePath(QStringLiteral("gpu_mon.conf"));
+
+    // Neither exists: the new one, to be created.
+    ConfigLoader::Location location = ConfigLoader::locate(QString());
+    QCOMPARE(location.path, current);
+    QVERIFY(!location.usedLegacy);
+
+    QVERIFY(QDir(xdg.path()).mkpath(QStringLiteral("idlegpu")));
+    QVERIFY(writeFile(current, "[defaults]\n"));
+    QVERIFY(writeFile(legacy, "[defaults]\n"));
+    location = ConfigLoader::locate(QString());
+    QCOMPARE(location.path, current);
+    QVERIFY(!location.usedLegacy);
+}
+
+void TestConfig::locatesLegacyFile()
+{
+    QTemporaryDir xdg;
+    const ScopedEnv xdgEnv("XDG_CONFIG_HOME", QFile::encodeName(xdg.path()));
+    const QString legacy = xdg.filePath(QStringLiteral("gpu_mon.conf"));
+    QVERIFY(writeFile(legacy, "[defaults]\n"));
+    QTest::ignoreMessage(QtInfoMsg, QRegularExpression(QStringLiteral("^Using gpu_mon's config file ")
+                                                       + QRegularExpression::escape(legacy)));
+    const ConfigLoader::Location location = ConfigLoader::locate(QString());
+    QCOMPARE(location.path, legacy);
+    QVERIFY(location.usedLegacy);
+}
+
+void TestConfig::locatesWithoutXdgConfigHome()
+{
+    QTemporaryDir home;
+    const ScopedEnv homeEnv("HOME", QFile::encodeName(home.path()));
+    {
+        const ScopedEnv xdgEnv("XDG_CONFIG_HOME", QByteArray(), false);
+        QCOMPARE(ConfigLoader::locate(QString()).path, home.filePath(QStringLiteral(".config/idlegpu/idlegpu.conf")));
+    }
+    {
+        // A relative XDG_CONFIG_HOME is invalid by the spec and ignored.
+        const ScopedEnv xdgEnv("XDG_CONFIG_HOME", "relative/config");
+        QCOMPARE(ConfigLoader::locate(QString()).path, home.filePath(QStringLiteral(".config/idlegpu/idlegpu.conf")));
+    }
+    const QString legacy = home.filePath(QStringLiteral(".config/gpu_mon.conf"));
+    QVERIFY(QDir(home.path()).mkpath(QStringLiteral(".config")));
+    QVERIFY(writeFile(legacy, "[defaults]\n"));
+    const ScopedEnv xdgEnv("XDG_CONFIG_HOME", QByteArray(), false);
+    QTest::ignoreMessage(QtInfoMsg, QRegularExpression(QStringLiteral("^Using gpu_mon's config file ")));
+    const ConfigLoader::Location location = ConfigLoader::locate(QString());
+    QCOMPARE(location.path, legacy);
+    QVERIFY(location.usedLegacy);
+}
+
+QTEST_GUILESS_MAIN(TestConfig)
+#include "tst_config.moc"
