@@ -134,13 +134,13 @@ int runHeadless(const Options &options, UnixSignalWatcher *signalWatcher)
 
 int runIdlegpu(int argc, char **argv)
 {
-    // Before any thread exists, so that every thread (and the signalfd) sees SIGTERM/SIGINT/SIGHUP blocked.
-    UnixSignalWatcher *signalWatcher = new UnixSignalWatcher;
+    // Before any thread exists, so that every thread leaves SIGTERM/SIGINT/SIGHUP to the signalfd.
+    UnixSignalWatcher::blockHandledSignals();
     setUpLogging();
     QCoreApplication app(argc, argv);
     QCoreApplication::setApplicationName(QStringLiteral("idlegpu"));
     QCoreApplication::setApplicationVersion(QStringLiteral(IDLEGPU_VERSION));
-    signalWatcher->setParent(&app);
+    auto *signalWatcher = new UnixSignalWatcher(&app);
 
     QCommandLineParser parser;
     parser.setApplicationDescription(

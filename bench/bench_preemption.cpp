@@ -137,8 +137,23 @@ int main(int argc, char **argv)
             break;
         }
         QThread::msleep(20); // let idlegpu finish its own bookkeeping of the start
-        const long long openedAt = nowUs();
-        const int fd = open(node.constData(), O_RDONLY | O_CLOEXEC);
+        // The user's job is a new process, as a CUDA job is: it takes the time, opens the node and holds it.
+        int timePipe[2];
+        if (pipe(timePipe) != 0)
+            return 1;
+        const pid_t job = fork();
+        if (job == 0) {
+            const long long openedAt = nowUs();
+            const int fd = open(node.constData(), O_RDONLY);
+            (void)!write(timePipe[1], &openedAt, sizeof openedAt);
+            pause();
+            (void)fd;
+            _exit(0);
+        }
+        long long openedAt = 0;
+        (void)!read(timePipe[0], &openedAt, sizeof openedAt);
+        close(timePipe[0]);
+        close(timePipe[1]);
         qint64 termPid = 0;
         if (!waitForEvent(events, "term", 0, pid, &termPid, &termAt, 10000)) {
             fprintf(stderr, "trial %d: no SIGTERM\n", trial);
@@ -146,7 +161,8 @@ int main(int argc, char **argv)
         } else {
             latenciesMs.push_back(double(termAt - openedAt) / 1000.0);
         }
-        close(fd);
+        ::kill(job, SIGKILL);
+        waitpid(job, nullptr, 0);
         lastPid = pid;
     }
 

@@ -10,19 +10,30 @@
 #include <sys/signalfd.h>
 #include <unistd.h>
 
-UnixSignalWatcher::UnixSignalWatcher(QObject *parent) : QObject(parent)
+static sigset_t handledSignals()
 {
     sigset_t mask;
     sigemptyset(&mask);
     sigaddset(&mask, SIGTERM);
     sigaddset(&mask, SIGINT);
     sigaddset(&mask, SIGHUP);
-    // Blocked in this thread; Qt's threads are created later by the callers (or inherit it) in practice, and a
-    // signal blocked in every thread is queued for the signalfd.
-    if (pthread_sigmask(SIG_BLOCK, &mask, nullptr) != 0) {
+    return mask;
+}
+
+bool UnixSignalWatcher::blockHandledSignals()
+{
+    // A signal blocked in every thread stays pending for the signalfd instead of killing the process.
+    const sigset_t mask = handledSignals();
+    return pthread_sigmask(SIG_BLOCK, &mask, nullptr) == 0;
+}
+
+UnixSignalWatcher::UnixSignalWatcher(QObject *parent) : QObject(parent)
+{
+    if (!blockHandledSignals()) {
         qCWarning(lcMonitor, "cannot block SIGTERM/SIGINT/SIGHUP: %s", strerror(errno));
         return;
     }
+    const sigset_t mask = handledSignals();
     m_fd = signalfd(-1, &mask, SFD_NONBLOCK | SFD_CLOEXEC);
     if (m_fd < 0) {
         qCWarning(lcMonitor, "signalfd failed: %s", strerror(errno));

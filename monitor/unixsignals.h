@@ -9,6 +9,11 @@ class UnixSignalWatcher : public QObject
 {
     Q_OBJECT
 public:
+    // Blocks SIGTERM, SIGINT and SIGHUP in the calling thread. Call it first in main(), before any thread
+    // exists, so that every thread inherits the mask and the signals wait for the signalfd.
+    static bool blockHandledSignals();
+
+    // Needs the application object (for its QSocketNotifier); blocks the signals too if not done yet.
     explicit UnixSignalWatcher(QObject *parent = nullptr);
     ~UnixSignalWatcher() override;
 
