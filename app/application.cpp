@@ -52,16 +52,6 @@ void setUpLogging()
                                       "%{category}: %{message}"));
 }
 
-ConfigLoader::Location locateConfig(const Options &options)
-{
-    const ConfigLoader::Location location = ConfigLoader::locate(options.configPath);
-    if (location.usedLegacy)
-        qCInfo(lcConfig, "%s does not exist; using gpu_mon's %s",
-               qPrintable(ConfigLoader::locate(QString()).path.isEmpty() ? QString() : QStringLiteral("idlegpu.conf")),
-               qPrintable(location.path));
-    return location;
-}
-
 int checkConfig(const Options &options)
 {
     const ConfigLoader::Location location = ConfigLoader::locate(options.configPath);
@@ -98,7 +88,7 @@ int printStatus(const Options &options)
 
 int runHeadless(const Options &options, UnixSignalWatcher *signalWatcher)
 {
-    const ConfigLoader::Location location = locateConfig(options);
+    const ConfigLoader::Location location = ConfigLoader::locate(options.configPath);
     SingleInstance instance(location.path);
     if (!instance.acquire()) {
         printErr(tr("idlegpu is already running for %1 (pid %2); not starting a second one.")

@@ -10,6 +10,9 @@
 #include <QSettings>
 #include <QTemporaryFile>
 
+#include <sys/stat.h>
+#include <unistd.h>
+
 namespace {
 
 const QStringList defaultsKeys{QStringLiteral("interval_seconds"), QStringLiteral("start_delay_seconds"),
@@ -352,9 +355,33 @@ QString configHome()
 
 namespace ConfigLoader {
 
+// A config names the commands idlegpu runs: one that another user can change is a way to run their code as
+// us. Refused like ssh refuses such an authorized_keys: group- or world-writable, or owned by someone else
+// (root excepted, for a system-wide file).
+static QString writableByOthers(const QString &path)
+{
+    struct stat info;
+    if (::stat(QFile::encodeName(path).constData(), &info) != 0 || !S_ISREG(info.st_mode))
+        return QString(); // reading it will say what is wrong
+    if (info.st_mode & (S_IWGRP | S_IWOTH))
+        return QStringLiteral("refused: other users can write this file (mode %1); fix it with: chmod go-w %2")
+            .arg(QString::number(info.st_mode & 07777, 8).rightJustified(4, QLatin1Char('0')), path);
+    if (info.st_uid != ::geteuid() && info.st_uid != 0)
+        return QStringLiteral("refused: this file belongs to user %1, not to the user idlegpu runs as (%2)")
+            .arg(info.st_uid)
+            .arg(::geteuid());
+    return QString();
+}
+
 ConfigLoadResult load(const QString &path)
 {
-    QString message;
+    QString message = writableByOthers(path);
+    if (!message.isEmpty()) {
+        ConfigLoadResult result;
+        result.config.filePath = path;
+        result.diagnostics.append({ConfigDiagnostic::Error, path, 0, message});
+        return result;
+    }
     const std::optional<QByteArray> contents = readIniFile(path, &message);
     if (!contents) {
         ConfigLoadResult result;

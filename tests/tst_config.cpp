@@ -73,6 +73,9 @@ private slots:
     void reportsProblems();
     void reportsUnreadableFiles();
     void reportsFileWithoutReadPermission();
+    void refusesFileOthersCanWrite_data();
+    void refusesFileOthersCanWrite();
+    void refusesFileOfAnotherUser();
     void doesNotBlockOnFifo();
     void seesRewriteWithinSameTick();
     void survivesGarbage();
@@ -432,6 +435,48 @@ void TestConfig::reportsFileWithoutReadPermission()
     QCOMPARE(::chmod(QFile::encodeName(locked).constData(), 0), 0);
     const ConfigLoadResult result = ConfigLoader::load(locked);
     QCOMPARE(describe(result), QStringList{locked + ": error: cannot read this file: permission denied"});
+}
+
+void TestConfig::refusesFileOthersCanWrite_data()
+{
+    QTest::addColumn<int>("mode");
+    QTest::addColumn<bool>("refused");
+    QTest::newRow("0600") << 0600 << false;
+    QTest::newRow("0644") << 0644 << false;
+    QTest::newRow("0400") << 0400 << false;
+    QTest::newRow("group-writable 0664") << 0664 << true;
+    QTest::newRow("world-writable 0646") << 0646 << true;
+    QTest::newRow("0666") << 0666 << true;
+}
+
+void TestConfig::refusesFileOthersCanWrite()
+{
+    QFETCH(int, mode);
+    QFETCH(bool, refused);
+    const QString path = m_dir.filePath(QStringLiteral("shared.conf"));
+    QVERIFY(writeFile(path, "[process-x]\ncmd=sleep 1\n"));
+    QCOMPARE(::chmod(QFile::encodeName(path).constData(), mode_t(mode)), 0);
+    const ConfigLoadResult result = ConfigLoader::load(path);
+    QCOMPARE(result.ok(), !refused);
+    if (refused) {
+        const QString expected = path + QStringLiteral(": error: refused: other users can write this file (mode 0%1); "
+                                                       "fix it with: chmod go-w %2")
+                                            .arg(QString::number(mode, 8), path);
+        QCOMPARE(describe(result), QStringList{expected});
+    }
+    QFile::remove(path);
+}
+
+void TestConfig::refusesFileOfAnotherUser()
+{
+    if (::geteuid() != 0)
+        QSKIP("only root can give a file to another user");
+    const QString path = m_dir.filePath(QStringLiteral("theirs.conf"));
+    QVERIFY(writeFile(path, "[process-x]\ncmd=sleep 1\n"));
+    QCOMPARE(::chown(QFile::encodeName(path).constData(), 65534, 65534), 0);
+    const ConfigLoadResult result = ConfigLoader::load(path);
+    QCOMPARE(describe(result), QStringList{path + QStringLiteral(": error: refused: this file belongs to user 65534, "
+                                                                 "not to the user idlegpu runs as (0)")});
 }
 
 void TestConfig::doesNotBlockOnFifo()
