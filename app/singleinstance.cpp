@@ -3,13 +3,20 @@
 #include <QCryptographicHash>
 #include <QDir>
 #include <QFileInfo>
-#include <QStandardPaths>
+#include <QFile>
+
+#include <unistd.h>
 
 SingleInstance::SingleInstance(const QString &configPath)
 {
-    QString dir = QStandardPaths::writableLocation(QStandardPaths::RuntimeLocation);
-    if (dir.isEmpty())
-        dir = QDir::tempPath();
+    // $XDG_RUNTIME_DIR where a login session made one; under supervisord or cron there is none, and a
+    // private folder in /tmp (made here, mode 0700) serves instead.
+    QString dir = qEnvironmentVariable("XDG_RUNTIME_DIR");
+    if (dir.isEmpty() || !QFileInfo(dir).isDir()) {
+        dir = QDir::tempPath() + QStringLiteral("/idlegpu-%1").arg(::getuid());
+        QDir().mkpath(dir);
+        QFile::setPermissions(dir, QFileDevice::ReadOwner | QFileDevice::WriteOwner | QFileDevice::ExeOwner);
+    }
     const QByteArray key = QFileInfo(configPath).absoluteFilePath().toUtf8();
     const QString hash = QString::fromLatin1(QCryptographicHash::hash(key, QCryptographicHash::Sha256).toHex().left(16));
     m_path = QDir(dir).filePath(QStringLiteral("idlegpu-%1.lock").arg(hash));

@@ -4,6 +4,7 @@
 #include "holderscanner.h"
 #include "ttyscanner.h"
 
+#include <QCoreApplication>
 #include <QDateTime>
 #include <QJsonArray>
 
@@ -85,8 +86,12 @@ QString formatText(const MonitorState &state)
     if (!state.decision.activeUsers.isEmpty())
         s << "Active users (tty check): " << state.decision.activeUsers.join(QStringLiteral(", ")) << '\n';
     if (state.snapshot.unreadableProcesses > 0)
-        s << state.snapshot.unreadableProcesses
-          << " processes of other users could not be inspected; run as root to see their GPU use.\n";
+        s << QCoreApplication::translate("idlegpu",
+                                         "Processes of other users that could not be inspected: %1. idlegpu still "
+                                         "notices when they open a GPU, but not who they are (run as root to "
+                                         "see them).")
+                 .arg(state.snapshot.unreadableProcesses)
+          << '\n';
     return out;
 }
 

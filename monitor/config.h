@@ -55,6 +55,9 @@ struct TtyConfig
     int idleSeconds = 300;
 };
 
+struct Config;
+bool sameSettings(const Config &a, const Config &b);
+
 struct Config
 {
     QString filePath;
@@ -85,6 +88,19 @@ struct Config
         return result;
     }
 };
+
+// Equal in every setting (file path and line numbers aside): a reload that changes nothing is silent.
+inline bool sameSettings(const Config &a, const Config &b)
+{
+    if (a.intervalSeconds != b.intervalSeconds || a.startDelaySeconds != b.startDelaySeconds
+        || a.deviceRoot != b.deviceRoot || !(a.gpuGroups == b.gpuGroups) || a.workloads.size() != b.workloads.size()
+        || a.tty.enabled != b.tty.enabled || a.tty.whitelist != b.tty.whitelist || a.tty.idleSeconds != b.tty.idleSeconds)
+        return false;
+    for (qsizetype i = 0; i < a.workloads.size(); ++i)
+        if (!a.workloads.at(i).sameSettings(b.workloads.at(i)))
+            return false;
+    return true;
+}
 
 // One problem found in a config file, printed as FILE:LINE: severity: message.
 struct ConfigDiagnostic

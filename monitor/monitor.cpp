@@ -176,6 +176,8 @@ bool Monitor::applyConfig(const ConfigLoadResult &result, bool initial)
     }
 
     const Config &next = result.config;
+    if (!initial && sameSettings(next, m_config))
+        return true; // touched or rewritten without a change (a log file written in its folder, say)
     if (!initial) {
         // A workload whose settings changed restarts (if it was running); the others are left alone. A removed
         // or disabled one is stopped by the policy.

@@ -22,8 +22,9 @@ private:
     // A workload that writes its own pid and a child's pid, so the test can check they are gone later.
     QString writeConfig(const QTemporaryDir &dir, const FakeDevRoot &dev, int startDelay = 0)
     {
-        const QString cmd = QStringLiteral("sh -c 'echo $$ > %1/workload.pid; sleep 1000 & echo $! > "
-                                           "%1/child.pid; wait'")
+        // The trap proves the workload gets a real SIGTERM (not blocked, not only the SIGKILL after the timeout).
+        const QString cmd = QStringLiteral("sh -c 'echo $$ > %1/workload.pid; trap \"echo term > %1/term.mark; "
+                                           "exit 0\" TERM; sleep 1000 & echo $! > %1/child.pid; wait'")
                                 .arg(dir.path());
         const QString body = QStringLiteral("[defaults]\ninterval_seconds=60\nstart_delay_seconds=%1\ndevice_root=%2\n\n"
                                             "[process-miner]\ncmd=%3\ngpus=0\n")
@@ -70,6 +71,7 @@ private Q_SLOTS:
         QVERIFY2(idlegpu->exitStatus() == QProcess::NormalExit && idlegpu->exitCode() == 0, log.constData());
         QVERIFY(!processAlive(workload));
         QVERIFY(!processAlive(child));
+        QVERIFY2(QFile::exists(dir.filePath(QStringLiteral("term.mark"))), "the workload's TERM trap ran");
     }
 
     void sigkillLeavesNothingBehind()
