@@ -44,7 +44,8 @@ static std::vector<pid_t> spawnBystanders(int count, int fds)
     return pids;
 }
 
-// Waits for a line "<what> <pid> <t>" in the event file, with pid != skipPid for "ready". Returns t and pid.
+// Waits until the newest line "<what> <pid> <t>" of the event file has a pid other than skipPid (for "ready": a
+// new start) or equal to wantPid (for "term"). Returns its pid and t.
 static bool waitForEvent(const QString &path, const char *what, qint64 skipPid, qint64 wantPid, qint64 *pid,
                          long long *t, int timeoutMs)
 {
@@ -59,7 +60,7 @@ static bool waitForEvent(const QString &path, const char *what, qint64 skipPid, 
                     continue;
                 const qint64 linePid = parts[1].toLongLong();
                 if ((skipPid && linePid == skipPid) || (wantPid && linePid != wantPid))
-                    continue;
+                    break; // the newest such line is not the one awaited: keep waiting
                 *pid = linePid;
                 *t = parts[2].toLongLong();
                 return true;
@@ -95,6 +96,8 @@ int main(int argc, char **argv)
     QCoreApplication app(argc, argv);
 
     QTemporaryDir dir;
+    dir.setAutoRemove(qEnvironmentVariableIsEmpty("BENCH_KEEP"));
+    fprintf(stderr, "work folder: %s\n", qPrintable(dir.path()));
     const QString dev = dir.filePath(QStringLiteral("dev"));
     QDir().mkpath(dev);
     for (const char *name : {"nvidia0", "nvidiactl", "nvidia-uvm"}) {

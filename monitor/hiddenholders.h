@@ -13,10 +13,18 @@ public:
     // node, `visibleFds` the fds on it among visible processes (HolderScanner::Result::visibleFdsByNode), and
     // `someUnreadable` whether any process could not be read. Without unreadable processes everything is
     // visible, so the hidden count drops to 0.
-    void update(const QString &node, int opens, int closes, int visibleFds, bool someUnreadable);
+    // nowMs: monotonic. inotify merges identical events that queue up unread (two closes in a row), so the
+    // counts can drift: a hidden holder expires when its node has had no open or close for kHiddenHolderTtlMs.
+    void update(const QString &node, int opens, int closes, int visibleFds, bool someUnreadable, qint64 nowMs);
+    static constexpr qint64 kHiddenHolderTtlMs = 10 * 60 * 1000;
 
     // Open files of `node` held by invisible processes, as far as the events tell; 0 for an unknown node.
+    // Counts only confirmed ones: an unexplained open stays provisional for one update first.
     int hiddenCount(const QString &node) const;
+    // Unexplained opens of the last update. Most are a visible process that opened the node during the scan,
+    // after the scan had passed it: the next update sees its fd without an open and cancels them. What is
+    // still unexplained then is confirmed. The monitor scans again at once while any is provisional.
+    int provisionalCount(const QString &node) const;
     // Visible fds that share an open file with another fd (fork, dup): their exit sends no close event.
     int sharedCount(const QString &node) const;
 
@@ -30,7 +38,9 @@ private:
     {
         int visibleFds = 0;
         int hidden = 0;
+        int provisional = 0;
         int shared = 0;
+        qint64 lastEventMs = 0; // of the last open or close
     };
     QHash<QString, NodeCounts> m_countsByNode;
 };

@@ -16,6 +16,8 @@ namespace {
 // Events that cannot preempt (a close, an open while nothing runs) are answered within this time, so that an
 // open/close storm costs a scan per interval instead of one per event.
 constexpr int kCoalesceMs = 100;
+// An open that no visible process explains yet is checked again this soon.
+constexpr int kRecheckMs = 5;
 // Editors save in several steps (truncate, write, rename): read the file once they are done.
 constexpr int kReloadDelayMs = 200;
 } // namespace
@@ -41,7 +43,6 @@ Monitor::Monitor(const QString &configPath, WorkloadRunner *runner, const Clock 
 
     m_coalesceTimer = new QTimer(this);
     m_coalesceTimer->setSingleShot(true);
-    m_coalesceTimer->setInterval(kCoalesceMs);
     connect(m_coalesceTimer, &QTimer::timeout, this, &Monitor::rescan);
 
     m_reloadTimer = new QTimer(this);
@@ -68,8 +69,8 @@ Monitor::Monitor(const QString &configPath, WorkloadRunner *runner, const Clock 
 
     connect(m_runner, &WorkloadRunner::runtimeChanged, this, [this] {
         // A workload that ended frees its GPUs for another; decide again once the current scan is done.
-        if (!m_inScan && m_started)
-            m_coalesceTimer->start();
+        if (!m_inScan && m_started && !m_coalesceTimer->isActive())
+            m_coalesceTimer->start(kCoalesceMs);
     });
     connect(m_runner, &WorkloadRunner::workloadFailed, this, &Monitor::workloadFailed);
     connect(m_runner, &WorkloadRunner::allStopped, this, [this] {
@@ -244,15 +245,12 @@ void Monitor::updateDevices()
     m_hidden.reset();
 }
 
-void Monitor::onNodeEvents(const NodeEvents &events)
+void Monitor::absorbEvents(const NodeEvents &events)
 {
-    if (!m_started)
-        return;
     if (events.overflow) {
         qCWarning(lcScan, "inotify queue overflowed: events were lost, rescanning everything");
         m_hidden.reset();
         *m_pendingEvents = NodeEvents();
-        rescan();
         return;
     }
     for (const QString &path : events.gone)
@@ -261,16 +259,24 @@ void Monitor::onNodeEvents(const NodeEvents &events)
         m_pendingEvents->opens[it.key()] += it.value();
     for (auto it = events.closes.cbegin(); it != events.closes.cend(); ++it)
         m_pendingEvents->closes[it.key()] += it.value();
+}
+
+void Monitor::onNodeEvents(const NodeEvents &events)
+{
+    if (!m_started)
+        return;
+    qCDebug(lcMonitor) << "node events: opens" << events.opens << "closes" << events.closes;
+    absorbEvents(events);
 
     // The fast path: an open while a workload runs may be a user's job arriving; answer at once.
     bool workloadRunning = false;
     const auto runtimes = m_runner->runtimes();
     for (const WorkloadRuntime &runtime : runtimes)
         workloadRunning = workloadRunning || runtime.state == WorkloadRuntime::Running;
-    if ((!events.opens.isEmpty() && workloadRunning) || !events.gone.isEmpty())
+    if ((!events.opens.isEmpty() && workloadRunning) || !events.gone.isEmpty() || events.overflow)
         rescan();
     else if (!m_coalesceTimer->isActive())
-        m_coalesceTimer->start();
+        m_coalesceTimer->start(kCoalesceMs);
 }
 
 void Monitor::preemptEarly(const Holder &holder)
@@ -288,6 +294,7 @@ void Monitor::preemptEarly(const Holder &holder)
             PreemptionEvent event{runtime.id, config ? config->name : runtime.id, gpu, holder, m_clock->nowMs()};
             const QString reason = QStringLiteral("%1 opened GPU %2").arg(holder.describe()).arg(gpu);
             qCInfo(lcMonitor, "preempting %s: %s", qPrintable(event.workloadName), qPrintable(reason));
+            qCDebug(lcMonitor) << "preempting";
             m_runner->stop(runtime.id, reason);
             Q_EMIT preempted(event);
             break;
@@ -309,11 +316,16 @@ void Monitor::rescan()
     snapshot.holders = scan.holders;
     snapshot.unreadableProcesses = scan.unreadableProcesses;
 
-    // Opens that no visible process explains are another user's jobs: a hidden holder per such GPU.
+    // Opens that no visible process explains are another user's jobs: a hidden holder per such GPU. The events
+    // queued during the scan count too: the kernel queues an open before its fd shows, so every fd the scan saw
+    // has its open counted.
+    absorbEvents(m_nodeWatcher->takePendingEvents());
     const bool someUnreadable = scan.unreadableProcesses > 0;
+    bool provisional = false;
     for (const GpuDevice &gpu : std::as_const(m_devices.gpus)) {
         m_hidden.update(gpu.path, m_pendingEvents->opens.value(gpu.path), m_pendingEvents->closes.value(gpu.path),
-                        scan.visibleFdsByNode.value(gpu.path), someUnreadable);
+                        scan.visibleFdsByNode.value(gpu.path), someUnreadable, m_clock->nowMs());
+        provisional = provisional || m_hidden.provisionalCount(gpu.path) > 0;
         if (m_hidden.hiddenCount(gpu.path) > 0) {
             Holder hidden;
             hidden.hidden = true;
@@ -323,6 +335,8 @@ void Monitor::rescan()
         }
     }
     *m_pendingEvents = NodeEvents();
+    if (provisional) // an open nobody explains yet: look again at once, it is a hidden holder or a late sight
+        m_coalesceTimer->start(kRecheckMs);
 
     if (m_config.tty.enabled)
         snapshot.ttys = scanTtys(m_paths.ptsRoot, QDateTime::currentMSecsSinceEpoch());

@@ -88,6 +88,7 @@ private:
     void watchConfigFile();
     void updateDevices();
     void onNodeEvents(const NodeEvents &events);
+    void absorbEvents(const NodeEvents &events);
     void preemptEarly(const Holder &holder);
     void apply(const Decision &decision);
     void scheduleWake(qint64 wakeAtMs);

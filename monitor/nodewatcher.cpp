@@ -111,7 +111,16 @@ void NodeWatcher::dropWatch(const QString &path)
 
 void NodeWatcher::readEvents()
 {
+    const NodeEvents events = takePendingEvents();
+    if (events.overflow || !events.opens.isEmpty() || !events.closes.isEmpty() || !events.gone.isEmpty())
+        Q_EMIT eventsArrived(events);
+}
+
+NodeEvents NodeWatcher::takePendingEvents()
+{
     NodeEvents events;
+    if (m_fd < 0)
+        return events;
     auto markGone = [&](const QString &path) {
         if (!events.gone.contains(path))
             events.gone.append(path);
@@ -151,6 +160,5 @@ void NodeWatcher::readEvents()
             }
         }
     }
-    if (events.overflow || !events.opens.isEmpty() || !events.closes.isEmpty() || !events.gone.isEmpty())
-        Q_EMIT eventsArrived(events);
+    return events;
 }

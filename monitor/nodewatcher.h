@@ -30,6 +30,10 @@ public:
     void setNodes(const QStringList &paths);
     QStringList watchedNodes() const;
 
+    // Reads the events queued so far without emitting them: the monitor takes them right after a scan, so
+    // that every fd the scan saw has its open counted (the kernel queues IN_OPEN before the fd exists).
+    NodeEvents takePendingEvents();
+
 Q_SIGNALS:
     void eventsArrived(const NodeEvents &events);
 

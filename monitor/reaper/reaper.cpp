@@ -278,7 +278,20 @@ private:
             return;
         const long long killAt = nowMs() + graceMs;
         m_killAtMs = m_phase == Phase::Stopping ? std::min(m_killAtMs, killAt) : killAt;
+        if (m_phase == Phase::Running && !m_childDone)
+            terminate(m_child); // at once: the walk over /proc for the rest of the tree takes a while
         m_phase = Phase::Stopping;
+    }
+
+    // SIGTERM once per process (a second one means "hurry" to some programs), and SIGCONT, since a stopped
+    // process would never see it.
+    void terminate(pid_t pid)
+    {
+        ProcessInfo info;
+        if (!readProcessInfo(pid, info) || !m_terminated.insert({pid, info.startTime}).second)
+            return;
+        kill(pid, SIGTERM);
+        kill(pid, SIGCONT);
     }
 
     // Signals the tree as the phase says, rescanning it first (it may have forked meanwhile). True once
@@ -296,9 +309,8 @@ private:
             } else if (m_phase == Phase::Killing) {
                 kill(p.pid, SIGKILL);
             } else if (m_terminated.insert({p.pid, p.startTime}).second) {
-                // Once per process: a second SIGTERM means "hurry" to some programs.
-                kill(p.pid, SIGTERM);
-                kill(p.pid, SIGCONT); // a stopped process would never see the SIGTERM
+                kill(p.pid, SIGTERM); // as terminate(), with the start time already read
+                kill(p.pid, SIGCONT);
             }
         }
         return false;
