@@ -28,12 +28,17 @@ void Notifier::notifyWorkloadFailed(const QString &name, const WorkloadRuntime &
     if (m_failingNoticed.contains(runtime.id))
         return;
     m_failingNoticed.insert(runtime.id);
-    const QString how = runtime.lastExit.isEmpty() ? QString() : tr(" (last: %1)").arg(runtime.lastExit);
-    post(Kind::Failure, tr("Workload failing"),
-         tr("%1 failed %2 times in a row%3; idlegpu keeps retrying it, less and less often.")
-             .arg(name.isEmpty() ? runtime.id : name)
-             .arg(runtime.consecutiveFailures)
-             .arg(how),
+    const QString who = name.isEmpty() ? runtime.id : name;
+    const QString body =
+        runtime.lastExit.isEmpty()
+            ? tr("%1 failed %2 times in a row; idlegpu keeps retrying it, less and less often.")
+                  .arg(who)
+                  .arg(runtime.consecutiveFailures)
+            : tr("%1 failed %2 times in a row (last: %3); idlegpu keeps retrying it, less and less often.")
+                  .arg(who)
+                  .arg(runtime.consecutiveFailures)
+                  .arg(runtime.lastExit);
+    post(Kind::Failure, tr("Workload failing"), body,
          QSystemTrayIcon::Warning);
 }
 

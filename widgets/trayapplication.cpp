@@ -108,3 +108,7 @@ void TrayApplication::savePause()
     if (!m_pauseStore.save(m_monitor->state().pause, m_clock->nowMs(), QDateTime::currentDateTimeUtc()))
         qCWarning(lcTray, "cannot save the pause: %s", qPrintable(m_pauseStore.errorString()));
 }
+
+// Its moc output compiled here rather than in the library's shared mocs_compilation object, so that linking
+// the other widgets (the tests do) does not drag in the Monitor.
+#include "moc_trayapplication.cpp"
