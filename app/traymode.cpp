@@ -116,7 +116,7 @@ public:
                              << "device_root = " << dev << "\n\n"
                              << "[process-demo]\n"
                              << "name = demo-miner\n"
-                             << "cmd = sh -c 'while :; do sleep 1; done'\n";
+                             << "cmd = sleep 86400\n";
         return true;
     }
     QString configPath() const { return m_dir.filePath(QStringLiteral("demo.conf")); }

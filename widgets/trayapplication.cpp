@@ -23,7 +23,7 @@ TrayApplication::TrayApplication(Monitor *monitor, const QString &logFilePath, c
       m_sink(m_trayIcon),
       m_notifier(new Notifier(&m_sink, clock, this)),
       m_statusWindow(new StatusWindow),
-      m_countdownTimer(new QTimer(this))
+      m_tickTimer(new QTimer(this))
 {
     m_monitor->setPause(m_pauseStore.load(m_clock->nowMs(), QDateTime::currentDateTimeUtc()));
     m_controller->setAutostartEnabled(m_autostart.isEnabled());
@@ -59,8 +59,8 @@ TrayApplication::TrayApplication(Monitor *monitor, const QString &logFilePath, c
         m_controller->setAutostartEnabled(m_autostart.isEnabled());
     });
 
-    m_countdownTimer->setInterval(1000);
-    connect(m_countdownTimer, &QTimer::timeout, this, &TrayApplication::applyState);
+    m_tickTimer->setInterval(1000);
+    connect(m_tickTimer, &QTimer::timeout, this, &TrayApplication::applyState);
     applyState();
 }
 
@@ -79,6 +79,7 @@ void TrayApplication::showStatusWindow()
     m_statusWindow->show();
     m_statusWindow->raise();
     m_statusWindow->activateWindow();
+    applyState(); // starts the ticking
 }
 
 void TrayApplication::reportConfigProblems()
@@ -95,12 +96,14 @@ void TrayApplication::applyState()
     m_controller->applyState(state, nowMs, wallNow);
     m_statusWindow->applyState(state, nowMs, wallNow);
 
-    const bool counting = std::any_of(state.decision.gpus.cbegin(), state.decision.gpus.cend(),
-                                      [](const GpuStatus &gpu) { return gpu.state == GpuState::Waiting; });
-    if (counting && !m_countdownTimer->isActive())
-        m_countdownTimer->start();
+    // Tick every second while something on screen counts: a countdown, or the run times in the status window.
+    const bool counting = m_statusWindow->isVisible()
+                          || std::any_of(state.decision.gpus.cbegin(), state.decision.gpus.cend(),
+                                         [](const GpuStatus &gpu) { return gpu.state == GpuState::Waiting; });
+    if (counting && !m_tickTimer->isActive())
+        m_tickTimer->start();
     else if (!counting)
-        m_countdownTimer->stop();
+        m_tickTimer->stop();
 }
 
 void TrayApplication::savePause()

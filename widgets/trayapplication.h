@@ -49,5 +49,5 @@ private:
     StatusWindow *m_statusWindow;
     PauseStore m_pauseStore;
     Autostart m_autostart;
-    QTimer *m_countdownTimer; // refreshes "starting in N s" while a GPU waits
+    QTimer *m_tickTimer; // refreshes countdowns and run times once a second while they are shown
 };
