@@ -1,0 +1,235 @@
+#include "traymode.h"
+
+#include "config.h"
+#include "logging.h"
+#include "monitor.h"
+#include "processrunner.h"
+#include "singleinstance.h"
+#include "statuswindow.h"
+#include "trayapplication.h"
+#include "traycontroller.h"
+#include "traylogging.h"
+#include "unixsignals.h"
+
+#include <QApplication>
+#include <QDir>
+#include <QFile>
+#include <QFileInfo>
+#include <QFileSystemWatcher>
+#include <QLibraryInfo>
+#include <QLocale>
+#include <QMessageBox>
+#include <QProcess>
+#include <QStandardPaths>
+#include <QSystemTrayIcon>
+#include <QTemporaryDir>
+#include <QTextStream>
+#include <QTimer>
+#include <QTranslator>
+
+#include <cstdio>
+
+namespace {
+
+// Desktops start the session's autostart entries and the panel in parallel: the tray may come late.
+constexpr int kTrayPollMs = 2'000;
+constexpr int kTrayWaitMs = 120'000;
+constexpr qint64 kMaxLogBytes = 4 * 1024 * 1024;
+
+class TrayMode
+{
+    Q_DECLARE_TR_FUNCTIONS(TrayMode)
+};
+
+// Without a terminal, the log goes to $XDG_STATE_HOME/idlegpu/idlegpu.log too ("Open log"). Started afresh when it
+// grows past kMaxLogBytes.
+QFile *g_logFile = nullptr;
+QtMessageHandler g_previousHandler = nullptr;
+
+void logToFile(QtMsgType type, const QMessageLogContext &context, const QString &message)
+{
+    if (g_logFile) {
+        g_logFile->write(qFormatLogMessage(type, context, message).toUtf8() + '\n');
+        g_logFile->flush();
+    }
+    if (g_previousHandler)
+        g_previousHandler(type, context, message);
+}
+
+QString openLogFile()
+{
+    QString stateHome = qEnvironmentVariable("XDG_STATE_HOME");
+    if (stateHome.isEmpty() || !QDir::isAbsolutePath(stateHome))
+        stateHome = QDir::homePath() + QStringLiteral("/.local/state");
+    const QString path = stateHome + QStringLiteral("/idlegpu/idlegpu.log");
+    QDir().mkpath(QFileInfo(path).absolutePath());
+    auto *file = new QFile(path, qApp);
+    const bool tooBig = QFileInfo(path).size() > kMaxLogBytes;
+    if (file->open(QIODevice::WriteOnly | (tooBig ? QIODevice::Truncate : QIODevice::Append))) {
+        file->setPermissions(QFileDevice::ReadOwner | QFileDevice::WriteOwner);
+        g_logFile = file;
+        g_previousHandler = qInstallMessageHandler(logToFile);
+    } else {
+        qCWarning(lcTray, "cannot write the log file %s: %s", qPrintable(path), qPrintable(file->errorString()));
+    }
+    return path;
+}
+
+// The system's language: our translations (embedded under :/i18n) and Qt's own.
+void loadTranslations()
+{
+    auto *ours = new QTranslator(qApp);
+    if (ours->load(QLocale(), QStringLiteral("idlegpu"), QStringLiteral("_"), QStringLiteral(":/i18n")))
+        QCoreApplication::installTranslator(ours);
+    auto *qt = new QTranslator(qApp);
+    if (qt->load(QLocale(), QStringLiteral("qtbase"), QStringLiteral("_"),
+                 QLibraryInfo::path(QLibraryInfo::TranslationsPath)))
+        QCoreApplication::installTranslator(qt);
+}
+
+// The demo: two fake GPUs as plain files and a workload that only sleeps; "Simulate a job on GPU N" runs a
+// process named python3 that holds the fake node open for 30 s.
+class Demo
+{
+public:
+    bool setUp()
+    {
+        if (!m_dir.isValid())
+            return false;
+        const QString dev = m_dir.filePath(QStringLiteral("dev"));
+        QDir().mkpath(dev);
+        for (const char *node : {"nvidia0", "nvidia1", "nvidiactl", "nvidia-uvm"}) {
+            QFile file(dev + QLatin1Char('/') + QLatin1String(node));
+            if (!file.open(QIODevice::WriteOnly))
+                return false;
+        }
+        const QString sleep = QStandardPaths::findExecutable(QStringLiteral("sleep"));
+        QDir().mkpath(m_dir.filePath(QStringLiteral("bin")));
+        QFile::link(sleep, m_dir.filePath(QStringLiteral("bin/python3")));
+
+        QFile config(configPath());
+        if (!config.open(QIODevice::WriteOnly))
+            return false;
+        QTextStream(&config) << "[defaults]\n"
+                             << "interval_seconds = 10\n"
+                             << "start_delay_seconds = 5\n"
+                             << "device_root = " << dev << "\n\n"
+                             << "[process-demo]\n"
+                             << "name = demo-miner\n"
+                             << "cmd = sleep 86400\n";
+        return true;
+    }
+    QString configPath() const { return m_dir.filePath(QStringLiteral("demo.conf")); }
+
+    void simulateJob(int gpu, QObject *owner)
+    {
+        auto *job = new QProcess(owner);
+        QObject::connect(job, &QProcess::finished, job, &QObject::deleteLater);
+        // The shell opens the node on fd 0 and becomes the "python3" (a sleep), as a CUDA job would hold it.
+        job->start(QStringLiteral("sh"), {QStringLiteral("-c"), QStringLiteral("exec \"$0\" 30 < \"$1\""),
+                                          m_dir.filePath(QStringLiteral("bin/python3")),
+                                          m_dir.filePath(QStringLiteral("dev/nvidia%1").arg(gpu))});
+    }
+
+private:
+    QTemporaryDir m_dir;
+};
+
+} // namespace
+
+int runTray(const QString &configPath, bool demo)
+{
+    loadTranslations();
+    QApplication::setQuitOnLastWindowClosed(false); // closing the status window does not stop the monitor
+    const QString logPath = openLogFile();
+
+    Demo demoSetup;
+    QString path;
+    if (demo) {
+        if (!demoSetup.setUp()) {
+            qCCritical(lcTray, "cannot create the demo's temporary folder");
+            return 1;
+        }
+        path = demoSetup.configPath();
+    } else {
+        path = ConfigLoader::locate(configPath).path;
+    }
+
+    SingleInstance instance(path);
+    if (!instance.acquire()) {
+        const QString message = TrayMode::tr("idlegpu is already running for %1 (pid %2).").arg(path).arg(instance.ownerPid());
+        QTextStream(stderr) << message << Qt::endl;
+        QMessageBox::information(nullptr, TrayMode::tr("idlegpu"), message);
+        return 2;
+    }
+
+    ProcessRunner runner;
+    Monitor monitor(path, &runner);
+    TrayApplication tray(&monitor, logPath);
+    tray.controller()->setDemoMode(demo);
+    QObject::connect(tray.controller(), &TrayController::simulateJobRequested, &monitor,
+                     [&demoSetup, &monitor](int gpu) { demoSetup.simulateJob(gpu, &monitor); });
+
+    // Quit: stop the workloads (they get their grace time), then leave.
+    bool quitting = false;
+    const auto quit = [&monitor, &quitting] {
+        quitting = true;
+        monitor.shutdown();
+    };
+    QObject::connect(tray.controller(), &TrayController::quitRequested, &monitor, quit);
+    QObject::connect(&monitor, &Monitor::shutdownFinished, qApp, [] { QCoreApplication::quit(); });
+    if (auto *signals_ = qApp->findChild<UnixSignalWatcher *>()) {
+        QObject::connect(signals_, &UnixSignalWatcher::terminateRequested, &monitor, quit);
+        QObject::connect(signals_, &UnixSignalWatcher::reloadRequested, &monitor, &Monitor::reloadConfig);
+    }
+
+    // A configuration that cannot be used does not end the tray: it shows the problem and starts the monitor
+    // once the file is fixed (the monitor watches the file itself only after a good start).
+    QFileSystemWatcher configWatcher;
+    if (monitor.start()) {
+        qCInfo(lcMonitor, "idlegpu %s in the tray with %s (pid %lld)", IDLEGPU_VERSION, qPrintable(path),
+               QCoreApplication::applicationPid());
+    } else {
+        tray.reportConfigProblems();
+        configWatcher.addPath(QFileInfo(path).absolutePath());
+        if (QFileInfo::exists(path))
+            configWatcher.addPath(path);
+        const auto retry = [&] {
+            if (quitting || !monitor.start()) {
+                if (QFileInfo::exists(path))
+                    configWatcher.addPath(path); // re-watch after an editor's rename
+                return;
+            }
+            qCInfo(lcConfig, "%s is usable now; monitoring", qPrintable(path));
+            configWatcher.removePaths(configWatcher.files() + configWatcher.directories());
+        };
+        QObject::connect(&configWatcher, &QFileSystemWatcher::fileChanged, &monitor, retry);
+        QObject::connect(&configWatcher, &QFileSystemWatcher::directoryChanged, &monitor, retry);
+    }
+
+    // The tray may not be there yet at login. Wait for it; after kTrayWaitMs show the status window instead,
+    // and keep waiting: the icon appears whenever a tray does.
+    QTimer trayPoll;
+    trayPoll.setInterval(kTrayPollMs);
+    int waitedMs = 0;
+    QObject::connect(&trayPoll, &QTimer::timeout, &monitor, [&] {
+        if (QSystemTrayIcon::isSystemTrayAvailable()) {
+            qCInfo(lcTray, "a system tray is available now");
+            tray.showTrayIcon();
+            trayPoll.stop();
+            return;
+        }
+        waitedMs += kTrayPollMs;
+        if (waitedMs == kTrayWaitMs) {
+            qCWarning(lcTray, "no system tray after %d s; showing the status window instead", kTrayWaitMs / 1000);
+            tray.showStatusWindow();
+        }
+    });
+    if (QSystemTrayIcon::isSystemTrayAvailable()) {
+        tray.showTrayIcon();
+    } else {
+        qCInfo(lcTray, "no system tray yet; waiting up to %d s for one", kTrayWaitMs / 1000);
+        trayPoll.start();
+    }
+    return QApplication::exec();
+}

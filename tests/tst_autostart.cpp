@@ -1,0 +1,284 @@
+// The files the tray keeps: the autostart entry (XDG autostart, Hidden=true honoured) and the saved pause.
+#include "autostart.h"
+#include "pausestore.h"
+
+#include <QFile>
+#include <QTemporaryDir>
+#include <QtTest>
+
+#include <sys/stat.h>
+
+namespace {
+
+QByteArray readAll(const QString &path)
+{
+    QFile file(path);
+    return file.open(QIODevice::ReadOnly) ? file.readAll() : QByteArray();
+}
+
+void writeAll(const QString &path, const QByteArray &contents)
+{
+    QDir().mkpath(QFileInfo(path).absolutePath());
+    QFile file(path);
+    QVERIFY(file.open(QIODevice::WriteOnly | QIODevice::Truncate));
+    file.write(contents);
+}
+
+const QByteArray kUserEntry = "# my own entry\n"
+                              "[Desktop Entry]\n"
+                              "Type=Application\n"
+                              "Name=GPU idler\n"
+                              "Exec=/opt/idlegpu/bin/idlegpu --config /srv/idle.conf\n"
+                              "Hidden=true\n"
+                              "X-KDE-autostart-after=panel\n"
+                              "\n"
+                              "[Desktop Action Other]\n"
+                              "Hidden=true\n";
+
+int modeOf(const QString &path)
+{
+    struct stat info = {};
+    return ::stat(QFile::encodeName(path).constData(), &info) == 0 ? int(info.st_mode & 07777) : -1;
+}
+
+const QDateTime kWallNow(QDate(2026, 11, 5), QTime(14, 0), Qt::UTC);
+
+} // namespace
+
+class TestAutostart : public QObject
+{
+    Q_OBJECT
+private Q_SLOTS:
+    void init();
+    void cleanup();
+
+    void pathHonoursXdgConfigHome();
+    void enableWritesOurEntryDisableRemovesIt();
+    void turnedOffEntries_data();
+    void turnedOffEntries();
+    void enablingAUserFileKeepsItsLines();
+    void disablingAnEditedFileHidesIt();
+    void garbageDoesNotCrash();
+
+    void pauseRoundTripAcrossARestart();
+    void pauseThatEndedWhileAwayIsGone();
+    void pauseUntilResumedByHand();
+    void pauseFileIsPrivate();
+    void pauseFromBrokenFiles_data();
+    void pauseFromBrokenFiles();
+
+private:
+    QTemporaryDir *m_dir = nullptr;
+    QByteArray m_savedConfigHome;
+};
+
+void TestAutostart::init()
+{
+    m_dir = new QTemporaryDir;
+    QVERIFY(m_dir->isValid());
+    m_savedConfigHome = qgetenv("XDG_CONFIG_HOME");
+    qputenv("XDG_CONFIG_HOME", m_dir->filePath(QStringLiteral("config")).toUtf8());
+}
+
+void TestAutostart::cleanup()
+{
+    qputenv("XDG_CONFIG_HOME", m_savedConfigHome);
+    delete m_dir;
+    m_dir = nullptr;
+}
+
+void TestAutostart::pathHonoursXdgConfigHome()
+{
+    QCOMPARE(Autostart::filePath(), m_dir->filePath(QStringLiteral("config/autostart/idlegpu.desktop")));
+    qputenv("XDG_CONFIG_HOME", "relative/ignored"); // the spec: only absolute paths count
+    QCOMPARE(Autostart::filePath(), QDir::homePath() + QStringLiteral("/.config/autostart/idlegpu.desktop"));
+}
+
+void TestAutostart::enableWritesOurEntryDisableRemovesIt()
+{
+    Autostart autostart(QStringLiteral("/usr/bin/idlegpu"));
+    QVERIFY(!autostart.isEnabled());
+    QVERIFY(autostart.setEnabled(false)); // nothing to do
+
+    QVERIFY2(autostart.setEnabled(true), qPrintable(autostart.errorString()));
+    QVERIFY(autostart.isEnabled());
+    const QByteArray written = readAll(Autostart::filePath());
+    QCOMPARE(written, autostart.desktopEntry());
+    QVERIFY(written.startsWith("[Desktop Entry]\n"));
+    QVERIFY(written.contains("\nExec=/usr/bin/idlegpu\n"));
+    QVERIFY(written.contains("\nType=Application\n"));
+
+    QVERIFY(autostart.setEnabled(false));
+    QVERIFY(!QFile::exists(Autostart::filePath()));
+    QVERIFY(!autostart.isEnabled());
+}
+
+void TestAutostart::turnedOffEntries_data()
+{
+    QTest::addColumn<QByteArray>("contents");
+    QTest::addColumn<bool>("enabled");
+    QTest::newRow("plain") << QByteArray("[Desktop Entry]\nExec=idlegpu\n") << true;
+    QTest::newRow("Hidden=true") << QByteArray("[Desktop Entry]\nExec=idlegpu\nHidden=true\n") << false;
+    QTest::newRow("Hidden = True, spaced") << QByteArray("[Desktop Entry]\nHidden = True\n") << false;
+    QTest::newRow("Hidden=false") << QByteArray("[Desktop Entry]\nHidden=false\n") << true;
+    QTest::newRow("GNOME switch off") << QByteArray("[Desktop Entry]\nX-GNOME-Autostart-enabled=false\n") << false;
+    QTest::newRow("Hidden in another group") << QByteArray("[Desktop Entry]\nExec=x\n[Desktop Action A]\nHidden=true\n")
+                                             << true;
+    QTest::newRow("the user's example") << kUserEntry << false;
+}
+
+void TestAutostart::turnedOffEntries()
+{
+    QFETCH(QByteArray, contents);
+    QFETCH(bool, enabled);
+    writeAll(Autostart::filePath(), contents);
+    QCOMPARE(Autostart(QStringLiteral("idlegpu")).isEnabled(), enabled);
+}
+
+void TestAutostart::enablingAUserFileKeepsItsLines()
+{
+    writeAll(Autostart::filePath(), kUserEntry + "X-GNOME-Autostart-enabled=false\n");
+    Autostart autostart(QStringLiteral("/usr/bin/idlegpu"));
+    QVERIFY(!autostart.isEnabled());
+    QVERIFY(autostart.setEnabled(true));
+    QVERIFY(autostart.isEnabled());
+    QCOMPARE(readAll(Autostart::filePath()), QByteArray("# my own entry\n"
+                                                        "[Desktop Entry]\n"
+                                                        "Type=Application\n"
+                                                        "Name=GPU idler\n"
+                                                        "Exec=/opt/idlegpu/bin/idlegpu --config /srv/idle.conf\n"
+                                                        "X-KDE-autostart-after=panel\n"
+                                                        "\n"
+                                                        "[Desktop Action Other]\n"
+                                                        "Hidden=true\n"
+                                                        "X-GNOME-Autostart-enabled=false\n"));
+}
+
+void TestAutostart::disablingAnEditedFileHidesIt()
+{
+    Autostart autostart(QStringLiteral("/usr/bin/idlegpu"));
+    QVERIFY(autostart.setEnabled(true));
+    const QByteArray edited = autostart.desktopEntry() + "X-My-Note=keep me\n";
+    writeAll(Autostart::filePath(), edited);
+
+    QVERIFY(autostart.setEnabled(false));
+    QVERIFY(!autostart.isEnabled());
+    const QByteArray after = readAll(Autostart::filePath());
+    QVERIFY(after.startsWith("[Desktop Entry]\nHidden=true\n"));
+    QVERIFY(after.contains("X-My-Note=keep me\n"));
+    QVERIFY(after.contains("Exec=/usr/bin/idlegpu\n"));
+
+    // And back: the user's note survives the round trip.
+    QVERIFY(autostart.setEnabled(true));
+    QVERIFY(autostart.isEnabled());
+    QCOMPARE(readAll(Autostart::filePath()), edited);
+}
+
+void TestAutostart::garbageDoesNotCrash()
+{
+    QByteArray garbage(300 * 1024, '\0');
+    for (int i = 0; i < garbage.size(); ++i)
+        garbage[i] = char((i * 7919) & 0xff);
+    writeAll(Autostart::filePath(), garbage);
+    Autostart autostart(QStringLiteral("idlegpu"));
+    autostart.isEnabled();
+    QVERIFY(autostart.setEnabled(false)); // not ours: it is kept, switched off
+    QVERIFY(!autostart.isEnabled());
+    QVERIFY(QFile::exists(Autostart::filePath()));
+}
+
+void TestAutostart::pauseRoundTripAcrossARestart()
+{
+    PauseStore store(m_dir->filePath(QStringLiteral("state/idlegpu/state.ini")));
+    PauseState pause;
+    pause.all = true;
+    pause.allUntilMs = 5'000'000 + 3'600'000; // an hour from now
+    pause.workloads = {QStringLiteral("process-miner"), QStringLiteral("process-a,b=c%d")};
+    QVERIFY2(store.save(pause, 5'000'000, kWallNow), qPrintable(store.errorString()));
+    QVERIFY(readAll(store.filePath()).contains("until=2026-11-05T15:00:00.000Z"));
+
+    // After a reboot the monotonic clock starts again from near zero; 20 minutes have passed on the wall.
+    const PauseState loaded = PauseStore(store.filePath()).load(70'000, kWallNow.addSecs(20 * 60));
+    QVERIFY(loaded.all);
+    QCOMPARE(loaded.allUntilMs, 70'000 + 40 * 60'000);
+    QCOMPARE(loaded.workloads, pause.workloads);
+}
+
+void TestAutostart::pauseThatEndedWhileAwayIsGone()
+{
+    PauseStore store(m_dir->filePath(QStringLiteral("state.ini")));
+    PauseState pause;
+    pause.all = true;
+    pause.allUntilMs = 1'000 + 3'600'000;
+    pause.workloads = {QStringLiteral("process-miner")};
+    QVERIFY(store.save(pause, 1'000, kWallNow));
+    const PauseState loaded = store.load(1'000, kWallNow.addSecs(2 * 3600));
+    QVERIFY(!loaded.all);
+    QCOMPARE(loaded.allUntilMs, 0);
+    QCOMPARE(loaded.workloads, pause.workloads); // pausing one workload has no end time
+
+    // Saved when already over: not paused either.
+    QVERIFY(store.save(pause, pause.allUntilMs + 1, kWallNow));
+    QVERIFY(!store.load(0, kWallNow).all);
+}
+
+void TestAutostart::pauseUntilResumedByHand()
+{
+    PauseStore store(m_dir->filePath(QStringLiteral("state.ini")));
+    PauseState pause;
+    pause.all = true;
+    QVERIFY(store.save(pause, 1'000, kWallNow));
+    const PauseState loaded = store.load(99, kWallNow.addDays(30));
+    QVERIFY(loaded.all);
+    QCOMPARE(loaded.allUntilMs, 0);
+    QVERIFY(loaded.workloads.isEmpty());
+
+    QVERIFY(store.save(PauseState(), 1'000, kWallNow));
+    QVERIFY(!store.load(99, kWallNow).all);
+}
+
+void TestAutostart::pauseFileIsPrivate()
+{
+    const QString path = m_dir->filePath(QStringLiteral("state/idlegpu/state.ini"));
+    writeAll(path, "[pause]\nall=false\n");
+    QFile::setPermissions(path, QFileDevice::ReadOwner | QFileDevice::WriteOwner | QFileDevice::ReadGroup
+                                    | QFileDevice::ReadOther);
+    PauseStore store(path);
+    QVERIFY(store.save(PauseState(), 0, kWallNow));
+    QCOMPARE(modeOf(path), 0600);
+
+    const QString fresh = m_dir->filePath(QStringLiteral("new/idlegpu/state.ini"));
+    QVERIFY(PauseStore(fresh).save(PauseState(), 0, kWallNow));
+    QCOMPARE(modeOf(fresh), 0600);
+    QCOMPARE(modeOf(QFileInfo(fresh).absolutePath()), 0700);
+}
+
+void TestAutostart::pauseFromBrokenFiles_data()
+{
+    QTest::addColumn<QByteArray>("contents");
+    QTest::addColumn<bool>("all");
+    QTest::addColumn<qint64>("untilMs");
+    QTest::newRow("empty") << QByteArray() << false << qint64(0);
+    QTest::newRow("binary") << QByteArray("\x00\xff\x13[pause\x00]=\n=\n", 14) << false << qint64(0);
+    QTest::newRow("no section") << QByteArray("all=true\n") << false << qint64(0);
+    QTest::newRow("bad date: until resumed") << QByteArray("[pause]\nall=true\nuntil=tomorrow\n") << true << qint64(0);
+    QTest::newRow("unknown keys skipped") << QByteArray("[pause]\ncolour=red\nall=true\n[other]\nall=false\n")
+                                          << true << qint64(0);
+    QTest::newRow("too big") << (QByteArray("[pause]\nall=true\n") + QByteArray(100 * 1024, ';')) << false
+                             << qint64(0);
+}
+
+void TestAutostart::pauseFromBrokenFiles()
+{
+    QFETCH(QByteArray, contents);
+    QFETCH(bool, all);
+    QFETCH(qint64, untilMs);
+    const QString path = m_dir->filePath(QStringLiteral("state.ini"));
+    writeAll(path, contents);
+    const PauseState loaded = PauseStore(path).load(1'000, kWallNow);
+    QCOMPARE(loaded.all, all);
+    QCOMPARE(loaded.allUntilMs, untilMs);
+}
+
+QTEST_MAIN(TestAutostart)
+#include "tst_autostart.moc"

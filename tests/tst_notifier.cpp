@@ -1,0 +1,255 @@
+// Notifier: the messages, coalescing per kind within 10 s (fake clock, no sleeping) and the per-kind switches.
+#include "notifier.h"
+
+#include <QtTest>
+
+namespace {
+
+struct Message
+{
+    QString title;
+    QString body;
+    QSystemTrayIcon::MessageIcon icon;
+};
+
+class RecordingSink : public NotificationSink
+{
+public:
+    void showMessage(const QString &title, const QString &body, QSystemTrayIcon::MessageIcon icon) override
+    {
+        messages.append({title, body, icon});
+    }
+    QStringList bodies() const
+    {
+        QStringList result;
+        for (const Message &m : messages)
+            result.append(m.body);
+        return result;
+    }
+    QList<Message> messages;
+};
+
+PreemptionEvent preemption(int gpu = 0)
+{
+    PreemptionEvent event;
+    event.workloadId = QStringLiteral("process-miner");
+    event.workloadName = QStringLiteral("miner");
+    event.gpu = gpu;
+    event.culprit.comm = QStringLiteral("python3");
+    event.culprit.user = QStringLiteral("alice");
+    event.culprit.pid = 4242;
+    return event;
+}
+
+WorkloadRuntime failure(int consecutiveFailures, const QString &id = QStringLiteral("process-miner"))
+{
+    WorkloadRuntime runtime;
+    runtime.id = id;
+    runtime.state = WorkloadRuntime::BackingOff;
+    runtime.consecutiveFailures = consecutiveFailures;
+    runtime.lastExit = QStringLiteral("exit code 3");
+    return runtime;
+}
+
+QList<ConfigDiagnostic> rejected()
+{
+    return {{ConfigDiagnostic::Warning, QStringLiteral("/c.conf"), 1, QStringLiteral("unknown key")},
+            {ConfigDiagnostic::Error, QStringLiteral("/c.conf"), 9, QStringLiteral("[process-x] has no cmd")}};
+}
+
+} // namespace
+
+class TestNotifier : public QObject
+{
+    Q_OBJECT
+private Q_SLOTS:
+    void messagesSayWhatHappened();
+    void preemptionsAreCoalescedWithinTheWindow();
+    void aQuietWindowCloses();
+    void aWindowThatEndedDoesNotSwallowTheNextMessage();
+    void kindsHaveSeparateWindows();
+    void failureNoticedOncePerStreak();
+    void kindsCanBeSwitchedOff_data();
+    void kindsCanBeSwitchedOff();
+    void switchingOffDropsTheSummary();
+};
+
+void TestNotifier::messagesSayWhatHappened()
+{
+    RecordingSink sink;
+    FakeClock clock;
+    Notifier notifier(&sink, &clock);
+    notifier.notifyPreemption(preemption());
+    notifier.notifyWorkloadFailed(QStringLiteral("miner"), failure(3));
+    notifier.notifyConfigRejected(rejected());
+
+    QCOMPARE(sink.messages.size(), 3);
+    QCOMPARE(sink.messages.at(0).title, QStringLiteral("Workload stopped"));
+    QCOMPARE(sink.messages.at(0).body, QStringLiteral("Stopped miner on GPU 0: python3 (alice, pid 4242) opened the GPU"));
+    QCOMPARE(sink.messages.at(1).body,
+             QStringLiteral("miner failed 3 times in a row (last: exit code 3); idlegpu keeps retrying it, less and "
+                            "less often."));
+    QCOMPARE(sink.messages.at(1).icon, QSystemTrayIcon::Warning);
+    // The first error, not the warning before it.
+    QCOMPARE(sink.messages.at(2).body, QStringLiteral("/c.conf:9: error: [process-x] has no cmd\n"
+                                                      "The previous configuration stays in force."));
+    QCOMPARE(sink.messages.at(2).icon, QSystemTrayIcon::Critical);
+}
+
+void TestNotifier::preemptionsAreCoalescedWithinTheWindow()
+{
+    RecordingSink sink;
+    FakeClock clock;
+    Notifier notifier(&sink, &clock);
+
+    notifier.notifyPreemption(preemption(0));
+    for (int gpu = 1; gpu <= 3; ++gpu) {
+        clock.advance(2'000);
+        notifier.notifyPreemption(preemption(gpu));
+    }
+    QCOMPARE(sink.messages.size(), 1); // the rest wait for the window's end
+
+    clock.advance(3'999); // 9.999 s after the first
+    notifier.flushDue();
+    QCOMPARE(sink.messages.size(), 1);
+
+    clock.advance(1);
+    notifier.flushDue();
+    QCOMPARE(sink.bodies().last(), QStringLiteral("3 more preemptions"));
+
+    // The summary opened a new window: one more in it becomes "1 more preemption" 10 s later.
+    clock.advance(5'000);
+    notifier.notifyPreemption(preemption(1));
+    QCOMPARE(sink.messages.size(), 2);
+    clock.advance(5'000);
+    notifier.flushDue();
+    QCOMPARE(sink.bodies(), QStringList({QStringLiteral("Stopped miner on GPU 0: python3 (alice, pid 4242) opened the GPU"),
+                                         QStringLiteral("3 more preemptions"), QStringLiteral("1 more preemption")}));
+}
+
+void TestNotifier::aQuietWindowCloses()
+{
+    RecordingSink sink;
+    FakeClock clock;
+    Notifier notifier(&sink, &clock);
+    notifier.notifyPreemption(preemption(0));
+    clock.advance(Notifier::kWindowMs);
+    notifier.flushDue();
+    QCOMPARE(sink.messages.size(), 1); // nothing held, no summary
+
+    clock.advance(1);
+    notifier.notifyPreemption(preemption(1));
+    QCOMPARE(sink.messages.size(), 2);
+    QVERIFY(sink.messages.last().body.contains(QStringLiteral("GPU 1")));
+}
+
+void TestNotifier::aWindowThatEndedDoesNotSwallowTheNextMessage()
+{
+    RecordingSink sink;
+    FakeClock clock;
+    Notifier notifier(&sink, &clock);
+    notifier.notifyPreemption(preemption(0));
+    clock.advance(Notifier::kWindowMs + 5'000); // the flush timer has not run (no event loop here)
+    notifier.notifyPreemption(preemption(2));
+    QCOMPARE(sink.messages.size(), 2);
+    QVERIFY(sink.messages.last().body.contains(QStringLiteral("GPU 2")));
+}
+
+void TestNotifier::kindsHaveSeparateWindows()
+{
+    RecordingSink sink;
+    FakeClock clock;
+    Notifier notifier(&sink, &clock);
+    notifier.notifyPreemption(preemption());
+    notifier.notifyConfigRejected(rejected());
+    notifier.notifyWorkloadFailed(QStringLiteral("miner"), failure(3));
+    notifier.notifyConfigRejected(rejected());
+    notifier.notifyConfigRejected(rejected());
+    QCOMPARE(sink.messages.size(), 3);
+
+    clock.advance(Notifier::kWindowMs);
+    notifier.flushDue();
+    QCOMPARE(sink.messages.size(), 4);
+    QCOMPARE(sink.bodies().last(), QStringLiteral("2 more configuration errors"));
+}
+
+void TestNotifier::failureNoticedOncePerStreak()
+{
+    RecordingSink sink;
+    FakeClock clock;
+    Notifier notifier(&sink, &clock);
+    notifier.notifyWorkloadFailed(QStringLiteral("miner"), failure(1));
+    notifier.notifyWorkloadFailed(QStringLiteral("miner"), failure(2));
+    QCOMPARE(sink.messages.size(), 0);
+    notifier.notifyWorkloadFailed(QStringLiteral("miner"), failure(3));
+    QCOMPARE(sink.messages.size(), 1);
+
+    clock.advance(60'000);
+    notifier.flushDue();
+    notifier.notifyWorkloadFailed(QStringLiteral("miner"), failure(4));
+    notifier.notifyWorkloadFailed(QStringLiteral("miner"), failure(5));
+    QCOMPARE(sink.messages.size(), 1); // the same streak
+
+    // It ran cleanly (the count started over) and failed three times again.
+    notifier.notifyWorkloadFailed(QStringLiteral("miner"), failure(1));
+    notifier.notifyWorkloadFailed(QStringLiteral("miner"), failure(2));
+    notifier.notifyWorkloadFailed(QStringLiteral("miner"), failure(3));
+    QCOMPARE(sink.messages.size(), 2);
+
+    // Another workload failing within the window is held for the summary.
+    notifier.notifyWorkloadFailed(QStringLiteral("boinc"), failure(3, QStringLiteral("process-boinc")));
+    clock.advance(Notifier::kWindowMs);
+    notifier.flushDue();
+    QCOMPARE(sink.bodies().last(), QStringLiteral("1 more workload failing"));
+}
+
+void TestNotifier::kindsCanBeSwitchedOff_data()
+{
+    QTest::addColumn<bool>("preemption");
+    QTest::addColumn<bool>("failure");
+    QTest::addColumn<bool>("configError");
+    QTest::newRow("all on") << true << true << true;
+    QTest::newRow("preemption off") << false << true << true;
+    QTest::newRow("failure off") << true << false << true;
+    QTest::newRow("config error off") << true << true << false;
+    QTest::newRow("all off") << false << false << false;
+}
+
+void TestNotifier::kindsCanBeSwitchedOff()
+{
+    QFETCH(bool, preemption);
+    QFETCH(bool, failure);
+    QFETCH(bool, configError);
+    RecordingSink sink;
+    FakeClock clock;
+    Notifier notifier(&sink, &clock);
+    notifier.setSettings({preemption, failure, configError});
+
+    notifier.notifyPreemption(::preemption());
+    notifier.notifyWorkloadFailed(QStringLiteral("miner"), ::failure(3));
+    notifier.notifyConfigRejected(rejected());
+
+    QStringList titles;
+    for (const Message &m : std::as_const(sink.messages))
+        titles.append(m.title);
+    QCOMPARE(titles.contains(QStringLiteral("Workload stopped")), preemption);
+    QCOMPARE(titles.contains(QStringLiteral("Workload failing")), failure);
+    QCOMPARE(titles.contains(QStringLiteral("Configuration not applied")), configError);
+    QCOMPARE(sink.messages.size(), int(preemption) + int(failure) + int(configError));
+}
+
+void TestNotifier::switchingOffDropsTheSummary()
+{
+    RecordingSink sink;
+    FakeClock clock;
+    Notifier notifier(&sink, &clock);
+    notifier.notifyPreemption(preemption(0));
+    notifier.notifyPreemption(preemption(1));
+    notifier.setSettings({false, true, true});
+    clock.advance(Notifier::kWindowMs);
+    notifier.flushDue();
+    QCOMPARE(sink.messages.size(), 1);
+}
+
+QTEST_MAIN(TestNotifier)
+#include "tst_notifier.moc"

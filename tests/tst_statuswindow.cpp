@@ -1,0 +1,187 @@
+// The status window: a row per GPU from a MonitorState, run-time counters (also while hidden, across midnight)
+// and each GPU's history over the last hour.
+#include "statuswindow.h"
+
+#include <QLabel>
+#include <QTableWidget>
+#include <QtTest>
+
+namespace {
+
+constexpr qint64 kNowMs = 50'000'000;
+const QDateTime kWallNow(QDate(2026, 11, 5), QTime(14, 0), Qt::UTC);
+
+// GPU 0 runs "miner", python3 of alice holds GPU 1.
+MonitorState twoGpus(WorkloadRuntime::State minerState = WorkloadRuntime::Running)
+{
+    MonitorState state;
+    WorkloadConfig miner;
+    miner.id = QStringLiteral("process-miner");
+    miner.name = QStringLiteral("miner");
+    state.config.workloads = {miner};
+    state.snapshot.takenAtMs = kNowMs;
+    state.snapshot.devices.gpus = {{0, QStringLiteral("/dev/nvidia0")}, {1, QStringLiteral("/dev/nvidia1")}};
+
+    WorkloadRuntime runtime;
+    runtime.id = miner.id;
+    runtime.state = minerState;
+    runtime.startedAtMs = kNowMs - 600'000;
+    runtime.gpus = {0};
+    state.runtimes.insert(runtime.id, runtime);
+
+    GpuStatus gpu0;
+    gpu0.index = 0;
+    gpu0.state = minerState == WorkloadRuntime::Running ? GpuState::RunningWorkload : GpuState::Idle;
+    gpu0.workloadId = miner.id;
+    GpuStatus gpu1;
+    gpu1.index = 1;
+    gpu1.state = GpuState::Busy;
+    Holder alice;
+    alice.comm = QStringLiteral("python3");
+    alice.user = QStringLiteral("alice");
+    alice.pid = 4242;
+    gpu1.foreignHolders = {alice};
+    state.decision.gpus = {gpu0, gpu1};
+    return state;
+}
+
+QString cell(const StatusWindow &window, int row, int column)
+{
+    const QTableWidgetItem *item = window.table()->item(row, column);
+    return item ? item->text() : QStringLiteral("<no item>");
+}
+
+} // namespace
+
+class TestStatusWindow : public QObject
+{
+    Q_OBJECT
+private Q_SLOTS:
+    void rowPerGpu();
+    void hiddenWindowOnlyCounts();
+    void runTimeCountsOnlyRunningTime();
+    void todayStartsAtMidnight();
+    void historyKeepsTheLastHour();
+    void graphPerGpu();
+};
+
+void TestStatusWindow::rowPerGpu()
+{
+    StatusWindow window;
+    window.applyState(twoGpus(), kNowMs, kWallNow);
+    window.show();
+    QCOMPARE(window.table()->rowCount(), 2);
+    QCOMPARE(window.table()->columnCount(), int(StatusWindow::ColumnCount));
+
+    QCOMPARE(cell(window, 0, StatusWindow::GpuColumn), QStringLiteral("0"));
+    QCOMPARE(cell(window, 0, StatusWindow::NameColumn), QString()); // filled by the GPU backends, later
+    QCOMPARE(cell(window, 0, StatusWindow::ActivityColumn), QStringLiteral("running miner since 13:50"));
+    QCOMPARE(cell(window, 0, StatusWindow::HoldersColumn), QString());
+    QCOMPARE(cell(window, 0, StatusWindow::WorkloadColumn), QStringLiteral("miner"));
+    QCOMPARE(cell(window, 0, StatusWindow::WorkloadStateColumn), QStringLiteral("running"));
+    QCOMPARE(cell(window, 0, StatusWindow::TodayColumn), QStringLiteral("0 s"));
+
+    QCOMPARE(cell(window, 1, StatusWindow::GpuColumn), QStringLiteral("1"));
+    QCOMPARE(cell(window, 1, StatusWindow::ActivityColumn), QStringLiteral("busy — python3 (alice, pid 4242)"));
+    QCOMPARE(cell(window, 1, StatusWindow::HoldersColumn), QStringLiteral("python3 (alice, pid 4242)"));
+    QCOMPARE(cell(window, 1, StatusWindow::WorkloadColumn), QString());
+    QCOMPARE(window.findChild<QLabel *>(QStringLiteral("summary"))->text(), QStringLiteral("Running idle workloads"));
+
+    // A GPU goes away: its row and graph go too.
+    MonitorState oneGpu = twoGpus();
+    oneGpu.decision.gpus.removeLast();
+    oneGpu.snapshot.devices.gpus.removeLast();
+    window.applyState(oneGpu, kNowMs + 1000, kWallNow.addSecs(1));
+    QCOMPARE(window.table()->rowCount(), 1);
+    QVERIFY(!window.findChild<GpuHistoryGraph *>(QStringLiteral("history1")));
+}
+
+void TestStatusWindow::hiddenWindowOnlyCounts()
+{
+    StatusWindow window;
+    window.applyState(twoGpus(), kNowMs, kWallNow);
+    window.applyState(twoGpus(), kNowMs + 90'000, kWallNow.addSecs(90));
+    QCOMPARE(window.refreshCount(), 0); // hidden: no table work
+    QCOMPARE(window.table()->rowCount(), 0);
+    QCOMPARE(window.ledger().todayMs(QStringLiteral("process-miner")), 90'000);
+
+    window.show();
+    QCOMPARE(window.refreshCount(), 1);
+    QCOMPARE(cell(window, 0, StatusWindow::TodayColumn), QStringLiteral("1 min"));
+    window.applyState(twoGpus(), kNowMs + 200'000, kWallNow.addSecs(200));
+    QCOMPARE(window.refreshCount(), 2);
+    QCOMPARE(cell(window, 0, StatusWindow::TotalColumn), QStringLiteral("3 min"));
+
+    window.hide();
+    window.applyState(twoGpus(), kNowMs + 300'000, kWallNow.addSecs(300));
+    QCOMPARE(window.refreshCount(), 2);
+    QCOMPARE(window.ledger().totalMs(QStringLiteral("process-miner")), 300'000);
+}
+
+void TestStatusWindow::runTimeCountsOnlyRunningTime()
+{
+    RunTimeLedger ledger;
+    const QString miner = QStringLiteral("process-miner");
+    ledger.update(twoGpus(WorkloadRuntime::Stopped), kNowMs, kWallNow);
+    ledger.update(twoGpus(WorkloadRuntime::Running), kNowMs + 10'000, kWallNow.addSecs(10));
+    QCOMPARE(ledger.totalMs(miner), 0); // it was stopped until now
+    ledger.update(twoGpus(WorkloadRuntime::Stopping), kNowMs + 70'000, kWallNow.addSecs(70));
+    QCOMPARE(ledger.totalMs(miner), 60'000);
+    ledger.update(twoGpus(WorkloadRuntime::BackingOff), kNowMs + 80'000, kWallNow.addSecs(80));
+    QCOMPARE(ledger.totalMs(miner), 60'000); // stopping is not running
+    QCOMPARE(ledger.todayMs(miner), 60'000);
+}
+
+void TestStatusWindow::todayStartsAtMidnight()
+{
+    RunTimeLedger ledger;
+    const QString miner = QStringLiteral("process-miner");
+    const QDateTime lateEvening(QDate(2026, 11, 5), QTime(23, 50), Qt::LocalTime); // the test runs with TZ=UTC
+    ledger.update(twoGpus(), kNowMs, lateEvening);
+    ledger.update(twoGpus(), kNowMs + 20 * 60'000, lateEvening.addSecs(20 * 60)); // 00:10 the next day
+    QCOMPARE(ledger.totalMs(miner), 20 * 60'000);
+    QCOMPARE(ledger.todayMs(miner), 10 * 60'000);
+    ledger.update(twoGpus(), kNowMs + 30 * 60'000, lateEvening.addSecs(30 * 60));
+    QCOMPARE(ledger.todayMs(miner), 20 * 60'000);
+}
+
+void TestStatusWindow::historyKeepsTheLastHour()
+{
+    GpuHistory history;
+    history.record(GpuState::Idle, 0);
+    history.record(GpuState::Idle, 60'000); // no change: nothing stored
+    history.record(GpuState::RunningWorkload, 600'000);
+    history.record(GpuState::Busy, 3'000'000);
+
+    const QList<GpuHistory::Segment> early = history.segments(3'600'000);
+    QCOMPARE(early.size(), 3);
+    QCOMPARE(early.at(0).fromMs, 0);
+    QCOMPARE(early.at(0).toMs, 600'000);
+    QCOMPARE(early.at(0).state, GpuState::Idle);
+    QCOMPARE(early.at(1).state, GpuState::RunningWorkload);
+    QCOMPARE(early.at(2).fromMs, 3'000'000);
+    QCOMPARE(early.at(2).toMs, 3'600'000);
+
+    // Two hours in: only the busy spell is left, clipped to the hour.
+    history.record(GpuState::Busy, 7'200'000);
+    const QList<GpuHistory::Segment> late = history.segments(7'200'000);
+    QCOMPARE(late.size(), 1);
+    QCOMPARE(late.at(0).fromMs, 3'600'000);
+    QCOMPARE(late.at(0).toMs, 7'200'000);
+    QCOMPARE(late.at(0).state, GpuState::Busy);
+}
+
+void TestStatusWindow::graphPerGpu()
+{
+    StatusWindow window;
+    window.applyState(twoGpus(), kNowMs, kWallNow);
+    // Histories are kept while hidden.
+    QCOMPARE(window.history(1).segments(kNowMs + 1000).size(), 1);
+    window.show();
+    QVERIFY(window.findChild<GpuHistoryGraph *>(QStringLiteral("history0")));
+    QVERIFY(window.findChild<GpuHistoryGraph *>(QStringLiteral("history1")));
+    QVERIFY(!window.grab().isNull()); // paints without trouble
+}
+
+QTEST_MAIN(TestStatusWindow)
+#include "tst_statuswindow.moc"

@@ -1,0 +1,477 @@
+// The tray icon: which overall state a MonitorState shows, the pictures, and the TrayController's tooltip, menu
+// and intents.
+#include "overallstate.h"
+#include "traycontroller.h"
+#include "trayiconrenderer.h"
+
+#include <QMenu>
+#include <QSignalSpy>
+#include <QSystemTrayIcon>
+#include <QtTest>
+
+namespace {
+
+constexpr qint64 kNowMs = 10'000'000;
+const QDateTime kWallNow(QDate(2026, 11, 5), QTime(14, 32), Qt::UTC);
+
+Holder holder(const QString &comm, const QString &user, qint64 pid, QList<int> gpus)
+{
+    Holder h;
+    h.comm = comm;
+    h.user = user;
+    h.pid = pid;
+    h.gpus = gpus;
+    return h;
+}
+
+WorkloadConfig workload(const QString &id, const QString &name)
+{
+    WorkloadConfig w;
+    w.id = id;
+    w.name = name;
+    return w;
+}
+
+// GPUs 0..gpuCount-1 present, all free and idle, one workload "miner" configured; the snapshot taken now.
+MonitorState baseState(int gpuCount = 3)
+{
+    MonitorState state;
+    state.config.startDelaySeconds = 10;
+    state.config.workloads = {workload(QStringLiteral("process-miner"), QStringLiteral("miner"))};
+    state.snapshot.takenAtMs = kNowMs;
+    for (int i = 0; i < gpuCount; ++i) {
+        state.snapshot.devices.gpus.append({i, QStringLiteral("/dev/nvidia%1").arg(i)});
+        GpuStatus gpu;
+        gpu.index = i;
+        gpu.freeSinceMs = kNowMs - 60'000;
+        state.decision.gpus.append(gpu);
+    }
+    return state;
+}
+
+void setRunning(MonitorState &state, int gpu, qint64 startedAtMs)
+{
+    WorkloadRuntime runtime;
+    runtime.id = QStringLiteral("process-miner");
+    runtime.state = WorkloadRuntime::Running;
+    runtime.pid = 777;
+    runtime.startedAtMs = startedAtMs;
+    runtime.gpus = {gpu};
+    state.runtimes.insert(runtime.id, runtime);
+    state.decision.gpus[gpu].state = GpuState::RunningWorkload;
+    state.decision.gpus[gpu].workloadId = runtime.id;
+}
+
+void setBusy(MonitorState &state, int gpu, const Holder &who)
+{
+    state.decision.gpus[gpu].state = GpuState::Busy;
+    state.decision.gpus[gpu].foreignHolders = {who};
+    state.decision.gpus[gpu].freeSinceMs = 0;
+    state.snapshot.holders.append(who);
+}
+
+// The example of the issue: GPU 0 runs the miner since 14:02, python3 of alice holds GPU 1, GPU 2 starts boinc in
+// 7 s.
+MonitorState mixedState()
+{
+    MonitorState state = baseState(3);
+    state.config.workloads.append(workload(QStringLiteral("process-boinc"), QStringLiteral("boinc")));
+    setRunning(state, 0, kNowMs - 30 * 60'000);
+    setBusy(state, 1, holder(QStringLiteral("python3"), QStringLiteral("alice"), 4242, {1}));
+    state.decision.gpus[2].state = GpuState::Waiting;
+    state.decision.gpus[2].workloadId = QStringLiteral("process-boinc");
+    state.decision.gpus[2].freeSinceMs = kNowMs - 3'000;
+    return state;
+}
+
+QAction *findAction(QMenu *menu, const QString &objectName, const QVariant &data = QVariant())
+{
+    const QList<QAction *> actions = menu->actions();
+    for (QAction *action : actions)
+        if (action->objectName() == objectName && (!data.isValid() || action->data() == data))
+            return action;
+    return nullptr;
+}
+
+QStringList menuTexts(QMenu *menu)
+{
+    QStringList texts;
+    const QList<QAction *> actions = menu->actions();
+    for (QAction *action : actions)
+        if (!action->text().isEmpty())
+            texts.append(action->text());
+    return texts;
+}
+
+// Pixels whose grey levels differ by more than a little: what is left of two pictures without their colours.
+int greyDifference(const QImage &a, const QImage &b)
+{
+    int differing = 0;
+    for (int y = 0; y < a.height(); ++y)
+        for (int x = 0; x < a.width(); ++x) {
+            const QRgb pa = a.pixel(x, y);
+            const QRgb pb = b.pixel(x, y);
+            const int greyA = qGray(pa) * qAlpha(pa) / 255;
+            const int greyB = qGray(pb) * qAlpha(pb) / 255;
+            if (qAbs(greyA - greyB) > 40)
+                ++differing;
+        }
+    return differing;
+}
+
+const QList<OverallState> kAllStates = {OverallState::Idle,  OverallState::Busy,  OverallState::Running,
+                                        OverallState::Paused, OverallState::NoGpu, OverallState::Failing};
+
+} // namespace
+
+class TestTrayIcon : public QObject
+{
+    Q_OBJECT
+private Q_SLOTS:
+    void overallState_data();
+    void overallState();
+    void iconsDifferByShapeAt22px();
+    void iconsAtEverySize_data();
+    void iconsAtEverySize();
+    void toolTipHasOneLinePerGpu();
+    void toolTipNamesProblemsAndPause();
+    void menuHasSectionPerGpuAndActions();
+    void menuActionsEmitIntents();
+    void demoModeAddsSimulateItems();
+    void leftClickTogglesPauseAll();
+    void menuRebuiltOnlyWhenContentChanges();
+    void iconFollowsState();
+};
+
+void TestTrayIcon::overallState_data()
+{
+    QTest::addColumn<MonitorState>("state");
+    QTest::addColumn<OverallState>("expected");
+
+    QTest::newRow("all free, nothing running") << baseState() << OverallState::Idle;
+
+    MonitorState waiting = baseState();
+    waiting.decision.gpus[0].state = GpuState::Waiting;
+    QTest::newRow("waiting for the start delay") << waiting << OverallState::Idle;
+
+    MonitorState busy = baseState();
+    setBusy(busy, 1, holder(QStringLiteral("python3"), QStringLiteral("alice"), 4242, {1}));
+    QTest::newRow("a user's job holds a GPU") << busy << OverallState::Busy;
+
+    MonitorState running = busy;
+    setRunning(running, 0, kNowMs - 1000);
+    QTest::newRow("running beats busy") << running << OverallState::Running;
+
+    MonitorState stopping = baseState();
+    setRunning(stopping, 0, kNowMs - 1000);
+    stopping.runtimes[QStringLiteral("process-miner")].state = WorkloadRuntime::Stopping;
+    QTest::newRow("stopping still occupies the GPU") << stopping << OverallState::Running;
+
+    MonitorState paused = running;
+    paused.pause.all = true;
+    QTest::newRow("paused beats running") << paused << OverallState::Paused;
+
+    MonitorState pauseOver = running;
+    pauseOver.pause.all = true;
+    pauseOver.pause.allUntilMs = kNowMs - 1;
+    QTest::newRow("a pause whose time is up") << pauseOver << OverallState::Running;
+
+    MonitorState pauseTimed = running;
+    pauseTimed.pause.all = true;
+    pauseTimed.pause.allUntilMs = kNowMs + 60'000;
+    QTest::newRow("a pause with time left") << pauseTimed << OverallState::Paused;
+
+    MonitorState oneWorkloadPaused = baseState();
+    oneWorkloadPaused.pause.workloads.insert(QStringLiteral("process-miner"));
+    QTest::newRow("one workload paused is not all") << oneWorkloadPaused << OverallState::Idle;
+
+    MonitorState noGpu = baseState(0);
+    noGpu.pause.all = true;
+    QTest::newRow("no GPU beats paused") << noGpu << OverallState::NoGpu;
+
+    MonitorState configError = noGpu;
+    configError.configProblems.append({ConfigDiagnostic::Error, QStringLiteral("/c"), 3, QStringLiteral("bad")});
+    QTest::newRow("config error beats no GPU") << configError << OverallState::Failing;
+
+    MonitorState configWarning = baseState();
+    configWarning.configProblems.append({ConfigDiagnostic::Warning, QStringLiteral("/c"), 3, QStringLiteral("odd")});
+    QTest::newRow("a config warning is no failure") << configWarning << OverallState::Idle;
+
+    MonitorState failing = paused;
+    failing.runtimes[QStringLiteral("process-miner")].state = WorkloadRuntime::BackingOff;
+    QTest::newRow("a workload backing off beats paused") << failing << OverallState::Failing;
+}
+
+void TestTrayIcon::overallState()
+{
+    QFETCH(MonitorState, state);
+    QFETCH(OverallState, expected);
+    QCOMPARE(::overallState(state), expected);
+}
+
+void TestTrayIcon::iconsDifferByShapeAt22px()
+{
+    QList<QImage> images;
+    for (OverallState state : kAllStates)
+        images.append(TrayIconRenderer::render(state, 22));
+    for (int i = 0; i < images.size(); ++i)
+        for (int j = i + 1; j < images.size(); ++j) {
+            QVERIFY2(images.at(i) != images.at(j),
+                     qPrintable(QStringLiteral("%1 and %2 look the same")
+                                    .arg(overallStateKey(kAllStates.at(i)), overallStateKey(kAllStates.at(j)))));
+            // Without colour (a colour-blind user, a monochrome panel) they still differ in many pixels.
+            const int differing = greyDifference(images.at(i), images.at(j));
+            QVERIFY2(differing >= 12, qPrintable(QStringLiteral("%1 and %2 differ in only %3 grey pixels")
+                                                     .arg(overallStateKey(kAllStates.at(i)),
+                                                          overallStateKey(kAllStates.at(j)))
+                                                     .arg(differing)));
+        }
+}
+
+void TestTrayIcon::iconsAtEverySize_data()
+{
+    QTest::addColumn<int>("size");
+    QTest::addColumn<qreal>("ratio");
+    for (int size : TrayIconRenderer::iconSizes())
+        for (qreal ratio : {1.0, 2.0})
+            QTest::addRow("%d px @%gx", size, ratio) << size << ratio;
+}
+
+void TestTrayIcon::iconsAtEverySize()
+{
+    QFETCH(int, size);
+    QFETCH(qreal, ratio);
+    for (OverallState state : kAllStates) {
+        const QImage image = TrayIconRenderer::render(state, size, ratio);
+        QCOMPARE(image.width(), qRound(size * ratio));
+        QCOMPARE(image.height(), qRound(size * ratio));
+        QCOMPARE(image.devicePixelRatio(), ratio);
+        int opaque = 0;
+        for (int y = 0; y < image.height(); ++y)
+            for (int x = 0; x < image.width(); ++x)
+                opaque += qAlpha(image.pixel(x, y)) > 128 ? 1 : 0;
+        // Something is drawn, and the corners stay clear for the panel's background.
+        QVERIFY(opaque > image.width() * image.height() / 8);
+        QCOMPARE(qAlpha(image.pixel(0, 0)), 0);
+    }
+    QVERIFY(!TrayIconRenderer::icon(OverallState::Running).pixmap(size).isNull());
+}
+
+void TestTrayIcon::toolTipHasOneLinePerGpu()
+{
+    const QString expected = QStringLiteral("idlegpu — Running idle workloads\n"
+                                            "GPU 0: running miner since 14:02\n"
+                                            "GPU 1: busy — python3 (alice, pid 4242)\n"
+                                            "GPU 2: free, starting in 7 s");
+    QCOMPARE(TrayController::toolTipText(mixedState(), kNowMs, kWallNow), expected);
+
+    QSystemTrayIcon trayIcon;
+    TrayController controller(&trayIcon);
+    controller.applyState(mixedState(), kNowMs, kWallNow);
+    QCOMPARE(trayIcon.toolTip(), expected);
+}
+
+void TestTrayIcon::toolTipNamesProblemsAndPause()
+{
+    MonitorState state = baseState(0);
+    state.config.deviceRoot = QStringLiteral("/dev");
+    state.configProblems.append({ConfigDiagnostic::Warning, QStringLiteral("/c.conf"), 2, QStringLiteral("odd key")});
+    state.configProblems.append({ConfigDiagnostic::Error, QStringLiteral("/c.conf"), 7, QStringLiteral("no cmd")});
+    WorkloadRuntime failing;
+    failing.id = QStringLiteral("process-miner");
+    failing.state = WorkloadRuntime::BackingOff;
+    failing.lastExit = QStringLiteral("exit code 3");
+    failing.retryAtMs = kNowMs + 40'000;
+    state.runtimes.insert(failing.id, failing);
+    state.pause.all = true;
+    state.pause.allUntilMs = kNowMs + 60 * 60'000;
+
+    QCOMPARE(TrayController::toolTipText(state, kNowMs, kWallNow),
+             QStringLiteral("idlegpu — Needs attention\n"
+                            "Configuration error: /c.conf:7: error: no cmd\n"
+                            "miner failing (exit code 3), retry in 40 s\n"
+                            "All workloads paused until 15:32\n"
+                            "No GPU device node found in /dev"));
+}
+
+void TestTrayIcon::menuHasSectionPerGpuAndActions()
+{
+    QSystemTrayIcon trayIcon;
+    TrayController controller(&trayIcon);
+    QCOMPARE(trayIcon.contextMenu(), controller.menu());
+    MonitorState state = mixedState();
+    state.pause.workloads.insert(QStringLiteral("process-boinc"));
+    controller.applyState(state, kNowMs, kWallNow);
+
+    QCOMPARE(menuTexts(controller.menu()),
+             QStringList({QStringLiteral("GPU 0"), QStringLiteral("running miner since 14:02"),
+                          QStringLiteral("GPU 1"), QStringLiteral("busy — python3 (alice, pid 4242)"),
+                          QStringLiteral("GPU 2"), QStringLiteral("free, starting at 14:32:07"),
+                          QStringLiteral("Workload: boinc (stopped)"), QStringLiteral("Pause all"),
+                          QStringLiteral("Pause for 1 hour"), QStringLiteral("Pause miner"),
+                          QStringLiteral("Pause boinc"), QStringLiteral("Status…"), QStringLiteral("Settings…"),
+                          QStringLiteral("Open log"), QStringLiteral("Start at login"), QStringLiteral("Quit")}));
+
+    // Information lines are not clickable; the per-workload pause is a check box showing the state.
+    QVERIFY(!findAction(controller.menu(), QStringLiteral("gpuActivity"), 1)->isEnabled());
+    QAction *pauseMiner = findAction(controller.menu(), QStringLiteral("pauseWorkload"), QStringLiteral("process-miner"));
+    QAction *pauseBoinc = findAction(controller.menu(), QStringLiteral("pauseWorkload"), QStringLiteral("process-boinc"));
+    QVERIFY(pauseMiner->isCheckable() && !pauseMiner->isChecked());
+    QVERIFY(pauseBoinc->isCheckable() && pauseBoinc->isChecked());
+
+    // Settings: disabled until the dialog exists, and says why.
+    QAction *settings = findAction(controller.menu(), QStringLiteral("settings"));
+    QVERIFY(!settings->isEnabled());
+    QVERIFY(settings->toolTip().contains(QStringLiteral("configuration file")));
+    controller.setSettingsAvailable(true);
+    QVERIFY(findAction(controller.menu(), QStringLiteral("settings"))->isEnabled());
+
+    QAction *autostart = findAction(controller.menu(), QStringLiteral("autostart"));
+    QVERIFY(autostart->isCheckable() && !autostart->isChecked());
+    controller.setAutostartEnabled(true);
+    QVERIFY(findAction(controller.menu(), QStringLiteral("autostart"))->isChecked());
+
+    // Paused for an hour: the first action resumes and says until when.
+    state.pause.all = true;
+    state.pause.allUntilMs = kNowMs + TrayController::kPauseForMs;
+    controller.applyState(state, kNowMs, kWallNow);
+    QCOMPARE(findAction(controller.menu(), QStringLiteral("pauseAll"))->text(),
+             QStringLiteral("Resume (paused until 15:32)"));
+    state.pause.allUntilMs = 0;
+    controller.applyState(state, kNowMs, kWallNow);
+    QCOMPARE(findAction(controller.menu(), QStringLiteral("pauseAll"))->text(), QStringLiteral("Resume"));
+}
+
+void TestTrayIcon::menuActionsEmitIntents()
+{
+    QSystemTrayIcon trayIcon;
+    TrayController controller(&trayIcon);
+    controller.applyState(mixedState(), kNowMs, kWallNow);
+    QMenu *menu = controller.menu();
+
+    QSignalSpy pauseAll(&controller, &TrayController::pauseAllRequested);
+    findAction(menu, QStringLiteral("pauseAll"))->trigger();
+    QCOMPARE(pauseAll.count(), 1);
+    QCOMPARE(pauseAll.at(0).at(0).toBool(), true);
+
+    QSignalSpy pauseFor(&controller, &TrayController::pauseForRequested);
+    findAction(menu, QStringLiteral("pauseForAnHour"))->trigger();
+    QCOMPARE(pauseFor.count(), 1);
+    QCOMPARE(pauseFor.at(0).at(0).toLongLong(), 3'600'000);
+
+    QSignalSpy pauseWorkload(&controller, &TrayController::workloadPauseRequested);
+    findAction(menu, QStringLiteral("pauseWorkload"), QStringLiteral("process-miner"))->trigger();
+    QCOMPARE(pauseWorkload.count(), 1);
+    QCOMPARE(pauseWorkload.at(0).at(0).toString(), QStringLiteral("process-miner"));
+    QCOMPARE(pauseWorkload.at(0).at(1).toBool(), true);
+
+    QSignalSpy autostart(&controller, &TrayController::autostartToggled);
+    findAction(menu, QStringLiteral("autostart"))->trigger();
+    QCOMPARE(autostart.count(), 1);
+    QCOMPARE(autostart.at(0).at(0).toBool(), true);
+
+    QSignalSpy status(&controller, &TrayController::openStatusRequested);
+    QSignalSpy log(&controller, &TrayController::openLogRequested);
+    QSignalSpy quit(&controller, &TrayController::quitRequested);
+    findAction(menu, QStringLiteral("status"))->trigger();
+    findAction(menu, QStringLiteral("openLog"))->trigger();
+    findAction(menu, QStringLiteral("quit"))->trigger();
+    QCOMPARE(status.count(), 1);
+    QCOMPARE(log.count(), 1);
+    QCOMPARE(quit.count(), 1);
+}
+
+void TestTrayIcon::demoModeAddsSimulateItems()
+{
+    QSystemTrayIcon trayIcon;
+    TrayController controller(&trayIcon);
+    controller.applyState(mixedState(), kNowMs, kWallNow);
+    QVERIFY(!findAction(controller.menu(), QStringLiteral("simulateJob")));
+
+    controller.setDemoMode(true);
+    QAction *simulate = findAction(controller.menu(), QStringLiteral("simulateJob"), 2);
+    QVERIFY(simulate);
+    QCOMPARE(simulate->text(), QStringLiteral("Simulate a job on GPU 2"));
+    QSignalSpy spy(&controller, &TrayController::simulateJobRequested);
+    simulate->trigger();
+    QCOMPARE(spy.count(), 1);
+    QCOMPARE(spy.at(0).at(0).toInt(), 2);
+}
+
+void TestTrayIcon::leftClickTogglesPauseAll()
+{
+    QSystemTrayIcon trayIcon;
+    TrayController controller(&trayIcon);
+    MonitorState state = mixedState();
+    controller.applyState(state, kNowMs, kWallNow);
+    QSignalSpy spy(&controller, &TrayController::pauseAllRequested);
+
+    Q_EMIT trayIcon.activated(QSystemTrayIcon::Trigger);
+    QCOMPARE(spy.count(), 1);
+    QCOMPARE(spy.takeFirst().at(0).toBool(), true);
+
+    // The right button opens the menu, a double click is not a toggle.
+    Q_EMIT trayIcon.activated(QSystemTrayIcon::Context);
+    Q_EMIT trayIcon.activated(QSystemTrayIcon::DoubleClick);
+    QCOMPARE(spy.count(), 0);
+
+    state.pause.all = true;
+    controller.applyState(state, kNowMs, kWallNow);
+    Q_EMIT trayIcon.activated(QSystemTrayIcon::Trigger);
+    QCOMPARE(spy.count(), 1);
+    QCOMPARE(spy.takeFirst().at(0).toBool(), false);
+}
+
+void TestTrayIcon::menuRebuiltOnlyWhenContentChanges()
+{
+    QSystemTrayIcon trayIcon;
+    TrayController controller(&trayIcon);
+    MonitorState state = mixedState();
+    controller.applyState(state, kNowMs, kWallNow);
+    const int built = controller.menuRebuildCount();
+    QAction *quit = findAction(controller.menu(), QStringLiteral("quit"));
+
+    controller.applyState(state, kNowMs, kWallNow);
+    QCOMPARE(controller.menuRebuildCount(), built);
+
+    // A second later: the countdown in the tooltip moves, the menu (absolute start time) does not.
+    state.snapshot.takenAtMs += 1000;
+    controller.applyState(state, kNowMs + 1000, kWallNow.addMSecs(1000));
+    QCOMPARE(controller.menuRebuildCount(), built);
+    QCOMPARE(findAction(controller.menu(), QStringLiteral("quit")), quit); // the very same action
+    QVERIFY(trayIcon.toolTip().endsWith(QStringLiteral("starting in 6 s")));
+
+    // Another holder on GPU 1: the menu changes.
+    state.decision.gpus[1].foreignHolders.append(holder(QStringLiteral("java"), QStringLiteral("bob"), 5151, {1}));
+    controller.applyState(state, kNowMs + 1000, kWallNow.addMSecs(1000));
+    QCOMPARE(controller.menuRebuildCount(), built + 1);
+    QCOMPARE(findAction(controller.menu(), QStringLiteral("gpuActivity"), 1)->text(),
+             QStringLiteral("busy — python3 (alice, pid 4242), java (bob, pid 5151)"));
+
+    controller.setAutostartEnabled(false); // already false: nothing to redo
+    QCOMPARE(controller.menuRebuildCount(), built + 1);
+}
+
+void TestTrayIcon::iconFollowsState()
+{
+    QSystemTrayIcon trayIcon;
+    TrayController controller(&trayIcon);
+    MonitorState state = mixedState();
+    controller.applyState(state, kNowMs, kWallNow);
+    QCOMPARE(controller.overallState(), OverallState::Running);
+    const qint64 runningKey = trayIcon.icon().cacheKey();
+    QVERIFY(!trayIcon.icon().isNull());
+
+    controller.applyState(state, kNowMs + 500, kWallNow.addMSecs(500));
+    QCOMPARE(trayIcon.icon().cacheKey(), runningKey); // not set again: no flicker
+
+    state.pause.all = true;
+    controller.applyState(state, kNowMs, kWallNow);
+    QCOMPARE(controller.overallState(), OverallState::Paused);
+    QVERIFY(trayIcon.icon().cacheKey() != runningKey);
+    QCOMPARE(trayIcon.icon().pixmap(22).toImage().convertToFormat(QImage::Format_ARGB32_Premultiplied),
+             TrayIconRenderer::render(OverallState::Paused, 22));
+}
+
+QTEST_MAIN(TestTrayIcon)
+#include "tst_trayicon.moc"

@@ -1,0 +1,390 @@
+<?xml version="1.0" encoding="utf-8"?>
+<!DOCTYPE TS>
+<TS version="2.1" language="zh_TW">
+<context>
+    <name>Autostart</name>
+    <message>
+        <source>Cannot remove %1</source>
+        <translation>無法刪除 %1</translation>
+    </message>
+    <message>
+        <source>Cannot create the folder %1</source>
+        <translation>無法建立資料夾 %1</translation>
+    </message>
+    <message>
+        <source>Cannot write %1: %2</source>
+        <translation>無法寫入 %1：%2</translation>
+    </message>
+</context>
+<context>
+    <name>GpuHistoryGraph</name>
+    <message>
+        <source>The last hour: solid = workload running, hatched = busy with your jobs, empty = free</source>
+        <translation>最近一小時：實心 = 閒置任務執行中，斜線 = 被您的作業佔用，空白 = 空閒</translation>
+    </message>
+</context>
+<context>
+    <name>Notifier</name>
+    <message>
+        <source>Workload stopped</source>
+        <translation>任務已停止</translation>
+    </message>
+    <message>
+        <source>Stopped %1 on GPU %2: %3 opened the GPU</source>
+        <translation>已停止 GPU %2 上的 %1：%3 開啟了該 GPU</translation>
+    </message>
+    <message>
+        <source>%1 failed %2 times in a row; idlegpu keeps retrying it, less and less often.</source>
+        <translation>%1 已連續失敗 %2 次；idlegpu 會繼續重試，但間隔越來越長。</translation>
+    </message>
+    <message>
+        <source>%1 failed %2 times in a row (last: %3); idlegpu keeps retrying it, less and less often.</source>
+        <translation>%1 已連續失敗 %2 次（最近一次：%3）；idlegpu 會繼續重試，但間隔越來越長。</translation>
+    </message>
+    <message>
+        <source>Workload failing</source>
+        <translation>任務反覆失敗</translation>
+    </message>
+    <message>
+        <source>Configuration not applied</source>
+        <translation>設定未套用</translation>
+    </message>
+    <message>
+        <source>%1
+The previous configuration stays in force.</source>
+        <translation>%1
+先前的設定仍然有效。</translation>
+    </message>
+    <message>
+        <source>idlegpu</source>
+        <translation>idlegpu</translation>
+    </message>
+    <message>
+        <source>1 more preemption</source>
+        <translation>另有 1 次搶佔</translation>
+    </message>
+    <message>
+        <source>%1 more preemptions</source>
+        <translation>另有 %1 次搶佔</translation>
+    </message>
+    <message>
+        <source>1 more workload failing</source>
+        <translation>另有 1 個任務失敗</translation>
+    </message>
+    <message>
+        <source>%1 more workloads failing</source>
+        <translation>另有 %1 個任務失敗</translation>
+    </message>
+    <message>
+        <source>1 more configuration error</source>
+        <translation>另有 1 個設定錯誤</translation>
+    </message>
+    <message>
+        <source>%1 more configuration errors</source>
+        <translation>另有 %1 個設定錯誤</translation>
+    </message>
+</context>
+<context>
+    <name>StatusText</name>
+    <message>
+        <source>Waiting: GPUs free, nothing running</source>
+        <translation>等待中：GPU 空閒，沒有任務在執行</translation>
+    </message>
+    <message>
+        <source>GPUs in use by your jobs</source>
+        <translation>GPU 正被您的作業使用</translation>
+    </message>
+    <message>
+        <source>Running idle workloads</source>
+        <translation>正在執行閒置任務</translation>
+    </message>
+    <message>
+        <source>Paused</source>
+        <translation>已暫停</translation>
+    </message>
+    <message>
+        <source>No GPU found</source>
+        <translation>找不到 GPU</translation>
+    </message>
+    <message>
+        <source>Needs attention</source>
+        <translation>需要處理</translation>
+    </message>
+    <message>
+        <source>a process of another user (not visible without root)</source>
+        <translation>另一位使用者的行程（沒有 root 權限時不可見）</translation>
+    </message>
+    <message>
+        <source>%1 (%2, pid %3)</source>
+        <translation>%1（%2，pid %3）</translation>
+    </message>
+    <message>
+        <source>, </source>
+        <translation>，</translation>
+    </message>
+    <message>
+        <source>stopped</source>
+        <translation>已停止</translation>
+    </message>
+    <message>
+        <source>running</source>
+        <translation>執行中</translation>
+    </message>
+    <message>
+        <source>stopping</source>
+        <translation>正在停止</translation>
+    </message>
+    <message>
+        <source>failing</source>
+        <translation>反覆失敗</translation>
+    </message>
+    <message>
+        <source>%1 s</source>
+        <translation>%1 秒</translation>
+    </message>
+    <message>
+        <source>%1 min</source>
+        <translation>%1 分鐘</translation>
+    </message>
+    <message>
+        <source>%1 h %2 min</source>
+        <translation>%1 小時 %2 分鐘</translation>
+    </message>
+    <message>
+        <source>running %1</source>
+        <translation>正在執行 %1</translation>
+    </message>
+    <message>
+        <source>running %1 since %2</source>
+        <translation>自 %2 起執行 %1</translation>
+    </message>
+    <message>
+        <source>busy — %1</source>
+        <translation>忙碌 — %1</translation>
+    </message>
+    <message>
+        <source>free, starting at %1</source>
+        <translation>空閒，將於 %1 啟動</translation>
+    </message>
+    <message>
+        <source>free, starting in %1 s</source>
+        <translation>空閒，%1 秒後啟動</translation>
+    </message>
+    <message>
+        <source>free</source>
+        <translation>空閒</translation>
+    </message>
+    <message>
+        <source>free — %1</source>
+        <translation>空閒 — %1</translation>
+    </message>
+</context>
+<context>
+    <name>StatusWindow</name>
+    <message>
+        <source>idlegpu status</source>
+        <translation>idlegpu 狀態</translation>
+    </message>
+    <message>
+        <source>GPU</source>
+        <translation>GPU</translation>
+    </message>
+    <message>
+        <source>Name</source>
+        <translation>名稱</translation>
+    </message>
+    <message>
+        <source>Activity</source>
+        <translation>活動</translation>
+    </message>
+    <message>
+        <source>Held by</source>
+        <translation>佔用者</translation>
+    </message>
+    <message>
+        <source>Workload</source>
+        <translation>任務</translation>
+    </message>
+    <message>
+        <source>Workload state</source>
+        <translation>任務狀態</translation>
+    </message>
+    <message>
+        <source>Run today</source>
+        <translation>今日執行</translation>
+    </message>
+    <message>
+        <source>Run in total</source>
+        <translation>累計執行</translation>
+    </message>
+    <message>
+        <source>No GPU device node found in %1</source>
+        <translation>在 %1 中找不到 GPU 裝置節點</translation>
+    </message>
+    <message>
+        <source>GPU %1, last hour</source>
+        <translation>GPU %1，最近一小時</translation>
+    </message>
+</context>
+<context>
+    <name>TrayController</name>
+    <message>
+        <source>idlegpu — %1</source>
+        <translation>idlegpu — %1</translation>
+    </message>
+    <message>
+        <source>Configuration error: %1</source>
+        <translation>設定錯誤：%1</translation>
+    </message>
+    <message>
+        <source>%1 failing (%2), retry in %3</source>
+        <translation>%1 失敗（%2），%3 後重試</translation>
+    </message>
+    <message>
+        <source>no exit status</source>
+        <translation>無結束狀態</translation>
+    </message>
+    <message>
+        <source>All workloads paused until %1</source>
+        <translation>所有任務已暫停，直到 %1</translation>
+    </message>
+    <message>
+        <source>All workloads paused</source>
+        <translation>所有任務已暫停</translation>
+    </message>
+    <message>
+        <source>No GPU device node found in %1</source>
+        <translation>在 %1 中找不到 GPU 裝置節點</translation>
+    </message>
+    <message>
+        <source>GPU %1: %2</source>
+        <translation>GPU %1：%2</translation>
+    </message>
+    <message>
+        <source>GPU %1</source>
+        <translation>GPU %1</translation>
+    </message>
+    <message>
+        <source>Workload: %1 (%2)</source>
+        <translation>任務：%1（%2）</translation>
+    </message>
+    <message>
+        <source>Pause all</source>
+        <translation>全部暫停</translation>
+    </message>
+    <message>
+        <source>Resume (paused until %1)</source>
+        <translation>繼續（已暫停至 %1）</translation>
+    </message>
+    <message>
+        <source>Resume</source>
+        <translation>繼續</translation>
+    </message>
+    <message>
+        <source>Pause for 1 hour</source>
+        <translation>暫停 1 小時</translation>
+    </message>
+    <message>
+        <source>Pause %1</source>
+        <translation>暫停 %1</translation>
+    </message>
+    <message>
+        <source>Simulate a job on GPU %1</source>
+        <translation>在 GPU %1 上模擬一個作業</translation>
+    </message>
+    <message>
+        <source>Status…</source>
+        <translation>狀態…</translation>
+    </message>
+    <message>
+        <source>Settings…</source>
+        <translation>設定…</translation>
+    </message>
+    <message>
+        <source>Not available yet: edit the configuration file; idlegpu reloads it when it is saved.</source>
+        <translation>尚未提供：請編輯設定檔；儲存後 idlegpu 會自動重新載入。</translation>
+    </message>
+    <message>
+        <source>Open log</source>
+        <translation>開啟記錄檔</translation>
+    </message>
+    <message>
+        <source>Start at login</source>
+        <translation>登入時啟動</translation>
+    </message>
+    <message>
+        <source>Quit</source>
+        <translation>結束</translation>
+    </message>
+</context>
+<context>
+    <name>TrayMode</name>
+    <message>
+        <source>idlegpu is already running for %1 (pid %2).</source>
+        <translation>idlegpu 已在為 %1 執行（pid %2）。</translation>
+    </message>
+    <message>
+        <source>idlegpu</source>
+        <translation>idlegpu</translation>
+    </message>
+</context>
+<context>
+    <name>idlegpu</name>
+    <message>
+        <source>%1: the configuration has errors and would not be used.</source>
+        <translation>%1：設定有錯誤，不會被使用。</translation>
+    </message>
+    <message>
+        <source>Using gpu_mon&apos;s configuration file (no idlegpu.conf exists).</source>
+        <translation>正在使用 gpu_mon 的設定檔（不存在 idlegpu.conf）。</translation>
+    </message>
+    <message>
+        <source>%1: the configuration has errors; run idlegpu --check-config.</source>
+        <translation>%1：設定有錯誤；請執行 idlegpu --check-config。</translation>
+    </message>
+    <message>
+        <source>idlegpu is already running for %1 (pid %2); not starting a second one.</source>
+        <translation>idlegpu 已在為 %1 執行（pid %2）；不會啟動第二個執行個體。</translation>
+    </message>
+    <message>
+        <source>%1: cannot start with this configuration.</source>
+        <translation>%1：無法以此設定啟動。</translation>
+    </message>
+    <message>
+        <source>Runs idle workloads (a miner, BOINC, any batch job) on GPUs that nobody else uses, and stops them the moment another program opens the GPU.</source>
+        <translation>在無人使用的 GPU 上執行閒置任務（挖礦程式、BOINC 或任何批次作業），一旦有其他程式開啟該 GPU 便立即停止它們。</translation>
+    </message>
+    <message>
+        <source>Run the monitor without a tray icon, logging to stderr (for systemd or supervisord).</source>
+        <translation>不帶系統匣圖示執行監視器，記錄輸出到 stderr（用於 systemd 或 supervisord）。</translation>
+    </message>
+    <message>
+        <source>Print each GPU, who holds it and what would run, then exit.</source>
+        <translation>列出每個 GPU、其佔用者以及將要執行的任務，然後結束。</translation>
+    </message>
+    <message>
+        <source>With --status: print JSON.</source>
+        <translation>與 --status 一起使用：輸出 JSON。</translation>
+    </message>
+    <message>
+        <source>Check the configuration file: print it as understood and exit 0, or print every problem as FILE:LINE: message and exit 1.</source>
+        <translation>檢查設定檔：依解讀結果列出設定並以 0 結束，或將每個問題列為 FILE:LINE: message 並以 1 結束。</translation>
+    </message>
+    <message>
+        <source>Use FILE instead of ~/.config/idlegpu/idlegpu.conf (or gpu_mon&apos;s ~/.config/gpu_mon.conf).</source>
+        <translation>使用 FILE 取代 ~/.config/idlegpu/idlegpu.conf（或 gpu_mon 的 ~/.config/gpu_mon.conf）。</translation>
+    </message>
+    <message>
+        <source>FILE</source>
+        <translation>FILE</translation>
+    </message>
+    <message>
+        <source>Choose one of --headless, --status and --check-config.</source>
+        <translation>請在 --headless、--status 和 --check-config 中選擇一個。</translation>
+    </message>
+    <message>
+        <source>--json goes with --status.</source>
+        <translation>--json 須與 --status 一起使用。</translation>
+    </message>
+</context>
+</TS>

@@ -1,0 +1,33 @@
+#pragma once
+// "Start at login": $XDG_CONFIG_HOME/autostart/idlegpu.desktop (default ~/.config/autostart), as the XDG
+// autostart spec says.
+//
+// Enabled means the file exists and neither Hidden=true nor X-GNOME-Autostart-enabled=false is set in it.
+// Enabling writes our file, or, when the user has one, keeps every line of theirs and only drops Hidden= and
+// X-GNOME-Autostart-enabled=false. Disabling removes the file when it is exactly what we write; a file the user
+// edited is kept and gets Hidden=true, so their changes survive a round of unchecking and checking.
+#include <QCoreApplication>
+#include <QString>
+
+class Autostart
+{
+    Q_DECLARE_TR_FUNCTIONS(Autostart)
+public:
+    // `execCommand`: the Exec= line's value; empty: this executable.
+    explicit Autostart(const QString &execCommand = QString());
+
+    static QString filePath();
+    // The file we write, byte for byte.
+    QByteArray desktopEntry() const;
+
+    bool isEnabled() const;
+    // False with errorString() when the file cannot be written or removed.
+    bool setEnabled(bool enabled);
+    QString errorString() const { return m_error; }
+
+private:
+    bool write(const QByteArray &contents);
+
+    QString m_execCommand;
+    QString m_error;
+};

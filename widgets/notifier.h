@@ -1,0 +1,85 @@
+#pragma once
+// Desktop notifications: a workload preempted, a workload failing again and again, a rejected configuration.
+// Coalesced per kind: the first message of a kind shows at once and opens a 10 s window; what else of that kind
+// comes in the window is counted and shown as one summary ("3 more preemptions") when it ends.
+#include "clock.h"
+#include "monitor.h"
+
+#include <QCoreApplication>
+#include <QHash>
+#include <QObject>
+#include <QSet>
+#include <QSystemTrayIcon>
+
+class QTimer;
+
+// Which kinds the user wants ([defaults] notify, parsed by the config; all on by default).
+struct NotifySettings
+{
+    bool preemption = true;
+    bool failure = true;
+    bool configError = true;
+};
+
+// Where messages go: the tray icon's balloon in the application, a recorder in tests.
+class NotificationSink
+{
+public:
+    virtual ~NotificationSink() = default;
+    virtual void showMessage(const QString &title, const QString &body, QSystemTrayIcon::MessageIcon icon) = 0;
+};
+
+class TrayNotificationSink final : public NotificationSink
+{
+public:
+    explicit TrayNotificationSink(QSystemTrayIcon *trayIcon) : m_trayIcon(trayIcon) {}
+    void showMessage(const QString &title, const QString &body, QSystemTrayIcon::MessageIcon icon) override
+    {
+        m_trayIcon->showMessage(title, body, icon);
+    }
+
+private:
+    QSystemTrayIcon *m_trayIcon;
+};
+
+class Notifier : public QObject
+{
+    Q_OBJECT
+public:
+    enum class Kind { Preemption, Failure, ConfigError };
+    static constexpr qint64 kWindowMs = 10'000;
+    static constexpr int kFailuresBeforeNotice = 3;
+
+    Notifier(NotificationSink *sink, const Clock *clock, QObject *parent = nullptr);
+
+    void setSettings(const NotifySettings &settings) { m_settings = settings; }
+    NotifySettings settings() const { return m_settings; }
+
+    void notifyPreemption(const PreemptionEvent &event);
+    // Says something from the kFailuresBeforeNotice-th failure in a row on, once per streak of failures.
+    void notifyWorkloadFailed(const QString &name, const WorkloadRuntime &runtime);
+    void notifyConfigRejected(const QList<ConfigDiagnostic> &problems);
+
+public Q_SLOTS:
+    // Shows the summaries of the windows that have ended by now and closes them. A timer calls it; tests call it
+    // after advancing their clock.
+    void flushDue();
+
+private:
+    struct Window
+    {
+        qint64 endsAtMs = 0;
+        int held = 0; // messages swallowed in this window
+    };
+    void post(Kind kind, const QString &title, const QString &body, QSystemTrayIcon::MessageIcon icon);
+    bool enabled(Kind kind) const;
+    static QString summary(Kind kind, int count);
+    void scheduleFlush();
+
+    NotificationSink *m_sink;
+    const Clock *m_clock;
+    NotifySettings m_settings;
+    QHash<int, Window> m_windows; // by Kind
+    QSet<QString> m_failingNoticed; // workload ids told about in their current streak of failures
+    QTimer *m_flushTimer;
+};

@@ -1,0 +1,29 @@
+#pragma once
+// The one state the tray icon shows for the whole machine.
+#include "monitor.h"
+
+enum class OverallState {
+    Idle,    // GPUs free, nothing running (waiting for the start delay, or nothing to run)
+    Busy,    // the user's own jobs hold GPUs; no workload runs
+    Running, // idle workloads run
+    Paused,  // the user paused all workloads
+    NoGpu,   // no GPU device node found
+    Failing, // the configuration has errors, or a workload keeps failing (backing off)
+};
+
+// Most urgent first: config error or a failing workload > no GPU > paused > running > busy > idle.
+// "Now" is the time of the state's snapshot, so a pause whose time is up no longer counts.
+OverallState overallState(const MonitorState &state);
+
+inline const char *overallStateKey(OverallState state)
+{
+    switch (state) {
+    case OverallState::Idle: return "idle";
+    case OverallState::Busy: return "busy";
+    case OverallState::Running: return "running";
+    case OverallState::Paused: return "paused";
+    case OverallState::NoGpu: return "no-gpu";
+    case OverallState::Failing: return "failing";
+    }
+    return "";
+}

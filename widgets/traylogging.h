@@ -1,0 +1,5 @@
+#pragma once
+// The tray's logging category (idlegpu.tray); the engine's categories are in monitor/logging.h.
+#include <QLoggingCategory>
+
+Q_DECLARE_LOGGING_CATEGORY(lcTray)
