@@ -8,19 +8,24 @@
 #include "statusreport.h"
 #include "unixsignals.h"
 
+#include "traymode.h"
+
+#include <QApplication>
 #include <QCommandLineParser>
 #include <QCoreApplication>
 #include <QJsonDocument>
 #include <QTextStream>
 
 #include <cstdio>
+#include <memory>
 
 namespace {
 
-QString tr(const char *text)
+// The context "idlegpu" of translations/*.ts; lupdate finds the strings through Cli::tr().
+struct Cli
 {
-    return QCoreApplication::translate("idlegpu", text);
-}
+    Q_DECLARE_TR_FUNCTIONS(idlegpu)
+};
 
 enum class Mode { Tray, Headless, Status, CheckConfig };
 
@@ -59,11 +64,11 @@ int checkConfig(const Options &options)
     for (const ConfigDiagnostic &problem : result.diagnostics)
         printErr(problem.toString());
     if (!result.ok()) {
-        printErr(tr("%1: the configuration has errors and would not be used.").arg(location.path));
+        printErr(Cli::tr("%1: the configuration has errors and would not be used.").arg(location.path));
         return 1;
     }
     if (location.usedLegacy)
-        printOut(tr("Using gpu_mon's configuration file (no idlegpu.conf exists).") + QLatin1Char('\n'));
+        printOut(Cli::tr("Using gpu_mon's configuration file (no idlegpu.conf exists).") + QLatin1Char('\n'));
     printOut(StatusReport::formatConfig(result.config));
     return 0;
 }
@@ -75,7 +80,7 @@ int printStatus(const Options &options)
     for (const ConfigDiagnostic &problem : result.diagnostics)
         printErr(problem.toString());
     if (!result.ok()) {
-        printErr(tr("%1: the configuration has errors; run idlegpu --check-config.").arg(location.path));
+        printErr(Cli::tr("%1: the configuration has errors; run idlegpu --check-config.").arg(location.path));
         return 1;
     }
     const MonitorState state = StatusReport::collect(result.config);
@@ -91,7 +96,7 @@ int runHeadless(const Options &options, UnixSignalWatcher *signalWatcher)
     const ConfigLoader::Location location = ConfigLoader::locate(options.configPath);
     SingleInstance instance(location.path);
     if (!instance.acquire()) {
-        printErr(tr("idlegpu is already running for %1 (pid %2); not starting a second one.")
+        printErr(Cli::tr("idlegpu is already running for %1 (pid %2); not starting a second one.")
                      .arg(location.path)
                      .arg(instance.ownerPid()));
         return 2;
@@ -102,7 +107,7 @@ int runHeadless(const Options &options, UnixSignalWatcher *signalWatcher)
     if (!monitor.start()) {
         for (const ConfigDiagnostic &problem : monitor.state().configProblems)
             printErr(problem.toString());
-        printErr(tr("%1: cannot start with this configuration.").arg(location.path));
+        printErr(Cli::tr("%1: cannot start with this configuration.").arg(location.path));
         return 1;
     }
     qCInfo(lcMonitor, "idlegpu %s monitoring with %s (pid %lld)", IDLEGPU_VERSION, qPrintable(location.path),
@@ -122,54 +127,86 @@ int runHeadless(const Options &options, UnixSignalWatcher *signalWatcher)
 
 } // namespace
 
+// Tray mode needs a display. Without one (a server, supervisord without --headless) idlegpu runs headless
+// instead of failing, as gpu_mon did under supervisord.
+static bool wantsTray(int argc, char **argv)
+{
+    for (int i = 1; i < argc; ++i) {
+        const QByteArray arg = argv[i];
+        if (arg == "--headless" || arg == "--status" || arg == "--check-config" || arg == "--help" || arg == "-h"
+            || arg == "--help-all" || arg == "--version" || arg == "-v")
+            return false;
+    }
+    return true;
+}
+
+static bool hasDisplay()
+{
+    return !qEnvironmentVariableIsEmpty("DISPLAY") || !qEnvironmentVariableIsEmpty("WAYLAND_DISPLAY")
+           || !qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM");
+}
+
 int runIdlegpu(int argc, char **argv)
 {
     // Before any thread exists, so that every thread leaves SIGTERM/SIGINT/SIGHUP to the signalfd.
     UnixSignalWatcher::blockHandledSignals();
     setUpLogging();
-    QCoreApplication app(argc, argv);
+    const bool tray = wantsTray(argc, argv) && hasDisplay();
+    std::unique_ptr<QCoreApplication> app = tray ? std::make_unique<QApplication>(argc, argv)
+                                                 : std::make_unique<QCoreApplication>(argc, argv);
     QCoreApplication::setApplicationName(QStringLiteral("idlegpu"));
     QCoreApplication::setApplicationVersion(QStringLiteral(IDLEGPU_VERSION));
-    auto *signalWatcher = new UnixSignalWatcher(&app);
+    auto *signalWatcher = new UnixSignalWatcher(app.get());
 
     QCommandLineParser parser;
     parser.setApplicationDescription(
-        tr("Runs idle workloads (a miner, BOINC, any batch job) on GPUs that nobody else uses, and stops them the "
-           "moment another program opens the GPU."));
+        Cli::tr("Runs idle workloads (a miner, BOINC, any batch job) on GPUs that nobody else uses, and stops them "
+                "the moment another program opens the GPU. Without a mode option it runs in the system tray."));
     parser.addHelpOption();
     parser.addVersionOption();
     const QCommandLineOption headlessOption(QStringLiteral("headless"),
-                                            tr("Run the monitor without a tray icon, logging to stderr (for "
-                                               "systemd or supervisord)."));
+                                            Cli::tr("Run the monitor without a tray icon, logging to stderr (for "
+                                                    "systemd or supervisord)."));
     const QCommandLineOption statusOption(QStringLiteral("status"),
-                                          tr("Print each GPU, who holds it and what would run, then exit."));
-    const QCommandLineOption jsonOption(QStringLiteral("json"), tr("With --status: print JSON."));
+                                          Cli::tr("Print each GPU, who holds it and what would run, then exit."));
+    const QCommandLineOption jsonOption(QStringLiteral("json"), Cli::tr("With --status: print JSON."));
     const QCommandLineOption checkOption(QStringLiteral("check-config"),
-                                         tr("Check the configuration file: print it as understood and exit 0, or "
-                                            "print every problem as FILE:LINE: message and exit 1."));
+                                         Cli::tr("Check the configuration file: print it as understood and exit 0, "
+                                                 "or print every problem as FILE:LINE: message and exit 1."));
+    const QCommandLineOption demoOption(QStringLiteral("demo"),
+                                        Cli::tr("Show the tray with two simulated GPUs and a harmless workload, to "
+                                                "see preemption without an NVIDIA card. Leaves nothing behind."));
     const QCommandLineOption configOption({QStringLiteral("c"), QStringLiteral("config")},
-                                          tr("Use FILE instead of ~/.config/idlegpu/idlegpu.conf (or gpu_mon's "
-                                             "~/.config/gpu_mon.conf)."),
-                                          tr("FILE"));
-    parser.addOptions({headlessOption, statusOption, jsonOption, checkOption, configOption});
-    parser.process(app);
+                                          Cli::tr("Use FILE instead of ~/.config/idlegpu/idlegpu.conf (or "
+                                                  "gpu_mon's ~/.config/gpu_mon.conf)."),
+                                          Cli::tr("FILE"));
+    parser.addOptions({headlessOption, statusOption, jsonOption, checkOption, demoOption, configOption});
+    parser.process(*app);
 
     Options options;
     options.configPath = parser.value(configOption);
     options.json = parser.isSet(jsonOption);
-    const int modes = int(parser.isSet(headlessOption)) + int(parser.isSet(statusOption)) + int(parser.isSet(checkOption));
+    const int modes = int(parser.isSet(headlessOption)) + int(parser.isSet(statusOption))
+                      + int(parser.isSet(checkOption)) + int(parser.isSet(demoOption));
     if (modes > 1) {
-        printErr(tr("Choose one of --headless, --status and --check-config."));
+        printErr(Cli::tr("Choose one of --headless, --status, --check-config and --demo."));
         return 2;
     }
     if (options.json && !parser.isSet(statusOption)) {
-        printErr(tr("--json goes with --status."));
+        printErr(Cli::tr("--json goes with --status."));
         return 2;
     }
     if (parser.isSet(checkOption))
         return checkConfig(options);
     if (parser.isSet(statusOption))
         return printStatus(options);
-    // The tray is the next milestone; until it lands, the default mode is the headless monitor.
+    if (tray)
+        return runTray(options.configPath, parser.isSet(demoOption));
+    if (parser.isSet(demoOption)) {
+        printErr(Cli::tr("--demo shows the tray and needs a desktop (no DISPLAY or WAYLAND_DISPLAY is set)."));
+        return 2;
+    }
+    if (!parser.isSet(headlessOption))
+        qCInfo(lcMonitor, "no display (DISPLAY and WAYLAND_DISPLAY are unset): running headless");
     return runHeadless(options, signalWatcher);
 }

@@ -351,10 +351,6 @@ The previous configuration stays in force.</source>
         <translation>%1：无法以此配置启动。</translation>
     </message>
     <message>
-        <source>Runs idle workloads (a miner, BOINC, any batch job) on GPUs that nobody else uses, and stops them the moment another program opens the GPU.</source>
-        <translation>在无人使用的 GPU 上运行空闲任务（挖矿程序、BOINC 或任何批处理作业），一旦有其他程序打开该 GPU 便立即停止它们。</translation>
-    </message>
-    <message>
         <source>Run the monitor without a tray icon, logging to stderr (for systemd or supervisord).</source>
         <translation>不带托盘图标运行监视器，日志输出到 stderr（用于 systemd 或 supervisord）。</translation>
     </message>
@@ -379,12 +375,28 @@ The previous configuration stays in force.</source>
         <translation>FILE</translation>
     </message>
     <message>
-        <source>Choose one of --headless, --status and --check-config.</source>
-        <translation>请在 --headless、--status 和 --check-config 中选择一个。</translation>
-    </message>
-    <message>
         <source>--json goes with --status.</source>
         <translation>--json 须与 --status 一起使用。</translation>
+    </message>
+    <message>
+        <source>Runs idle workloads (a miner, BOINC, any batch job) on GPUs that nobody else uses, and stops them the moment another program opens the GPU. Without a mode option it runs in the system tray.</source>
+        <translation>在无人使用的 GPU 上运行空闲任务（矿工程序、BOINC 或任何批处理命令），并在其他程序打开该 GPU 的瞬间停止它们。不加模式选项时在系统托盘中运行。</translation>
+    </message>
+    <message>
+        <source>Show the tray with two simulated GPUs and a harmless workload, to see preemption without an NVIDIA card. Leaves nothing behind.</source>
+        <translation>显示带有两个模拟 GPU 和一个无害任务的托盘，无需 NVIDIA 显卡即可观看抢占过程。不会留下任何痕迹。</translation>
+    </message>
+    <message>
+        <source>Choose one of --headless, --status, --check-config and --demo.</source>
+        <translation>请在 --headless、--status、--check-config 和 --demo 中只选择一个。</translation>
+    </message>
+    <message>
+        <source>--demo shows the tray and needs a desktop (no DISPLAY or WAYLAND_DISPLAY is set).</source>
+        <translation>--demo 会显示托盘，需要桌面环境（未设置 DISPLAY 或 WAYLAND_DISPLAY）。</translation>
+    </message>
+    <message>
+        <source>Processes of other users that could not be inspected: %1. idlegpu still notices when they open a GPU, but not who they are (run as root to see them).</source>
+        <translation>无法检查的其他用户进程：%1 个。idlegpu 仍能察觉它们打开 GPU，但无法得知它们是谁（以 root 身份运行即可看到）。</translation>
     </message>
 </context>
 </TS>

@@ -351,10 +351,6 @@ The previous configuration stays in force.</source>
         <translation>%1：無法以此設定啟動。</translation>
     </message>
     <message>
-        <source>Runs idle workloads (a miner, BOINC, any batch job) on GPUs that nobody else uses, and stops them the moment another program opens the GPU.</source>
-        <translation>在無人使用的 GPU 上執行閒置任務（挖礦程式、BOINC 或任何批次作業），一旦有其他程式開啟該 GPU 便立即停止它們。</translation>
-    </message>
-    <message>
         <source>Run the monitor without a tray icon, logging to stderr (for systemd or supervisord).</source>
         <translation>不帶系統匣圖示執行監視器，記錄輸出到 stderr（用於 systemd 或 supervisord）。</translation>
     </message>
@@ -379,12 +375,28 @@ The previous configuration stays in force.</source>
         <translation>FILE</translation>
     </message>
     <message>
-        <source>Choose one of --headless, --status and --check-config.</source>
-        <translation>請在 --headless、--status 和 --check-config 中選擇一個。</translation>
-    </message>
-    <message>
         <source>--json goes with --status.</source>
         <translation>--json 須與 --status 一起使用。</translation>
+    </message>
+    <message>
+        <source>Runs idle workloads (a miner, BOINC, any batch job) on GPUs that nobody else uses, and stops them the moment another program opens the GPU. Without a mode option it runs in the system tray.</source>
+        <translation>在無人使用的 GPU 上執行閒置工作（挖礦程式、BOINC 或任何批次命令），並在其他程式開啟該 GPU 的瞬間停止它們。不加模式選項時在系統匣中執行。</translation>
+    </message>
+    <message>
+        <source>Show the tray with two simulated GPUs and a harmless workload, to see preemption without an NVIDIA card. Leaves nothing behind.</source>
+        <translation>顯示帶有兩個模擬 GPU 和一個無害工作的系統匣，無需 NVIDIA 顯示卡即可觀看搶占過程。不會留下任何痕跡。</translation>
+    </message>
+    <message>
+        <source>Choose one of --headless, --status, --check-config and --demo.</source>
+        <translation>請在 --headless、--status、--check-config 和 --demo 中只選擇一個。</translation>
+    </message>
+    <message>
+        <source>--demo shows the tray and needs a desktop (no DISPLAY or WAYLAND_DISPLAY is set).</source>
+        <translation>--demo 會顯示系統匣，需要桌面環境（未設定 DISPLAY 或 WAYLAND_DISPLAY）。</translation>
+    </message>
+    <message>
+        <source>Processes of other users that could not be inspected: %1. idlegpu still notices when they open a GPU, but not who they are (run as root to see them).</source>
+        <translation>無法檢查的其他使用者行程：%1 個。idlegpu 仍能察覺它們開啟 GPU，但無法得知它們是誰（以 root 身分執行即可看到）。</translation>
     </message>
 </context>
 </TS>
