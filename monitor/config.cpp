@@ -16,7 +16,7 @@
 namespace {
 
 const QStringList defaultsKeys{QStringLiteral("interval_seconds"), QStringLiteral("start_delay_seconds"),
-                               QStringLiteral("device_root")};
+                               QStringLiteral("device_root"), QStringLiteral("notify")};
 const QStringList gpuGroupKeys{QStringLiteral("gpus"), QStringLiteral("ignore_programs")};
 const QStringList workloadKeys{QStringLiteral("dir"),  QStringLiteral("cmd"),
                                QStringLiteral("gpus"), QStringLiteral("log"),
@@ -152,6 +152,35 @@ private:
             else
                 config.deviceRoot = QDir::cleanPath(root);
         }
+        if (const IniDocument::Entry *entry = find(section, QStringLiteral("notify")))
+            readNotify(*entry, &config.notify);
+    }
+
+    // notify = all | none | a comma list of preemption, failure, config
+    void readNotify(const IniDocument::Entry &entry, NotifyConfig *notify)
+    {
+        const QStringList kinds = parseCommaList(value(entry));
+        NotifyConfig chosen{false, false, false};
+        for (const QString &kind : kinds) {
+            const QString k = kind.toLower();
+            if (k == QLatin1String("all"))
+                chosen = NotifyConfig();
+            else if (k == QLatin1String("none"))
+                continue;
+            else if (k == QLatin1String("preemption"))
+                chosen.preemption = true;
+            else if (k == QLatin1String("failure"))
+                chosen.failure = true;
+            else if (k == QLatin1String("config"))
+                chosen.configError = true;
+            else {
+                error(entry.line, QStringLiteral("notify: '%1' is not a kind of notification: write all, none, or "
+                                                 "a comma list of preemption, failure, config")
+                                      .arg(kind));
+                return;
+            }
+        }
+        *notify = chosen;
     }
 
     void readTty(const IniDocument::Section &section)

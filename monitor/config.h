@@ -55,6 +55,18 @@ struct TtyConfig
     int idleSeconds = 300;
 };
 
+// [defaults] notify: which desktop notifications the tray shows.
+struct NotifyConfig
+{
+    bool preemption = true;  // a workload stopped because someone opened its GPU
+    bool failure = true;     // a workload failing again and again
+    bool configError = true; // an edit of the config file that cannot be used
+    bool operator==(const NotifyConfig &o) const
+    {
+        return preemption == o.preemption && failure == o.failure && configError == o.configError;
+    }
+};
+
 struct Config;
 bool sameSettings(const Config &a, const Config &b);
 
@@ -64,6 +76,7 @@ struct Config
     int intervalSeconds = 10;   // [defaults] interval_seconds: the fallback poll
     int startDelaySeconds = 10; // [defaults] start_delay_seconds: calm needed before a workload starts
     QString deviceRoot = QStringLiteral("/dev"); // [defaults] device_root
+    NotifyConfig notify;                         // [defaults] notify
     QList<GpuGroupConfig> gpuGroups;
     QList<WorkloadConfig> workloads;
     TtyConfig tty;
@@ -93,7 +106,7 @@ struct Config
 inline bool sameSettings(const Config &a, const Config &b)
 {
     if (a.intervalSeconds != b.intervalSeconds || a.startDelaySeconds != b.startDelaySeconds
-        || a.deviceRoot != b.deviceRoot || !(a.gpuGroups == b.gpuGroups) || a.workloads.size() != b.workloads.size()
+        || a.deviceRoot != b.deviceRoot || !(a.notify == b.notify) || !(a.gpuGroups == b.gpuGroups) || a.workloads.size() != b.workloads.size()
         || a.tty.enabled != b.tty.enabled || a.tty.whitelist != b.tty.whitelist || a.tty.idleSeconds != b.tty.idleSeconds)
         return false;
     for (qsizetype i = 0; i < a.workloads.size(); ++i)

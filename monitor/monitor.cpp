@@ -265,7 +265,6 @@ void Monitor::onNodeEvents(const NodeEvents &events)
 {
     if (!m_started)
         return;
-    qCDebug(lcMonitor) << "node events: opens" << events.opens << "closes" << events.closes;
     absorbEvents(events);
 
     // The fast path: an open while a workload runs may be a user's job arriving; answer at once.
@@ -294,7 +293,6 @@ void Monitor::preemptEarly(const Holder &holder)
             PreemptionEvent event{runtime.id, config ? config->name : runtime.id, gpu, holder, m_clock->nowMs()};
             const QString reason = QStringLiteral("%1 opened GPU %2").arg(holder.describe()).arg(gpu);
             qCInfo(lcMonitor, "preempting %s: %s", qPrintable(event.workloadName), qPrintable(reason));
-            qCDebug(lcMonitor) << "preempting";
             m_runner->stop(runtime.id, reason);
             Q_EMIT preempted(event);
             break;

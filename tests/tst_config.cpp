@@ -76,6 +76,8 @@ private slots:
     void refusesFileOthersCanWrite_data();
     void refusesFileOthersCanWrite();
     void refusesFileOfAnotherUser();
+    void readsNotify_data();
+    void readsNotify();
     void doesNotBlockOnFifo();
     void seesRewriteWithinSameTick();
     void survivesGarbage();
@@ -465,6 +467,45 @@ void TestConfig::refusesFileOthersCanWrite()
         QCOMPARE(describe(result), QStringList{expected});
     }
     QFile::remove(path);
+}
+
+void TestConfig::readsNotify_data()
+{
+    QTest::addColumn<QByteArray>("value");
+    QTest::addColumn<bool>("ok");
+    QTest::addColumn<bool>("preemption");
+    QTest::addColumn<bool>("failure");
+    QTest::addColumn<bool>("configError");
+    QTest::newRow("absent: all") << QByteArray() << true << true << true << true;
+    QTest::newRow("all") << QByteArray("all") << true << true << true << true;
+    QTest::newRow("none") << QByteArray("none") << true << false << false << false;
+    QTest::newRow("empty: none") << QByteArray("") << true << false << false << false;
+    QTest::newRow("one kind") << QByteArray("preemption") << true << true << false << false;
+    QTest::newRow("two kinds, spaces, case") << QByteArray(" Failure , config ") << true << false << true << true;
+    QTest::newRow("unknown kind") << QByteArray("preemption,sms") << false << true << true << true;
+}
+
+void TestConfig::readsNotify()
+{
+    QFETCH(QByteArray, value);
+    QFETCH(bool, ok);
+    QFETCH(bool, preemption);
+    QFETCH(bool, failure);
+    QFETCH(bool, configError);
+    QByteArray contents = "[defaults]\n";
+    if (!value.isNull())
+        contents += "notify = " + value + "\n";
+    const ConfigLoadResult result = ConfigLoader::parse(contents, QStringLiteral("test.conf"));
+    QCOMPARE(result.ok(), ok);
+    if (!ok) {
+        QCOMPARE(describe(result), QStringList{QStringLiteral("test.conf:2: error: notify: 'sms' is not a kind of "
+                                                              "notification: write all, none, or a comma list of "
+                                                              "preemption, failure, config")});
+        return;
+    }
+    QCOMPARE(result.config.notify.preemption, preemption);
+    QCOMPARE(result.config.notify.failure, failure);
+    QCOMPARE(result.config.notify.configError, configError);
 }
 
 void TestConfig::refusesFileOfAnotherUser()
