@@ -1,0 +1,116 @@
+// Holder scan versus `fuser -v` (gpu_mon's method) on the same nodes and the same processes, in one run.
+//
+//   bench_scan [--bystanders N] [--fds-per-bystander N] [--rounds N]
+//
+// Prints the median time of each and the ratio; never a pass/fail.
+#include "holderscanner.h"
+
+#include <QCoreApplication>
+#include <QDir>
+#include <QElapsedTimer>
+#include <QFile>
+#include <QProcess>
+#include <QStandardPaths>
+#include <QTemporaryDir>
+
+#include <algorithm>
+#include <cstdio>
+#include <fcntl.h>
+#include <signal.h>
+#include <sys/wait.h>
+#include <unistd.h>
+#include <vector>
+
+static std::vector<pid_t> spawnBystanders(int count, int fds)
+{
+    std::vector<pid_t> pids;
+    for (int i = 0; i < count; ++i) {
+        const pid_t pid = fork();
+        if (pid == 0) {
+            for (int f = 0; f < fds; ++f)
+                open("/dev/null", O_RDONLY);
+            pause();
+            _exit(0);
+        }
+        if (pid > 0)
+            pids.push_back(pid);
+    }
+    return pids;
+}
+
+static double median(std::vector<double> values)
+{
+    std::sort(values.begin(), values.end());
+    return values.empty() ? 0 : values[values.size() / 2];
+}
+
+int main(int argc, char **argv)
+{
+    int bystanders = 1000, fdsPerBystander = 20, rounds = 21;
+    for (int i = 1; i + 1 < argc; i += 2) {
+        const QByteArray arg = argv[i];
+        const int value = atoi(argv[i + 1]);
+        if (arg == "--bystanders")
+            bystanders = value;
+        else if (arg == "--fds-per-bystander")
+            fdsPerBystander = value;
+        else if (arg == "--rounds")
+            rounds = value;
+    }
+    QCoreApplication app(argc, argv);
+    const QString fuser = QStandardPaths::findExecutable(QStringLiteral("fuser"));
+    if (fuser.isEmpty()) {
+        fprintf(stderr, "fuser is missing (Debian package psmisc)\n");
+        return 1;
+    }
+    QTemporaryDir dir;
+    QList<HolderScanner::Node> nodes;
+    QStringList paths;
+    for (int gpu = 0; gpu < 2; ++gpu) {
+        const QString path = dir.filePath(QStringLiteral("nvidia%1").arg(gpu));
+        QFile(path).open(QIODevice::WriteOnly);
+        nodes.append({path, gpu});
+        paths.append(path);
+    }
+    // One process holds GPU 0, as a user's job would.
+    const pid_t job = fork();
+    if (job == 0) {
+        open(QFile::encodeName(paths.at(0)).constData(), O_RDONLY);
+        pause();
+        _exit(0);
+    }
+    const std::vector<pid_t> others = spawnBystanders(bystanders, fdsPerBystander);
+    usleep(300 * 1000); // let them open their files
+
+    const HolderScanner scanner;
+    std::vector<double> scanMs, fuserMs;
+    int found = 0;
+    for (int round = 0; round < rounds; ++round) {
+        QElapsedTimer timer;
+        timer.start();
+        const HolderScanner::Result result = scanner.scan(nodes);
+        scanMs.push_back(double(timer.nsecsElapsed()) / 1e6);
+        found = int(result.holders.size());
+
+        timer.restart();
+        QProcess process;
+        process.start(fuser, QStringList{QStringLiteral("-v")} + paths);
+        process.waitForFinished(30000);
+        fuserMs.push_back(double(timer.nsecsElapsed()) / 1e6);
+    }
+    const int processes = int(QDir(QStringLiteral("/proc")).entryList(QDir::Dirs).size()) - 2;
+    ::kill(job, SIGKILL);
+    waitpid(job, nullptr, 0);
+    for (pid_t pid : others)
+        ::kill(pid, SIGKILL);
+    for (pid_t pid : others)
+        waitpid(pid, nullptr, 0);
+
+    printf("Holder scan vs fuser -v: 2 nodes, %d bystanders x %d fds (about %d processes), %d rounds\n",
+           bystanders, fdsPerBystander, processes, rounds);
+    printf("%-24s %12s\n", "method", "median ms");
+    printf("%-24s %12.2f\n", "idlegpu HolderScanner", median(scanMs));
+    printf("%-24s %12.2f\n", "fuser -v (one run)", median(fuserMs));
+    printf("ratio fuser / scan: %.1f   (holders found by the scan: %d)\n", median(fuserMs) / median(scanMs), found);
+    return found == 1 ? 0 : 1;
+}
