@@ -130,6 +130,13 @@ if [ -f "$unit" ]; then
                 'TimeoutStopSec=30' 'WantedBy=default.target'; do
         grep -qxF "$line" "$unit" || fail "idlegpu.service lacks the line: $line"
     done
+    if command -v systemd-analyze >/dev/null; then
+        # systemd's own parser, on a copy that starts the unpacked binary; it warns without failing.
+        mkdir -p "$scratch/unit" && sed "s|^ExecStart=/usr/bin/|ExecStart=$root/usr/bin/|" "$unit" >"$scratch/unit/idlegpu.service"
+        if ! warnings=$(systemd-analyze verify "$scratch/unit/idlegpu.service" 2>&1) || [ -n "$warnings" ]; then
+            fail "systemd-analyze verify complains about idlegpu.service: $warnings"
+        fi
+    fi
 fi
 
 man_page="$root/usr/share/man/man1/idlegpu.1.gz"
