@@ -133,7 +133,7 @@ if [ -f "$unit" ]; then
     if command -v systemd-analyze >/dev/null; then
         # systemd's own parser, on a copy that starts the unpacked binary; it warns without failing.
         mkdir -p "$scratch/unit" && sed "s|^ExecStart=/usr/bin/|ExecStart=$root/usr/bin/|" "$unit" >"$scratch/unit/idlegpu.service"
-        if ! warnings=$(systemd-analyze verify "$scratch/unit/idlegpu.service" 2>&1) || [ -n "$warnings" ]; then
+        if ! warnings=$(systemd-analyze verify --man=no "$scratch/unit/idlegpu.service" 2>&1) || [ -n "$warnings" ]; then
             fail "systemd-analyze verify complains about idlegpu.service: $warnings"
         fi
     fi
