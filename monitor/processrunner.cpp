@@ -110,9 +110,16 @@ ProcessRunner::~ProcessRunner()
 
 QString ProcessRunner::defaultReaperPath()
 {
-    const QString besideUs = QCoreApplication::applicationDirPath() + QStringLiteral("/idlegpu-reaper");
+    const QString ourDir = QCoreApplication::applicationDirPath();
+    const QString besideUs = ourDir + QStringLiteral("/idlegpu-reaper");
     if (QFileInfo(besideUs).isExecutable())
         return besideUs;
+    // The installed layout (<prefix>/bin/idlegpu, <prefix>/libexec/idlegpu/idlegpu-reaper), found relative to
+    // the binary: a package installs to /usr while the build was configured for /usr/local, and a DESTDIR or
+    // unpacked package lives elsewhere again.
+    const QString underOurPrefix = QDir::cleanPath(ourDir + QStringLiteral("/../libexec/idlegpu/idlegpu-reaper"));
+    if (QFileInfo(underOurPrefix).isExecutable())
+        return underOurPrefix;
     const QString installed = QStringLiteral(IDLEGPU_LIBEXEC_DIR "/idlegpu-reaper");
     if (QFileInfo(installed).isExecutable())
         return installed;

@@ -1,0 +1,228 @@
+#!/usr/bin/env bash
+# Builds the Debian package from a finished build and checks it the way a user and a distribution would:
+# its metadata and file list, the desktop entry and AppStream metainfo validators, the files as they land
+# when unpacked, and the unpacked idlegpu itself (its version, the example config, and a headless run that
+# must find the reaper installed beside it in libexec).
+#
+#   tests/package_check.sh BUILD_DIR VERSION
+#
+# Exits 0 when everything holds; otherwise prints each failure and exits 1.
+set -uo pipefail
+
+build=${1:?usage: package_check.sh BUILD_DIR VERSION}
+version=${2:?usage: package_check.sh BUILD_DIR VERSION}
+
+failures=0
+failures_before_section=0
+fail() { echo "FAIL: $*"; failures=$((failures + 1)); }
+# Says "ok" for a group of checks only when none of them failed.
+section_done() {
+    [ "$failures" -eq "$failures_before_section" ] && echo "ok: $*"
+    failures_before_section=$failures
+}
+
+scratch=$(mktemp -d "${TMPDIR:-/tmp}/idlegpu-package-check.XXXXXX")
+idlegpu_pid=
+cleanup() {
+    [ -n "$idlegpu_pid" ] && kill -KILL "$idlegpu_pid" 2>/dev/null
+    rm -rf "$scratch"
+}
+trap cleanup EXIT
+
+for tool in cpack dpkg-deb dpkg desktop-file-validate appstreamcli; do
+    command -v "$tool" >/dev/null || { echo "FAIL: $tool is not installed (scripts/common.sh installs it)"; exit 1; }
+done
+
+# --- build the package ---------------------------------------------------------------------------------------
+if ! cpack --config "$build/CPackConfig.cmake" -G DEB -B "$scratch/out" >"$scratch/cpack.log" 2>&1; then
+    cat "$scratch/cpack.log"
+    echo "FAIL: cpack could not build the package"
+    exit 1
+fi
+debs=("$scratch"/out/*.deb)
+if [ ${#debs[@]} -ne 1 ] || [ ! -f "${debs[0]}" ]; then
+    cat "$scratch/cpack.log"
+    echo "FAIL: expected one .deb in $scratch/out, found: ${debs[*]}"
+    exit 1
+fi
+deb=${debs[0]}
+section_done "built $(basename "$deb")"
+
+# --- metadata --------------------------------------------------------------------------------------------------
+field() { dpkg-deb -f "$deb" "$1"; }
+[ "$(field Package)" = idlegpu ] || fail "Package is '$(field Package)', not idlegpu"
+[ "$(field Version)" = "$version" ] || fail "Version is '$(field Version)', not $version"
+[ "$(field Section)" = utils ] || fail "Section is '$(field Section)', not utils"
+[[ "$(field Maintainer)" =~ ^[^\<]+\ \<[^\>]+@[^\>]+\>$ ]] || fail "Maintainer is not 'Name <email>': '$(field Maintainer)'"
+[[ "$(field Homepage)" =~ ^https:// ]] || fail "Homepage is missing: '$(field Homepage)'"
+[ -n "$(field Description)" ] || fail "Description is empty"
+depends=$(field Depends)
+for library in libqt6widgets6 libqt6core6 libqt6gui6 libc6 libstdc++6; do
+    # dpkg-shlibdeps names each library with a minimum version.
+    [[ ", $depends," =~ ,\ "$library"\ \(\>=\ [^\)]+\), ]] || fail "Depends lacks a versioned $library: $depends"
+done
+section_done "metadata (Depends: $depends)"
+
+# --- file list -------------------------------------------------------------------------------------------------
+dpkg-deb -c "$deb" | awk '{ print $NF }' | sed 's|^\./|/|' >"$scratch/contents"
+expected=(
+    /usr/bin/idlegpu
+    /usr/libexec/idlegpu/idlegpu-reaper
+    /usr/share/applications/idlegpu.desktop
+    /usr/share/metainfo/io.github.idlegpu.idlegpu.metainfo.xml
+    /usr/share/icons/hicolor/scalable/apps/idlegpu.svg
+    /usr/lib/systemd/user/idlegpu.service
+    /usr/share/man/man1/idlegpu.1.gz
+    /usr/share/doc/idlegpu/examples/idlegpu.conf.example
+    /usr/share/doc/idlegpu/README.md
+)
+icon_sizes=(16 22 24 32 48 64 128 256)
+for size in "${icon_sizes[@]}"; do
+    expected+=("/usr/share/icons/hicolor/${size}x${size}/apps/idlegpu.png")
+done
+for path in "${expected[@]}"; do
+    grep -qxF "$path" "$scratch/contents" || fail "the package lacks $path"
+done
+# Only /usr, and none of the build's tools, tests or benchmarks.
+unexpected=$(grep -v '^/$' "$scratch/contents" | grep -v '^/usr/' || true)
+[ -z "$unexpected" ] || fail "files outside /usr: $unexpected"
+strays=$(grep -E '/(tst_|bench_|idlegpu-iconrender|sigterm_receiver)' "$scratch/contents" || true)
+[ -z "$strays" ] || fail "build-only files in the package: $strays"
+section_done "file list (${#expected[@]} expected paths)"
+
+# --- unpacked ----------------------------------------------------------------------------------------------------
+root="$scratch/root"
+dpkg -x "$deb" "$root" || fail "dpkg -x failed"
+for path in "${expected[@]}"; do
+    [ -f "$root$path" ] && [ -s "$root$path" ] || fail "$path did not land as a non-empty file"
+done
+for path in /usr/bin/idlegpu /usr/libexec/idlegpu/idlegpu-reaper; do
+    [ -x "$root$path" ] || fail "$path is not executable"
+done
+
+# PNG: signature, then the IHDR's width and height (big-endian) at bytes 16-23.
+for size in "${icon_sizes[@]}"; do
+    png="$root/usr/share/icons/hicolor/${size}x${size}/apps/idlegpu.png"
+    [ -f "$png" ] || continue
+    signature=$(od -An -tx1 -N8 "$png" | tr -d ' \n')
+    dimensions=$(od -An -tu1 -j16 -N8 "$png" | awk '{ print $1*16777216+$2*65536+$3*256+$4 "x" $5*16777216+$6*65536+$7*256+$8 }')
+    [ "$signature" = 89504e470d0a1a0a ] || fail "$png is not a PNG"
+    [ "$dimensions" = "${size}x${size}" ] || fail "$png is $dimensions, not ${size}x${size}"
+done
+grep -q '<svg' "$root/usr/share/icons/hicolor/scalable/apps/idlegpu.svg" || fail "idlegpu.svg is not an SVG"
+
+desktop="$root/usr/share/applications/idlegpu.desktop"
+if [ -f "$desktop" ]; then
+    desktop-file-validate "$desktop" || fail "desktop-file-validate rejects idlegpu.desktop"
+    grep -qx 'Exec=idlegpu' "$desktop" || fail "idlegpu.desktop: Exec is not idlegpu"
+    grep -qx 'Icon=idlegpu' "$desktop" || fail "idlegpu.desktop: Icon is not idlegpu"
+fi
+metainfo="$root/usr/share/metainfo/io.github.idlegpu.idlegpu.metainfo.xml"
+if [ -f "$metainfo" ]; then
+    appstreamcli validate --no-net "$metainfo" || fail "appstreamcli rejects the metainfo"
+    grep -q "<release version=\"$version\"" "$metainfo" || fail "the metainfo has no release $version"
+    if grep -q '@[A-Z_]*@' "$metainfo"; then fail "the metainfo has unsubstituted @VARIABLES@"; fi
+fi
+
+unit="$root/usr/lib/systemd/user/idlegpu.service"
+if [ -f "$unit" ]; then
+    for line in 'ExecStart=/usr/bin/idlegpu --headless' 'ExecReload=/bin/kill -HUP $MAINPID' 'KillMode=mixed' \
+                'TimeoutStopSec=30' 'WantedBy=default.target'; do
+        grep -qxF "$line" "$unit" || fail "idlegpu.service lacks the line: $line"
+    done
+    if command -v systemd-analyze >/dev/null; then
+        # systemd's own parser, on a copy that starts the unpacked binary; it warns without failing.
+        mkdir -p "$scratch/unit" && sed "s|^ExecStart=/usr/bin/|ExecStart=$root/usr/bin/|" "$unit" >"$scratch/unit/idlegpu.service"
+        if ! warnings=$(systemd-analyze verify --man=no "$scratch/unit/idlegpu.service" 2>&1) || [ -n "$warnings" ]; then
+            fail "systemd-analyze verify complains about idlegpu.service: $warnings"
+        fi
+    fi
+fi
+
+man_page="$root/usr/share/man/man1/idlegpu.1.gz"
+if [ -f "$man_page" ]; then
+    zcat "$man_page" >"$scratch/idlegpu.1" || fail "idlegpu.1.gz is not gzip"
+    grep -q '^\.TH IDLEGPU 1 ' "$scratch/idlegpu.1" || fail "idlegpu.1 has no .TH IDLEGPU 1 header"
+    for option in headless status json check-config demo config help version; do
+        grep -qF "\\fB\\-\\-${option//-/\\-}\\fR" "$scratch/idlegpu.1" || fail "idlegpu.1 does not list --$option"
+    done
+    if command -v groff >/dev/null; then
+        warnings=$(groff -man -Tutf8 -ww -z "$scratch/idlegpu.1" 2>&1)
+        [ -z "$warnings" ] || fail "groff warns about idlegpu.1: $warnings"
+    fi
+fi
+section_done "unpacked files, icons, desktop entry, metainfo, unit, man page"
+
+# --- the unpacked program ----------------------------------------------------------------------------------------
+# No display: the unpacked binary must not try the tray. env execs idlegpu, so a background run's $! is its pid.
+no_display=(env -u DISPLAY -u WAYLAND_DISPLAY -u QT_QPA_PLATFORM)
+run_unpacked() { "${no_display[@]}" "$root/usr/bin/idlegpu" "$@"; }
+
+version_output=$(run_unpacked --version 2>&1)
+[[ "$version_output" == *"$version"* ]] || fail "idlegpu --version says '$version_output', not $version"
+
+example="$root/usr/share/doc/idlegpu/examples/idlegpu.conf.example"
+if ! run_unpacked --check-config --config "$example" >/dev/null 2>"$scratch/check-config.err"; then
+    fail "idlegpu --check-config rejects the installed example: $(cat "$scratch/check-config.err")"
+elif [ -s "$scratch/check-config.err" ]; then
+    fail "idlegpu --check-config warns about the installed example: $(cat "$scratch/check-config.err")"
+fi
+# The example names every key of README.md's key table ("| [section] | `key` | default | meaning |").
+readme="$root/usr/share/doc/idlegpu/README.md"
+keys=$(sed -n '/^### Keys/,/^## /p' "$readme" | grep -o '^|[^|]*| `[a-z_]*`' | grep -o '`[a-z_]*`' | tr -d '`' | sort -u)
+[ -n "$keys" ] || fail "found no key table in README.md"
+for key in $keys; do
+    grep -q "^$key = " "$example" || fail "the example configuration does not show the key $key"
+done
+
+# A headless run on a fake GPU with a workload that reports which reaper supervises it: the unpacked
+# idlegpu must find the unpacked reaper (<prefix>/libexec/idlegpu), not the build tree's.
+mkdir -p "$scratch/dev" && : >"$scratch/dev/nvidia0"
+cat >"$scratch/idlegpu.conf" <<CONF
+[defaults]
+interval_seconds = 1
+start_delay_seconds = 0
+device_root = $scratch/dev
+
+[process-reporter]
+cmd = sh -c 'readlink /proc/\$PPID/exe >"$scratch/reaper-path.tmp" && mv "$scratch/reaper-path.tmp" "$scratch/reaper-path"; exec sleep 60'
+stop_timeout_seconds = 2
+CONF
+chmod 600 "$scratch/idlegpu.conf"
+"${no_display[@]}" "$root/usr/bin/idlegpu" --headless --config "$scratch/idlegpu.conf" >"$scratch/headless.log" 2>&1 &
+idlegpu_pid=$!
+for _ in $(seq 1 150); do
+    [ -s "$scratch/reaper-path" ] && break
+    kill -0 "$idlegpu_pid" 2>/dev/null || break
+    sleep 0.1
+done
+if [ -s "$scratch/reaper-path" ]; then
+    reaper=$(cat "$scratch/reaper-path")
+    [ "$reaper" = "$(readlink -f "$root/usr/libexec/idlegpu/idlegpu-reaper")" ] \
+        || fail "the unpacked idlegpu ran its workload under $reaper, not its own libexec/idlegpu/idlegpu-reaper"
+else
+    fail "the workload of the unpacked idlegpu --headless never started"
+fi
+kill -TERM "$idlegpu_pid" 2>/dev/null
+exit_status=timeout
+for _ in $(seq 1 100); do
+    if ! kill -0 "$idlegpu_pid" 2>/dev/null; then
+        wait "$idlegpu_pid"
+        exit_status=$?
+        break
+    fi
+    sleep 0.1
+done
+idlegpu_pid=
+[ "$exit_status" = 0 ] || fail "idlegpu --headless did not exit 0 after SIGTERM ($exit_status)"
+if [ "$failures" -ne 0 ]; then
+    echo "--- idlegpu --headless log:"
+    cat "$scratch/headless.log"
+fi
+section_done "unpacked idlegpu: --version, --check-config on the example, --headless with the installed reaper"
+
+if [ "$failures" -ne 0 ]; then
+    echo "$failures check(s) failed"
+    exit 1
+fi
+echo "all package checks passed"
