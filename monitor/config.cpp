@@ -15,6 +15,16 @@
 
 namespace {
 
+// dir= and log= are paths a user writes as in a shell: a leading ~/ (or a lone ~) is the home folder.
+QString expandHome(const QString &path)
+{
+    if (path == QLatin1String("~"))
+        return QDir::homePath();
+    if (path.startsWith(QLatin1String("~/")))
+        return QDir::homePath() + path.mid(1);
+    return path;
+}
+
 const QStringList defaultsKeys{QStringLiteral("interval_seconds"), QStringLiteral("start_delay_seconds"),
                                QStringLiteral("device_root"), QStringLiteral("notify")};
 const QStringList gpuGroupKeys{QStringLiteral("gpus"), QStringLiteral("ignore_programs")};
@@ -235,9 +245,9 @@ private:
             error(section.line, QStringLiteral("[%1] has no cmd=: nothing to run").arg(section.name));
         }
         if (const IniDocument::Entry *entry = find(section, QStringLiteral("dir")))
-            workload.dir = value(*entry);
+            workload.dir = expandHome(value(*entry));
         if (const IniDocument::Entry *entry = find(section, QStringLiteral("log")))
-            workload.log = value(*entry);
+            workload.log = expandHome(value(*entry));
         readGpus(section, &workload.gpus);
         if (const IniDocument::Entry *entry = find(section, QStringLiteral("env"))) {
             workload.envText = value(*entry);

@@ -76,6 +76,7 @@ private slots:
     void refusesFileOthersCanWrite_data();
     void refusesFileOthersCanWrite();
     void refusesFileOfAnotherUser();
+    void expandsHomeInDirAndLog();
     void readsNotify_data();
     void readsNotify();
     void doesNotBlockOnFifo();
@@ -467,6 +468,18 @@ void TestConfig::refusesFileOthersCanWrite()
         QCOMPARE(describe(result), QStringList{expected});
     }
     QFile::remove(path);
+}
+
+void TestConfig::expandsHomeInDirAndLog()
+{
+    const ConfigLoadResult result = ConfigLoader::parse(
+        "[process-a]\ncmd=sleep 1\ndir=~/work\nlog=~/logs/a.log\n[process-b]\ncmd=sleep 1\ndir=~\nlog=/x/~/b.log\n",
+        QStringLiteral("test.conf"));
+    QVERIFY(result.ok());
+    QCOMPARE(result.config.workloads.at(0).dir, QDir::homePath() + QStringLiteral("/work"));
+    QCOMPARE(result.config.workloads.at(0).log, QDir::homePath() + QStringLiteral("/logs/a.log"));
+    QCOMPARE(result.config.workloads.at(1).dir, QDir::homePath());
+    QCOMPARE(result.config.workloads.at(1).log, QStringLiteral("/x/~/b.log"));
 }
 
 void TestConfig::readsNotify_data()
