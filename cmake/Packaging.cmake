@@ -2,9 +2,7 @@
 # It installs to /usr whatever CMAKE_INSTALL_PREFIX the build was configured with. Nothing in it touches a
 # user's home: removing the package leaves ~/.config/idlegpu (and gpu_mon's file, and autostart entries) alone.
 
-set(IDLEGPU_HOMEPAGE "https://github.com/idlegpu/idlegpu" CACHE STRING "The project's home page, for the package")
-set(IDLEGPU_MAINTAINER "idlegpu maintainers <maintainers@users.noreply.a-seed-ec611a82.example>"
-    CACHE STRING "Maintainer field of the package: Name <email>")
+# IDLEGPU_HOMEPAGE and IDLEGPU_MAINTAINER are set in the top-level CMakeLists.txt, before resources/ uses them.
 
 set(CPACK_GENERATOR DEB)
 set(CPACK_PACKAGE_NAME idlegpu)
