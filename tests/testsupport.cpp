@@ -52,20 +52,12 @@ void FakeDevRoot::removeGpu(int gpu)
 
 NodeHolder::NodeHolder(const QStringList &paths, const QString &programName) : m_paths(paths)
 {
-    const QString sleepPath = QStandardPaths::findExecutable(QStringLiteral("sleep"));
     const QString program = m_binDir.filePath(programName);
-    if (!QFile::link(sleepPath, program))
+    if (!QFile::link(QStringLiteral(IDLEGPU_TEST_HOLDOPEN), program))
         qFatal("cannot link %s", qPrintable(program));
-    // The shell opens each path on fds 3.. and then becomes `programName`, which inherits them.
-    QString script;
-    for (int i = 0; i < paths.size(); ++i)
-        script += QStringLiteral("exec %1<\"$%2\"; ").arg(i + 3).arg(i + 2);
-    script += QStringLiteral("exec \"$1\" 100000");
-    QStringList args{QStringLiteral("-c"), script, QStringLiteral("sh"), program};
-    args += paths;
     m_process = std::make_unique<QProcess>();
-    m_process->setProgram(QStringLiteral("/bin/sh"));
-    m_process->setArguments(args);
+    m_process->setProgram(program);
+    m_process->setArguments(paths);
     m_process->setProcessChannelMode(QProcess::ForwardedChannels);
     m_process->start();
     if (!m_process->waitForStarted(5000))

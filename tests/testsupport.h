@@ -25,7 +25,8 @@ private:
 };
 
 // A real process that opens `paths` and keeps them open until it is killed or closes them. Its program
-// name (comm) is `programName` (a symlink to sleep), so tests can name it like a CUDA job ("python3").
+// name (comm) is `programName` (a symlink to test_holdopen, which opens them after its exec), so tests can
+// name it like a CUDA job ("python3").
 class NodeHolder
 {
 public:

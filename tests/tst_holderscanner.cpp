@@ -364,7 +364,7 @@ void TestHolderScanner::realHolderIsFound()
     QCOMPARE(holder.pid, job.pid());
     QCOMPARE(holder.comm, QStringLiteral("python3"));
     QVERIFY2(holder.argv0.endsWith(QStringLiteral("/python3")), qPrintable(holder.argv0));
-    QCOMPARE(QFileInfo(holder.exe).fileName(), QStringLiteral("sleep")); // the link's target runs
+    QCOMPARE(QFileInfo(holder.exe).fileName(), QStringLiteral("test_holdopen")); // the link's target runs
     QCOMPARE(holder.uid, uint(::getuid()));
     QCOMPARE(holder.user, userName(::getuid()));
     QCOMPARE(holder.ppid, QCoreApplication::applicationPid());

@@ -1,0 +1,18 @@
+// A stand-in for a user's GPU job in the tests: opens every file named on the command line, then waits to be
+// killed. Run through a symlink, it takes the link's name ("python3"), and it opens only after that exec, so a
+// scan never sees the files held under another name.
+#include <fcntl.h>
+#include <stdio.h>
+#include <unistd.h>
+
+int main(int argc, char **argv)
+{
+    for (int i = 1; i < argc; ++i) {
+        if (open(argv[i], O_RDONLY) < 0) {
+            perror(argv[i]);
+            return 1;
+        }
+    }
+    for (;;)
+        pause();
+}
