@@ -886,7 +886,8 @@ void SettingsDialog::refresh()
         const auto first = std::find_if(m_problems.cbegin(), m_problems.cend(), [](const SettingsProblem &p) {
             return p.severity == SettingsProblem::Error;
         });
-        m_summary->setText(tr("%n problem(s) to fix before saving. First: %1 (%2)", nullptr, errors)
+        m_summary->setText(tr("Problems to fix before saving: %1. First: %2 (%3)")
+                               .arg(errors)
                                .arg(first->message, m_pages->tabText(first->page)));
         m_summary->setStyleSheet(QStringLiteral("color: #b00020;"));
     } else {
