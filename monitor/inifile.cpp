@@ -7,6 +7,8 @@
 #include <QFileInfo>
 #include <QHash>
 #include <QMap>
+#include <QSaveFile>
+#include <QSet>
 #include <QStringDecoder>
 
 #include <fcntl.h>
@@ -635,4 +637,59 @@ QSettings::Format idlegpuIniFormat()
     static const QSettings::Format format =
         QSettings::registerFormat(QStringLiteral("conf"), readIni, writeIni, Qt::CaseInsensitive);
     return format;
+}
+
+bool removeIniSections(const QString &path, const QStringList &sections, QString *error)
+{
+    const auto fail = [error](const QString &message) {
+        if (error)
+            *error = message;
+        return false;
+    };
+    QString readError;
+    const std::optional<QByteArray> contents = readIniFile(path, &readError);
+    if (!contents)
+        return fail(readError);
+    const ParsedFile file = parseFile(*contents);
+    if (!file.isText)
+        return fail(QStringLiteral("it is not a text config file that idlegpu can edit"));
+
+    const auto isComment = [&file](int line) {
+        const QStringView stripped = pythonStrip(file.lines.at(line).text);
+        return stripped.startsWith(QLatin1Char(';')) || stripped.startsWith(QLatin1Char('#'));
+    };
+    const auto isBlank = [&file](int line) { return pythonStrip(file.lines.at(line).text).isEmpty(); };
+
+    const QSet<QString> doomed(sections.cbegin(), sections.cend());
+    QList<bool> deleted(file.lines.size(), false);
+    for (int h = 0; h < file.headers.size(); ++h) {
+        const SectionHeader &header = file.headers.at(h);
+        if (!doomed.contains(header.name))
+            continue;
+        int first = header.line;
+        int last = header.line;
+        for (const KeyLine &keyLine : file.keyLines)
+            if (keyLine.header == h)
+                last = qMax(last, keyLine.continuationLines.isEmpty() ? keyLine.line
+                                                                       : keyLine.continuationLines.constLast());
+        while (first > 0 && !deleted.at(first - 1) && isComment(first - 1))
+            --first;
+        for (int line = first; line <= last; ++line)
+            deleted[line] = true;
+        const bool blankBefore = first == 0 || isBlank(first - 1);
+        if (blankBefore && last + 1 < file.lines.size() && isBlank(last + 1))
+            deleted[last + 1] = true;
+    }
+
+    QByteArray edited = file.bom;
+    for (int i = 0; i < file.lines.size(); ++i) {
+        if (deleted.at(i))
+            continue;
+        edited += file.lines.at(i).bytes;
+        edited += file.lines.at(i).eol;
+    }
+    QSaveFile out(path);
+    if (!out.open(QIODevice::WriteOnly) || out.write(edited) != edited.size() || !out.commit())
+        return fail(out.errorString());
+    return true;
 }

@@ -71,3 +71,10 @@ std::optional<QByteArray> readIniFile(const QString &path, QString *error);
 // lines, a continuation line starting with `;` or `#`, a key with `=` or `:`, a key without a section, two
 // keys that differ only in case, or a file that is not text. Trim values before setValue().
 QSettings::Format idlegpuIniFormat();
+
+// Removes whole sections from a config file, which QSettings cannot do (removing a group's keys leaves its
+// header, and an empty [process-*] is an error): each header with its keys, their continuation lines and the
+// comments among them, plus the comment lines directly above the header; one of two blank lines left around
+// it goes too. Every other line stays byte for byte; the file is replaced atomically with its mode kept.
+// Returns false and sets *error when the file cannot be read or written, or is not a text file.
+bool removeIniSections(const QString &path, const QStringList &sections, QString *error);

@@ -24,6 +24,21 @@
     </message>
 </context>
 <context>
+    <name>GpuPicker</name>
+    <message>
+        <source>All GPUs</source>
+        <translation>所有 GPU</translation>
+    </message>
+    <message>
+        <source>GPU %1</source>
+        <translation>GPU %1</translation>
+    </message>
+    <message>
+        <source>GPU %1 (not present)</source>
+        <translation>GPU %1（不存在）</translation>
+    </message>
+</context>
+<context>
     <name>Notifier</name>
     <message>
         <source>Workload stopped</source>
@@ -82,6 +97,426 @@ The previous configuration stays in force.</source>
     <message>
         <source>%1 more configuration errors</source>
         <translation>另有 %1 个配置错误</translation>
+    </message>
+</context>
+<context>
+    <name>SettingsDialog</name>
+    <message>
+        <source>idlegpu Settings</source>
+        <translation>idlegpu 设置</translation>
+    </message>
+    <message>
+        <source>Configuration file: %1</source>
+        <translation>配置文件：%1</translation>
+    </message>
+    <message>
+        <source>Another program changed the configuration file.</source>
+        <translation>另一个程序修改了配置文件。</translation>
+    </message>
+    <message>
+        <source>Reload (discard my edits)</source>
+        <translation>重新加载（放弃我的修改）</translation>
+    </message>
+    <message>
+        <source>Keep my edits</source>
+        <translation>保留我的修改</translation>
+    </message>
+    <message>
+        <source>— stopped after %1 seconds —</source>
+        <translation>— %1 秒后已停止 —</translation>
+    </message>
+    <message>
+        <source>How often idlegpu looks at the GPUs when nothing happens; opening a GPU is noticed at once anyway.</source>
+        <translation>没有事件时 idlegpu 检查 GPU 的频率；程序打开 GPU 时总会立即被察觉。</translation>
+    </message>
+    <message>
+        <source>Fallback poll interval (seconds):</source>
+        <translation>后备轮询间隔（秒）：</translation>
+    </message>
+    <message>
+        <source>How long a GPU must stay free before a workload starts on it.</source>
+        <translation>GPU 需要空闲多久才会在其上启动工作负载。</translation>
+    </message>
+    <message>
+        <source>Start delay (seconds):</source>
+        <translation>启动延迟（秒）：</translation>
+    </message>
+    <message>
+        <source>A workload was stopped because a program opened its GPU</source>
+        <translation>某个程序打开了工作负载的 GPU，工作负载因此被停止</translation>
+    </message>
+    <message>
+        <source>A workload keeps failing</source>
+        <translation>工作负载反复失败</translation>
+    </message>
+    <message>
+        <source>The configuration file has an error</source>
+        <translation>配置文件有错误</translation>
+    </message>
+    <message>
+        <source>Notify me when:</source>
+        <translation>在以下情况通知我：</translation>
+    </message>
+    <message>
+        <source>Start idlegpu when I log in</source>
+        <translation>登录时启动 idlegpu</translation>
+    </message>
+    <message>
+        <source>Start at login:</source>
+        <translation>登录时启动：</translation>
+    </message>
+    <message>
+        <source>General</source>
+        <translation>常规</translation>
+    </message>
+    <message>
+        <source>Add</source>
+        <translation>添加</translation>
+    </message>
+    <message>
+        <source>Remove</source>
+        <translation>移除</translation>
+    </message>
+    <message>
+        <source>A program on one of these GPUs makes idlegpu stop the workloads there, unless it is one of the ignored programs.</source>
+        <translation>这些 GPU 上出现任何程序时，idlegpu 会停止其上的工作负载，被忽略的程序除外。</translation>
+    </message>
+    <message>
+        <source>GPUs:</source>
+        <translation>GPU：</translation>
+    </message>
+    <message>
+        <source>Ignored programs:</source>
+        <translation>忽略的程序：</translation>
+    </message>
+    <message>
+        <source>Program name, e.g. nvidia-smi</source>
+        <translation>程序名，例如 nvidia-smi</translation>
+    </message>
+    <message>
+        <source>Add from current holders</source>
+        <translation>从当前占用者添加</translation>
+    </message>
+    <message>
+        <source>GPU groups</source>
+        <translation>GPU 组</translation>
+    </message>
+    <message>
+        <source>Workloads higher in the list start first.</source>
+        <translation>列表中靠前的工作负载先启动。</translation>
+    </message>
+    <message>
+        <source>Duplicate</source>
+        <translation>复制</translation>
+    </message>
+    <message>
+        <source>Up</source>
+        <translation>上移</translation>
+    </message>
+    <message>
+        <source>Down</source>
+        <translation>下移</translation>
+    </message>
+    <message>
+        <source>Name:</source>
+        <translation>名称：</translation>
+    </message>
+    <message>
+        <source>Split into words like a shell does (quotes, backslashes), but no shell runs: write sh -c &apos;…&apos; for pipes or variables.</source>
+        <translation>像 shell 一样拆分为单词（引号、反斜杠），但不会运行 shell：需要管道或变量时请写 sh -c &apos;…&apos;。</translation>
+    </message>
+    <message>
+        <source>Browse…</source>
+        <translation>浏览…</translation>
+    </message>
+    <message>
+        <source>Command:</source>
+        <translation>命令：</translation>
+    </message>
+    <message>
+        <source>Home folder</source>
+        <translation>主文件夹</translation>
+    </message>
+    <message>
+        <source>Working folder:</source>
+        <translation>工作文件夹：</translation>
+    </message>
+    <message>
+        <source>idlegpu&apos;s own log</source>
+        <translation>idlegpu 自己的日志</translation>
+    </message>
+    <message>
+        <source>Log file:</source>
+        <translation>日志文件：</translation>
+    </message>
+    <message>
+        <source>Variable</source>
+        <translation>变量</translation>
+    </message>
+    <message>
+        <source>Value</source>
+        <translation>值</translation>
+    </message>
+    <message>
+        <source>Environment:</source>
+        <translation>环境变量：</translation>
+    </message>
+    <message>
+        <source>After asking the workload to stop (SIGTERM), how long to wait before killing it.</source>
+        <translation>请求工作负载停止（SIGTERM）后，等待多久再强制结束它。</translation>
+    </message>
+    <message>
+        <source>Stop timeout (seconds):</source>
+        <translation>停止超时（秒）：</translation>
+    </message>
+    <message>
+        <source>Enabled (run it when its GPUs are free)</source>
+        <translation>启用（其 GPU 空闲时运行）</translation>
+    </message>
+    <message>
+        <source>Test run</source>
+        <translation>试运行</translation>
+    </message>
+    <message>
+        <source>Runs the command for %1 seconds as idlegpu would, and shows what it prints.</source>
+        <translation>像 idlegpu 那样运行该命令 %1 秒，并显示其输出。</translation>
+    </message>
+    <message>
+        <source>The output of a test run shows here.</source>
+        <translation>试运行的输出显示在这里。</translation>
+    </message>
+    <message>
+        <source>Workloads</source>
+        <translation>工作负载</translation>
+    </message>
+    <message>
+        <source>While someone works in a terminal (a pseudo-terminal, such as an ssh login), idlegpu stops all workloads.</source>
+        <translation>有人在终端（伪终端，例如 ssh 登录）中工作时，idlegpu 会停止所有工作负载。</translation>
+    </message>
+    <message>
+        <source>Stop workloads while a user is active in a terminal</source>
+        <translation>用户在终端中活动时停止工作负载</translation>
+    </message>
+    <message>
+        <source>user names, separated by commas</source>
+        <translation>用户名，以逗号分隔</translation>
+    </message>
+    <message>
+        <source>Users whose activity does not count:</source>
+        <translation>不计入其活动的用户：</translation>
+    </message>
+    <message>
+        <source>A terminal idle this long does not count (seconds):</source>
+        <translation>终端空闲超过此时长则不计入（秒）：</translation>
+    </message>
+    <message>
+        <source>User activity</source>
+        <translation>用户活动</translation>
+    </message>
+    <message>
+        <source>The file cannot be read: %1</source>
+        <translation>无法读取该文件：%1</translation>
+    </message>
+    <message>
+        <source>The file has errors; where a value could not be read, the field shows its default:
+%1</source>
+        <translation>该文件有错误；无法读取的值，其字段显示默认值：
+%1</translation>
+    </message>
+    <message>
+        <source>no GPU node, only the shared ones</source>
+        <translation>没有 GPU 设备节点，只有共享节点</translation>
+    </message>
+    <message>
+        <source>GPU %1</source>
+        <translation>GPU %1</translation>
+    </message>
+    <message>
+        <source>%1 (%2, pid %3; %4)</source>
+        <translation>%1（%2，pid %3；%4）</translation>
+    </message>
+    <message>
+        <source>No program holds a GPU right now</source>
+        <translation>当前没有程序占用 GPU</translation>
+    </message>
+    <message>
+        <source>workload</source>
+        <translation>工作负载</translation>
+    </message>
+    <message>
+        <source>workload %1</source>
+        <translation>工作负载 %1</translation>
+    </message>
+    <message>
+        <source>%1 (copy)</source>
+        <translation>%1（副本）</translation>
+    </message>
+    <message>
+        <source>Choose the program to run</source>
+        <translation>选择要运行的程序</translation>
+    </message>
+    <message>
+        <source>Choose the working folder</source>
+        <translation>选择工作文件夹</translation>
+    </message>
+    <message>
+        <source>Choose the log file</source>
+        <translation>选择日志文件</translation>
+    </message>
+    <message>
+        <source>Problems to fix before saving: %1. First: %2 (%3)</source>
+        <translation>保存前需要修正的问题：%1 个。第一个：%2（%3）</translation>
+    </message>
+    <message>
+        <source>all GPUs</source>
+        <translation>所有 GPU</translation>
+    </message>
+    <message>
+        <source>GPUs %1</source>
+        <translation>GPU %1</translation>
+    </message>
+    <message>
+        <source>New group: %1</source>
+        <translation>新组：%1</translation>
+    </message>
+    <message>
+        <source>%1 (disabled)</source>
+        <translation>%1（已停用）</translation>
+    </message>
+    <message>
+        <source>Not saved: %1</source>
+        <translation>未保存：%1</translation>
+    </message>
+    <message>
+        <source>Start at login could not be changed: %1</source>
+        <translation>无法更改登录时启动：%1</translation>
+    </message>
+    <message>
+        <source>— stopped —</source>
+        <translation>— 已停止 —</translation>
+    </message>
+    <message>
+        <source>Not started: the command names no program.</source>
+        <translation>未启动：命令中没有程序名。</translation>
+    </message>
+    <message>
+        <source>Not started: the folder “%1” does not exist.</source>
+        <translation>未启动：文件夹“%1”不存在。</translation>
+    </message>
+    <message>
+        <source>Not started: the program “%1” is not found.</source>
+        <translation>未启动：找不到程序“%1”。</translation>
+    </message>
+    <message>
+        <source>— ended by signal %1 —</source>
+        <translation>— 被信号 %1 结束 —</translation>
+    </message>
+    <message>
+        <source>— exited with code %1 —</source>
+        <translation>— 已退出，退出码 %1 —</translation>
+    </message>
+    <message>
+        <source>Not started: %1</source>
+        <translation>未启动：%1</translation>
+    </message>
+    <message>
+        <source>Stop test run</source>
+        <translation>停止试运行</translation>
+    </message>
+    <message>
+        <source>$ %1</source>
+        <translation>$ %1</translation>
+    </message>
+</context>
+<context>
+    <name>SettingsModel</name>
+    <message>
+        <source>Enter a whole number of seconds from %1 to %2.</source>
+        <translation>请输入 %1 到 %2 之间的整数秒数。</translation>
+    </message>
+    <message>
+        <source>Choose at least one GPU, or All GPUs.</source>
+        <translation>请至少选择一个 GPU，或选择所有 GPU。</translation>
+    </message>
+    <message>
+        <source>No GPU is detected right now: GPU %1 cannot be checked.</source>
+        <translation>当前未检测到任何 GPU：无法检查 GPU %1。</translation>
+    </message>
+    <message>
+        <source>GPU %1 is not present.</source>
+        <translation>GPU %1 不存在。</translation>
+    </message>
+    <message>
+        <source>“%1” cannot be a program name: no commas, no spaces around it.</source>
+        <translation>“%1”不能作为程序名：不能含逗号，前后不能有空格。</translation>
+    </message>
+    <message>
+        <source>Enter a name.</source>
+        <translation>请输入名称。</translation>
+    </message>
+    <message>
+        <source>Another workload is already named “%1”.</source>
+        <translation>已有另一个工作负载名为“%1”。</translation>
+    </message>
+    <message>
+        <source>The folder “%1” does not exist.</source>
+        <translation>文件夹“%1”不存在。</translation>
+    </message>
+    <message>
+        <source>Enter the command to run.</source>
+        <translation>请输入要运行的命令。</translation>
+    </message>
+    <message>
+        <source>The command cannot be split into words: %1.</source>
+        <translation>无法将命令拆分为单词：%1。</translation>
+    </message>
+    <message>
+        <source>The command names no program.</source>
+        <translation>命令中没有程序名。</translation>
+    </message>
+    <message>
+        <source>“%1” is not an executable program.</source>
+        <translation>“%1”不是可执行程序。</translation>
+    </message>
+    <message>
+        <source>The program “%1” does not exist.</source>
+        <translation>程序“%1”不存在。</translation>
+    </message>
+    <message>
+        <source>The program “%1” is not found in PATH.</source>
+        <translation>在 PATH 中找不到程序“%1”。</translation>
+    </message>
+    <message>
+        <source>“%1” already runs on all GPUs: only one of the two would ever run.</source>
+        <translation>“%1”已在所有 GPU 上运行：两者中只有一个会运行。</translation>
+    </message>
+    <message>
+        <source>GPU %1 is also claimed by “%2”: only one of the two would run there.</source>
+        <translation>GPU %1 也被“%2”占用：两者中只有一个会在该 GPU 上运行。</translation>
+    </message>
+    <message>
+        <source>“%1” is a folder, not a file.</source>
+        <translation>“%1”是文件夹，不是文件。</translation>
+    </message>
+    <message>
+        <source>The log file “%1” is not writable.</source>
+        <translation>日志文件“%1”不可写。</translation>
+    </message>
+    <message>
+        <source>The folder “%1” is not writable.</source>
+        <translation>文件夹“%1”不可写。</translation>
+    </message>
+    <message>
+        <source>Row %1: “%2” is not a variable name (letters, digits and _, not starting with a digit).</source>
+        <translation>第 %1 行：“%2”不是变量名（字母、数字和 _，不能以数字开头）。</translation>
+    </message>
+    <message>
+        <source>Row %1: a value cannot hold a line break.</source>
+        <translation>第 %1 行：值中不能包含换行。</translation>
+    </message>
+    <message>
+        <source>The file could not be written (the log says why).</source>
+        <translation>无法写入该文件（原因见日志）。</translation>
     </message>
 </context>
 <context>

@@ -1,6 +1,7 @@
 #include "trayapplication.h"
 
 #include "monitor.h"
+#include "settingsdialog.h"
 #include "statuswindow.h"
 #include "traycontroller.h"
 #include "traylogging.h"
@@ -49,6 +50,8 @@ TrayApplication::TrayApplication(Monitor *monitor, const QString &logFilePath, c
         savePause();
     });
     connect(m_controller, &TrayController::openStatusRequested, this, &TrayApplication::showStatusWindow);
+    connect(m_controller, &TrayController::openSettingsRequested, this, &TrayApplication::showSettingsDialog);
+    m_controller->setSettingsAvailable(true);
     connect(m_controller, &TrayController::openLogRequested, this, [this] {
         if (!QDesktopServices::openUrl(QUrl::fromLocalFile(m_logFilePath)))
             qCWarning(lcTray, "no application to open %s", qPrintable(m_logFilePath));
@@ -66,6 +69,7 @@ TrayApplication::TrayApplication(Monitor *monitor, const QString &logFilePath, c
 
 TrayApplication::~TrayApplication()
 {
+    delete m_settingsDialog;
     delete m_statusWindow;
 }
 
@@ -80,6 +84,24 @@ void TrayApplication::showStatusWindow()
     m_statusWindow->raise();
     m_statusWindow->activateWindow();
     applyState(); // starts the ticking
+}
+
+void TrayApplication::showSettingsDialog()
+{
+    if (!m_settingsDialog) {
+        m_settingsDialog = new SettingsDialog(m_monitor->configPath());
+        m_settingsDialog->setAttribute(Qt::WA_DeleteOnClose);
+        m_settingsDialog->setMonitorState(m_monitor->state());
+        // The monitor's own file watcher would notice too, a moment later; reloading now shows the result at once.
+        connect(m_settingsDialog, &SettingsDialog::configSaved, m_monitor, &Monitor::reloadConfig);
+        connect(m_settingsDialog, &QDialog::finished, this, [this] {
+            // "Start at login" may have changed in the dialog.
+            m_controller->setAutostartEnabled(m_autostart.isEnabled());
+        });
+    }
+    m_settingsDialog->show();
+    m_settingsDialog->raise();
+    m_settingsDialog->activateWindow();
 }
 
 void TrayApplication::reportConfigProblems()
@@ -97,6 +119,8 @@ void TrayApplication::applyState()
     const QDateTime wallNow = QDateTime::currentDateTime();
     m_controller->applyState(state, nowMs, wallNow);
     m_statusWindow->applyState(state, nowMs, wallNow);
+    if (m_settingsDialog)
+        m_settingsDialog->setMonitorState(state);
 
     // Tick every second while something on screen counts: a countdown, or the run times in the status window.
     const bool counting = m_statusWindow->isVisible()

@@ -6,6 +6,7 @@
 #include "clock.h"
 #include "notifier.h"
 #include "pausestore.h"
+#include "settingsdialog.h"
 
 #include <QObject>
 #include <QPointer>
@@ -32,6 +33,9 @@ public:
 
     void showTrayIcon();
     void showStatusWindow();
+    // The one settings dialog: created on first use, raised when already open.
+    void showSettingsDialog();
+    SettingsDialog *settingsDialog() const { return m_settingsDialog; }
     // The monitor refused its configuration at start: show it as failing, tell the user.
     void reportConfigProblems();
 
@@ -47,6 +51,7 @@ private:
     TrayNotificationSink m_sink;
     Notifier *m_notifier;
     StatusWindow *m_statusWindow;
+    QPointer<SettingsDialog> m_settingsDialog; // deletes itself when closed
     PauseStore m_pauseStore;
     Autostart m_autostart;
     QTimer *m_tickTimer; // refreshes countdowns and run times once a second while they are shown

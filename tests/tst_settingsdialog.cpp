@@ -1,0 +1,626 @@
+// The settings dialog, driven through its widgets: problems shown next to their fields (and OK disabled), edits
+// saved in place and read back equal by ConfigLoader, hand-written files kept byte for byte, test runs.
+#include "commandsplit.h"
+#include "config.h"
+#include "settingsdialog.h"
+#include "settingsmodel.h"
+
+#include <QCheckBox>
+#include <QDialogButtonBox>
+#include <QLabel>
+#include <QLineEdit>
+#include <QListWidget>
+#include <QMenu>
+#include <QPlainTextEdit>
+#include <QPushButton>
+#include <QTabBar>
+#include <QTabWidget>
+#include <QTableWidget>
+#include <QTemporaryDir>
+#include <QtTest>
+
+#include <sys/stat.h>
+#include <unistd.h>
+
+namespace {
+
+const QByteArray twoWorkloads = R"(# two workloads, one per GPU
+[defaults]
+interval_seconds = 5
+
+[gpu-all]
+gpus = ALL
+ignore_programs = nvidia-smi
+
+; the first one
+[process-one]
+cmd = sh -c 'sleep 1'
+gpus = 0
+
+[process-two]
+cmd = true
+gpus = 1
+)";
+
+// Every kind of line a hand-written file has: comments, blank lines, spacing, a continued value, unknown keys.
+const QByteArray commented = R"(# idlegpu config, written by hand
+; with both comment styles
+
+[defaults]
+# poll
+interval_seconds = 10   
+start_delay_seconds: 3
+    # indented comment
+
+[gpu-all]
+gpus = ALL
+ignore_programs = nvidia-smi ,  nvtop
+color = blue
+
+[process-miner]
+;; the miner
+name = Miner (pool A)
+cmd = sh -c 'sleep 100'
+    --more words
+env = A=1 MSG='hello world'
+gpus = 0,1
+stop_timeout_seconds = 30
+enabled = yes
+
+[tty]
+enabled = on
+whitelist = alice , bob,
+idle_seconds = 300
+# the end, no newline after this)";
+
+QByteArray readAll(const QString &path)
+{
+    QFile file(path);
+    return file.open(QIODevice::ReadOnly) ? file.readAll() : QByteArray("<unreadable>");
+}
+
+void writeAll(const QString &path, const QByteArray &bytes)
+{
+    QFile file(path);
+    QVERIFY(file.open(QIODevice::WriteOnly | QIODevice::Truncate));
+    QCOMPARE(file.write(bytes), bytes.size());
+    file.close();
+    QVERIFY(file.setPermissions(QFileDevice::ReadOwner | QFileDevice::WriteOwner));
+}
+
+MonitorState gpus01(const QList<Holder> &holders = {})
+{
+    MonitorState state;
+    state.snapshot.devices.gpus = {{0, QStringLiteral("/dev/nvidia0")}, {1, QStringLiteral("/dev/nvidia1")}};
+    state.snapshot.holders = holders;
+    return state;
+}
+
+template<typename T>
+T *child(const QWidget &dialog, const QString &name)
+{
+    T *widget = dialog.findChild<T *>(name);
+    if (!widget)
+        qWarning("no child %s", qPrintable(name));
+    return widget;
+}
+
+void openTab(const SettingsDialog &dialog, SettingsDialog::Page page)
+{
+    QTabBar *bar = child<QTabWidget>(dialog, QStringLiteral("pages"))->tabBar();
+    QTest::mouseClick(bar, Qt::LeftButton, {}, bar->tabRect(page).center());
+}
+
+void selectRow(QListWidget *list, int row)
+{
+    list->scrollToItem(list->item(row));
+    QTest::mouseClick(list->viewport(), Qt::LeftButton, {}, list->visualItemRect(list->item(row)).center());
+}
+
+void typeInto(QLineEdit *edit, const QString &text)
+{
+    edit->setFocus();
+    QTest::keyClick(edit, Qt::Key_A, Qt::ControlModifier);
+    QTest::keyClick(edit, Qt::Key_Delete);
+    QTest::keyClicks(edit, text);
+}
+
+QPushButton *dialogButton(const SettingsDialog &dialog, QDialogButtonBox::StandardButton which)
+{
+    return child<QDialogButtonBox>(dialog, QStringLiteral("buttons"))->button(which);
+}
+
+ino_t inodeOf(const QString &path)
+{
+    struct stat info = {};
+    return ::stat(QFile::encodeName(path).constData(), &info) == 0 ? info.st_ino : 0;
+}
+
+mode_t modeOf(const QString &path)
+{
+    struct stat info = {};
+    return ::stat(QFile::encodeName(path).constData(), &info) == 0 ? info.st_mode & 07777 : 0;
+}
+
+} // namespace
+
+class TestSettingsDialog : public QObject
+{
+    Q_OBJECT
+private Q_SLOTS:
+    void initTestCase();
+    void init();
+
+    void invalidInputShowsMessageAndDisablesOk_data();
+    void invalidInputShowsMessageAndDisablesOk();
+    void validEditSavesAndReloadsEqual();
+    void oneKeyEditKeepsEveryOtherByte_data();
+    void oneKeyEditKeepsEveryOtherByte();
+    void okWithoutChangeLeavesFileUntouched_data();
+    void okWithoutChangeLeavesFileUntouched();
+    void addRemoveAndReorderWorkloads();
+    void envTextReadsBack_data();
+    void envTextReadsBack();
+    void addFromCurrentHolders();
+    void externalChangeOffersReload();
+    void testRunShowsOutput();
+    void screenshots();
+
+private:
+    QString m_path;
+    std::unique_ptr<QTemporaryDir> m_dir;
+    QString m_fakeBin;
+};
+
+void TestSettingsDialog::initTestCase()
+{
+    // "Start at login" writes under XDG_CONFIG_HOME: never the real one.
+    static QTemporaryDir configHome;
+    qputenv("XDG_CONFIG_HOME", QFile::encodeName(configHome.path()));
+    // gpu_mon's examples run "miner-run": a program of that name must exist for them to validate.
+    static QTemporaryDir bin;
+    m_fakeBin = bin.path();
+    QFile miner(m_fakeBin + QStringLiteral("/miner-run"));
+    QVERIFY(miner.open(QIODevice::WriteOnly));
+    miner.write("#!/bin/sh\nexit 0\n");
+    miner.close();
+    QVERIFY(miner.setPermissions(QFileDevice::ReadOwner | QFileDevice::WriteOwner | QFileDevice::ExeOwner));
+    qputenv("PATH", QFile::encodeName(m_fakeBin) + ':' + qgetenv("PATH"));
+}
+
+void TestSettingsDialog::init()
+{
+    m_dir = std::make_unique<QTemporaryDir>();
+    QVERIFY(m_dir->isValid());
+    m_path = m_dir->filePath(QStringLiteral("idlegpu.conf"));
+    writeAll(m_path, twoWorkloads);
+    for (const char *name : {"not-a-program", "read-only.log"}) {
+        QFile file(m_dir->filePath(QLatin1String(name)));
+        QVERIFY(file.open(QIODevice::WriteOnly));
+        QVERIFY(file.setPermissions(QFileDevice::ReadOwner));
+    }
+}
+
+void TestSettingsDialog::invalidInputShowsMessageAndDisablesOk_data()
+{
+    QTest::addColumn<int>("page");
+    QTest::addColumn<int>("workloadRow");
+    QTest::addColumn<QString>("widget"); // a line edit to type into, or a check box to click
+    QTest::addColumn<QString>("text");
+    QTest::addColumn<QString>("message");
+    QTest::addColumn<QString>("expected");
+
+    const int general = SettingsDialog::GeneralPage, workloads = SettingsDialog::WorkloadsPage;
+    QTest::newRow("interval 0") << general << -1 << "intervalEdit" << "0" << "intervalError" << "from 1 to 3600";
+    QTest::newRow("interval not a number") << general << -1 << "intervalEdit" << "ten" << "intervalError"
+                                           << "whole number";
+    QTest::newRow("start delay too long") << general << -1 << "startDelayEdit" << "86401" << "startDelayError"
+                                          << "from 0 to 86400";
+    QTest::newRow("tty idle negative") << int(SettingsDialog::ActivityPage) << -1 << "ttyIdleEdit" << "-1"
+                                       << "ttyIdleError" << "from 0 to 31536000";
+    QTest::newRow("stop timeout 0") << workloads << 0 << "stopTimeoutEdit" << "0" << "stopTimeoutError"
+                                    << "from 1 to 3600";
+    QTest::newRow("command not found") << workloads << 0 << "cmdEdit" << "no-such-program-4711 --x"
+                                       << "cmdError" << "“no-such-program-4711” is not found in PATH";
+    QTest::newRow("command path missing") << workloads << 0 << "cmdEdit" << "/no/such/program" << "cmdError"
+                                          << "does not exist";
+    QTest::newRow("command not executable") << workloads << 0 << "cmdEdit" << "%TMP%/not-a-program" << "cmdError"
+                                            << "not an executable";
+    QTest::newRow("unterminated quote") << workloads << 0 << "cmdEdit" << "sh -c 'echo" << "cmdError"
+                                        << "unterminated single quote";
+    QTest::newRow("folder missing") << workloads << 0 << "dirEdit" << "/no/such/folder" << "dirError"
+                                    << "“/no/such/folder” does not exist";
+    QTest::newRow("log folder missing") << workloads << 0 << "logEdit" << "/no/such/folder/miner.log" << "logError"
+                                        << "“/no/such/folder” does not exist";
+    QTest::newRow("log not writable") << workloads << 0 << "logEdit" << "%TMP%/read-only.log" << "logError"
+                                      << "not writable";
+    QTest::newRow("log is a folder") << workloads << 0 << "logEdit" << "%TMP%" << "logError" << "is a folder";
+    QTest::newRow("duplicate name") << workloads << 1 << "nameEdit" << "one" << "nameError"
+                                    << "already named “one”";
+    QTest::newRow("empty name") << workloads << 1 << "nameEdit" << "" << "nameError" << "Enter a name";
+    QTest::newRow("GPU claimed twice") << workloads << 1 << "workloadGpusGpu0" << "" << "workloadGpusError"
+                                       << "GPU 0 is also claimed by “one”";
+    QTest::newRow("no GPU chosen") << workloads << 0 << "workloadGpusGpu0" << "" << "workloadGpusError"
+                                   << "at least one GPU";
+}
+
+void TestSettingsDialog::invalidInputShowsMessageAndDisablesOk()
+{
+    QFETCH(int, page);
+    QFETCH(int, workloadRow);
+    QFETCH(QString, widget);
+    QFETCH(QString, text);
+    QFETCH(QString, message);
+    QFETCH(QString, expected);
+    text.replace(QStringLiteral("%TMP%"), m_dir->path());
+    if (expected == QLatin1String("not writable") && ::geteuid() == 0)
+        QSKIP("root may write to any file");
+
+    SettingsDialog dialog(m_path);
+    dialog.setMonitorState(gpus01());
+    dialog.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&dialog));
+    QVERIFY(dialogButton(dialog, QDialogButtonBox::Ok)->isEnabled());
+    openTab(dialog, SettingsDialog::Page(page));
+    if (workloadRow >= 0)
+        selectRow(child<QListWidget>(dialog, QStringLiteral("workloadList")), workloadRow);
+
+    auto *label = child<QLabel>(dialog, message);
+    QVERIFY(label);
+    QVERIFY(!label->isVisibleTo(&dialog));
+    if (auto *edit = dialog.findChild<QLineEdit *>(widget)) {
+        typeInto(edit, text);
+    } else {
+        auto *box = child<QCheckBox>(dialog, widget);
+        QVERIFY(box);
+        QTest::mouseClick(box, Qt::LeftButton, {}, QPoint(5, box->height() / 2));
+    }
+
+    QVERIFY2(label->text().contains(expected), qPrintable(label->text()));
+    QVERIFY(label->isVisibleTo(&dialog));
+    QVERIFY(!child<QLabel>(dialog, message + QStringLiteral("Icon"))->pixmap().isNull()); // not colour alone
+    QVERIFY(!dialogButton(dialog, QDialogButtonBox::Ok)->isEnabled());
+    QVERIFY(!dialogButton(dialog, QDialogButtonBox::Apply)->isEnabled());
+    QVERIFY(child<QLabel>(dialog, QStringLiteral("problemSummary"))->text().contains(expected));
+
+    // Enter and a click on the disabled OK change nothing.
+    QTest::mouseClick(dialogButton(dialog, QDialogButtonBox::Ok), Qt::LeftButton);
+    QVERIFY(dialog.isVisible());
+    QVERIFY(!dialog.apply());
+    QCOMPARE(readAll(m_path), twoWorkloads);
+}
+
+void TestSettingsDialog::validEditSavesAndReloadsEqual()
+{
+    const ConfigLoadResult before = ConfigLoader::load(m_path);
+    QVERIFY(before.ok());
+    SettingsDialog dialog(m_path);
+    QSignalSpy saved(&dialog, &SettingsDialog::configSaved);
+    dialog.setMonitorState(gpus01());
+    dialog.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&dialog));
+
+    typeInto(child<QLineEdit>(dialog, QStringLiteral("startDelayEdit")), QStringLiteral("25"));
+    QTest::mouseClick(child<QCheckBox>(dialog, QStringLiteral("notifyFailure")), Qt::LeftButton, {}, QPoint(5, 5));
+    openTab(dialog, SettingsDialog::WorkloadsPage);
+    selectRow(child<QListWidget>(dialog, QStringLiteral("workloadList")), 1);
+    typeInto(child<QLineEdit>(dialog, QStringLiteral("nameEdit")), QStringLiteral("Second one"));
+    typeInto(child<QLineEdit>(dialog, QStringLiteral("stopTimeoutEdit")), QStringLiteral("30"));
+    typeInto(child<QLineEdit>(dialog, QStringLiteral("dirEdit")), m_dir->path());
+    QTest::mouseClick(child<QPushButton>(dialog, QStringLiteral("addEnvButton")), Qt::LeftButton);
+    auto *env = child<QTableWidget>(dialog, QStringLiteral("envTable"));
+    env->setItem(0, 0, new QTableWidgetItem(QStringLiteral("MSG")));
+    env->setItem(0, 1, new QTableWidgetItem(QStringLiteral("it's a \"test\" $HOME")));
+    openTab(dialog, SettingsDialog::ActivityPage);
+    QTest::mouseClick(child<QCheckBox>(dialog, QStringLiteral("ttyEnabledCheck")), Qt::LeftButton, {}, QPoint(5, 5));
+    typeInto(child<QLineEdit>(dialog, QStringLiteral("whitelistEdit")), QStringLiteral("alice, bob"));
+
+    QVERIFY(dialogButton(dialog, QDialogButtonBox::Apply)->isEnabled());
+    QTest::mouseClick(dialogButton(dialog, QDialogButtonBox::Ok), Qt::LeftButton);
+    QVERIFY(!dialog.isVisible());
+    QCOMPARE(saved.count(), 1);
+
+    const ConfigLoadResult after = ConfigLoader::load(m_path);
+    QVERIFY2(after.ok(), qPrintable(after.diagnostics.isEmpty() ? QString() : after.diagnostics.first().toString()));
+    Config expected = before.config;
+    expected.startDelaySeconds = 25;
+    expected.notify.failure = false;
+    expected.workloads[1].name = QStringLiteral("Second one");
+    expected.workloads[1].stopTimeoutSeconds = 30;
+    expected.workloads[1].dir = m_dir->path();
+    expected.workloads[1].env = {{QStringLiteral("MSG"), QStringLiteral("it's a \"test\" $HOME")}};
+    expected.tty.enabled = true;
+    expected.tty.whitelist = {QStringLiteral("alice"), QStringLiteral("bob")};
+    QVERIFY(sameSettings(after.config, expected));
+    QCOMPARE(modeOf(m_path), mode_t(0600));
+}
+
+void TestSettingsDialog::oneKeyEditKeepsEveryOtherByte_data()
+{
+    QTest::addColumn<QByteArray>("original");
+    QTest::addColumn<int>("page");
+    QTest::addColumn<QString>("edit");
+    QTest::addColumn<QString>("text");
+    QTest::addColumn<QByteArray>("oldLine");
+    QTest::addColumn<QByteArray>("newLine");
+
+    QFile example(QStringLiteral(IDLEGPU_TEST_DATA "/gpu_mon_example_all.conf"));
+    QVERIFY(example.open(QIODevice::ReadOnly));
+    const QByteArray exampleAll = example.readAll();
+    const int general = SettingsDialog::GeneralPage, activity = SettingsDialog::ActivityPage;
+    QTest::newRow("gpu_mon example, interval") << exampleAll << general << "intervalEdit" << "20"
+                                               << QByteArray("interval_seconds=10") << QByteArray("interval_seconds=20");
+    QTest::newRow("gpu_mon example, idle") << exampleAll << activity << "ttyIdleEdit" << "60"
+                                           << QByteArray("idle_seconds=300") << QByteArray("idle_seconds=60");
+    QTest::newRow("comments, interval") << commented << general << "intervalEdit" << "20"
+                                        << QByteArray("interval_seconds = 10   ")
+                                        << QByteArray("interval_seconds = 20");
+    QTest::newRow("comments, start delay") << commented << general << "startDelayEdit" << "0"
+                                           << QByteArray("start_delay_seconds: 3")
+                                           << QByteArray("start_delay_seconds: 0");
+    QTest::newRow("comments, idle") << commented << activity << "ttyIdleEdit" << "600"
+                                    << QByteArray("idle_seconds = 300") << QByteArray("idle_seconds = 600");
+}
+
+void TestSettingsDialog::oneKeyEditKeepsEveryOtherByte()
+{
+    QFETCH(QByteArray, original);
+    QFETCH(int, page);
+    QFETCH(QString, edit);
+    QFETCH(QString, text);
+    QFETCH(QByteArray, oldLine);
+    QFETCH(QByteArray, newLine);
+    writeAll(m_path, original);
+
+    SettingsDialog dialog(m_path);
+    dialog.setMonitorState(gpus01());
+    dialog.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&dialog));
+    QVERIFY2(dialogButton(dialog, QDialogButtonBox::Ok)->isEnabled(),
+             qPrintable(child<QLabel>(dialog, QStringLiteral("problemSummary"))->text()));
+    openTab(dialog, SettingsDialog::Page(page));
+    typeInto(child<QLineEdit>(dialog, edit), text);
+    QTest::mouseClick(dialogButton(dialog, QDialogButtonBox::Ok), Qt::LeftButton);
+    QVERIFY(!dialog.isVisible());
+
+    QCOMPARE(original.count(oldLine), 1);
+    QByteArray expected = original;
+    expected.replace(oldLine, newLine);
+    QCOMPARE(readAll(m_path), expected);
+    QCOMPARE(modeOf(m_path), mode_t(0600));
+    QVERIFY(ConfigLoader::load(m_path).ok());
+}
+
+void TestSettingsDialog::okWithoutChangeLeavesFileUntouched_data()
+{
+    QTest::addColumn<QByteArray>("original");
+    for (const char *name : {"gpu_mon_example_all.conf", "gpu_mon_example_per_gpu.conf"}) {
+        QFile example(QStringLiteral(IDLEGPU_TEST_DATA "/") + QLatin1String(name));
+        QVERIFY(example.open(QIODevice::ReadOnly));
+        QTest::newRow(name) << example.readAll();
+    }
+    QTest::newRow("comments") << commented;
+    QTest::newRow("two workloads") << twoWorkloads;
+}
+
+void TestSettingsDialog::okWithoutChangeLeavesFileUntouched()
+{
+    QFETCH(QByteArray, original);
+    writeAll(m_path, original);
+    const ino_t inode = inodeOf(m_path);
+
+    SettingsDialog dialog(m_path);
+    QSignalSpy saved(&dialog, &SettingsDialog::configSaved);
+    dialog.setMonitorState(gpus01());
+    dialog.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&dialog));
+    QVERIFY(!dialog.hasUnsavedChanges());
+    QVERIFY(!dialogButton(dialog, QDialogButtonBox::Apply)->isEnabled());
+    // Looking at every workload changes nothing either.
+    openTab(dialog, SettingsDialog::WorkloadsPage);
+    auto *list = child<QListWidget>(dialog, QStringLiteral("workloadList"));
+    for (int row = 0; row < list->count(); ++row)
+        selectRow(list, row);
+    QVERIFY(!dialog.hasUnsavedChanges());
+    QTest::mouseClick(dialogButton(dialog, QDialogButtonBox::Ok), Qt::LeftButton);
+    QVERIFY(!dialog.isVisible());
+
+    QCOMPARE(readAll(m_path), original);
+    QCOMPARE(inodeOf(m_path), inode); // not even rewritten
+    QCOMPARE(saved.count(), 0);
+}
+
+void TestSettingsDialog::addRemoveAndReorderWorkloads()
+{
+    SettingsDialog dialog(m_path);
+    dialog.setMonitorState(gpus01());
+    dialog.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&dialog));
+    openTab(dialog, SettingsDialog::WorkloadsPage);
+    auto *list = child<QListWidget>(dialog, QStringLiteral("workloadList"));
+
+    // [one, two] -> [two, one]: "two" moved up; then a new "BOINC client" at the end.
+    selectRow(list, 1);
+    QTest::mouseClick(child<QPushButton>(dialog, QStringLiteral("moveUpButton")), Qt::LeftButton);
+    QCOMPARE(list->item(0)->text(), QStringLiteral("two"));
+    QTest::mouseClick(child<QPushButton>(dialog, QStringLiteral("addWorkloadButton")), Qt::LeftButton);
+    QCOMPARE(list->count(), 3);
+    typeInto(child<QLineEdit>(dialog, QStringLiteral("nameEdit")), QStringLiteral("BOINC client"));
+    typeInto(child<QLineEdit>(dialog, QStringLiteral("cmdEdit")), QStringLiteral("true --x"));
+    QTest::mouseClick(dialogButton(dialog, QDialogButtonBox::Apply), Qt::LeftButton);
+
+    ConfigLoadResult result = ConfigLoader::load(m_path);
+    QVERIFY(result.ok());
+    QCOMPARE(result.config.workloads.size(), 3);
+    QCOMPARE(result.config.workloads.at(0).id, QStringLiteral("process-two"));
+    QCOMPARE(result.config.workloads.at(1).id, QStringLiteral("process-one"));
+    QCOMPARE(result.config.workloads.at(2).id, QStringLiteral("process-boinc-client"));
+    QCOMPARE(result.config.workloads.at(2).name, QStringLiteral("BOINC client"));
+    // Reordering with an in-place writer: "one" was removed and appended after "two" (the writer cannot move
+    // a comment: the one above its header went with the old place).
+    const QByteArray file = readAll(m_path);
+    QCOMPARE(file, QByteArray("# two workloads, one per GPU\n[defaults]\ninterval_seconds = 5\n\n[gpu-all]\ngpus = ALL\n"
+                              "ignore_programs = nvidia-smi\n\n[process-two]\ncmd = true\ngpus = 1\n\n"
+                              "[process-one]\ncmd = sh -c 'sleep 1'\ngpus = 0\n\n[process-boinc-client]\n"
+                              "cmd = true --x\nname = BOINC client\n"));
+    QVERIFY(file.startsWith("# two workloads, one per GPU\n[defaults]\ninterval_seconds = 5\n"));
+    QVERIFY(file.indexOf("[process-two]") < file.indexOf("[process-one]"));
+    QCOMPARE(list->item(0)->text(), QStringLiteral("two")); // the dialog shows the file it saved
+
+    // Duplicate "two", then remove the original: the copy has its settings under a new section.
+    selectRow(list, 0);
+    QTest::mouseClick(child<QPushButton>(dialog, QStringLiteral("duplicateWorkloadButton")), Qt::LeftButton);
+    QCOMPARE(list->currentRow(), 1);
+    typeInto(child<QLineEdit>(dialog, QStringLiteral("nameEdit")), QStringLiteral("three"));
+    selectRow(list, 0);
+    QTest::mouseClick(child<QPushButton>(dialog, QStringLiteral("removeWorkloadButton")), Qt::LeftButton);
+    QTest::mouseClick(dialogButton(dialog, QDialogButtonBox::Ok), Qt::LeftButton);
+    result = ConfigLoader::load(m_path);
+    QVERIFY(result.ok());
+    QStringList ids;
+    for (const WorkloadConfig &w : result.config.workloads)
+        ids.append(w.id);
+    QCOMPARE(ids, (QStringList{"process-three", "process-one", "process-boinc-client"}));
+    QCOMPARE(result.config.workloads.at(0).cmd, QStringLiteral("true"));
+    QCOMPARE(result.config.workloads.at(0).gpus, GpuSelection::of({1}));
+    QVERIFY(!readAll(m_path).contains("[process-two]"));
+}
+
+void TestSettingsDialog::envTextReadsBack_data()
+{
+    QTest::addColumn<QString>("value");
+    QTest::newRow("plain") << "plain-value_1.0";
+    QTest::newRow("space") << "hello world";
+    QTest::newRow("single quote") << "it's";
+    QTest::newRow("double quote") << "say \"hi\"";
+    QTest::newRow("dollar and backslash") << "$HOME\\n";
+    QTest::newRow("empty") << "";
+    QTest::newRow("hash") << "#not-a-comment";
+    QTest::newRow("unicode") << "grüße 世界";
+}
+
+void TestSettingsDialog::envTextReadsBack()
+{
+    QFETCH(QString, value);
+    const QList<QPair<QString, QString>> env{{QStringLiteral("A"), value}, {QStringLiteral("B_2"), QStringLiteral("x")}};
+    QString error;
+    const auto parsed = parseEnvAssignments(SettingsModel::envText(env), &error);
+    QVERIFY2(parsed, qPrintable(error));
+    QCOMPARE(*parsed, env);
+}
+
+void TestSettingsDialog::addFromCurrentHolders()
+{
+    Holder python;
+    python.pid = 4242;
+    python.comm = QStringLiteral("python3");
+    python.user = QStringLiteral("alice");
+    python.gpus = {1};
+    SettingsDialog dialog(m_path);
+    dialog.setMonitorState(gpus01({python}));
+    dialog.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&dialog));
+    openTab(dialog, SettingsDialog::GroupsPage);
+
+    auto *menu = child<QMenu>(dialog, QStringLiteral("holdersMenu"));
+    QCOMPARE(menu->actions().size(), 1);
+    QCOMPARE(menu->actions().first()->text(), QStringLiteral("python3 (alice, pid 4242; GPU 1)"));
+    menu->actions().first()->trigger();
+    auto *ignored = child<QListWidget>(dialog, QStringLiteral("ignoreList"));
+    QCOMPARE(ignored->count(), 2);
+    QCOMPARE(ignored->item(1)->text(), QStringLiteral("python3"));
+    QTest::mouseClick(dialogButton(dialog, QDialogButtonBox::Ok), Qt::LeftButton);
+    QCOMPARE(ConfigLoader::load(m_path).config.gpuGroups.first().ignorePrograms,
+             (QStringList{"nvidia-smi", "python3"}));
+    QByteArray expected = twoWorkloads;
+    QCOMPARE(readAll(m_path), expected.replace("ignore_programs = nvidia-smi", "ignore_programs = nvidia-smi, python3"));
+}
+
+void TestSettingsDialog::externalChangeOffersReload()
+{
+    SettingsDialog dialog(m_path);
+    dialog.setMonitorState(gpus01());
+    dialog.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&dialog));
+    auto *interval = child<QLineEdit>(dialog, QStringLiteral("intervalEdit"));
+    auto *startDelay = child<QLineEdit>(dialog, QStringLiteral("startDelayEdit"));
+    auto *bar = child<QWidget>(dialog, QStringLiteral("reloadBar"));
+
+    // Without edits the dialog just follows the file.
+    QByteArray changed = twoWorkloads;
+    writeAll(m_path, changed.replace("interval_seconds = 5", "interval_seconds = 7"));
+    QTRY_COMPARE(interval->text(), QStringLiteral("7"));
+    QVERIFY(!bar->isVisibleTo(&dialog));
+
+    // With edits it asks.
+    typeInto(startDelay, QStringLiteral("42"));
+    writeAll(m_path, changed.replace("interval_seconds = 7", "interval_seconds = 8"));
+    QTRY_VERIFY(bar->isVisibleTo(&dialog));
+    QCOMPARE(interval->text(), QStringLiteral("7"));
+    QTest::mouseClick(child<QPushButton>(dialog, QStringLiteral("reloadButton")), Qt::LeftButton);
+    QCOMPARE(interval->text(), QStringLiteral("8"));
+    QCOMPARE(startDelay->text(), QStringLiteral("10"));
+    QVERIFY(!bar->isVisibleTo(&dialog));
+}
+
+void TestSettingsDialog::testRunShowsOutput()
+{
+    SettingsDialog dialog(m_path);
+    dialog.setMonitorState(gpus01());
+    dialog.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&dialog));
+    openTab(dialog, SettingsDialog::WorkloadsPage);
+    selectRow(child<QListWidget>(dialog, QStringLiteral("workloadList")), 1); // gpus = 1
+    typeInto(child<QLineEdit>(dialog, QStringLiteral("cmdEdit")),
+             QStringLiteral("sh -c 'echo hello-from-test-run; echo \"gpus=$CUDA_VISIBLE_DEVICES order=$CUDA_DEVICE_ORDER "
+                            "msg=$MSG\"; sleep 30'"));
+    QTest::mouseClick(child<QPushButton>(dialog, QStringLiteral("addEnvButton")), Qt::LeftButton);
+    auto *env = child<QTableWidget>(dialog, QStringLiteral("envTable"));
+    env->setItem(0, 0, new QTableWidgetItem(QStringLiteral("MSG")));
+    env->setItem(0, 1, new QTableWidgetItem(QStringLiteral("two words")));
+
+    auto *runButton = child<QPushButton>(dialog, QStringLiteral("testRunButton"));
+    auto *output = child<QPlainTextEdit>(dialog, QStringLiteral("testRunOutput"));
+    QTest::mouseClick(runButton, Qt::LeftButton);
+    QTRY_VERIFY_WITH_TIMEOUT(output->toPlainText().contains(QStringLiteral("hello-from-test-run")), 10'000);
+    QTRY_VERIFY(output->toPlainText().contains(QStringLiteral("gpus=1 order=PCI_BUS_ID msg=two words")));
+    // The sleep is cut short after the test run's seconds.
+    QTRY_VERIFY_WITH_TIMEOUT(output->toPlainText().contains(QStringLiteral("stopped after 5 seconds")), 15'000);
+    QTRY_COMPARE(runButton->text(), QStringLiteral("Test run"));
+
+    // A test run still going when the dialog closes is stopped.
+    QTest::mouseClick(runButton, Qt::LeftButton);
+    QTRY_VERIFY_WITH_TIMEOUT(output->toPlainText().count(QStringLiteral("hello-from-test-run")) == 2, 10'000);
+    QTest::mouseClick(dialogButton(dialog, QDialogButtonBox::Cancel), Qt::LeftButton);
+    QVERIFY(!dialog.isVisible());
+    QVERIFY(output->toPlainText().endsWith(QStringLiteral("hello-from-test-run\ngpus=1 order=PCI_BUS_ID msg=two words\n")));
+    QCOMPARE(readAll(m_path), twoWorkloads); // Cancel saved nothing
+}
+
+// Not a check: pictures of each page for a person to look at, in build/test-artifacts.
+void TestSettingsDialog::screenshots()
+{
+    writeAll(m_path, commented);
+    Holder python;
+    python.pid = 4242;
+    python.comm = QStringLiteral("python3");
+    python.user = QStringLiteral("alice");
+    python.gpus = {0};
+    SettingsDialog dialog(m_path);
+    dialog.setMonitorState(gpus01({python}));
+    dialog.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&dialog));
+    const QString folder = QCoreApplication::applicationDirPath() + QStringLiteral("/../test-artifacts");
+    QVERIFY(QDir().mkpath(folder));
+    typeInto(child<QLineEdit>(dialog, QStringLiteral("intervalEdit")), QStringLiteral("0"));
+    const QStringList names{"general", "groups", "workloads", "activity"};
+    for (int page = 0; page < names.size(); ++page) {
+        openTab(dialog, SettingsDialog::Page(page));
+        if (page == SettingsDialog::WorkloadsPage)
+            typeInto(child<QLineEdit>(dialog, QStringLiteral("logEdit")), QStringLiteral("/no/such/folder/miner.log"));
+        QVERIFY(dialog.grab().save(folder + QStringLiteral("/settings-") + names.at(page) + QStringLiteral(".png")));
+    }
+}
+
+QTEST_MAIN(TestSettingsDialog)
+#include "tst_settingsdialog.moc"
