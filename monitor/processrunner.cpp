@@ -63,19 +63,6 @@ QString describeGpus(const QList<int> &gpus, bool allGpus)
     return QStringLiteral("GPUs ") + numbers.join(QLatin1Char(','));
 }
 
-// argv[0] as the workload would find it: a path (relative to its working folder) when it holds '/', else
-// looked up in the PATH the workload gets (env= may change it).
-QString resolveProgram(const QString &argv0, const QString &workingDir, const QProcessEnvironment &env)
-{
-    if (argv0.contains(QLatin1Char('/'))) {
-        const QFileInfo info(QDir(workingDir).absoluteFilePath(argv0));
-        return info.isFile() && info.isExecutable() ? info.absoluteFilePath() : QString();
-    }
-    const QStringList searchPath =
-        env.value(QStringLiteral("PATH")).split(QLatin1Char(':'), Qt::SkipEmptyParts);
-    return QStandardPaths::findExecutable(argv0, searchPath);
-}
-
 qint64 backoffMs(int consecutiveFailures)
 {
     qint64 ms = ProcessRunner::kFirstBackoffMs;
@@ -85,6 +72,44 @@ qint64 backoffMs(int consecutiveFailures)
 }
 
 } // namespace
+
+QProcessEnvironment ProcessRunner::workloadEnvironment(const QList<QPair<QString, QString>> &env,
+                                                       const QList<int> &gpus, bool allGpus)
+{
+    QProcessEnvironment result = QProcessEnvironment::systemEnvironment();
+    result.insert(QStringLiteral("CUDA_DEVICE_ORDER"), QStringLiteral("PCI_BUS_ID"));
+    if (!allGpus) {
+        QStringList numbers;
+        for (int gpu : gpus)
+            numbers.append(QString::number(gpu));
+        result.insert(QStringLiteral("CUDA_VISIBLE_DEVICES"), numbers.join(QLatin1Char(',')));
+    }
+    for (const auto &[key, value] : env)
+        result.insert(key, value);
+    return result;
+}
+
+QString ProcessRunner::resolveProgram(const QString &argv0, const QString &workingDir, const QString &pathVariable,
+                                      bool *notExecutable)
+{
+    if (notExecutable)
+        *notExecutable = false;
+    if (argv0.contains(QLatin1Char('/'))) {
+        const QFileInfo info(QDir(workingDir).absoluteFilePath(argv0));
+        if (info.isFile() && info.isExecutable())
+            return info.absoluteFilePath();
+        if (notExecutable)
+            *notExecutable = info.exists();
+        return QString();
+    }
+    const QStringList searchPath = pathVariable.split(QLatin1Char(':'), Qt::SkipEmptyParts);
+    const QString found = QStandardPaths::findExecutable(argv0, searchPath);
+    if (found.isEmpty() && notExecutable)
+        for (const QString &folder : searchPath)
+            if (QFileInfo(QDir(folder).filePath(argv0)).isFile())
+                *notExecutable = true;
+    return found;
+}
 
 ProcessRunner::ProcessRunner(const Clock *clock, const QString &reaperPath, QObject *parent)
     : WorkloadRunner(parent), m_clock(clock), m_reaperPath(reaperPath.isEmpty() ? defaultReaperPath() : reaperPath)
@@ -156,19 +181,8 @@ bool ProcessRunner::start(const WorkloadConfig &config, const QList<int> &gpus, 
     if (!QFileInfo(workingDir).isDir())
         return failToStart(entry, QStringLiteral("working folder does not exist: %1").arg(workingDir));
 
-    // The whole environment of idlegpu (PATH, HOME...), CUDA numbering as nvidia-smi's, then env= over all.
-    QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
-    env.insert(QStringLiteral("CUDA_DEVICE_ORDER"), QStringLiteral("PCI_BUS_ID"));
-    if (!allGpus) {
-        QStringList numbers;
-        for (int gpu : gpus)
-            numbers.append(QString::number(gpu));
-        env.insert(QStringLiteral("CUDA_VISIBLE_DEVICES"), numbers.join(QLatin1Char(',')));
-    }
-    for (const auto &[key, value] : config.env)
-        env.insert(key, value);
-
-    const QString program = resolveProgram(config.argv.first(), workingDir, env);
+    const QProcessEnvironment env = workloadEnvironment(config.env, gpus, allGpus);
+    const QString program = resolveProgram(config.argv.first(), workingDir, env.value(QStringLiteral("PATH")));
     if (program.isEmpty())
         return failToStart(entry, QStringLiteral("command not found: %1").arg(config.argv.first()));
     if (!QFileInfo(m_reaperPath).isExecutable())

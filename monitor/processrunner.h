@@ -7,6 +7,7 @@
 
 #include <QHash>
 #include <QPointer>
+#include <QProcessEnvironment>
 
 class QProcess;
 class QTimer;
@@ -25,6 +26,16 @@ public:
     void stopAll(const QString &reason) override;
     void forget(const QString &id) override;
     QHash<QString, WorkloadRuntime> runtimes() const override;
+
+    // The environment a workload gets: idlegpu's own (PATH, HOME...), CUDA_DEVICE_ORDER=PCI_BUS_ID so that
+    // CUDA numbers GPUs as the device nodes do, CUDA_VISIBLE_DEVICES unless allGpus, then env= over all.
+    static QProcessEnvironment workloadEnvironment(const QList<QPair<QString, QString>> &env, const QList<int> &gpus,
+                                                   bool allGpus);
+    // argv[0] as the workload would find it: a path (relative to its working folder) when it holds '/', else
+    // looked up in `pathVariable` (the PATH the workload gets; env= may change it). Empty when not found;
+    // *notExecutable then says whether a file by that name exists but cannot be run.
+    static QString resolveProgram(const QString &argv0, const QString &workingDir, const QString &pathVariable,
+                                  bool *notExecutable = nullptr);
 
     // Next to the running executable (build/bin, /usr/libexec/idlegpu), else the build tree's.
     static QString defaultReaperPath();

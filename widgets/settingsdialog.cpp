@@ -1021,7 +1021,7 @@ void SettingsDialog::startTestRun()
         return;
     }
     const QProcessEnvironment env = SettingsModel::workloadEnvironment(w);
-    const QString program = SettingsModel::resolveProgram(argv->first(), workingDir, env.value(QStringLiteral("PATH")));
+    const QString program = ProcessRunner::resolveProgram(argv->first(), workingDir, env.value(QStringLiteral("PATH")));
     if (program.isEmpty()) {
         m_testRunOutput->appendPlainText(tr("Not started: the program “%1” is not found.").arg(argv->first()));
         return;

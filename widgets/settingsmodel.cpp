@@ -1,5 +1,7 @@
 #include "settingsmodel.h"
 
+#include "processrunner.h"
+
 #include "commandsplit.h"
 #include "inifile.h"
 
@@ -220,7 +222,7 @@ QList<SettingsProblem> SettingsModel::validate(const SettingsDraft &draft, const
                 if (key == QLatin1String("PATH"))
                     path = value;
             bool notExecutable = false;
-            if (resolveProgram(argv->first(), workingDir, path, &notExecutable).isEmpty()) {
+            if (ProcessRunner::resolveProgram(argv->first(), workingDir, path, &notExecutable).isEmpty()) {
                 if (notExecutable)
                     problem(QStringLiteral("cmd"), tr("“%1” is not an executable program.").arg(argv->first()));
                 else if (argv->first().contains(QLatin1Char('/')))
@@ -287,37 +289,9 @@ QList<SettingsProblem> SettingsModel::validate(const SettingsDraft &draft, const
     return problems;
 }
 
-QString SettingsModel::resolveProgram(const QString &argv0, const QString &workingDir, const QString &pathVariable,
-                                      bool *notExecutable)
-{
-    if (notExecutable)
-        *notExecutable = false;
-    if (argv0.contains(QLatin1Char('/'))) {
-        const QFileInfo info(QDir(workingDir).absoluteFilePath(argv0));
-        if (info.isFile() && info.isExecutable())
-            return info.absoluteFilePath();
-        if (notExecutable)
-            *notExecutable = info.exists();
-        return QString();
-    }
-    const QStringList searchPath = pathVariable.split(QLatin1Char(':'), Qt::SkipEmptyParts);
-    const QString found = QStandardPaths::findExecutable(argv0, searchPath);
-    if (found.isEmpty() && notExecutable)
-        for (const QString &folder : searchPath)
-            if (QFileInfo(QDir(folder).filePath(argv0)).isFile())
-                *notExecutable = true;
-    return found;
-}
-
 QProcessEnvironment SettingsModel::workloadEnvironment(const WorkloadDraft &workload)
 {
-    QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
-    env.insert(QStringLiteral("CUDA_DEVICE_ORDER"), QStringLiteral("PCI_BUS_ID"));
-    if (!workload.gpus.all)
-        env.insert(QStringLiteral("CUDA_VISIBLE_DEVICES"), workload.gpus.toString());
-    for (const auto &[key, value] : workload.env)
-        env.insert(key, value);
-    return env;
+    return ProcessRunner::workloadEnvironment(workload.env, workload.gpus.indices, workload.gpus.all);
 }
 
 QString SettingsModel::shellQuote(const QString &word)

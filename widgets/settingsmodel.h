@@ -71,13 +71,7 @@ public:
     // `presentGpus`: the GPUs detected now; empty means unknown, and a missing GPU is then only a warning.
     static QList<SettingsProblem> validate(const SettingsDraft &draft, const QList<int> &presentGpus);
 
-    // argv[0] as idlegpu's runner finds it: a path (relative to the working folder) when it holds '/', else
-    // looked up in the PATH the workload gets (env= may set it). Empty when not found; *notExecutable is set
-    // when a file of that name exists but cannot be run.
-    static QString resolveProgram(const QString &argv0, const QString &workingDir, const QString &pathVariable,
-                                  bool *notExecutable = nullptr);
-    // The environment a workload runs in: ours, CUDA numbering as nvidia-smi's, its GPUs, then env= over all
-    // (as monitor/processrunner.cpp builds it).
+    // The environment the workload will run in (ProcessRunner::workloadEnvironment on the draft's values).
     static QProcessEnvironment workloadEnvironment(const WorkloadDraft &workload);
 
     // env= text that parseEnvAssignments() reads back as `env`: KEY=VALUE words, quoted where needed.
