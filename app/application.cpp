@@ -8,6 +8,7 @@
 #include "statusreport.h"
 #include "unixsignals.h"
 
+#include "settingsdialog.h"
 #include "traymode.h"
 
 #include <QApplication>
@@ -89,6 +90,22 @@ int printStatus(const Options &options)
     else
         printOut(StatusReport::formatText(state));
     return 0;
+}
+
+// The settings dialog on its own, for a monitor running headless (or not at all): a running idlegpu applies
+// the saved file through its own watch on it.
+int runSettings(const Options &options)
+{
+    const ConfigLoader::Location location = ConfigLoader::locate(options.configPath);
+    SettingsDialog dialog(location.path);
+    const ConfigLoadResult result = ConfigLoader::load(location.path);
+    Config config = result.config;
+    if (!result.ok())
+        config = Config(); // the dialog shows the file's problems itself; GPUs are looked for under /dev
+    dialog.setMonitorState(StatusReport::collect(config));
+    dialog.show();
+    QObject::connect(&dialog, &QDialog::finished, qApp, [] { QCoreApplication::quit(); });
+    return QCoreApplication::exec();
 }
 
 int runHeadless(const Options &options, UnixSignalWatcher *signalWatcher)
@@ -180,16 +197,20 @@ int runIdlegpu(int argc, char **argv)
                                           Cli::tr("Use FILE instead of ~/.config/idlegpu/idlegpu.conf (or "
                                                   "gpu_mon's ~/.config/gpu_mon.conf)."),
                                           Cli::tr("FILE"));
-    parser.addOptions({headlessOption, statusOption, jsonOption, checkOption, demoOption, configOption});
+    const QCommandLineOption settingsOption(QStringLiteral("settings"),
+                                            Cli::tr("Open the settings dialog on the configuration file (a running "
+                                                    "idlegpu applies what you save at once)."));
+    parser.addOptions({headlessOption, statusOption, jsonOption, checkOption, demoOption, settingsOption, configOption});
     parser.process(*app);
 
     Options options;
     options.configPath = parser.value(configOption);
     options.json = parser.isSet(jsonOption);
     const int modes = int(parser.isSet(headlessOption)) + int(parser.isSet(statusOption))
-                      + int(parser.isSet(checkOption)) + int(parser.isSet(demoOption));
+                      + int(parser.isSet(checkOption)) + int(parser.isSet(demoOption))
+                      + int(parser.isSet(settingsOption));
     if (modes > 1) {
-        printErr(Cli::tr("Choose one of --headless, --status, --check-config and --demo."));
+        printErr(Cli::tr("Choose one of --headless, --status, --check-config, --demo and --settings."));
         return 2;
     }
     if (options.json && !parser.isSet(statusOption)) {
@@ -200,10 +221,12 @@ int runIdlegpu(int argc, char **argv)
         return checkConfig(options);
     if (parser.isSet(statusOption))
         return printStatus(options);
+    if (tray && parser.isSet(settingsOption))
+        return runSettings(options);
     if (tray)
         return runTray(options.configPath, parser.isSet(demoOption));
-    if (parser.isSet(demoOption)) {
-        printErr(Cli::tr("--demo shows the tray and needs a desktop (no DISPLAY or WAYLAND_DISPLAY is set)."));
+    if (parser.isSet(demoOption) || parser.isSet(settingsOption)) {
+        printErr(Cli::tr("--demo and --settings need a desktop (no DISPLAY or WAYLAND_DISPLAY is set)."));
         return 2;
     }
     if (!parser.isSet(headlessOption))

@@ -822,16 +822,20 @@ The previous configuration stays in force.</source>
         <translation>显示带有两个模拟 GPU 和一个无害任务的托盘，无需 NVIDIA 显卡即可观看抢占过程。不会留下任何痕迹。</translation>
     </message>
     <message>
-        <source>Choose one of --headless, --status, --check-config and --demo.</source>
-        <translation>请在 --headless、--status、--check-config 和 --demo 中只选择一个。</translation>
-    </message>
-    <message>
-        <source>--demo shows the tray and needs a desktop (no DISPLAY or WAYLAND_DISPLAY is set).</source>
-        <translation>--demo 会显示托盘，需要桌面环境（未设置 DISPLAY 或 WAYLAND_DISPLAY）。</translation>
-    </message>
-    <message>
         <source>Processes of other users that could not be inspected: %1. idlegpu still notices when they open a GPU, but not who they are (run as root to see them).</source>
         <translation>无法检查的其他用户进程：%1 个。idlegpu 仍能察觉它们打开 GPU，但无法得知它们是谁（以 root 身份运行即可看到）。</translation>
+    </message>
+    <message>
+        <source>Open the settings dialog on the configuration file (a running idlegpu applies what you save at once).</source>
+        <translation>打开配置文件的设置对话框（正在运行的 idlegpu 会立即应用您保存的内容）。</translation>
+    </message>
+    <message>
+        <source>Choose one of --headless, --status, --check-config, --demo and --settings.</source>
+        <translation>请在 --headless、--status、--check-config、--demo 和 --settings 中只选择一个。</translation>
+    </message>
+    <message>
+        <source>--demo and --settings need a desktop (no DISPLAY or WAYLAND_DISPLAY is set).</source>
+        <translation>--demo 和 --settings 需要桌面环境（未设置 DISPLAY 或 WAYLAND_DISPLAY）。</translation>
     </message>
 </context>
 </TS>

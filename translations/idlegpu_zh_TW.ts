@@ -822,16 +822,20 @@ The previous configuration stays in force.</source>
         <translation>顯示帶有兩個模擬 GPU 和一個無害工作的系統匣，無需 NVIDIA 顯示卡即可觀看搶占過程。不會留下任何痕跡。</translation>
     </message>
     <message>
-        <source>Choose one of --headless, --status, --check-config and --demo.</source>
-        <translation>請在 --headless、--status、--check-config 和 --demo 中只選擇一個。</translation>
-    </message>
-    <message>
-        <source>--demo shows the tray and needs a desktop (no DISPLAY or WAYLAND_DISPLAY is set).</source>
-        <translation>--demo 會顯示系統匣，需要桌面環境（未設定 DISPLAY 或 WAYLAND_DISPLAY）。</translation>
-    </message>
-    <message>
         <source>Processes of other users that could not be inspected: %1. idlegpu still notices when they open a GPU, but not who they are (run as root to see them).</source>
         <translation>無法檢查的其他使用者行程：%1 個。idlegpu 仍能察覺它們開啟 GPU，但無法得知它們是誰（以 root 身分執行即可看到）。</translation>
+    </message>
+    <message>
+        <source>Open the settings dialog on the configuration file (a running idlegpu applies what you save at once).</source>
+        <translation>開啟設定檔的設定對話框（正在執行的 idlegpu 會立即套用您儲存的內容）。</translation>
+    </message>
+    <message>
+        <source>Choose one of --headless, --status, --check-config, --demo and --settings.</source>
+        <translation>請在 --headless、--status、--check-config、--demo 和 --settings 中只選擇一個。</translation>
+    </message>
+    <message>
+        <source>--demo and --settings need a desktop (no DISPLAY or WAYLAND_DISPLAY is set).</source>
+        <translation>--demo 和 --settings 需要桌面環境（未設定 DISPLAY 或 WAYLAND_DISPLAY）。</translation>
     </message>
 </context>
 </TS>
