@@ -162,7 +162,8 @@ trayer --edge top --align right --widthtype request --height 28 --transparent fa
 trayer_pid=$!
 tray_panel() { xdotool search --onlyvisible --classname '^panel$' 2>/dev/null | head -1; }
 tray_shown() { alive "$trayer_pid" && [ -n "$(tray_panel)" ]; }
-wait_for 20 tray_shown || fail "trayer shows no panel: $(tail -3 "$tmp/trayer.log")"
+wait_for 20 tray_shown || fail "trayer shows no panel ($(alive "$trayer_pid" && echo running || echo exited);" \
+    "trayer said: $(tail -3 "$tmp/trayer.log"); windows: $(xwininfo -root -tree 2>&1))"
 panel=$(tray_panel)
 step "trayer is up (pid $trayer_pid, panel window $panel)"
 
@@ -264,6 +265,13 @@ stop_idlegpu() {
     step "idlegpu exited with status 0 after SIGTERM"
 }
 
+# idlegpu's messages and Qt's share one pattern, which marks warnings and errors: none is expected here.
+no_warnings_in() {
+    local warnings
+    warnings=$(grep -E '^[0-9-]+ [0-9:.]+ (warning|error): ' "$1")
+    [ -z "$warnings" ] || fail "idlegpu warned: $warnings"
+}
+
 # --- 2. idlegpu on fake device nodes --------------------------------------------------------------------------
 
 mkdir -p "$tmp/dev" || fail "cannot create $tmp/dev"
@@ -342,6 +350,7 @@ alive "$second_pid" || fail "the workload stopped while the menu was open"
 stop_idlegpu "$idlegpu_pid"
 idlegpu_pid=""
 wait_for 5 gone "$second_pid" || fail "the workload (pid $second_pid) outlived idlegpu"
+no_warnings_in "$tmp/idlegpu.log"
 step "the workload is gone too"
 
 # --- 8. The demo: "Simulate a job on GPU 0", chosen by keyboard -----------------------------------------------
@@ -378,6 +387,7 @@ step "the demo workload was preempted"
 stop_idlegpu "$demo_pid"
 demo_pid=""
 wait_for 5 gone "$job_pid" || fail "the simulated job (pid $job_pid) outlived idlegpu --demo"
+no_warnings_in "$tmp/demo.log"
 leftovers=$(ls -A "$tmp/demo-home/tmp")
 [ -z "$leftovers" ] || fail "idlegpu --demo left files behind in TMPDIR: $leftovers"
 step "the demo left nothing behind"
