@@ -142,7 +142,9 @@ xvfb_settled() { ! alive "$xvfb_pid" || xvfb_answers "$1"; }
 display=""
 for n in $(seq 100 199); do
     [ -e "/tmp/.X11-unix/X$n" ] || [ -e "/tmp/.X$n-lock" ] && continue
-    Xvfb ":$n" -screen 0 1024x768x24 -nolisten tcp >"$tmp/xvfb.log" 2>&1 &
+    # -noreset: by default the server resets when its last client leaves, and refuses connections while it
+    # does; xdpyinfo's probe is such a last client, and trayer would fail to open the display right after it.
+    Xvfb ":$n" -screen 0 1024x768x24 -nolisten tcp -noreset >"$tmp/xvfb.log" 2>&1 &
     xvfb_pid=$!
     # Another program may take the same number between the check and the start: Xvfb then exits.
     wait_for 20 xvfb_settled ":$n"
