@@ -203,13 +203,16 @@ new_window() { comm -13 <(echo "$1" | sort) <(shown_windows | sort) | head -1; }
 menu_opened() { [ -n "$(new_window "$1")" ]; }
 window_closed() { ! xwininfo -id "$1" 2>/dev/null | grep -q 'Map State: IsViewable'; }
 
-# Right click on the icon; sets menu to the menu's window.
+# Right click on the icon; sets menu to the menu's window once it shows its items (it has the keyboard then).
 open_menu() {
-    local before
+    local before X Y WIDTH HEIGHT WINDOW SCREEN
     before=$(shown_windows)
     click_icon 3
     wait_for 5 menu_opened "$before" || fail "no menu opened on a right click"
     menu=$(new_window "$before")
+    eval "$(xdotool getwindowgeometry --shell "$menu")"
+    wait_for 5 painted "${WIDTH}x$HEIGHT+$X+$Y" || fail "the menu shows nothing"
+    step "the menu is open: window $menu, ${WIDTH}x$HEIGHT at $X,$Y"
 }
 
 # A window region that holds a picture, not a flat fill not yet painted: more than two colours.
@@ -338,9 +341,6 @@ screenshot e2e_tray_running.png
 
 step "right click on the icon: the menu"
 open_menu
-eval "$(xdotool getwindowgeometry --shell "$menu" | grep -E '^(X|Y|WIDTH|HEIGHT)=')"
-wait_for 5 painted "${WIDTH}x$HEIGHT+$X+$Y" || fail "the menu shows nothing"
-step "the menu is open: window $menu, ${WIDTH}x$HEIGHT at $X,$Y"
 screenshot e2e_tray_menu.png
 xdotool key Escape
 wait_for 5 window_closed "$menu" || fail "the menu stays open after Escape"
