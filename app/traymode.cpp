@@ -92,6 +92,20 @@ void loadTranslations()
 class Demo
 {
 public:
+    Demo() = default;
+    Demo(const Demo &) = delete;
+    Demo &operator=(const Demo &) = delete;
+
+    // After the event loop: simulated jobs still running end with the demo. Left to ~QProcess, each would
+    // log "Destroyed while process is still running" at every quit.
+    ~Demo()
+    {
+        for (QProcess *job : m_jobs.findChildren<QProcess *>(Qt::FindDirectChildrenOnly)) {
+            job->kill();
+            job->waitForFinished(1000);
+        }
+    }
+
     bool setUp()
     {
         if (!m_dir.isValid())
@@ -121,9 +135,9 @@ public:
     }
     QString configPath() const { return m_dir.filePath(QStringLiteral("demo.conf")); }
 
-    void simulateJob(int gpu, QObject *owner)
+    void simulateJob(int gpu)
     {
-        auto *job = new QProcess(owner);
+        auto *job = new QProcess(&m_jobs);
         QObject::connect(job, &QProcess::finished, job, &QObject::deleteLater);
         // The shell opens the node on fd 0 and becomes the "python3" (a sleep), as a CUDA job would hold it.
         job->start(QStringLiteral("sh"), {QStringLiteral("-c"), QStringLiteral("exec \"$0\" 30 < \"$1\""),
@@ -133,6 +147,7 @@ public:
 
 private:
     QTemporaryDir m_dir;
+    QObject m_jobs; // the simulated jobs' parent
 };
 
 } // namespace
@@ -168,7 +183,7 @@ int runTray(const QString &configPath, bool demo)
     TrayApplication tray(&monitor, logPath);
     tray.controller()->setDemoMode(demo);
     QObject::connect(tray.controller(), &TrayController::simulateJobRequested, &monitor,
-                     [&demoSetup, &monitor](int gpu) { demoSetup.simulateJob(gpu, &monitor); });
+                     [&demoSetup](int gpu) { demoSetup.simulateJob(gpu); });
 
     // Quit: stop the workloads (they get their grace time), then leave.
     bool quitting = false;

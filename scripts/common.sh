@@ -11,12 +11,18 @@ build="$repo/build"
 #   psmisc                          fuser, the predecessor's method, for bench/ and tests that compare with it
 #   xvfb trayer xdotool imagemagick the end-to-end tray test: a virtual display, a real XEmbed tray, clicks,
 #                                   a screenshot
+#   x11-utils                       the same test: xdpyinfo (is the display up?), xwininfo (the window tree, to
+#                                   find the icon docked inside trayer's panel)
 #   clang libclang-rt-14-dev        libFuzzer targets
 #   desktop-file-utils appstream    checks of the desktop entry and metainfo
 #   dpkg-dev                        dpkg-shlibdeps: the Debian package's Depends, computed from the libraries
 #                                   the binaries link (cpack, scripts/package and the package test)
 packages=(cmake ninja-build g++ pkgconf qt6-base-dev libgl-dev qt6-tools-dev qt6-tools-dev-tools qt6-l10n-tools
+<<<<<<< HEAD
           psmisc xvfb trayer xdotool imagemagick clang libclang-rt-14-dev desktop-file-utils appstream dpkg-dev)
+=======
+          psmisc xvfb trayer xdotool imagemagick x11-utils clang libclang-rt-14-dev desktop-file-utils appstream)
+>>>>>>> wt-e2e
 
 install_missing() {
     local missing=()
