@@ -18,11 +18,8 @@ build="$repo/build"
 #   dpkg-dev                        dpkg-shlibdeps: the Debian package's Depends, computed from the libraries
 #                                   the binaries link (cpack, scripts/package and the package test)
 packages=(cmake ninja-build g++ pkgconf qt6-base-dev libgl-dev qt6-tools-dev qt6-tools-dev-tools qt6-l10n-tools
-<<<<<<< HEAD
-          psmisc xvfb trayer xdotool imagemagick clang libclang-rt-14-dev desktop-file-utils appstream dpkg-dev)
-=======
-          psmisc xvfb trayer xdotool imagemagick x11-utils clang libclang-rt-14-dev desktop-file-utils appstream)
->>>>>>> wt-e2e
+          psmisc xvfb trayer xdotool imagemagick x11-utils clang libclang-rt-14-dev desktop-file-utils appstream
+          dpkg-dev)
 
 install_missing() {
     local missing=()

@@ -228,8 +228,8 @@ icon_differs_from() {
     [ "${differing%% *}" != 0 ]
 }
 
-# Qt reads a second press within its double-click interval (400 ms) as a double click, which the tray
-# deliberately does not take for a toggle: clicks on the icon are kept a second apart.
+# Clicks on the icon are kept a second apart, beyond Qt's double-click interval (400 ms), so that each click
+# arrives as a plain click and its effect is checked on its own.
 last_click_ms=0
 click_icon() {
     local wait_ms=$((last_click_ms + 1000 - $(date +%s%3N)))

@@ -223,7 +223,8 @@ void TrayController::onActionTriggered(QAction *action)
 
 void TrayController::onActivated(QSystemTrayIcon::ActivationReason reason)
 {
-    // A left click pauses or resumes everything; the menu is on the right button.
-    if (reason == QSystemTrayIcon::Trigger)
+    // A left click pauses or resumes everything; the menu is on the right button. On an X11 tray a second click
+    // soon after the first comes as a double click: it is a second toggle, as the user meant it.
+    if (reason == QSystemTrayIcon::Trigger || reason == QSystemTrayIcon::DoubleClick)
         Q_EMIT pauseAllRequested(!m_state.pause.allPausedAt(m_nowMs));
 }
