@@ -13,12 +13,11 @@ build="$repo/build"
 #                                   a screenshot
 #   x11-utils                       the same test: xdpyinfo (is the display up?), xwininfo (the window tree, to
 #                                   find the icon docked inside trayer's panel)
-#   clang libclang-rt-14-dev        libFuzzer targets
 #   desktop-file-utils appstream    checks of the desktop entry and metainfo
 #   dpkg-dev                        dpkg-shlibdeps: the Debian package's Depends, computed from the libraries
 #                                   the binaries link (cpack, scripts/package and the package test)
 packages=(cmake ninja-build g++ pkgconf qt6-base-dev libgl-dev qt6-tools-dev qt6-tools-dev-tools qt6-l10n-tools
-          psmisc xvfb trayer xdotool imagemagick x11-utils clang libclang-rt-14-dev desktop-file-utils appstream
+          psmisc xvfb trayer xdotool imagemagick x11-utils desktop-file-utils appstream
           dpkg-dev)
 
 install_missing() {
