@@ -128,9 +128,15 @@ public:
                              << "interval_seconds = 10\n"
                              << "start_delay_seconds = 5\n"
                              << "device_root = " << dev << "\n\n"
-                             << "[process-demo]\n"
-                             << "name = demo-miner\n"
-                             << "cmd = sleep 86400\n";
+                             // One workload per GPU, so that a job on one GPU visibly leaves the other running.
+                             << "[process-demo0]\n"
+                             << "name = demo-miner-0\n"
+                             << "cmd = sleep 86400\n"
+                             << "gpus = 0\n\n"
+                             << "[process-demo1]\n"
+                             << "name = demo-miner-1\n"
+                             << "cmd = sleep 86401\n"
+                             << "gpus = 1\n";
         return true;
     }
     QString configPath() const { return m_dir.filePath(QStringLiteral("demo.conf")); }

@@ -363,18 +363,21 @@ step "started idlegpu --demo (pid $demo_pid)"
 
 # The demo makes its fake GPUs in a temporary folder under TMPDIR.
 demo_node() { compgen -G "$tmp/demo-home/tmp/idlegpu-*/dev/nvidia0" | head -1; }
-demo_workload() { descendant_running "$demo_pid" "sleep 86400"; }
-wait_for 30 demo_workload || fail "the demo workload (sleep 86400) did not start within 30 s; idlegpu said: $(tail -5 "$tmp/demo.log")"
+demo_workload() { descendant_running "$demo_pid" "sleep 86400"; }       # demo-miner-0, on GPU 0
+other_demo_workload() { descendant_running "$demo_pid" "sleep 86401"; } # demo-miner-1, on GPU 1
+wait_for 30 demo_workload || fail "the demo workload of GPU 0 (sleep 86400) did not start within 30 s; idlegpu said: $(tail -5 "$tmp/demo.log")"
+wait_for 10 other_demo_workload || fail "the demo workload of GPU 1 (sleep 86401) did not start"
 demo_workload_pid=$(demo_workload)
+other_workload_pid=$(other_demo_workload)
 node=$(demo_node)
 [ -n "$node" ] || fail "the demo's fake nvidia0 is not under $tmp/demo-home/tmp"
-step "the demo workload runs (pid $demo_workload_pid); the demo's GPU 0 is $node"
+step "the demo workloads run (pids $demo_workload_pid, $other_workload_pid); the demo's GPU 0 is $node"
 
 locate_icon
 open_menu
-# The menu without the disabled lines: Pause all, Pause for 1 hour, Pause demo-miner, Simulate a job on GPU 0...
-# The mouse stays where it was, so that no item is under it by hover.
-xdotool key --delay 150 Down Down Down Down
+# The menu without the disabled lines: Pause all, Pause for 1 hour, Pause demo-miner-0, Pause demo-miner-1,
+# Simulate a job on GPU 0... The mouse stays where it was, so that no item is under it by hover.
+xdotool key --delay 150 Down Down Down Down Down
 screenshot e2e_tray_demo_menu.png
 xdotool key Return
 wait_for 5 window_closed "$menu" || fail "the demo menu stays open after Return"
@@ -384,7 +387,8 @@ wait_for 10 job_on_gpu0 || fail "no python3 holds $node 10 s after choosing \"Si
 job_pid=$(holder_named "$node" python3)
 step "a simulated job runs: python3 (pid $job_pid) holds $node"
 wait_for 5 gone "$demo_workload_pid" || fail "the demo workload (pid $demo_workload_pid) still runs beside the job on GPU 0"
-step "the demo workload was preempted"
+alive "$other_workload_pid" || fail "the demo workload of GPU 1 (pid $other_workload_pid) stopped, though only GPU 0 got a job"
+step "the demo workload of GPU 0 was preempted; GPU 1's runs on"
 
 stop_idlegpu "$demo_pid"
 demo_pid=""
