@@ -39,7 +39,10 @@ private Q_SLOTS:
         const QString marks = dir.filePath(QStringLiteral("marks"));
         const QString config = writeFile(
             dir.filePath(QStringLiteral("idlegpu.conf")),
-            QStringLiteral("[defaults]\nstart_delay_seconds=1\n\n[process-gpu0]\n"
+            // The persistence daemon and display servers hold the nodes for good on many machines.
+            QStringLiteral("[defaults]\nstart_delay_seconds=1\n\n[gpu-all]\ngpus=ALL\n"
+                           "ignore_programs=nvidia-persistenced,Xorg,Xwayland,gnome-shell,kwin_wayland\n\n"
+                           "[process-gpu0]\n"
                            "cmd=sh -c 'echo start >> %1; trap \"echo term >> %1; exit 0\" TERM; "
                            "while :; do sleep 0.1; done'\ngpus=0\n")
                 .arg(marks)
