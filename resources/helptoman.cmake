@@ -128,7 +128,7 @@ string(TIMESTAMP date "%Y-%m-%d" UTC) # honours SOURCE_DATE_EPOCH
 file(READ "${TAIL}" tail)
 get_filename_component(tail_name "${TAIL}" NAME)
 file(WRITE "${OUTPUT}"
-".\\\" Generated from `idlegpu --help` and resources/${tail_name} by cmake/helptoman.cmake; edit those instead.
+".\\\" Generated from `idlegpu --help` and resources/${tail_name} by resources/helptoman.cmake; edit those instead.
 .TH IDLEGPU 1 \"${date}\" \"idlegpu ${VERSION}\" \"User Commands\"
 .SH NAME
 idlegpu \\- ${summary}
