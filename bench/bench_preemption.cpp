@@ -4,6 +4,8 @@
 //   bench_preemption [--trials N] [--bystanders N] [--fds-per-bystander N]
 //
 // Bystanders are idle processes holding files open, so that the /proc scan has real work to do.
+#include "bystanders.h"
+
 #include <QCoreApplication>
 #include <QDir>
 #include <QFile>
@@ -18,6 +20,7 @@
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
+#include <memory>
 #include <vector>
 
 static long long nowUs()
@@ -25,23 +28,6 @@ static long long nowUs()
     timespec ts{};
     clock_gettime(CLOCK_MONOTONIC, &ts);
     return (long long)ts.tv_sec * 1000000 + ts.tv_nsec / 1000;
-}
-
-static std::vector<pid_t> spawnBystanders(int count, int fds)
-{
-    std::vector<pid_t> pids;
-    for (int i = 0; i < count; ++i) {
-        const pid_t pid = fork();
-        if (pid == 0) {
-            for (int f = 0; f < fds; ++f)
-                open("/dev/null", O_RDONLY);
-            pause();
-            _exit(0);
-        }
-        if (pid > 0)
-            pids.push_back(pid);
-    }
-    return pids;
 }
 
 // Waits until the newest line "<what> <pid> <t>" of the event file has a pid other than skipPid (for "ready": a
@@ -92,7 +78,7 @@ int main(int argc, char **argv)
         else if (arg == "--fds-per-bystander")
             fdsPerBystander = value;
     }
-    const std::vector<pid_t> bystanderPids = spawnBystanders(bystanders, fdsPerBystander);
+    auto bystanderProcesses = std::make_unique<Bystanders>(bystanders, fdsPerBystander);
     QCoreApplication app(argc, argv);
 
     QTemporaryDir dir;
@@ -171,10 +157,7 @@ int main(int argc, char **argv)
 
     ::kill(pid_t(idlegpu.processId()), SIGTERM);
     idlegpu.waitForFinished(20000);
-    for (pid_t pid : bystanderPids)
-        ::kill(pid, SIGKILL);
-    for (pid_t pid : bystanderPids)
-        waitpid(pid, nullptr, 0);
+    bystanderProcesses.reset();
 
     std::vector<double> sorted = latenciesMs;
     std::sort(sorted.begin(), sorted.end());

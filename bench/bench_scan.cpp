@@ -5,6 +5,8 @@
 // Prints the median time of each and the ratio; never a pass/fail.
 #include "holderscanner.h"
 
+#include "bystanders.h"
+
 #include <QCoreApplication>
 #include <QDir>
 #include <QElapsedTimer>
@@ -19,24 +21,8 @@
 #include <signal.h>
 #include <sys/wait.h>
 #include <unistd.h>
+#include <memory>
 #include <vector>
-
-static std::vector<pid_t> spawnBystanders(int count, int fds)
-{
-    std::vector<pid_t> pids;
-    for (int i = 0; i < count; ++i) {
-        const pid_t pid = fork();
-        if (pid == 0) {
-            for (int f = 0; f < fds; ++f)
-                open("/dev/null", O_RDONLY);
-            pause();
-            _exit(0);
-        }
-        if (pid > 0)
-            pids.push_back(pid);
-    }
-    return pids;
-}
 
 static double median(std::vector<double> values)
 {
@@ -79,7 +65,7 @@ int main(int argc, char **argv)
         pause();
         _exit(0);
     }
-    const std::vector<pid_t> others = spawnBystanders(bystanders, fdsPerBystander);
+    auto others = std::make_unique<Bystanders>(bystanders, fdsPerBystander);
     usleep(300 * 1000); // let them open their files
 
     const HolderScanner scanner;
@@ -101,10 +87,7 @@ int main(int argc, char **argv)
     const int processes = int(QDir(QStringLiteral("/proc")).entryList(QDir::Dirs).size()) - 2;
     ::kill(job, SIGKILL);
     waitpid(job, nullptr, 0);
-    for (pid_t pid : others)
-        ::kill(pid, SIGKILL);
-    for (pid_t pid : others)
-        waitpid(pid, nullptr, 0);
+    others.reset();
 
     printf("Holder scan vs fuser -v: 2 nodes, %d bystanders x %d fds (about %d processes), %d rounds\n",
            bystanders, fdsPerBystander, processes, rounds);
