@@ -29,7 +29,7 @@ MonitorState collect(const Config &config, const MonitorPaths &paths, GpuBackend
         state.gpuMetrics.backend = backend->name();
         state.gpuMetrics.available = backend->available();
         state.gpuMetrics.unavailableReason = backend->unavailableReason();
-        if (backend->available() && backendMatchesDeviceRoot(config.deviceRoot)) {
+        if (backend->available() && backendMatchesDeviceRoot(config.deviceRoot, paths.backendDeviceRoot)) {
             const QList<GpuInfo> sample = backend->sample();
             for (const GpuInfo &gpu : sample)
                 if (gpu.index >= 0)

@@ -7,9 +7,10 @@
 
 #include <unistd.h>
 
-bool backendMatchesDeviceRoot(const QString &deviceRoot)
+bool backendMatchesDeviceRoot(const QString &deviceRoot, const QString &backendDeviceRoot)
 {
-    return QFileInfo(deviceRoot).canonicalFilePath() == QLatin1String("/dev");
+    const QString canonical = QFileInfo(deviceRoot).canonicalFilePath();
+    return !canonical.isEmpty() && canonical == QFileInfo(backendDeviceRoot).canonicalFilePath();
 }
 
 QHash<int, QString> gpuUuidsByIndex(const QList<GpuInfo> &gpus)

@@ -58,9 +58,9 @@ struct GpuMetrics
 // "37% busy, 12.3 of 140.4 GiB, 54 °C, 231 W": the metrics present, for the status; empty when none is.
 QString describeGpuMetrics(const GpuInfo &gpu);
 
-// The backend numbers GPUs by the minor numbers of /dev/nvidiaN: a device_root elsewhere (tests, the demo) holds
-// other GPUs, whatever their names, so the backend's view does not apply to it.
-bool backendMatchesDeviceRoot(const QString &deviceRoot);
+// The backend numbers GPUs by the minor numbers of /dev/nvidiaN (backendDeviceRoot): a device_root elsewhere
+// (the demo's simulated GPUs) holds other GPUs, whatever their names, so the backend's view does not apply to it.
+bool backendMatchesDeviceRoot(const QString &deviceRoot, const QString &backendDeviceRoot);
 
 // The UUID of each GPU by our index, for CUDA_VISIBLE_DEVICES.
 QHash<int, QString> gpuUuidsByIndex(const QList<GpuInfo> &gpus);

@@ -138,7 +138,8 @@ void Monitor::sampleGpus()
 {
     if (!m_started || !m_gpuBackend || !m_gpuBackend->available())
         return rescan();
-    const QList<GpuInfo> sample = backendMatchesDeviceRoot(m_config.deviceRoot) ? m_gpuBackend->sample() : QList<GpuInfo>();
+    const bool applies = backendMatchesDeviceRoot(m_config.deviceRoot, m_paths.backendDeviceRoot);
+    const QList<GpuInfo> sample = applies ? m_gpuBackend->sample() : QList<GpuInfo>();
     m_gpuSample = sample;
     m_gpuMetrics.gpus.clear();
     for (const GpuInfo &gpu : sample)

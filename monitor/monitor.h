@@ -28,6 +28,9 @@ struct MonitorPaths
 {
     QString procRoot = QStringLiteral("/proc");
     QString ptsRoot = QStringLiteral("/dev/pts");
+    // Where the GPU backend's GPUs have their nodes (NVML: minor N is /dev/nvidiaN). The backend's view applies
+    // only while device_root is this folder; tests point it at their fake one.
+    QString backendDeviceRoot = QStringLiteral("/dev");
 };
 
 // A workload stopped because someone else opened its GPU.
