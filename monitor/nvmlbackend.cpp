@@ -122,8 +122,9 @@ NvmlBackend::NvmlBackend(const QString &libraryPath, const QStringList &missingS
     m_api->library = ::dlopen(QFile::encodeName(libraryPath).constData(), RTLD_NOW | RTLD_LOCAL);
     if (!m_api->library) {
         const char *error = ::dlerror();
-        m_unavailableReason = QStringLiteral("cannot load %1: %2")
-                                  .arg(libraryPath, error ? QString::fromLocal8Bit(error) : QStringLiteral("unknown"));
+        const QString why = error ? QString::fromLocal8Bit(error) : QString();
+        // dlerror() usually names the file already ("libnvidia-ml.so.1: cannot open shared object file: ...").
+        m_unavailableReason = why.contains(libraryPath) ? why : QStringLiteral("cannot load %1: %2").arg(libraryPath, why);
         return;
     }
     const auto resolve = [&](auto &function, const char *symbol) {
