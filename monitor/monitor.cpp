@@ -136,8 +136,10 @@ void Monitor::setGpuSamplingWanted(bool wanted)
 
 void Monitor::sampleGpus()
 {
-    if (!m_started || !m_gpuBackend || !m_gpuBackend->available())
-        return rescan();
+    if (!m_started || !m_gpuBackend || !m_gpuBackend->available()) {
+        rescan();
+        return;
+    }
     const bool applies = backendMatchesDeviceRoot(m_config.deviceRoot, m_paths.backendDeviceRoot);
     const QList<GpuInfo> sample = applies ? m_gpuBackend->sample() : QList<GpuInfo>();
     m_gpuSample = sample;

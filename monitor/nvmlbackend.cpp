@@ -202,12 +202,12 @@ QList<GpuInfo> NvmlBackend::sample()
         unsigned minor = 0;
         if (api.getMinorNumber && api.getMinorNumber(device, &minor) == NVML_SUCCESS && minor < 1u << 20)
             info.index = int(minor);
-        char text[kNameBufferSize > kUuidBufferSize ? kNameBufferSize : kUuidBufferSize] = {};
-        if (api.getName && api.getName(device, text, kNameBufferSize) == NVML_SUCCESS)
-            info.name = fromBuffer(text, kNameBufferSize);
-        std::fill(std::begin(text), std::end(text), 0);
-        if (api.getUuid && api.getUuid(device, text, kUuidBufferSize) == NVML_SUCCESS)
-            info.uuid = fromBuffer(text, kUuidBufferSize);
+        char name[kNameBufferSize] = {};
+        if (api.getName && api.getName(device, name, kNameBufferSize) == NVML_SUCCESS)
+            info.name = fromBuffer(name, kNameBufferSize);
+        char uuid[kUuidBufferSize] = {};
+        if (api.getUuid && api.getUuid(device, uuid, kUuidBufferSize) == NVML_SUCCESS)
+            info.uuid = fromBuffer(uuid, kUuidBufferSize);
         nvmlPciInfo_t pci = {};
         if (api.getPciInfo && api.getPciInfo(device, &pci) == NVML_SUCCESS)
             info.busId = fromBuffer(pci.busId, sizeof pci.busId);
