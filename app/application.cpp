@@ -3,6 +3,7 @@
 #include "config.h"
 #include "logging.h"
 #include "monitor.h"
+#include "nvmlbackend.h"
 #include "processrunner.h"
 #include "singleinstance.h"
 #include "statusreport.h"
@@ -84,7 +85,8 @@ int printStatus(const Options &options)
         printErr(Cli::tr("%1: the configuration has errors; run idlegpu --check-config.").arg(location.path));
         return 1;
     }
-    const MonitorState state = StatusReport::collect(result.config);
+    NvmlBackend nvml;
+    const MonitorState state = StatusReport::collect(result.config, MonitorPaths(), &nvml);
     if (options.json)
         printOut(QString::fromUtf8(QJsonDocument(StatusReport::toJson(state)).toJson(QJsonDocument::Indented)));
     else
@@ -121,6 +123,7 @@ int runHeadless(const Options &options, UnixSignalWatcher *signalWatcher)
 
     ProcessRunner runner;
     Monitor monitor(location.path, &runner);
+    monitor.setGpuBackend(std::make_unique<NvmlBackend>());
     if (!monitor.start()) {
         for (const ConfigDiagnostic &problem : monitor.state().configProblems)
             printErr(problem.toString());

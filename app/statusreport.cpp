@@ -12,7 +12,7 @@
 
 namespace StatusReport {
 
-MonitorState collect(const Config &config, const MonitorPaths &paths)
+MonitorState collect(const Config &config, const MonitorPaths &paths, GpuBackend *backend)
 {
     MonitorState state;
     state.config = config;
@@ -25,6 +25,18 @@ MonitorState collect(const Config &config, const MonitorPaths &paths)
     const HolderScanner::Result scan = HolderScanner(paths.procRoot).scan(nodes);
     state.snapshot.holders = scan.holders;
     state.snapshot.unreadableProcesses = scan.unreadableProcesses;
+    if (backend) {
+        state.gpuMetrics.backend = backend->name();
+        state.gpuMetrics.available = backend->available();
+        state.gpuMetrics.unavailableReason = backend->unavailableReason();
+        if (backend->available() && backendMatchesDeviceRoot(config.deviceRoot, paths.backendDeviceRoot)) {
+            const QList<GpuInfo> sample = backend->sample();
+            for (const GpuInfo &gpu : sample)
+                if (gpu.index >= 0)
+                    state.gpuMetrics.gpus.insert(gpu.index, gpu);
+            mergeBackendProcesses(state.snapshot.holders, sample, paths.procRoot);
+        }
+    }
     if (config.tty.enabled)
         state.snapshot.ttys = scanTtys(paths.ptsRoot, QDateTime::currentMSecsSinceEpoch());
 
@@ -48,6 +60,16 @@ QString gpuStateName(GpuState state)
     return QString();
 }
 
+static QString describeHolder(const Holder &holder)
+{
+    QString text = holder.describe();
+    if (!holder.exe.isEmpty())
+        text += QLatin1Char(' ') + holder.exe;
+    if (holder.gpuMemoryBytes)
+        text += QStringLiteral(", %1 MiB of GPU memory").arg(*holder.gpuMemoryBytes / (1024 * 1024));
+    return text;
+}
+
 static QString workloadName(const Config &config, const QString &id)
 {
     const WorkloadConfig *workload = config.workload(id);
@@ -61,8 +83,22 @@ QString formatText(const MonitorState &state)
     s << "Config: " << state.config.filePath << '\n';
     if (state.snapshot.devices.gpus.isEmpty())
         s << "No GPU found under " << state.config.deviceRoot << " (no nvidia[0-9]* device node).\n";
+    if (!state.gpuMetrics.backend.isEmpty() && !state.gpuMetrics.available)
+        s << state.gpuMetrics.backend << " not available: node-only mode (" << state.gpuMetrics.unavailableReason
+          << ")\n";
     for (const GpuStatus &gpu : state.decision.gpus) {
-        s << "GPU " << gpu.index << ": ";
+        const auto info = state.gpuMetrics.gpus.constFind(gpu.index);
+        s << "GPU " << gpu.index;
+        if (info != state.gpuMetrics.gpus.cend()) {
+            QStringList identity{info->name, info->uuid};
+            if (!info->busId.isEmpty())
+                identity.append(QStringLiteral("bus ") + info->busId);
+            if (info->backendIndex != gpu.index)
+                identity.append(QStringLiteral("nvidia-smi index %1").arg(info->backendIndex));
+            identity.removeAll(QString());
+            s << " (" << identity.join(QStringLiteral(", ")) << ')';
+        }
+        s << ": ";
         if (gpu.state == GpuState::Busy)
             s << "busy";
         else
@@ -72,11 +108,12 @@ QString formatText(const MonitorState &state)
         else if (!gpu.reason.isEmpty())
             s << ", " << gpu.reason;
         s << '\n';
+        if (info != state.gpuMetrics.gpus.cend() && !describeGpuMetrics(*info).isEmpty())
+            s << "    " << describeGpuMetrics(*info) << '\n';
         for (const Holder &holder : gpu.foreignHolders)
-            s << "    held by " << holder.describe() << (holder.exe.isEmpty() ? QString() : QStringLiteral(" ") + holder.exe)
-              << '\n';
+            s << "    held by " << describeHolder(holder) << '\n';
         for (const Holder &holder : gpu.ignoredHolders)
-            s << "    ignored " << holder.describe() << '\n';
+            s << "    ignored " << describeHolder(holder) << '\n';
     }
     for (const WorkloadConfig &workload : state.config.workloads) {
         const QString reason = state.decision.workloadReasons.value(workload.id);
@@ -104,6 +141,8 @@ static QJsonObject holderToJson(const Holder &holder, bool foreign)
                        {QStringLiteral("argv0"), holder.argv0},
                        {QStringLiteral("hidden"), holder.hidden},
                        {QStringLiteral("foreign"), foreign}};
+    if (holder.gpuMemoryBytes)
+        object.insert(QStringLiteral("gpu_memory_bytes"), *holder.gpuMemoryBytes);
     return object;
 }
 
@@ -120,13 +159,32 @@ QJsonObject toJson(const MonitorState &state)
         for (const GpuDevice &device : state.snapshot.devices.gpus)
             if (device.index == gpu.index)
                 node = device.path;
-        gpus.append(QJsonObject{{QStringLiteral("index"), gpu.index},
-                                {QStringLiteral("node"), node},
-                                {QStringLiteral("busy"), gpu.state == GpuState::Busy},
-                                {QStringLiteral("state"), gpuStateName(gpu.state)},
-                                {QStringLiteral("reason"), gpu.reason},
-                                {QStringLiteral("workload"), gpu.workloadId},
-                                {QStringLiteral("holders"), holders}});
+        QJsonObject object{{QStringLiteral("index"), gpu.index},
+                           {QStringLiteral("node"), node},
+                           {QStringLiteral("busy"), gpu.state == GpuState::Busy},
+                           {QStringLiteral("state"), gpuStateName(gpu.state)},
+                           {QStringLiteral("reason"), gpu.reason},
+                           {QStringLiteral("workload"), gpu.workloadId},
+                           {QStringLiteral("holders"), holders}};
+        const auto info = state.gpuMetrics.gpus.constFind(gpu.index);
+        if (info != state.gpuMetrics.gpus.cend()) {
+            // Present keys only: a metric the driver does not report is absent, not zero.
+            object.insert(QStringLiteral("name"), info->name);
+            object.insert(QStringLiteral("uuid"), info->uuid);
+            object.insert(QStringLiteral("bus_id"), info->busId);
+            object.insert(QStringLiteral("nvidia_smi_index"), info->backendIndex);
+            if (info->utilizationPercent)
+                object.insert(QStringLiteral("utilization_percent"), *info->utilizationPercent);
+            if (info->memoryUsedBytes)
+                object.insert(QStringLiteral("memory_used_bytes"), *info->memoryUsedBytes);
+            if (info->memoryTotalBytes)
+                object.insert(QStringLiteral("memory_total_bytes"), *info->memoryTotalBytes);
+            if (info->temperatureCelsius)
+                object.insert(QStringLiteral("temperature_celsius"), *info->temperatureCelsius);
+            if (info->powerMilliwatts)
+                object.insert(QStringLiteral("power_watts"), *info->powerMilliwatts / 1000.0);
+        }
+        gpus.append(object);
     }
     QJsonArray workloads;
     for (const WorkloadConfig &workload : state.config.workloads) {
@@ -138,7 +196,15 @@ QJsonObject toJson(const MonitorState &state)
                                      {QStringLiteral("would_run"), reason.isEmpty()},
                                      {QStringLiteral("reason"), reason}});
     }
+    QJsonObject backend;
+    if (!state.gpuMetrics.backend.isEmpty())
+        backend = QJsonObject{{QStringLiteral("name"), state.gpuMetrics.backend},
+                              {QStringLiteral("available"), state.gpuMetrics.available},
+                              {QStringLiteral("mode"), state.gpuMetrics.available ? QStringLiteral("backend")
+                                                                                  : QStringLiteral("node-only")},
+                              {QStringLiteral("reason"), state.gpuMetrics.unavailableReason}};
     return QJsonObject{{QStringLiteral("config"), state.config.filePath},
+                       {QStringLiteral("gpu_backend"), backend},
                        {QStringLiteral("device_root"), state.config.deviceRoot},
                        {QStringLiteral("gpus"), gpus},
                        {QStringLiteral("workloads"), workloads},

@@ -7,8 +7,10 @@
 
 namespace StatusReport {
 
-// What a scan sees right now and what the policy would run (as if every start delay had passed).
-MonitorState collect(const Config &config, const MonitorPaths &paths = MonitorPaths());
+// What a scan sees right now and what the policy would run (as if every start delay had passed). `backend`
+// (NVML), when given, adds names, UUIDs, metrics and the GPU processes of other users.
+MonitorState collect(const Config &config, const MonitorPaths &paths = MonitorPaths(),
+                     GpuBackend *backend = nullptr);
 
 QString gpuStateName(GpuState state);
 QString formatText(const MonitorState &state);

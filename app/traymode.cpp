@@ -3,6 +3,7 @@
 #include "config.h"
 #include "logging.h"
 #include "monitor.h"
+#include "nvmlbackend.h"
 #include "processrunner.h"
 #include "singleinstance.h"
 #include "statuswindow.h"
@@ -186,6 +187,7 @@ int runTray(const QString &configPath, bool demo)
 
     ProcessRunner runner;
     Monitor monitor(path, &runner);
+    monitor.setGpuBackend(std::make_unique<NvmlBackend>());
     TrayApplication tray(&monitor, logPath);
     tray.controller()->setDemoMode(demo);
     QObject::connect(tray.controller(), &TrayController::simulateJobRequested, &monitor,

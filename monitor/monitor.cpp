@@ -34,7 +34,8 @@ Monitor::Monitor(const QString &configPath, WorkloadRunner *runner, const Clock 
       m_pendingEvents(new NodeEvents)
 {
     m_pollTimer = new QTimer(this);
-    connect(m_pollTimer, &QTimer::timeout, this, &Monitor::rescan);
+    // The poll refreshes the backend's process lists too, so what a sample named does not outlive its process.
+    connect(m_pollTimer, &QTimer::timeout, this, &Monitor::sampleGpus);
 
     m_wakeTimer = new QTimer(this);
     m_wakeTimer->setSingleShot(true);
@@ -49,6 +50,10 @@ Monitor::Monitor(const QString &configPath, WorkloadRunner *runner, const Clock 
     m_reloadTimer->setSingleShot(true);
     m_reloadTimer->setInterval(kReloadDelayMs);
     connect(m_reloadTimer, &QTimer::timeout, this, &Monitor::reloadConfig);
+
+    m_gpuSampleTimer = new QTimer(this);
+    m_gpuSampleTimer->setInterval(kGpuSampleMs);
+    connect(m_gpuSampleTimer, &QTimer::timeout, this, &Monitor::sampleGpus);
 
     m_nodeWatcher = new NodeWatcher(this);
     connect(m_nodeWatcher, &NodeWatcher::eventsArrived, this, &Monitor::onNodeEvents);
@@ -91,8 +96,60 @@ bool Monitor::start()
         return false;
     m_started = true;
     watchConfigFile();
-    rescan();
+    if (m_gpuBackend) {
+        if (m_gpuBackend->available())
+            qCInfo(lcScan, "%s available: GPU names, UUIDs, metrics and other users' GPU processes are shown",
+                   qPrintable(m_gpuBackend->name()));
+        else
+            qCInfo(lcScan, "%s not available (%s): node-only mode", qPrintable(m_gpuBackend->name()),
+                   qPrintable(m_gpuBackend->unavailableReason()));
+        sampleGpus(); // once at start: UUIDs for CUDA_VISIBLE_DEVICES, jobs of other users already running
+    } else {
+        rescan();
+    }
     return true;
+}
+
+void Monitor::setGpuBackend(std::unique_ptr<GpuBackend> backend)
+{
+    m_gpuBackend = std::move(backend);
+    m_gpuMetrics = GpuMetrics();
+    m_gpuSample.clear();
+    if (m_gpuBackend) {
+        m_gpuMetrics.backend = m_gpuBackend->name();
+        m_gpuMetrics.available = m_gpuBackend->available();
+        m_gpuMetrics.unavailableReason = m_gpuBackend->unavailableReason();
+    }
+}
+
+void Monitor::setGpuSamplingWanted(bool wanted)
+{
+    if (!m_gpuBackend || !m_gpuBackend->available() || wanted == m_gpuSampleTimer->isActive())
+        return;
+    if (!wanted) {
+        m_gpuSampleTimer->stop();
+        return;
+    }
+    m_gpuSampleTimer->start();
+    sampleGpus();
+}
+
+void Monitor::sampleGpus()
+{
+    if (!m_started || !m_gpuBackend || !m_gpuBackend->available()) {
+        rescan();
+        return;
+    }
+    const bool applies = backendMatchesDeviceRoot(m_config.deviceRoot, m_paths.backendDeviceRoot);
+    const QList<GpuInfo> sample = applies ? m_gpuBackend->sample() : QList<GpuInfo>();
+    m_gpuSample = sample;
+    m_gpuMetrics.gpus.clear();
+    for (const GpuInfo &gpu : sample)
+        if (gpu.index >= 0)
+            m_gpuMetrics.gpus.insert(gpu.index, gpu);
+    m_gpuMetrics.sampledAtMs = m_clock->nowMs();
+    m_runner->setGpuUuids(gpuUuidsByIndex(sample));
+    rescan();
 }
 
 void Monitor::shutdown()
@@ -105,6 +162,7 @@ void Monitor::shutdown()
     m_wakeTimer->stop();
     m_coalesceTimer->stop();
     m_reloadTimer->stop();
+    m_gpuSampleTimer->stop();
     m_nodeWatcher->setNodes({});
     qCInfo(lcMonitor, "stopping all workloads");
     Q_EMIT stateChanged();
@@ -143,6 +201,7 @@ MonitorState Monitor::state() const
     state.decision = m_decision;
     state.runtimes = m_runner->runtimes();
     state.pause = m_pause;
+    state.gpuMetrics = m_gpuMetrics;
     state.shuttingDown = m_shuttingDown;
     return state;
 }
@@ -333,6 +392,10 @@ void Monitor::rescan()
         }
     }
     *m_pendingEvents = NodeEvents();
+    // What the backend named at its last sample (not asked now: too slow for this path). Names the pids of
+    // hidden holders and shows jobs of other users that were running before idlegpu watched.
+    if (!m_gpuSample.isEmpty())
+        mergeBackendProcesses(snapshot.holders, m_gpuSample, m_paths.procRoot);
     if (provisional) // an open nobody explains yet: look again at once, it is a hidden holder or a late sight
         m_coalesceTimer->start(kRecheckMs);
 

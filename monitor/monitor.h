@@ -7,6 +7,7 @@
 //   config file changes / SIGHUP ─┘
 #include "clock.h"
 #include "config.h"
+#include "gpubackend.h"
 #include "hiddenholders.h"
 #include "holderscanner.h"
 #include "policy.h"
@@ -15,6 +16,8 @@
 
 #include <QObject>
 #include <QPointer>
+
+#include <memory>
 
 class NodeWatcher;
 struct NodeEvents;
@@ -25,6 +28,9 @@ struct MonitorPaths
 {
     QString procRoot = QStringLiteral("/proc");
     QString ptsRoot = QStringLiteral("/dev/pts");
+    // Where the GPU backend's GPUs have their nodes (NVML: minor N is /dev/nvidiaN). The backend's view applies
+    // only while device_root is this folder; tests point it at their fake one.
+    QString backendDeviceRoot = QStringLiteral("/dev");
 };
 
 // A workload stopped because someone else opened its GPU.
@@ -46,6 +52,7 @@ struct MonitorState
     Decision decision;
     QHash<QString, WorkloadRuntime> runtimes;
     PauseState pause;
+    GpuMetrics gpuMetrics; // the GPU backend's last sample (names, UUIDs, utilization...)
     bool shuttingDown = false;
 };
 
@@ -69,12 +76,23 @@ public:
     void setWorkloadPaused(const QString &id, bool paused);
     void setPause(const PauseState &pause);
 
+    // The vendor library (NVML) for names, UUIDs, metrics and other users' processes. Set before start(); the
+    // monitor owns it. Without one (or when it is not available) the monitor works from device nodes only.
+    // It is never asked on the preemption path: only at start(), at each fallback poll (interval_seconds) and
+    // every kGpuSampleMs while sampling is wanted.
+    void setGpuBackend(std::unique_ptr<GpuBackend> backend);
+    // Someone looks at the metrics (status window, tray menu): sample every kGpuSampleMs until told otherwise.
+    void setGpuSamplingWanted(bool wanted);
+    static constexpr int kGpuSampleMs = 2000;
+
     MonitorState state() const;
     QString configPath() const { return m_configPath; }
 
 public Q_SLOTS:
     void reloadConfig();
     void rescan();
+    // Asks the GPU backend now, then rescans so that the processes it names are holders.
+    void sampleGpus();
 
 Q_SIGNALS:
     void stateChanged();
@@ -109,7 +127,10 @@ private:
     PauseState m_pause;
     HolderScanner m_scanner;
     HiddenHolderTracker m_hidden;
-    NodeEvents *m_pendingEvents; // inotify counts since the last scan, for the hidden-holder estimate
+    NodeEvents *m_pendingEvents;
+    std::unique_ptr<GpuBackend> m_gpuBackend;
+    GpuMetrics m_gpuMetrics;
+    QList<GpuInfo> m_gpuSample; // the backend's last sample, merged into each scan's holders // inotify counts since the last scan, for the hidden-holder estimate
 
     NodeWatcher *m_nodeWatcher = nullptr;
     QFileSystemWatcher *m_fileWatcher = nullptr;
@@ -117,6 +138,7 @@ private:
     QTimer *m_wakeTimer = nullptr;     // the policy's next moment (end of a start delay, a retry)
     QTimer *m_coalesceTimer = nullptr; // events that need no immediate answer
     QTimer *m_reloadTimer = nullptr;   // editors write in several steps
+    QTimer *m_gpuSampleTimer = nullptr; // while someone looks at the metrics
     bool m_started = false;
     bool m_shuttingDown = false;
     bool m_inScan = false;

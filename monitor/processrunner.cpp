@@ -74,15 +74,21 @@ qint64 backoffMs(int consecutiveFailures)
 } // namespace
 
 QProcessEnvironment ProcessRunner::workloadEnvironment(const QList<QPair<QString, QString>> &env,
-                                                       const QList<int> &gpus, bool allGpus)
+                                                       const QList<int> &gpus, bool allGpus,
+                                                       const QHash<int, QString> &uuidsByIndex)
 {
     QProcessEnvironment result = QProcessEnvironment::systemEnvironment();
     result.insert(QStringLiteral("CUDA_DEVICE_ORDER"), QStringLiteral("PCI_BUS_ID"));
     if (!allGpus) {
         QStringList numbers;
-        for (int gpu : gpus)
+        QStringList uuids;
+        for (int gpu : gpus) {
             numbers.append(QString::number(gpu));
-        result.insert(QStringLiteral("CUDA_VISIBLE_DEVICES"), numbers.join(QLatin1Char(',')));
+            if (!uuidsByIndex.value(gpu).isEmpty())
+                uuids.append(uuidsByIndex.value(gpu));
+        }
+        const QStringList &names = !gpus.isEmpty() && uuids.size() == gpus.size() ? uuids : numbers;
+        result.insert(QStringLiteral("CUDA_VISIBLE_DEVICES"), names.join(QLatin1Char(',')));
     }
     for (const auto &[key, value] : env)
         result.insert(key, value);
@@ -181,7 +187,7 @@ bool ProcessRunner::start(const WorkloadConfig &config, const QList<int> &gpus, 
     if (!QFileInfo(workingDir).isDir())
         return failToStart(entry, QStringLiteral("working folder does not exist: %1").arg(workingDir));
 
-    const QProcessEnvironment env = workloadEnvironment(config.env, gpus, allGpus);
+    const QProcessEnvironment env = workloadEnvironment(config.env, gpus, allGpus, m_gpuUuids);
     const QString program = resolveProgram(config.argv.first(), workingDir, env.value(QStringLiteral("PATH")));
     if (program.isEmpty())
         return failToStart(entry, QStringLiteral("command not found: %1").arg(config.argv.first()));

@@ -26,11 +26,15 @@ public:
     void stopAll(const QString &reason) override;
     void forget(const QString &id) override;
     QHash<QString, WorkloadRuntime> runtimes() const override;
+    void setGpuUuids(const QHash<int, QString> &uuidsByIndex) override { m_gpuUuids = uuidsByIndex; }
 
     // The environment a workload gets: idlegpu's own (PATH, HOME...), CUDA_DEVICE_ORDER=PCI_BUS_ID so that
     // CUDA numbers GPUs as the device nodes do, CUDA_VISIBLE_DEVICES unless allGpus, then env= over all.
+    // CUDA_VISIBLE_DEVICES names the GPUs by UUID (GPU-...) when `uuidsByIndex` knows every one of them, so no
+    // renumbering can put a workload on another card; else by number.
     static QProcessEnvironment workloadEnvironment(const QList<QPair<QString, QString>> &env, const QList<int> &gpus,
-                                                   bool allGpus);
+                                                   bool allGpus,
+                                                   const QHash<int, QString> &uuidsByIndex = QHash<int, QString>());
     // argv[0] as the workload would find it: a path (relative to its working folder) when it holds '/', else
     // looked up in `pathVariable` (the PATH the workload gets; env= may change it). Empty when not found;
     // *notExecutable then says whether a file by that name exists but cannot be run.
@@ -66,4 +70,5 @@ private:
     QString m_reaperPath;
     QHash<QString, Entry *> m_entries;
     bool m_stoppingAll = false;
+    QHash<int, QString> m_gpuUuids;
 };

@@ -5,6 +5,8 @@
 #include <QString>
 #include <QStringList>
 
+#include <optional>
+
 struct GpuDevice
 {
     int index = -1; // the N of <device_root>/nvidiaN
@@ -55,6 +57,7 @@ struct Holder
     // A holder that could not be seen: a GPU node was opened (inotify) by a process whose fds we may
     // not read (another user's, idlegpu not root). pid is 0 unless a backend names it.
     bool hidden = false;
+    std::optional<qint64> gpuMemoryBytes; // GPU memory it uses, when a backend (NVML) names it
 
     // "python3 (alice, pid 4242)": how the user is told who holds a GPU.
     QString describe() const
@@ -67,7 +70,7 @@ struct Holder
     {
         return pid == o.pid && ppid == o.ppid && sid == o.sid && pgid == o.pgid && uid == o.uid && user == o.user
                && comm == o.comm && exe == o.exe && argv0 == o.argv0 && ancestors == o.ancestors && gpus == o.gpus
-               && holdsSharedNode == o.holdsSharedNode && hidden == o.hidden;
+               && holdsSharedNode == o.holdsSharedNode && hidden == o.hidden && gpuMemoryBytes == o.gpuMemoryBytes;
     }
 };
 

@@ -26,6 +26,10 @@ public:
 
     virtual QHash<QString, WorkloadRuntime> runtimes() const = 0;
 
+    // The UUID of each GPU by index, when a backend (NVML) knows them: later starts name GPUs by UUID in
+    // CUDA_VISIBLE_DEVICES. Runners that start no processes ignore it.
+    virtual void setGpuUuids(const QHash<int, QString> &uuidsByIndex) { Q_UNUSED(uuidsByIndex) }
+
     bool anyRunning() const
     {
         const auto all = runtimes();

@@ -63,6 +63,8 @@ private Q_SLOTS:
     void todayStartsAtMidnight();
     void historyKeepsTheLastHour();
     void graphPerGpu();
+    void backendNamesAndMetrics();
+    void samplingWantedWhileShown();
 };
 
 void TestStatusWindow::rowPerGpu()
@@ -74,7 +76,7 @@ void TestStatusWindow::rowPerGpu()
     QCOMPARE(window.table()->columnCount(), int(StatusWindow::ColumnCount));
 
     QCOMPARE(cell(window, 0, StatusWindow::GpuColumn), QStringLiteral("0"));
-    QCOMPARE(cell(window, 0, StatusWindow::NameColumn), QString()); // filled by the GPU backends, later
+    QCOMPARE(cell(window, 0, StatusWindow::NameColumn), QString()); // node-only: no backend names it
     QCOMPARE(cell(window, 0, StatusWindow::ActivityColumn), QStringLiteral("running miner since 13:50"));
     QCOMPARE(cell(window, 0, StatusWindow::HoldersColumn), QString());
     QCOMPARE(cell(window, 0, StatusWindow::WorkloadColumn), QStringLiteral("miner"));
@@ -181,6 +183,47 @@ void TestStatusWindow::graphPerGpu()
     QVERIFY(window.findChild<GpuHistoryGraph *>(QStringLiteral("history0")));
     QVERIFY(window.findChild<GpuHistoryGraph *>(QStringLiteral("history1")));
     QVERIFY(!window.grab().isNull()); // paints without trouble
+}
+
+// With a GPU backend: the model in the Name column, UUID and bus id in its tooltip, the metrics over the graph.
+void TestStatusWindow::backendNamesAndMetrics()
+{
+    MonitorState state = twoGpus();
+    GpuInfo info;
+    info.index = 1;
+    info.backendIndex = 0;
+    info.name = QStringLiteral("NVIDIA H200");
+    info.uuid = QStringLiteral("GPU-aaaa");
+    info.busId = QStringLiteral("00000000:19:00.0");
+    info.utilizationPercent = 37;
+    state.gpuMetrics.backend = QStringLiteral("NVML");
+    state.gpuMetrics.available = true;
+    state.gpuMetrics.gpus.insert(1, info);
+    StatusWindow window;
+    window.applyState(state, kNowMs, kWallNow);
+    window.show();
+    QCOMPARE(cell(window, 0, StatusWindow::NameColumn), QString());
+    QCOMPARE(cell(window, 1, StatusWindow::NameColumn), QStringLiteral("NVIDIA H200"));
+    const QString tooltip = window.table()->item(1, StatusWindow::NameColumn)->toolTip();
+    QVERIFY2(tooltip.contains(QLatin1String("GPU-aaaa")) && tooltip.contains(QLatin1String("00000000:19:00.0"))
+                 && tooltip.contains(QLatin1String("nvidia-smi index 0")),
+             qPrintable(tooltip));
+    bool metricsShown = false;
+    for (const QLabel *label : window.findChildren<QLabel *>())
+        metricsShown = metricsShown || label->text().contains(QLatin1String("37% busy"));
+    QVERIFY(metricsShown);
+}
+
+void TestStatusWindow::samplingWantedWhileShown()
+{
+    StatusWindow window;
+    QSignalSpy visibility(&window, &StatusWindow::visibilityChanged);
+    window.show();
+    QCOMPARE(visibility.count(), 1);
+    QCOMPARE(visibility.last().at(0).toBool(), true);
+    window.hide();
+    QCOMPARE(visibility.count(), 2);
+    QCOMPARE(visibility.last().at(0).toBool(), false);
 }
 
 QTEST_MAIN(TestStatusWindow)

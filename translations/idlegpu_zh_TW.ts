@@ -660,6 +660,18 @@ The previous configuration stays in force.</source>
         <source>GPU %1, last hour</source>
         <translation>GPU %1，最近一小時</translation>
     </message>
+    <message>
+        <source>GPU %1, last hour (now %2)</source>
+        <translation>GPU %1，最近一小時（目前 %2）</translation>
+    </message>
+    <message>
+        <source>PCI bus %1</source>
+        <translation>PCI 匯流排 %1</translation>
+    </message>
+    <message>
+        <source>nvidia-smi index %1</source>
+        <translation>nvidia-smi 編號 %1</translation>
+    </message>
 </context>
 <context>
     <name>TrayController</name>

@@ -52,6 +52,13 @@ void StatusWindow::showEvent(QShowEvent *event)
 {
     QWidget::showEvent(event);
     refresh();
+    Q_EMIT visibilityChanged(true);
+}
+
+void StatusWindow::hideEvent(QHideEvent *event)
+{
+    QWidget::hideEvent(event);
+    Q_EMIT visibilityChanged(false);
 }
 
 void StatusWindow::refresh()
@@ -70,9 +77,10 @@ void StatusWindow::refresh()
         const GpuStatus &gpu = gpus.at(row);
         const auto runtime = m_state.runtimes.constFind(gpu.workloadId);
         const bool hasWorkload = !gpu.workloadId.isEmpty();
+        const GpuInfo info = m_state.gpuMetrics.gpus.value(gpu.index);
         const QString texts[ColumnCount] = {
             QString::number(gpu.index),
-            QString(), // the GPU's model: from the GPU backends, later
+            info.name,
             StatusText::gpuActivity(gpu, m_state, m_nowMs, m_wallNow, true),
             StatusText::holders(gpu.foreignHolders),
             hasWorkload ? StatusText::workloadName(m_state.config, gpu.workloadId) : QString(),
@@ -90,6 +98,14 @@ void StatusWindow::refresh()
             }
             item->setText(texts[column]);
         }
+        QStringList details;
+        if (!info.uuid.isEmpty())
+            details.append(info.uuid);
+        if (!info.busId.isEmpty())
+            details.append(tr("PCI bus %1").arg(info.busId));
+        if (info.backendIndex >= 0 && info.backendIndex != gpu.index)
+            details.append(tr("nvidia-smi index %1").arg(info.backendIndex));
+        m_table->item(row, NameColumn)->setToolTip(details.join(QLatin1Char('\n')));
     }
 
     // One graph per GPU present, in index order.
@@ -116,6 +132,9 @@ void StatusWindow::refresh()
             m_graphsLayout->insertWidget(2 * i, label);
             m_graphsLayout->insertWidget(2 * i + 1, graph);
         }
+        const QString metrics = describeGpuMetrics(m_state.gpuMetrics.gpus.value(index));
+        m_graphLabels.value(index)->setText(metrics.isEmpty() ? tr("GPU %1, last hour").arg(index)
+                                                              : tr("GPU %1, last hour (now %2)").arg(index).arg(metrics));
         m_graphs.value(index)->setHistory(m_histories.value(index), m_nowMs);
     }
 }

@@ -29,8 +29,13 @@ public:
     GpuHistory history(int gpu) const { return m_histories.value(gpu); }
     int refreshCount() const { return m_refreshes; } // how often the widgets were filled: not while hidden
 
+Q_SIGNALS:
+    // Shown or hidden: the GPU metrics are worth sampling only while someone looks.
+    void visibilityChanged(bool visible);
+
 protected:
     void showEvent(QShowEvent *event) override;
+    void hideEvent(QHideEvent *event) override;
 
 private:
     void refresh();

@@ -36,6 +36,7 @@ TrayApplication::TrayApplication(Monitor *monitor, const QString &logFilePath, c
         m_notifier->notifyWorkloadFailed(workload ? workload->name : id, runtime);
     });
     connect(m_monitor, &Monitor::configRejected, m_notifier, &Notifier::notifyConfigRejected);
+    connect(m_statusWindow, &StatusWindow::visibilityChanged, m_monitor, &Monitor::setGpuSamplingWanted);
 
     connect(m_controller, &TrayController::pauseAllRequested, this, [this](bool paused) {
         m_monitor->setPausedAll(paused);

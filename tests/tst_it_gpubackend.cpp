@@ -1,0 +1,200 @@
+// The monitor with a GPU backend (a scripted one standing in for NVML): sampled at start and while someone
+// looks, never by a rescan; its processes become holders; workloads get CUDA_VISIBLE_DEVICES by UUID.
+#include "monitor.h"
+#include "processrunner.h"
+#include "testsupport.h"
+
+#include <QSignalSpy>
+#include <QTemporaryDir>
+#include <QtTest>
+
+using namespace TestSupport;
+
+namespace {
+class ScriptedBackend : public GpuBackend
+{
+public:
+    explicit ScriptedBackend(bool available, int *samples) : m_available(available), m_samples(samples) {}
+    QString name() const override { return QStringLiteral("Scripted"); }
+    bool available() const override { return m_available; }
+    QString unavailableReason() const override { return m_available ? QString() : QStringLiteral("no driver"); }
+    QList<GpuInfo> sample() override
+    {
+        ++*m_samples;
+        return gpus;
+    }
+    QList<GpuInfo> gpus;
+
+private:
+    bool m_available;
+    int *m_samples;
+};
+
+GpuInfo gpu(int index, const QString &uuid)
+{
+    GpuInfo info;
+    info.index = index;
+    info.backendIndex = 1 - index;
+    info.name = QStringLiteral("Scripted GPU");
+    info.uuid = uuid;
+    info.utilizationPercent = 50;
+    info.processesKnown = true;
+    return info;
+}
+} // namespace
+
+class TestGpuBackendIntegration : public QObject
+{
+    Q_OBJECT
+
+    std::unique_ptr<QTemporaryDir> m_dir;
+    std::unique_ptr<FakeDevRoot> m_dev;
+    std::unique_ptr<ProcessRunner> m_runner;
+    std::unique_ptr<Monitor> m_monitor;
+    ScriptedBackend *m_backend = nullptr;
+    int m_samples = 0;
+
+    // A monitor over the fake nodes whose backend names GPU 0 and 1 by UUID.
+    void startMonitor(const QString &workloads, bool available = true, const QString &procRoot = QStringLiteral("/proc"),
+                      bool backendRootMatches = true)
+    {
+        const QString config = writeFile(m_dir->filePath(QStringLiteral("idlegpu.conf")),
+                                         QStringLiteral("[defaults]\ninterval_seconds=60\nstart_delay_seconds=0\n"
+                                                        "device_root=%1\n\n%2")
+                                             .arg(m_dev->path(), workloads)
+                                             .toUtf8());
+        MonitorPaths paths;
+        paths.procRoot = procRoot;
+        paths.backendDeviceRoot = backendRootMatches ? m_dev->path() : m_dir->path();
+        m_monitor = std::make_unique<Monitor>(config, m_runner.get(), SystemClock::instance(), paths);
+        auto backend = std::make_unique<ScriptedBackend>(available, &m_samples);
+        backend->gpus = {gpu(0, QStringLiteral("GPU-test-0000")), gpu(1, QStringLiteral("GPU-test-0001"))};
+        m_backend = backend.get();
+        m_monitor->setGpuBackend(std::move(backend));
+        QVERIFY(m_monitor->start());
+    }
+
+    QString visibleDevicesWorkload(const QString &gpus)
+    {
+        return QStringLiteral("[process-probe]\ncmd=sh -c 'echo \"$CUDA_VISIBLE_DEVICES\" > %1; exec sleep 1000'\n"
+                              "gpus=%2\nstop_timeout_seconds=2\n")
+            .arg(m_dir->filePath(QStringLiteral("visible")), gpus);
+    }
+    QByteArray visibleDevices() const
+    {
+        QFile file(m_dir->filePath(QStringLiteral("visible")));
+        return file.open(QIODevice::ReadOnly) ? file.readAll().trimmed() : QByteArray();
+    }
+
+private Q_SLOTS:
+    void init()
+    {
+        m_dir = std::make_unique<QTemporaryDir>();
+        m_dev = std::make_unique<FakeDevRoot>(2);
+        m_runner = std::make_unique<ProcessRunner>();
+        m_samples = 0;
+    }
+    void cleanup()
+    {
+        if (m_monitor) {
+            QSignalSpy finished(m_monitor.get(), &Monitor::shutdownFinished);
+            m_monitor->shutdown();
+            QVERIFY(finished.wait(10000) || finished.count() == 1);
+        }
+        m_monitor.reset();
+        m_runner.reset();
+        m_dev.reset();
+        m_dir.reset();
+    }
+
+    void sampledAtStartNotByRescan()
+    {
+        startMonitor(QString());
+        QCOMPARE(m_samples, 1);
+        const MonitorState state = m_monitor->state();
+        QCOMPARE(state.gpuMetrics.backend, QStringLiteral("Scripted"));
+        QVERIFY(state.gpuMetrics.available);
+        QCOMPARE(state.gpuMetrics.gpus.value(1).uuid, QStringLiteral("GPU-test-0001"));
+        QCOMPARE(state.gpuMetrics.gpus.value(0).utilizationPercent, std::optional<int>(50));
+        m_monitor->rescan();
+        m_monitor->rescan();
+        QCOMPARE(m_samples, 1);
+    }
+
+    void samplesWhileWanted()
+    {
+        startMonitor(QString());
+        m_monitor->setGpuSamplingWanted(true);
+        QCOMPARE(m_samples, 2); // at once
+        QTRY_VERIFY_WITH_TIMEOUT(m_samples >= 3, 3 * Monitor::kGpuSampleMs);
+        m_monitor->setGpuSamplingWanted(false);
+        const int samples = m_samples;
+        QTest::qWait(Monitor::kGpuSampleMs + 500);
+        QCOMPARE(m_samples, samples);
+    }
+
+    void cudaVisibleDevicesByUuid()
+    {
+        startMonitor(visibleDevicesWorkload(QStringLiteral("1")));
+        QTRY_COMPARE_WITH_TIMEOUT(visibleDevices(), QByteArray("GPU-test-0001"), 10000);
+    }
+
+    void unavailableIsNodeOnly()
+    {
+        startMonitor(visibleDevicesWorkload(QStringLiteral("1")), false);
+        QTRY_COMPARE_WITH_TIMEOUT(visibleDevices(), QByteArray("1"), 10000);
+        QCOMPARE(m_samples, 0);
+        m_monitor->setGpuSamplingWanted(true);
+        QCOMPARE(m_samples, 0);
+        const MonitorState state = m_monitor->state();
+        QVERIFY(!state.gpuMetrics.available);
+        QCOMPARE(state.gpuMetrics.unavailableReason, QStringLiteral("no driver"));
+        QVERIFY(state.gpuMetrics.gpus.isEmpty());
+    }
+
+    // The demo's simulated GPUs are not the backend's: no metrics, numbers in CUDA_VISIBLE_DEVICES.
+    void otherDeviceRootIgnoresBackend()
+    {
+        startMonitor(visibleDevicesWorkload(QStringLiteral("1")), true, QStringLiteral("/proc"), false);
+        QTRY_COMPARE_WITH_TIMEOUT(visibleDevices(), QByteArray("1"), 10000);
+        QVERIFY(m_monitor->state().gpuMetrics.gpus.isEmpty());
+    }
+
+    // Another user's job (its /proc/<pid>/fd unreadable) that NVML names makes its GPU busy, with its pid; once
+    // NVML no longer lists it, a later sample frees the GPU.
+    void hiddenProcessHoldsGpu()
+    {
+        QTemporaryDir proc;
+        writeFile(proc.filePath(QStringLiteral("4242/status")), "Name:\ttrain.py\nUid:\t12345\t0\t0\t0\n");
+        const QString config = QStringLiteral("[process-w]\ncmd=sleep 1000\ngpus=0\nstop_timeout_seconds=2\n");
+        startMonitor(config, true, proc.path());
+        QTRY_COMPARE_WITH_TIMEOUT(m_runner->runtimes().value(QStringLiteral("process-w")).state, WorkloadRuntime::Running,
+                                  10000);
+        GpuInfo busy = gpu(0, QStringLiteral("GPU-test-0000"));
+        busy.processes = {GpuProcessUse{4242, qint64(1) << 30, false}};
+        m_backend->gpus = {busy, gpu(1, QStringLiteral("GPU-test-0001"))};
+        m_monitor->setGpuSamplingWanted(true);
+
+        const auto holderOnGpu0 = [this]() -> Holder {
+            for (const GpuStatus &status : m_monitor->state().decision.gpus)
+                if (status.index == 0 && !status.foreignHolders.isEmpty())
+                    return status.foreignHolders.first();
+            return Holder();
+        };
+        QTRY_COMPARE_WITH_TIMEOUT(holderOnGpu0().pid, 4242, 5000);
+        const Holder holder = holderOnGpu0();
+        QVERIFY(holder.hidden);
+        QCOMPARE(holder.comm, QStringLiteral("train.py"));
+        QCOMPARE(holder.gpuMemoryBytes, std::optional<qint64>(qint64(1) << 30));
+        QTRY_COMPARE_WITH_TIMEOUT(m_runner->runtimes().value(QStringLiteral("process-w")).state == WorkloadRuntime::Running,
+                                  false, 10000);
+
+        m_backend->gpus = {gpu(0, QStringLiteral("GPU-test-0000")), gpu(1, QStringLiteral("GPU-test-0001"))};
+        QTRY_COMPARE_WITH_TIMEOUT(holderOnGpu0().pid, 0, 3 * Monitor::kGpuSampleMs);
+        QTRY_COMPARE_WITH_TIMEOUT(m_runner->runtimes().value(QStringLiteral("process-w")).state, WorkloadRuntime::Running,
+                                  10000);
+    }
+};
+
+QTEST_GUILESS_MAIN(TestGpuBackendIntegration)
+#include "tst_it_gpubackend.moc"
