@@ -208,8 +208,10 @@ private:
         group.id = section.name;
         group.line = section.line;
         readGpus(section, &group.gpus);
-        if (const IniDocument::Entry *entry = find(section, QStringLiteral("ignore_programs")))
+        if (const IniDocument::Entry *entry = find(section, QStringLiteral("ignore_programs"))) {
             group.ignorePrograms = parseCommaList(value(*entry));
+            group.ignoreProgramsGiven = true;
+        }
         m_result.config.gpuGroups.append(group);
     }
 

@@ -8,17 +8,35 @@
 #include <QString>
 #include <QStringList>
 
+// Programs that hold GPU nodes open without computing on them: display servers and compositors, the persistence
+// daemon, monitoring tools. Ignored on every GPU for which no [gpu-*] group gives ignore_programs; the word
+// @builtin in an ignore_programs list stands for them.
+inline const QStringList &builtinIgnoredPrograms()
+{
+    static const QStringList programs{
+        QStringLiteral("Xorg"),         QStringLiteral("X"),           QStringLiteral("Xwayland"),
+        QStringLiteral("gnome-shell"),  QStringLiteral("mutter"),      QStringLiteral("kwin_x11"),
+        QStringLiteral("kwin_wayland"), QStringLiteral("weston"),      QStringLiteral("sway"),
+        QStringLiteral("Hyprland"),     QStringLiteral("picom"),       QStringLiteral("nvidia-persistenced"),
+        QStringLiteral("nvidia-smi"),   QStringLiteral("nvidia-settings"), QStringLiteral("nvtop"),
+        QStringLiteral("nvitop"),       QStringLiteral("gpustat")};
+    return programs;
+}
+inline const QString kBuiltinIgnoredWord = QStringLiteral("@builtin");
+
 // [gpu-*]: GPUs whose holders are judged with a list of programs to ignore.
 struct GpuGroupConfig
 {
     QString id; // section name, lower case: "gpu-all"
     GpuSelection gpus;
-    QStringList ignorePrograms; // whole program names, never prefixes
+    QStringList ignorePrograms; // whole program names, never prefixes; may hold @builtin
+    bool ignoreProgramsGiven = false; // the key is there (even empty): the built-in list is not implied
     int line = 0;               // line of the section header
 
     bool operator==(const GpuGroupConfig &o) const
     {
-        return id == o.id && gpus == o.gpus && ignorePrograms == o.ignorePrograms;
+        return id == o.id && gpus == o.gpus && ignorePrograms == o.ignorePrograms
+               && ignoreProgramsGiven == o.ignoreProgramsGiven;
     }
 };
 
@@ -89,16 +107,29 @@ struct Config
         return nullptr;
     }
 
-    // Programs ignored on this GPU: the union of the ignore_programs of every [gpu-*] group covering it.
+    // Programs ignored on this GPU: the union of the ignore_programs of every [gpu-*] group covering it, with
+    // @builtin expanded; the built-in list when no such group gives ignore_programs.
     QStringList ignoredProgramsFor(int gpu) const
     {
         QStringList result;
-        for (const GpuGroupConfig &group : gpuGroups)
-            if (group.gpus.contains(gpu))
-                for (const QString &program : group.ignorePrograms)
-                    if (!result.contains(program))
-                        result.append(program);
-        return result;
+        bool given = false;
+        const auto add = [&result](const QString &program) {
+            if (!result.contains(program))
+                result.append(program);
+        };
+        for (const GpuGroupConfig &group : gpuGroups) {
+            if (!group.gpus.contains(gpu) || !group.ignoreProgramsGiven)
+                continue;
+            given = true;
+            for (const QString &program : group.ignorePrograms) {
+                if (program == kBuiltinIgnoredWord)
+                    for (const QString &builtin : builtinIgnoredPrograms())
+                        add(builtin);
+                else
+                    add(program);
+            }
+        }
+        return given ? result : builtinIgnoredPrograms();
     }
 };
 

@@ -77,6 +77,8 @@ private slots:
     void refusesFileOthersCanWrite();
     void refusesFileOfAnotherUser();
     void expandsHomeInDirAndLog();
+    void builtinIgnoreList_data();
+    void builtinIgnoreList();
     void readsNotify_data();
     void readsNotify();
     void doesNotBlockOnFifo();
@@ -468,6 +470,39 @@ void TestConfig::refusesFileOthersCanWrite()
         QCOMPARE(describe(result), QStringList{expected});
     }
     QFile::remove(path);
+}
+
+void TestConfig::builtinIgnoreList_data()
+{
+    QTest::addColumn<QByteArray>("contents");
+    QTest::addColumn<QStringList>("gpu0");
+    QTest::addColumn<QStringList>("gpu1");
+    const QStringList builtin = builtinIgnoredPrograms();
+    QTest::newRow("no group: built-in") << QByteArray("[defaults]\n") << builtin << builtin;
+    QTest::newRow("a group without the key: built-in") << QByteArray("[gpu-all]\ngpus=ALL\n") << builtin << builtin;
+    QTest::newRow("a list replaces it (gpu_mon's files)")
+        << QByteArray("[gpu-all]\ngpus=ALL\nignore_programs=nvidia-smi\n") << QStringList{"nvidia-smi"}
+        << QStringList{"nvidia-smi"};
+    QTest::newRow("@builtin extends it")
+        << QByteArray("[gpu-all]\ngpus=ALL\nignore_programs=@builtin, blender\n") << builtin + QStringList{"blender"}
+        << builtin + QStringList{"blender"};
+    QTest::newRow("an empty list ignores nothing") << QByteArray("[gpu-all]\ngpus=ALL\nignore_programs=\n")
+                                                    << QStringList{} << QStringList{};
+    QTest::newRow("a group of GPU 1 only leaves GPU 0 the built-in list")
+        << QByteArray("[gpu-1]\ngpus=1\nignore_programs=blender\n") << builtin << QStringList{"blender"};
+}
+
+void TestConfig::builtinIgnoreList()
+{
+    QFETCH(QByteArray, contents);
+    QFETCH(QStringList, gpu0);
+    QFETCH(QStringList, gpu1);
+    const ConfigLoadResult result = ConfigLoader::parse(contents, QStringLiteral("test.conf"));
+    QVERIFY(result.ok());
+    QCOMPARE(result.config.ignoredProgramsFor(0), gpu0);
+    QCOMPARE(result.config.ignoredProgramsFor(1), gpu1);
+    QVERIFY(builtinIgnoredPrograms().contains(QStringLiteral("Xorg")));
+    QVERIFY(builtinIgnoredPrograms().contains(QStringLiteral("nvidia-persistenced")));
 }
 
 void TestConfig::expandsHomeInDirAndLog()

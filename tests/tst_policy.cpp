@@ -143,6 +143,7 @@ struct World
         group.id = QStringLiteral("gpu-%1").arg(gpuText.toLower());
         group.gpus = selection(gpuText);
         group.ignorePrograms = programs;
+        group.ignoreProgramsGiven = true;
         config.gpuGroups.append(group);
         return *this;
     }
