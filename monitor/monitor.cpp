@@ -233,16 +233,19 @@ QList<HolderScanner::Node> Monitor::scanNodes() const
 void Monitor::updateDevices()
 {
     const DeviceNodes devices = scanDevices(m_config.deviceRoot);
-    if (devices == m_devices)
+    if (devices == m_devices && !m_rewatchNodes)
         return;
-    QStringList found;
-    for (const GpuDevice &gpu : devices.gpus)
-        found.append(QString::number(gpu.index));
-    qCInfo(lcScan, "GPUs under %s: %s", qPrintable(m_config.deviceRoot),
-           found.isEmpty() ? "none" : qPrintable(found.join(QLatin1Char(','))));
-    m_devices = devices;
-    m_nodeWatcher->setNodes(m_devices.allPaths());
-    m_hidden.reset();
+    m_rewatchNodes = false;
+    if (devices != m_devices) {
+        QStringList found;
+        for (const GpuDevice &gpu : devices.gpus)
+            found.append(QString::number(gpu.index));
+        qCInfo(lcScan, "GPUs under %s: %s", qPrintable(m_config.deviceRoot),
+               found.isEmpty() ? "none" : qPrintable(found.join(QLatin1Char(','))));
+        m_devices = devices;
+        m_hidden.reset();
+    }
+    m_nodeWatcher->setNodes(m_devices.allPaths()); // unchanged nodes keep their watch
 }
 
 void Monitor::absorbEvents(const NodeEvents &events)
@@ -255,6 +258,7 @@ void Monitor::absorbEvents(const NodeEvents &events)
     }
     for (const QString &path : events.gone)
         m_hidden.forgetNode(path); // a node deleted: its counts mean nothing for a node recreated there
+    m_rewatchNodes = m_rewatchNodes || !events.gone.isEmpty();
     for (auto it = events.opens.cbegin(); it != events.opens.cend(); ++it)
         m_pendingEvents->opens[it.key()] += it.value();
     for (auto it = events.closes.cbegin(); it != events.closes.cend(); ++it)
@@ -333,7 +337,9 @@ void Monitor::rescan()
         }
     }
     *m_pendingEvents = NodeEvents();
-    if (provisional) // an open nobody explains yet: look again at once, it is a hidden holder or a late sight
+    // An open nobody explains yet: look again at once, it is a hidden holder or a late sight. A watch lost
+    // during this scan: watch the node again at once, before a job opens it unseen.
+    if (provisional || m_rewatchNodes)
         m_coalesceTimer->start(kRecheckMs);
 
     if (m_config.tty.enabled)
