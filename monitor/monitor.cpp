@@ -6,6 +6,7 @@
 #include "ttyscanner.h"
 
 #include <QDateTime>
+#include <QFile>
 #include <QFileInfo>
 #include <QFileSystemWatcher>
 #include <QTimer>
@@ -20,6 +21,15 @@ constexpr int kCoalesceMs = 100;
 constexpr int kRecheckMs = 5;
 // Editors save in several steps (truncate, write, rename): read the file once they are done.
 constexpr int kReloadDelayMs = 200;
+
+// True when the file holds nothing but white space.
+bool isBlankFile(const QString &path)
+{
+    QFile file(path);
+    if (!file.open(QIODevice::ReadOnly) || file.size() > 4096)
+        return false;
+    return file.readAll().trimmed().isEmpty();
+}
 } // namespace
 
 Monitor::Monitor(const QString &configPath, WorkloadRunner *runner, const Clock *clock, const MonitorPaths &paths,
@@ -151,7 +161,14 @@ void Monitor::reloadConfig()
 {
     if (m_shuttingDown)
         return;
-    const ConfigLoadResult result = ConfigLoader::load(m_configPath);
+    ConfigLoadResult result = ConfigLoader::load(m_configPath);
+    if (result.ok() && isBlankFile(m_configPath)) {
+        // A file cut to nothing (a save that failed half-way, a full disk, `> file`) would read as a valid
+        // config without workloads and stop them all.
+        result.diagnostics.append({ConfigDiagnostic::Error, m_configPath, 0,
+                                   QStringLiteral("the file is empty: not applied while idlegpu runs (to stop "
+                                                  "every workload, leave a [defaults] section in it)")});
+    }
     if (applyConfig(result, false))
         rescan();
     else
