@@ -161,6 +161,9 @@ void Monitor::reloadConfig()
 {
     if (m_shuttingDown)
         return;
+    // A file replaced (renamed over, deleted and written anew) loses its watch only once the watcher has seen
+    // the old one go, which may come after the folder's change: watch whatever now has the name.
+    watchConfigFile();
     ConfigLoadResult result = ConfigLoader::load(m_configPath);
     if (result.ok() && isBlankFile(m_configPath)) {
         // A file cut to nothing (a save that failed half-way, a full disk, `> file`) would read as a valid
