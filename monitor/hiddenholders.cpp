@@ -16,13 +16,16 @@ void HiddenHolderTracker::update(const QString &node, int opens, int closes, int
     opens = std::max(opens, 0);
     closes = std::max(closes, 0);
     visibleFds = std::max(visibleFds, 0);
-    const int visibleChange = visibleFds - counts.visibleFds;
-    if (opens || closes || visibleChange)
+    if (opens || closes || visibleFds != counts.visibleFds)
         qCDebug(lcScan).noquote() << "node" << node << "opens" << opens << "closes" << closes << "visible fds"
                                   << counts.visibleFds << "->" << visibleFds << "provisional" << counts.provisional;
+    // The events are read after the scan, so a close read last time may be of an fd that scan still saw: that
+    // fd is gone already, and its disappearance now is no shared fd's exit.
+    const int visibleChange = visibleFds - std::max(0, counts.visibleFds - counts.closedAfterScan);
     counts.visibleFds = visibleFds;
+    counts.closedAfterScan = 0;
     if (!someUnreadable) {
-        counts = NodeCounts{visibleFds, 0, 0, 0, nowMs};
+        counts = NodeCounts{visibleFds, 0, 0, 0, 0, nowMs};
         return;
     }
     if (opens || closes)
@@ -46,7 +49,10 @@ void HiddenHolderTracker::update(const QString &node, int opens, int closes, int
     // A hidden close ends a provisional open first (a short-lived hidden job), then a confirmed one.
     const int closesOfProvisional = std::min(counts.provisional, hiddenCloses);
     counts.provisional -= closesOfProvisional;
-    counts.hidden = std::max(0, counts.hidden - (hiddenCloses - closesOfProvisional));
+    const int closesOfHidden = std::min(counts.hidden, hiddenCloses - closesOfProvisional);
+    counts.hidden -= closesOfHidden;
+    // Closes that no hidden open explains either: fds this scan saw, closed before their events were read.
+    counts.closedAfterScan = std::min(visibleFds, hiddenCloses - closesOfProvisional - closesOfHidden);
     if (counts.hidden > 0 && nowMs - counts.lastEventMs >= kHiddenHolderTtlMs) {
         qCInfo(lcScan).noquote() << "no open or close of" << node << "for" << kHiddenHolderTtlMs / 60000
                                  << "min: no longer counting" << counts.hidden

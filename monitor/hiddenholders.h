@@ -40,6 +40,7 @@ private:
         int hidden = 0;
         int provisional = 0;
         int shared = 0;
+        int closedAfterScan = 0; // visible fds of the last update whose close was read with its events
         qint64 lastEventMs = 0; // of the last open or close
     };
     QHash<QString, NodeCounts> m_countsByNode;

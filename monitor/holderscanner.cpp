@@ -1,6 +1,7 @@
 #include "holderscanner.h"
 
 #include "logging.h"
+#include "procparse.h"
 #include "ttyscanner.h"
 
 #include <QFile>
@@ -64,42 +65,6 @@ ssize_t readSmallFile(int dirFd, const char *path, char *buffer, size_t capacity
     return ssize_t(total);
 }
 
-// The fields of /proc/<pid>/stat that a holder needs.
-struct ProcStat
-{
-    qint64 ppid = 0;
-    qint64 pgid = 0;
-    qint64 sid = 0;
-};
-
-// Parses "pid (comm) state ppid pgrp session ...". comm may hold spaces and ')', so the fields start after
-// the LAST ')'.
-bool parseStat(const char *text, ProcStat *stat)
-{
-    const char *close = std::strrchr(text, ')');
-    if (!close)
-        return false;
-    const char *cursor = close + 1;
-    while (*cursor == ' ')
-        ++cursor;
-    if (!*cursor)
-        return false;
-    ++cursor; // state letter
-    qint64 values[3];
-    for (qint64 &value : values) {
-        char *after = nullptr;
-        errno = 0;
-        value = std::strtoll(cursor, &after, 10);
-        if (after == cursor || errno != 0)
-            return false;
-        cursor = after;
-    }
-    stat->ppid = values[0];
-    stat->pgid = values[1];
-    stat->sid = values[2];
-    return true;
-}
-
 enum class StatRead { Read, Missing, Garbage };
 
 StatRead readStat(const QString &procRoot, int procFd, qint64 pid, ProcStat *stat)
@@ -111,7 +76,7 @@ StatRead readStat(const QString &procRoot, int procFd, qint64 pid, ProcStat *sta
     if (length < 0)
         return StatRead::Missing;
     buffer[length] = '\0';
-    if (!parseStat(buffer, stat)) {
+    if (!parseProcStat(buffer, stat)) {
         qCWarning(lcScan).noquote() << "cannot parse" << procRoot + QLatin1Char('/') + QLatin1String(path) + ':'
                                     << "not a process status line";
         return StatRead::Garbage;

@@ -6,6 +6,7 @@
 #include "ttyscanner.h"
 
 #include <QDateTime>
+#include <QFile>
 #include <QFileInfo>
 #include <QFileSystemWatcher>
 #include <QTimer>
@@ -20,6 +21,15 @@ constexpr int kCoalesceMs = 100;
 constexpr int kRecheckMs = 5;
 // Editors save in several steps (truncate, write, rename): read the file once they are done.
 constexpr int kReloadDelayMs = 200;
+
+// True when the file holds nothing but white space.
+bool isBlankFile(const QString &path)
+{
+    QFile file(path);
+    if (!file.open(QIODevice::ReadOnly) || file.size() > 4096)
+        return false;
+    return file.readAll().trimmed().isEmpty();
+}
 } // namespace
 
 Monitor::Monitor(const QString &configPath, WorkloadRunner *runner, const Clock *clock, const MonitorPaths &paths,
@@ -210,7 +220,17 @@ void Monitor::reloadConfig()
 {
     if (m_shuttingDown)
         return;
-    const ConfigLoadResult result = ConfigLoader::load(m_configPath);
+    // A file replaced (renamed over, deleted and written anew) loses its watch only once the watcher has seen
+    // the old one go, which may come after the folder's change: watch whatever now has the name.
+    watchConfigFile();
+    ConfigLoadResult result = ConfigLoader::load(m_configPath);
+    if (result.ok() && isBlankFile(m_configPath)) {
+        // A file cut to nothing (a save that failed half-way, a full disk, `> file`) would read as a valid
+        // config without workloads and stop them all.
+        result.diagnostics.append({ConfigDiagnostic::Error, m_configPath, 0,
+                                   QStringLiteral("the file is empty: not applied while idlegpu runs (to stop "
+                                                  "every workload, leave a [defaults] section in it)")});
+    }
     if (applyConfig(result, false))
         rescan();
     else
@@ -292,16 +312,19 @@ QList<HolderScanner::Node> Monitor::scanNodes() const
 void Monitor::updateDevices()
 {
     const DeviceNodes devices = scanDevices(m_config.deviceRoot);
-    if (devices == m_devices)
+    if (devices == m_devices && !m_rewatchNodes)
         return;
-    QStringList found;
-    for (const GpuDevice &gpu : devices.gpus)
-        found.append(QString::number(gpu.index));
-    qCInfo(lcScan, "GPUs under %s: %s", qPrintable(m_config.deviceRoot),
-           found.isEmpty() ? "none" : qPrintable(found.join(QLatin1Char(','))));
-    m_devices = devices;
-    m_nodeWatcher->setNodes(m_devices.allPaths());
-    m_hidden.reset();
+    m_rewatchNodes = false;
+    if (devices != m_devices) {
+        QStringList found;
+        for (const GpuDevice &gpu : devices.gpus)
+            found.append(QString::number(gpu.index));
+        qCInfo(lcScan, "GPUs under %s: %s", qPrintable(m_config.deviceRoot),
+               found.isEmpty() ? "none" : qPrintable(found.join(QLatin1Char(','))));
+        m_devices = devices;
+        m_hidden.reset();
+    }
+    m_nodeWatcher->setNodes(m_devices.allPaths()); // unchanged nodes keep their watch
 }
 
 void Monitor::absorbEvents(const NodeEvents &events)
@@ -314,6 +337,7 @@ void Monitor::absorbEvents(const NodeEvents &events)
     }
     for (const QString &path : events.gone)
         m_hidden.forgetNode(path); // a node deleted: its counts mean nothing for a node recreated there
+    m_rewatchNodes = m_rewatchNodes || !events.gone.isEmpty();
     for (auto it = events.opens.cbegin(); it != events.opens.cend(); ++it)
         m_pendingEvents->opens[it.key()] += it.value();
     for (auto it = events.closes.cbegin(); it != events.closes.cend(); ++it)
@@ -396,7 +420,9 @@ void Monitor::rescan()
     // hidden holders and shows jobs of other users that were running before idlegpu watched.
     if (!m_gpuSample.isEmpty())
         mergeBackendProcesses(snapshot.holders, m_gpuSample, m_paths.procRoot);
-    if (provisional) // an open nobody explains yet: look again at once, it is a hidden holder or a late sight
+    // An open nobody explains yet: look again at once, it is a hidden holder or a late sight. A watch lost
+    // during this scan: watch the node again at once, before a job opens it unseen.
+    if (provisional || m_rewatchNodes)
         m_coalesceTimer->start(kRecheckMs);
 
     if (m_config.tty.enabled)

@@ -142,4 +142,7 @@ private:
     bool m_started = false;
     bool m_shuttingDown = false;
     bool m_inScan = false;
+    // A node's watch was dropped (deleted, replaced, unmounted): watch its path again at the next scan, even
+    // when the node is back before the scan, so that the device list looks unchanged.
+    bool m_rewatchNodes = false;
 };

@@ -16,9 +16,11 @@ build="$repo/build"
 #   desktop-file-utils appstream    checks of the desktop entry and metainfo
 #   dpkg-dev                        dpkg-shlibdeps: the Debian package's Depends, computed from the libraries
 #                                   the binaries link (cpack, scripts/package and the package test)
+#   clang libclang-rt-14-dev        the libFuzzer targets of tests/fuzz (scripts/fuzz): clang++ and its
+#                                   fuzzer, address and undefined-behaviour sanitizer runtimes
 packages=(cmake ninja-build g++ pkgconf qt6-base-dev libgl-dev qt6-tools-dev qt6-tools-dev-tools qt6-l10n-tools
           psmisc xvfb trayer xdotool imagemagick x11-utils desktop-file-utils appstream
-          dpkg-dev)
+          dpkg-dev clang libclang-rt-14-dev)
 
 install_missing() {
     local missing=()

@@ -60,6 +60,9 @@ void TestHiddenHolders::sequences_data()
         << QList<Step>{{2, 0, 1, true, 0, 1, 0}, {0, 2, 0, true, 0, 0, 0}};
     QTest::newRow("closes never make the count negative")
         << QList<Step>{{0, 3, 0, true, 0, 0, 0}, {1, 0, 0, true, 0, 1, 0}, {0, 0, 0, true, 1, 0, 0}};
+    QTest::newRow("a visible fd closed after the scan, before its events were read: not hidden")
+        << QList<Step>{{1, 0, 1, true, 0, 0, 0}, {6, 7, 1, true, 0, 0, 0}, {1, 0, 1, true, 0, 0, 0},
+                       {6, 6, 1, true, 0, 0, 0}, {0, 1, 0, true, 0, 0, 0}};
     QTest::newRow("visible fds seen before the first events count as shared")
         << QList<Step>{{0, 0, 2, true, 0, 0, 2}, {0, 0, 0, true, 0, 0, 0}};
     QTest::newRow("nothing unreadable: everything is visible, hidden resets")
