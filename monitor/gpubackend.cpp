@@ -1,5 +1,7 @@
 #include "gpubackend.h"
 
+#include <algorithm>
+
 #include "ttyscanner.h"
 
 #include <QFile>
@@ -67,6 +69,20 @@ bool inspectable(const QString &procRoot, qint64 pid)
            == 0;
 }
 } // namespace
+
+bool backendSeesOnlyVisibleProcesses(const GpuInfo &gpu, const QList<Holder> &holders)
+{
+    if (!gpu.processesKnown)
+        return false;
+    for (const GpuProcessUse &use : gpu.processes) {
+        const bool seen = std::any_of(holders.cbegin(), holders.cend(), [&use](const Holder &holder) {
+            return !holder.hidden && holder.pid == use.pid;
+        });
+        if (!seen)
+            return false;
+    }
+    return true;
+}
 
 void mergeBackendProcesses(QList<Holder> &holders, const QList<GpuInfo> &gpus, const QString &procRoot)
 {

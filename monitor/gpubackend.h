@@ -65,6 +65,11 @@ bool backendMatchesDeviceRoot(const QString &deviceRoot, const QString &backendD
 // The UUID of each GPU by our index, for CUDA_VISIBLE_DEVICES.
 QHash<int, QString> gpuUuidsByIndex(const QList<GpuInfo> &gpus);
 
+// Whether the backend's process list of this GPU names only processes the scan saw (`holders`, the visible
+// ones): then no other user's job uses it, and a hidden holder inferred from node events is stale. False when
+// the list could not be read.
+bool backendSeesOnlyVisibleProcesses(const GpuInfo &gpu, const QList<Holder> &holders);
+
 // Adds what the backend's process lists know to a scan's holders. A pid the /proc scan saw as a holder gets its
 // memory. A pid the scan could not inspect (its /proc/<pid>/fd unreadable: another user's, idlegpu not root) is
 // a hidden holder: it takes over a pid-less hidden holder of that GPU (inferred from inotify), or becomes a new

@@ -30,6 +30,9 @@ public:
 
     // Forgets every count: after an inotify overflow the events are lost and the counts unknown.
     void reset();
+    // When the last open or close of `node` was seen (monotonic ms); 0 for an unknown node.
+    qint64 lastEventMs(const QString &node) const { return m_countsByNode.value(node).lastEventMs; }
+
     // Forgets one node (it was deleted; a node created later at its path starts from nothing).
     void forgetNode(const QString &node);
 

@@ -11,12 +11,16 @@
 #include <QFileSystemWatcher>
 #include <QTimer>
 
+#include <algorithm>
+
 #include <unistd.h>
 
 namespace {
 // Events that cannot preempt (a close, an open while nothing runs) are answered within this time, so that an
 // open/close storm costs a scan per interval instead of one per event.
 constexpr int kCoalesceMs = 100;
+// A hidden holder the GPU backend does not confirm is dropped once its node has been quiet this long.
+constexpr qint64 kHiddenCheckedByBackendAfterMs = 30'000;
 // An open that no visible process explains yet is checked again this soon.
 constexpr int kRecheckMs = 5;
 // Editors save in several steps (truncate, write, rename): read the file once they are done.
@@ -159,6 +163,21 @@ void Monitor::sampleGpus()
             m_gpuMetrics.gpus.insert(gpu.index, gpu);
     m_gpuMetrics.sampledAtMs = m_clock->nowMs();
     m_runner->setGpuUuids(gpuUuidsByIndex(sample));
+    // The backend lists every process using a GPU, other users' too: a hidden holder inferred from node events
+    // on a GPU where it names none but visible ones, quiet for a while (a new job has had time to make its CUDA
+    // context), is a drift of the event counts (inotify merges events), not a job.
+    const qint64 now = m_clock->nowMs();
+    for (const GpuInfo &info : sample) {
+        const auto device = std::find_if(m_devices.gpus.cbegin(), m_devices.gpus.cend(),
+                                         [&info](const GpuDevice &d) { return d.index == info.index; });
+        if (device == m_devices.gpus.cend() || m_hidden.hiddenCount(device->path) == 0
+            || now - m_hidden.lastEventMs(device->path) < kHiddenCheckedByBackendAfterMs
+            || !backendSeesOnlyVisibleProcesses(info, m_snapshot.holders))
+            continue;
+        qCInfo(lcScan, "%s names no process of another user on GPU %d: dropping the hidden holder inferred "
+                       "from its node events", qPrintable(m_gpuBackend->name()), info.index);
+        m_hidden.forgetNode(device->path);
+    }
     rescan();
 }
 

@@ -43,6 +43,8 @@ class TestNvmlBackend : public QObject
     }
 
 private Q_SLOTS:
+    void backendConfirmsOnlyVisibleProcesses_data();
+    void backendConfirmsOnlyVisibleProcesses();
     void identityAndMinorMapping()
     {
         script(kTwoGpus);
@@ -417,6 +419,38 @@ private Q_SLOTS:
         QCOMPARE(backendJson.value(QStringLiteral("available")).toBool(), false);
     }
 };
+
+void TestNvmlBackend::backendConfirmsOnlyVisibleProcesses_data()
+{
+    QTest::addColumn<bool>("listKnown");
+    QTest::addColumn<QList<qint64>>("listed");
+    QTest::addColumn<bool>("onlyVisible");
+    QTest::newRow("nothing listed") << true << QList<qint64>{} << true;
+    QTest::newRow("only a visible holder") << true << QList<qint64>{100} << true;
+    QTest::newRow("a pid the scan did not see") << true << QList<qint64>{100, 777} << false;
+    QTest::newRow("a hidden holder's pid is not a visible one") << true << QList<qint64>{200} << false;
+    QTest::newRow("list unreadable") << false << QList<qint64>{} << false;
+}
+
+void TestNvmlBackend::backendConfirmsOnlyVisibleProcesses()
+{
+    QFETCH(bool, listKnown);
+    QFETCH(QList<qint64>, listed);
+    QFETCH(bool, onlyVisible);
+    GpuInfo gpu;
+    gpu.index = 0;
+    gpu.processesKnown = listKnown;
+    for (qint64 pid : listed)
+        gpu.processes.append(GpuProcessUse{pid, std::nullopt, false});
+    Holder visible;
+    visible.pid = 100;
+    visible.gpus = {0};
+    Holder hidden;
+    hidden.pid = 200;
+    hidden.hidden = true;
+    hidden.gpus = {0};
+    QCOMPARE(backendSeesOnlyVisibleProcesses(gpu, {visible, hidden}), onlyVisible);
+}
 
 QTEST_GUILESS_MAIN(TestNvmlBackend)
 #include "tst_nvmlbackend.moc"
