@@ -1,15 +1,19 @@
 #pragma once
-// Parsers of /proc files, kept pure (text in, fields out) so that tests/fuzz can feed them anything.
-#include <QtGlobal>
+// Parsers of /proc files, kept pure (text in, fields out) so that tests/fuzz can feed them anything. Plain C++:
+// idlegpu-reaper, which has no Qt, uses them too.
+#include <cstdint>
 
-// The fields of /proc/<pid>/stat that a holder needs.
+// The fields of /proc/<pid>/stat that idlegpu and its reaper need.
 struct ProcStat
 {
-    qint64 ppid = 0;
-    qint64 pgid = 0;
-    qint64 sid = 0;
+    char state = '?';           // R, S, D, Z, X, T...
+    std::int64_t ppid = 0;
+    std::int64_t pgid = 0;
+    std::int64_t sid = 0;
+    unsigned long long startTime = 0; // clock ticks after boot (0 if the line stops early): with the pid, names
+                                      // one process for good
 };
 
-// Parses the NUL-terminated text of /proc/<pid>/stat, "pid (comm) state ppid pgrp session ...". comm may hold
-// spaces and ')', so the fields start after the LAST ')'. False when the text is not such a line.
+// Parses the NUL-terminated text of /proc/<pid>/stat, "pid (comm) state ppid pgrp session ... starttime ...".
+// comm may hold spaces and ')', so the fields start after the LAST ')'. False when the text is not such a line.
 bool parseProcStat(const char *text, ProcStat *stat);

@@ -24,6 +24,8 @@
 // Plain C++17 and POSIX (no Qt): it starts in a millisecond. All signals are blocked and taken one at a time
 // with sigtimedwait, so no code runs in a signal handler.
 
+#include "procparse.h"
+
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -128,23 +130,15 @@ bool readProcessInfo(pid_t pid, ProcessInfo &info)
     if (size <= 0)
         return false;
     buffer[size] = '\0';
-    // The command name may hold spaces and parentheses: the fields start after the last ')'.
-    const char *fields = strrchr(buffer, ')');
-    if (!fields)
-        return false;
-    int ppid = 0, group = 0, session = 0;
-    unsigned long long startTime = 0;
-    // state ppid pgrp session tty_nr tpgid flags minflt cminflt majflt cmajflt utime stime cutime cstime
-    // priority nice num_threads itrealvalue starttime
-    if (sscanf(fields + 1, " %c %d %d %d %*d %*d %*u %*u %*u %*u %*u %*u %*u %*d %*d %*d %*d %*d %*d %llu",
-               &info.state, &ppid, &group, &session, &startTime)
-        != 5)
+    ProcStat stat;
+    if (!parseProcStat(buffer, &stat))
         return false;
     info.pid = pid;
-    info.ppid = ppid;
-    info.group = group;
-    info.session = session;
-    info.startTime = startTime;
+    info.state = stat.state;
+    info.ppid = pid_t(stat.ppid);
+    info.group = pid_t(stat.pgid);
+    info.session = pid_t(stat.sid);
+    info.startTime = stat.startTime;
     return true;
 }
 
