@@ -44,6 +44,7 @@ Monitor::Monitor(const QString &configPath, WorkloadRunner *runner, const Clock 
       m_clock(clock),
       m_paths(paths),
       m_selfPid(::getpid()),
+      m_inferHiddenHolders(::geteuid() != 0),
       m_scanner(paths.procRoot),
       m_pendingEvents(new NodeEvents)
 {
@@ -420,7 +421,9 @@ void Monitor::rescan()
     // queued during the scan count too: the kernel queues an open before its fd shows, so every fd the scan saw
     // has its open counted.
     absorbEvents(m_nodeWatcher->takePendingEvents());
-    const bool someUnreadable = scan.unreadableProcesses > 0;
+    // Root reads every process's fds (the few it cannot, like a container's init, hold no GPU): nothing is
+    // hidden then, and inferring hidden holders from event counts could only add errors.
+    const bool someUnreadable = scan.unreadableProcesses > 0 && m_inferHiddenHolders;
     bool provisional = false;
     for (const GpuDevice &gpu : std::as_const(m_devices.gpus)) {
         m_hidden.update(gpu.path, m_pendingEvents->opens.value(gpu.path), m_pendingEvents->closes.value(gpu.path),

@@ -117,6 +117,7 @@ private:
     const Clock *m_clock;
     MonitorPaths m_paths;
     qint64 m_selfPid;
+    bool m_inferHiddenHolders; // not as root: root sees every holder
 
     Config m_config;
     QList<ConfigDiagnostic> m_configProblems;

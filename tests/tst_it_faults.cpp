@@ -179,7 +179,7 @@ private Q_SLOTS:
         awaitOther();
         QTRY_COMPARE_WITH_TIMEOUT(readLines(path(QStringLiteral("pids"))).size(), 2, 8000);
 
-        QTest::ignoreMessage(QtWarningMsg, QRegularExpression(QStringLiteral("^0 did not stop within \\d+ s: killing it$")));
+        // The SIGKILL comes from the reaper's own grace or from idlegpu's escalation, whichever fires first.
         NodeHolder job({m_dev->ctl(), m_dev->node(0)});
         QTRY_COMPARE_WITH_TIMEOUT(stateOf(kWorkload), WorkloadRuntime::Stopping, 5000);
         QTRY_COMPARE_WITH_TIMEOUT(stateOf(kWorkload), WorkloadRuntime::Stopped, 10000);
