@@ -32,7 +32,7 @@ StatusWindow::StatusWindow(QWidget *parent) : QWidget(parent)
 
     m_graphsLayout = new QVBoxLayout;
     layout->addLayout(m_graphsLayout);
-    resize(820, 420);
+    resize(1000, 440); // every column of a two-GPU machine fits without scrolling
 }
 
 void StatusWindow::applyState(const MonitorState &state, qint64 nowMs, const QDateTime &wallNow)
