@@ -122,7 +122,8 @@ QString formatText(const MonitorState &state)
     }
     if (!state.decision.activeUsers.isEmpty())
         s << "Active users (tty check): " << state.decision.activeUsers.join(QStringLiteral(", ")) << '\n';
-    if (state.snapshot.unreadableProcesses > 0)
+    // As root the few processes whose fds stay closed (a container's init) hold no GPU, and nothing is inferred.
+    if (state.snapshot.unreadableProcesses > 0 && ::geteuid() != 0)
         s << QCoreApplication::translate("idlegpu",
                                          "Processes of other users that could not be inspected: %1. idlegpu still "
                                          "notices when they open a GPU, but not who they are (run as root to "
