@@ -1,9 +1,12 @@
 #include "testsupport.h"
 
+#include "monitor.h"
+
 #include <QDir>
 #include <QFile>
 #include <QFileInfo>
 #include <QStandardPaths>
+#include <QSignalSpy>
 #include <QThread>
 
 #include <signal.h>
@@ -93,6 +96,13 @@ void NodeHolder::kill()
         m_process->kill();
         m_process->waitForFinished(5000);
     }
+}
+
+bool shutDownMonitor(Monitor &monitor, int timeoutMs)
+{
+    QSignalSpy finished(&monitor, &Monitor::shutdownFinished);
+    monitor.shutdown();
+    return finished.count() == 1 || finished.wait(timeoutMs);
 }
 
 bool processHolds(qint64 pid, const QString &path)

@@ -7,6 +7,8 @@
 
 #include <memory>
 
+class Monitor;
+
 namespace TestSupport {
 
 // A temporary device_root with nvidia0..nvidia<gpus-1>, nvidiactl and nvidia-uvm as plain files (mode 0666).
@@ -41,6 +43,9 @@ private:
     std::unique_ptr<QProcess> m_process;
     QStringList m_paths;
 };
+
+// Stops the monitor as idlegpu's exit does (every workload ended) and waits for it; false on time-out.
+bool shutDownMonitor(Monitor &monitor, int timeoutMs = 15000);
 
 // True when /proc/<pid>/fd of `pid` holds a link to `path`.
 bool processHolds(qint64 pid, const QString &path);

@@ -158,11 +158,8 @@ private Q_SLOTS:
     // In every case: once idlegpu has stopped, nothing it started is left.
     void cleanup()
     {
-        if (m_monitor) {
-            QSignalSpy finished(m_monitor.get(), &Monitor::shutdownFinished);
-            m_monitor->shutdown();
-            QVERIFY(finished.count() == 1 || finished.wait(15000));
-        }
+        if (m_monitor)
+            QVERIFY(shutDownMonitor(*m_monitor));
         m_monitor.reset();
         m_runner.reset();
         QTRY_VERIFY2_WITH_TIMEOUT(processesWithEnvironment(marker()).isEmpty(), "a workload process survived", 5000);

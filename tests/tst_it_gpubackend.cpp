@@ -96,11 +96,8 @@ private Q_SLOTS:
     }
     void cleanup()
     {
-        if (m_monitor) {
-            QSignalSpy finished(m_monitor.get(), &Monitor::shutdownFinished);
-            m_monitor->shutdown();
-            QVERIFY(finished.wait(10000) || finished.count() == 1);
-        }
+        if (m_monitor)
+            QVERIFY(shutDownMonitor(*m_monitor));
         m_monitor.reset();
         m_runner.reset();
         m_dev.reset();

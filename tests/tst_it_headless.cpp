@@ -52,6 +52,21 @@ private:
         return process;
     }
 
+    // The pids the workload of writeConfig() wrote once it ran, its child alive; {0, 0} after a time-out.
+    struct WorkloadPids
+    {
+        qint64 workload = 0;
+        qint64 child = 0;
+    };
+    WorkloadPids awaitWorkload(const QTemporaryDir &dir)
+    {
+        const QString childFile = dir.filePath(QStringLiteral("child.pid"));
+        if (!QTest::qWaitFor([&] { return readPid(childFile) > 0; }, 8000))
+            return {};
+        const WorkloadPids pids{readPid(dir.filePath(QStringLiteral("workload.pid"))), readPid(childFile)};
+        return QTest::qWaitFor([&] { return processAlive(pids.child); }, 3000) ? pids : WorkloadPids{};
+    }
+
 private Q_SLOTS:
     void sigtermStopsWorkloadsAndExitsZero()
     {
@@ -60,10 +75,8 @@ private Q_SLOTS:
         const QString config = writeConfig(dir, dev);
         auto idlegpu = startHeadless(config, dir);
         QVERIFY(idlegpu->waitForStarted());
-        QTRY_VERIFY_WITH_TIMEOUT(readPid(dir.filePath(QStringLiteral("child.pid"))) > 0, 8000);
-        const qint64 workload = readPid(dir.filePath(QStringLiteral("workload.pid")));
-        const qint64 child = readPid(dir.filePath(QStringLiteral("child.pid")));
-        QTRY_VERIFY_WITH_TIMEOUT(processAlive(child), 3000);
+        const auto [workload, child] = awaitWorkload(dir);
+        QVERIFY2(child > 0, "the workload and its child run");
 
         ::kill(pid_t(idlegpu->processId()), SIGTERM);
         QVERIFY(idlegpu->waitForFinished(15000));
@@ -81,10 +94,8 @@ private Q_SLOTS:
         const QString config = writeConfig(dir, dev);
         auto idlegpu = startHeadless(config, dir);
         QVERIFY(idlegpu->waitForStarted());
-        QTRY_VERIFY_WITH_TIMEOUT(readPid(dir.filePath(QStringLiteral("child.pid"))) > 0, 8000);
-        const qint64 workload = readPid(dir.filePath(QStringLiteral("workload.pid")));
-        const qint64 child = readPid(dir.filePath(QStringLiteral("child.pid")));
-        QTRY_VERIFY_WITH_TIMEOUT(processAlive(child), 3000);
+        const auto [workload, child] = awaitWorkload(dir);
+        QVERIFY2(child > 0, "the workload and its child run");
 
         ::kill(pid_t(idlegpu->processId()), SIGKILL);
         QVERIFY(idlegpu->waitForFinished(5000));
