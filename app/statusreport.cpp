@@ -17,12 +17,8 @@ MonitorState collect(const Config &config, const MonitorPaths &paths, GpuBackend
     MonitorState state;
     state.config = config;
     state.snapshot.devices = scanDevices(config.deviceRoot);
-    QList<HolderScanner::Node> nodes;
-    for (const QString &path : std::as_const(state.snapshot.devices.sharedNodes))
-        nodes.append({path, -1});
-    for (const GpuDevice &gpu : std::as_const(state.snapshot.devices.gpus))
-        nodes.append({gpu.path, gpu.index});
-    const HolderScanner::Result scan = HolderScanner(paths.procRoot).scan(nodes);
+    const HolderScanner::Result scan =
+        HolderScanner(paths.procRoot).scan(HolderScanner::nodesOf(state.snapshot.devices));
     state.snapshot.holders = scan.holders;
     state.snapshot.unreadableProcesses = scan.unreadableProcesses;
     if (backend) {

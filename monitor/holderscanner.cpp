@@ -338,6 +338,16 @@ private:
 
 HolderScanner::HolderScanner(const QString &procRoot) : m_procRoot(procRoot) {}
 
+QList<HolderScanner::Node> HolderScanner::nodesOf(const DeviceNodes &devices)
+{
+    QList<Node> nodes;
+    for (const QString &path : devices.sharedNodes)
+        nodes.append({path, -1});
+    for (const GpuDevice &gpu : devices.gpus)
+        nodes.append({gpu.path, gpu.index});
+    return nodes;
+}
+
 HolderScanner::Result HolderScanner::scan(const QList<Node> &nodes,
                                           const std::function<void(const Holder &)> &onHolder) const
 {

@@ -319,16 +319,6 @@ void Monitor::watchConfigFile()
         m_fileWatcher->addPath(m_configPath);
 }
 
-QList<HolderScanner::Node> Monitor::scanNodes() const
-{
-    QList<HolderScanner::Node> nodes;
-    for (const QString &path : m_devices.sharedNodes)
-        nodes.append({path, -1});
-    for (const GpuDevice &gpu : m_devices.gpus)
-        nodes.append({gpu.path, gpu.index});
-    return nodes;
-}
-
 void Monitor::updateDevices()
 {
     const DeviceNodes devices = scanDevices(m_config.deviceRoot);
@@ -413,7 +403,8 @@ void Monitor::rescan()
     updateDevices();
     Snapshot snapshot;
     snapshot.devices = m_devices;
-    const HolderScanner::Result scan = m_scanner.scan(scanNodes(), [this](const Holder &h) { preemptEarly(h); });
+    const HolderScanner::Result scan =
+        m_scanner.scan(HolderScanner::nodesOf(m_devices), [this](const Holder &h) { preemptEarly(h); });
     snapshot.holders = scan.holders;
     snapshot.unreadableProcesses = scan.unreadableProcesses;
 

@@ -110,7 +110,6 @@ private:
     void preemptEarly(const Holder &holder);
     void apply(const Decision &decision);
     void scheduleWake(qint64 wakeAtMs);
-    QList<HolderScanner::Node> scanNodes() const;
 
     QString m_configPath;
     WorkloadRunner *m_runner;
