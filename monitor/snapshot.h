@@ -57,7 +57,10 @@ struct Holder
     // A holder that could not be seen: a GPU node was opened (inotify) by a process whose fds we may
     // not read (another user's, idlegpu not root). pid is 0 unless a backend names it.
     bool hidden = false;
-    std::optional<qint64> gpuMemoryBytes; // GPU memory it uses, when a backend (NVML) names it
+    std::optional<qint64> gpuMemoryBytes; // GPU memory it uses, when a backend (NVML, DRM fdinfo) names it
+    // Whether it computes on the GPU: NVML lists it as a compute process; on AMD/Intel it holds /dev/kfd or
+    // fdinfo shows compute engine time. Absent when no backend can say (then it counts as computing).
+    std::optional<bool> compute;
 
     // "python3 (alice, pid 4242)": how the user is told who holds a GPU.
     QString describe() const
@@ -70,7 +73,8 @@ struct Holder
     {
         return pid == o.pid && ppid == o.ppid && sid == o.sid && pgid == o.pgid && uid == o.uid && user == o.user
                && comm == o.comm && exe == o.exe && argv0 == o.argv0 && ancestors == o.ancestors && gpus == o.gpus
-               && holdsSharedNode == o.holdsSharedNode && hidden == o.hidden && gpuMemoryBytes == o.gpuMemoryBytes;
+               && holdsSharedNode == o.holdsSharedNode && hidden == o.hidden && gpuMemoryBytes == o.gpuMemoryBytes
+               && compute == o.compute;
     }
 };
 
