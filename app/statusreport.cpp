@@ -110,6 +110,8 @@ QString formatText(const MonitorState &state)
             s << "    held by " << describeHolder(holder) << '\n';
         for (const Holder &holder : gpu.ignoredHolders)
             s << "    ignored " << describeHolder(holder) << '\n';
+        for (const Holder &holder : gpu.openOnlyHolders)
+            s << "    open only (busy_when) " << describeHolder(holder) << '\n';
     }
     for (const WorkloadConfig &workload : state.config.workloads) {
         const QString reason = state.decision.workloadReasons.value(workload.id);
@@ -129,7 +131,7 @@ QString formatText(const MonitorState &state)
     return out;
 }
 
-static QJsonObject holderToJson(const Holder &holder, bool foreign)
+static QJsonObject holderToJson(const Holder &holder, bool foreign, bool makesBusy)
 {
     QJsonObject object{{QStringLiteral("pid"), holder.pid},
                        {QStringLiteral("user"), holder.user},
@@ -137,7 +139,8 @@ static QJsonObject holderToJson(const Holder &holder, bool foreign)
                        {QStringLiteral("exe"), holder.exe},
                        {QStringLiteral("argv0"), holder.argv0},
                        {QStringLiteral("hidden"), holder.hidden},
-                       {QStringLiteral("foreign"), foreign}};
+                       {QStringLiteral("foreign"), foreign},
+                       {QStringLiteral("makes_busy"), makesBusy}};
     if (holder.gpuMemoryBytes)
         object.insert(QStringLiteral("gpu_memory_bytes"), *holder.gpuMemoryBytes);
     return object;
@@ -149,9 +152,11 @@ QJsonObject toJson(const MonitorState &state)
     for (const GpuStatus &gpu : state.decision.gpus) {
         QJsonArray holders;
         for (const Holder &holder : gpu.foreignHolders)
-            holders.append(holderToJson(holder, true));
+            holders.append(holderToJson(holder, true, true));
         for (const Holder &holder : gpu.ignoredHolders)
-            holders.append(holderToJson(holder, false));
+            holders.append(holderToJson(holder, false, false));
+        for (const Holder &holder : gpu.openOnlyHolders)
+            holders.append(holderToJson(holder, true, false));
         QString node;
         for (const GpuDevice &device : state.snapshot.devices.gpus)
             if (device.index == gpu.index)

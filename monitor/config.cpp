@@ -27,7 +27,8 @@ QString expandHome(const QString &path)
 
 const QStringList defaultsKeys{QStringLiteral("interval_seconds"), QStringLiteral("start_delay_seconds"),
                                QStringLiteral("device_root"), QStringLiteral("notify")};
-const QStringList gpuGroupKeys{QStringLiteral("gpus"), QStringLiteral("ignore_programs")};
+const QStringList gpuGroupKeys{QStringLiteral("gpus"), QStringLiteral("ignore_programs"), QStringLiteral("busy_when"),
+                               QStringLiteral("busy_memory_mib")};
 const QStringList workloadKeys{QStringLiteral("dir"),  QStringLiteral("cmd"),
                                QStringLiteral("gpus"), QStringLiteral("log"),
                                QStringLiteral("name"), QStringLiteral("env"),
@@ -211,6 +212,34 @@ private:
         if (const IniDocument::Entry *entry = find(section, QStringLiteral("ignore_programs"))) {
             group.ignorePrograms = parseCommaList(value(*entry));
             group.ignoreProgramsGiven = true;
+        }
+        if (const IniDocument::Entry *entry = find(section, QStringLiteral("busy_when"))) {
+            const QString text = value(*entry).trimmed().toLower();
+            if (text == QLatin1String("opened"))
+                group.busyWhen = BusyWhen::Opened;
+            else if (text == QLatin1String("computes"))
+                group.busyWhen = BusyWhen::Computes;
+            else if (text == QLatin1String("memory"))
+                group.busyWhen = BusyWhen::Memory;
+            else
+                error(entry->line, QStringLiteral("busy_when: '%1' is not opened (any program that opens the GPU "
+                                                  "makes it busy), computes (one that computes on it) or memory "
+                                                  "(one that uses busy_memory_mib of its memory)")
+                                       .arg(value(*entry)));
+        }
+        if (const IniDocument::Entry *entry = find(section, QStringLiteral("busy_memory_mib"))) {
+            constexpr qint64 maxMib = 16 * 1024 * 1024; // 16 TiB: beyond any GPU
+            const QString text = value(*entry);
+            const std::optional<qint64> mib = parseWholeNumber(text);
+            if (!mib || *mib < 1 || *mib > maxMib)
+                error(entry->line, QStringLiteral("busy_memory_mib: '%1' is not a whole number of MiB (1 to %2)")
+                                       .arg(text)
+                                       .arg(maxMib));
+            else
+                group.busyMemoryMib = *mib;
+            if (group.busyWhen != BusyWhen::Memory)
+                warning(entry->line, QStringLiteral("busy_memory_mib has no effect without busy_when = memory in [%1]")
+                                         .arg(section.name));
         }
         m_result.config.gpuGroups.append(group);
     }

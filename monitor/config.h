@@ -8,6 +8,8 @@
 #include <QString>
 #include <QStringList>
 
+#include <optional>
+
 // Programs that hold GPU nodes open without computing on them: display servers and compositors, the persistence
 // daemon, monitoring tools. Ignored on every GPU for which no [gpu-*] group gives ignore_programs; the word
 // @builtin in an ignore_programs list stands for them.
@@ -24,19 +26,39 @@ inline const QStringList &builtinIgnoredPrograms()
 }
 inline const QString kBuiltinIgnoredWord = QStringLiteral("@builtin");
 
-// [gpu-*]: GPUs whose holders are judged with a list of programs to ignore.
+// [gpu-*] busy_when: what makes a GPU busy.
+enum class BusyWhen {
+    Opened,   // any foreign program opens its device node: the earliest and safest signal (the default)
+    Computes, // a foreign program computes on it (a backend lists it as a compute process)
+    Memory    // a foreign program uses at least busy_memory_mib of its memory
+};
+
+// How the holders of one GPU are judged: busy when any [gpu-*] group covering it says so. Groups that give
+// no busy_when do not count; when none gives it, opening is enough (the default).
+struct BusyRule
+{
+    bool opened = true;
+    bool computes = false;
+    qint64 memoryThresholdBytes = 0; // 0: memory does not count
+};
+
+// [gpu-*]: GPUs whose holders are judged with a list of programs to ignore and a rule of what makes them busy.
 struct GpuGroupConfig
 {
     QString id; // section name, lower case: "gpu-all"
     GpuSelection gpus;
     QStringList ignorePrograms; // whole program names, never prefixes; may hold @builtin
     bool ignoreProgramsGiven = false; // the key is there (even empty): the built-in list is not implied
+    std::optional<BusyWhen> busyWhen;       // busy_when = opened | computes | memory
+    qint64 busyMemoryMib = kDefaultBusyMemoryMib; // busy_memory_mib, for busy_when = memory
+    static constexpr qint64 kDefaultBusyMemoryMib = 256;
     int line = 0;               // line of the section header
 
     bool operator==(const GpuGroupConfig &o) const
     {
         return id == o.id && gpus == o.gpus && ignorePrograms == o.ignorePrograms
-               && ignoreProgramsGiven == o.ignoreProgramsGiven;
+               && ignoreProgramsGiven == o.ignoreProgramsGiven && busyWhen == o.busyWhen
+               && busyMemoryMib == o.busyMemoryMib;
     }
 };
 
@@ -130,6 +152,30 @@ struct Config
             }
         }
         return given ? result : builtinIgnoredPrograms();
+    }
+
+    // What makes this GPU busy: the union of the busy_when of every [gpu-*] group covering it.
+    BusyRule busyRuleFor(int gpu) const
+    {
+        BusyRule rule;
+        bool given = false;
+        rule.opened = false;
+        for (const GpuGroupConfig &group : gpuGroups) {
+            if (!group.gpus.contains(gpu) || !group.busyWhen)
+                continue;
+            given = true;
+            switch (*group.busyWhen) {
+            case BusyWhen::Opened: rule.opened = true; break;
+            case BusyWhen::Computes: rule.computes = true; break;
+            case BusyWhen::Memory: {
+                const qint64 threshold = group.busyMemoryMib * 1024 * 1024;
+                if (rule.memoryThresholdBytes == 0 || threshold < rule.memoryThresholdBytes)
+                    rule.memoryThresholdBytes = threshold;
+                break;
+            }
+            }
+        }
+        return given ? rule : BusyRule();
     }
 };
 

@@ -128,4 +128,23 @@ void mergeBackendProcesses(QList<Holder> &holders, const QList<GpuInfo> &gpus, c
             readIdentity(procRoot, use.pid, target);
         }
     }
+    // What each holder does on each GPU whose lists could be read: a holder missing from them has the node open
+    // but no context there (yet).
+    for (const GpuInfo &gpu : gpus) {
+        if (gpu.index < 0 || !gpu.processesKnown)
+            continue;
+        for (Holder &holder : holders) {
+            if (holder.pid <= 0 || !holder.gpus.contains(gpu.index))
+                continue;
+            GpuUse use;
+            use.memoryBytes = 0; // unlisted: no context there, no memory
+            for (const GpuProcessUse &listed : gpu.processes) {
+                if (listed.pid != holder.pid)
+                    continue;
+                use.compute = !listed.graphics;
+                use.memoryBytes = listed.usedMemoryBytes;
+            }
+            holder.gpuUse.insert(gpu.index, use);
+        }
+    }
 }

@@ -43,6 +43,9 @@ public:
     virtual bool available() const = 0;
     virtual QString unavailableReason() const = 0;   // why not available, for the log and the status
     virtual QList<GpuInfo> sample() = 0;             // empty when unavailable
+    // Identity and process lists only, without the slower metrics: for watching who computes (busy_when =
+    // computes) several times a second. Metrics are left absent.
+    virtual QList<GpuInfo> sampleProcesses() { return sample(); }
 };
 
 // The backend's view as the status shows it.
@@ -75,4 +78,5 @@ bool backendSeesOnlyVisibleProcesses(const GpuInfo &gpu, const QList<Holder> &ho
 // a hidden holder: it takes over a pid-less hidden holder of that GPU (inferred from inotify), or becomes a new
 // one, with comm and uid from /proc/<pid>/status where readable. Pids whose /proc entry is gone (the sample is
 // older than the scan) and readable processes that hold no node are left out: the scan is authoritative there.
+// Each holder with a pid gets its Holder::gpuUse for every GPU whose lists could be read.
 void mergeBackendProcesses(QList<Holder> &holders, const QList<GpuInfo> &gpus, const QString &procRoot);

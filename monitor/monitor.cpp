@@ -70,6 +70,10 @@ Monitor::Monitor(const QString &configPath, WorkloadRunner *runner, const Clock 
     m_gpuSampleTimer->setInterval(kGpuSampleMs);
     connect(m_gpuSampleTimer, &QTimer::timeout, this, &Monitor::sampleGpus);
 
+    m_openOnlyWatchTimer = new QTimer(this);
+    m_openOnlyWatchTimer->setInterval(kOpenOnlyWatchMs);
+    connect(m_openOnlyWatchTimer, &QTimer::timeout, this, &Monitor::watchOpenOnlyHolders);
+
     m_nodeWatcher = new NodeWatcher(this);
     connect(m_nodeWatcher, &NodeWatcher::eventsArrived, this, &Monitor::onNodeEvents);
 
@@ -143,6 +147,7 @@ void Monitor::setGpuSamplingWanted(bool wanted)
         return;
     if (!wanted) {
         m_gpuSampleTimer->stop();
+    m_openOnlyWatchTimer->stop();
         return;
     }
     m_gpuSampleTimer->start();
@@ -182,6 +187,43 @@ void Monitor::sampleGpus()
     rescan();
 }
 
+void Monitor::watchOpenOnlyHolders()
+{
+    // A job that opened a workload's GPU without computing yet (busy_when = computes / memory): ask the backend's
+    // process lists alone (a fraction of a millisecond per GPU), and rescan only once one of them would make its
+    // GPU busy, since a full scan costs more with many processes.
+    if (!m_gpuBackend || !m_gpuBackend->available()
+        || !backendMatchesDeviceRoot(m_config.deviceRoot, m_paths.backendDeviceRoot)) {
+        rescan();
+        return;
+    }
+    const QList<GpuInfo> processes = m_gpuBackend->sampleProcesses();
+    for (GpuInfo &known : m_gpuSample)
+        for (const GpuInfo &fresh : processes)
+            if (fresh.index == known.index) {
+                known.processesKnown = fresh.processesKnown;
+                known.processes = fresh.processes;
+            }
+    if (m_gpuSample.isEmpty())
+        m_gpuSample = processes;
+    QList<Holder> watched;
+    for (const GpuStatus &gpu : std::as_const(m_decision.gpus))
+        for (Holder holder : gpu.openOnlyHolders) {
+            holder.gpuUse.clear();
+            holder.gpuMemoryBytes.reset();
+            watched.append(holder);
+        }
+    const qsizetype watchedCount = watched.size();
+    mergeBackendProcesses(watched, m_gpuSample, m_paths.procRoot);
+    for (qsizetype i = 0; i < watchedCount; ++i)
+        for (int gpu : std::as_const(watched[i].gpus))
+            if (Policy::makesBusy(watched[i], gpu, m_config.busyRuleFor(gpu))) {
+                qCInfo(lcScan, "%s now uses GPU %d beyond an open node", qPrintable(watched[i].describe()), gpu);
+                rescan();
+                return;
+            }
+}
+
 void Monitor::shutdown()
 {
     if (m_shuttingDown)
@@ -193,6 +235,7 @@ void Monitor::shutdown()
     m_coalesceTimer->stop();
     m_reloadTimer->stop();
     m_gpuSampleTimer->stop();
+    m_openOnlyWatchTimer->stop();
     m_nodeWatcher->setNodes({});
     qCInfo(lcMonitor, "stopping all workloads");
     Q_EMIT stateChanged();
@@ -382,6 +425,9 @@ void Monitor::preemptEarly(const Holder &holder)
         for (int gpu : holder.gpus) {
             if (!runtime.gpus.contains(gpu) || !Policy::isForeign(holder, gpu, m_config, runtimes, m_selfPid))
                 continue;
+            // Where an open node is not enough (busy_when), the policy judges it once the backend has spoken.
+            if (!m_config.busyRuleFor(gpu).opened)
+                continue;
             const WorkloadConfig *config = m_config.workload(runtime.id);
             PreemptionEvent event{runtime.id, config ? config->name : runtime.id, gpu, holder, m_clock->nowMs()};
             const QString reason = QStringLiteral("%1 opened GPU %2").arg(holder.describe()).arg(gpu);
@@ -455,6 +501,13 @@ void Monitor::rescan()
     m_snapshot = snapshot;
     m_decision = decision;
     apply(decision);
+    const bool openOnlyBesideWorkload = std::any_of(decision.gpus.cbegin(), decision.gpus.cend(), [](const GpuStatus &gpu) {
+        return !gpu.openOnlyHolders.isEmpty() && !gpu.workloadId.isEmpty();
+    });
+    if (openOnlyBesideWorkload && !m_openOnlyWatchTimer->isActive())
+        m_openOnlyWatchTimer->start();
+    else if (!openOnlyBesideWorkload)
+        m_openOnlyWatchTimer->stop();
     m_inScan = false;
     Q_EMIT stateChanged();
 }

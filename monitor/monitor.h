@@ -79,11 +79,16 @@ public:
     // The vendor library (NVML) for names, UUIDs, metrics and other users' processes. Set before start(); the
     // monitor owns it. Without one (or when it is not available) the monitor works from device nodes only.
     // It is never asked on the preemption path: only at start(), at each fallback poll (interval_seconds) and
-    // every kGpuSampleMs while sampling is wanted.
+    // every kGpuSampleMs while sampling is wanted — and, where busy_when asks more than an open node, its
+    // process lists every kOpenOnlyWatchMs while a workload runs on a GPU that such a holder has open.
     void setGpuBackend(std::unique_ptr<GpuBackend> backend);
     // Someone looks at the metrics (status window, tray menu): sample every kGpuSampleMs until told otherwise.
     void setGpuSamplingWanted(bool wanted);
     static constexpr int kGpuSampleMs = 2000;
+    // busy_when = computes / memory: how often the processes that only have a workload's GPU open are checked
+    // for having started to compute there. The price of that option: preemption waits up to this long after
+    // the job's CUDA context appears, instead of answering the open itself.
+    static constexpr int kOpenOnlyWatchMs = 200;
 
     MonitorState state() const;
     QString configPath() const { return m_configPath; }
@@ -93,6 +98,9 @@ public Q_SLOTS:
     void rescan();
     // Asks the GPU backend now, then rescans so that the processes it names are holders.
     void sampleGpus();
+
+private Q_SLOTS:
+    void watchOpenOnlyHolders();
 
 Q_SIGNALS:
     void stateChanged();
@@ -130,7 +138,7 @@ private:
     NodeEvents *m_pendingEvents;
     std::unique_ptr<GpuBackend> m_gpuBackend;
     GpuMetrics m_gpuMetrics;
-    QList<GpuInfo> m_gpuSample; // the backend's last sample, merged into each scan's holders // inotify counts since the last scan, for the hidden-holder estimate
+    QList<GpuInfo> m_gpuSample; // the backend's last sample, merged into each scan's holders
 
     NodeWatcher *m_nodeWatcher = nullptr;
     QFileSystemWatcher *m_fileWatcher = nullptr;
@@ -139,6 +147,7 @@ private:
     QTimer *m_coalesceTimer = nullptr; // events that need no immediate answer
     QTimer *m_reloadTimer = nullptr;   // editors write in several steps
     QTimer *m_gpuSampleTimer = nullptr; // while someone looks at the metrics
+    QTimer *m_openOnlyWatchTimer = nullptr; // while open-only holders share a GPU with a workload
     bool m_started = false;
     bool m_shuttingDown = false;
     bool m_inScan = false;

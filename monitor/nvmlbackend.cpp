@@ -181,7 +181,7 @@ QString NvmlBackend::unavailableReason() const
     return m_unavailableReason;
 }
 
-QList<GpuInfo> NvmlBackend::sample()
+QList<GpuInfo> NvmlBackend::read(bool withMetrics)
 {
     QList<GpuInfo> gpus;
     if (!m_api->initialized)
@@ -211,22 +211,24 @@ QList<GpuInfo> NvmlBackend::sample()
         nvmlPciInfo_t pci = {};
         if (api.getPciInfo && api.getPciInfo(device, &pci) == NVML_SUCCESS)
             info.busId = fromBuffer(pci.busId, sizeof pci.busId);
-        nvmlUtilization_t utilization = {};
-        if (api.getUtilization && api.getUtilization(device, &utilization) == NVML_SUCCESS && utilization.gpu <= 100)
-            info.utilizationPercent = int(utilization.gpu);
-        nvmlMemory_t memory = {};
-        if (api.getMemory && api.getMemory(device, &memory) == NVML_SUCCESS && memory.total <= LLONG_MAX
-            && memory.used <= memory.total) {
-            info.memoryUsedBytes = qint64(memory.used);
-            info.memoryTotalBytes = qint64(memory.total);
+        if (withMetrics) {
+            nvmlUtilization_t utilization = {};
+            if (api.getUtilization && api.getUtilization(device, &utilization) == NVML_SUCCESS && utilization.gpu <= 100)
+                info.utilizationPercent = int(utilization.gpu);
+            nvmlMemory_t memory = {};
+            if (api.getMemory && api.getMemory(device, &memory) == NVML_SUCCESS && memory.total <= LLONG_MAX
+                && memory.used <= memory.total) {
+                info.memoryUsedBytes = qint64(memory.used);
+                info.memoryTotalBytes = qint64(memory.total);
+            }
+            unsigned temperature = 0;
+            if (api.getTemperature && api.getTemperature(device, NVML_TEMPERATURE_GPU, &temperature) == NVML_SUCCESS
+                && temperature < 1000)
+                info.temperatureCelsius = int(temperature);
+            unsigned power = 0;
+            if (api.getPower && api.getPower(device, &power) == NVML_SUCCESS && power <= unsigned(INT_MAX))
+                info.powerMilliwatts = int(power);
         }
-        unsigned temperature = 0;
-        if (api.getTemperature && api.getTemperature(device, NVML_TEMPERATURE_GPU, &temperature) == NVML_SUCCESS
-            && temperature < 1000)
-            info.temperatureCelsius = int(temperature);
-        unsigned power = 0;
-        if (api.getPower && api.getPower(device, &power) == NVML_SUCCESS && power <= unsigned(INT_MAX))
-            info.powerMilliwatts = int(power);
         QList<GpuProcessUse> compute;
         QList<GpuProcessUse> graphics;
         const bool computeKnown = api.readProcesses(api.getComputeProcesses, device, false, &compute);

@@ -21,9 +21,12 @@ public:
     QString name() const override { return QStringLiteral("NVML"); }
     bool available() const override;
     QString unavailableReason() const override;
-    QList<GpuInfo> sample() override;
+    QList<GpuInfo> sample() override { return read(true); }
+    QList<GpuInfo> sampleProcesses() override { return read(false); }
 
 private:
+    QList<GpuInfo> read(bool withMetrics);
+
     struct Api;
     std::unique_ptr<Api> m_api;
     QString m_unavailableReason;

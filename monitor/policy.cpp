@@ -73,6 +73,7 @@ struct GpuView
 {
     QList<Holder> foreign;
     QList<Holder> ignored;
+    QList<Holder> openOnly;
     qint64 freeSinceMs = 0; // meaningful only when foreign is empty
     qint64 settledAtMs = 0; // freeSinceMs + start delay
     QString occupant;       // workload running, stopping or started on it
@@ -132,13 +133,16 @@ private:
     {
         for (int gpu : present) {
             GpuView view;
+            const BusyRule rule = in.config.busyRuleFor(gpu);
             for (const Holder &holder : in.snapshot.holders) {
                 if (!holder.gpus.contains(gpu))
                     continue; // holders of the shared nodes only name no GPU
-                if (Policy::isForeign(holder, gpu, in.config, in.runtimes, in.selfPid))
-                    view.foreign.append(holder);
-                else
+                if (!Policy::isForeign(holder, gpu, in.config, in.runtimes, in.selfPid))
                     view.ignored.append(holder);
+                else if (!Policy::makesBusy(holder, gpu, rule))
+                    view.openOnly.append(holder);
+                else
+                    view.foreign.append(holder);
             }
             if (view.foreign.isEmpty()) {
                 const auto remembered = in.memory.freeSinceMs.constFind(gpu);
@@ -389,6 +393,7 @@ private:
             status.index = gpu;
             status.foreignHolders = gpuView.foreign;
             status.ignoredHolders = gpuView.ignored;
+            status.openOnlyHolders = gpuView.openOnly;
             status.workloadId = gpuView.occupant;
             if (!gpuView.foreign.isEmpty()) {
                 status.state = GpuState::Busy;
@@ -467,6 +472,19 @@ bool isForeign(const Holder &holder, int gpu, const Config &config, const QHash<
         if (matchesProgram(holder, program))
             return false;
     return true;
+}
+
+bool makesBusy(const Holder &holder, int gpu, const BusyRule &rule)
+{
+    if (rule.opened)
+        return true;
+    const auto use = holder.gpuUse.constFind(gpu);
+    if (use == holder.gpuUse.constEnd())
+        return true;
+    if (rule.computes && use->compute)
+        return true;
+    // Listed without a figure (no permission, MIG): in doubt.
+    return rule.memoryThresholdBytes > 0 && (!use->memoryBytes || *use->memoryBytes >= rule.memoryThresholdBytes);
 }
 
 Decision decide(const PolicyInput &input)

@@ -66,6 +66,7 @@ struct GpuStatus
     GpuState state = GpuState::Idle;
     QList<Holder> foreignHolders;
     QList<Holder> ignoredHolders; // matched ignore_programs, or are the workload's own
+    QList<Holder> openOnlyHolders; // foreign, but busy_when asks more than an open node (computing, memory)
     QString workloadId;           // the workload on it (running or about to start), if any
     QString reason;               // for Idle/Waiting: why nothing runs yet
     qint64 freeSinceMs = 0;       // 0 while busy
@@ -116,6 +117,11 @@ Decision decide(const PolicyInput &input);
 // its descendants, not an ignored program (whole name of comm, exe basename or argv[0] basename).
 bool isForeign(const Holder &holder, int gpu, const Config &config,
                const QHash<QString, WorkloadRuntime> &runtimes, qint64 selfPid);
+
+// Whether a foreign holder makes the GPU busy under its busy_when rule: always when opening is enough; else when
+// a backend lists it as computing there (computes) or using at least the threshold (memory). A holder no backend
+// could judge (no NVML, a hidden holder without pid) is busy: when in doubt the GPU is the user's.
+bool makesBusy(const Holder &holder, int gpu, const BusyRule &rule);
 
 // Whether `program` (an ignore_programs entry) names this holder: equal to its comm, to the basename of its
 // exe or of its argv[0]; a name longer than the 15 characters Linux keeps of comm also matches a comm that

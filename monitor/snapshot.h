@@ -1,5 +1,6 @@
 #pragma once
 // Value types that describe what one scan saw: GPUs, the processes holding their device nodes, tty sessions.
+#include <QHash>
 #include <QList>
 #include <QMetaType>
 #include <QString>
@@ -39,6 +40,16 @@ struct DeviceNodes
     bool operator!=(const DeviceNodes &o) const { return !(*this == o); }
 };
 
+// What a backend says one process does on one GPU.
+struct GpuUse
+{
+    // It computes there: NVML lists it as a compute process; on AMD/Intel it holds /dev/kfd or fdinfo shows
+    // compute engine time. Only holding the node open (a CUDA process opens every GPU it may use) is not.
+    bool compute = false;
+    std::optional<qint64> memoryBytes; // GPU memory it uses there; absent when the backend lists it without a figure
+    bool operator==(const GpuUse &o) const { return compute == o.compute && memoryBytes == o.memoryBytes; }
+};
+
 // A process that holds a device node open.
 struct Holder
 {
@@ -57,10 +68,9 @@ struct Holder
     // A holder that could not be seen: a GPU node was opened (inotify) by a process whose fds we may
     // not read (another user's, idlegpu not root). pid is 0 unless a backend names it.
     bool hidden = false;
-    std::optional<qint64> gpuMemoryBytes; // GPU memory it uses, when a backend (NVML, DRM fdinfo) names it
-    // Whether it computes on the GPU: NVML lists it as a compute process; on AMD/Intel it holds /dev/kfd or
-    // fdinfo shows compute engine time. Absent when no backend can say (then it counts as computing).
-    std::optional<bool> compute;
+    std::optional<qint64> gpuMemoryBytes; // GPU memory it uses in all, when a backend (NVML, DRM fdinfo) names it
+    // By GPU index, what a backend says it does there. A GPU missing here: no backend could say.
+    QHash<int, GpuUse> gpuUse;
 
     // "python3 (alice, pid 4242)": how the user is told who holds a GPU.
     QString describe() const
@@ -74,7 +84,7 @@ struct Holder
         return pid == o.pid && ppid == o.ppid && sid == o.sid && pgid == o.pgid && uid == o.uid && user == o.user
                && comm == o.comm && exe == o.exe && argv0 == o.argv0 && ancestors == o.ancestors && gpus == o.gpus
                && holdsSharedNode == o.holdsSharedNode && hidden == o.hidden && gpuMemoryBytes == o.gpuMemoryBytes
-               && compute == o.compute;
+               && gpuUse == o.gpuUse;
     }
 };
 

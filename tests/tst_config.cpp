@@ -79,6 +79,8 @@ private slots:
     void expandsHomeInDirAndLog();
     void builtinIgnoreList_data();
     void builtinIgnoreList();
+    void busyRule_data();
+    void busyRule();
     void readsNotify_data();
     void readsNotify();
     void doesNotBlockOnFifo();
@@ -316,6 +318,22 @@ void TestConfig::reportsProblems_data()
                           << QStringList{"test.conf:2: error: gpus: '0,one' is not a GPU list: write ALL or GPU "
                                          "indices separated by commas, like 0,1"}
                           << false;
+    QTest::newRow("busy_when") << QByteArray("[gpu-x]\ngpus=0\nbusy_when=compute\n")
+                               << QStringList{"test.conf:3: error: busy_when: 'compute' is not opened (any program "
+                                              "that opens the GPU makes it busy), computes (one that computes on it) "
+                                              "or memory (one that uses busy_memory_mib of its memory)"}
+                               << false;
+    QTest::newRow("busy_memory_mib: zero")
+        << QByteArray("[gpu-x]\nbusy_when=memory\nbusy_memory_mib=0\n")
+        << QStringList{"test.conf:3: error: busy_memory_mib: '0' is not a whole number of MiB (1 to 16777216)"} << false;
+    QTest::newRow("busy_memory_mib: words")
+        << QByteArray("[gpu-x]\nbusy_when=memory\nbusy_memory_mib=1 GiB\n")
+        << QStringList{"test.conf:3: error: busy_memory_mib: '1 GiB' is not a whole number of MiB (1 to 16777216)"}
+        << false;
+    QTest::newRow("busy_memory_mib without busy_when = memory")
+        << QByteArray("[gpu-x]\nbusy_memory_mib=512\n")
+        << QStringList{"test.conf:2: warning: busy_memory_mib has no effect without busy_when = memory in [gpu-x]"}
+        << true;
     QTest::newRow("workload gpus") << QByteArray("[process-x]\ncmd=a\ngpus=\n")
                                    << QStringList{"test.conf:3: error: gpus: '' is not a GPU list: write ALL or GPU "
                                                   "indices separated by commas, like 0,1"}
@@ -503,6 +521,54 @@ void TestConfig::builtinIgnoreList()
     QCOMPARE(result.config.ignoredProgramsFor(1), gpu1);
     QVERIFY(builtinIgnoredPrograms().contains(QStringLiteral("Xorg")));
     QVERIFY(builtinIgnoredPrograms().contains(QStringLiteral("nvidia-persistenced")));
+}
+
+void TestConfig::busyRule_data()
+{
+    QTest::addColumn<QByteArray>("contents");
+    QTest::addColumn<int>("gpu");
+    QTest::addColumn<bool>("opened");
+    QTest::addColumn<bool>("computes");
+    QTest::addColumn<qint64>("memoryBytes");
+    constexpr qint64 mib = 1024 * 1024;
+    QTest::newRow("no group: opened") << QByteArray("[defaults]\n") << 0 << true << false << qint64(0);
+    QTest::newRow("a group without the key: opened")
+        << QByteArray("[gpu-all]\ngpus=ALL\nignore_programs=\n") << 0 << true << false << qint64(0);
+    QTest::newRow("computes") << QByteArray("[gpu-all]\nbusy_when=computes\n") << 1 << false << true << qint64(0);
+    QTest::newRow("case and spaces") << QByteArray("[gpu-all]\nbusy_when =  Computes \n") << 1 << false << true
+                                     << qint64(0);
+    QTest::newRow("memory, default threshold")
+        << QByteArray("[gpu-all]\nbusy_when=memory\n") << 0 << false << false
+        << GpuGroupConfig::kDefaultBusyMemoryMib * mib;
+    QTest::newRow("memory 1024") << QByteArray("[gpu-all]\nbusy_when=memory\nbusy_memory_mib=1024\n") << 0 << false
+                                 << false << 1024 * mib;
+    QTest::newRow("a group of GPU 1 leaves GPU 0 opened")
+        << QByteArray("[gpu-1]\ngpus=1\nbusy_when=computes\n") << 0 << true << false << qint64(0);
+    QTest::newRow("groups add up: computes or memory")
+        << QByteArray("[gpu-a]\nbusy_when=computes\n[gpu-b]\ngpus=0\nbusy_when=memory\nbusy_memory_mib=100\n") << 0
+        << false << true << 100 * mib;
+    QTest::newRow("the smallest threshold")
+        << QByteArray("[gpu-a]\nbusy_when=memory\nbusy_memory_mib=300\n[gpu-b]\nbusy_when=memory\n"
+                      "busy_memory_mib=200\n")
+        << 0 << false << false << 200 * mib;
+    QTest::newRow("opened in one group wins")
+        << QByteArray("[gpu-a]\nbusy_when=computes\n[gpu-b]\ngpus=0\nbusy_when=opened\n") << 0 << true << true
+        << qint64(0);
+}
+
+void TestConfig::busyRule()
+{
+    QFETCH(QByteArray, contents);
+    QFETCH(int, gpu);
+    QFETCH(bool, opened);
+    QFETCH(bool, computes);
+    QFETCH(qint64, memoryBytes);
+    const ConfigLoadResult result = ConfigLoader::parse(contents, QStringLiteral("test.conf"));
+    QVERIFY2(result.ok(), qPrintable(describe(result).join(QLatin1Char('\n'))));
+    const BusyRule rule = result.config.busyRuleFor(gpu);
+    QCOMPARE(rule.opened, opened);
+    QCOMPARE(rule.computes, computes);
+    QCOMPARE(rule.memoryThresholdBytes, memoryBytes);
 }
 
 void TestConfig::expandsHomeInDirAndLog()

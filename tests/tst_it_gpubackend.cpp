@@ -23,7 +23,16 @@ public:
         ++*m_samples;
         return gpus;
     }
+    QList<GpuInfo> sampleProcesses() override
+    {
+        ++processSamples;
+        QList<GpuInfo> lists = gpus;
+        for (GpuInfo &info : lists)
+            info.utilizationPercent.reset();
+        return lists;
+    }
     QList<GpuInfo> gpus;
+    int processSamples = 0;
 
 private:
     bool m_available;
@@ -190,6 +199,61 @@ private Q_SLOTS:
         QTRY_COMPARE_WITH_TIMEOUT(holderOnGpu0().pid, 0, 3 * Monitor::kGpuSampleMs);
         QTRY_COMPARE_WITH_TIMEOUT(m_runner->runtimes().value(QStringLiteral("process-w")).state, WorkloadRuntime::Running,
                                   10000);
+    }
+
+    // busy_when = computes: a job that opens the workload's GPU without computing there leaves the workload
+    // running, watched through the quick process lists; once the backend lists it as computing there the
+    // workload stops within a few watch periods; when the job is gone the workload comes back.
+    void computesOnlyPreemptsOnCompute()
+    {
+        startMonitor(QStringLiteral("[gpu-0]\ngpus=0\nbusy_when=computes\n\n"
+                                    "[process-w]\ncmd=sleep 1000\ngpus=0\nstop_timeout_seconds=2\n"));
+        const auto state = [this] { return m_runner->runtimes().value(QStringLiteral("process-w")).state; };
+        QTRY_COMPARE_WITH_TIMEOUT(state(), WorkloadRuntime::Running, 10000);
+
+        auto job = std::make_unique<NodeHolder>(QStringList{m_dev->ctl(), m_dev->node(0)});
+        QVERIFY(job->waitUntilOpen());
+        const auto openOnlyOnGpu0 = [this]() -> QList<qint64> {
+            QList<qint64> pids;
+            for (const GpuStatus &status : m_monitor->state().decision.gpus)
+                if (status.index == 0)
+                    for (const Holder &holder : status.openOnlyHolders)
+                        pids.append(holder.pid);
+            return pids;
+        };
+        QTRY_COMPARE_WITH_TIMEOUT(openOnlyOnGpu0(), QList<qint64>{job->pid()}, 5000);
+        QTRY_VERIFY_WITH_TIMEOUT(m_backend->processSamples >= 3, 20 * Monitor::kOpenOnlyWatchMs);
+        QCOMPARE(state(), WorkloadRuntime::Running);
+
+        GpuInfo computing = gpu(0, QStringLiteral("GPU-test-0000"));
+        computing.processes = {GpuProcessUse{job->pid(), qint64(1) << 30, false}};
+        m_backend->gpus = {computing, gpu(1, QStringLiteral("GPU-test-0001"))};
+        QTRY_VERIFY_WITH_TIMEOUT(state() != WorkloadRuntime::Running, 20 * Monitor::kOpenOnlyWatchMs);
+        const GpuStatus *status = m_monitor->state().decision.gpu(0);
+        QVERIFY(status);
+        QCOMPARE(status->state, GpuState::Busy);
+        QCOMPARE(status->foreignHolders.value(0).pid, job->pid());
+
+        job.reset();
+        m_backend->gpus = {gpu(0, QStringLiteral("GPU-test-0000")), gpu(1, QStringLiteral("GPU-test-0001"))};
+        QTRY_COMPARE_WITH_TIMEOUT(state(), WorkloadRuntime::Running, 10000);
+        // Nothing left to watch: the quick sampling stops.
+        QTRY_VERIFY_WITH_TIMEOUT(openOnlyOnGpu0().isEmpty(), 5000);
+        const int samples = m_backend->processSamples;
+        QTest::qWait(5 * Monitor::kOpenOnlyWatchMs);
+        QCOMPARE(m_backend->processSamples, samples);
+    }
+
+    // Without busy_when the same open stops the workload at once, without asking the backend.
+    void openedPreemptsOnOpen()
+    {
+        startMonitor(QStringLiteral("[process-w]\ncmd=sleep 1000\ngpus=0\nstop_timeout_seconds=2\n"));
+        const auto state = [this] { return m_runner->runtimes().value(QStringLiteral("process-w")).state; };
+        QTRY_COMPARE_WITH_TIMEOUT(state(), WorkloadRuntime::Running, 10000);
+        NodeHolder job({m_dev->node(0)});
+        QVERIFY(job.waitUntilOpen());
+        QTRY_VERIFY_WITH_TIMEOUT(state() != WorkloadRuntime::Running, 5000);
+        QCOMPARE(m_backend->processSamples, 0);
     }
 };
 

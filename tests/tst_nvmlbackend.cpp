@@ -352,6 +352,61 @@ private Q_SLOTS:
         QVERIFY(holders.at(0).hidden);
     }
 
+    // What each holder does on each GPU, for busy_when: a compute process, a graphics one, one that only has the
+    // node open (not listed), and a GPU whose lists could not be read (nothing said).
+    void mergeSaysWhoComputes()
+    {
+        QTemporaryDir proc;
+        const auto visible = [](qint64 pid, const QList<int> &gpus) {
+            Holder holder;
+            holder.pid = pid;
+            holder.comm = QStringLiteral("python3");
+            holder.gpus = gpus;
+            return holder;
+        };
+        QList<Holder> holders{visible(10, {0, 1, 2}), visible(20, {0}), visible(30, {0})};
+        GpuInfo gpu0;
+        gpu0.index = 0;
+        gpu0.processesKnown = true;
+        gpu0.processes = {GpuProcessUse{10, 2 * kGiB, false}, GpuProcessUse{20, std::nullopt, true}};
+        GpuInfo gpu1;
+        gpu1.index = 1;
+        gpu1.processesKnown = true; // 10 has it open, no context there
+        GpuInfo gpu2;
+        gpu2.index = 2;
+        gpu2.processesKnown = false; // the lists could not be read
+        mergeBackendProcesses(holders, {gpu0, gpu1, gpu2}, proc.path());
+
+        QCOMPARE(holders.size(), 3);
+        QCOMPARE(holders.at(0).gpuUse.value(0), (GpuUse{true, 2 * kGiB}));
+        QCOMPARE(holders.at(0).gpuUse.value(1), (GpuUse{false, qint64(0)}));
+        QVERIFY(!holders.at(0).gpuUse.contains(2));
+        QCOMPARE(holders.at(1).gpuUse.value(0), (GpuUse{false, std::nullopt}));
+        QCOMPARE(holders.at(2).gpuUse.value(0), (GpuUse{false, qint64(0)}));
+        QCOMPARE(holders.at(2).gpuUse.size(), 1);
+    }
+
+    // The quick sample for busy_when: the same process lists, none of the slower metrics.
+    void sampleProcessesOnly()
+    {
+        script(kTwoGpus + "process 0 compute 4242 1000\nprocess 0 graphics 1717 2000\n");
+        NvmlBackend backend(QStringLiteral(IDLEGPU_FAKE_NVML));
+        const QList<GpuInfo> full = backend.sample();
+        const QList<GpuInfo> quick = backend.sampleProcesses();
+        QCOMPARE(quick.size(), full.size());
+        for (qsizetype i = 0; i < quick.size(); ++i) {
+            QCOMPARE(quick.at(i).index, full.at(i).index);
+            QCOMPARE(quick.at(i).uuid, full.at(i).uuid);
+            QCOMPARE(quick.at(i).processesKnown, full.at(i).processesKnown);
+            QCOMPARE(quick.at(i).processes.size(), full.at(i).processes.size());
+            QVERIFY(full.at(i).utilizationPercent || full.at(i).memoryTotalBytes);
+            QVERIFY(!quick.at(i).utilizationPercent);
+            QVERIFY(!quick.at(i).memoryTotalBytes);
+            QVERIFY(!quick.at(i).temperatureCelsius);
+            QVERIFY(!quick.at(i).powerMilliwatts);
+        }
+    }
+
     void cudaVisibleDevices_data()
     {
         QTest::addColumn<QList<int>>("gpus");

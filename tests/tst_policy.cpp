@@ -63,6 +63,12 @@ struct HolderBuilder
         holder.hidden = true;
         return *this;
     }
+    // What a backend said of it on a GPU: computing there or not, its memory there (absent: listed without one).
+    HolderBuilder &uses(int gpuIndex, bool compute, std::optional<qint64> memoryBytes)
+    {
+        holder.gpuUse.insert(gpuIndex, GpuUse{compute, memoryBytes});
+        return *this;
+    }
     operator Holder() const { return holder; }
 };
 
@@ -144,6 +150,16 @@ struct World
         group.gpus = selection(gpuText);
         group.ignorePrograms = programs;
         group.ignoreProgramsGiven = true;
+        config.gpuGroups.append(group);
+        return *this;
+    }
+    World &busyWhen(const QString &gpuText, BusyWhen when, qint64 memoryMib = GpuGroupConfig::kDefaultBusyMemoryMib)
+    {
+        GpuGroupConfig group;
+        group.id = QStringLiteral("gpu-busy-%1").arg(gpuText.toLower());
+        group.gpus = selection(gpuText);
+        group.busyWhen = when;
+        group.busyMemoryMib = memoryMib;
         config.gpuGroups.append(group);
         return *this;
     }
@@ -365,6 +381,7 @@ Step at(qint64 atMs, const QList<Change> &changes, const QString &orders)
 Q_DECLARE_METATYPE(World)
 Q_DECLARE_METATYPE(Timeline)
 Q_DECLARE_METATYPE(Holder)
+Q_DECLARE_METATYPE(BusyRule)
 
 class TestPolicy : public QObject
 {
@@ -375,6 +392,10 @@ private slots:
     void timeline();
     void isForeign_data();
     void isForeign();
+    void makesBusy_data();
+    void makesBusy();
+    void openOnlyHoldersLeaveTheWorkload_data();
+    void openOnlyHoldersLeaveTheWorkload();
     void workloadReason_data();
     void workloadReason();
     void gpuStatus_data();
@@ -601,6 +622,94 @@ void TestPolicy::timeline()
         const Decision afterApplying = world.decide();
         QCOMPARE(when + ordersOf(afterApplying), when + QStringLiteral("none"));
     }
+}
+
+void TestPolicy::makesBusy_data()
+{
+    QTest::addColumn<Holder>("holder");
+    QTest::addColumn<BusyRule>("rule");
+    QTest::addColumn<bool>("busy");
+    constexpr qint64 mib = 1024 * 1024;
+    const BusyRule opened;
+    const BusyRule computes{false, true, 0};
+    const BusyRule memory{false, false, 256 * mib};
+    const BusyRule computesOrMemory{false, true, 256 * mib};
+
+    QTest::newRow("opened: an open node is enough") << Holder(proc(1).gpu(0).uses(0, false, 0)) << opened << true;
+    QTest::newRow("computes: no backend said anything") << Holder(proc(1).gpu(0)) << computes << true;
+    QTest::newRow("computes: the backend spoke of another GPU only")
+        << Holder(proc(1).gpu(0).uses(1, false, 0)) << computes << true;
+    QTest::newRow("computes: hidden, no pid") << Holder(unseen().gpu(0)) << computes << true;
+    QTest::newRow("computes: not listed") << Holder(proc(1).gpu(0).uses(0, false, 0)) << computes << false;
+    QTest::newRow("computes: a compute process") << Holder(proc(1).gpu(0).uses(0, true, 0)) << computes << true;
+    QTest::newRow("computes: graphics with much memory")
+        << Holder(proc(1).gpu(0).uses(0, false, 4096 * mib)) << computes << false;
+    QTest::newRow("memory: below") << Holder(proc(1).gpu(0).uses(0, true, 255 * mib)) << memory << false;
+    QTest::newRow("memory: at the threshold") << Holder(proc(1).gpu(0).uses(0, false, 256 * mib)) << memory << true;
+    QTest::newRow("memory: listed without a figure") << Holder(proc(1).gpu(0).uses(0, true, std::nullopt)) << memory
+                                                     << true;
+    QTest::newRow("memory: no backend") << Holder(proc(1).gpu(0)) << memory << true;
+    QTest::newRow("computes or memory: a small compute process")
+        << Holder(proc(1).gpu(0).uses(0, true, 1 * mib)) << computesOrMemory << true;
+    QTest::newRow("computes or memory: large graphics")
+        << Holder(proc(1).gpu(0).uses(0, false, 300 * mib)) << computesOrMemory << true;
+    QTest::newRow("computes or memory: neither") << Holder(proc(1).gpu(0).uses(0, false, 1 * mib))
+                                                 << computesOrMemory << false;
+}
+
+void TestPolicy::makesBusy()
+{
+    QFETCH(Holder, holder);
+    QFETCH(BusyRule, rule);
+    QFETCH(bool, busy);
+    QCOMPARE(Policy::makesBusy(holder, 0, rule), busy);
+}
+
+// busy_when = computes: a job that only opened the workload's GPU (CUDA opens every GPU it may use) leaves the
+// workload running and is listed apart; once it computes there the workload stops. Another GPU keeps the default.
+void TestPolicy::openOnlyHoldersLeaveTheWorkload_data()
+{
+    QTest::addColumn<World>("world");
+    QTest::addColumn<bool>("stops");
+    QTest::addColumn<QList<qint64>>("openOnlyPids");
+    const qint64 longAgo = T0 - sec(60);
+    const World running = World()
+                              .gpus({0, 1})
+                              .freeSince(0, longAgo)
+                              .freeSince(1, longAgo)
+                              .busyWhen("0", BusyWhen::Computes)
+                              .workload("a", "0")
+                              .running("a", {0})
+                              .workload("b", "1")
+                              .running("b", {1});
+    QTest::newRow("open only") << World(running).holder(proc(4242).gpu(0).uses(0, false, 0)) << false
+                               << QList<qint64>{4242};
+    QTest::newRow("computing") << World(running).holder(proc(4242).gpu(0).uses(0, true, 0)) << true
+                               << QList<qint64>{};
+    QTest::newRow("no backend: in doubt, busy") << World(running).holder(proc(4242).gpu(0)) << true << QList<qint64>{};
+}
+
+void TestPolicy::openOnlyHoldersLeaveTheWorkload()
+{
+    QFETCH(World, world);
+    QFETCH(bool, stops);
+    QFETCH(QList<qint64>, openOnlyPids);
+    const Decision decision = world.decide();
+    QCOMPARE(decision.stopFor(QStringLiteral("a")) != nullptr, stops);
+    const GpuStatus *status = decision.gpu(0);
+    QVERIFY(status);
+    QCOMPARE(status->state == GpuState::Busy, stops);
+    QList<qint64> pids;
+    for (const Holder &holder : status->openOnlyHolders)
+        pids.append(holder.pid);
+    QCOMPARE(pids, openOnlyPids);
+
+    // The same job on GPU 1, whose rule is the default, stops b at once.
+    World onGpu1 = world;
+    for (Holder &holder : onGpu1.snapshot.holders)
+        if (holder.pid == 4242)
+            holder.gpus = {1};
+    QVERIFY(onGpu1.decide().stopFor(QStringLiteral("b")));
 }
 
 void TestPolicy::isForeign_data()

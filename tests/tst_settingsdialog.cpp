@@ -6,6 +6,7 @@
 #include "settingsmodel.h"
 
 #include <QCheckBox>
+#include <QComboBox>
 #include <QDialogButtonBox>
 #include <QLabel>
 #include <QLineEdit>
@@ -13,6 +14,7 @@
 #include <QMenu>
 #include <QPlainTextEdit>
 #include <QPushButton>
+#include <QSpinBox>
 #include <QTabBar>
 #include <QTabWidget>
 #include <QTableWidget>
@@ -159,6 +161,7 @@ private Q_SLOTS:
     void okWithoutChangeLeavesFileUntouched_data();
     void okWithoutChangeLeavesFileUntouched();
     void addRemoveAndReorderWorkloads();
+    void busyWhenEdits();
     void envTextReadsBack_data();
     void envTextReadsBack();
     void addFromCurrentHolders();
@@ -391,6 +394,52 @@ void TestSettingsDialog::oneKeyEditKeepsEveryOtherByte()
     QVERIFY(ConfigLoader::load(m_path).ok());
 }
 
+// "The GPU is busy when": the combo writes busy_when, the MiB field busy_memory_mib (only with memory), and the
+// file reads back as chosen; back to the default removes both keys.
+void TestSettingsDialog::busyWhenEdits()
+{
+    writeAll(m_path, "[gpu-all]\ngpus = ALL\n\n[process-a]\ncmd = sleep 1\n");
+    {
+        SettingsDialog dialog(m_path);
+        dialog.setMonitorState(gpus01());
+        dialog.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&dialog));
+        openTab(dialog, SettingsDialog::GroupsPage);
+        child<QListWidget>(dialog, QStringLiteral("groupList"))->setCurrentRow(0);
+        auto *busyWhen = child<QComboBox>(dialog, QStringLiteral("busyWhen"));
+        auto *memory = child<QSpinBox>(dialog, QStringLiteral("busyMemoryMib"));
+        QCOMPARE(busyWhen->currentIndex(), 0);
+        QVERIFY(!memory->isEnabled());
+        busyWhen->setCurrentIndex(busyWhen->findData(QStringLiteral("memory")));
+        QVERIFY(memory->isEnabled());
+        memory->setValue(512);
+        QTest::mouseClick(dialogButton(dialog, QDialogButtonBox::Ok), Qt::LeftButton);
+        QVERIFY(!dialog.isVisible());
+    }
+    QVERIFY2(readAll(m_path).contains("busy_memory_mib = 512\nbusy_when = memory\n"), readAll(m_path).constData());
+    ConfigLoadResult loaded = ConfigLoader::load(m_path);
+    QVERIFY(loaded.ok());
+    QCOMPARE(loaded.config.busyRuleFor(1).memoryThresholdBytes, qint64(512) << 20);
+    QVERIFY(!loaded.config.busyRuleFor(1).opened);
+    {
+        SettingsDialog dialog(m_path);
+        dialog.setMonitorState(gpus01());
+        dialog.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&dialog));
+        openTab(dialog, SettingsDialog::GroupsPage);
+        child<QListWidget>(dialog, QStringLiteral("groupList"))->setCurrentRow(0);
+        auto *busyWhen = child<QComboBox>(dialog, QStringLiteral("busyWhen"));
+        QCOMPARE(busyWhen->currentData().toString(), QStringLiteral("memory"));
+        QCOMPARE(child<QSpinBox>(dialog, QStringLiteral("busyMemoryMib"))->value(), 512);
+        busyWhen->setCurrentIndex(0);
+        QTest::mouseClick(dialogButton(dialog, QDialogButtonBox::Ok), Qt::LeftButton);
+    }
+    QVERIFY(!readAll(m_path).contains("busy_"));
+    loaded = ConfigLoader::load(m_path);
+    QVERIFY(loaded.ok());
+    QVERIFY(loaded.config.busyRuleFor(1).opened);
+}
+
 void TestSettingsDialog::okWithoutChangeLeavesFileUntouched_data()
 {
     QTest::addColumn<QByteArray>("original");
@@ -401,6 +450,8 @@ void TestSettingsDialog::okWithoutChangeLeavesFileUntouched_data()
     }
     QTest::newRow("comments") << commented;
     QTest::newRow("two workloads") << twoWorkloads;
+    QTest::newRow("busy_when") << QByteArray("[gpu-all]\ngpus = ALL\nbusy_when = Memory\nbusy_memory_mib = 300\n\n"
+                                             "[process-a]\ncmd = sleep 1\n");
 }
 
 void TestSettingsDialog::okWithoutChangeLeavesFileUntouched()

@@ -13,7 +13,8 @@
 
 namespace {
 
-const QString kSourceRoot = QFileInfo(QStringLiteral(__FILE__)).absolutePath() + QStringLiteral("/..");
+// From the build definition, not __FILE__: a compiler cache may compile with relative paths.
+const QString kSourceRoot = QStringLiteral(IDLEGPU_TEST_DATA "/../..");
 
 struct Entry
 {

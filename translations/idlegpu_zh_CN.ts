@@ -427,6 +427,34 @@ The previous configuration stays in force.</source>
         <source>$ %1</source>
         <translation>$ %1</translation>
     </message>
+    <message>
+        <source>A program opens it (default)</source>
+        <translation>有程序打开它（默认）</translation>
+    </message>
+    <message>
+        <source>A program opens it</source>
+        <translation>有程序打开它</translation>
+    </message>
+    <message>
+        <source>A program computes on it</source>
+        <translation>有程序在其上计算</translation>
+    </message>
+    <message>
+        <source>A program uses at least this much of its memory:</source>
+        <translation>有程序至少使用这么多显存：</translation>
+    </message>
+    <message>
+        <source>An open device node is the earliest and safest sign of a new job. Waiting for it to compute or to take memory lets programs that merely keep the GPU open (a browser, a CUDA process that opens every GPU but uses one) leave the workload running, but the workload is then stopped a little later: up to a fifth of a second after the job&apos;s first compute context, which needs NVML.</source>
+        <translation>设备节点被打开是新作业最早、最安全的信号。等到它开始计算或占用显存，只是打开 GPU 的程序（浏览器、打开所有 GPU 却只用一个的 CUDA 进程）就不会打断负载，但负载会停得稍晚：在作业创建第一个计算上下文后最多五分之一秒，且需要 NVML。</translation>
+    </message>
+    <message>
+        <source>The GPU is busy when:</source>
+        <translation>GPU 忙碌的条件：</translation>
+    </message>
+    <message>
+        <source> MiB</source>
+        <translation> MiB</translation>
+    </message>
 </context>
 <context>
     <name>SettingsModel</name>
@@ -612,6 +640,14 @@ The previous configuration stays in force.</source>
     <message>
         <source>free — %1</source>
         <translation>空闲 — %1</translation>
+    </message>
+    <message>
+        <source>open, not busy: %1</source>
+        <translation>已打开但未占用：%1</translation>
+    </message>
+    <message>
+        <source>; </source>
+        <translation>；</translation>
     </message>
 </context>
 <context>

@@ -427,6 +427,34 @@ The previous configuration stays in force.</source>
         <source>$ %1</source>
         <translation>$ %1</translation>
     </message>
+    <message>
+        <source>A program opens it (default)</source>
+        <translation>有程式開啟它（預設）</translation>
+    </message>
+    <message>
+        <source>A program opens it</source>
+        <translation>有程式開啟它</translation>
+    </message>
+    <message>
+        <source>A program computes on it</source>
+        <translation>有程式在其上運算</translation>
+    </message>
+    <message>
+        <source>A program uses at least this much of its memory:</source>
+        <translation>有程式至少使用這麼多顯示記憶體：</translation>
+    </message>
+    <message>
+        <source>An open device node is the earliest and safest sign of a new job. Waiting for it to compute or to take memory lets programs that merely keep the GPU open (a browser, a CUDA process that opens every GPU but uses one) leave the workload running, but the workload is then stopped a little later: up to a fifth of a second after the job&apos;s first compute context, which needs NVML.</source>
+        <translation>裝置節點被開啟是新工作最早、最安全的訊號。等到它開始運算或佔用顯示記憶體，只是開啟 GPU 的程式（瀏覽器、開啟所有 GPU 卻只用一個的 CUDA 行程）就不會打斷負載，但負載會停得稍晚：在工作建立第一個運算環境後最多五分之一秒，且需要 NVML。</translation>
+    </message>
+    <message>
+        <source>The GPU is busy when:</source>
+        <translation>GPU 忙碌的條件：</translation>
+    </message>
+    <message>
+        <source> MiB</source>
+        <translation> MiB</translation>
+    </message>
 </context>
 <context>
     <name>SettingsModel</name>
@@ -612,6 +640,14 @@ The previous configuration stays in force.</source>
     <message>
         <source>free — %1</source>
         <translation>空閒 — %1</translation>
+    </message>
+    <message>
+        <source>open, not busy: %1</source>
+        <translation>已開啟但未佔用：%1</translation>
+    </message>
+    <message>
+        <source>; </source>
+        <translation>；</translation>
     </message>
 </context>
 <context>

@@ -7,6 +7,7 @@
 #include "traylogging.h"
 
 #include <QCheckBox>
+#include <QComboBox>
 #include <QCoreApplication>
 #include <QDialogButtonBox>
 #include <QDir>
@@ -25,6 +26,7 @@
 #include <QProcess>
 #include <QPushButton>
 #include <QScrollArea>
+#include <QSpinBox>
 #include <QSplitter>
 #include <QStyle>
 #include <QTabWidget>
@@ -326,6 +328,28 @@ void SettingsDialog::buildGroupsPage(QTabWidget *pages)
     m_addFromHolders->setMenu(m_holdersMenu);
     form->addRow(QString(), row(new QWidget, {m_addFromHolders}));
     m_groupMessages.insert(QStringLiteral("ignore"), addMessage(form, QStringLiteral("ignoreError")));
+
+    // busy_when: the item data is the key's value; the first item writes no key (the default).
+    m_busyWhen = new QComboBox;
+    m_busyWhen->setObjectName(QStringLiteral("busyWhen"));
+    m_busyWhen->addItem(tr("A program opens it (default)"), QString());
+    m_busyWhen->addItem(tr("A program opens it"), QStringLiteral("opened"));
+    m_busyWhen->addItem(tr("A program computes on it"), QStringLiteral("computes"));
+    m_busyWhen->addItem(tr("A program uses at least this much of its memory:"), QStringLiteral("memory"));
+    m_busyWhen->setToolTip(tr("An open device node is the earliest and safest sign of a new job. Waiting for it to "
+                              "compute or to take memory lets programs that merely keep the GPU open (a browser, "
+                              "a CUDA process that opens every GPU but uses one) leave the workload running, but "
+                              "the workload is then stopped a little later: up to a fifth of a second after the "
+                              "job's first compute context, which needs NVML."));
+    form->addRow(tr("The GPU is busy when:"), m_busyWhen);
+    m_busyMemoryMib = new QSpinBox;
+    m_busyMemoryMib->setObjectName(QStringLiteral("busyMemoryMib"));
+    m_busyMemoryMib->setRange(1, 16 * 1024 * 1024);
+    m_busyMemoryMib->setSuffix(tr(" MiB"));
+    form->addRow(QString(), m_busyMemoryMib);
+    connect(m_busyWhen, &QComboBox::currentIndexChanged, this, [this] { readGroup(); });
+    connect(m_busyMemoryMib, &QSpinBox::valueChanged, this, [this] { readGroup(); });
+
     connect(addIgnore, &QPushButton::clicked, this, [this] {
         addIgnoredProgram(m_ignoreEdit->text().trimmed());
         m_ignoreEdit->clear();
@@ -585,6 +609,14 @@ void SettingsDialog::showGroup(int row)
     m_groupGpus->setSelection(group.gpus);
     m_ignoreList->clear();
     m_ignoreList->addItems(group.ignorePrograms);
+    QString busyWhen;
+    if (group.busyWhen)
+        busyWhen = *group.busyWhen == BusyWhen::Opened     ? QStringLiteral("opened")
+                   : *group.busyWhen == BusyWhen::Computes ? QStringLiteral("computes")
+                                                           : QStringLiteral("memory");
+    m_busyWhen->setCurrentIndex(qMax(0, m_busyWhen->findData(busyWhen)));
+    m_busyMemoryMib->setValue(int(qBound<qint64>(1, group.busyMemoryMib, qint64(m_busyMemoryMib->maximum()))));
+    m_busyMemoryMib->setEnabled(group.busyWhen == BusyWhen::Memory);
     m_filling = false;
     refresh();
 }
@@ -685,6 +717,15 @@ void SettingsDialog::readGroup()
     group.ignorePrograms.clear();
     for (int i = 0; i < m_ignoreList->count(); ++i)
         group.ignorePrograms.append(m_ignoreList->item(i)->text());
+    const QString busyWhen = m_busyWhen->currentData().toString();
+    if (busyWhen.isEmpty())
+        group.busyWhen.reset();
+    else
+        group.busyWhen = busyWhen == QLatin1String("opened")     ? BusyWhen::Opened
+                         : busyWhen == QLatin1String("computes") ? BusyWhen::Computes
+                                                                 : BusyWhen::Memory;
+    group.busyMemoryMib = m_busyMemoryMib->value();
+    m_busyMemoryMib->setEnabled(group.busyWhen == BusyWhen::Memory);
     refresh();
 }
 

@@ -13,6 +13,7 @@
 #include <functional>
 
 class QCheckBox;
+class QComboBox;
 class QDialogButtonBox;
 class QFileSystemWatcher;
 class QFormLayout;
@@ -22,6 +23,7 @@ class QLineEdit;
 class QListWidget;
 class QMenu;
 class QPlainTextEdit;
+class QSpinBox;
 class QProcess;
 class QPushButton;
 class QTableWidget;
@@ -122,6 +124,8 @@ private:
     QWidget *m_groupEditor;
     GpuPicker *m_groupGpus;
     QListWidget *m_ignoreList;
+    QComboBox *m_busyWhen;
+    QSpinBox *m_busyMemoryMib;
     QLineEdit *m_ignoreEdit;
     QPushButton *m_addFromHolders;
     QMenu *m_holdersMenu;

@@ -123,7 +123,7 @@ SettingsDraft SettingsDraft::fromConfig(const Config &config)
     draft.startDelay = QString::number(config.startDelaySeconds);
     draft.notify = config.notify;
     for (const GpuGroupConfig &group : config.gpuGroups)
-        draft.groups.append({group.id, group.gpus, group.ignorePrograms});
+        draft.groups.append({group.id, group.gpus, group.ignorePrograms, group.busyWhen, group.busyMemoryMib});
     for (const WorkloadConfig &w : config.workloads) {
         WorkloadDraft workload;
         workload.id = w.id;
@@ -338,6 +338,16 @@ QMap<QString, QString> SettingsModel::groupKeys(const GroupDraft &group)
     QMap<QString, QString> keys{{QStringLiteral("gpus"), group.gpus.toString()}};
     if (!group.ignorePrograms.isEmpty())
         keys.insert(QStringLiteral("ignore_programs"), group.ignorePrograms.join(QStringLiteral(", ")));
+    if (group.busyWhen) {
+        switch (*group.busyWhen) {
+        case BusyWhen::Opened: keys.insert(QStringLiteral("busy_when"), QStringLiteral("opened")); break;
+        case BusyWhen::Computes: keys.insert(QStringLiteral("busy_when"), QStringLiteral("computes")); break;
+        case BusyWhen::Memory:
+            keys.insert(QStringLiteral("busy_when"), QStringLiteral("memory"));
+            keys.insert(QStringLiteral("busy_memory_mib"), QString::number(group.busyMemoryMib));
+            break;
+        }
+    }
     return keys;
 }
 

@@ -21,6 +21,8 @@ struct GroupDraft
     QString id; // section name; new groups get theirs when saved
     GpuSelection gpus;
     QStringList ignorePrograms;
+    std::optional<BusyWhen> busyWhen; // busy_when; absent: the key is not written
+    qint64 busyMemoryMib = GpuGroupConfig::kDefaultBusyMemoryMib; // written with busy_when = memory
 };
 
 struct WorkloadDraft

@@ -31,6 +31,16 @@ QString StatusText::holders(const QList<Holder> &holders)
     return texts.join(tr(", "));
 }
 
+QString StatusText::gpuHolders(const GpuStatus &gpu)
+{
+    QStringList parts;
+    if (!gpu.foreignHolders.isEmpty())
+        parts.append(holders(gpu.foreignHolders));
+    if (!gpu.openOnlyHolders.isEmpty())
+        parts.append(tr("open, not busy: %1").arg(holders(gpu.openOnlyHolders)));
+    return parts.join(tr("; "));
+}
+
 QString StatusText::workloadName(const Config &config, const QString &id)
 {
     const WorkloadConfig *workload = config.workload(id);

@@ -16,6 +16,8 @@ public:
     // "python3 (alice, pid 4242)"; a hidden holder: "a process of another user".
     static QString holder(const Holder &holder);
     static QString holders(const QList<Holder> &holders);
+    // Who holds the GPU: the holders that make it busy, then those that only have it open (busy_when).
+    static QString gpuHolders(const GpuStatus &gpu);
 
     // The workload's name= (its section id when unknown).
     static QString workloadName(const Config &config, const QString &id);

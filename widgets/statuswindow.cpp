@@ -82,7 +82,7 @@ void StatusWindow::refresh()
             QString::number(gpu.index),
             info.name,
             StatusText::gpuActivity(gpu, m_state, m_nowMs, m_wallNow, true),
-            StatusText::holders(gpu.foreignHolders),
+            StatusText::gpuHolders(gpu),
             hasWorkload ? StatusText::workloadName(m_state.config, gpu.workloadId) : QString(),
             hasWorkload ? StatusText::workloadState(runtime == m_state.runtimes.cend() ? WorkloadRuntime::Stopped
                                                                                       : runtime->state)
