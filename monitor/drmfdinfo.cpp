@@ -114,12 +114,12 @@ bool isHexDigit(char c)
 bool isPciSlot(QByteArrayView text)
 {
     const qsizetype domainLength = text.indexOf(':');
-    if (domainLength < 4 || domainLength > 8 || text.size() != domainLength + 9)
+    if (domainLength < 4 || domainLength > 8 || text.size() != domainLength + 8)
         return false;
     for (qsizetype i = 0; i < text.size(); ++i) {
         const qsizetype fromEnd = text.size() - i;
         const char c = text.at(i);
-        const bool ok = fromEnd == 9 || fromEnd == 6 ? c == ':'
+        const bool ok = fromEnd == 8 || fromEnd == 5 ? c == ':'
                         : fromEnd == 2              ? c == '.'
                         : fromEnd == 1              ? c >= '0' && c <= '7'
                                                     : isHexDigit(c);
