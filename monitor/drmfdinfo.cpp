@@ -348,7 +348,7 @@ std::optional<double> drmEngineBusyPercent(const DrmEngineUsage &earlier, const 
 
 std::optional<DrmFdInfo> readDrmFdInfo(const QString &procRoot, qint64 pid, int fd)
 {
-    const QString path = QStringLiteral("%1/%2/fdinfo/%3").arg(procRoot).arg(pid).arg(fd);
+    const QString path = QStringLiteral("%1/%2/fdinfo/%3").arg(procRoot, QString::number(pid), QString::number(fd));
     const int file = ::open(QFile::encodeName(path).constData(), O_RDONLY | O_CLOEXEC);
     if (file < 0) {
         if (errno != ENOENT && errno != ESRCH)

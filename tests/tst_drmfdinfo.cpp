@@ -434,10 +434,12 @@ private Q_SLOTS:
     {
         QTemporaryDir proc;
         QVERIFY(proc.isValid());
-        TestSupport::writeFile(proc.filePath(QStringLiteral("4242/fdinfo/3")), fixture(QStringLiteral("amdgpu_compute.txt")));
-        TestSupport::writeFile(proc.filePath(QStringLiteral("4242/fdinfo/4")), fixture(QStringLiteral("amdgpu_compute.txt")));
-        TestSupport::writeFile(proc.filePath(QStringLiteral("4242/fdinfo/5")), fixture(QStringLiteral("amdgpu_idle.txt")));
-        TestSupport::writeFile(proc.filePath(QStringLiteral("4242/fdinfo/6")), fixture(QStringLiteral("regular_file.txt")));
+        const QList<QPair<int, QString>> fds = {{3, "amdgpu_compute.txt"},
+                                                {4, "amdgpu_compute.txt"}, // a dup of fd 3
+                                                {5, "amdgpu_idle.txt"},
+                                                {6, "regular_file.txt"}};
+        for (const auto &[fd, file] : fds)
+            TestSupport::writeFile(proc.filePath(QStringLiteral("4242/fdinfo/%1").arg(fd)), fixture(file));
 
         const std::optional<DrmFdInfo> info = readDrmFdInfo(proc.path(), 4242, 3);
         QVERIFY(info);
