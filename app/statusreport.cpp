@@ -16,7 +16,7 @@ MonitorState collect(const Config &config, const MonitorPaths &paths, GpuBackend
 {
     MonitorState state;
     state.config = config;
-    state.snapshot.devices = scanDevices(config.deviceRoot);
+    state.snapshot.devices = scanDevices(config.deviceRoot, paths.sysfsRoot);
     const HolderScanner::Result scan =
         HolderScanner(paths.procRoot).scan(HolderScanner::nodesOf(state.snapshot.devices));
     state.snapshot.holders = scan.holders;
