@@ -3,8 +3,11 @@
 #include "drmfixture.h"
 #include "monitor.h"
 #include "processrunner.h"
+#include "statusreport.h"
 #include "testsupport.h"
 
+#include <QJsonArray>
+#include <QJsonObject>
 #include <QSignalSpy>
 #include <QTemporaryDir>
 #include <QtTest>
@@ -118,6 +121,27 @@ private Q_SLOTS:
         QCOMPARE(gpu.vendor, GpuVendor::Amd);
         QCOMPARE(gpu.path, m_renderNode);
         QTRY_COMPARE_WITH_TIMEOUT(state(), WorkloadRuntime::Running, 5000);
+    }
+
+    void statusNamesTheGpuAndItsHolder()
+    {
+        addAmdGpu();
+        NodeHolder job(QStringList{kfd(), m_renderNode}, QStringLiteral("python3"));
+        QVERIFY(job.waitUntilOpen());
+        Config config;
+        config.deviceRoot = m_dev->path();
+        MonitorPaths paths;
+        paths.sysfsRoot = m_sysfs->path();
+        const MonitorState state = StatusReport::collect(config, paths, nullptr);
+        const QString text = StatusReport::formatText(state);
+        QVERIFY2(text.contains(QStringLiteral("GPU 0, AMD GPU 1002:744c (amdgpu, 0000:03:00.0): busy")), qPrintable(text));
+        QVERIFY2(text.contains(QStringLiteral("held by python3")), qPrintable(text));
+        const QJsonObject gpu = StatusReport::toJson(state).value(QStringLiteral("gpus")).toArray().at(0).toObject();
+        QCOMPARE(gpu.value(QStringLiteral("vendor")).toString(), QStringLiteral("amd"));
+        QCOMPARE(gpu.value(QStringLiteral("driver")).toString(), QStringLiteral("amdgpu"));
+        QCOMPARE(gpu.value(QStringLiteral("pci_slot")).toString(), QStringLiteral("0000:03:00.0"));
+        QCOMPARE(gpu.value(QStringLiteral("unique_id")).toString(), QStringLiteral("8fe9b1e1726f2a10"));
+        QCOMPARE(gpu.value(QStringLiteral("node")).toString(), m_renderNode);
     }
 };
 
