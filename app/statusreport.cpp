@@ -16,7 +16,7 @@ MonitorState collect(const Config &config, const MonitorPaths &paths, GpuBackend
 {
     MonitorState state;
     state.config = config;
-    state.snapshot.devices = scanDevices(config.deviceRoot);
+    state.snapshot.devices = scanDevices(config.deviceRoot, paths.sysfsRoot);
     const HolderScanner::Result scan =
         HolderScanner(paths.procRoot).scan(HolderScanner::nodesOf(state.snapshot.devices));
     state.snapshot.holders = scan.holders;
@@ -56,6 +56,24 @@ QString gpuStateName(GpuState state)
     return QString();
 }
 
+static GpuDevice deviceOf(const MonitorState &state, int index)
+{
+    for (const GpuDevice &device : state.snapshot.devices.gpus)
+        if (device.index == index)
+            return device;
+    return GpuDevice();
+}
+
+static QString vendorName(GpuVendor vendor)
+{
+    switch (vendor) {
+    case GpuVendor::Nvidia: return QStringLiteral("nvidia");
+    case GpuVendor::Amd: return QStringLiteral("amd");
+    case GpuVendor::Intel: return QStringLiteral("intel");
+    }
+    return QString();
+}
+
 static QString describeHolder(const Holder &holder)
 {
     QString text = holder.describe();
@@ -78,13 +96,17 @@ QString formatText(const MonitorState &state)
     QTextStream s(&out);
     s << "Config: " << state.config.filePath << '\n';
     if (state.snapshot.devices.gpus.isEmpty())
-        s << "No GPU found under " << state.config.deviceRoot << " (no nvidia[0-9]* device node).\n";
+        s << "No GPU found under " << state.config.deviceRoot
+          << " (no nvidia[0-9]* device node, no AMD or Intel render node in dri/).\n";
     if (!state.gpuMetrics.backend.isEmpty() && !state.gpuMetrics.available)
         s << state.gpuMetrics.backend << " not available: node-only mode (" << state.gpuMetrics.unavailableReason
           << ")\n";
     for (const GpuStatus &gpu : state.decision.gpus) {
         const auto info = state.gpuMetrics.gpus.constFind(gpu.index);
         s << "GPU " << gpu.index;
+        const GpuDevice device = deviceOf(state, gpu.index);
+        if (device.isDrm())
+            s << ", " << device.describe();
         if (info != state.gpuMetrics.gpus.cend()) {
             QStringList identity{info->name, info->uuid};
             if (!info->busId.isEmpty())
@@ -157,17 +179,23 @@ QJsonObject toJson(const MonitorState &state)
             holders.append(holderToJson(holder, false, false));
         for (const Holder &holder : gpu.openOnlyHolders)
             holders.append(holderToJson(holder, true, false));
-        QString node;
-        for (const GpuDevice &device : state.snapshot.devices.gpus)
-            if (device.index == gpu.index)
-                node = device.path;
+        const GpuDevice device = deviceOf(state, gpu.index);
         QJsonObject object{{QStringLiteral("index"), gpu.index},
-                           {QStringLiteral("node"), node},
+                           {QStringLiteral("node"), device.path},
+                           {QStringLiteral("vendor"), vendorName(device.vendor)},
                            {QStringLiteral("busy"), gpu.state == GpuState::Busy},
                            {QStringLiteral("state"), gpuStateName(gpu.state)},
                            {QStringLiteral("reason"), gpu.reason},
                            {QStringLiteral("workload"), gpu.workloadId},
                            {QStringLiteral("holders"), holders}};
+        if (device.isDrm()) {
+            object.insert(QStringLiteral("name"), device.describe());
+            object.insert(QStringLiteral("driver"), device.driver);
+            object.insert(QStringLiteral("pci_slot"), device.pciSlot);
+            object.insert(QStringLiteral("pci_id"), device.pciId);
+            if (!device.uniqueId.isEmpty())
+                object.insert(QStringLiteral("unique_id"), device.uniqueId);
+        }
         const auto info = state.gpuMetrics.gpus.constFind(gpu.index);
         if (info != state.gpuMetrics.gpus.cend()) {
             // Present keys only: a metric the driver does not report is absent, not zero.

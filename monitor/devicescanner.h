@@ -1,9 +1,22 @@
 #pragma once
 #include "snapshot.h"
 
-// Lists the NVIDIA device nodes under deviceRoot: nvidia[0-9]+ are GPUs (the number is the index),
-// nvidiactl, nvidia-uvm, nvidia-uvm-tools and nvidia-modeset are shared nodes. Other names are ignored, and so
-// are GPU names the driver never makes: a leading zero (nvidia01) or an index above 255. Device majors are not
-// checked, so tests can use plain files.
-// A missing or unreadable deviceRoot gives an empty result.
-DeviceNodes scanDevices(const QString &deviceRoot);
+#include <optional>
+
+// Lists the GPUs and the shared nodes under deviceRoot.
+// - NVIDIA: nvidia[0-9]+ are GPUs (the number is the index); nvidiactl, nvidia-uvm, nvidia-uvm-tools and
+//   nvidia-modeset are shared nodes. Names the driver never makes are ignored: a leading zero (nvidia01) or an
+//   index above 255.
+// - AMD and Intel: dri/renderD<N> whose sysfs device (<sysfsRoot>/class/drm/renderD<N>/device, matched by name)
+//   is a PCI device of vendor 0x1002 bound to amdgpu, or of vendor 0x8086 bound to i915 or xe. They take the
+//   indices after the highest NVIDIA one (0.. without NVIDIA GPUs), in PCI slot order. NVIDIA's own render nodes
+//   (nvidiaN covers them) and those of other vendors or without a PCI device (vgem, virtio, llvmpipe) are
+//   skipped. kfd (every ROCm process opens it) is a shared node.
+// Device majors are not checked, so tests can use plain files. A missing or unreadable deviceRoot gives an empty
+// result; a render node whose sysfs entry is missing or garbage is skipped.
+DeviceNodes scanDevices(const QString &deviceRoot, const QString &sysfsRoot = QStringLiteral("/sys"));
+
+// The AMD or Intel GPU a render node (<...>/renderD<N>) stands for, from <sysfsRoot>/class/drm/renderD<N>; its
+// index is left at -1. nullopt when it is none of ours; *whyNot then says why, naming the sysfs file.
+std::optional<GpuDevice> readDrmGpu(const QString &renderNodePath, const QString &sysfsRoot,
+                                    QString *whyNot = nullptr);

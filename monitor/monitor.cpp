@@ -6,6 +6,7 @@
 #include "ttyscanner.h"
 
 #include <QDateTime>
+#include <QDir>
 #include <QFile>
 #include <QFileInfo>
 #include <QFileSystemWatcher>
@@ -87,7 +88,7 @@ Monitor::Monitor(const QString &configPath, WorkloadRunner *runner, const Clock 
             watchConfigFile(); // an editor that saves by rename replaces the watched file
             m_reloadTimer->start();
         }
-        if (path == m_config.deviceRoot)
+        if (path == m_config.deviceRoot || path == driFolder())
             rescan();
     });
 
@@ -349,6 +350,7 @@ bool Monitor::applyConfig(const ConfigLoadResult &result, bool initial)
             qCWarning(lcScan, "cannot watch %s for GPUs appearing; the poll every %d s will notice them",
                       qPrintable(m_config.deviceRoot), m_config.intervalSeconds);
         m_devices = DeviceNodes();
+        m_runner->setGpuDevices({});
     }
     return true;
 }
@@ -362,20 +364,32 @@ void Monitor::watchConfigFile()
         m_fileWatcher->addPath(m_configPath);
 }
 
+QString Monitor::driFolder() const
+{
+    return QDir(m_config.deviceRoot).filePath(QStringLiteral("dri"));
+}
+
 void Monitor::updateDevices()
 {
-    const DeviceNodes devices = scanDevices(m_config.deviceRoot);
+    // Render nodes come and go in dri/ (amdgpu loaded late, a GPU unbound): watch it too once it exists. A
+    // folder removed drops its watch by itself.
+    const QString dri = driFolder();
+    if (!m_fileWatcher->directories().contains(dri) && QFileInfo(dri).isDir())
+        m_fileWatcher->addPath(dri);
+    const DeviceNodes devices = scanDevices(m_config.deviceRoot, m_paths.sysfsRoot);
     if (devices == m_devices && !m_rewatchNodes)
         return;
     m_rewatchNodes = false;
     if (devices != m_devices) {
         QStringList found;
         for (const GpuDevice &gpu : devices.gpus)
-            found.append(QString::number(gpu.index));
+            found.append(gpu.isDrm() ? QStringLiteral("%1 (%2)").arg(gpu.index).arg(gpu.describe())
+                                     : QString::number(gpu.index));
         qCInfo(lcScan, "GPUs under %s: %s", qPrintable(m_config.deviceRoot),
-               found.isEmpty() ? "none" : qPrintable(found.join(QLatin1Char(','))));
+               found.isEmpty() ? "none" : qPrintable(found.join(QStringLiteral(", "))));
         m_devices = devices;
         m_hidden.reset();
+        m_runner->setGpuDevices(m_devices.gpus);
     }
     m_nodeWatcher->setNodes(m_devices.allPaths()); // unchanged nodes keep their watch
 }

@@ -31,6 +31,9 @@ struct MonitorPaths
     // Where the GPU backend's GPUs have their nodes (NVML: minor N is /dev/nvidiaN). The backend's view applies
     // only while device_root is this folder; tests point it at their fake one.
     QString backendDeviceRoot = QStringLiteral("/dev");
+    // Where AMD and Intel render nodes (<device_root>/dri/renderDN) are matched to their PCI devices
+    // (<sysfsRoot>/class/drm/renderDN/device); tests point it at a fixture.
+    QString sysfsRoot = QStringLiteral("/sys");
 };
 
 // A workload stopped because someone else opened its GPU.
@@ -113,6 +116,7 @@ private:
     bool applyConfig(const ConfigLoadResult &result, bool initial);
     void watchConfigFile();
     void updateDevices();
+    QString driFolder() const; // <device_root>/dri, where AMD and Intel GPUs have their render nodes
     void onNodeEvents(const NodeEvents &events);
     void absorbEvents(const NodeEvents &events);
     void preemptEarly(const Holder &holder);

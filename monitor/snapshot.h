@@ -8,16 +8,41 @@
 
 #include <optional>
 
+enum class GpuVendor { Nvidia, Amd, Intel };
+
+// One GPU. NVIDIA GPUs are <device_root>/nvidiaN; AMD and Intel GPUs are <device_root>/dri/renderDN, matched by
+// name to <sysfs_root>/class/drm/renderDN/device (the PCI device) for the fields below.
 struct GpuDevice
 {
-    int index = -1; // the N of <device_root>/nvidiaN
-    QString path;   // the device node
+    int index = -1; // NVIDIA: the N of nvidiaN; AMD/Intel: after the highest NVIDIA index, in PCI order
+    QString path;   // the device node its holders are looked up by (nvidiaN or dri/renderDN)
+    GpuVendor vendor = GpuVendor::Nvidia;
+    // DRM GPUs only (empty for NVIDIA nodes, which are not looked up in sysfs):
+    QString pciSlot = QString(); // "0000:03:00.0"
+    QString driver = QString(); // "amdgpu", "i915", "xe"
+    QString sysfsDevice = QString(); // the PCI device folder in sysfs, resolved (for metrics readers)
+    QString pciId = QString(); // "1002:744c": vendor and device id
+    QString uniqueId = QString(); // AMD: sysfs unique_id, 16 lower-case hex digits, as ROCm's "GPU-<id>"; empty if none
 
-    bool operator==(const GpuDevice &o) const { return index == o.index && path == o.path; }
+    bool isDrm() const { return vendor != GpuVendor::Nvidia; }
+    // "AMD GPU 1002:744c (amdgpu, 0000:03:00.0)": how a GPU without a backend's name is shown.
+    QString describe() const
+    {
+        if (!isDrm())
+            return QString();
+        const QString maker = vendor == GpuVendor::Amd ? QStringLiteral("AMD") : QStringLiteral("Intel");
+        return QStringLiteral("%1 GPU %2 (%3, %4)").arg(maker, pciId, driver, pciSlot);
+    }
+
+    bool operator==(const GpuDevice &o) const
+    {
+        return index == o.index && path == o.path && vendor == o.vendor && pciSlot == o.pciSlot
+               && driver == o.driver && sysfsDevice == o.sysfsDevice && pciId == o.pciId && uniqueId == o.uniqueId;
+    }
 };
 
-// The device nodes under device_root: one per GPU, plus the shared ones every CUDA process opens
-// (nvidiactl, nvidia-uvm, nvidia-uvm-tools, nvidia-modeset) that name no GPU.
+// The device nodes under device_root: one per GPU, plus the shared ones that name no GPU: those every CUDA
+// process opens (nvidiactl, nvidia-uvm, nvidia-uvm-tools, nvidia-modeset) and kfd, which every ROCm process opens.
 struct DeviceNodes
 {
     QList<GpuDevice> gpus;   // sorted by index
@@ -64,7 +89,7 @@ struct Holder
     QString argv0;           // first word of /proc/<pid>/cmdline
     QList<qint64> ancestors; // ppid chain, parent first, ending before pid 1 (or at the first unreadable one)
     QList<int> gpus;         // indices of the GPU nodes it holds
-    bool holdsSharedNode = false; // holds nvidiactl / nvidia-uvm
+    bool holdsSharedNode = false; // holds nvidiactl / nvidia-uvm / kfd
     // A holder that could not be seen: a GPU node was opened (inotify) by a process whose fds we may
     // not read (another user's, idlegpu not root). pid is 0 unless a backend names it.
     bool hidden = false;

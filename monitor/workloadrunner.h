@@ -2,6 +2,7 @@
 // The runner behind an interface: the monitor's tests use a fake, the real one (ProcessRunner) runs
 // processes.
 #include "config.h"
+#include "snapshot.h"
 #include "workloadruntime.h"
 
 #include <QHash>
@@ -29,6 +30,10 @@ public:
     // The UUID of each GPU by index, when a backend (NVML) knows them: later starts name GPUs by UUID in
     // CUDA_VISIBLE_DEVICES. Runners that start no processes ignore it.
     virtual void setGpuUuids(const QHash<int, QString> &uuidsByIndex) { Q_UNUSED(uuidsByIndex) }
+    // The GPUs present (vendor, PCI slot, AMD unique_id): later starts select AMD and Intel GPUs through the
+    // variables their stacks read (see ProcessRunner::workloadEnvironment). Runners that start no processes
+    // ignore it.
+    virtual void setGpuDevices(const QList<GpuDevice> &devices) { Q_UNUSED(devices) }
 
     bool anyRunning() const
     {

@@ -78,9 +78,13 @@ void StatusWindow::refresh()
         const auto runtime = m_state.runtimes.constFind(gpu.workloadId);
         const bool hasWorkload = !gpu.workloadId.isEmpty();
         const GpuInfo info = m_state.gpuMetrics.gpus.value(gpu.index);
+        GpuDevice device;
+        for (const GpuDevice &present : m_state.snapshot.devices.gpus)
+            if (present.index == gpu.index)
+                device = present;
         const QString texts[ColumnCount] = {
             QString::number(gpu.index),
-            info.name,
+            info.name.isEmpty() ? device.describe() : info.name, // AMD and Intel: vendor, driver, PCI slot
             StatusText::gpuActivity(gpu, m_state, m_nowMs, m_wallNow, true),
             StatusText::gpuHolders(gpu),
             hasWorkload ? StatusText::workloadName(m_state.config, gpu.workloadId) : QString(),
@@ -103,6 +107,10 @@ void StatusWindow::refresh()
             details.append(info.uuid);
         if (!info.busId.isEmpty())
             details.append(tr("PCI bus %1").arg(info.busId));
+        if (!device.uniqueId.isEmpty())
+            details.append(QStringLiteral("GPU-") + device.uniqueId);
+        if (device.isDrm())
+            details.append(device.path);
         if (info.backendIndex >= 0 && info.backendIndex != gpu.index)
             details.append(tr("nvidia-smi index %1").arg(info.backendIndex));
         m_table->item(row, NameColumn)->setToolTip(details.join(QLatin1Char('\n')));
