@@ -215,8 +215,10 @@ bool becomeUser(const char *user)
     errno = 0;
     const passwd *account = getpwnam(user);
     if (!account) {
+        // getpwnam(3): these errors, like none, mean that the name was not found.
+        const bool notFound = errno == 0 || errno == ENOENT || errno == ESRCH || errno == EBADF || errno == EPERM;
         dprintf(STDERR_FILENO, "idlegpu-reaper: cannot run as user '%s': %s\n", user,
-                errno ? strerror(errno) : "no such user (any more)");
+                notFound ? "no such user (any more)" : strerror(errno));
         return false;
     }
     const uid_t uid = account->pw_uid;
