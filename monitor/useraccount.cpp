@@ -15,6 +15,13 @@
 
 namespace {
 
+// The 32-bit-id calls where a 32-bit architecture also has 16-bit ones under the plain names.
+#ifdef SYS_setgroups32
+constexpr long kSetGroups = SYS_setgroups32, kSetFsUid = SYS_setfsuid32, kSetFsGid = SYS_setfsgid32;
+#else
+constexpr long kSetGroups = SYS_setgroups, kSetFsUid = SYS_setfsuid, kSetFsGid = SYS_setfsgid;
+#endif
+
 bool isDecimal(const QString &text)
 {
     if (text.isEmpty() || text.size() > 10)
@@ -114,15 +121,15 @@ int openAppendAsUser(const QString &path, const UserAccount &account, QString *e
     // Raw system calls: glibc's wrappers of setgroups would change every thread of idlegpu, the kernel's calls
     // change only this one, which ends right after the open.
     std::thread opener([&] {
-        if (::syscall(SYS_setgroups, groups.size(), groups.data()) != 0) {
+        if (::syscall(kSetGroups, groups.size(), groups.data()) != 0) {
             failure = QStringLiteral("cannot take the groups of %1: %2").arg(account.name, QString::fromLocal8Bit(strerror(errno)));
             return;
         }
-        ::syscall(SYS_setfsgid, gid_t(account.gid));
-        ::syscall(SYS_setfsuid, uid_t(account.uid));
+        ::syscall(kSetFsGid, gid_t(account.gid));
+        ::syscall(kSetFsUid, uid_t(account.uid));
         // Both calls return the previous id whatever happens: asking again (-1 changes nothing) tells the result.
-        if (uid_t(::syscall(SYS_setfsuid, uid_t(-1))) != uid_t(account.uid)
-            || gid_t(::syscall(SYS_setfsgid, gid_t(-1))) != gid_t(account.gid)) {
+        if (uid_t(::syscall(kSetFsUid, uid_t(-1))) != uid_t(account.uid)
+            || gid_t(::syscall(kSetFsGid, gid_t(-1))) != gid_t(account.gid)) {
             failure = QStringLiteral("cannot take the file-system identity of %1").arg(account.name);
             return;
         }

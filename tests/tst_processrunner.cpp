@@ -598,6 +598,25 @@ private Q_SLOTS:
         QVERIFY(readAll(config.log).contains(" idlegpu: stopped w: test\n")); // idlegpu still writes its lines
     }
 
+    // The log file is opened with the user's permissions: a folder only root can write (or a symlink the user
+    // planted into one) makes the start fail, instead of root creating a file there for the user.
+    void logOpenedWithUsersPermissions()
+    {
+        if (::geteuid() != 0)
+            QSKIP("needs root: only root can start a workload as another user");
+        if (!UserLookup::findAccount(QStringLiteral("nobody")))
+            QSKIP("this machine has no user 'nobody'");
+        const QString logPath = path(QStringLiteral("root-only.log")); // in the test's folder: root's, mode 0700
+        WorkloadConfig config = shellWorkload(QStringLiteral("w"), QStringLiteral("sleep 30"), QStringLiteral("/"));
+        config.user = QStringLiteral("nobody");
+        config.log = logPath;
+        ProcessRunner runner(&m_clock, reaperPath());
+        QVERIFY(!runner.start(config, {0}, false));
+        QCOMPARE(runner.runtimes().value("w").lastExit,
+                 QStringLiteral("cannot open log file %1: Permission denied (opened as user nobody)").arg(logPath));
+        QVERIFY(!QFile::exists(logPath));
+    }
+
     // The account named by user= is gone by the time the workload starts: the start fails and says why; nothing
     // runs, as root or as anyone.
     void vanishedUserFailsTheStart()
