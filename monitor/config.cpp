@@ -247,6 +247,7 @@ private:
         } else {
             error(section.line, QStringLiteral("[%1] has no cmd=: nothing to run").arg(section.name));
         }
+        readBoolean(section, QStringLiteral("enabled"), &workload.enabled);
         const QString home = readUser(section, &workload);
         if (const IniDocument::Entry *entry = find(section, QStringLiteral("dir")))
             workload.dir = expandHome(value(*entry), home);
@@ -262,18 +263,23 @@ private:
                 error(entry->line, QStringLiteral("env: %1").arg(message));
         }
         readSeconds(section, QStringLiteral("stop_timeout_seconds"), 1, 3600, &workload.stopTimeoutSeconds);
-        readBoolean(section, QStringLiteral("enabled"), &workload.enabled);
         m_result.config.workloads.append(workload);
     }
 
     // user= and whether the workload may run as it (see checkWorkloadUser()). A problem refuses this workload
-    // alone: it depends on who runs idlegpu and on the accounts of the machine, not only on the file. Returns
-    // the home folder ~ stands for.
+    // alone: it depends on who runs idlegpu and on the accounts of the machine, not only on the file. A
+    // disabled workload never runs, so it is checked once enabled (an example file may name a user the
+    // machine lacks). Returns the home folder ~ stands for.
     QString readUser(const IniDocument::Section &section, WorkloadConfig *workload)
     {
         const IniDocument::Entry *entry = find(section, QStringLiteral("user"));
         if (entry)
             workload->user = value(*entry).trimmed();
+        if (!workload->enabled) {
+            const std::optional<UserAccount> account =
+                workload->user.isEmpty() || !m_users.find ? std::nullopt : m_users.find(workload->user);
+            return account ? account->home : QDir::homePath();
+        }
         const WorkloadUserCheck check = checkWorkloadUser(workload->user, m_users);
         const int line = entry ? entry->line : section.line;
         if (!check.error.isEmpty()) {

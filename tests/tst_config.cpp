@@ -98,6 +98,7 @@ private slots:
     void workloadUser_data();
     void workloadUser();
     void expandsHomeOfWorkloadUser();
+    void disabledWorkloadUserCheckedOnceEnabled();
     void builtinIgnoreList_data();
     void builtinIgnoreList();
     void readsNotify_data();
@@ -625,6 +626,19 @@ void TestConfig::expandsHomeOfWorkloadUser()
     WorkloadConfig changed = result.config.workloads.at(0);
     changed.user = QStringLiteral("bob");
     QVERIFY(!changed.sameSettings(result.config.workloads.at(0)));
+}
+
+void TestConfig::disabledWorkloadUserCheckedOnceEnabled()
+{
+    const QByteArray disabled = "[process-a]\ncmd=sleep 1\nuser=mallory\nenabled=false\n"
+                                "[process-b]\ncmd=sleep 1\nenabled=false\nlog=~/b.log\nuser=alice\n";
+    ConfigLoadResult result = ConfigLoader::parse(disabled, testFile, fakeUsers(0));
+    QCOMPARE(describe(result), QStringList());
+    QVERIFY(result.config.workloads.at(0).refusal.isEmpty());
+    QCOMPARE(result.config.workloads.at(1).log, QStringLiteral("/home/alice/b.log"));
+    result = ConfigLoader::parse(QByteArray(disabled).replace("enabled=false", "enabled=true"), testFile, fakeUsers(0));
+    QCOMPARE(describe(result), QStringList{QStringLiteral("test.conf:3: error: [process-a] will not run: user: there "
+                                                          "is no user named 'mallory'")});
 }
 
 void TestConfig::readsNotify_data()

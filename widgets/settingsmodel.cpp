@@ -206,9 +206,10 @@ QList<SettingsProblem> SettingsModel::validate(const SettingsDraft &draft, const
                 break;
             }
 
+        // A disabled workload never runs: its user is checked once it is enabled (as ConfigLoader does).
         const WorkloadUserCheck userCheck = checkWorkloadUser(w.user, users);
         const QString user = w.user.trimmed();
-        if (!userCheck.error.isEmpty()) {
+        if (w.enabled && !userCheck.error.isEmpty()) {
             if (user.isEmpty())
                 problem(QStringLiteral("user"), tr("idlegpu runs as root: enter the user this workload runs as "
                                                    "(root only if it must have every privilege)."));
@@ -216,7 +217,7 @@ QList<SettingsProblem> SettingsModel::validate(const SettingsDraft &draft, const
                 problem(QStringLiteral("user"), tr("There is no user “%1”.").arg(user));
             else
                 problem(QStringLiteral("user"), tr("Only root can run a workload as another user (“%1”).").arg(user));
-        } else if (!userCheck.warning.isEmpty()) {
+        } else if (w.enabled && !userCheck.warning.isEmpty()) {
             problems.append({SettingsProblem::Workloads, i, QStringLiteral("user"),
                              tr("This workload runs as root, with every privilege."), SettingsProblem::Warning});
         }
