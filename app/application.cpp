@@ -72,6 +72,13 @@ int checkConfig(const Options &options)
     if (location.usedLegacy)
         printOut(Cli::tr("Using gpu_mon's configuration file (no idlegpu.conf exists).") + QLatin1Char('\n'));
     printOut(StatusReport::formatConfig(result.config));
+    const qsizetype refused = result.refusedWorkloads().size();
+    if (refused > 0) {
+        printErr(Cli::tr("%1: %n workload(s) would not run (see the errors above); the rest of the configuration "
+                         "would be used.", nullptr, int(refused))
+                     .arg(location.path));
+        return 1;
+    }
     return 0;
 }
 

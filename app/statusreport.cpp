@@ -137,8 +137,10 @@ QString formatText(const MonitorState &state)
     }
     for (const WorkloadConfig &workload : state.config.workloads) {
         const QString reason = state.decision.workloadReasons.value(workload.id);
-        s << "Workload " << workload.name << " [" << workload.id << "] on GPUs " << workload.gpus.toString() << ": "
-          << (reason.isEmpty() ? QStringLiteral("would run") : reason) << '\n';
+        s << "Workload " << workload.name << " [" << workload.id << "] on GPUs " << workload.gpus.toString();
+        if (!workload.user.isEmpty())
+            s << " as user " << workload.user;
+        s << ": " << (reason.isEmpty() ? QStringLiteral("would run") : reason) << '\n';
     }
     if (!state.decision.activeUsers.isEmpty())
         s << "Active users (tty check): " << state.decision.activeUsers.join(QStringLiteral(", ")) << '\n';
@@ -223,6 +225,8 @@ QJsonObject toJson(const MonitorState &state)
                                      {QStringLiteral("name"), workload.name},
                                      {QStringLiteral("cmd"), workload.cmd},
                                      {QStringLiteral("gpus"), workload.gpus.toString()},
+                                     {QStringLiteral("user"), workload.user},
+                                     {QStringLiteral("refused"), workload.refusal},
                                      {QStringLiteral("would_run"), reason.isEmpty()},
                                      {QStringLiteral("reason"), reason}});
     }
@@ -261,11 +265,14 @@ QString formatConfig(const Config &config)
             s << " [" << arg << ']';
         s << '\n'
           << "    gpus = " << w.gpus.toString() << '\n'
+          << "    user = " << (w.user.isEmpty() ? QStringLiteral("(the user idlegpu runs as)") : w.user) << '\n'
           << "    dir = " << (w.dir.isEmpty() ? QStringLiteral("(home folder)") : w.dir) << '\n'
           << "    log = " << (w.log.isEmpty() ? QStringLiteral("(idlegpu's log)") : w.log) << '\n';
         for (const auto &pair : w.env)
             s << "    env " << pair.first << '=' << pair.second << '\n';
         s << "    stop_timeout_seconds = " << w.stopTimeoutSeconds << '\n';
+        if (!w.refusal.isEmpty())
+            s << "    refused: " << w.refusal << '\n';
     }
     s << "[tty] enabled = " << (config.tty.enabled ? "true" : "false")
       << ", whitelist = " << config.tty.whitelist.join(QLatin1Char(',')) << ", idle_seconds = " << config.tty.idleSeconds

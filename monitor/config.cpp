@@ -15,13 +15,14 @@
 
 namespace {
 
-// dir= and log= are paths a user writes as in a shell: a leading ~/ (or a lone ~) is the home folder.
-QString expandHome(const QString &path)
+// dir= and log= are paths a user writes as in a shell: a leading ~/ (or a lone ~) is the home folder (of the
+// user the workload runs as).
+QString expandHome(const QString &path, const QString &home)
 {
     if (path == QLatin1String("~"))
-        return QDir::homePath();
+        return home;
     if (path.startsWith(QLatin1String("~/")))
-        return QDir::homePath() + path.mid(1);
+        return home + path.mid(1);
     return path;
 }
 
@@ -29,7 +30,7 @@ const QStringList defaultsKeys{QStringLiteral("interval_seconds"), QStringLitera
                                QStringLiteral("device_root"), QStringLiteral("notify")};
 const QStringList gpuGroupKeys{QStringLiteral("gpus"), QStringLiteral("ignore_programs"), QStringLiteral("busy_when"),
                                QStringLiteral("busy_memory_mib")};
-const QStringList workloadKeys{QStringLiteral("dir"),  QStringLiteral("cmd"),
+const QStringList workloadKeys{QStringLiteral("dir"),  QStringLiteral("cmd"), QStringLiteral("user"),
                                QStringLiteral("gpus"), QStringLiteral("log"),
                                QStringLiteral("name"), QStringLiteral("env"),
                                QStringLiteral("stop_timeout_seconds"), QStringLiteral("enabled")};
@@ -94,8 +95,8 @@ QStringList parseCommaList(const QString &text)
 class ConfigReader
 {
 public:
-    ConfigReader(const IniDocument &doc, QSettings &settings, ConfigLoadResult &result)
-        : m_doc(doc), m_settings(settings), m_result(result)
+    ConfigReader(const IniDocument &doc, QSettings &settings, const UserLookup &users, ConfigLoadResult &result)
+        : m_doc(doc), m_settings(settings), m_users(users), m_result(result)
     {
         for (const IniDocument::Entry &entry : doc.entries)
             m_entriesOfSection[entry.section].append(&entry);
@@ -275,10 +276,12 @@ private:
         } else {
             error(section.line, QStringLiteral("[%1] has no cmd=: nothing to run").arg(section.name));
         }
+        readBoolean(section, QStringLiteral("enabled"), &workload.enabled);
+        const QString home = readUser(section, &workload);
         if (const IniDocument::Entry *entry = find(section, QStringLiteral("dir")))
-            workload.dir = expandHome(value(*entry));
+            workload.dir = expandHome(value(*entry), home);
         if (const IniDocument::Entry *entry = find(section, QStringLiteral("log")))
-            workload.log = expandHome(value(*entry));
+            workload.log = expandHome(value(*entry), home);
         readGpus(section, &workload.gpus);
         if (const IniDocument::Entry *entry = find(section, QStringLiteral("env"))) {
             workload.envText = value(*entry);
@@ -289,8 +292,33 @@ private:
                 error(entry->line, QStringLiteral("env: %1").arg(message));
         }
         readSeconds(section, QStringLiteral("stop_timeout_seconds"), 1, 3600, &workload.stopTimeoutSeconds);
-        readBoolean(section, QStringLiteral("enabled"), &workload.enabled);
         m_result.config.workloads.append(workload);
+    }
+
+    // user= and whether the workload may run as it (see checkWorkloadUser()). A problem refuses this workload
+    // alone: it depends on who runs idlegpu and on the accounts of the machine, not only on the file. A
+    // disabled workload never runs, so it is checked once enabled (an example file may name a user the
+    // machine lacks). Returns the home folder ~ stands for.
+    QString readUser(const IniDocument::Section &section, WorkloadConfig *workload)
+    {
+        const IniDocument::Entry *entry = find(section, QStringLiteral("user"));
+        if (entry)
+            workload->user = value(*entry).trimmed();
+        if (!workload->enabled) {
+            const std::optional<UserAccount> account =
+                workload->user.isEmpty() || !m_users.find ? std::nullopt : m_users.find(workload->user);
+            return account ? account->home : QDir::homePath();
+        }
+        const WorkloadUserCheck check = checkWorkloadUser(workload->user, m_users);
+        const int line = entry ? entry->line : section.line;
+        if (!check.error.isEmpty()) {
+            workload->refusal = check.error;
+            report(ConfigDiagnostic::Error, line,
+                   QStringLiteral("[%1] will not run: %2").arg(section.name, check.error), section.name);
+        } else if (!check.warning.isEmpty()) {
+            warning(line, check.warning);
+        }
+        return check.account && !workload->user.isEmpty() ? check.account->home : QDir::homePath();
     }
 
     void readCommand(const IniDocument::Entry &entry, WorkloadConfig *workload)
@@ -387,12 +415,13 @@ private:
 
     void error(int line, const QString &message) { report(ConfigDiagnostic::Error, line, message); }
     void warning(int line, const QString &message) { report(ConfigDiagnostic::Warning, line, message); }
-    void report(ConfigDiagnostic::Severity severity, int line, const QString &message)
+    void report(ConfigDiagnostic::Severity severity, int line, const QString &message,
+                const QString &refusedWorkload = QString())
     {
         // A file of garbage gives a problem a line; the first ones show what is wrong.
         constexpr int maxDiagnostics = 200;
         if (m_result.diagnostics.size() < maxDiagnostics)
-            m_result.diagnostics.append({severity, m_result.config.filePath, line, message});
+            m_result.diagnostics.append({severity, m_result.config.filePath, line, message, refusedWorkload});
         else
             ++(severity == ConfigDiagnostic::Error ? m_droppedErrors : m_droppedWarnings);
     }
@@ -405,6 +434,7 @@ private:
 
     const IniDocument &m_doc;
     QSettings &m_settings;
+    const UserLookup &m_users;
     ConfigLoadResult &m_result;
     QHash<QString, SectionRef> m_workloadNames; // name -> the workload that has it
     QHash<QString, QList<const IniDocument::Entry *>> m_entriesOfSection;
@@ -443,7 +473,7 @@ static QString writableByOthers(const QString &path)
     return QString();
 }
 
-ConfigLoadResult load(const QString &path)
+ConfigLoadResult load(const QString &path, const UserLookup &users)
 {
     QString message = writableByOthers(path);
     if (!message.isEmpty()) {
@@ -460,10 +490,10 @@ ConfigLoadResult load(const QString &path)
             {ConfigDiagnostic::Error, path, 0, QStringLiteral("cannot read this file: %1").arg(message)});
         return result;
     }
-    return parse(*contents, path);
+    return parse(*contents, path, users);
 }
 
-ConfigLoadResult parse(const QByteArray &contents, const QString &path)
+ConfigLoadResult parse(const QByteArray &contents, const QString &path, const UserLookup &users)
 {
     ConfigLoadResult result;
     result.config.filePath = path;
@@ -481,7 +511,7 @@ ConfigLoadResult parse(const QByteArray &contents, const QString &path)
         return result;
     }
     QSettings settings(copy.fileName(), idlegpuIniFormat());
-    ConfigReader(doc, settings, result).read();
+    ConfigReader(doc, settings, users, result).read();
     return result;
 }
 

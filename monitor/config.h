@@ -2,6 +2,7 @@
 // The configuration model: gpu_mon.conf's sections and keys, plus idlegpu's own, with their defaults.
 // Loaded through QSettings with the project's INI format (inifile.h), which reads values verbatim.
 #include "gpuselection.h"
+#include "useraccount.h"
 
 #include <QList>
 #include <QPair>
@@ -69,7 +70,8 @@ struct WorkloadConfig
     QString name;        // name= ; default: the section name without "process-"
     QString cmd;         // cmd= exactly as written
     QStringList argv;    // cmd split into words as a POSIX shell would (no shell is run)
-    QString dir;         // dir= ; empty: the user's home folder
+    QString user;        // user= (a login name or uid), trimmed; empty: the user idlegpu runs as
+    QString dir;         // dir= ; empty: the home folder of the user it runs as
     GpuSelection gpus;   // gpus= ; default ALL
     QString log;         // log= ; empty: output goes to idlegpu's own log
     QString envText;     // env= exactly as written
@@ -77,13 +79,17 @@ struct WorkloadConfig
     int stopTimeoutSeconds = 10;
     bool enabled = true;
     int line = 0; // line of the section header
+    // Why it must not run (a problem with user=: none given as root, an unknown or forbidden user); empty when
+    // it may. Such a workload is shown but never started; the rest of the config is used.
+    QString refusal;
 
     // Same settings (the line it stands on does not count): a running workload whose settings are equal
     // after a reload keeps running.
     bool sameSettings(const WorkloadConfig &o) const
     {
-        return id == o.id && name == o.name && cmd == o.cmd && argv == o.argv && dir == o.dir && gpus == o.gpus
-               && log == o.log && env == o.env && stopTimeoutSeconds == o.stopTimeoutSeconds && enabled == o.enabled;
+        return id == o.id && name == o.name && cmd == o.cmd && argv == o.argv && user == o.user && dir == o.dir
+               && gpus == o.gpus && log == o.log && env == o.env && stopTimeoutSeconds == o.stopTimeoutSeconds
+               && enabled == o.enabled && refusal == o.refusal;
     }
 };
 
@@ -196,10 +202,19 @@ inline bool sameSettings(const Config &a, const Config &b)
 struct ConfigDiagnostic
 {
     enum Severity { Warning, Error };
+    ConfigDiagnostic() = default;
+    ConfigDiagnostic(Severity severity, const QString &file, int line, const QString &message,
+                     const QString &refusedWorkload = QString())
+        : severity(severity), file(file), line(line), message(message), refusedWorkload(refusedWorkload)
+    {
+    }
+
     Severity severity = Error;
     QString file;
     int line = 0; // 0: about the whole file
     QString message;
+    // An Error that refuses only this workload (its section id): the rest of the file is used.
+    QString refusedWorkload;
 
     QString toString() const
     {
@@ -214,21 +229,32 @@ struct ConfigLoadResult
     Config config;
     QList<ConfigDiagnostic> diagnostics;
 
+    // No error that keeps the file from being used (refused workloads aside: see refusedWorkloads()).
     bool ok() const
     {
         for (const ConfigDiagnostic &d : diagnostics)
-            if (d.severity == ConfigDiagnostic::Error)
+            if (d.severity == ConfigDiagnostic::Error && d.refusedWorkload.isEmpty())
                 return false;
         return true;
+    }
+    // The workloads that will not run, each with the error that says why.
+    QList<ConfigDiagnostic> refusedWorkloads() const
+    {
+        QList<ConfigDiagnostic> refused;
+        for (const ConfigDiagnostic &d : diagnostics)
+            if (!d.refusedWorkload.isEmpty())
+                refused.append(d);
+        return refused;
     }
 };
 
 namespace ConfigLoader {
 // Reads and checks a config file. Never throws or crashes, whatever the file holds; on errors, the returned
-// config is the best effort and must not be applied (ok() is false).
-ConfigLoadResult load(const QString &path);
+// config is the best effort and must not be applied (ok() is false). `users` says who idlegpu runs as and
+// finds the accounts user= names (see checkWorkloadUser()).
+ConfigLoadResult load(const QString &path, const UserLookup &users = UserLookup::system());
 // The same for bytes already read (the fuzzer and tests use it); `path` only names them in messages.
-ConfigLoadResult parse(const QByteArray &contents, const QString &path);
+ConfigLoadResult parse(const QByteArray &contents, const QString &path, const UserLookup &users = UserLookup::system());
 
 // Which file to use: `overridePath` when given; else ~/.config/idlegpu/idlegpu.conf; else, when that does
 // not exist but ~/.config/gpu_mon.conf does, that one (usedLegacy = true). XDG_CONFIG_HOME is honoured.

@@ -245,6 +245,11 @@ private:
             order.reason = QStringLiteral("disabled");
             return order;
         }
+        if (!workload->refusal.isEmpty()) {
+            order.cause = StopCause::Disabled;
+            order.reason = QStringLiteral("refused: %1").arg(workload->refusal);
+            return order;
+        }
         if (isPaused(runtime.id)) {
             order.cause = StopCause::Paused;
             order.reason = QStringLiteral("paused");
@@ -309,6 +314,8 @@ private:
         *waitsOnlyToSettle = false;
         if (!workload.enabled)
             return QStringLiteral("disabled");
+        if (!workload.refusal.isEmpty())
+            return QStringLiteral("refused: %1").arg(workload.refusal);
         if (isPaused(workload.id))
             return QStringLiteral("paused");
         if (!globalBlocker.isEmpty())

@@ -17,6 +17,7 @@
 
 #include <signal.h>
 #include <string.h>
+#include <unistd.h>
 
 struct ProcessRunner::Entry
 {
@@ -182,6 +183,23 @@ QProcessEnvironment ProcessRunner::workloadEnvironment(const QList<QPair<QString
     return result;
 }
 
+QProcessEnvironment ProcessRunner::userEnvironment(const QProcessEnvironment &base, const UserAccount &account,
+                                                   const QList<QPair<QString, QString>> &env)
+{
+    QProcessEnvironment result = base;
+    // idlegpu's own per-user folders (root's, under sudo) are no place for another user's files.
+    for (const char *name : {"XDG_RUNTIME_DIR", "XDG_CONFIG_HOME", "XDG_CACHE_HOME", "XDG_DATA_HOME", "XDG_STATE_HOME",
+                             "MAIL"})
+        result.remove(QLatin1String(name));
+    result.insert(QStringLiteral("HOME"), account.home);
+    result.insert(QStringLiteral("USER"), account.name);
+    result.insert(QStringLiteral("LOGNAME"), account.name);
+    result.insert(QStringLiteral("SHELL"), account.shell.isEmpty() ? QStringLiteral("/bin/sh") : account.shell);
+    for (const auto &[key, value] : env) // env= has the last word, as always
+        result.insert(key, value);
+    return result;
+}
+
 QString ProcessRunner::resolveProgram(const QString &argv0, const QString &workingDir, const QString &pathVariable,
                                       bool *notExecutable)
 {
@@ -270,11 +288,21 @@ bool ProcessRunner::start(const WorkloadConfig &config, const QList<int> &gpus, 
 
     if (config.argv.isEmpty())
         return failToStart(entry, QStringLiteral("no command given (cmd= is empty)"));
-    const QString workingDir = config.dir.isEmpty() ? QDir::homePath() : config.dir;
+    if (!config.refusal.isEmpty())
+        return failToStart(entry, QStringLiteral("refused: %1").arg(config.refusal));
+    // Checked again at each start: the account may have gone, or changed, since the config was read.
+    const WorkloadUserCheck userCheck = checkWorkloadUser(config.user, UserLookup::system());
+    if (!userCheck.error.isEmpty())
+        return failToStart(entry, userCheck.error);
+    const std::optional<UserAccount> &account = userCheck.account;
+    const bool switchUser = account && account->uid != ::geteuid();
+    const QString workingDir = !config.dir.isEmpty() ? config.dir : account ? account->home : QDir::homePath();
     if (!QFileInfo(workingDir).isDir())
         return failToStart(entry, QStringLiteral("working folder does not exist: %1").arg(workingDir));
 
-    const QProcessEnvironment env = workloadEnvironment(config.env, gpus, allGpus, m_gpuUuids, m_gpuDevices);
+    QProcessEnvironment env = workloadEnvironment(config.env, gpus, allGpus, m_gpuUuids, m_gpuDevices);
+    if (switchUser)
+        env = userEnvironment(env, *account, config.env);
     const QString program = resolveProgram(config.argv.first(), workingDir, env.value(QStringLiteral("PATH")));
     if (program.isEmpty())
         return failToStart(entry, QStringLiteral("command not found: %1").arg(config.argv.first()));
@@ -284,8 +312,22 @@ bool ProcessRunner::start(const WorkloadConfig &config, const QList<int> &gpus, 
     if (!config.log.isEmpty()) {
         auto log = std::make_unique<QFile>(config.log);
         // Append: the log outlives runs. Owner-only: workload output may hold wallet addresses or tokens.
-        if (!log->open(QIODevice::WriteOnly | QIODevice::Append | QIODevice::Unbuffered,
-                       QFileDevice::ReadOwner | QFileDevice::WriteOwner))
+        bool opened = false;
+        if (switchUser) {
+            // Opened as the user: the file is theirs, and a path they control cannot make root write elsewhere.
+            QString error;
+            const int fd = openAppendAsUser(config.log, *account, &error);
+            if (fd < 0)
+                return failToStart(entry, QStringLiteral("cannot open log file %1: %2").arg(config.log, error));
+            opened = log->open(fd, QIODevice::WriteOnly | QIODevice::Append | QIODevice::Unbuffered,
+                               QFileDevice::AutoCloseHandle);
+            if (!opened)
+                ::close(fd);
+        } else {
+            opened = log->open(QIODevice::WriteOnly | QIODevice::Append | QIODevice::Unbuffered,
+                               QFileDevice::ReadOwner | QFileDevice::WriteOwner);
+        }
+        if (!opened)
             return failToStart(entry, QStringLiteral("cannot open log file %1: %2").arg(config.log, log->errorString()));
         entry.log = std::move(log);
         entry.logAtLineStart = true;
@@ -295,8 +337,10 @@ bool ProcessRunner::start(const WorkloadConfig &config, const QList<int> &gpus, 
     auto *process = new QProcess(this);
     process->setProgram(m_reaperPath);
     QStringList arguments{QStringLiteral("--parent"), QString::number(QCoreApplication::applicationPid()),
-                          QStringLiteral("--grace-ms"), QString::number(qMax(0, config.stopTimeoutSeconds) * 1000LL),
-                          QStringLiteral("--"), program};
+                          QStringLiteral("--grace-ms"), QString::number(qMax(0, config.stopTimeoutSeconds) * 1000LL)};
+    if (switchUser)
+        arguments += {QStringLiteral("--user"), account->name};
+    arguments += {QStringLiteral("--"), program};
     arguments += config.argv.mid(1);
     process->setArguments(arguments);
     process->setProcessEnvironment(env);
@@ -338,10 +382,12 @@ bool ProcessRunner::start(const WorkloadConfig &config, const QList<int> &gpus, 
     if (process->state() == QProcess::NotRunning)
         return false; // failed at once: errorOccurred() has backed off already (and may have let go of entry)
     entry.runtime.pid = process->processId();
-    qCInfo(lcRunner).noquote() << QStringLiteral("started %1 (pid %2) on %3: %4")
+    qCInfo(lcRunner).noquote() << QStringLiteral("started %1 (pid %2) on %3%4: %5")
                                       .arg(entry.name())
                                       .arg(entry.runtime.pid)
-                                      .arg(describeGpus(gpus, allGpus), config.cmd);
+                                      .arg(describeGpus(gpus, allGpus),
+                                           switchUser ? QStringLiteral(" as user %1").arg(account->name) : QString(),
+                                           config.cmd);
     emit runtimeChanged(id);
     return true;
 }

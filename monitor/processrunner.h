@@ -1,7 +1,8 @@
 #pragma once
 // Runs each workload as a supervised process through idlegpu-reaper (see reaper/reaper.cpp), which puts it
 // in a session of its own, adopts anything that forks away, and ends the whole tree when told to or when
-// idlegpu dies (even by SIGKILL).
+// idlegpu dies (even by SIGKILL). With user= naming another user (idlegpu as root), the reaper stays root and
+// the workload drops to that user before its exec; its log= file is opened as that user.
 #include "clock.h"
 #include "workloadrunner.h"
 
@@ -49,6 +50,10 @@ public:
                                                    bool allGpus,
                                                    const QHash<int, QString> &uuidsByIndex = QHash<int, QString>(),
                                                    const QList<GpuDevice> &devices = QList<GpuDevice>());
+    // With user= naming someone else (idlegpu as root): `base` with HOME, USER, LOGNAME and SHELL of `account`
+    // and without idlegpu's XDG folders, then env= over all again.
+    static QProcessEnvironment userEnvironment(const QProcessEnvironment &base, const UserAccount &account,
+                                               const QList<QPair<QString, QString>> &env);
     // argv[0] as the workload would find it: a path (relative to its working folder) when it holds '/', else
     // looked up in `pathVariable` (the PATH the workload gets; env= may change it). Empty when not found;
     // *notExecutable then says whether a file by that name exists but cannot be run.

@@ -55,6 +55,24 @@ private:
     QByteArray m_old;
 };
 
+// Accounts of a made-up machine: root, alice (1000) and bob (1001); idlegpu runs as `effectiveUid`.
+UserLookup fakeUsers(uint effectiveUid)
+{
+    UserLookup lookup;
+    lookup.effectiveUid = effectiveUid;
+    lookup.find = [](const QString &nameOrUid) -> std::optional<UserAccount> {
+        const QList<UserAccount> accounts{
+            {QStringLiteral("root"), 0, 0, QStringLiteral("/root"), QStringLiteral("/bin/bash")},
+            {QStringLiteral("alice"), 1000, 1000, QStringLiteral("/home/alice"), QStringLiteral("/bin/bash")},
+            {QStringLiteral("bob"), 1001, 1001, QStringLiteral("/home/bob"), QStringLiteral("/bin/sh")}};
+        for (const UserAccount &account : accounts)
+            if (account.name == nameOrUid || QString::number(account.uid) == nameOrUid)
+                return account;
+        return std::nullopt;
+    };
+    return lookup;
+}
+
 } // namespace
 
 class TestConfig : public QObject
@@ -77,6 +95,10 @@ private slots:
     void refusesFileOthersCanWrite();
     void refusesFileOfAnotherUser();
     void expandsHomeInDirAndLog();
+    void workloadUser_data();
+    void workloadUser();
+    void expandsHomeOfWorkloadUser();
+    void disabledWorkloadUserCheckedOnceEnabled();
     void builtinIgnoreList_data();
     void builtinIgnoreList();
     void busyRule_data();
@@ -581,6 +603,108 @@ void TestConfig::expandsHomeInDirAndLog()
     QCOMPARE(result.config.workloads.at(0).log, QDir::homePath() + QStringLiteral("/logs/a.log"));
     QCOMPARE(result.config.workloads.at(1).dir, QDir::homePath());
     QCOMPARE(result.config.workloads.at(1).log, QStringLiteral("/x/~/b.log"));
+}
+
+void TestConfig::workloadUser_data()
+{
+    // [process-a] carries the line under test (on line 3); [process-b] always names alice and must load anyway.
+    QTest::addColumn<uint>("effectiveUid");
+    QTest::addColumn<QByteArray>("userLine");
+    QTest::addColumn<QString>("user");       // WorkloadConfig::user
+    QTest::addColumn<QString>("diagnostic"); // the one diagnostic expected; empty: none
+    QTest::addColumn<bool>("refused");
+
+    const QString noUser = QStringLiteral("test.conf:1: error: [process-a] will not run: idlegpu runs as root, and "
+                                          "this workload names no user: add `user = <name>` to run it as that user "
+                                          "(`user = root` if it must run as root)");
+    QTest::newRow("root, no user=: refused") << 0u << QByteArray() << QString() << noUser << true;
+    QTest::newRow("root, blank user=: refused") << 0u << QByteArray("user =   ") << QString()
+                                                << QString(noUser).replace(QStringLiteral(":1:"), QStringLiteral(":3:"))
+                                                << true;
+    QTest::newRow("root, a user") << 0u << QByteArray("user = alice") << "alice" << QString() << false;
+    QTest::newRow("root, a uid") << 0u << QByteArray("user = 1001") << "1001" << QString() << false;
+    QTest::newRow("root, user = root: warned") << 0u << QByteArray("user = root") << "root"
+                                               << "test.conf:3: warning: user = root: this workload runs as root, "
+                                                  "with every privilege"
+                                               << false;
+    QTest::newRow("root, unknown user") << 0u << QByteArray("user = mallory") << "mallory"
+                                        << "test.conf:3: error: [process-a] will not run: user: there is no user "
+                                           "named 'mallory'"
+                                        << true;
+    QTest::newRow("root, unknown uid") << 0u << QByteArray("user = 4242") << "4242"
+                                       << "test.conf:3: error: [process-a] will not run: user: no account has uid "
+                                          "4242"
+                                       << true;
+    QTest::newRow("alice, no user=") << 1000u << QByteArray() << QString() << QString() << false;
+    QTest::newRow("alice, herself") << 1000u << QByteArray("user = alice") << "alice" << QString() << false;
+    QTest::newRow("alice, her uid") << 1000u << QByteArray("user=1000") << "1000" << QString() << false;
+    QTest::newRow("alice, someone else") << 1000u << QByteArray("user = bob") << "bob"
+                                         << "test.conf:3: error: [process-a] will not run: user: cannot run as bob "
+                                            "(uid 1001): idlegpu runs as uid 1000, and only root can start programs "
+                                            "as another user"
+                                         << true;
+    QTest::newRow("alice, root") << 1000u << QByteArray("user = root") << "root"
+                                 << "test.conf:3: error: [process-a] will not run: user: cannot run as root (uid 0): "
+                                    "idlegpu runs as uid 1000, and only root can start programs as another user"
+                                 << true;
+}
+
+void TestConfig::workloadUser()
+{
+    QFETCH(uint, effectiveUid);
+    QFETCH(QByteArray, userLine);
+    QFETCH(QString, user);
+    QFETCH(QString, diagnostic);
+    QFETCH(bool, refused);
+    // [process-b] names bob for root and alice for alice: allowed either way.
+    const QByteArray other = effectiveUid == 0 ? "bob" : "alice";
+    const QByteArray contents = "[process-a]\ncmd=sleep 1\n" + userLine + "\n[process-b]\ncmd=sleep 2\nuser=" + other + "\n";
+    const ConfigLoadResult result = ConfigLoader::parse(contents, testFile, fakeUsers(effectiveUid));
+
+    QCOMPARE(describe(result), diagnostic.isEmpty() ? QStringList() : QStringList{diagnostic});
+    QVERIFY(result.ok()); // a refusal keeps that workload from running, not the file from being used
+    QCOMPARE(result.config.workloads.size(), 2);
+    const WorkloadConfig &a = result.config.workloads.at(0);
+    QCOMPARE(a.user, user);
+    QCOMPARE(!a.refusal.isEmpty(), refused);
+    QCOMPARE(result.refusedWorkloads().size(), refused ? 1 : 0);
+    if (refused)
+        QCOMPARE(result.refusedWorkloads().first().refusedWorkload, QStringLiteral("process-a"));
+    QVERIFY(result.config.workloads.at(1).refusal.isEmpty());
+    QCOMPARE(result.config.workloads.at(1).user, QString::fromLatin1(other));
+
+    // The same check, as the settings dialog and the runner make it.
+    const WorkloadUserCheck check = checkWorkloadUser(user, fakeUsers(effectiveUid));
+    QCOMPARE(!check.error.isEmpty(), refused);
+}
+
+void TestConfig::expandsHomeOfWorkloadUser()
+{
+    const ConfigLoadResult result = ConfigLoader::parse(
+        "[process-a]\ncmd=sleep 1\nuser=alice\ndir=~/work\nlog=~/a.log\n"
+        "[process-b]\ncmd=sleep 1\nlog=~/b.log\nuser=bob\n",
+        testFile, fakeUsers(0));
+    QVERIFY(result.ok());
+    QCOMPARE(result.config.workloads.at(0).dir, QStringLiteral("/home/alice/work"));
+    QCOMPARE(result.config.workloads.at(0).log, QStringLiteral("/home/alice/a.log"));
+    QCOMPARE(result.config.workloads.at(1).log, QStringLiteral("/home/bob/b.log")); // user= after log= counts too
+    // A change of user is a change of settings: a running workload restarts as the new user.
+    WorkloadConfig changed = result.config.workloads.at(0);
+    changed.user = QStringLiteral("bob");
+    QVERIFY(!changed.sameSettings(result.config.workloads.at(0)));
+}
+
+void TestConfig::disabledWorkloadUserCheckedOnceEnabled()
+{
+    const QByteArray disabled = "[process-a]\ncmd=sleep 1\nuser=mallory\nenabled=false\n"
+                                "[process-b]\ncmd=sleep 1\nenabled=false\nlog=~/b.log\nuser=alice\n";
+    ConfigLoadResult result = ConfigLoader::parse(disabled, testFile, fakeUsers(0));
+    QCOMPARE(describe(result), QStringList());
+    QVERIFY(result.config.workloads.at(0).refusal.isEmpty());
+    QCOMPARE(result.config.workloads.at(1).log, QStringLiteral("/home/alice/b.log"));
+    result = ConfigLoader::parse(QByteArray(disabled).replace("enabled=false", "enabled=true"), testFile, fakeUsers(0));
+    QCOMPARE(describe(result), QStringList{QStringLiteral("test.conf:3: error: [process-a] will not run: user: there "
+                                                          "is no user named 'mallory'")});
 }
 
 void TestConfig::readsNotify_data()

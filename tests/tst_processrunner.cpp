@@ -16,9 +16,11 @@
 #include <algorithm>
 #include <memory>
 
+#include <grp.h>
 #include <signal.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 using TestSupport::processAlive;
 
@@ -522,6 +524,148 @@ private Q_SLOTS:
         const qint64 reaper = runner->runtimes().value("w").pid;
         runner.reset(); // must not block
         QTRY_VERIFY_WITH_TIMEOUT(!processAlive(child) && !processAlive(reaper), 5000);
+    }
+
+    // As root (CI runs as root), a workload with user = nobody: it runs as nobody, with nobody's groups and
+    // environment, cannot write root's files, its log file is nobody's (0600), the reaper stays root, and a
+    // stop still ends the whole tree.
+    void runsAsNamedUser()
+    {
+        if (::geteuid() != 0)
+            QSKIP("needs root: only root can start a workload as another user");
+        const std::optional<UserAccount> nobody = UserLookup::findAccount(QStringLiteral("nobody"));
+        if (!nobody)
+            QSKIP("this machine has no user 'nobody'");
+        // The test's folder is root's (0700): open it for traversal, and give nobody a folder of its own.
+        QVERIFY(QFile::setPermissions(m_dir->path(), QFile::ReadOwner | QFile::WriteOwner | QFile::ExeOwner
+                                                         | QFile::ExeGroup | QFile::ExeOther));
+        const QString home = path(QStringLiteral("nobody"));
+        QVERIFY(QDir().mkdir(home));
+        QCOMPARE(::chown(QFile::encodeName(home).constData(), nobody->uid, nobody->gid), 0);
+        const QString rootFile = TestSupport::writeFile(path(QStringLiteral("root-only")), "root's\n");
+        QVERIFY(QFile::setPermissions(rootFile, QFile::ReadOwner | QFile::WriteOwner | QFile::ReadGroup
+                                                    | QFile::ReadOther));
+
+        const QString script = QStringLiteral("grep -E \"^(Uid|Gid|Groups):\" /proc/self/status;"
+                                              " echo HOME=$HOME USER=$USER LOGNAME=$LOGNAME;"
+                                              " if echo x 2>/dev/null >> %1; then echo WROTE; else echo DENIED; fi;"
+                                              " sleep 300 & echo $! > child; wait")
+                                   .arg(rootFile);
+        WorkloadConfig config = shellWorkload(QStringLiteral("w"), script, home);
+        config.user = QStringLiteral("nobody");
+        config.log = home + QStringLiteral("/w.log");
+        ProcessRunner runner(&m_clock, reaperPath());
+        QVERIFY(runner.start(config, {0}, false));
+        const QString childFile = home + QStringLiteral("/child");
+        QTRY_VERIFY_WITH_TIMEOUT(pidFromFile(childFile) > 0, 5000);
+        QTRY_VERIFY_WITH_TIMEOUT(readAll(config.log).contains("DENIED") || readAll(config.log).contains("WROTE"), 5000);
+
+        // The groups initgroups() gives nobody, as the kernel lists them (sorted).
+        int count = 64;
+        QList<gid_t> groups(count);
+        QVERIFY(::getgrouplist("nobody", nobody->gid, groups.data(), &count) >= 0);
+        groups.resize(count);
+        std::sort(groups.begin(), groups.end());
+        groups.erase(std::unique(groups.begin(), groups.end()), groups.end());
+        QStringList groupNumbers;
+        for (gid_t gid : std::as_const(groups))
+            groupNumbers.append(QString::number(gid));
+        const QString uid = QString::number(nobody->uid);
+        const QString gid = QString::number(nobody->gid);
+        const QStringList expected{QStringLiteral("Uid:\t%1\t%1\t%1\t%1").arg(uid),
+                                   QStringLiteral("Gid:\t%1\t%1\t%1\t%1").arg(gid),
+                                   QStringLiteral("Groups:\t%1").arg(groupNumbers.join(QLatin1Char(' '))),
+                                   QStringLiteral("HOME=%1 USER=nobody LOGNAME=nobody").arg(nobody->home),
+                                   QStringLiteral("DENIED")};
+        QStringList output = runner.runtimes().value("w").lastOutput;
+        for (QString &line : output)
+            line = line.trimmed(); // the kernel ends the Groups line with a space
+        QCOMPARE(output, expected);
+        QCOMPARE(readAll(rootFile), QByteArray("root's\n"));
+
+        struct stat info {};
+        QCOMPARE(::stat(QFile::encodeName(config.log).constData(), &info), 0);
+        QCOMPARE(info.st_uid, uid_t(nobody->uid));
+        QCOMPARE(info.st_gid, gid_t(nobody->gid));
+        QCOMPARE(info.st_mode & 07777, mode_t(0600));
+
+        const qint64 reaper = runner.runtimes().value("w").pid;
+        QVERIFY(readAll(QStringLiteral("/proc/%1/status").arg(reaper)).contains("\nUid:\t0\t0\t0\t0\n"));
+        const qint64 child = pidFromFile(childFile);
+        runner.stop(QStringLiteral("w"), QStringLiteral("test"));
+        QTRY_COMPARE_WITH_TIMEOUT(stateOf(runner, "w"), WorkloadRuntime::Stopped, 10000);
+        QVERIFY(!processAlive(child));
+        QVERIFY(readAll(config.log).contains(" idlegpu: stopped w: test\n")); // idlegpu still writes its lines
+    }
+
+    // The log file is opened with the user's permissions: a folder only root can write (or a symlink the user
+    // planted into one) makes the start fail, instead of root creating a file there for the user.
+    void logOpenedWithUsersPermissions()
+    {
+        if (::geteuid() != 0)
+            QSKIP("needs root: only root can start a workload as another user");
+        if (!UserLookup::findAccount(QStringLiteral("nobody")))
+            QSKIP("this machine has no user 'nobody'");
+        const QString logPath = path(QStringLiteral("root-only.log")); // in the test's folder: root's, mode 0700
+        WorkloadConfig config = shellWorkload(QStringLiteral("w"), QStringLiteral("sleep 30"), QStringLiteral("/"));
+        config.user = QStringLiteral("nobody");
+        config.log = logPath;
+        ProcessRunner runner(&m_clock, reaperPath());
+        QVERIFY(!runner.start(config, {0}, false));
+        QCOMPARE(runner.runtimes().value("w").lastExit,
+                 QStringLiteral("cannot open log file %1: Permission denied (opened as user nobody)").arg(logPath));
+        QVERIFY(!QFile::exists(logPath));
+    }
+
+    // The account named by user= is gone by the time the workload starts: the start fails and says why; nothing
+    // runs, as root or as anyone.
+    void vanishedUserFailsTheStart()
+    {
+        WorkloadConfig config =
+            shellWorkload(QStringLiteral("w"), QStringLiteral("echo ran > ran"), m_dir->path());
+        config.user = QStringLiteral("idlegpu-no-such-user");
+        ProcessRunner runner(&m_clock, reaperPath());
+        QSignalSpy failed(&runner, &WorkloadRunner::workloadFailed);
+        QVERIFY(!runner.start(config, {0}, false));
+        QCOMPARE(stateOf(runner, "w"), WorkloadRuntime::BackingOff);
+        QCOMPARE(runner.runtimes().value("w").lastExit,
+                 QStringLiteral("user: there is no user named 'idlegpu-no-such-user'"));
+        QCOMPARE(failed.count(), 1);
+        QVERIFY(!QFile::exists(path(QStringLiteral("ran"))));
+    }
+
+    // As root, a workload without user= does not run (the config loader refuses it too; this is the runner's
+    // own check, for configs built otherwise).
+    void rootWithoutUserFailsTheStart()
+    {
+        if (::geteuid() != 0)
+            QSKIP("needs root");
+        const ScopedEnv notAllowed("IDLEGPU_ALLOW_ROOT_WORKLOADS", QByteArray());
+        ProcessRunner runner(&m_clock, reaperPath());
+        QVERIFY(!runner.start(shellWorkload(QStringLiteral("w"), QStringLiteral("echo ran > ran"), m_dir->path()),
+                              {0}, false));
+        QVERIFY2(runner.runtimes().value("w").lastExit.contains(QStringLiteral("add `user = <name>`")),
+                 qPrintable(runner.runtimes().value("w").lastExit));
+        QVERIFY(!QFile::exists(path(QStringLiteral("ran"))));
+    }
+
+    void userEnvironment()
+    {
+        QProcessEnvironment base;
+        base.insert(QStringLiteral("PATH"), QStringLiteral("/usr/bin"));
+        base.insert(QStringLiteral("HOME"), QStringLiteral("/root"));
+        base.insert(QStringLiteral("XDG_RUNTIME_DIR"), QStringLiteral("/run/user/0"));
+        base.insert(QStringLiteral("CUDA_VISIBLE_DEVICES"), QStringLiteral("1"));
+        const UserAccount alice{QStringLiteral("alice"), 1000, 1000, QStringLiteral("/home/alice"), QString()};
+        const QProcessEnvironment env =
+            ProcessRunner::userEnvironment(base, alice, {{QStringLiteral("LOGNAME"), QStringLiteral("miner")}});
+        QCOMPARE(env.value(QStringLiteral("HOME")), QStringLiteral("/home/alice"));
+        QCOMPARE(env.value(QStringLiteral("USER")), QStringLiteral("alice"));
+        QCOMPARE(env.value(QStringLiteral("LOGNAME")), QStringLiteral("miner")); // env= has the last word
+        QCOMPARE(env.value(QStringLiteral("SHELL")), QStringLiteral("/bin/sh"));  // none in passwd
+        QCOMPARE(env.value(QStringLiteral("PATH")), QStringLiteral("/usr/bin"));
+        QCOMPARE(env.value(QStringLiteral("CUDA_VISIBLE_DEVICES")), QStringLiteral("1"));
+        QVERIFY(!env.contains(QStringLiteral("XDG_RUNTIME_DIR")));
     }
 };
 

@@ -124,6 +124,13 @@ private Q_SLOTS:
         QTest::newRow("no program") << QStringList{"--"} << 2 << "usage: idlegpu-reaper";
         QTest::newRow("no --") << QStringList{"sleep", "1"} << 2 << "usage: idlegpu-reaper";
         QTest::newRow("bad number") << QStringList{"--grace-ms", "soon", "--", "true"} << 2 << "usage: idlegpu-reaper";
+        // The account went away after idlegpu read the config: the program must not run (as root or otherwise).
+        QTest::newRow("vanished user") << QStringList{"--user", "idlegpu-no-such-user", "--", "touch", "DIR/ran"}
+                                       << 127
+                                       << "idlegpu-reaper: cannot run as user 'idlegpu-no-such-user': no such user "
+                                          "(any more)";
+        QTest::newRow("empty user") << QStringList{"--user", "", "--", "touch", "DIR/ran"} << 2
+                                    << "usage: idlegpu-reaper";
     }
 
     void cannotRun()
@@ -142,6 +149,7 @@ private Q_SLOTS:
         QCOMPARE(reaper.exitCode(), code);
         const QString stderrText = QString::fromLocal8Bit(reaper.readAllStandardError());
         QVERIFY2(stderrText.startsWith(message), qPrintable(stderrText));
+        QVERIFY(!QFile::exists(m_dir->filePath(QStringLiteral("ran"))));
     }
 
     void parentGoneBeforeStart()

@@ -164,6 +164,9 @@ private Q_SLOTS:
     void busyWhenEdits();
     void envTextReadsBack_data();
     void envTextReadsBack();
+    void runAsUserValidated_data();
+    void runAsUserValidated();
+    void runAsUserSaved();
     void addFromCurrentHolders();
     void externalChangeOffersReload();
     void testRunShowsOutput();
@@ -245,6 +248,8 @@ void TestSettingsDialog::invalidInputShowsMessageAndDisablesOk_data()
                                        << "GPU 0 is also claimed by “one”";
     QTest::newRow("no GPU chosen") << workloads << 0 << "workloadGpusGpu0" << "" << "workloadGpusError"
                                    << "at least one GPU";
+    QTest::newRow("unknown user") << workloads << 0 << "userEdit" << "idlegpu-no-such-user" << "userError"
+                                  << "There is no user “idlegpu-no-such-user”";
 }
 
 void TestSettingsDialog::invalidInputShowsMessageAndDisablesOk()
@@ -438,6 +443,76 @@ void TestSettingsDialog::busyWhenEdits()
     loaded = ConfigLoader::load(m_path);
     QVERIFY(loaded.ok());
     QVERIFY(loaded.config.busyRuleFor(1).opened);
+}
+
+void TestSettingsDialog::runAsUserValidated_data()
+{
+    QTest::addColumn<uint>("effectiveUid");
+    QTest::addColumn<QString>("user");
+    QTest::addColumn<int>("severity"); // -1: no problem with the field
+    QTest::addColumn<QString>("message");
+    const int error = SettingsProblem::Error, warning = SettingsProblem::Warning;
+    QTest::newRow("root, none") << 0u << "" << error << "idlegpu runs as root: enter the user";
+    QTest::newRow("root, alice") << 0u << "alice" << -1 << "";
+    QTest::newRow("root, by uid") << 0u << "1000" << -1 << "";
+    QTest::newRow("root, root") << 0u << "root" << warning << "runs as root, with every privilege";
+    QTest::newRow("root, unknown") << 0u << "mallory" << error << "There is no user “mallory”";
+    QTest::newRow("alice, none") << 1000u << "" << -1 << "";
+    QTest::newRow("alice, herself") << 1000u << " alice " << -1 << "";
+    QTest::newRow("alice, root") << 1000u << "root" << error << "Only root can run a workload as another user";
+}
+
+void TestSettingsDialog::runAsUserValidated()
+{
+    QFETCH(uint, effectiveUid);
+    QFETCH(QString, user);
+    QFETCH(int, severity);
+    QFETCH(QString, message);
+    UserLookup users;
+    users.effectiveUid = effectiveUid;
+    users.find = [](const QString &nameOrUid) -> std::optional<UserAccount> {
+        if (nameOrUid == QLatin1String("root") || nameOrUid == QLatin1String("0"))
+            return UserAccount{QStringLiteral("root"), 0, 0, QStringLiteral("/root"), QStringLiteral("/bin/sh")};
+        if (nameOrUid == QLatin1String("alice") || nameOrUid == QLatin1String("1000"))
+            return UserAccount{QStringLiteral("alice"), 1000, 1000, QStringLiteral("/"), QStringLiteral("/bin/sh")};
+        return std::nullopt;
+    };
+    SettingsDraft draft;
+    WorkloadDraft workload;
+    workload.name = QStringLiteral("w");
+    workload.cmd = QStringLiteral("sh -c true");
+    workload.user = user;
+    draft.workloads.append(workload);
+    QList<SettingsProblem> userProblems;
+    for (const SettingsProblem &problem : SettingsModel::validate(draft, {0, 1}, users))
+        if (problem.field == QLatin1String("user"))
+            userProblems.append(problem);
+    if (severity < 0) {
+        QVERIFY2(userProblems.isEmpty(), qPrintable(userProblems.value(0).message));
+        return;
+    }
+    QCOMPARE(userProblems.size(), 1);
+    QCOMPARE(int(userProblems.first().severity), severity);
+    QVERIFY2(userProblems.first().message.contains(message), qPrintable(userProblems.first().message));
+}
+
+// Typed in "Run as user", saved as user= and read back by the loader.
+void TestSettingsDialog::runAsUserSaved()
+{
+    const std::optional<UserAccount> me = UserLookup::findAccount(QString::number(::geteuid()));
+    QVERIFY(me);
+    SettingsDialog dialog(m_path);
+    dialog.setMonitorState(gpus01());
+    dialog.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&dialog));
+    openTab(dialog, SettingsDialog::WorkloadsPage);
+    typeInto(child<QLineEdit>(dialog, QStringLiteral("userEdit")), me->name);
+    QTest::mouseClick(dialogButton(dialog, QDialogButtonBox::Ok), Qt::LeftButton);
+    QVERIFY(!dialog.isVisible());
+    const ConfigLoadResult after = ConfigLoader::load(m_path);
+    QVERIFY(after.ok());
+    QCOMPARE(after.config.workloads.at(0).user, me->name);
+    QCOMPARE(after.config.workloads.at(1).user, QString());
 }
 
 void TestSettingsDialog::okWithoutChangeLeavesFileUntouched_data()

@@ -409,6 +409,14 @@ void SettingsDialog::buildWorkloadsPage(QTabWidget *pages)
     form->addRow(tr("Command:"), row(m_cmd, {browseCmd}));
     m_workloadMessages.insert(QStringLiteral("cmd"), addMessage(form, QStringLiteral("cmdError")));
 
+    m_user = new QLineEdit;
+    m_user->setObjectName(QStringLiteral("userEdit"));
+    m_user->setPlaceholderText(::geteuid() == 0 ? tr("Required: idlegpu runs as root") : tr("You"));
+    m_user->setToolTip(tr("The login name (or uid) the workload runs as. Only an idlegpu running as root can "
+                          "run workloads as other users; it then needs one for every workload."));
+    form->addRow(tr("Run as user:"), m_user);
+    m_workloadMessages.insert(QStringLiteral("user"), addMessage(form, QStringLiteral("userError")));
+
     m_dir = new QLineEdit;
     m_dir->setObjectName(QStringLiteral("dirEdit"));
     m_dir->setPlaceholderText(tr("Home folder"));
@@ -478,7 +486,7 @@ void SettingsDialog::buildWorkloadsPage(QTabWidget *pages)
     form->addRow(m_testRunButton, m_testRunOutput);
     connect(m_testRunButton, &QPushButton::clicked, this, &SettingsDialog::startOrStopTestRun);
 
-    for (QLineEdit *edit : {m_name, m_cmd, m_dir, m_log, m_stopTimeout})
+    for (QLineEdit *edit : {m_name, m_cmd, m_user, m_dir, m_log, m_stopTimeout})
         connect(edit, &QLineEdit::textChanged, this, edited);
     connect(m_enabled, &QCheckBox::toggled, this, edited);
     connect(browseCmd, &QPushButton::clicked, this, &SettingsDialog::browseCommand);
@@ -536,7 +544,7 @@ void SettingsDialog::loadFile()
         const ConfigLoadResult result = ConfigLoader::parse(m_fileBytes, m_path);
         config = result.config;
         for (const ConfigDiagnostic &d : result.diagnostics)
-            if (d.severity == ConfigDiagnostic::Error)
+            if (d.severity == ConfigDiagnostic::Error && d.refusedWorkload.isEmpty()) // those show at "Run as user"
                 fileErrors.append(d.toString());
     }
     if (fileErrors.isEmpty()) {
@@ -631,6 +639,7 @@ void SettingsDialog::showWorkload(int row)
     const WorkloadDraft w = valid ? m_draft.workloads.at(row) : WorkloadDraft();
     m_name->setText(w.name);
     m_cmd->setText(w.cmd);
+    m_user->setText(w.user);
     m_dir->setText(w.dir);
     m_workloadGpus->setPresent(m_presentGpus);
     m_workloadGpus->setSelection(w.gpus);
@@ -737,6 +746,7 @@ void SettingsDialog::readWorkload()
     WorkloadDraft &w = m_draft.workloads[row];
     w.name = m_name->text();
     w.cmd = m_cmd->text();
+    w.user = m_user->text();
     w.dir = m_dir->text();
     w.gpus = m_workloadGpus->selection();
     w.log = m_log->text();
@@ -1056,12 +1066,22 @@ void SettingsDialog::startTestRun()
         m_testRunOutput->appendPlainText(tr("Not started: the command names no program."));
         return;
     }
-    const QString workingDir = w.dir.trimmed().isEmpty() ? QDir::homePath() : w.dir.trimmed();
+    // As the workload will run: as its user, with that user's home and environment.
+    const WorkloadUserCheck userCheck = checkWorkloadUser(w.user, UserLookup::system());
+    if (!userCheck.error.isEmpty()) {
+        m_testRunOutput->appendPlainText(tr("Not started: fix “Run as user” first."));
+        return;
+    }
+    const std::optional<UserAccount> &account = userCheck.account;
+    const bool switchUser = account && account->uid != ::geteuid();
+    const QString workingDir = !w.dir.trimmed().isEmpty() ? w.dir.trimmed() : account ? account->home : QDir::homePath();
     if (!QFileInfo(workingDir).isDir()) {
         m_testRunOutput->appendPlainText(tr("Not started: the folder “%1” does not exist.").arg(workingDir));
         return;
     }
-    const QProcessEnvironment env = SettingsModel::workloadEnvironment(w);
+    QProcessEnvironment env = SettingsModel::workloadEnvironment(w);
+    if (switchUser)
+        env = ProcessRunner::userEnvironment(env, *account, w.env);
     const QString program = ProcessRunner::resolveProgram(argv->first(), workingDir, env.value(QStringLiteral("PATH")));
     if (program.isEmpty()) {
         m_testRunOutput->appendPlainText(tr("Not started: the program “%1” is not found.").arg(argv->first()));
@@ -1074,10 +1094,16 @@ void SettingsDialog::startTestRun()
     const QString reaper = ProcessRunner::defaultReaperPath();
     if (QFileInfo(reaper).isExecutable()) {
         process->setProgram(reaper);
-        process->setArguments(QStringList{QStringLiteral("--parent"), QString::number(QCoreApplication::applicationPid()),
-                                          QStringLiteral("--grace-ms"), QString::number(kTestRunGraceMs),
-                                          QStringLiteral("--"), program}
-                              + argv->mid(1));
+        QStringList arguments{QStringLiteral("--parent"), QString::number(QCoreApplication::applicationPid()),
+                              QStringLiteral("--grace-ms"), QString::number(kTestRunGraceMs)};
+        if (switchUser)
+            arguments += {QStringLiteral("--user"), account->name};
+        process->setArguments(arguments + QStringList{QStringLiteral("--"), program} + argv->mid(1));
+    } else if (switchUser) {
+        delete process;
+        m_testRunOutput->appendPlainText(tr("Not started: idlegpu-reaper, which switches to the user, is not "
+                                            "found at %1.").arg(reaper));
+        return;
     } else {
         process->setProgram(program);
         process->setArguments(argv->mid(1));

@@ -134,6 +134,7 @@ private:
     QWidget *m_workloadEditor;
     QLineEdit *m_name;
     QLineEdit *m_cmd;
+    QLineEdit *m_user;
     QLineEdit *m_dir;
     GpuPicker *m_workloadGpus;
     QLineEdit *m_log;

@@ -129,6 +129,7 @@ SettingsDraft SettingsDraft::fromConfig(const Config &config)
         workload.id = w.id;
         workload.name = w.name;
         workload.cmd = QString(w.cmd).replace(QLatin1Char('\n'), QLatin1Char(' '));
+        workload.user = w.user;
         workload.dir = w.dir;
         workload.gpus = w.gpus;
         workload.log = w.log;
@@ -146,7 +147,8 @@ SettingsDraft SettingsDraft::fromConfig(const Config &config)
 // ---------------------------------------------------------------------------------------------------------
 // Validation
 
-QList<SettingsProblem> SettingsModel::validate(const SettingsDraft &draft, const QList<int> &presentGpus)
+QList<SettingsProblem> SettingsModel::validate(const SettingsDraft &draft, const QList<int> &presentGpus,
+                                               const UserLookup &users)
 {
     QList<SettingsProblem> problems;
     const auto checkSeconds = [&](SettingsProblem::Page page, int item, const QString &field, const QString &text,
@@ -204,7 +206,23 @@ QList<SettingsProblem> SettingsModel::validate(const SettingsDraft &draft, const
                 break;
             }
 
-        const QString workingDir = w.dir.trimmed().isEmpty() ? QDir::homePath() : w.dir.trimmed();
+        // A disabled workload never runs: its user is checked once it is enabled (as ConfigLoader does).
+        const WorkloadUserCheck userCheck = checkWorkloadUser(w.user, users);
+        const QString user = w.user.trimmed();
+        if (w.enabled && !userCheck.error.isEmpty()) {
+            if (user.isEmpty())
+                problem(QStringLiteral("user"), tr("idlegpu runs as root: enter the user this workload runs as "
+                                                   "(root only if it must have every privilege)."));
+            else if (!userCheck.account)
+                problem(QStringLiteral("user"), tr("There is no user “%1”.").arg(user));
+            else
+                problem(QStringLiteral("user"), tr("Only root can run a workload as another user (“%1”).").arg(user));
+        } else if (w.enabled && !userCheck.warning.isEmpty()) {
+            problems.append({SettingsProblem::Workloads, i, QStringLiteral("user"),
+                             tr("This workload runs as root, with every privilege."), SettingsProblem::Warning});
+        }
+        const QString home = userCheck.account && !user.isEmpty() ? userCheck.account->home : QDir::homePath();
+        const QString workingDir = w.dir.trimmed().isEmpty() ? home : w.dir.trimmed();
         if (!w.dir.trimmed().isEmpty() && !QFileInfo(workingDir).isDir())
             problem(QStringLiteral("dir"), tr("The folder “%1” does not exist.").arg(workingDir));
 
@@ -360,6 +378,8 @@ QMap<QString, QString> SettingsModel::workloadKeys(const WorkloadDraft &workload
         {QStringLiteral("enabled"), workload.enabled ? QStringLiteral("true") : QStringLiteral("false")}};
     if (workload.name.trimmed() != defaultWorkloadName(id))
         keys.insert(QStringLiteral("name"), workload.name.trimmed());
+    if (!workload.user.trimmed().isEmpty())
+        keys.insert(QStringLiteral("user"), workload.user.trimmed());
     if (!workload.dir.trimmed().isEmpty())
         keys.insert(QStringLiteral("dir"), workload.dir.trimmed());
     if (!workload.log.trimmed().isEmpty())

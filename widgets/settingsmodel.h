@@ -30,6 +30,7 @@ struct WorkloadDraft
     QString id; // section name; empty for a workload added in the dialog (named when saved)
     QString name;
     QString cmd; // one line: continuation lines of the file are joined with spaces (the same words)
+    QString user; // user=: empty for the user idlegpu runs as
     QString dir;
     GpuSelection gpus;
     QString log;
@@ -71,7 +72,9 @@ public:
     // The checks done before saving: numbers in the ranges ConfigLoader accepts, programs that can be run,
     // folders and logs that exist or can be written, names and GPU claims that do not collide.
     // `presentGpus`: the GPUs detected now; empty means unknown, and a missing GPU is then only a warning.
-    static QList<SettingsProblem> validate(const SettingsDraft &draft, const QList<int> &presentGpus);
+    // `users`: who idlegpu runs as and the accounts a workload's user= may name (checkWorkloadUser()).
+    static QList<SettingsProblem> validate(const SettingsDraft &draft, const QList<int> &presentGpus,
+                                           const UserLookup &users = UserLookup::system());
 
     // The environment the workload will run in (ProcessRunner::workloadEnvironment on the draft's values).
     static QProcessEnvironment workloadEnvironment(const WorkloadDraft &workload);

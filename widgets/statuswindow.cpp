@@ -61,6 +61,14 @@ void StatusWindow::hideEvent(QHideEvent *event)
     Q_EMIT visibilityChanged(false);
 }
 
+// "miner (as alice)" for a workload with user=: who it runs as matters on a shared machine.
+static QString workloadWithUser(const Config &config, const QString &id)
+{
+    const QString name = StatusText::workloadName(config, id);
+    const WorkloadConfig *workload = config.workload(id);
+    return workload && !workload->user.isEmpty() ? StatusWindow::tr("%1 (as %2)").arg(name, workload->user) : name;
+}
+
 void StatusWindow::refresh()
 {
     ++m_refreshes;
@@ -87,7 +95,7 @@ void StatusWindow::refresh()
             info.name.isEmpty() ? device.describe() : info.name, // AMD and Intel: vendor, driver, PCI slot
             StatusText::gpuActivity(gpu, m_state, m_nowMs, m_wallNow, true),
             StatusText::gpuHolders(gpu),
-            hasWorkload ? StatusText::workloadName(m_state.config, gpu.workloadId) : QString(),
+            hasWorkload ? workloadWithUser(m_state.config, gpu.workloadId) : QString(),
             hasWorkload ? StatusText::workloadState(runtime == m_state.runtimes.cend() ? WorkloadRuntime::Stopped
                                                                                       : runtime->state)
                         : QString(),

@@ -1,6 +1,6 @@
 // idlegpu-reaper: supervises one idle workload for idlegpu.
 //
-//   idlegpu-reaper [--parent PID] [--grace-ms MS] [--orphan-grace-ms MS] -- program [args...]
+//   idlegpu-reaper [--parent PID] [--grace-ms MS] [--orphan-grace-ms MS] [--user NAME] -- program [args...]
 //
 // Why it exists: idlegpu must be able to end a workload's whole process tree (children that fork, double-fork
 // or call setsid included), and nothing may survive idlegpu itself, even when idlegpu dies by SIGKILL.
@@ -16,6 +16,12 @@
 //  parent death             stop, and SIGKILL what is left after --orphan-grace-ms (default 1000).
 // When the workload ends by itself, the rest of its tree gets the same stop (SIGTERM, SIGKILL after the grace).
 //
+// --user NAME (idlegpu as root, the workload's user=): the workload drops to that user before the exec: its
+// groups (initgroups, so the video/render membership GPU access may need is kept), its primary group, then its
+// uid; regaining root must then fail. The reaper itself stays root, so that the workload cannot signal, trace
+// or outlive its supervisor, and its PR_SET_PDEATHSIG (cleared by a credential change) stays armed. Any
+// failure ends the start with 127 and a message: the program never runs as root instead.
+//
 // Exit status: once no descendant is left, it exits the way the workload (the direct child) ended: the same
 // exit code, or the same signal re-raised, so that idlegpu sees what the workload did. 127 (with a message on
 // stderr) when the program cannot be run; 2 for a bad command line; 143 (128 + SIGTERM) when idlegpu was gone
@@ -29,6 +35,8 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <grp.h>
+#include <pwd.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -51,13 +59,14 @@ struct Options
     pid_t parent = 0;           // idlegpu's pid; 0: whoever started the reaper
     long graceMs = 10'000;      // stop: SIGTERM, then SIGKILL after this
     long orphanGraceMs = 1'000; // idlegpu died: SIGTERM, then SIGKILL after this
+    const char *user = nullptr; // --user: the login name the workload runs as; null: as the reaper
     char **program = nullptr;   // argv of the workload, null-terminated
 };
 
 void printUsage()
 {
-    fprintf(stderr, "usage: idlegpu-reaper [--parent PID] [--grace-ms MS] [--orphan-grace-ms MS] -- program "
-                    "[args...]\n");
+    fprintf(stderr, "usage: idlegpu-reaper [--parent PID] [--grace-ms MS] [--orphan-grace-ms MS] [--user NAME] "
+                    "-- program [args...]\n");
 }
 
 bool parseNumber(const char *text, long &value)
@@ -82,6 +91,12 @@ bool parseOptions(int argc, char **argv, Options &options)
                 return false;
             options.program = argv + i + 1;
             return true;
+        }
+        if (strcmp(arg, "--user") == 0) {
+            if (i + 1 >= argc || !*argv[i + 1])
+                return false;
+            options.user = argv[++i];
+            continue;
         }
         long value = 0;
         if (i + 1 >= argc || !parseNumber(argv[i + 1], value))
@@ -192,7 +207,45 @@ std::vector<ProcessInfo> findWorkloadProcesses()
     _exit(128 + sig); // a signal whose default is to be ignored
 }
 
-[[noreturn]] void runWorkload(char **program)
+// In the forked child, before the exec: becomes `user` for good. False (with a message on stderr) when any
+// step fails; the caller must then not run the program. The reaper has one thread, so the passwd and group
+// lookups are safe after the fork.
+bool becomeUser(const char *user)
+{
+    errno = 0;
+    const passwd *account = getpwnam(user);
+    if (!account) {
+        // getpwnam(3): these errors, like none, mean that the name was not found.
+        const bool notFound = errno == 0 || errno == ENOENT || errno == ESRCH || errno == EBADF || errno == EPERM;
+        dprintf(STDERR_FILENO, "idlegpu-reaper: cannot run as user '%s': %s\n", user,
+                notFound ? "no such user (any more)" : strerror(errno));
+        return false;
+    }
+    const uid_t uid = account->pw_uid;
+    const gid_t gid = account->pw_gid;
+    if (initgroups(account->pw_name, gid) != 0) {
+        dprintf(STDERR_FILENO, "idlegpu-reaper: cannot take the groups of user '%s': %s\n", user, strerror(errno));
+        return false;
+    }
+    if (setresgid(gid, gid, gid) != 0 || setresuid(uid, uid, uid) != 0) {
+        dprintf(STDERR_FILENO, "idlegpu-reaper: cannot become user '%s' (uid %u, gid %u): %s\n", user,
+                unsigned(uid), unsigned(gid), strerror(errno));
+        return false;
+    }
+    uid_t realUid, effectiveUid, savedUid;
+    gid_t realGid, effectiveGid, savedGid;
+    getresuid(&realUid, &effectiveUid, &savedUid);
+    getresgid(&realGid, &effectiveGid, &savedGid);
+    const bool switched = realUid == uid && effectiveUid == uid && savedUid == uid && realGid == gid
+                          && effectiveGid == gid && savedGid == gid;
+    if (!switched || (uid != 0 && (setuid(0) == 0 || seteuid(0) == 0))) {
+        dprintf(STDERR_FILENO, "idlegpu-reaper: switching to user '%s' did not drop root for good\n", user);
+        return false;
+    }
+    return true;
+}
+
+[[noreturn]] void runWorkload(char **program, const char *user)
 {
     // The workload starts with default dispositions and nothing blocked. Not the mask the reaper inherited:
     // idlegpu blocks SIGTERM, SIGINT and SIGHUP in every thread to read them from a signalfd, and a workload
@@ -202,6 +255,8 @@ std::vector<ProcessInfo> findWorkloadProcesses()
     sigset_t nothing;
     sigemptyset(&nothing);
     sigprocmask(SIG_SETMASK, &nothing, nullptr);
+    if (user && !becomeUser(user))
+        _exit(127);
     execvp(program[0], program);
     dprintf(STDERR_FILENO, "idlegpu-reaper: cannot run '%s': %s\n", program[0], strerror(errno));
     _exit(127);
@@ -365,7 +420,7 @@ int main(int argc, char **argv)
         return 127;
     }
     if (child == 0)
-        runWorkload(options.program);
+        runWorkload(options.program, options.user);
 
     Reaper(options, parent).run(child);
 }

@@ -1,0 +1,56 @@
+#pragma once
+// Who a workload runs as: the [process-*] user= key. A root-run idlegpu starts each workload as the user it
+// names (idlegpu-reaper drops to it before the exec); a workload never runs as root unless user = root says so.
+#include <QString>
+
+#include <functional>
+#include <optional>
+
+// One entry of the passwd database.
+struct UserAccount
+{
+    QString name; // login name
+    uint uid = 0;
+    uint gid = 0; // primary group
+    QString home;
+    QString shell;
+
+    bool operator==(const UserAccount &o) const
+    {
+        return name == o.name && uid == o.uid && gid == o.gid && home == o.home && shell == o.shell;
+    }
+};
+
+// Who idlegpu runs as and how it finds accounts. Injected so that tests check the rules for root and for a
+// plain user whoever runs them.
+struct UserLookup
+{
+    uint effectiveUid = 0;
+    std::function<std::optional<UserAccount>(const QString &nameOrUid)> find;
+    // IDLEGPU_ALLOW_ROOT_WORKLOADS=1: as root, a workload without user= runs as root (no warning). For test
+    // harnesses and containers where everything is root anyway; the test suite sets it (CI runs as root).
+    bool rootWithoutUserAllowed = false;
+
+    bool asRoot() const { return effectiveUid == 0; }
+
+    // The real one: geteuid() and the passwd database (getpwnam_r / getpwuid_r).
+    static UserLookup system();
+    // A login name, or a uid in decimal digits; nullopt when no such account exists.
+    static std::optional<UserAccount> findAccount(const QString &nameOrUid);
+};
+
+// The verdict on a workload's user= (empty or blank: the key is absent, the user idlegpu runs as).
+struct WorkloadUserCheck
+{
+    std::optional<UserAccount> account; // whom it runs as, when known
+    QString error;                      // why it may not run; empty when it may
+    QString warning;                    // user = root as root: allowed, but said
+};
+WorkloadUserCheck checkWorkloadUser(const QString &user, const UserLookup &lookup);
+
+// Opens (creating it with mode 0600 when missing) a file for appending with the file-system credentials of
+// `account` (uid, gid and its groups), so that a path the user controls cannot make root write or create a
+// file the user could not: the file belongs to the user, as if the user had opened it. Only the calling
+// thread's credentials change, in a short-lived thread of its own, so idlegpu stays root. Returns the file
+// descriptor (O_CLOEXEC), or -1 with *error.
+int openAppendAsUser(const QString &path, const UserAccount &account, QString *error);
