@@ -455,6 +455,30 @@ The previous configuration stays in force.</source>
         <source> MiB</source>
         <translation> MiB</translation>
     </message>
+    <message>
+        <source>Required: idlegpu runs as root</source>
+        <translation>必填：idlegpu 以 root 身份运行</translation>
+    </message>
+    <message>
+        <source>You</source>
+        <translation>你</translation>
+    </message>
+    <message>
+        <source>The login name (or uid) the workload runs as. Only an idlegpu running as root can run workloads as other users; it then needs one for every workload.</source>
+        <translation>工作负载以哪个登录名（或 uid）运行。只有以 root 身份运行的 idlegpu 才能以其他用户运行工作负载，此时每个工作负载都必须填写。</translation>
+    </message>
+    <message>
+        <source>Run as user:</source>
+        <translation>运行用户：</translation>
+    </message>
+    <message>
+        <source>Not started: fix “Run as user” first.</source>
+        <translation>未启动：请先修正“运行用户”。</translation>
+    </message>
+    <message>
+        <source>Not started: idlegpu-reaper, which switches to the user, is not found at %1.</source>
+        <translation>未启动：在 %1 找不到负责切换用户的 idlegpu-reaper。</translation>
+    </message>
 </context>
 <context>
     <name>SettingsModel</name>
@@ -545,6 +569,22 @@ The previous configuration stays in force.</source>
     <message>
         <source>The file could not be written (the log says why).</source>
         <translation>无法写入该文件（原因见日志）。</translation>
+    </message>
+    <message>
+        <source>idlegpu runs as root: enter the user this workload runs as (root only if it must have every privilege).</source>
+        <translation>idlegpu 以 root 身份运行：请填写此工作负载的运行用户（只有确需全部权限时才填 root）。</translation>
+    </message>
+    <message>
+        <source>There is no user “%1”.</source>
+        <translation>不存在用户“%1”。</translation>
+    </message>
+    <message>
+        <source>Only root can run a workload as another user (“%1”).</source>
+        <translation>只有 root 才能以其他用户（“%1”）运行工作负载。</translation>
+    </message>
+    <message>
+        <source>This workload runs as root, with every privilege.</source>
+        <translation>此工作负载以 root 身份运行，拥有全部权限。</translation>
     </message>
 </context>
 <context>
@@ -707,6 +747,10 @@ The previous configuration stays in force.</source>
     <message>
         <source>nvidia-smi index %1</source>
         <translation>nvidia-smi 编号 %1</translation>
+    </message>
+    <message>
+        <source>%1 (as %2)</source>
+        <translation>%1（以 %2 身份）</translation>
     </message>
 </context>
 <context>
@@ -884,6 +928,12 @@ The previous configuration stays in force.</source>
     <message>
         <source>--demo and --settings need a desktop (no DISPLAY or WAYLAND_DISPLAY is set).</source>
         <translation>--demo 和 --settings 需要桌面环境（未设置 DISPLAY 或 WAYLAND_DISPLAY）。</translation>
+    </message>
+    <message numerus="yes">
+        <source>%1: %n workload(s) would not run (see the errors above); the rest of the configuration would be used.</source>
+        <translation>
+            <numerusform>%1：有 %n 个工作负载不会运行（见上方错误）；其余配置仍会使用。</numerusform>
+        </translation>
     </message>
 </context>
 </TS>

@@ -455,6 +455,30 @@ The previous configuration stays in force.</source>
         <source> MiB</source>
         <translation> MiB</translation>
     </message>
+    <message>
+        <source>Required: idlegpu runs as root</source>
+        <translation>必填：idlegpu 以 root 身分執行</translation>
+    </message>
+    <message>
+        <source>You</source>
+        <translation>你</translation>
+    </message>
+    <message>
+        <source>The login name (or uid) the workload runs as. Only an idlegpu running as root can run workloads as other users; it then needs one for every workload.</source>
+        <translation>工作負載以哪個登入名稱（或 uid）執行。只有以 root 身分執行的 idlegpu 才能以其他使用者執行工作負載，此時每個工作負載都必須填寫。</translation>
+    </message>
+    <message>
+        <source>Run as user:</source>
+        <translation>執行使用者：</translation>
+    </message>
+    <message>
+        <source>Not started: fix “Run as user” first.</source>
+        <translation>未啟動：請先修正「執行使用者」。</translation>
+    </message>
+    <message>
+        <source>Not started: idlegpu-reaper, which switches to the user, is not found at %1.</source>
+        <translation>未啟動：在 %1 找不到負責切換使用者的 idlegpu-reaper。</translation>
+    </message>
 </context>
 <context>
     <name>SettingsModel</name>
@@ -545,6 +569,22 @@ The previous configuration stays in force.</source>
     <message>
         <source>The file could not be written (the log says why).</source>
         <translation>無法寫入該檔案（原因見日誌）。</translation>
+    </message>
+    <message>
+        <source>idlegpu runs as root: enter the user this workload runs as (root only if it must have every privilege).</source>
+        <translation>idlegpu 以 root 身分執行：請填寫此工作負載的執行使用者（只有確需全部權限時才填 root）。</translation>
+    </message>
+    <message>
+        <source>There is no user “%1”.</source>
+        <translation>不存在使用者「%1」。</translation>
+    </message>
+    <message>
+        <source>Only root can run a workload as another user (“%1”).</source>
+        <translation>只有 root 才能以其他使用者（「%1」）執行工作負載。</translation>
+    </message>
+    <message>
+        <source>This workload runs as root, with every privilege.</source>
+        <translation>此工作負載以 root 身分執行，擁有全部權限。</translation>
     </message>
 </context>
 <context>
@@ -707,6 +747,10 @@ The previous configuration stays in force.</source>
     <message>
         <source>nvidia-smi index %1</source>
         <translation>nvidia-smi 編號 %1</translation>
+    </message>
+    <message>
+        <source>%1 (as %2)</source>
+        <translation>%1（以 %2 身分）</translation>
     </message>
 </context>
 <context>
@@ -884,6 +928,12 @@ The previous configuration stays in force.</source>
     <message>
         <source>--demo and --settings need a desktop (no DISPLAY or WAYLAND_DISPLAY is set).</source>
         <translation>--demo 和 --settings 需要桌面環境（未設定 DISPLAY 或 WAYLAND_DISPLAY）。</translation>
+    </message>
+    <message numerus="yes">
+        <source>%1: %n workload(s) would not run (see the errors above); the rest of the configuration would be used.</source>
+        <translation>
+            <numerusform>%1：有 %n 個工作負載不會執行（見上方錯誤）；其餘設定仍會使用。</numerusform>
+        </translation>
     </message>
 </context>
 </TS>
