@@ -1,5 +1,7 @@
 #include "statusreport.h"
 
+#include "drmholders.h"
+
 #include "devicescanner.h"
 #include "holderscanner.h"
 #include "ttyscanner.h"
@@ -16,7 +18,7 @@ MonitorState collect(const Config &config, const MonitorPaths &paths, GpuBackend
 {
     MonitorState state;
     state.config = config;
-    state.snapshot.devices = scanDevices(config.deviceRoot, paths.sysfsRoot);
+    state.snapshot.devices = keepVendors(scanDevices(config.deviceRoot, paths.sysfsRoot), config.vendors);
     const HolderScanner::Result scan =
         HolderScanner(paths.procRoot).scan(HolderScanner::nodesOf(state.snapshot.devices));
     state.snapshot.holders = scan.holders;
@@ -33,6 +35,8 @@ MonitorState collect(const Config &config, const MonitorPaths &paths, GpuBackend
             mergeBackendProcesses(state.snapshot.holders, sample, paths.procRoot);
         }
     }
+    state.gpuMetrics.gpus.insert(drmGpuMetrics(state.snapshot.devices));
+    mergeDrmUsage(state.snapshot.holders, state.snapshot.devices, paths.procRoot);
     if (config.tty.enabled)
         state.snapshot.ttys = scanTtys(paths.ptsRoot, QDateTime::currentMSecsSinceEpoch());
 
@@ -109,9 +113,12 @@ QString formatText(const MonitorState &state)
             s << ", " << device.describe();
         if (info != state.gpuMetrics.gpus.cend()) {
             QStringList identity{info->name, info->uuid};
-            if (!info->busId.isEmpty())
+            // An AMD or Intel GPU's ids and bus are in its description already.
+            if (device.isDrm() && device.describe().startsWith(info->name))
+                identity.removeFirst();
+            if (!info->busId.isEmpty() && !device.isDrm())
                 identity.append(QStringLiteral("bus ") + info->busId);
-            if (info->backendIndex != gpu.index)
+            if (info->backendIndex >= 0 && info->backendIndex != gpu.index)
                 identity.append(QStringLiteral("nvidia-smi index %1").arg(info->backendIndex));
             identity.removeAll(QString());
             s << " (" << identity.join(QStringLiteral(", ")) << ')';

@@ -27,7 +27,7 @@ QString expandHome(const QString &path, const QString &home)
 }
 
 const QStringList defaultsKeys{QStringLiteral("interval_seconds"), QStringLiteral("start_delay_seconds"),
-                               QStringLiteral("device_root"), QStringLiteral("notify")};
+                               QStringLiteral("device_root"), QStringLiteral("notify"), QStringLiteral("vendors")};
 const QStringList gpuGroupKeys{QStringLiteral("gpus"), QStringLiteral("ignore_programs"), QStringLiteral("busy_when"),
                                QStringLiteral("busy_memory_mib")};
 const QStringList workloadKeys{QStringLiteral("dir"),  QStringLiteral("cmd"), QStringLiteral("user"),
@@ -166,6 +166,39 @@ private:
         }
         if (const IniDocument::Entry *entry = find(section, QStringLiteral("notify")))
             readNotify(*entry, &config.notify);
+        if (const IniDocument::Entry *entry = find(section, QStringLiteral("vendors")))
+            readVendors(*entry, &config.vendors);
+    }
+
+    // vendors = auto | a comma list of nvidia, amd, intel
+    void readVendors(const IniDocument::Entry &entry, QList<GpuVendor> *vendors)
+    {
+        const QStringList words = parseCommaList(value(entry));
+        if (words.size() == 1 && words.first().toLower() == QLatin1String("auto")) {
+            vendors->clear();
+            return;
+        }
+        QList<GpuVendor> chosen;
+        for (const QString &word : words) {
+            const QString w = word.toLower();
+            const std::optional<GpuVendor> vendor = w == QLatin1String("nvidia")  ? std::optional(GpuVendor::Nvidia)
+                                                    : w == QLatin1String("amd")   ? std::optional(GpuVendor::Amd)
+                                                    : w == QLatin1String("intel") ? std::optional(GpuVendor::Intel)
+                                                                                  : std::nullopt;
+            if (!vendor) {
+                error(entry.line, QStringLiteral("vendors: '%1' is not a GPU vendor: write auto, or a comma list of "
+                                                 "nvidia, amd, intel")
+                                      .arg(word));
+                return;
+            }
+            if (!chosen.contains(*vendor))
+                chosen.append(*vendor);
+        }
+        if (chosen.isEmpty()) {
+            error(entry.line, QStringLiteral("vendors is empty: write auto, or a comma list of nvidia, amd, intel"));
+            return;
+        }
+        *vendors = chosen;
     }
 
     // notify = all | none | a comma list of preemption, failure, config

@@ -2,6 +2,7 @@
 // The configuration model: gpu_mon.conf's sections and keys, plus idlegpu's own, with their defaults.
 // Loaded through QSettings with the project's INI format (inifile.h), which reads values verbatim.
 #include "gpuselection.h"
+#include "snapshot.h"
 #include "useraccount.h"
 
 #include <QList>
@@ -123,6 +124,10 @@ struct Config
     int startDelaySeconds = 10; // [defaults] start_delay_seconds: calm needed before a workload starts
     QString deviceRoot = QStringLiteral("/dev"); // [defaults] device_root
     NotifyConfig notify;                         // [defaults] notify
+    // [defaults] vendors: the makers whose GPUs idlegpu manages; empty (auto): NVIDIA's when the machine has
+    // any (gpu_mon's view: the graphics built into the CPU of an NVIDIA workstation is no GPU to lend), else
+    // AMD's and Intel's.
+    QList<GpuVendor> vendors;
     QList<GpuGroupConfig> gpuGroups;
     QList<WorkloadConfig> workloads;
     TtyConfig tty;
@@ -189,7 +194,7 @@ struct Config
 inline bool sameSettings(const Config &a, const Config &b)
 {
     if (a.intervalSeconds != b.intervalSeconds || a.startDelaySeconds != b.startDelaySeconds
-        || a.deviceRoot != b.deviceRoot || !(a.notify == b.notify) || !(a.gpuGroups == b.gpuGroups) || a.workloads.size() != b.workloads.size()
+        || a.deviceRoot != b.deviceRoot || a.vendors != b.vendors || !(a.notify == b.notify) || !(a.gpuGroups == b.gpuGroups) || a.workloads.size() != b.workloads.size()
         || a.tty.enabled != b.tty.enabled || a.tty.whitelist != b.tty.whitelist || a.tty.idleSeconds != b.tty.idleSeconds)
         return false;
     for (qsizetype i = 0; i < a.workloads.size(); ++i)

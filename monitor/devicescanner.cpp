@@ -243,3 +243,24 @@ DeviceNodes scanDevices(const QString &deviceRoot, const QString &sysfsRoot)
     }
     return nodes;
 }
+
+DeviceNodes keepVendors(const DeviceNodes &found, const QList<GpuVendor> &vendors)
+{
+    const bool anyNvidia = std::any_of(found.gpus.cbegin(), found.gpus.cend(),
+                                       [](const GpuDevice &gpu) { return gpu.vendor == GpuVendor::Nvidia; });
+    const auto kept = [&](GpuVendor vendor) {
+        if (!vendors.isEmpty())
+            return vendors.contains(vendor);
+        return anyNvidia ? vendor == GpuVendor::Nvidia : vendor != GpuVendor::Nvidia;
+    };
+    DeviceNodes result;
+    for (const GpuDevice &gpu : found.gpus)
+        if (kept(gpu.vendor))
+            result.gpus.append(gpu);
+    for (const QString &node : found.sharedNodes) {
+        const bool kfd = QFileInfo(node).fileName() == QLatin1String("kfd");
+        if (kept(kfd ? GpuVendor::Amd : GpuVendor::Nvidia) || (!kfd && vendors.isEmpty()))
+            result.sharedNodes.append(node);
+    }
+    return result;
+}

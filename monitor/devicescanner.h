@@ -20,3 +20,8 @@ DeviceNodes scanDevices(const QString &deviceRoot, const QString &sysfsRoot = QS
 // index is left at -1. nullopt when it is none of ours; *whyNot then says why, naming the sysfs file.
 std::optional<GpuDevice> readDrmGpu(const QString &renderNodePath, const QString &sysfsRoot,
                                     QString *whyNot = nullptr);
+
+// The GPUs of the chosen vendors among those found ([defaults] vendors); empty `vendors` (auto): the NVIDIA GPUs
+// when there is one, else the AMD and Intel ones. Indices stay as scanDevices gave them; kfd goes with the AMD
+// GPUs.
+DeviceNodes keepVendors(const DeviceNodes &found, const QList<GpuVendor> &vendors);

@@ -1,6 +1,8 @@
 #include "monitor.h"
 
 #include "devicescanner.h"
+#include "drmholders.h"
+#include "drmsysfs.h"
 #include "logging.h"
 #include "nodewatcher.h"
 #include "ttyscanner.h"
@@ -144,7 +146,10 @@ void Monitor::setGpuBackend(std::unique_ptr<GpuBackend> backend)
 
 void Monitor::setGpuSamplingWanted(bool wanted)
 {
-    if (!m_gpuBackend || !m_gpuBackend->available() || wanted == m_gpuSampleTimer->isActive())
+    const bool anyDrmGpu = std::any_of(m_devices.gpus.cbegin(), m_devices.gpus.cend(),
+                                       [](const GpuDevice &gpu) { return gpu.isDrm(); });
+    const bool backend = m_gpuBackend && m_gpuBackend->available();
+    if ((!backend && !anyDrmGpu) || wanted == m_gpuSampleTimer->isActive())
         return;
     if (!wanted) {
         m_gpuSampleTimer->stop();
@@ -157,14 +162,19 @@ void Monitor::setGpuSamplingWanted(bool wanted)
 
 void Monitor::sampleGpus()
 {
-    if (!m_started || !m_gpuBackend || !m_gpuBackend->available()) {
+    if (!m_started) {
+        rescan();
+        return;
+    }
+    m_gpuMetrics.gpus = drmGpuMetrics(m_devices);
+    m_gpuMetrics.sampledAtMs = m_clock->nowMs();
+    if (!m_gpuBackend || !m_gpuBackend->available()) {
         rescan();
         return;
     }
     const bool applies = backendMatchesDeviceRoot(m_config.deviceRoot, m_paths.backendDeviceRoot);
     const QList<GpuInfo> sample = applies ? m_gpuBackend->sample() : QList<GpuInfo>();
     m_gpuSample = sample;
-    m_gpuMetrics.gpus.clear();
     for (const GpuInfo &gpu : sample)
         if (gpu.index >= 0)
             m_gpuMetrics.gpus.insert(gpu.index, gpu);
@@ -190,23 +200,9 @@ void Monitor::sampleGpus()
 
 void Monitor::watchOpenOnlyHolders()
 {
-    // A job that opened a workload's GPU without computing yet (busy_when = computes / memory): ask the backend's
-    // process lists alone (a fraction of a millisecond per GPU), and rescan only once one of them would make its
-    // GPU busy, since a full scan costs more with many processes.
-    if (!m_gpuBackend || !m_gpuBackend->available()
-        || !backendMatchesDeviceRoot(m_config.deviceRoot, m_paths.backendDeviceRoot)) {
-        rescan();
-        return;
-    }
-    const QList<GpuInfo> processes = m_gpuBackend->sampleProcesses();
-    for (GpuInfo &known : m_gpuSample)
-        for (const GpuInfo &fresh : processes)
-            if (fresh.index == known.index) {
-                known.processesKnown = fresh.processesKnown;
-                known.processes = fresh.processes;
-            }
-    if (m_gpuSample.isEmpty())
-        m_gpuSample = processes;
+    // A job that opened a workload's GPU without computing yet (busy_when = computes / memory): ask NVML's
+    // process lists alone (a fraction of a millisecond per GPU) and the fdinfo of these holders (AMD, Intel), and
+    // rescan only once one of them would make its GPU busy, since a full scan costs more with many processes.
     QList<Holder> watched;
     for (const GpuStatus &gpu : std::as_const(m_decision.gpus))
         for (Holder holder : gpu.openOnlyHolders) {
@@ -215,7 +211,20 @@ void Monitor::watchOpenOnlyHolders()
             watched.append(holder);
         }
     const qsizetype watchedCount = watched.size();
-    mergeBackendProcesses(watched, m_gpuSample, m_paths.procRoot);
+    if (m_gpuBackend && m_gpuBackend->available()
+        && backendMatchesDeviceRoot(m_config.deviceRoot, m_paths.backendDeviceRoot)) {
+        const QList<GpuInfo> processes = m_gpuBackend->sampleProcesses();
+        for (GpuInfo &known : m_gpuSample)
+            for (const GpuInfo &fresh : processes)
+                if (fresh.index == known.index) {
+                    known.processesKnown = fresh.processesKnown;
+                    known.processes = fresh.processes;
+                }
+        if (m_gpuSample.isEmpty())
+            m_gpuSample = processes;
+        mergeBackendProcesses(watched, m_gpuSample, m_paths.procRoot);
+    }
+    mergeDrmUsage(watched, m_devices, m_paths.procRoot);
     for (qsizetype i = 0; i < watchedCount; ++i)
         for (int gpu : std::as_const(watched[i].gpus))
             if (Policy::makesBusy(watched[i], gpu, m_config.busyRuleFor(gpu))) {
@@ -376,7 +385,7 @@ void Monitor::updateDevices()
     const QString dri = driFolder();
     if (!m_fileWatcher->directories().contains(dri) && QFileInfo(dri).isDir())
         m_fileWatcher->addPath(dri);
-    const DeviceNodes devices = scanDevices(m_config.deviceRoot, m_paths.sysfsRoot);
+    const DeviceNodes devices = keepVendors(scanDevices(m_config.deviceRoot, m_paths.sysfsRoot), m_config.vendors);
     if (devices == m_devices && !m_rewatchNodes)
         return;
     m_rewatchNodes = false;
@@ -493,6 +502,8 @@ void Monitor::rescan()
     // hidden holders and shows jobs of other users that were running before idlegpu watched.
     if (!m_gpuSample.isEmpty())
         mergeBackendProcesses(snapshot.holders, m_gpuSample, m_paths.procRoot);
+    // AMD and Intel GPUs: what their holders do there, from fdinfo (read now: only holders of those GPUs).
+    mergeDrmUsage(snapshot.holders, m_devices, m_paths.procRoot);
     // An open nobody explains yet: look again at once, it is a hidden holder or a late sight. A watch lost
     // during this scan: watch the node again at once, before a job opens it unseen.
     if (provisional || m_rewatchNodes)

@@ -103,6 +103,8 @@ private slots:
     void builtinIgnoreList();
     void busyRule_data();
     void busyRule();
+    void readsVendors_data();
+    void readsVendors();
     void readsNotify_data();
     void readsNotify();
     void doesNotBlockOnFifo();
@@ -591,6 +593,38 @@ void TestConfig::busyRule()
     QCOMPARE(rule.opened, opened);
     QCOMPARE(rule.computes, computes);
     QCOMPARE(rule.memoryThresholdBytes, memoryBytes);
+}
+
+void TestConfig::readsVendors_data()
+{
+    QTest::addColumn<QByteArray>("value");
+    QTest::addColumn<QList<GpuVendor>>("vendors");
+    QTest::addColumn<QString>("error"); // empty: none
+    using V = GpuVendor;
+    QTest::newRow("absent: auto") << QByteArray() << QList<V>{} << QString();
+    QTest::newRow("auto") << QByteArray("auto") << QList<V>{} << QString();
+    QTest::newRow("one") << QByteArray("amd") << QList<V>{V::Amd} << QString();
+    QTest::newRow("list, case, repeat") << QByteArray("NVIDIA, intel,nvidia") << QList<V>{V::Nvidia, V::Intel}
+                                        << QString();
+    QTest::newRow("unknown") << QByteArray("nvidia, matrox") << QList<V>{}
+                             << "test.conf:2: error: vendors: 'matrox' is not a GPU vendor: write auto, or a comma "
+                                "list of nvidia, amd, intel";
+    QTest::newRow("auto among others") << QByteArray("auto, amd") << QList<V>{}
+                                       << "test.conf:2: error: vendors: 'auto' is not a GPU vendor: write auto, or a "
+                                          "comma list of nvidia, amd, intel";
+    QTest::newRow("empty") << QByteArray(" ") << QList<V>{}
+                           << "test.conf:2: error: vendors is empty: write auto, or a comma list of nvidia, amd, intel";
+}
+
+void TestConfig::readsVendors()
+{
+    QFETCH(QByteArray, value);
+    QFETCH(QList<GpuVendor>, vendors);
+    QFETCH(QString, error);
+    const QByteArray text = value.isNull() ? QByteArray("[defaults]\n") : "[defaults]\nvendors = " + value + "\n";
+    const ConfigLoadResult result = ConfigLoader::parse(text, QStringLiteral("test.conf"));
+    QCOMPARE(describe(result), error.isEmpty() ? QStringList() : QStringList{error});
+    QCOMPARE(result.config.vendors, vendors);
 }
 
 void TestConfig::expandsHomeInDirAndLog()

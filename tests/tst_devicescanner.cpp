@@ -22,6 +22,8 @@ private Q_SLOTS:
     void skippedRenderNodesSayWhy();
     void kfdIsASharedNode();
     void drmGpusAreDescribed();
+    void keepVendors_data();
+    void keepVendors();
 };
 
 void TestDeviceScanner::namesAreClassified_data()
@@ -273,6 +275,42 @@ void TestDeviceScanner::drmGpusAreDescribed()
     QCOMPARE(nodes.gpus.value(0).describe(), QStringLiteral("AMD GPU 1002:744c (amdgpu, 0000:03:00.0)"));
     const GpuDevice nvidia{0, dev.filePath("nvidia0")};
     QCOMPARE(nvidia.describe(), QString()); // NVIDIA names come from NVML
+}
+
+void TestDeviceScanner::keepVendors_data()
+{
+    QTest::addColumn<QList<GpuVendor>>("found");
+    QTest::addColumn<QList<GpuVendor>>("chosen");
+    QTest::addColumn<QList<int>>("kept");
+    QTest::addColumn<bool>("kfdKept");
+    using V = GpuVendor;
+    const QList<V> workstation{V::Nvidia, V::Nvidia, V::Intel};
+    QTest::newRow("auto, NVIDIA and built-in Intel: NVIDIA only")
+        << workstation << QList<V>{} << QList<int>{0, 1} << false;
+    QTest::newRow("auto, AMD and Intel") << QList<V>{V::Amd, V::Intel} << QList<V>{} << QList<int>{0, 1} << true;
+    QTest::newRow("auto, nothing") << QList<V>{} << QList<V>{} << QList<int>{} << true;
+    QTest::newRow("chosen: NVIDIA and Intel") << workstation << QList<V>{V::Nvidia, V::Intel} << QList<int>{0, 1, 2}
+                                              << false;
+    QTest::newRow("chosen: Intel") << workstation << QList<V>{V::Intel} << QList<int>{2} << false;
+    QTest::newRow("chosen: AMD, with NVIDIA") << QList<V>{V::Nvidia, V::Amd} << QList<V>{V::Amd} << QList<int>{1}
+                                              << true;
+}
+
+void TestDeviceScanner::keepVendors()
+{
+    QFETCH(QList<GpuVendor>, found);
+    QFETCH(QList<GpuVendor>, chosen);
+    QFETCH(QList<int>, kept);
+    QFETCH(bool, kfdKept);
+    DeviceNodes nodes;
+    for (int i = 0; i < found.size(); ++i)
+        nodes.gpus.append(GpuDevice{i, QStringLiteral("/dev/gpu%1").arg(i), found.at(i)});
+    nodes.sharedNodes = {QStringLiteral("/dev/kfd"), QStringLiteral("/dev/nvidiactl")};
+    const DeviceNodes result = ::keepVendors(nodes, chosen);
+    QCOMPARE(result.indices(), kept);
+    QCOMPARE(result.sharedNodes.contains(QStringLiteral("/dev/kfd")), kfdKept);
+    const bool nvidiaKept = chosen.isEmpty() || chosen.contains(GpuVendor::Nvidia);
+    QCOMPARE(result.sharedNodes.contains(QStringLiteral("/dev/nvidiactl")), nvidiaKept);
 }
 
 QTEST_GUILESS_MAIN(TestDeviceScanner)

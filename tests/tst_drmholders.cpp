@@ -1,0 +1,160 @@
+// What holders of AMD and Intel GPUs do there, from their fdinfo under a fake proc root: compute engine time or
+// an open /dev/kfd makes them computing, their resident memory is counted, and what cannot be told is left in doubt.
+#include "drmholders.h"
+#include "testsupport.h"
+
+#include <QFile>
+#include <QTemporaryDir>
+#include <QtTest>
+
+using namespace TestSupport;
+
+namespace {
+QByteArray fixture(const QString &name)
+{
+    QFile file(QStringLiteral(IDLEGPU_TEST_DATA "/fdinfo/") + name);
+    return file.open(QIODevice::ReadOnly) ? file.readAll() : QByteArray();
+}
+} // namespace
+
+class TestDrmHolders : public QObject
+{
+    Q_OBJECT
+
+    std::unique_ptr<QTemporaryDir> m_dir;
+
+    // Two GPUs: an AMD one at 0000:03:00.0 (renderD128) and an Intel one at 0000:00:02.0 (renderD129), plus kfd
+    // and NVIDIA GPU 0 that no fdinfo speaks of.
+    DeviceNodes devices() const
+    {
+        DeviceNodes nodes;
+        nodes.gpus.append(GpuDevice{0, m_dir->filePath(QStringLiteral("dev/nvidia0"))});
+        GpuDevice amd{1, m_dir->filePath(QStringLiteral("dev/dri/renderD128")), GpuVendor::Amd};
+        amd.pciSlot = QStringLiteral("0000:03:00.0");
+        amd.sysfsDevice = m_dir->filePath(QStringLiteral("sys/0000:03:00.0"));
+        GpuDevice intel{2, m_dir->filePath(QStringLiteral("dev/dri/renderD129")), GpuVendor::Intel};
+        intel.pciSlot = QStringLiteral("0000:00:02.0");
+        intel.sysfsDevice = m_dir->filePath(QStringLiteral("sys/0000:00:02.0"));
+        nodes.gpus << amd << intel;
+        nodes.sharedNodes = {m_dir->filePath(QStringLiteral("dev/kfd")), m_dir->filePath(QStringLiteral("dev/nvidiactl"))};
+        return nodes;
+    }
+
+    // /proc/<pid>/fd/<fd> -> node, and its fdinfo.
+    void openFd(qint64 pid, int fd, const QString &node, const QByteArray &fdinfo = QByteArray())
+    {
+        const QString proc = m_dir->filePath(QStringLiteral("proc/%1").arg(pid));
+        QVERIFY(QDir().mkpath(proc + QStringLiteral("/fd")));
+        QVERIFY(QFile::link(m_dir->filePath(node), proc + QStringLiteral("/fd/%1").arg(fd)));
+        writeFile(proc + QStringLiteral("/fdinfo/%1").arg(fd), fdinfo.isNull() ? "pos:\t0\nflags:\t02\n" : fdinfo);
+    }
+
+    static Holder holder(qint64 pid, const QList<int> &gpus)
+    {
+        Holder h;
+        h.pid = pid;
+        h.comm = QStringLiteral("job");
+        h.gpus = gpus;
+        return h;
+    }
+
+    QString procRoot() const { return m_dir->filePath(QStringLiteral("proc")); }
+
+private Q_SLOTS:
+    void init() { m_dir = std::make_unique<QTemporaryDir>(); }
+    void usageFromFdinfo_data()
+    {
+        QTest::addColumn<QByteArray>("fdinfo");
+        QTest::addColumn<bool>("withKfd");
+        QTest::addColumn<bool>("known");
+        QTest::addColumn<bool>("compute");
+        QTest::addColumn<qint64>("memory"); // -1: absent
+        const QByteArray computing = fixture(QStringLiteral("amdgpu_compute.txt"));
+        QVERIFY(!computing.isEmpty());
+        QByteArray graphics = computing;
+        graphics.replace("drm-engine-compute:\t987654321 ns", "");
+        QByteArray otherGpu = computing;
+        otherGpu.replace("0000:03:00.0", "0000:04:00.0");
+        QByteArray noEngines = computing;
+        noEngines.replace("drm-engine-gfx:\t1234567 ns", "").replace("drm-engine-compute:\t987654321 ns", "");
+        const qint64 vram = qint64(3145732) * 1024;
+        QTest::newRow("compute engine used") << computing << false << true << true << vram;
+        QTest::newRow("graphics only") << graphics << false << true << false << vram;
+        QTest::newRow("graphics only, but kfd open (ROCm)") << graphics << true << true << true << vram;
+        QTest::newRow("another GPU's client") << otherGpu << false << false << false << qint64(-1);
+        QTest::newRow("another GPU's client, kfd open") << otherGpu << true << true << true << qint64(-1);
+        QTest::newRow("not a DRM fdinfo (old kernel)") << QByteArray() << false << false << false << qint64(-1);
+        QTest::newRow("garbage") << QByteArray("\x01\x02 drm-driver \xff\n", 17) << false << false << false
+                                 << qint64(-1);
+        // amdgpu leaves out engines it never used: no engine line means no compute.
+        QTest::newRow("amdgpu, no engine line") << noEngines << false << true << false << vram;
+    }
+    void usageFromFdinfo()
+    {
+        QFETCH(QByteArray, fdinfo);
+        QFETCH(bool, withKfd);
+        QFETCH(bool, known);
+        QFETCH(bool, compute);
+        QFETCH(qint64, memory);
+        openFd(100, 7, QStringLiteral("dev/dri/renderD128"), fdinfo);
+        openFd(100, 3, QStringLiteral("etc/passwd"));
+        if (withKfd)
+            openFd(100, 5, QStringLiteral("dev/kfd"));
+        QList<Holder> holders{holder(100, {1})};
+        mergeDrmUsage(holders, devices(), procRoot());
+        const Holder &h = holders.first();
+        QCOMPARE(h.gpuUse.contains(1), known);
+        if (!known)
+            return;
+        QCOMPARE(h.gpuUse.value(1).compute, compute);
+        QCOMPARE(h.gpuUse.value(1).memoryBytes, memory < 0 ? std::optional<qint64>() : std::optional<qint64>(memory));
+        QCOMPARE(h.gpuMemoryBytes, memory < 0 ? std::optional<qint64>() : std::optional<qint64>(memory));
+    }
+
+    // An Intel GPU whose driver reports no engine time cannot say whether it computed: in doubt, it does.
+    // kfd says nothing about Intel GPUs.
+    void intelWithoutEngineTimeIsInDoubt()
+    {
+        QByteArray text = fixture(QStringLiteral("i915_integrated.txt"));
+        QVERIFY(!text.isEmpty());
+        QByteArray noEngines;
+        for (const QByteArray &line : text.split('\n'))
+            if (!line.startsWith("drm-engine"))
+                noEngines += line + '\n';
+        noEngines.replace(QByteArray("0000:00:02.0"), QByteArray("0000:00:02.0")); // the fixture's own slot
+        openFd(200, 4, QStringLiteral("dev/dri/renderD129"), noEngines);
+        openFd(200, 5, QStringLiteral("dev/kfd"));
+        QList<Holder> holders{holder(200, {2})};
+        mergeDrmUsage(holders, devices(), procRoot());
+        QVERIFY(holders.first().gpuUse.contains(2));
+        QVERIFY(holders.first().gpuUse.value(2).compute);
+    }
+
+    // Hidden holders, holders of NVIDIA GPUs only and processes gone since the scan are left alone.
+    void leavesOthersAlone()
+    {
+        openFd(300, 7, QStringLiteral("dev/dri/renderD128"), fixture(QStringLiteral("amdgpu_compute.txt")));
+        Holder hidden = holder(300, {1});
+        hidden.hidden = true;
+        QList<Holder> holders{hidden, holder(300, {0}), holder(301, {1})};
+        const QList<Holder> before = holders;
+        mergeDrmUsage(holders, devices(), procRoot());
+        QCOMPARE(holders, before);
+    }
+
+    void metricsOfEachDrmGpu()
+    {
+        writeFile(m_dir->filePath(QStringLiteral("sys/0000:03:00.0/vendor")), "0x1002\n");
+        writeFile(m_dir->filePath(QStringLiteral("sys/0000:03:00.0/device")), "0x744c\n");
+        writeFile(m_dir->filePath(QStringLiteral("sys/0000:03:00.0/gpu_busy_percent")), "37\n");
+        const QHash<int, GpuInfo> metrics = drmGpuMetrics(devices());
+        QCOMPARE(metrics.keys().size(), 2); // the AMD and the Intel GPU; NVIDIA's come from NVML
+        QCOMPARE(metrics.value(1).index, 1);
+        QCOMPARE(metrics.value(1).utilizationPercent, std::optional<int>(37));
+        QVERIFY(metrics.value(1).name.contains(QLatin1String("744c")));
+        QVERIFY(!metrics.contains(0));
+    }
+};
+
+QTEST_GUILESS_MAIN(TestDrmHolders)
+#include "tst_drmholders.moc"
