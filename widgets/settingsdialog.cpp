@@ -665,6 +665,12 @@ void SettingsDialog::setMonitorState(const MonitorState &state)
             holders.append(holder);
     const bool holdersChanged = holders != m_holders;
     m_holders = holders;
+    m_gpuDevices = state.snapshot.devices.gpus;
+    QList<GpuInfo> identifiedByNvml; // the UUIDs CUDA_VISIBLE_DEVICES takes; AMD ids come with the devices
+    for (const GpuDevice &device : std::as_const(m_gpuDevices))
+        if (!device.isDrm() && state.gpuMetrics.gpus.contains(device.index))
+            identifiedByNvml.append(state.gpuMetrics.gpus.value(device.index));
+    m_gpuUuids = gpuUuidsByIndex(identifiedByNvml);
     const QList<int> present = state.snapshot.devices.indices();
     if (present != m_presentGpus) {
         m_presentGpus = present;
@@ -1079,7 +1085,7 @@ void SettingsDialog::startTestRun()
         m_testRunOutput->appendPlainText(tr("Not started: the folder “%1” does not exist.").arg(workingDir));
         return;
     }
-    QProcessEnvironment env = SettingsModel::workloadEnvironment(w);
+    QProcessEnvironment env = SettingsModel::workloadEnvironment(w, m_gpuDevices, m_gpuUuids);
     if (switchUser)
         env = ProcessRunner::userEnvironment(env, *account, w.env);
     const QString program = ProcessRunner::resolveProgram(argv->first(), workingDir, env.value(QStringLiteral("PATH")));

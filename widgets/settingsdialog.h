@@ -103,6 +103,8 @@ private:
     bool m_autostartBaseline = false;
     QList<SettingsProblem> m_problems;
     QList<int> m_presentGpus;
+    QList<GpuDevice> m_gpuDevices;  // for a test run's environment
+    QHash<int, QString> m_gpuUuids; // by index, where NVML named them
     QList<Holder> m_holders;
     bool m_filling = false; // widgets are being set from the draft: their signals are not edits
 

@@ -307,9 +307,10 @@ QList<SettingsProblem> SettingsModel::validate(const SettingsDraft &draft, const
     return problems;
 }
 
-QProcessEnvironment SettingsModel::workloadEnvironment(const WorkloadDraft &workload)
+QProcessEnvironment SettingsModel::workloadEnvironment(const WorkloadDraft &workload, const QList<GpuDevice> &devices,
+                                                       const QHash<int, QString> &uuids)
 {
-    return ProcessRunner::workloadEnvironment(workload.env, workload.gpus.indices, workload.gpus.all);
+    return ProcessRunner::workloadEnvironment(workload.env, workload.gpus.indices, workload.gpus.all, uuids, devices);
 }
 
 QString SettingsModel::shellQuote(const QString &word)

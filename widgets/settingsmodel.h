@@ -7,6 +7,7 @@
 // change in the dialog is not changed on disk, whatever its spelling ("gpus = 0, 1", "enabled = yes").
 #include "config.h"
 #include "gpuselection.h"
+#include "snapshot.h"
 
 #include <QCoreApplication>
 #include <QList>
@@ -76,8 +77,10 @@ public:
     static QList<SettingsProblem> validate(const SettingsDraft &draft, const QList<int> &presentGpus,
                                            const UserLookup &users = UserLookup::system());
 
-    // The environment the workload will run in (ProcessRunner::workloadEnvironment on the draft's values).
-    static QProcessEnvironment workloadEnvironment(const WorkloadDraft &workload);
+    // The environment the workload will run in (ProcessRunner::workloadEnvironment on the draft's values and the
+    // GPUs the monitor sees: their vendors, and UUIDs by index where a backend named them).
+    static QProcessEnvironment workloadEnvironment(const WorkloadDraft &workload, const QList<GpuDevice> &devices,
+                                                   const QHash<int, QString> &uuids);
 
     // env= text that parseEnvAssignments() reads back as `env`: KEY=VALUE words, quoted where needed.
     static QString envText(const QList<QPair<QString, QString>> &env);
