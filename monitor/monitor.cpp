@@ -448,8 +448,9 @@ void Monitor::preemptEarly(const Holder &holder)
         for (int gpu : holder.gpus) {
             if (!runtime.gpus.contains(gpu) || !Policy::isForeign(holder, gpu, m_config, runtimes, m_selfPid))
                 continue;
-            // Where an open node is not enough (busy_when), the policy judges it once the backend has spoken.
-            if (!m_config.busyRuleFor(gpu).opened)
+            // Where an open node is not enough (busy_when) and something can tell what the holder does there, the
+            // policy judges it once that has spoken; with nothing to ask, in doubt it is busy now.
+            if (!m_config.busyRuleFor(gpu).opened && canJudgeUse(gpu))
                 continue;
             const WorkloadConfig *config = m_config.workload(runtime.id);
             PreemptionEvent event{runtime.id, config ? config->name : runtime.id, gpu, holder, m_clock->nowMs()};
@@ -460,6 +461,15 @@ void Monitor::preemptEarly(const Holder &holder)
             break;
         }
     }
+}
+
+bool Monitor::canJudgeUse(int gpu) const
+{
+    for (const GpuDevice &device : m_devices.gpus)
+        if (device.index == gpu && device.isDrm())
+            return true; // fdinfo
+    return m_gpuBackend && m_gpuBackend->available()
+           && backendMatchesDeviceRoot(m_config.deviceRoot, m_paths.backendDeviceRoot);
 }
 
 void Monitor::rescan()

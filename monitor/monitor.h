@@ -105,6 +105,10 @@ public Q_SLOTS:
 private Q_SLOTS:
     void watchOpenOnlyHolders();
 
+private:
+    // Whether something can tell what a holder does on this GPU (NVML, or fdinfo for AMD and Intel GPUs).
+    bool canJudgeUse(int gpu) const;
+
 Q_SIGNALS:
     void stateChanged();
     void preempted(const PreemptionEvent &event);
