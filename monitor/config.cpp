@@ -270,10 +270,7 @@ private:
                                        .arg(text)
                                        .arg(maxMib));
             else
-                group.busyMemoryMib = *mib;
-            if (group.busyWhen != BusyWhen::Memory)
-                warning(entry->line, QStringLiteral("busy_memory_mib has no effect without busy_when = memory in [%1]")
-                                         .arg(section.name));
+                group.busyMemoryMib = *mib; // read with busy_when = memory only; kept otherwise, as the example does
         }
         m_result.config.gpuGroups.append(group);
     }

@@ -354,10 +354,8 @@ void TestConfig::reportsProblems_data()
         << QByteArray("[gpu-x]\nbusy_when=memory\nbusy_memory_mib=1 GiB\n")
         << QStringList{"test.conf:3: error: busy_memory_mib: '1 GiB' is not a whole number of MiB (1 to 16777216)"}
         << false;
-    QTest::newRow("busy_memory_mib without busy_when = memory")
-        << QByteArray("[gpu-x]\nbusy_memory_mib=512\n")
-        << QStringList{"test.conf:2: warning: busy_memory_mib has no effect without busy_when = memory in [gpu-x]"}
-        << true;
+    QTest::newRow("busy_memory_mib without busy_when = memory: kept, unused")
+        << QByteArray("[gpu-x]\nbusy_when=opened\nbusy_memory_mib=512\n") << QStringList{} << true;
     QTest::newRow("workload gpus") << QByteArray("[process-x]\ncmd=a\ngpus=\n")
                                    << QStringList{"test.conf:3: error: gpus: '' is not a GPU list: write ALL or GPU "
                                                   "indices separated by commas, like 0,1"}
