@@ -427,11 +427,7 @@ void Monitor::onNodeEvents(const NodeEvents &events)
     absorbEvents(events);
 
     // The fast path: an open while a workload runs may be a user's job arriving; answer at once.
-    bool workloadRunning = false;
-    const auto runtimes = m_runner->runtimes();
-    for (const WorkloadRuntime &runtime : runtimes)
-        workloadRunning = workloadRunning || runtime.state == WorkloadRuntime::Running;
-    if ((!events.opens.isEmpty() && workloadRunning) || !events.gone.isEmpty() || events.overflow)
+    if ((!events.opens.isEmpty() && anyWorkloadRunning()) || !events.gone.isEmpty() || events.overflow)
         rescan();
     else if (!m_coalesceTimer->isActive())
         m_coalesceTimer->start(kCoalesceMs);
@@ -463,6 +459,13 @@ void Monitor::preemptEarly(const Holder &holder)
     }
 }
 
+bool Monitor::anyWorkloadRunning() const
+{
+    const auto runtimes = m_runner->runtimes();
+    return std::any_of(runtimes.cbegin(), runtimes.cend(),
+                       [](const WorkloadRuntime &r) { return r.state == WorkloadRuntime::Running; });
+}
+
 bool Monitor::canJudgeUse(int gpu) const
 {
     for (const GpuDevice &device : m_devices.gpus)
@@ -490,7 +493,8 @@ void Monitor::rescan()
     // Opens that no visible process explains are another user's jobs: a hidden holder per such GPU. The events
     // queued during the scan count too: the kernel queues an open before its fd shows, so every fd the scan saw
     // has its open counted.
-    absorbEvents(m_nodeWatcher->takePendingEvents());
+    const NodeEvents duringScan = m_nodeWatcher->takePendingEvents();
+    absorbEvents(duringScan);
     // Root reads every process's fds (the few it cannot, like a container's init, hold no GPU): nothing is
     // hidden then, and inferring hidden holders from event counts could only add errors.
     const bool someUnreadable = scan.unreadableProcesses > 0 && m_inferHiddenHolders;
@@ -518,6 +522,15 @@ void Monitor::rescan()
     // during this scan: watch the node again at once, before a job opens it unseen.
     if (provisional || m_rewatchNodes)
         m_coalesceTimer->start(kRecheckMs);
+    // Events taken here never reach onNodeEvents: answer them as it would. An open during the scan may be a process
+    // the scan had not listed yet (it started meanwhile): look again at once where a workload runs, or idlegpu (as
+    // root, with nothing inferred) would miss it until the next event.
+    if (!duringScan.opens.isEmpty() && anyWorkloadRunning())
+        m_coalesceTimer->start(kRecheckMs);
+    else if ((!duringScan.opens.isEmpty() || !duringScan.closes.isEmpty() || !duringScan.gone.isEmpty()
+              || duringScan.overflow)
+             && !m_coalesceTimer->isActive())
+        m_coalesceTimer->start(kCoalesceMs);
 
     if (m_config.tty.enabled)
         snapshot.ttys = scanTtys(m_paths.ptsRoot, QDateTime::currentMSecsSinceEpoch());

@@ -108,6 +108,7 @@ private Q_SLOTS:
 private:
     // Whether something can tell what a holder does on this GPU (NVML, or fdinfo for AMD and Intel GPUs).
     bool canJudgeUse(int gpu) const;
+    bool anyWorkloadRunning() const;
 
 Q_SIGNALS:
     void stateChanged();
