@@ -9,6 +9,7 @@
 #include <QFileInfo>
 #include <QRegularExpression>
 #include <QTemporaryDir>
+#include <QThread>
 #include <QTest>
 
 #include <sys/stat.h>
@@ -100,6 +101,8 @@ private Q_SLOTS:
     void otherEntriesAndBrokenLinksAreIgnored();
     void missingNodeOrProcRoot();
     void scanPidsReadsOnlyThosePids();
+    void manyProcessesOnTwoThreads_data();
+    void manyProcessesOnTwoThreads();
     // Real processes and the real /proc
     void realHolderIsFound();
     void twoGpusAndSharedNodes();
@@ -348,6 +351,60 @@ void TestHolderScanner::scanPidsReadsOnlyThosePids()
     QCOMPARE(result.holders.at(1).pid, qint64(20));
     QCOMPARE(result.scannedProcesses, 2);
     QCOMPARE(result.visibleFdsByNode.value(dev.node(1)), 1);
+}
+
+void TestHolderScanner::manyProcessesOnTwoThreads_data()
+{
+    QTest::addColumn<int>("processes");
+    QTest::addColumn<int>("holderEvery"); // every Nth process holds a node
+    QTest::newRow("below the two-thread size") << 200 << 37;
+    QTest::newRow("two threads, few holders") << 700 << 97;
+    QTest::newRow("two threads, many holders") << 700 << 3;
+}
+
+void TestHolderScanner::manyProcessesOnTwoThreads()
+{
+    // Past a few hundred processes the fd folders are read on two threads: every holder must still be found
+    // once, reported on the calling thread, newest first, with exact counts.
+    QFETCH(int, processes);
+    QFETCH(int, holderEvery);
+    TestSupport::FakeDevRoot dev(2);
+    FakeProc proc;
+    const QString unrelated = TestSupport::writeFile(dev.path() + "/unrelated", {});
+    QList<qint64> expectedHolders;
+    int expectedFds0 = 0;
+    for (int i = 0; i < processes; ++i) {
+        const qint64 pid = 3000 + i;
+        QStringList fds{unrelated, unrelated};
+        if (i % holderEvery == 0) {
+            fds.append(dev.node(i % 2));
+            expectedHolders.prepend(pid);
+            expectedFds0 += i % 2 == 0;
+        }
+        proc.add({pid, 1, pid, pid, "p", "p", {}, fds});
+    }
+    QDir().mkpath(proc.pidDir(2999)); // gone before its fds were read
+    QDir().mkpath(proc.pidDir(2998));
+    TestSupport::writeFile(proc.pidDir(2998) + "/fd", "not a folder"); // unreadable
+    QList<qint64> reported;
+    const Qt::HANDLE caller = QThread::currentThreadId();
+    bool allOnCaller = true;
+    const HolderScanner::Result result = HolderScanner(proc.path()).scan(nodesOf(dev, 2), [&](const Holder &holder) {
+        reported.append(holder.pid);
+        allOnCaller = allOnCaller && QThread::currentThreadId() == caller;
+    });
+    QVERIFY(allOnCaller);
+    QList<qint64> found;
+    for (const Holder &holder : result.holders)
+        found.append(holder.pid);
+    QCOMPARE(found, expectedHolders);
+    std::sort(reported.begin(), reported.end(), std::greater<qint64>());
+    QCOMPARE(reported, expectedHolders);
+    QCOMPARE(result.scannedProcesses, processes);
+    QCOMPARE(result.unreadableProcesses, 1);
+    QCOMPARE(result.visibleFdsByNode.value(dev.node(0)), expectedFds0);
+    QCOMPARE(result.visibleFdsByNode.value(dev.node(1)), int(expectedHolders.size()) - expectedFds0);
+    QCOMPARE(findHolder(result.holders, 3000)->gpus, QList<int>{0});
 }
 
 void TestHolderScanner::realHolderIsFound()
