@@ -11,8 +11,9 @@
 // gpu_mon answers at its next poll, so one trial there takes a poll period to be seen and another for the
 // workload to come back. To keep 200 trials to a few minutes, the gpu_mon side has several fake GPUs (default:
 // one per 8 trials), one workload each, all under the one poller, as gpu_mon polls all GPUs at once; their
-// trials run interleaved. Each trial's open comes a uniformly random time (0 to one interval) after its
-// workload started, and the workload starts at a poll, so the open is random with respect to the poll phase.
+// trials run interleaved. Each trial's open comes a uniformly random time (0 to one poll period: the interval
+// plus the poll's own time, as last measured) after its workload started, and the workload starts at a poll,
+// so the open is random with respect to the poll phase.
 #include "bystanders.h"
 
 #include <QCoreApplication>
@@ -184,6 +185,23 @@ static Latencies measureIdlegpu(const QTemporaryDir &dir, int trials)
     return result;
 }
 
+// The poller's period: the interval plus the time one poll takes (fuser, stops and starts), from its last two
+// "poll <t>" lines; the interval until there are two.
+static long long pollPeriodUs(const QString &polls, int intervalMs)
+{
+    QFile file(polls);
+    if (file.open(QIODevice::ReadOnly)) {
+        const QList<QByteArray> lines = file.readAll().trimmed().split('\n');
+        if (lines.size() >= 2) {
+            const long long last = lines.at(lines.size() - 1).mid(5).toLongLong();
+            const long long previous = lines.at(lines.size() - 2).mid(5).toLongLong();
+            if (last > previous)
+                return last - previous;
+        }
+    }
+    return intervalMs * 1000LL;
+}
+
 // gpu_mon's method (gpumon_poller) on `gpus` fake GPUs, their trials interleaved.
 static Latencies measureGpumon(const QTemporaryDir &dir, int trials, int gpus, int intervalMs)
 {
@@ -221,7 +239,8 @@ static Latencies measureGpumon(const QTemporaryDir &dir, int trials, int gpus, i
     };
     std::vector<Gpu> perGpu(static_cast<size_t>(gpus));
     std::mt19937_64 random(std::random_device{}());
-    std::uniform_int_distribution<long long> openDelayUs(0, intervalMs * 1000LL - 1);
+    std::uniform_real_distribution<double> phase(0.0, 1.0);
+    const QString polls = eventsPrefix + QStringLiteral("polls");
     const long long trialTimeoutUs = 3LL * intervalMs * 1000 + 30 * 1000000LL;
     int started = 0, finished = 0;
     for (Gpu &gpu : perGpu)
@@ -238,7 +257,7 @@ static Latencies measureGpumon(const QTemporaryDir &dir, int trials, int gpus, i
                     gpu.phase = Phase::Done;
                 } else if (newestEvent(events, "ready", &pid, &t) && pid != gpu.workload) {
                     gpu.workload = pid;
-                    gpu.openAt = t + openDelayUs(random);
+                    gpu.openAt = t + (long long)(phase(random) * double(pollPeriodUs(polls, intervalMs)));
                     gpu.phase = Phase::AwaitOpen;
                     ++started;
                 } else if (nowUs() > gpu.deadline) {

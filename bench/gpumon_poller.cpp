@@ -7,7 +7,9 @@
 //
 //   gpumon_poller INTERVAL_MS RECEIVER EVENTS_PREFIX NODE...
 //
-// The workload of GPU i (the i-th NODE) is `RECEIVER EVENTS_PREFIX<i>`. SIGTERM to the poller stops them all.
+// The workload of GPU i (the i-th NODE) is `RECEIVER EVENTS_PREFIX<i>`. Each poll appends "poll <t>" (t:
+// CLOCK_MONOTONIC in microseconds, when fuser starts) to EVENTS_PREFIXpolls, from which the benchmark learns the
+// period. SIGTERM to the poller stops the workloads and it.
 #include <cerrno>
 #include <csignal>
 #include <cstdio>
@@ -114,6 +116,18 @@ void stopWorkload(pid_t *pid)
     *pid = 0;
 }
 
+void appendPoll(const std::string &path)
+{
+    timespec now{};
+    clock_gettime(CLOCK_MONOTONIC, &now);
+    const std::string line = "poll " + std::to_string((long long)now.tv_sec * 1000000 + now.tv_nsec / 1000) + "\n";
+    const int fd = open(path.c_str(), O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0600);
+    if (fd >= 0) {
+        (void)!write(fd, line.data(), line.size());
+        close(fd);
+    }
+}
+
 // Sleeps `ms` unless SIGTERM arrives.
 void sleepMs(long ms)
 {
@@ -141,6 +155,7 @@ int main(int argc, char **argv)
     sigaction(SIGINT, &action, nullptr);
 
     while (!quit) {
+        appendPoll(eventsPrefix + "polls");
         const std::map<std::string, std::set<pid_t>> holders = parseFuser(runFuser(nodes));
         for (size_t gpu = 0; gpu < nodes.size() && !quit; ++gpu) {
             const auto held = holders.find(nodes[gpu]);
