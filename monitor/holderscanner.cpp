@@ -291,8 +291,8 @@ public:
     Scan(const Scan &) = delete;
     Scan &operator=(const Scan &) = delete;
 
-    // Numeric entries of the proc root, highest first.
-    std::vector<qint64> listPids() const
+    // Numeric entries of the proc root, newest first.
+    std::vector<qint64> listPids()
     {
         std::vector<qint64> pids;
         if (m_procFd < 0)
@@ -314,8 +314,38 @@ public:
                 pids.push_back(pid);
         }
         ::closedir(dir);
-        std::sort(pids.begin(), pids.end(), std::greater<qint64>());
+        sortNewestFirst(&pids);
         return pids;
+    }
+
+    // The kernel hands out pids counting up from the last one given and wraps around at pid_max (32768 on
+    // many machines, reached in hours on a busy one). So the newest processes are the pids at and below the
+    // last one, counting down, then those above it: once the pids have wrapped, "highest first" would scan the
+    // opener of a node last. Without ns_last_pid (a fake proc root, an old kernel): highest first.
+    void sortNewestFirst(std::vector<qint64> *pids)
+    {
+        m_lastPid = lastPidGiven();
+        std::sort(pids->begin(), pids->end(), [this](qint64 a, qint64 b) { return isNewer(a, b); });
+    }
+
+    bool isNewer(qint64 a, qint64 b) const
+    {
+        const bool aAboveLast = m_lastPid > 0 && a > m_lastPid;
+        const bool bAboveLast = m_lastPid > 0 && b > m_lastPid;
+        return aAboveLast != bAboveLast ? !aAboveLast : a > b;
+    }
+
+    // /proc/sys/kernel/ns_last_pid: the pid the kernel gave out last in this pid namespace; 0 if unknown.
+    qint64 lastPidGiven() const
+    {
+        char buffer[32];
+        const ssize_t length = readSmallFile(m_procFd, "sys/kernel/ns_last_pid", buffer, sizeof buffer - 1);
+        if (length <= 0)
+            return 0;
+        buffer[length] = '\0';
+        char *end = nullptr;
+        const long long pid = std::strtoll(buffer, &end, 10);
+        return end != buffer && (*end == '\n' || *end == '\0') && pid > 0 ? pid : 0;
     }
 
     // Reads the processes in this order. With many, a helper thread takes processes from the same list (both
@@ -372,7 +402,7 @@ public:
         m_result.unreadableProcesses += counts.unreadable + helperCounts.unreadable;
         // Newest first, whichever thread found them.
         std::sort(m_result.holders.begin(), m_result.holders.end(),
-                  [](const Holder &a, const Holder &b) { return a.pid > b.pid; });
+                  [this](const Holder &a, const Holder &b) { return isNewer(a.pid, b.pid); });
     }
 
     HolderScanner::Result takeResult() { return std::move(m_result); }
@@ -456,6 +486,7 @@ private:
     const QList<HolderScanner::Node> &m_nodes;
     std::vector<NodeIdentity> m_identities;
     int m_procFd = -1;
+    qint64 m_lastPid = 0; // ns_last_pid when the pids were listed; 0: unknown
     HolderScanner::Result m_result;
 };
 
@@ -489,8 +520,9 @@ HolderScanner::Result HolderScanner::scanPids(const QList<qint64> &pids, const Q
         if (pid > 0)
             newestFirst.push_back(pid);
     }
-    std::sort(newestFirst.begin(), newestFirst.end(), std::greater<qint64>());
+    std::sort(newestFirst.begin(), newestFirst.end());
     newestFirst.erase(std::unique(newestFirst.begin(), newestFirst.end()), newestFirst.end());
+    scan.sortNewestFirst(&newestFirst);
     scan.scanProcesses(newestFirst, {});
     return scan.takeResult();
 }

@@ -101,6 +101,8 @@ private Q_SLOTS:
     void otherEntriesAndBrokenLinksAreIgnored();
     void missingNodeOrProcRoot();
     void scanPidsReadsOnlyThosePids();
+    void newestFirstAfterThePidsWrapped_data();
+    void newestFirstAfterThePidsWrapped();
     void manyProcessesOnTwoThreads_data();
     void manyProcessesOnTwoThreads();
     // Real processes and the real /proc
@@ -351,6 +353,46 @@ void TestHolderScanner::scanPidsReadsOnlyThosePids()
     QCOMPARE(result.holders.at(1).pid, qint64(20));
     QCOMPARE(result.scannedProcesses, 2);
     QCOMPARE(result.visibleFdsByNode.value(dev.node(1)), 1);
+}
+
+void TestHolderScanner::newestFirstAfterThePidsWrapped_data()
+{
+    QTest::addColumn<QByteArray>("lastPid"); // the text of sys/kernel/ns_last_pid; empty: no such file
+    QTest::addColumn<QList<qint64>>("order");
+    QTest::newRow("no ns_last_pid: highest first") << QByteArray() << QList<qint64>{3000, 2000, 400, 300};
+    QTest::newRow("not wrapped") << QByteArray("3005\n") << QList<qint64>{3000, 2000, 400, 300};
+    QTest::newRow("wrapped: below the last pid first") << QByteArray("450\n") << QList<qint64>{400, 300, 3000, 2000};
+    QTest::newRow("the last pid itself is the newest") << QByteArray("2000") << QList<qint64>{2000, 400, 300, 3000};
+    QTest::newRow("garbage: highest first") << QByteArray("12x\n") << QList<qint64>{3000, 2000, 400, 300};
+    QTest::newRow("negative: highest first") << QByteArray("-5\n") << QList<qint64>{3000, 2000, 400, 300};
+}
+
+void TestHolderScanner::newestFirstAfterThePidsWrapped()
+{
+    // pids wrap around at pid_max: the opener of a node, the newest process, may have the lowest pid.
+    QFETCH(QByteArray, lastPid);
+    QFETCH(QList<qint64>, order);
+    TestSupport::FakeDevRoot dev(1);
+    FakeProc proc;
+    for (const qint64 pid : {300, 400, 2000, 3000})
+        proc.add({pid, 1, pid, pid, "p", "p", {}, {dev.node(0)}});
+    if (!lastPid.isNull()) {
+        QDir().mkpath(proc.path() + "/sys/kernel");
+        TestSupport::writeFile(proc.path() + "/sys/kernel/ns_last_pid", lastPid);
+    }
+    QList<qint64> reported;
+    const HolderScanner scanner(proc.path());
+    const HolderScanner::Result result
+        = scanner.scan(nodesOf(dev, 1), [&reported](const Holder &holder) { reported.append(holder.pid); });
+    QCOMPARE(reported, order);
+    QList<qint64> listed;
+    for (const Holder &holder : result.holders)
+        listed.append(holder.pid);
+    QCOMPARE(listed, order);
+    listed.clear();
+    for (const Holder &holder : scanner.scanPids({300, 3000, 400, 2000}, nodesOf(dev, 1)).holders)
+        listed.append(holder.pid);
+    QCOMPARE(listed, order);
 }
 
 void TestHolderScanner::manyProcessesOnTwoThreads_data()
