@@ -1,9 +1,19 @@
-// Preemption latency of the real idlegpu binary on fake device nodes: the time from a foreign open() of the
-// GPU node to the SIGTERM arriving in the workload. Prints a table; never a pass/fail.
+// Preemption latency: the time from a foreign open() of a GPU node to the SIGTERM arriving in the workload, for
+// the real idlegpu binary and, in the same run on the same bystanders, for gpu_mon's method (gpumon_poller:
+// `fuser` on all nodes every 10 s). Prints a table and the ratio; never a pass/fail.
 //
-//   bench_preemption [--trials N] [--bystanders N] [--fds-per-bystander N]
+//   bench_preemption [--trials N] [--bystanders N] [--fds-per-bystander N] [--no-gpumon]
+//                    [--gpumon-gpus N] [--gpumon-interval-ms N]
 //
-// Bystanders are idle processes holding files open, so that the /proc scan has real work to do.
+// Bystanders are idle processes holding files open, so that the /proc scan (and fuser) has real work to do.
+// Each trial is a new process that opens the node and holds it, as a CUDA job does.
+//
+// gpu_mon answers at its next poll, so one trial there takes a poll period to be seen and another for the
+// workload to come back. To keep 200 trials to a few minutes, the gpu_mon side has several fake GPUs (default:
+// one per 8 trials), one workload each, all under the one poller, as gpu_mon polls all GPUs at once; their
+// trials run interleaved. Each trial's open comes a uniformly random time (0 to one poll period: the interval
+// plus the poll's own time, as last measured) after its workload started, and the workload starts at a poll,
+// so the open is random with respect to the poll phase.
 #include "bystanders.h"
 
 #include <QCoreApplication>
@@ -12,6 +22,8 @@
 #include <QProcess>
 #include <QTemporaryDir>
 #include <QThread>
+
+#include <random>
 
 #include <algorithm>
 #include <cstdio>
@@ -30,66 +42,94 @@ static long long nowUs()
     return (long long)ts.tv_sec * 1000000 + ts.tv_nsec / 1000;
 }
 
-// Waits until the newest line "<what> <pid> <t>" of the event file has a pid other than skipPid (for "ready": a
-// new start) or equal to wantPid (for "term"). Returns its pid and t.
+// The newest line "<what> <pid> <t>" of an event file written by sigterm_receiver.
+static bool newestEvent(const QString &path, const char *what, qint64 *pid, long long *t)
+{
+    QFile file(path);
+    if (!file.open(QIODevice::ReadOnly))
+        return false;
+    const QList<QByteArray> lines = file.readAll().split('\n');
+    for (auto it = lines.crbegin(); it != lines.crend(); ++it) {
+        const QList<QByteArray> parts = it->split(' ');
+        if (parts.size() == 3 && parts[0] == what) {
+            *pid = parts[1].toLongLong();
+            *t = parts[2].toLongLong();
+            return true;
+        }
+    }
+    return false;
+}
+
+// Waits until the newest "<what>" line has a pid other than skipPid (for "ready": a new start) or equal to
+// wantPid (for "term"). Returns its pid and t.
 static bool waitForEvent(const QString &path, const char *what, qint64 skipPid, qint64 wantPid, qint64 *pid,
                          long long *t, int timeoutMs)
 {
     const long long deadline = nowUs() + timeoutMs * 1000LL;
     while (nowUs() < deadline) {
-        QFile file(path);
-        if (file.open(QIODevice::ReadOnly)) {
-            const QList<QByteArray> lines = file.readAll().split('\n');
-            for (auto it = lines.crbegin(); it != lines.crend(); ++it) {
-                const QList<QByteArray> parts = it->split(' ');
-                if (parts.size() != 3 || parts[0] != what)
-                    continue;
-                const qint64 linePid = parts[1].toLongLong();
-                if ((skipPid && linePid == skipPid) || (wantPid && linePid != wantPid))
-                    break; // the newest such line is not the one awaited: keep waiting
-                *pid = linePid;
-                *t = parts[2].toLongLong();
-                return true;
-            }
+        qint64 linePid = 0;
+        long long lineT = 0;
+        if (newestEvent(path, what, &linePid, &lineT) && !(skipPid && linePid == skipPid)
+            && !(wantPid && linePid != wantPid)) {
+            *pid = linePid;
+            *t = lineT;
+            return true;
         }
         QThread::usleep(500);
     }
     return false;
 }
 
-static double percentile(std::vector<double> sorted, double p)
+// The user's job: a new process, as a CUDA job is, that takes the time, opens the node and holds it until
+// killed. Returns its pid and the time just before its open().
+static pid_t startJob(const QByteArray &node, long long *openedAt)
 {
-    if (sorted.empty())
-        return 0;
-    const size_t index = std::min(sorted.size() - 1, size_t(p / 100.0 * double(sorted.size() - 1) + 0.5));
-    return sorted[index];
+    int timePipe[2];
+    if (pipe(timePipe) != 0)
+        return -1;
+    const pid_t job = fork();
+    if (job == 0) {
+        const long long before = nowUs();
+        const int fd = open(node.constData(), O_RDONLY);
+        (void)!write(timePipe[1], &before, sizeof before);
+        pause();
+        (void)fd;
+        _exit(0);
+    }
+    *openedAt = 0;
+    if (job > 0)
+        (void)!read(timePipe[0], openedAt, sizeof *openedAt);
+    close(timePipe[0]);
+    close(timePipe[1]);
+    return job;
 }
 
-int main(int argc, char **argv)
+static void endJob(pid_t job)
 {
-    int trials = 200, bystanders = 0, fdsPerBystander = 20;
-    for (int i = 1; i + 1 < argc; i += 2) {
-        const QByteArray arg = argv[i];
-        const int value = atoi(argv[i + 1]);
-        if (arg == "--trials")
-            trials = value;
-        else if (arg == "--bystanders")
-            bystanders = value;
-        else if (arg == "--fds-per-bystander")
-            fdsPerBystander = value;
-    }
-    auto bystanderProcesses = std::make_unique<Bystanders>(bystanders, fdsPerBystander);
-    QCoreApplication app(argc, argv);
+    ::kill(job, SIGKILL);
+    waitpid(job, nullptr, 0);
+}
 
-    QTemporaryDir dir;
-    dir.setAutoRemove(qEnvironmentVariableIsEmpty("BENCH_KEEP"));
-    fprintf(stderr, "work folder: %s\n", qPrintable(dir.path()));
+static void createNode(const QString &path)
+{
+    QFile node(path);
+    node.open(QIODevice::WriteOnly);
+}
+
+struct Latencies
+{
+    std::vector<double> ms;
+    int failures = 0;
+};
+
+// idlegpu --headless on one fake GPU; trials one after another.
+static Latencies measureIdlegpu(const QTemporaryDir &dir, int trials)
+{
+    Latencies result;
     const QString dev = dir.filePath(QStringLiteral("dev"));
     QDir().mkpath(dev);
-    for (const char *name : {"nvidia0", "nvidiactl", "nvidia-uvm"}) {
-        QFile node(dev + QLatin1Char('/') + QLatin1String(name));
-        node.open(QIODevice::WriteOnly);
-    }
+    for (const char *name : {"nvidia0", "nvidiactl", "nvidia-uvm"})
+        createNode(dev + QLatin1Char('/') + QLatin1String(name));
     const QString events = dir.filePath(QStringLiteral("events"));
     const QString binDir = QCoreApplication::applicationDirPath();
     const QString config = dir.filePath(QStringLiteral("idlegpu.conf"));
@@ -110,69 +150,240 @@ int main(int argc, char **argv)
     idlegpu.start(binDir + QStringLiteral("/idlegpu"), {QStringLiteral("--headless"), QStringLiteral("--config"), config});
     if (!idlegpu.waitForStarted()) {
         fprintf(stderr, "cannot start %s/idlegpu\n", qPrintable(binDir));
-        return 1;
+        result.failures = trials;
+        return result;
     }
 
     const QByteArray node = QFile::encodeName(dev + QStringLiteral("/nvidia0"));
-    std::vector<double> latenciesMs;
     qint64 lastPid = 0;
-    int failures = 0;
+    qint64 stillRunning = 0; // the workload of a trial that got no SIGTERM: the next trial uses it as it is
     for (int trial = 0; trial < trials; ++trial) {
-        qint64 pid = 0;
+        qint64 pid = stillRunning;
         long long readyAt = 0, termAt = 0;
-        if (!waitForEvent(events, "ready", lastPid, 0, &pid, &readyAt, 15000)) {
-            fprintf(stderr, "trial %d: the workload did not start\n", trial);
-            ++failures;
+        if (!pid && !waitForEvent(events, "ready", lastPid, 0, &pid, &readyAt, 15000)) {
+            fprintf(stderr, "idlegpu trial %d: the workload did not start\n", trial);
+            result.failures += trials - trial;
             break;
         }
+        stillRunning = 0;
         QThread::msleep(20); // let idlegpu finish its own bookkeeping of the start
-        // The user's job is a new process, as a CUDA job is: it takes the time, opens the node and holds it.
-        int timePipe[2];
-        if (pipe(timePipe) != 0)
-            return 1;
-        const pid_t job = fork();
-        if (job == 0) {
-            const long long openedAt = nowUs();
-            const int fd = open(node.constData(), O_RDONLY);
-            (void)!write(timePipe[1], &openedAt, sizeof openedAt);
-            pause();
-            (void)fd;
-            _exit(0);
-        }
         long long openedAt = 0;
-        (void)!read(timePipe[0], &openedAt, sizeof openedAt);
-        close(timePipe[0]);
-        close(timePipe[1]);
+        const pid_t job = startJob(node, &openedAt);
         qint64 termPid = 0;
         if (!waitForEvent(events, "term", 0, pid, &termPid, &termAt, 10000)) {
-            fprintf(stderr, "trial %d: no SIGTERM\n", trial);
-            ++failures;
+            fprintf(stderr, "idlegpu trial %d: no SIGTERM within 10 s\n", trial);
+            ++result.failures;
+            stillRunning = pid;
         } else {
-            latenciesMs.push_back(double(termAt - openedAt) / 1000.0);
+            result.ms.push_back(double(termAt - openedAt) / 1000.0);
         }
-        ::kill(job, SIGKILL);
-        waitpid(job, nullptr, 0);
+        endJob(job);
         lastPid = pid;
     }
-
     ::kill(pid_t(idlegpu.processId()), SIGTERM);
     idlegpu.waitForFinished(20000);
+    return result;
+}
+
+// The poller's period: the interval plus the time one poll takes (fuser, stops and starts), from its last two
+// "poll <t>" lines; the interval until there are two.
+static long long pollPeriodUs(const QString &polls, int intervalMs)
+{
+    QFile file(polls);
+    if (file.open(QIODevice::ReadOnly)) {
+        const QList<QByteArray> lines = file.readAll().trimmed().split('\n');
+        if (lines.size() >= 2) {
+            const long long last = lines.at(lines.size() - 1).mid(5).toLongLong();
+            const long long previous = lines.at(lines.size() - 2).mid(5).toLongLong();
+            if (last > previous)
+                return last - previous;
+        }
+    }
+    return intervalMs * 1000LL;
+}
+
+// gpu_mon's method (gpumon_poller) on `gpus` fake GPUs, their trials interleaved.
+static Latencies measureGpumon(const QTemporaryDir &dir, int trials, int gpus, int intervalMs)
+{
+    Latencies result;
+    const QString dev = dir.filePath(QStringLiteral("gpumon-dev"));
+    QDir().mkpath(dev);
+    const QString eventsPrefix = dir.filePath(QStringLiteral("gpumon-events"));
+    const QString binDir = QCoreApplication::applicationDirPath();
+    QStringList arguments{QString::number(intervalMs), binDir + QStringLiteral("/sigterm_receiver"), eventsPrefix};
+    std::vector<QByteArray> nodes;
+    for (int gpu = 0; gpu < gpus; ++gpu) {
+        const QString path = dev + QStringLiteral("/nvidia%1").arg(gpu);
+        createNode(path);
+        arguments.append(path);
+        nodes.push_back(QFile::encodeName(path));
+    }
+    QProcess poller;
+    poller.setStandardOutputFile(dir.filePath(QStringLiteral("gpumon.log")));
+    poller.setStandardErrorFile(dir.filePath(QStringLiteral("gpumon.log")));
+    poller.start(binDir + QStringLiteral("/gpumon_poller"), arguments);
+    if (!poller.waitForStarted()) {
+        fprintf(stderr, "cannot start %s/gpumon_poller\n", qPrintable(binDir));
+        result.failures = trials;
+        return result;
+    }
+
+    // Per GPU: waiting for a (new) workload, then for the moment to open, then for the SIGTERM.
+    enum class Phase { AwaitStart, AwaitOpen, AwaitTerm, Done };
+    struct Gpu
+    {
+        Phase phase = Phase::AwaitStart;
+        qint64 workload = 0;
+        long long openAt = 0, openedAt = 0, deadline = 0;
+        pid_t job = 0;
+    };
+    std::vector<Gpu> perGpu(static_cast<size_t>(gpus));
+    std::mt19937_64 random(std::random_device{}());
+    std::uniform_real_distribution<double> phase(0.0, 1.0);
+    const QString polls = eventsPrefix + QStringLiteral("polls");
+    const long long trialTimeoutUs = 3LL * intervalMs * 1000 + 30 * 1000000LL;
+    int started = 0, finished = 0;
+    for (Gpu &gpu : perGpu)
+        gpu.deadline = nowUs() + trialTimeoutUs;
+    while (finished < trials) {
+        bool anyActive = false;
+        for (size_t i = 0; i < perGpu.size(); ++i) {
+            Gpu &gpu = perGpu[i];
+            const QString events = eventsPrefix + QString::number(i);
+            qint64 pid = 0;
+            long long t = 0;
+            if (gpu.phase == Phase::AwaitStart) {
+                if (started >= trials) {
+                    gpu.phase = Phase::Done;
+                } else if (newestEvent(events, "ready", &pid, &t) && pid != gpu.workload) {
+                    gpu.workload = pid;
+                    gpu.openAt = t + (long long)(phase(random) * double(pollPeriodUs(polls, intervalMs)));
+                    gpu.phase = Phase::AwaitOpen;
+                    ++started;
+                } else if (nowUs() > gpu.deadline) {
+                    fprintf(stderr, "gpu_mon GPU %zu: the workload did not start\n", i);
+                    gpu.phase = Phase::Done;
+                }
+            } else if (gpu.phase == Phase::AwaitOpen && nowUs() >= gpu.openAt) {
+                gpu.job = startJob(nodes[i], &gpu.openedAt);
+                gpu.deadline = gpu.openedAt + trialTimeoutUs;
+                gpu.phase = Phase::AwaitTerm;
+            } else if (gpu.phase == Phase::AwaitTerm) {
+                const bool terminated = newestEvent(events, "term", &pid, &t) && pid == gpu.workload;
+                if (terminated || nowUs() > gpu.deadline) {
+                    if (terminated) {
+                        result.ms.push_back(double(t - gpu.openedAt) / 1000.0);
+                    } else {
+                        fprintf(stderr, "gpu_mon GPU %zu: no SIGTERM\n", i);
+                        ++result.failures;
+                    }
+                    ++finished;
+                    endJob(gpu.job); // the GPU is free again: the next poll restarts the workload
+                    gpu.deadline = nowUs() + trialTimeoutUs;
+                    gpu.phase = Phase::AwaitStart;
+                }
+            }
+            anyActive = anyActive || gpu.phase != Phase::Done;
+        }
+        if (!anyActive) {
+            result.failures += trials - finished;
+            break;
+        }
+        QThread::msleep(2);
+    }
+    ::kill(pid_t(poller.processId()), SIGTERM);
+    poller.waitForFinished(20000);
+    return result;
+}
+
+static double percentile(const std::vector<double> &sorted, double p)
+{
+    if (sorted.empty())
+        return 0;
+    const size_t index = std::min(sorted.size() - 1, size_t(p / 100.0 * double(sorted.size() - 1) + 0.5));
+    return sorted[index];
+}
+
+int main(int argc, char **argv)
+{
+    int trials = 200, bystanders = 0, fdsPerBystander = 20, gpumonGpus = 0, gpumonIntervalMs = 10000;
+    bool gpumon = true;
+    for (int i = 1; i < argc; ++i) {
+        const QByteArray arg = argv[i];
+        if (arg == "--no-gpumon") {
+            gpumon = false;
+            continue;
+        }
+        const int value = i + 1 < argc ? atoi(argv[++i]) : 0;
+        if (arg == "--trials")
+            trials = value;
+        else if (arg == "--bystanders")
+            bystanders = value;
+        else if (arg == "--fds-per-bystander")
+            fdsPerBystander = value;
+        else if (arg == "--gpumon-gpus")
+            gpumonGpus = value;
+        else if (arg == "--gpumon-interval-ms")
+            gpumonIntervalMs = value;
+        else {
+            fprintf(stderr, "unknown option %s\n", argv[i - 1]);
+            return 2;
+        }
+    }
+    if (trials < 1 || gpumonIntervalMs < 1) {
+        fprintf(stderr, "--trials and --gpumon-interval-ms must be positive\n");
+        return 2;
+    }
+    if (gpumonGpus < 1)
+        gpumonGpus = (trials + 7) / 8; // each GPU does about 8 trials of 2 poll periods: under 3 minutes
+    auto bystanderProcesses = std::make_unique<Bystanders>(bystanders, fdsPerBystander);
+    QCoreApplication app(argc, argv);
+
+    QTemporaryDir dir;
+    dir.setAutoRemove(qEnvironmentVariableIsEmpty("BENCH_KEEP"));
+    fprintf(stderr, "work folder: %s\n", qPrintable(dir.path()));
+    const Latencies idlegpu = measureIdlegpu(dir, trials);
+    Latencies gpumonLatencies;
+    if (gpumon) {
+        fprintf(stderr, "gpu_mon's method: %d trials on %d fake GPUs, fuser every %d ms (about %d s)\n", trials,
+                gpumonGpus, gpumonIntervalMs, (trials + gpumonGpus - 1) / gpumonGpus * 2 * gpumonIntervalMs / 1000);
+        gpumonLatencies = measureGpumon(dir, trials, gpumonGpus, gpumonIntervalMs);
+    }
     bystanderProcesses.reset();
 
-    std::vector<double> sorted = latenciesMs;
-    std::sort(sorted.begin(), sorted.end());
-    double sum = 0;
-    for (double v : sorted)
-        sum += v;
-    printf("Preemption latency, foreign open() -> SIGTERM in the workload (idlegpu --headless, fake nodes)\n");
-    printf("bystanders: %d processes x %d fds; trials: %zu ok, %d failed\n", bystanders, fdsPerBystander,
-           sorted.size(), failures);
-    printf("%-10s %10s\n", "statistic", "ms");
-    printf("%-10s %10.2f\n", "min", sorted.empty() ? 0 : sorted.front());
-    printf("%-10s %10.2f\n", "p50", percentile(sorted, 50));
-    printf("%-10s %10.2f\n", "p90", percentile(sorted, 90));
-    printf("%-10s %10.2f\n", "p99", percentile(sorted, 99));
-    printf("%-10s %10.2f\n", "max", sorted.empty() ? 0 : sorted.back());
-    printf("%-10s %10.2f\n", "mean", sorted.empty() ? 0 : sum / double(sorted.size()));
-    return failures == 0 ? 0 : 1;
+    std::vector<double> ours = idlegpu.ms, theirs = gpumonLatencies.ms;
+    std::sort(ours.begin(), ours.end());
+    std::sort(theirs.begin(), theirs.end());
+    const auto mean = [](const std::vector<double> &values) {
+        double sum = 0;
+        for (double v : values)
+            sum += v;
+        return values.empty() ? 0 : sum / double(values.size());
+    };
+    printf("Preemption latency, foreign open() -> SIGTERM in the workload (fake nodes)\n");
+    printf("bystanders: %d processes x %d fds\n", bystanders, fdsPerBystander);
+    printf("idlegpu --headless: %zu trials ok, %d failed\n", ours.size(), idlegpu.failures);
+    if (!gpumon) {
+        printf("%-10s %12s\n", "statistic", "idlegpu ms");
+        const std::pair<const char *, double> rows[] = {
+            {"min", ours.empty() ? 0 : ours.front()}, {"p50", percentile(ours, 50)}, {"p90", percentile(ours, 90)},
+            {"p99", percentile(ours, 99)}, {"max", ours.empty() ? 0 : ours.back()}, {"mean", mean(ours)}};
+        for (const auto &row : rows)
+            printf("%-10s %12.2f\n", row.first, row.second);
+        return idlegpu.failures == 0 ? 0 : 1;
+    }
+    printf("gpu_mon's method (fuser -av every %d ms, %d fake GPUs): %zu trials ok, %d failed\n", gpumonIntervalMs,
+           gpumonGpus, theirs.size(), gpumonLatencies.failures);
+    printf("%-10s %12s %12s %10s\n", "statistic", "idlegpu ms", "gpu_mon ms", "ratio");
+    const auto row = [](const char *name, double ourValue, double theirValue) {
+        printf("%-10s %12.2f %12.2f %10.0f\n", name, ourValue, theirValue, ourValue > 0 ? theirValue / ourValue : 0.0);
+    };
+    row("min", ours.empty() ? 0 : ours.front(), theirs.empty() ? 0 : theirs.front());
+    row("p50", percentile(ours, 50), percentile(theirs, 50));
+    row("p90", percentile(ours, 90), percentile(theirs, 90));
+    row("p99", percentile(ours, 99), percentile(theirs, 99));
+    row("max", ours.empty() ? 0 : ours.back(), theirs.empty() ? 0 : theirs.back());
+    row("mean", mean(ours), mean(theirs));
+    printf("ratio: gpu_mon / idlegpu\n");
+    return idlegpu.failures == 0 && gpumonLatencies.failures == 0 ? 0 : 1;
 }

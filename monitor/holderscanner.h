@@ -33,7 +33,8 @@ public:
     // The nodes to look for on a machine with these devices: the shared ones, then one per GPU.
     static QList<Node> nodesOf(const DeviceNodes &devices);
 
-    // Scans every process, newest (highest pid) first, since the opener of a node is usually a new process.
+    // Scans every process, newest first (pids counting down from the last one the kernel gave out, wrapping
+    // around), since the opener of a node is usually a new process.
     // `onHolder` is called for each holder as soon as it is found (before the scan ends): the monitor uses
     // it to preempt without waiting for the rest of the scan. Processes that vanish mid-read are skipped.
     // Nodes are matched by device and inode of the fd's target, so another path to the same node counts.

@@ -9,6 +9,7 @@
 #include <QFileInfo>
 #include <QRegularExpression>
 #include <QTemporaryDir>
+#include <QThread>
 #include <QTest>
 
 #include <sys/stat.h>
@@ -100,6 +101,10 @@ private Q_SLOTS:
     void otherEntriesAndBrokenLinksAreIgnored();
     void missingNodeOrProcRoot();
     void scanPidsReadsOnlyThosePids();
+    void newestFirstAfterThePidsWrapped_data();
+    void newestFirstAfterThePidsWrapped();
+    void manyProcessesOnTwoThreads_data();
+    void manyProcessesOnTwoThreads();
     // Real processes and the real /proc
     void realHolderIsFound();
     void twoGpusAndSharedNodes();
@@ -348,6 +353,100 @@ void TestHolderScanner::scanPidsReadsOnlyThosePids()
     QCOMPARE(result.holders.at(1).pid, qint64(20));
     QCOMPARE(result.scannedProcesses, 2);
     QCOMPARE(result.visibleFdsByNode.value(dev.node(1)), 1);
+}
+
+void TestHolderScanner::newestFirstAfterThePidsWrapped_data()
+{
+    QTest::addColumn<QByteArray>("lastPid"); // the text of sys/kernel/ns_last_pid; empty: no such file
+    QTest::addColumn<QList<qint64>>("order");
+    QTest::newRow("no ns_last_pid: highest first") << QByteArray() << QList<qint64>{3000, 2000, 400, 300};
+    QTest::newRow("not wrapped") << QByteArray("3005\n") << QList<qint64>{3000, 2000, 400, 300};
+    QTest::newRow("wrapped: below the last pid first") << QByteArray("450\n") << QList<qint64>{400, 300, 3000, 2000};
+    QTest::newRow("the last pid itself is the newest") << QByteArray("2000") << QList<qint64>{2000, 400, 300, 3000};
+    QTest::newRow("garbage: highest first") << QByteArray("12x\n") << QList<qint64>{3000, 2000, 400, 300};
+    QTest::newRow("negative: highest first") << QByteArray("-5\n") << QList<qint64>{3000, 2000, 400, 300};
+}
+
+void TestHolderScanner::newestFirstAfterThePidsWrapped()
+{
+    // pids wrap around at pid_max: the opener of a node, the newest process, may have the lowest pid.
+    QFETCH(QByteArray, lastPid);
+    QFETCH(QList<qint64>, order);
+    TestSupport::FakeDevRoot dev(1);
+    FakeProc proc;
+    for (const qint64 pid : {300, 400, 2000, 3000})
+        proc.add({pid, 1, pid, pid, "p", "p", {}, {dev.node(0)}});
+    if (!lastPid.isNull()) {
+        QDir().mkpath(proc.path() + "/sys/kernel");
+        TestSupport::writeFile(proc.path() + "/sys/kernel/ns_last_pid", lastPid);
+    }
+    QList<qint64> reported;
+    const HolderScanner scanner(proc.path());
+    const HolderScanner::Result result
+        = scanner.scan(nodesOf(dev, 1), [&reported](const Holder &holder) { reported.append(holder.pid); });
+    QCOMPARE(reported, order);
+    QList<qint64> listed;
+    for (const Holder &holder : result.holders)
+        listed.append(holder.pid);
+    QCOMPARE(listed, order);
+    listed.clear();
+    for (const Holder &holder : scanner.scanPids({300, 3000, 400, 2000}, nodesOf(dev, 1)).holders)
+        listed.append(holder.pid);
+    QCOMPARE(listed, order);
+}
+
+void TestHolderScanner::manyProcessesOnTwoThreads_data()
+{
+    QTest::addColumn<int>("processes");
+    QTest::addColumn<int>("holderEvery"); // every Nth process holds a node
+    QTest::newRow("below the two-thread size") << 200 << 37;
+    QTest::newRow("two threads, few holders") << 700 << 97;
+    QTest::newRow("two threads, many holders") << 700 << 3;
+}
+
+void TestHolderScanner::manyProcessesOnTwoThreads()
+{
+    // Past a few hundred processes the fd folders are read on two threads: every holder must still be found
+    // once, reported on the calling thread, newest first, with exact counts.
+    QFETCH(int, processes);
+    QFETCH(int, holderEvery);
+    TestSupport::FakeDevRoot dev(2);
+    FakeProc proc;
+    const QString unrelated = TestSupport::writeFile(dev.path() + "/unrelated", {});
+    QList<qint64> expectedHolders;
+    int expectedFds0 = 0;
+    for (int i = 0; i < processes; ++i) {
+        const qint64 pid = 3000 + i;
+        QStringList fds{unrelated, unrelated};
+        if (i % holderEvery == 0) {
+            fds.append(dev.node(i % 2));
+            expectedHolders.prepend(pid);
+            expectedFds0 += i % 2 == 0;
+        }
+        proc.add({pid, 1, pid, pid, "p", "p", {}, fds});
+    }
+    QDir().mkpath(proc.pidDir(2999)); // gone before its fds were read
+    QDir().mkpath(proc.pidDir(2998));
+    TestSupport::writeFile(proc.pidDir(2998) + "/fd", "not a folder"); // unreadable
+    QList<qint64> reported;
+    const Qt::HANDLE caller = QThread::currentThreadId();
+    bool allOnCaller = true;
+    const HolderScanner::Result result = HolderScanner(proc.path()).scan(nodesOf(dev, 2), [&](const Holder &holder) {
+        reported.append(holder.pid);
+        allOnCaller = allOnCaller && QThread::currentThreadId() == caller;
+    });
+    QVERIFY(allOnCaller);
+    QList<qint64> found;
+    for (const Holder &holder : result.holders)
+        found.append(holder.pid);
+    QCOMPARE(found, expectedHolders);
+    std::sort(reported.begin(), reported.end(), std::greater<qint64>());
+    QCOMPARE(reported, expectedHolders);
+    QCOMPARE(result.scannedProcesses, processes);
+    QCOMPARE(result.unreadableProcesses, 1);
+    QCOMPARE(result.visibleFdsByNode.value(dev.node(0)), expectedFds0);
+    QCOMPARE(result.visibleFdsByNode.value(dev.node(1)), int(expectedHolders.size()) - expectedFds0);
+    QCOMPARE(findHolder(result.holders, 3000)->gpus, QList<int>{0});
 }
 
 void TestHolderScanner::realHolderIsFound()

@@ -7,8 +7,8 @@
 // in its environment (env= of its section), so cleanup() finds any survivor, setsid escapees included, by
 // reading /proc/*/environ once idlegpu has stopped.
 //
-// Scale: the full-size faults (5000 processes, 1000 opens/s for 10 s) belong to bench/; here 2000 bystanders
-// and a storm of a few hundred opens/s for 3 s keep the whole file near a minute on a busy 2-core machine.
+// Scale as the issue asks: 5000 idle processes (skipped, with the reason, where the machine cannot hold them),
+// a storm of 1000 opens/s for 10 s; tests/stress.cpp makes both.
 #include "monitor.h"
 #include "processrunner.h"
 #include "testsupport.h"
@@ -22,6 +22,7 @@
 
 #include <fcntl.h>
 #include <signal.h>
+#include <sys/resource.h>
 #include <unistd.h>
 
 using namespace TestSupport;
@@ -57,6 +58,28 @@ QList<qint64> processesWithEnvironment(const QByteArray &marker)
             found.append(pid);
     }
     return found;
+}
+
+// Why this machine cannot start `count` more processes now (pid_max, threads-max, RLIMIT_NPROC), or empty.
+QString roomForProcesses(int count)
+{
+    // The 4th field of /proc/loadavg is "running/total" scheduling entities: threads included, as the limits count.
+    QFile loadavg(QStringLiteral("/proc/loadavg"));
+    const QList<QByteArray> fields = loadavg.open(QIODevice::ReadOnly) ? loadavg.readAll().split(' ') : QList<QByteArray>();
+    const qint64 existing = fields.size() > 3 ? fields.at(3).split('/').value(1).toLongLong() : 0;
+    for (const char *limitFile : {"/proc/sys/kernel/pid_max", "/proc/sys/kernel/threads-max"}) {
+        QFile file(QString::fromLatin1(limitFile));
+        const qint64 limit = file.open(QIODevice::ReadOnly) ? file.readAll().trimmed().toLongLong() : 0;
+        if (limit > 0 && existing + count > limit)
+            return QStringLiteral("%1 is %2 and %3 threads exist: no room for %4 more processes")
+                .arg(QString::fromLatin1(limitFile)).arg(limit).arg(existing).arg(count);
+    }
+    rlimit processes{};
+    if (::geteuid() != 0 && ::getrlimit(RLIMIT_NPROC, &processes) == 0 && processes.rlim_cur != RLIM_INFINITY
+        && qint64(processes.rlim_cur) < existing + count)
+        return QStringLiteral("RLIMIT_NPROC (ulimit -u) is %1 and %2 threads exist: no room for %3 more processes")
+            .arg(qint64(processes.rlim_cur)).arg(existing).arg(count);
+    return {};
 }
 
 // Opens and closes `path` from the test process itself, without running the event loop.
@@ -394,29 +417,30 @@ private Q_SLOTS:
 
     void manyProcesses()
     {
-        // 2000 bystanders (issue: 5000; bench/ covers the full scale) that hold nothing.
-        constexpr int kBystanders = 2000;
-        const QString ready = path(QStringLiteral("bystanders.ready"));
+        // 5000 idle processes besides the machine's own: the scan still finds the job and nothing else.
+        constexpr int kBystanders = 5000;
+        const QString room = roomForProcesses(kBystanders + 500);
+        if (!room.isEmpty())
+            QSKIP(qPrintable(room));
         QProcess bystanders;
-        bystanders.setProgram(QStringLiteral("setsid")); // a process group of their own, killed as one
-        bystanders.setArguments({QStringLiteral("sh"), QStringLiteral("-c"),
-                                 QStringLiteral("i=0; while [ $i -lt %1 ]; do sleep 1000 & i=$((i+1)); done; "
-                                                "echo > %2; wait")
-                                     .arg(kBystanders)
-                                     .arg(ready)});
-        bystanders.start();
+        bystanders.start(QStringLiteral(IDLEGPU_TEST_STRESS), {QStringLiteral("bystanders"), QString::number(kBystanders)});
         QVERIFY(bystanders.waitForStarted());
         auto killBystanders = qScopeGuard([&bystanders] {
-            ::kill(-pid_t(bystanders.processId()), SIGKILL);
-            bystanders.waitForFinished(5000);
+            ::kill(-pid_t(bystanders.processId()), SIGKILL); // it made itself a process group with them
+            bystanders.waitForFinished(10000);
         });
-        QTRY_VERIFY_WITH_TIMEOUT(QFile::exists(ready), 30000);
+        QTRY_VERIFY_WITH_TIMEOUT(bystanders.canReadLine() || bystanders.state() != QProcess::Running, 60000);
+        if (bystanders.state() != QProcess::Running)
+            QSKIP(qPrintable("this machine cannot run 5000 more processes now: "
+                             + QString::fromLocal8Bit(bystanders.readAllStandardError()).trimmed()));
+        QCOMPARE(bystanders.readLine().trimmed(), QByteArray("ready"));
 
         const QString body = QStringLiteral("echo $$ >> %1\nexec sleep 1000\n").arg(path(QStringLiteral("pids")));
         startMonitor(writeConfig(defaults(0) + section(kWorkload, script(QStringLiteral("w"), body), 0) + otherSection()));
         QSignalSpy preempted(m_monitor.get(), &Monitor::preempted);
         awaitOther();
         QTRY_COMPARE_WITH_TIMEOUT(stateOf(kWorkload), WorkloadRuntime::Running, 8000);
+        QVERIFY2(m_monitor->state().snapshot.holders.isEmpty(), "a bystander was taken for a holder");
 
         NodeHolder job({m_dev->node(0)});
         QTRY_VERIFY_WITH_TIMEOUT(preempted.count() == 1, 5000);
@@ -430,11 +454,10 @@ private Q_SLOTS:
 
     void openCloseStormDoesNotFlap()
     {
-        // A few hundred opens a second for 3 s (issue: 1000/s for 10 s, which bench/ covers), each holding the
-        // node for a moment. The workload stops once and comes back once, after start_delay of calm.
-        // The sleep does not inherit the fd: a storm whose children share the open file still makes the
-        // hidden-holder counts drift where some process is unreadable (a known limit, see hiddenholders.cpp).
+        // 1000 opens and closes a second for 10 s, the node held between them. The workload stops once, stays
+        // down through the storm, and comes back once, start_delay after the storm's last close.
         constexpr int kStartDelaySeconds = 2;
+        constexpr int kStormSeconds = 10;
         const QString starts = path(QStringLiteral("starts"));
         const QString body = QStringLiteral("echo $$ >> %1\nexec sleep 1000\n").arg(starts);
         startMonitor(writeConfig(defaults(kStartDelaySeconds) + section(kWorkload, script(QStringLiteral("w"), body), 0)
@@ -444,19 +467,27 @@ private Q_SLOTS:
         QTRY_COMPARE_WITH_TIMEOUT(readLines(starts).size(), 1, 8000);
 
         QProcess storm;
-        storm.setProgram(QStringLiteral("sh"));
-        storm.setArguments({QStringLiteral("-c"),
-                            QStringLiteral("while :; do exec 3<%1; sleep 0.001 3<&-; exec 3<&-; done").arg(m_dev->node(0))});
-        storm.start();
+        storm.start(QStringLiteral(IDLEGPU_TEST_STRESS),
+                    {QStringLiteral("storm"), m_dev->node(0), QStringLiteral("1000"), QString::number(kStormSeconds)});
         QVERIFY(storm.waitForStarted());
         QTRY_VERIFY_WITH_TIMEOUT(preempted.count() == 1, 5000);
-        QTest::qWait(3000); // the storm goes on: the workload stays down
-        QCOMPARE(readLines(starts).size(), 1);
-        QVERIFY(stateOf(kWorkload) != WorkloadRuntime::Running);
-        storm.kill();
-        QVERIFY(storm.waitForFinished(5000));
+        // Through the storm: checked every 100 ms that the workload stays down.
+        bool stayedDown = true;
+        while (storm.state() == QProcess::Running) {
+            QTest::qWait(100);
+            stayedDown = stayedDown && readLines(starts).size() == 1 && stateOf(kWorkload) != WorkloadRuntime::Running;
+        }
+        QVERIFY2(stayedDown, "the workload came back during the storm");
+        QCOMPARE(storm.exitCode(), 0);
+        const QList<QByteArray> report = storm.readAllStandardOutput().trimmed().split(' ');
+        QCOMPARE(report.size(), 4); // opens <n> last-close <t>
+        qInfo("storm: %s opens in %d s", report.at(1).constData(), kStormSeconds);
+        const qint64 lastCloseMs = report.at(3).toLongLong() / 1000;
 
         QTRY_COMPARE_WITH_TIMEOUT(stateOf(kWorkload), WorkloadRuntime::Running, kStartDelaySeconds * 1000 + 5000);
+        // Calm is counted from the last scan that saw the storm, which may end a moment before its last close.
+        QVERIFY2(runtimeOf(kWorkload).startedAtMs - lastCloseMs >= kStartDelaySeconds * 1000 - 500,
+                 "the workload came back before start_delay of calm");
         QTest::qWait(500);
         QCOMPARE(readLines(starts).size(), 2);
         QCOMPARE(preempted.count(), 1);
