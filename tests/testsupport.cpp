@@ -138,4 +138,29 @@ QString writeFile(const QString &path, const QByteArray &contents)
     return path;
 }
 
+FakeProc::FakeProc()
+{
+    if (!m_dir.isValid())
+        qFatal("no temporary folder");
+}
+
+void FakeProc::add(const Process &process)
+{
+    const QString dir = pidDir(process.pid);
+    QDir().mkpath(dir + "/fd");
+    writeFile(dir + "/comm", process.comm + '\n');
+    writeFile(dir + "/stat", QByteArray::number(process.pid) + " (" + process.comm + ") S "
+                                              + QByteArray::number(process.ppid) + ' '
+                                              + QByteArray::number(process.pgid) + ' '
+                                              + QByteArray::number(process.sid) + " 34816 1234 4194560 0\n");
+    writeFile(dir + "/cmdline", process.cmdline);
+    if (process.uid >= 0)
+        writeFile(dir + "/status", "Name:\t" + process.comm + "\nUmask:\t0022\nState:\tS\nUid:\t"
+                                                    + QByteArray::number(process.uid) + "\t0\t0\t0\nGid:\t0\n");
+    if (!process.exe.isEmpty())
+        QFile::link(process.exe, dir + "/exe");
+    for (int fd = 0; fd < process.fds.size(); ++fd)
+        QFile::link(process.fds.at(fd), dir + "/fd/" + QString::number(fd));
+}
+
 } // namespace TestSupport

@@ -44,6 +44,34 @@ private:
     QStringList m_paths;
 };
 
+// A proc root in a temporary folder: <root>/<pid>/{stat,comm,cmdline,status,exe,fd/<n>} as the kernel lays
+// it out, with fd links pointing at fake nodes.
+class FakeProc
+{
+public:
+    struct Process
+    {
+        qint64 pid = 0;
+        qint64 ppid = 1;
+        qint64 pgid = 0;
+        qint64 sid = 0;
+        QByteArray comm = "proc";
+        QByteArray cmdline;
+        QString exe;
+        QStringList fds; // link targets of fd 0, 1, ...
+        int uid = -1;    // written as a status file when >= 0
+    };
+
+    FakeProc();
+    QString path() const { return m_dir.path(); }
+    QString pidDir(qint64 pid) const { return m_dir.filePath(QString::number(pid)); }
+
+    void add(const Process &process);
+
+private:
+    QTemporaryDir m_dir;
+};
+
 // Stops the monitor as idlegpu's exit does (every workload ended) and waits for it; false on time-out.
 bool shutDownMonitor(Monitor &monitor, int timeoutMs = 15000);
 

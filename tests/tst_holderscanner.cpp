@@ -17,51 +17,6 @@
 
 namespace {
 
-// A proc root in a temporary folder: <root>/<pid>/{stat,comm,cmdline,status,exe,fd/<n>} as the kernel lays
-// it out, with fd links pointing at fake nodes.
-class FakeProc
-{
-public:
-    struct Process
-    {
-        qint64 pid = 0;
-        qint64 ppid = 1;
-        qint64 pgid = 0;
-        qint64 sid = 0;
-        QByteArray comm = "proc";
-        QByteArray cmdline;
-        QString exe;
-        QStringList fds; // link targets of fd 0, 1, ...
-        int uid = -1;    // written as a status file when >= 0
-    };
-
-    FakeProc() { QVERIFY2(m_dir.isValid(), "no temporary folder"); }
-    QString path() const { return m_dir.path(); }
-    QString pidDir(qint64 pid) const { return m_dir.filePath(QString::number(pid)); }
-
-    void add(const Process &process)
-    {
-        const QString dir = pidDir(process.pid);
-        QDir().mkpath(dir + "/fd");
-        TestSupport::writeFile(dir + "/comm", process.comm + '\n');
-        TestSupport::writeFile(dir + "/stat", QByteArray::number(process.pid) + " (" + process.comm + ") S "
-                                                  + QByteArray::number(process.ppid) + ' '
-                                                  + QByteArray::number(process.pgid) + ' '
-                                                  + QByteArray::number(process.sid) + " 34816 1234 4194560 0\n");
-        TestSupport::writeFile(dir + "/cmdline", process.cmdline);
-        if (process.uid >= 0)
-            TestSupport::writeFile(dir + "/status", "Name:\t" + process.comm + "\nUmask:\t0022\nState:\tS\nUid:\t"
-                                                        + QByteArray::number(process.uid) + "\t0\t0\t0\nGid:\t0\n");
-        if (!process.exe.isEmpty())
-            QFile::link(process.exe, dir + "/exe");
-        for (int fd = 0; fd < process.fds.size(); ++fd)
-            QFile::link(process.fds.at(fd), dir + "/fd/" + QString::number(fd));
-    }
-
-private:
-    QTemporaryDir m_dir;
-};
-
 QList<HolderScanner::Node> nodesOf(const TestSupport::FakeDevRoot &dev, int gpus)
 {
     QList<HolderScanner::Node> nodes;
@@ -117,7 +72,7 @@ private Q_SLOTS:
 void TestHolderScanner::holdersAreFoundNewestFirst()
 {
     TestSupport::FakeDevRoot dev(2);
-    FakeProc proc;
+    TestSupport::FakeProc proc;
     const QString unrelated = TestSupport::writeFile(dev.path() + "/unrelated", {});
     proc.add({1, 0, 1, 1, "init", QByteArray("/sbin/init\0splash\0", 18), "/sbin/init", {unrelated}});
     proc.add({100, 1, 100, 90, "python3", QByteArray("python3\0train.py\0", 17), "/usr/bin/python3.11",
@@ -179,7 +134,7 @@ void TestHolderScanner::statFieldsAreReadAfterTheLastParenthesis()
 {
     QFETCH(QByteArray, comm);
     TestSupport::FakeDevRoot dev(1);
-    FakeProc proc;
+    TestSupport::FakeProc proc;
     proc.add({4242, 4000, 4100, 4200, comm, "x", {}, {dev.node(0)}});
     const HolderScanner::Result result = HolderScanner(proc.path()).scan(nodesOf(dev, 1));
     QCOMPARE(result.holders.size(), 1);
@@ -193,7 +148,7 @@ void TestHolderScanner::statFieldsAreReadAfterTheLastParenthesis()
 void TestHolderScanner::garbageStatStillReportsTheHolder()
 {
     TestSupport::FakeDevRoot dev(1);
-    FakeProc proc;
+    TestSupport::FakeProc proc;
     proc.add({300, 1, 300, 300, "job", "job", {}, {dev.node(0)}});
     TestSupport::writeFile(proc.pidDir(300) + "/stat", QByteArray("\x01\xff garbage without fields\n"));
     QTest::ignoreMessage(QtWarningMsg, QRegularExpression("cannot parse .*/300/stat"));
@@ -207,8 +162,8 @@ void TestHolderScanner::garbageStatStillReportsTheHolder()
 void TestHolderScanner::uidComesFromStatusOrOwner()
 {
     TestSupport::FakeDevRoot dev(1);
-    FakeProc proc;
-    FakeProc::Process other{10, 1, 10, 10, "theirs", "theirs", {}, {dev.node(0)}};
+    TestSupport::FakeProc proc;
+    TestSupport::FakeProc::Process other{10, 1, 10, 10, "theirs", "theirs", {}, {dev.node(0)}};
     other.uid = 4242;
     proc.add(other);
     proc.add({11, 1, 11, 11, "mine", "mine", {}, {dev.node(0)}});
@@ -223,7 +178,7 @@ void TestHolderScanner::uidComesFromStatusOrOwner()
 void TestHolderScanner::ancestorChainIsCapped()
 {
     TestSupport::FakeDevRoot dev(1);
-    FakeProc proc;
+    TestSupport::FakeProc proc;
     // Two processes that name each other as parent: a damaged proc root must not loop forever.
     proc.add({500, 501, 500, 500, "a", "a", {}, {dev.node(0)}});
     proc.add({501, 500, 500, 500, "b", "b", {}, {}});
@@ -242,7 +197,7 @@ void TestHolderScanner::ancestorChainIsCapped()
 void TestHolderScanner::hugeCmdlineIsCut()
 {
     TestSupport::FakeDevRoot dev(1);
-    FakeProc proc;
+    TestSupport::FakeProc proc;
     proc.add({700, 1, 700, 700, "big", QByteArray(200'000, 'a'), {}, {dev.node(0)}});
     proc.add({701, 1, 701, 701, "binary", QByteArray("\xff\xfe\x01zz\0second\0", 12), {}, {dev.node(0)}});
     const HolderScanner::Result result = HolderScanner(proc.path()).scan(nodesOf(dev, 1));
@@ -257,7 +212,7 @@ void TestHolderScanner::unreadableProcessesAreCounted()
     // Root reads every fd folder whatever its mode, so an unreadable process is simulated by an fd entry that
     // is not a folder: any failure but "gone" leaves a process unseen and must be counted.
     TestSupport::FakeDevRoot dev(1);
-    FakeProc proc;
+    TestSupport::FakeProc proc;
     proc.add({800, 1, 800, 800, "visible", "v", {}, {dev.node(0)}});
     QDir().mkpath(proc.pidDir(801));
     TestSupport::writeFile(proc.pidDir(801) + "/fd", "not a folder");
@@ -272,7 +227,7 @@ void TestHolderScanner::unreadableByPermission()
     if (::geteuid() == 0)
         QSKIP("root reads fd folders of mode 000; unreadableProcessesAreCounted covers the counting");
     TestSupport::FakeDevRoot dev(1);
-    FakeProc proc;
+    TestSupport::FakeProc proc;
     QTemporaryDir locked;
     const QString lockedNode = TestSupport::writeFile(locked.filePath("node"), {});
     proc.add({900, 1, 900, 900, "closedfolder", "c", {}, {dev.node(0)}});
@@ -293,7 +248,7 @@ void TestHolderScanner::unreadableByPermission()
 void TestHolderScanner::vanishedProcessesAreSkipped()
 {
     TestSupport::FakeDevRoot dev(1);
-    FakeProc proc;
+    TestSupport::FakeProc proc;
     QDir().mkpath(proc.pidDir(1000)); // listed, but gone before its fds were read
     proc.add({1001, 1, 1001, 1001, "ending", "e", {}, {dev.node(0)}});
     QFile::remove(proc.pidDir(1001) + "/comm"); // gone while its details were read
@@ -309,7 +264,7 @@ void TestHolderScanner::vanishedProcessesAreSkipped()
 void TestHolderScanner::otherEntriesAndBrokenLinksAreIgnored()
 {
     TestSupport::FakeDevRoot dev(1);
-    FakeProc proc;
+    TestSupport::FakeProc proc;
     for (const char *name : {"self", "sys", "12a", "0", "-5", "net"})
         QDir().mkpath(proc.path() + '/' + name + "/fd");
     QFile::link(dev.node(0), proc.path() + "/12a/fd/3");
@@ -323,7 +278,7 @@ void TestHolderScanner::otherEntriesAndBrokenLinksAreIgnored()
 void TestHolderScanner::missingNodeOrProcRoot()
 {
     TestSupport::FakeDevRoot dev(1);
-    FakeProc proc;
+    TestSupport::FakeProc proc;
     proc.add({1200, 1, 1200, 1200, "job", "job", {}, {dev.node(0)}});
     QList<HolderScanner::Node> nodes = nodesOf(dev, 1);
     nodes.append({dev.node(5), 5}); // not there: skipped, the others still count
@@ -342,7 +297,7 @@ void TestHolderScanner::missingNodeOrProcRoot()
 void TestHolderScanner::scanPidsReadsOnlyThosePids()
 {
     TestSupport::FakeDevRoot dev(2);
-    FakeProc proc;
+    TestSupport::FakeProc proc;
     proc.add({20, 1, 20, 20, "a", "a", {}, {dev.node(0)}});
     proc.add({21, 1, 21, 21, "b", "b", {}, {dev.node(1)}});
     proc.add({22, 1, 22, 22, "c", "c", {}, {dev.node(1)}});
@@ -373,7 +328,7 @@ void TestHolderScanner::newestFirstAfterThePidsWrapped()
     QFETCH(QByteArray, lastPid);
     QFETCH(QList<qint64>, order);
     TestSupport::FakeDevRoot dev(1);
-    FakeProc proc;
+    TestSupport::FakeProc proc;
     for (const qint64 pid : {300, 400, 2000, 3000})
         proc.add({pid, 1, pid, pid, "p", "p", {}, {dev.node(0)}});
     if (!lastPid.isNull()) {
@@ -411,7 +366,7 @@ void TestHolderScanner::manyProcessesOnTwoThreads()
     QFETCH(int, processes);
     QFETCH(int, holderEvery);
     TestSupport::FakeDevRoot dev(2);
-    FakeProc proc;
+    TestSupport::FakeProc proc;
     const QString unrelated = TestSupport::writeFile(dev.path() + "/unrelated", {});
     QList<qint64> expectedHolders;
     int expectedFds0 = 0;

@@ -95,6 +95,36 @@ private Q_SLOTS:
         QVERIFY(pidOf(QStringLiteral("process-0")) != firstPid);
     }
 
+    // An open that comes while a scan runs, by a process the scan had not listed (it started meanwhile), is read by
+    // that scan with the queued events and never reaches the event handler: the monitor must look again at once.
+    // A fake proc root stands in for /proc so that the opener appears only after the scan: as root, or with no
+    // unreadable process, nothing is inferred from the open, and it used to be missed until the next event.
+    void openDuringScanIsLookedAtAgain()
+    {
+        FakeProc proc;
+        const QString path = writeConfig(defaults(0) + sleeper(QStringLiteral("0"), QStringLiteral("0")));
+        MonitorPaths paths;
+        paths.procRoot = proc.path();
+        m_monitor = std::make_unique<Monitor>(path, m_runner.get(), SystemClock::instance(), paths);
+        QVERIFY(m_monitor->start());
+        QTRY_COMPARE_WITH_TIMEOUT(stateOf(QStringLiteral("process-0")), WorkloadRuntime::Running, 5000);
+        QTest::qWait(200); // every event of the start handled
+
+        // No event loop turn between the open and the scan: the scan takes the queued open itself.
+        QFile node(m_dev->node(0));
+        QVERIFY(node.open(QIODevice::ReadOnly));
+        m_monitor->rescan();
+        QCOMPARE(stateOf(QStringLiteral("process-0")), WorkloadRuntime::Running); // it saw no holder
+        FakeProc::Process opener;
+        opener.pid = 4242;
+        opener.sid = 4242;
+        opener.comm = "python3";
+        opener.fds = {m_dev->node(0)};
+        proc.add(opener);
+        QTRY_VERIFY_WITH_TIMEOUT(stateOf(QStringLiteral("process-0")) != WorkloadRuntime::Running, 3000);
+        QCOMPARE(m_monitor->state().decision.gpus.at(0).foreignHolders.value(0).pid, 4242);
+    }
+
     void ignoredProgramDoesNotPreempt()
     {
         const QString path = writeConfig(defaults(1) + QStringLiteral("[gpu-all]\ngpus=ALL\nignore_programs=nvidia-smi\n\n")
