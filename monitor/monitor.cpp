@@ -2,7 +2,6 @@
 
 #include "devicescanner.h"
 #include "drmholders.h"
-#include "drmsysfs.h"
 #include "logging.h"
 #include "nodewatcher.h"
 #include "ttyscanner.h"
@@ -153,7 +152,6 @@ void Monitor::setGpuSamplingWanted(bool wanted)
         return;
     if (!wanted) {
         m_gpuSampleTimer->stop();
-    m_openOnlyWatchTimer->stop();
         return;
     }
     m_gpuSampleTimer->start();
