@@ -11,6 +11,7 @@
 #include "traycontroller.h"
 #include "traylogging.h"
 #include "unixsignals.h"
+#include "useraccount.h"
 
 #include <QApplication>
 #include <QDir>
@@ -29,6 +30,8 @@
 #include <QTranslator>
 
 #include <cstdio>
+
+#include <unistd.h>
 
 namespace {
 
@@ -125,6 +128,9 @@ public:
         QFile config(configPath());
         if (!config.open(QIODevice::WriteOnly))
             return false;
+        // The workloads run as whoever runs the demo: named, since a root idlegpu runs none that names no user.
+        const std::optional<UserAccount> me = UserLookup::findAccount(QString::number(::geteuid()));
+        const QString user = me ? me->name : QString::number(::geteuid());
         QTextStream(&config) << "[defaults]\n"
                              << "interval_seconds = 10\n"
                              << "start_delay_seconds = 5\n"
@@ -133,10 +139,12 @@ public:
                              << "[process-demo0]\n"
                              << "name = demo-miner-0\n"
                              << "cmd = sleep 86400\n"
+                             << "user = " << user << "\n"
                              << "gpus = 0\n\n"
                              << "[process-demo1]\n"
                              << "name = demo-miner-1\n"
                              << "cmd = sleep 86401\n"
+                             << "user = " << user << "\n"
                              << "gpus = 1\n";
         return true;
     }

@@ -293,6 +293,7 @@ device_root = $tmp/dev
 
 [process-e2e]
 cmd = sh -c 'echo \$\$ >> $starts; exec sleep 1000'
+user = $(id -un)
 gpus = 0
 EOF
 chmod 0600 "$config"
