@@ -353,13 +353,14 @@ bool ProcessRunner::start(const WorkloadConfig &config, const QList<int> &gpus, 
         while (process->bytesAvailable() > 0)
             appendOutput(id, process->read(64 * 1024));
     });
-    connect(process, &QProcess::started, this, [this, id, process] {
+    const QString asUser = switchUser ? QStringLiteral(" as user %1").arg(account->name) : QString();
+    connect(process, &QProcess::started, this, [this, id, process, asUser] {
         Entry *entry = m_entries.value(id);
         entry->runtime.pid = process->processId();
-        writeLogLine(*entry, QStringLiteral("started %1 (pid %2) on %3")
+        writeLogLine(*entry, QStringLiteral("started %1 (pid %2) on %3%4")
                                  .arg(entry->name())
                                  .arg(entry->runtime.pid)
-                                 .arg(describeGpus(entry->runtime.gpus, entry->allGpus)));
+                                 .arg(describeGpus(entry->runtime.gpus, entry->allGpus), asUser));
     });
     connect(process, &QProcess::finished, this, [this, id] { onFinished(id); });
     connect(process, &QProcess::errorOccurred, this, [this, id, process](QProcess::ProcessError error) {
@@ -385,9 +386,7 @@ bool ProcessRunner::start(const WorkloadConfig &config, const QList<int> &gpus, 
     qCInfo(lcRunner).noquote() << QStringLiteral("started %1 (pid %2) on %3%4: %5")
                                       .arg(entry.name())
                                       .arg(entry.runtime.pid)
-                                      .arg(describeGpus(gpus, allGpus),
-                                           switchUser ? QStringLiteral(" as user %1").arg(account->name) : QString(),
-                                           config.cmd);
+                                      .arg(describeGpus(gpus, allGpus), asUser, config.cmd);
     emit runtimeChanged(id);
     return true;
 }

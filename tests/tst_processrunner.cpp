@@ -596,6 +596,7 @@ private Q_SLOTS:
         QTRY_COMPARE_WITH_TIMEOUT(stateOf(runner, "w"), WorkloadRuntime::Stopped, 10000);
         QVERIFY(!processAlive(child));
         QVERIFY(readAll(config.log).contains(" idlegpu: stopped w: test\n")); // idlegpu still writes its lines
+        QVERIFY(readAll(config.log).contains(" as user nobody\n")); // the start line names who it runs as
     }
 
     // The log file is opened with the user's permissions: a folder only root can write (or a symlink the user
