@@ -338,13 +338,15 @@ bool ProcessRunner::start(const WorkloadConfig &config, const QList<int> &gpus, 
     process->setProgram(m_reaperPath);
     QStringList arguments{QStringLiteral("--parent"), QString::number(QCoreApplication::applicationPid()),
                           QStringLiteral("--grace-ms"), QString::number(qMax(0, config.stopTimeoutSeconds) * 1000LL)};
+    // Another user's workload enters its folder after the switch, with that user's permissions: a folder the
+    // user may not enter fails the start with a message instead of leaving the program in it.
     if (switchUser)
-        arguments += {QStringLiteral("--user"), account->name};
+        arguments += {QStringLiteral("--user"), account->name, QStringLiteral("--dir"), workingDir};
     arguments += {QStringLiteral("--"), program};
     arguments += config.argv.mid(1);
     process->setArguments(arguments);
     process->setProcessEnvironment(env);
-    process->setWorkingDirectory(workingDir);
+    process->setWorkingDirectory(switchUser ? QStringLiteral("/") : workingDir);
     process->setProcessChannelMode(QProcess::MergedChannels);
     process->setStandardInputFile(QProcess::nullDevice()); // a workload that reads stdin must not hang
     const QString id = config.id;

@@ -618,6 +618,31 @@ private Q_SLOTS:
         QVERIFY(!QFile::exists(logPath));
     }
 
+    // The working folder is entered as the user: one only root may enter makes the start fail with the reaper's
+    // message, instead of leaving the program in a folder it could not have entered.
+    void folderEnteredWithUsersPermissions()
+    {
+        if (::geteuid() != 0)
+            QSKIP("needs root: only root can start a workload as another user");
+        if (!UserLookup::findAccount(QStringLiteral("nobody")))
+            QSKIP("this machine has no user 'nobody'");
+        const QString rootOnly = path(QStringLiteral("root-only"));
+        QVERIFY(QDir().mkpath(rootOnly));
+        QVERIFY(QFile::setPermissions(rootOnly, QFileDevice::ReadOwner | QFileDevice::WriteOwner
+                                                     | QFileDevice::ExeOwner));
+        WorkloadConfig config = shellWorkload(QStringLiteral("w"), QStringLiteral("pwd; exec sleep 30"), rootOnly);
+        config.user = QStringLiteral("nobody");
+        ProcessRunner runner(&m_clock, reaperPath());
+        QVERIFY(runner.start(config, {0}, false)); // the reaper starts; the workload does not
+        QTRY_VERIFY_WITH_TIMEOUT(stateOf(runner, "w") != WorkloadRuntime::Running, 5000);
+        const QString output = runner.runtimes().value("w").lastOutput.join(QLatin1Char('\n'));
+        QVERIFY2(output.contains(QStringLiteral("cannot enter the working folder '%1' as user nobody: Permission "
+                                                "denied")
+                                     .arg(rootOnly)),
+                 qPrintable(output));
+        QVERIFY(!output.contains(rootOnly + QLatin1Char('\n')) && !output.endsWith(rootOnly)); // pwd never ran
+    }
+
     // The account named by user= is gone by the time the workload starts: the start fails and says why; nothing
     // runs, as root or as anyone.
     void vanishedUserFailsTheStart()

@@ -1,6 +1,7 @@
 // idlegpu-reaper: supervises one idle workload for idlegpu.
 //
-//   idlegpu-reaper [--parent PID] [--grace-ms MS] [--orphan-grace-ms MS] [--user NAME] -- program [args...]
+//   idlegpu-reaper [--parent PID] [--grace-ms MS] [--orphan-grace-ms MS] [--user NAME [--dir FOLDER]]
+//                  -- program [args...]
 //
 // Why it exists: idlegpu must be able to end a workload's whole process tree (children that fork, double-fork
 // or call setsid included), and nothing may survive idlegpu itself, even when idlegpu dies by SIGKILL.
@@ -20,7 +21,8 @@
 // groups (initgroups, so the video/render membership GPU access may need is kept), its primary group, then its
 // uid; regaining root must then fail. The reaper itself stays root, so that the workload cannot signal, trace
 // or outlive its supervisor, and its PR_SET_PDEATHSIG (cleared by a credential change) stays armed. Any
-// failure ends the start with 127 and a message: the program never runs as root instead.
+// failure ends the start with 127 and a message: the program never runs as root instead. --dir FOLDER: the
+// workload's working folder, entered after the switch, so that it is entered with the user's permissions.
 //
 // Exit status: once no descendant is left, it exits the way the workload (the direct child) ended: the same
 // exit code, or the same signal re-raised, so that idlegpu sees what the workload did. 127 (with a message on
@@ -60,13 +62,14 @@ struct Options
     long graceMs = 10'000;      // stop: SIGTERM, then SIGKILL after this
     long orphanGraceMs = 1'000; // idlegpu died: SIGTERM, then SIGKILL after this
     const char *user = nullptr; // --user: the login name the workload runs as; null: as the reaper
+    const char *dir = nullptr;  // --dir: the folder the workload starts in, entered as the user; null: inherited
     char **program = nullptr;   // argv of the workload, null-terminated
 };
 
 void printUsage()
 {
-    fprintf(stderr, "usage: idlegpu-reaper [--parent PID] [--grace-ms MS] [--orphan-grace-ms MS] [--user NAME] "
-                    "-- program [args...]\n");
+    fprintf(stderr, "usage: idlegpu-reaper [--parent PID] [--grace-ms MS] [--orphan-grace-ms MS] [--user NAME "
+                    "[--dir FOLDER]] -- program [args...]\n");
 }
 
 bool parseNumber(const char *text, long &value)
@@ -92,10 +95,10 @@ bool parseOptions(int argc, char **argv, Options &options)
             options.program = argv + i + 1;
             return true;
         }
-        if (strcmp(arg, "--user") == 0) {
+        if (strcmp(arg, "--user") == 0 || strcmp(arg, "--dir") == 0) {
             if (i + 1 >= argc || !*argv[i + 1])
                 return false;
-            options.user = argv[++i];
+            (strcmp(arg, "--user") == 0 ? options.user : options.dir) = argv[++i];
             continue;
         }
         long value = 0;
@@ -245,7 +248,7 @@ bool becomeUser(const char *user)
     return true;
 }
 
-[[noreturn]] void runWorkload(char **program, const char *user)
+[[noreturn]] void runWorkload(char **program, const char *user, const char *dir)
 {
     // The workload starts with default dispositions and nothing blocked. Not the mask the reaper inherited:
     // idlegpu blocks SIGTERM, SIGINT and SIGHUP in every thread to read them from a signalfd, and a workload
@@ -257,6 +260,11 @@ bool becomeUser(const char *user)
     sigprocmask(SIG_SETMASK, &nothing, nullptr);
     if (user && !becomeUser(user))
         _exit(127);
+    if (dir && chdir(dir) != 0) {
+        dprintf(STDERR_FILENO, "idlegpu-reaper: cannot enter the working folder '%s'%s%s: %s\n", dir,
+                user ? " as user " : "", user ? user : "", strerror(errno));
+        _exit(127);
+    }
     execvp(program[0], program);
     dprintf(STDERR_FILENO, "idlegpu-reaper: cannot run '%s': %s\n", program[0], strerror(errno));
     _exit(127);
@@ -420,7 +428,7 @@ int main(int argc, char **argv)
         return 127;
     }
     if (child == 0)
-        runWorkload(options.program, options.user);
+        runWorkload(options.program, options.user, options.dir);
 
     Reaper(options, parent).run(child);
 }
