@@ -23,20 +23,19 @@ MonitorState collect(const Config &config, const MonitorPaths &paths, GpuBackend
         HolderScanner(paths.procRoot).scan(HolderScanner::nodesOf(state.snapshot.devices));
     state.snapshot.holders = scan.holders;
     state.snapshot.unreadableProcesses = scan.unreadableProcesses;
+    QList<GpuInfo> sample;
     if (backend) {
         state.gpuMetrics.backend = backend->name();
         state.gpuMetrics.available = backend->available();
         state.gpuMetrics.unavailableReason = backend->unavailableReason();
-        if (backend->available() && backendMatchesDeviceRoot(config.deviceRoot, paths.backendDeviceRoot)) {
-            const QList<GpuInfo> sample = backend->sample();
-            for (const GpuInfo &gpu : sample)
-                if (gpu.index >= 0)
-                    state.gpuMetrics.gpus.insert(gpu.index, gpu);
-            mergeBackendProcesses(state.snapshot.holders, sample, paths.procRoot);
-        }
+        if (backend->available() && backendMatchesDeviceRoot(config.deviceRoot, paths.backendDeviceRoot))
+            sample = backend->sample();
+        for (const GpuInfo &gpu : std::as_const(sample))
+            if (gpu.index >= 0)
+                state.gpuMetrics.gpus.insert(gpu.index, gpu);
     }
     state.gpuMetrics.gpus.insert(drmGpuMetrics(state.snapshot.devices));
-    mergeDrmUsage(state.snapshot.holders, state.snapshot.devices, paths.procRoot);
+    mergeGpuUse(state.snapshot.holders, sample, state.snapshot.devices, paths.procRoot);
     if (config.tty.enabled)
         state.snapshot.ttys = scanTtys(paths.ptsRoot, QDateTime::currentMSecsSinceEpoch());
 

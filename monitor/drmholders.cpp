@@ -96,6 +96,14 @@ void mergeDrmUsage(QList<Holder> &holders, const DeviceNodes &devices, const QSt
     }
 }
 
+void mergeGpuUse(QList<Holder> &holders, const QList<GpuInfo> &backendSample, const DeviceNodes &devices,
+                 const QString &procRoot)
+{
+    if (!backendSample.isEmpty())
+        mergeBackendProcesses(holders, backendSample, procRoot);
+    mergeDrmUsage(holders, devices, procRoot);
+}
+
 QHash<int, GpuInfo> drmGpuMetrics(const DeviceNodes &devices)
 {
     QHash<int, GpuInfo> metrics;

@@ -15,5 +15,11 @@
 // nothing at all (an older kernel, another user's process) is left without gpuUse, which means the same.
 void mergeDrmUsage(QList<Holder> &holders, const DeviceNodes &devices, const QString &procRoot);
 
+// What the GPU backends say of a scan's holders: the NVML sample for NVIDIA GPUs (mergeBackendProcesses: pids of
+// hidden holders, jobs of other users, gpuUse) and fdinfo for AMD and Intel ones (mergeDrmUsage). The one place
+// the monitor, its open-only watch and --status take it from.
+void mergeGpuUse(QList<Holder> &holders, const QList<GpuInfo> &backendSample, const DeviceNodes &devices,
+                 const QString &procRoot);
+
 // Name and metrics of each AMD and Intel GPU from sysfs (drmsysfs.h), by index; NVIDIA's come from NVML.
 QHash<int, GpuInfo> drmGpuMetrics(const DeviceNodes &devices);

@@ -220,9 +220,8 @@ void Monitor::watchOpenOnlyHolders()
                 }
         if (m_gpuSample.isEmpty())
             m_gpuSample = processes;
-        mergeBackendProcesses(watched, m_gpuSample, m_paths.procRoot);
     }
-    mergeDrmUsage(watched, m_devices, m_paths.procRoot);
+    mergeGpuUse(watched, m_gpuSample, m_devices, m_paths.procRoot);
     for (qsizetype i = 0; i < watchedCount; ++i)
         for (int gpu : std::as_const(watched[i].gpus))
             if (Policy::makesBusy(watched[i], gpu, m_config.busyRuleFor(gpu))) {
@@ -510,12 +509,10 @@ void Monitor::rescan()
         }
     }
     *m_pendingEvents = NodeEvents();
-    // What the backend named at its last sample (not asked now: too slow for this path). Names the pids of
-    // hidden holders and shows jobs of other users that were running before idlegpu watched.
-    if (!m_gpuSample.isEmpty())
-        mergeBackendProcesses(snapshot.holders, m_gpuSample, m_paths.procRoot);
-    // AMD and Intel GPUs: what their holders do there, from fdinfo (read now: only holders of those GPUs).
-    mergeDrmUsage(snapshot.holders, m_devices, m_paths.procRoot);
+    // What NVML named at its last sample (not asked now: too slow for this path): the pids of hidden holders, jobs
+    // of other users that were running before idlegpu watched. AMD and Intel GPUs: fdinfo, read now (only the
+    // holders of those GPUs).
+    mergeGpuUse(snapshot.holders, m_gpuSample, m_devices, m_paths.procRoot);
     // An open nobody explains yet: look again at once, it is a hidden holder or a late sight. A watch lost
     // during this scan: watch the node again at once, before a job opens it unseen.
     if (provisional || m_rewatchNodes)
