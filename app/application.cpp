@@ -1,15 +1,15 @@
 #include "application.h"
 
-#include "config.h"
+#include "config/config.h"
 #include "logging.h"
 #include "monitor.h"
-#include "nvmlbackend.h"
-#include "processrunner.h"
+#include "backends/nvmlbackend.h"
+#include "run/processrunner.h"
 #include "singleinstance.h"
 #include "statusreport.h"
 #include "unixsignals.h"
 
-#include "settingsdialog.h"
+#include "settings/settingsdialog.h"
 #include "traymode.h"
 
 #include <QApplication>

@@ -1,10 +1,10 @@
 #include "statusreport.h"
 
-#include "drmholders.h"
+#include "backends/drmholders.h"
 
-#include "devicescanner.h"
-#include "holderscanner.h"
-#include "ttyscanner.h"
+#include "devices/devicescanner.h"
+#include "holders/holderscanner.h"
+#include "holders/ttyscanner.h"
 
 #include <QCoreApplication>
 #include <QDateTime>

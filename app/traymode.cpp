@@ -1,17 +1,17 @@
 #include "traymode.h"
 
-#include "config.h"
+#include "config/config.h"
 #include "logging.h"
 #include "monitor.h"
-#include "nvmlbackend.h"
-#include "processrunner.h"
+#include "backends/nvmlbackend.h"
+#include "run/processrunner.h"
 #include "singleinstance.h"
-#include "statuswindow.h"
-#include "trayapplication.h"
-#include "traycontroller.h"
-#include "traylogging.h"
+#include "status/statuswindow.h"
+#include "tray/trayapplication.h"
+#include "tray/traycontroller.h"
+#include "tray/traylogging.h"
 #include "unixsignals.h"
-#include "useraccount.h"
+#include "config/useraccount.h"
 
 #include <QApplication>
 #include <QDir>

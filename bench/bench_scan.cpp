@@ -5,7 +5,7 @@
 // Prints the median (and min, max) time of each, the rounds interleaved, and the ratio of the medians; never a
 // pass/fail. The scan reads fd folders on two threads past 256 processes: on a machine whose cores are busy
 // with other work the ratio falls toward the one-thread figure.
-#include "holderscanner.h"
+#include "holders/holderscanner.h"
 
 #include "bystanders.h"
 

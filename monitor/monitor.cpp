@@ -1,10 +1,10 @@
 #include "monitor.h"
 
-#include "devicescanner.h"
-#include "drmholders.h"
+#include "devices/devicescanner.h"
+#include "backends/drmholders.h"
 #include "logging.h"
-#include "nodewatcher.h"
-#include "ttyscanner.h"
+#include "devices/nodewatcher.h"
+#include "holders/ttyscanner.h"
 
 #include <QDateTime>
 #include <QDir>

@@ -6,13 +6,13 @@
 //   QTimer, interval_seconds ─────┼─► rescan ─► Policy::decide ─► runner stop/start ─► stateChanged()
 //   config file changes / SIGHUP ─┘
 #include "clock.h"
-#include "config.h"
-#include "gpubackend.h"
-#include "hiddenholders.h"
-#include "holderscanner.h"
-#include "policy.h"
-#include "snapshot.h"
-#include "workloadrunner.h"
+#include "config/config.h"
+#include "backends/gpubackend.h"
+#include "holders/hiddenholders.h"
+#include "holders/holderscanner.h"
+#include "policy/policy.h"
+#include "policy/snapshot.h"
+#include "run/workloadrunner.h"
 
 #include <QObject>
 #include <QPointer>

@@ -3,7 +3,7 @@
 //
 //   idlegpu-iconrender OUTPUT_DIR SIZE...   writes OUTPUT_DIR/<SIZE>x<SIZE>/apps/idlegpu.png for each SIZE
 
-#include "trayiconrenderer.h"
+#include "tray/trayiconrenderer.h"
 
 #include <QDir>
 #include <QGuiApplication>

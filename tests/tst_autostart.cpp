@@ -1,6 +1,6 @@
 // The files the tray keeps: the autostart entry (XDG autostart, Hidden=true honoured) and the saved pause.
-#include "autostart.h"
-#include "pausestore.h"
+#include "tray/autostart.h"
+#include "tray/pausestore.h"
 
 #include <QFile>
 #include <QTemporaryDir>

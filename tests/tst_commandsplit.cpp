@@ -1,7 +1,7 @@
 // splitCommand and parseEnvAssignments: shell word splitting without a shell. Every expected value of the
 // splitting table was checked by hand against /bin/sh (dash) with `set -f; eval "set -- $cmd"`, except the
 // rows marked "no expansion", where a shell would expand what idlegpu keeps literal.
-#include "commandsplit.h"
+#include "config/commandsplit.h"
 
 #include <QTest>
 

@@ -1,5 +1,5 @@
 // ConfigLoader: gpu_mon's files into the typed Config, every problem as FILE:LINE, and which file to use.
-#include "config.h"
+#include "config/config.h"
 
 #include <QDir>
 #include <QFile>

@@ -1,4 +1,4 @@
-#include "devicescanner.h"
+#include "devices/devicescanner.h"
 #include "drmfixture.h"
 #include "testsupport.h"
 

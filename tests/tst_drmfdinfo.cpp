@@ -1,7 +1,7 @@
 // The DRM fdinfo parser (drmfdinfo.h) on real-looking amdgpu, i915 and xe texts (tests/data/fdinfo/), on hostile
 // text line by line, the per-process view by GPU, the busy percentage from two samples, and the reader over a
 // fake proc root and the real /proc.
-#include "drmfdinfo.h"
+#include "backends/drmfdinfo.h"
 #include "testsupport.h"
 
 #include <QCoreApplication>

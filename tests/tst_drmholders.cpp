@@ -1,6 +1,6 @@
 // What holders of AMD and Intel GPUs do there, from their fdinfo under a fake proc root: compute engine time or
 // an open /dev/kfd makes them computing, their resident memory is counted, and what cannot be told is left in doubt.
-#include "drmholders.h"
+#include "backends/drmholders.h"
 #include "testsupport.h"
 
 #include <QFile>

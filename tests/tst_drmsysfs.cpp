@@ -1,7 +1,7 @@
 // readDrmSysfsGpu (drmsysfs.h) over fake sysfs trees built in a temporary folder: an amdgpu card with every
 // attribute, one without product name and with power1_input only, an Intel card, garbage in every file, a
 // missing folder, and the /sys/class/drm/renderD128/device link that callers pass.
-#include "drmsysfs.h"
+#include "backends/drmsysfs.h"
 #include "testsupport.h"
 
 #include <QDir>

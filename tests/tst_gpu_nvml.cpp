@@ -1,8 +1,8 @@
 // The NVML backend against the real libnvidia-ml.so.1: names, UUIDs, minor numbers that match the device
 // nodes, memory, and a real CUDA process in the compute list (when python3 with torch can start one).
 // Skips (exit 77) where /dev/nvidia0 does not exist.
-#include "gpubackend.h"
-#include "nvmlbackend.h"
+#include "backends/gpubackend.h"
+#include "backends/nvmlbackend.h"
 
 #include <QCoreApplication>
 #include <QFile>

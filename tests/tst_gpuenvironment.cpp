@@ -1,7 +1,7 @@
 // The variables through which a workload's GPU selection reaches each vendor's stack
 // (ProcessRunner::workloadEnvironment): CUDA for NVIDIA, ROCr/HIP for AMD, Level Zero for Intel, on machines with
 // one vendor or several, with values inherited from idlegpu's own environment that must not point elsewhere.
-#include "processrunner.h"
+#include "run/processrunner.h"
 
 #include <QTest>
 

@@ -1,4 +1,4 @@
-#include "hiddenholders.h"
+#include "holders/hiddenholders.h"
 
 #include <QTest>
 

@@ -1,6 +1,6 @@
-#include "holderscanner.h"
+#include "holders/holderscanner.h"
 #include "testsupport.h"
-#include "ttyscanner.h"
+#include "holders/ttyscanner.h"
 
 #include <QCoreApplication>
 #include <QDir>

@@ -1,6 +1,6 @@
 // IniDocument and the QSettings format: reading as Python's configparser does (every expected value of the
 // parse table was checked against configparser 3.11 by hand), and editing files in place through QSettings.
-#include "inifile.h"
+#include "config/inifile.h"
 
 #include <QDir>
 #include <QFile>

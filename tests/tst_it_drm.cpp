@@ -2,7 +2,7 @@
 // and kfd, matched to a fixture sysfs, with real processes holding the nodes. Only the GPU and sysfs are fake.
 #include "drmfixture.h"
 #include "monitor.h"
-#include "processrunner.h"
+#include "run/processrunner.h"
 #include "statusreport.h"
 #include "testsupport.h"
 

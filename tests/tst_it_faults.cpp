@@ -10,7 +10,7 @@
 // Scale as the issue asks: 5000 idle processes (skipped, with the reason, where the machine cannot hold them),
 // a storm of 1000 opens/s for 10 s; tests/stress.cpp makes both.
 #include "monitor.h"
-#include "processrunner.h"
+#include "run/processrunner.h"
 #include "testsupport.h"
 
 #include <QDir>

@@ -1,7 +1,7 @@
 // The monitor with a GPU backend (a scripted one standing in for NVML): sampled at start and while someone
 // looks, never by a rescan; its processes become holders; workloads get CUDA_VISIBLE_DEVICES by UUID.
 #include "monitor.h"
-#include "processrunner.h"
+#include "run/processrunner.h"
 #include "testsupport.h"
 
 #include <QSignalSpy>

@@ -1,7 +1,7 @@
 // Integration tests of the monitor: real ProcessRunner, real processes holding fake device nodes, real /proc
 // and inotify. Only the GPU is fake.
 #include "monitor.h"
-#include "processrunner.h"
+#include "run/processrunner.h"
 #include "testsupport.h"
 
 #include <QSignalSpy>

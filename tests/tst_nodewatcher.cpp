@@ -1,4 +1,4 @@
-#include "nodewatcher.h"
+#include "devices/nodewatcher.h"
 #include "testsupport.h"
 
 #include <QFile>

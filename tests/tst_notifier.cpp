@@ -1,5 +1,5 @@
 // Notifier: the messages, coalescing per kind within 10 s (fake clock, no sleeping) and the per-kind switches.
-#include "notifier.h"
+#include "tray/notifier.h"
 
 #include <QtTest>
 

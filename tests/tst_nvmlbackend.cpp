@@ -1,9 +1,9 @@
 // The NVML backend against a fake libnvidia-ml (tests/fakenvml) that answers from a script: identity and the
 // minor-number mapping, metrics, error codes, missing symbols, process lists; the merge of NVML's processes
 // into the /proc holders; CUDA_VISIBLE_DEVICES by UUID; the status report's NVML lines.
-#include "gpubackend.h"
-#include "nvmlbackend.h"
-#include "processrunner.h"
+#include "backends/gpubackend.h"
+#include "backends/nvmlbackend.h"
+#include "run/processrunner.h"
 #include "statusreport.h"
 #include "testsupport.h"
 

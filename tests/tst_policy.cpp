@@ -1,7 +1,7 @@
 // Policy::decide and Policy::isForeign: tables of small worlds (GPUs, holders, workloads, runner state) and
 // timelines over a fake clock. Every timeline step also checks that the decision is stable: deciding again
 // on the same input gives the same orders, and after the runner applied them, no new ones.
-#include "policy.h"
+#include "policy/policy.h"
 
 #include <QTest>
 

@@ -1,6 +1,6 @@
 // ProcessRunner over real processes (through the real idlegpu-reaper in build/bin): environment, folder,
 // log file, output capture, non-blocking stop with SIGKILL escalation, backoff, whole-tree stops.
-#include "processrunner.h"
+#include "run/processrunner.h"
 #include "testsupport.h"
 
 #include <QCoreApplication>

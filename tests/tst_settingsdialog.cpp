@@ -1,9 +1,9 @@
 // The settings dialog, driven through its widgets: problems shown next to their fields (and OK disabled), edits
 // saved in place and read back equal by ConfigLoader, hand-written files kept byte for byte, test runs.
-#include "commandsplit.h"
-#include "config.h"
-#include "settingsdialog.h"
-#include "settingsmodel.h"
+#include "config/commandsplit.h"
+#include "config/config.h"
+#include "settings/settingsdialog.h"
+#include "settings/settingsmodel.h"
 
 #include <QCheckBox>
 #include <QComboBox>

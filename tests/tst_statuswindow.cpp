@@ -1,6 +1,6 @@
 // The status window: a row per GPU from a MonitorState, run-time counters (also while hidden, across midnight)
 // and each GPU's history over the last hour.
-#include "statuswindow.h"
+#include "status/statuswindow.h"
 
 #include <QLabel>
 #include <QTableWidget>

@@ -1,6 +1,7 @@
 // The translations are complete: lupdate extracts every source string of widgets/ and app/ into a scratch .ts;
 // each must be translated (finished) in every translations/idlegpu_*.ts, with the same placeholders.
 #include <QDir>
+#include <QDirIterator>
 #include <QFileInfo>
 #include <QLibraryInfo>
 #include <QProcess>
@@ -108,10 +109,10 @@ void TestTranslations::initTestCase()
     QVERIFY(dir.isValid());
     QStringList sources;
     for (const QString &folder : {QStringLiteral("widgets"), QStringLiteral("app")}) {
-        const QDir sourceDir(kSourceRoot + QLatin1Char('/') + folder);
-        const QStringList files = sourceDir.entryList({QStringLiteral("*.cpp"), QStringLiteral("*.h")}, QDir::Files);
-        for (const QString &file : files)
-            sources.append(sourceDir.filePath(file));
+        QDirIterator it(kSourceRoot + QLatin1Char('/') + folder, {QStringLiteral("*.cpp"), QStringLiteral("*.h")},
+                        QDir::Files, QDirIterator::Subdirectories);
+        while (it.hasNext())
+            sources.append(it.next());
     }
     QVERIFY2(sources.size() > 10, qPrintable(kSourceRoot));
 

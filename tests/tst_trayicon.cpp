@@ -1,8 +1,8 @@
 // The tray icon: which overall state a MonitorState shows, the pictures, and the TrayController's tooltip, menu
 // and intents.
-#include "overallstate.h"
-#include "traycontroller.h"
-#include "trayiconrenderer.h"
+#include "tray/overallstate.h"
+#include "tray/traycontroller.h"
+#include "tray/trayiconrenderer.h"
 
 #include <QMenu>
 #include <QSignalSpy>

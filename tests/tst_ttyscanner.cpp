@@ -1,5 +1,5 @@
 #include "testsupport.h"
-#include "ttyscanner.h"
+#include "holders/ttyscanner.h"
 
 #include <QFile>
 #include <QTemporaryDir>

@@ -1,5 +1,5 @@
 // libFuzzer target: splitCommand (cmd=) and parseEnvAssignments (env=) on arbitrary text.
-#include "commandsplit.h"
+#include "config/commandsplit.h"
 #include "fuzzsupport.h"
 
 #include <cstdint>

@@ -1,6 +1,6 @@
 // libFuzzer target: the config reader (ConfigLoader::parse: IniDocument, the QSettings format, every check)
 // on arbitrary bytes. It must never crash, and a file it accepts must be usable as it reads it.
-#include "config.h"
+#include "config/config.h"
 #include "fuzzsupport.h"
 
 #include <cstdint>

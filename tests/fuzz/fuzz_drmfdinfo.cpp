@@ -1,7 +1,7 @@
 // libFuzzer target: the DRM fdinfo parser (/proc/<pid>/fdinfo/<fd> of a render node) on arbitrary bytes, with
 // the per-GPU view and the busy percentage over what it accepts. It must never crash, and nothing it gives may
 // be negative, unbounded or a busy share outside 0..100.
-#include "drmfdinfo.h"
+#include "backends/drmfdinfo.h"
 #include "fuzzsupport.h"
 
 #include <cstdint>

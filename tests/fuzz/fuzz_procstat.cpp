@@ -1,7 +1,7 @@
 // libFuzzer target: the /proc/<pid>/stat parser the holder scanner uses, on arbitrary bytes (as the scanner
 // reads them: at most 1023 bytes, NUL-terminated, so a NUL inside ends the text early).
 #include "fuzzsupport.h"
-#include "procparse.h"
+#include "holders/procparse.h"
 
 #include <cstdint>
 #include <cstring>

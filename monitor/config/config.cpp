@@ -1,0 +1,563 @@
+#include "config/config.h"
+
+#include "config/commandsplit.h"
+#include "config/inifile.h"
+#include "logging.h"
+
+#include <QDir>
+#include <QFileInfo>
+#include <QSet>
+#include <QSettings>
+#include <QTemporaryFile>
+
+#include <sys/stat.h>
+#include <unistd.h>
+
+namespace {
+
+// dir= and log= are paths a user writes as in a shell: a leading ~/ (or a lone ~) is the home folder (of the
+// user the workload runs as).
+QString expandHome(const QString &path, const QString &home)
+{
+    if (path == QLatin1String("~"))
+        return home;
+    if (path.startsWith(QLatin1String("~/")))
+        return home + path.mid(1);
+    return path;
+}
+
+const QStringList defaultsKeys{QStringLiteral("interval_seconds"), QStringLiteral("start_delay_seconds"),
+                               QStringLiteral("device_root"), QStringLiteral("notify"), QStringLiteral("vendors")};
+const QStringList gpuGroupKeys{QStringLiteral("gpus"), QStringLiteral("ignore_programs"), QStringLiteral("busy_when"),
+                               QStringLiteral("busy_memory_mib")};
+const QStringList workloadKeys{QStringLiteral("dir"),  QStringLiteral("cmd"), QStringLiteral("user"),
+                               QStringLiteral("gpus"), QStringLiteral("log"),
+                               QStringLiteral("name"), QStringLiteral("env"),
+                               QStringLiteral("stop_timeout_seconds"), QStringLiteral("enabled")};
+const QStringList ttyKeys{QStringLiteral("enabled"), QStringLiteral("whitelist"), QStringLiteral("idle_seconds")};
+
+// Words a shell would take as operators; idlegpu runs no shell, so they reach the program as arguments.
+const QStringList shellOperators{QStringLiteral("|"),  QStringLiteral("||"), QStringLiteral("&"),
+                                 QStringLiteral("&&"), QStringLiteral(";"),  QStringLiteral(">"),
+                                 QStringLiteral(">>"), QStringLiteral("<"),  QStringLiteral("2>"),
+                                 QStringLiteral("2>&1"), QStringLiteral("&>")};
+
+// Python's int() on a config value: white space around, an optional sign, ASCII digits. Values too large for
+// an int come back as a number beyond every range checked here.
+std::optional<qint64> parseWholeNumber(const QString &text)
+{
+    const QString trimmed = text.trimmed();
+    qsizetype i = 0;
+    bool negative = false;
+    if (i < trimmed.size() && (trimmed.at(i) == QLatin1Char('+') || trimmed.at(i) == QLatin1Char('-'))) {
+        negative = trimmed.at(i) == QLatin1Char('-');
+        ++i;
+    }
+    if (i == trimmed.size())
+        return std::nullopt;
+    constexpr qint64 beyondEveryRange = qint64(1) << 40;
+    qint64 value = 0;
+    for (; i < trimmed.size(); ++i) {
+        const QChar c = trimmed.at(i);
+        if (c < QLatin1Char('0') || c > QLatin1Char('9'))
+            return std::nullopt;
+        value = qMin(value * 10 + (c.unicode() - '0'), beyondEveryRange);
+    }
+    return negative ? -value : value;
+}
+
+// configparser's getboolean().
+std::optional<bool> parseBoolean(const QString &text)
+{
+    const QString lower = text.toLower();
+    if (lower == QLatin1String("1") || lower == QLatin1String("yes") || lower == QLatin1String("true")
+        || lower == QLatin1String("on"))
+        return true;
+    if (lower == QLatin1String("0") || lower == QLatin1String("no") || lower == QLatin1String("false")
+        || lower == QLatin1String("off"))
+        return false;
+    return std::nullopt;
+}
+
+// "a, b,,c" -> a b c
+QStringList parseCommaList(const QString &text)
+{
+    QStringList items;
+    const QStringList parts = text.split(QLatin1Char(','));
+    for (const QString &part : parts) {
+        const QString item = part.trimmed();
+        if (!item.isEmpty())
+            items.append(item);
+    }
+    return items;
+}
+
+class ConfigReader
+{
+public:
+    ConfigReader(const IniDocument &doc, QSettings &settings, const UserLookup &users, ConfigLoadResult &result)
+        : m_doc(doc), m_settings(settings), m_users(users), m_result(result)
+    {
+        for (const IniDocument::Entry &entry : doc.entries)
+            m_entriesOfSection[entry.section].append(&entry);
+    }
+
+    void read()
+    {
+        for (const IniDocument::Problem &problem : m_doc.problems)
+            error(problem.line, problem.message);
+        for (const IniDocument::Section &section : m_doc.sections)
+            readSection(section);
+        if (m_droppedErrors + m_droppedWarnings > 0)
+            m_result.diagnostics.append({m_droppedErrors > 0 ? ConfigDiagnostic::Error : ConfigDiagnostic::Warning,
+                                         m_result.config.filePath, 0,
+                                         QStringLiteral("%1 more errors and %2 more warnings not shown")
+                                             .arg(m_droppedErrors)
+                                             .arg(m_droppedWarnings)});
+    }
+
+private:
+    void readSection(const IniDocument::Section &section)
+    {
+        // gpu_mon chose sections with startswith('gpu') and startswith('process'), so [gpu0] and [process1]
+        // are groups and workloads as much as [gpu-0] and [process-1] are.
+        const bool isGpuGroup = section.name.startsWith(QLatin1String("gpu"));
+        const bool isWorkload = section.name.startsWith(QLatin1String("process"));
+        // Values are read through QSettings as "section/key", where a '/' in the section would be ambiguous.
+        if ((isGpuGroup || isWorkload) && section.name.contains(QLatin1Char('/'))) {
+            error(section.line, QStringLiteral("section name [%1] must not contain '/'").arg(section.name));
+            return;
+        }
+        if (section.name == QLatin1String("defaults")) {
+            warnUnknownKeys(section, defaultsKeys);
+            readDefaults(section);
+        } else if (section.name == QLatin1String("tty")) {
+            warnUnknownKeys(section, ttyKeys);
+            readTty(section);
+        } else if (isGpuGroup) {
+            warnUnknownKeys(section, gpuGroupKeys);
+            readGpuGroup(section);
+        } else if (isWorkload) {
+            warnUnknownKeys(section, workloadKeys);
+            readWorkload(section);
+        } else if (section.name == QLatin1String("default")) {
+            warning(section.line, QStringLiteral("section [%1] ignored: configparser would give its keys to every "
+                                                 "section, idlegpu does not")
+                                      .arg(section.name));
+        } else {
+            warning(section.line, QStringLiteral("unknown section [%1] ignored: idlegpu reads [defaults], [gpu-*], "
+                                                 "[process-*] and [tty]")
+                                      .arg(section.name));
+        }
+    }
+
+    void readDefaults(const IniDocument::Section &section)
+    {
+        Config &config = m_result.config;
+        readSeconds(section, QStringLiteral("interval_seconds"), 1, 3600, &config.intervalSeconds);
+        readSeconds(section, QStringLiteral("start_delay_seconds"), 0, 86400, &config.startDelaySeconds);
+        if (const IniDocument::Entry *entry = find(section, QStringLiteral("device_root"))) {
+            const QString root = value(*entry);
+            if (!QDir::isAbsolutePath(root))
+                error(entry->line, QStringLiteral("device_root: '%1' is not an absolute path (it must start with /)")
+                                       .arg(root));
+            else
+                config.deviceRoot = QDir::cleanPath(root);
+        }
+        if (const IniDocument::Entry *entry = find(section, QStringLiteral("notify")))
+            readNotify(*entry, &config.notify);
+        if (const IniDocument::Entry *entry = find(section, QStringLiteral("vendors")))
+            readVendors(*entry, &config.vendors);
+    }
+
+    // vendors = auto | a comma list of nvidia, amd, intel
+    void readVendors(const IniDocument::Entry &entry, QList<GpuVendor> *vendors)
+    {
+        const QStringList words = parseCommaList(value(entry));
+        if (words.size() == 1 && words.first().toLower() == QLatin1String("auto")) {
+            vendors->clear();
+            return;
+        }
+        QList<GpuVendor> chosen;
+        for (const QString &word : words) {
+            const QString w = word.toLower();
+            const std::optional<GpuVendor> vendor = w == QLatin1String("nvidia")  ? std::optional(GpuVendor::Nvidia)
+                                                    : w == QLatin1String("amd")   ? std::optional(GpuVendor::Amd)
+                                                    : w == QLatin1String("intel") ? std::optional(GpuVendor::Intel)
+                                                                                  : std::nullopt;
+            if (!vendor) {
+                error(entry.line, QStringLiteral("vendors: '%1' is not a GPU vendor: write auto, or a comma list of "
+                                                 "nvidia, amd, intel")
+                                      .arg(word));
+                return;
+            }
+            if (!chosen.contains(*vendor))
+                chosen.append(*vendor);
+        }
+        if (chosen.isEmpty()) {
+            error(entry.line, QStringLiteral("vendors is empty: write auto, or a comma list of nvidia, amd, intel"));
+            return;
+        }
+        *vendors = chosen;
+    }
+
+    // notify = all | none | a comma list of preemption, failure, config
+    void readNotify(const IniDocument::Entry &entry, NotifyConfig *notify)
+    {
+        const QStringList kinds = parseCommaList(value(entry));
+        NotifyConfig chosen{false, false, false};
+        for (const QString &kind : kinds) {
+            const QString k = kind.toLower();
+            if (k == QLatin1String("all"))
+                chosen = NotifyConfig();
+            else if (k == QLatin1String("none"))
+                continue;
+            else if (k == QLatin1String("preemption"))
+                chosen.preemption = true;
+            else if (k == QLatin1String("failure"))
+                chosen.failure = true;
+            else if (k == QLatin1String("config"))
+                chosen.configError = true;
+            else {
+                error(entry.line, QStringLiteral("notify: '%1' is not a kind of notification: write all, none, or "
+                                                 "a comma list of preemption, failure, config")
+                                      .arg(kind));
+                return;
+            }
+        }
+        *notify = chosen;
+    }
+
+    void readTty(const IniDocument::Section &section)
+    {
+        TtyConfig &tty = m_result.config.tty;
+        readBoolean(section, QStringLiteral("enabled"), &tty.enabled);
+        if (const IniDocument::Entry *entry = find(section, QStringLiteral("whitelist")))
+            tty.whitelist = parseCommaList(value(*entry));
+        readSeconds(section, QStringLiteral("idle_seconds"), 0, 31536000, &tty.idleSeconds);
+    }
+
+    void readGpuGroup(const IniDocument::Section &section)
+    {
+        GpuGroupConfig group;
+        group.id = section.name;
+        group.line = section.line;
+        readGpus(section, &group.gpus);
+        if (const IniDocument::Entry *entry = find(section, QStringLiteral("ignore_programs"))) {
+            group.ignorePrograms = parseCommaList(value(*entry));
+            group.ignoreProgramsGiven = true;
+        }
+        if (const IniDocument::Entry *entry = find(section, QStringLiteral("busy_when"))) {
+            const QString text = value(*entry).trimmed().toLower();
+            if (text == QLatin1String("opened"))
+                group.busyWhen = BusyWhen::Opened;
+            else if (text == QLatin1String("computes"))
+                group.busyWhen = BusyWhen::Computes;
+            else if (text == QLatin1String("memory"))
+                group.busyWhen = BusyWhen::Memory;
+            else
+                error(entry->line, QStringLiteral("busy_when: '%1' is not opened (any program that opens the GPU "
+                                                  "makes it busy), computes (one that computes on it) or memory "
+                                                  "(one that uses busy_memory_mib of its memory)")
+                                       .arg(value(*entry)));
+        }
+        if (const IniDocument::Entry *entry = find(section, QStringLiteral("busy_memory_mib"))) {
+            constexpr qint64 maxMib = 16 * 1024 * 1024; // 16 TiB: beyond any GPU
+            const QString text = value(*entry);
+            const std::optional<qint64> mib = parseWholeNumber(text);
+            if (!mib || *mib < 1 || *mib > maxMib)
+                error(entry->line, QStringLiteral("busy_memory_mib: '%1' is not a whole number of MiB (1 to %2)")
+                                       .arg(text)
+                                       .arg(maxMib));
+            else
+                group.busyMemoryMib = *mib; // read with busy_when = memory only; kept otherwise, as the example does
+        }
+        m_result.config.gpuGroups.append(group);
+    }
+
+    void readWorkload(const IniDocument::Section &section)
+    {
+        WorkloadConfig workload;
+        workload.id = section.name;
+        workload.line = section.line;
+
+        const QLatin1String prefix("process-");
+        const bool hasShortName = section.name.startsWith(prefix) && section.name.size() > prefix.size();
+        workload.name = hasShortName ? section.name.mid(prefix.size()) : section.name;
+        int nameLine = section.line;
+        if (const IniDocument::Entry *entry = find(section, QStringLiteral("name"))) {
+            nameLine = entry->line;
+            if (value(*entry).trimmed().isEmpty())
+                error(entry->line, QStringLiteral("name is empty"));
+            else
+                workload.name = value(*entry);
+        }
+        const auto sameName = m_workloadNames.constFind(workload.name);
+        if (sameName != m_workloadNames.constEnd())
+            error(nameLine, QStringLiteral("[%1] has the name '%2' of [%3] (line %4): names must differ")
+                                .arg(section.name, workload.name, sameName->id)
+                                .arg(sameName->line));
+        else
+            m_workloadNames.insert(workload.name, {section.name, section.line});
+
+        if (const IniDocument::Entry *entry = find(section, QStringLiteral("cmd"))) {
+            workload.cmd = value(*entry);
+            readCommand(*entry, &workload);
+        } else {
+            error(section.line, QStringLiteral("[%1] has no cmd=: nothing to run").arg(section.name));
+        }
+        readBoolean(section, QStringLiteral("enabled"), &workload.enabled);
+        const QString home = readUser(section, &workload);
+        if (const IniDocument::Entry *entry = find(section, QStringLiteral("dir")))
+            workload.dir = expandHome(value(*entry), home);
+        if (const IniDocument::Entry *entry = find(section, QStringLiteral("log")))
+            workload.log = expandHome(value(*entry), home);
+        readGpus(section, &workload.gpus);
+        if (const IniDocument::Entry *entry = find(section, QStringLiteral("env"))) {
+            workload.envText = value(*entry);
+            QString message;
+            if (const auto env = parseEnvAssignments(workload.envText, &message))
+                workload.env = *env;
+            else
+                error(entry->line, QStringLiteral("env: %1").arg(message));
+        }
+        readSeconds(section, QStringLiteral("stop_timeout_seconds"), 1, 3600, &workload.stopTimeoutSeconds);
+        m_result.config.workloads.append(workload);
+    }
+
+    // user= and whether the workload may run as it (see checkWorkloadUser()). A problem refuses this workload
+    // alone: it depends on who runs idlegpu and on the accounts of the machine, not only on the file. A
+    // disabled workload never runs, so it is checked once enabled (an example file may name a user the
+    // machine lacks). Returns the home folder ~ stands for.
+    QString readUser(const IniDocument::Section &section, WorkloadConfig *workload)
+    {
+        const IniDocument::Entry *entry = find(section, QStringLiteral("user"));
+        if (entry)
+            workload->user = value(*entry).trimmed();
+        if (!workload->enabled) {
+            const std::optional<UserAccount> account =
+                workload->user.isEmpty() || !m_users.find ? std::nullopt : m_users.find(workload->user);
+            return account ? account->home : QDir::homePath();
+        }
+        const WorkloadUserCheck check = checkWorkloadUser(workload->user, m_users);
+        const int line = entry ? entry->line : section.line;
+        if (!check.error.isEmpty()) {
+            workload->refusal = check.error;
+            report(ConfigDiagnostic::Error, line,
+                   QStringLiteral("[%1] will not run: %2").arg(section.name, check.error), section.name);
+        } else if (!check.warning.isEmpty()) {
+            warning(line, check.warning);
+        }
+        return check.account && !workload->user.isEmpty() ? check.account->home : QDir::homePath();
+    }
+
+    void readCommand(const IniDocument::Entry &entry, WorkloadConfig *workload)
+    {
+        QString message;
+        const std::optional<QStringList> argv = splitCommand(workload->cmd, &message);
+        if (!argv) {
+            error(entry.line, QStringLiteral("cmd: %1").arg(message));
+            return;
+        }
+        workload->argv = *argv;
+        if (argv->isEmpty()) {
+            error(entry.line, QStringLiteral("cmd is empty: nothing to run"));
+            return;
+        }
+        if (argv->first().isEmpty()) {
+            error(entry.line, QStringLiteral("cmd: the program name is empty"));
+            return;
+        }
+        for (const QString &word : *argv)
+            if (shellOperators.contains(word)) {
+                warning(entry.line, QStringLiteral("cmd: '%1' is passed to the program as an argument: idlegpu runs "
+                                                   "no shell (write cmd=sh -c '...' for pipes and redirections)")
+                                        .arg(word));
+                break;
+            }
+    }
+
+    void readGpus(const IniDocument::Section &section, GpuSelection *gpus)
+    {
+        const IniDocument::Entry *entry = find(section, QStringLiteral("gpus"));
+        if (!entry)
+            return;
+        QString message;
+        if (const std::optional<GpuSelection> selection = GpuSelection::parse(value(*entry), &message))
+            *gpus = *selection;
+        else
+            error(entry->line, QStringLiteral("gpus: %1").arg(message));
+    }
+
+    void readSeconds(const IniDocument::Section &section, const QString &key, int min, int max, int *seconds)
+    {
+        const IniDocument::Entry *entry = find(section, key);
+        if (!entry)
+            return;
+        const QString text = value(*entry);
+        const std::optional<qint64> number = parseWholeNumber(text);
+        if (!number)
+            error(entry->line, QStringLiteral("%1: '%2' is not a whole number of seconds (%3 to %4)")
+                                   .arg(key, text)
+                                   .arg(min)
+                                   .arg(max));
+        else if (*number < min || *number > max)
+            error(entry->line,
+                  QStringLiteral("%1: '%2' is out of range (%3 to %4 seconds)").arg(key, text).arg(min).arg(max));
+        else
+            *seconds = int(*number);
+    }
+
+    void readBoolean(const IniDocument::Section &section, const QString &key, bool *flag)
+    {
+        const IniDocument::Entry *entry = find(section, key);
+        if (!entry)
+            return;
+        const QString text = value(*entry);
+        if (const std::optional<bool> parsed = parseBoolean(text))
+            *flag = *parsed;
+        else
+            error(entry->line, QStringLiteral("%1: '%2' is neither true nor false (also accepted: yes/no, on/off, "
+                                              "1/0)")
+                                   .arg(key, text));
+    }
+
+    void warnUnknownKeys(const IniDocument::Section &section, const QStringList &known)
+    {
+        for (const IniDocument::Entry *entry : m_entriesOfSection.value(section.name))
+            if (!known.contains(entry->key))
+                warning(entry->line, QStringLiteral("unknown key '%1' in [%2] ignored").arg(entry->key, section.name));
+    }
+
+    const IniDocument::Entry *find(const IniDocument::Section &section, const QString &key) const
+    {
+        for (const IniDocument::Entry *entry : m_entriesOfSection.value(section.name))
+            if (entry->key == key)
+                return entry;
+        return nullptr;
+    }
+
+    // The value as QSettings reads it with idlegpu's format.
+    QString value(const IniDocument::Entry &entry) const
+    {
+        return m_settings.value(entry.section + QLatin1Char('/') + entry.key).toString();
+    }
+
+    void error(int line, const QString &message) { report(ConfigDiagnostic::Error, line, message); }
+    void warning(int line, const QString &message) { report(ConfigDiagnostic::Warning, line, message); }
+    void report(ConfigDiagnostic::Severity severity, int line, const QString &message,
+                const QString &refusedWorkload = QString())
+    {
+        // A file of garbage gives a problem a line; the first ones show what is wrong.
+        constexpr int maxDiagnostics = 200;
+        if (m_result.diagnostics.size() < maxDiagnostics)
+            m_result.diagnostics.append({severity, m_result.config.filePath, line, message, refusedWorkload});
+        else
+            ++(severity == ConfigDiagnostic::Error ? m_droppedErrors : m_droppedWarnings);
+    }
+
+    struct SectionRef
+    {
+        QString id;
+        int line = 0;
+    };
+
+    const IniDocument &m_doc;
+    QSettings &m_settings;
+    const UserLookup &m_users;
+    ConfigLoadResult &m_result;
+    QHash<QString, SectionRef> m_workloadNames; // name -> the workload that has it
+    QHash<QString, QList<const IniDocument::Entry *>> m_entriesOfSection;
+    int m_droppedErrors = 0;
+    int m_droppedWarnings = 0;
+};
+
+QString configHome()
+{
+    // The XDG base directory spec says to ignore a relative XDG_CONFIG_HOME.
+    const QString xdgConfigHome = qEnvironmentVariable("XDG_CONFIG_HOME");
+    if (QDir::isAbsolutePath(xdgConfigHome))
+        return xdgConfigHome;
+    return QDir::homePath() + QStringLiteral("/.config");
+}
+
+} // namespace
+
+namespace ConfigLoader {
+
+// A config names the commands idlegpu runs: one that another user can change is a way to run their code as
+// us. Refused like ssh refuses such an authorized_keys: group- or world-writable, or owned by someone else
+// (root excepted, for a system-wide file).
+static QString writableByOthers(const QString &path)
+{
+    struct stat info;
+    if (::stat(QFile::encodeName(path).constData(), &info) != 0 || !S_ISREG(info.st_mode))
+        return QString(); // reading it will say what is wrong
+    if (info.st_mode & (S_IWGRP | S_IWOTH))
+        return QStringLiteral("refused: other users can write this file (mode %1); fix it with: chmod go-w %2")
+            .arg(QString::number(info.st_mode & 07777, 8).rightJustified(4, QLatin1Char('0')), path);
+    if (info.st_uid != ::geteuid() && info.st_uid != 0)
+        return QStringLiteral("refused: this file belongs to user %1, not to the user idlegpu runs as (%2)")
+            .arg(info.st_uid)
+            .arg(::geteuid());
+    return QString();
+}
+
+ConfigLoadResult load(const QString &path, const UserLookup &users)
+{
+    QString message = writableByOthers(path);
+    if (!message.isEmpty()) {
+        ConfigLoadResult result;
+        result.config.filePath = path;
+        result.diagnostics.append({ConfigDiagnostic::Error, path, 0, message});
+        return result;
+    }
+    const std::optional<QByteArray> contents = readIniFile(path, &message);
+    if (!contents) {
+        ConfigLoadResult result;
+        result.config.filePath = path;
+        result.diagnostics.append(
+            {ConfigDiagnostic::Error, path, 0, QStringLiteral("cannot read this file: %1").arg(message)});
+        return result;
+    }
+    return parse(*contents, path, users);
+}
+
+ConfigLoadResult parse(const QByteArray &contents, const QString &path, const UserLookup &users)
+{
+    ConfigLoadResult result;
+    result.config.filePath = path;
+    const IniDocument doc = IniDocument::parse(contents);
+
+    // QSettings reads a private copy of exactly these bytes: the values then match the lines IniDocument
+    // found even if the file changes meanwhile, and QSettings' cache (by path, size and modification time)
+    // cannot hand back a previous version of a file rewritten within the same clock tick.
+    QTemporaryFile copy(QDir::tempPath() + QStringLiteral("/idlegpu-config-XXXXXX.conf"));
+    if (!copy.open() || copy.write(contents) != contents.size() || !copy.flush()) {
+        result.diagnostics.append({ConfigDiagnostic::Error, path, 0,
+                                   QStringLiteral("cannot read the settings: no temporary copy could be written "
+                                                  "in %1 (%2)")
+                                       .arg(QDir::tempPath(), copy.errorString())});
+        return result;
+    }
+    QSettings settings(copy.fileName(), idlegpuIniFormat());
+    ConfigReader(doc, settings, users, result).read();
+    return result;
+}
+
+Location locate(const QString &overridePath)
+{
+    if (!overridePath.isEmpty())
+        return {QFileInfo(overridePath).absoluteFilePath(), false};
+    const QString home = configHome();
+    const QString current = home + QStringLiteral("/idlegpu/idlegpu.conf");
+    const QString legacy = home + QStringLiteral("/gpu_mon.conf");
+    if (!QFileInfo::exists(current) && QFileInfo::exists(legacy)) {
+        qCInfo(lcConfig).noquote() << "Using gpu_mon's config file" << legacy << "because" << current
+                                   << "does not exist";
+        return {legacy, true};
+    }
+    return {current, false};
+}
+
+} // namespace ConfigLoader

@@ -1,0 +1,272 @@
+#pragma once
+// The configuration model: gpu_mon.conf's sections and keys, plus idlegpu's own, with their defaults.
+// Loaded through QSettings with the project's INI format (inifile.h), which reads values verbatim.
+#include "config/gpuselection.h"
+#include "policy/snapshot.h"
+#include "config/useraccount.h"
+
+#include <QList>
+#include <QPair>
+#include <QString>
+#include <QStringList>
+
+#include <optional>
+
+// Programs that hold GPU nodes open without computing on them: display servers and compositors, the persistence
+// daemon, monitoring tools. Ignored on every GPU for which no [gpu-*] group gives ignore_programs; the word
+// @builtin in an ignore_programs list stands for them.
+inline const QStringList &builtinIgnoredPrograms()
+{
+    static const QStringList programs{
+        QStringLiteral("Xorg"),         QStringLiteral("X"),           QStringLiteral("Xwayland"),
+        QStringLiteral("gnome-shell"),  QStringLiteral("mutter"),      QStringLiteral("kwin_x11"),
+        QStringLiteral("kwin_wayland"), QStringLiteral("weston"),      QStringLiteral("sway"),
+        QStringLiteral("Hyprland"),     QStringLiteral("picom"),       QStringLiteral("nvidia-persistenced"),
+        QStringLiteral("nvidia-smi"),   QStringLiteral("nvidia-settings"), QStringLiteral("nvtop"),
+        QStringLiteral("nvitop"),       QStringLiteral("gpustat")};
+    return programs;
+}
+inline const QString kBuiltinIgnoredWord = QStringLiteral("@builtin");
+
+// [gpu-*] busy_when: what makes a GPU busy.
+enum class BusyWhen {
+    Opened,   // any foreign program opens its device node: the earliest and safest signal (the default)
+    Computes, // a foreign program computes on it (a backend lists it as a compute process)
+    Memory    // a foreign program uses at least busy_memory_mib of its memory
+};
+
+// How the holders of one GPU are judged: busy when any [gpu-*] group covering it says so. Groups that give
+// no busy_when do not count; when none gives it, opening is enough (the default).
+struct BusyRule
+{
+    bool opened = true;
+    bool computes = false;
+    qint64 memoryThresholdBytes = 0; // 0: memory does not count
+};
+
+// [gpu-*]: GPUs whose holders are judged with a list of programs to ignore and a rule of what makes them busy.
+struct GpuGroupConfig
+{
+    QString id; // section name, lower case: "gpu-all"
+    GpuSelection gpus;
+    QStringList ignorePrograms; // whole program names, never prefixes; may hold @builtin
+    bool ignoreProgramsGiven = false; // the key is there (even empty): the built-in list is not implied
+    std::optional<BusyWhen> busyWhen;       // busy_when = opened | computes | memory
+    qint64 busyMemoryMib = kDefaultBusyMemoryMib; // busy_memory_mib, for busy_when = memory
+    static constexpr qint64 kDefaultBusyMemoryMib = 256;
+    int line = 0;               // line of the section header
+
+    bool operator==(const GpuGroupConfig &o) const
+    {
+        return id == o.id && gpus == o.gpus && ignorePrograms == o.ignorePrograms
+               && ignoreProgramsGiven == o.ignoreProgramsGiven && busyWhen == o.busyWhen
+               && busyMemoryMib == o.busyMemoryMib;
+    }
+};
+
+// [process-*]: one idle workload.
+struct WorkloadConfig
+{
+    QString id;          // section name, lower case: "process-0"
+    QString name;        // name= ; default: the section name without "process-"
+    QString cmd;         // cmd= exactly as written
+    QStringList argv;    // cmd split into words as a POSIX shell would (no shell is run)
+    QString user;        // user= (a login name or uid), trimmed; empty: the user idlegpu runs as
+    QString dir;         // dir= ; empty: the home folder of the user it runs as
+    GpuSelection gpus;   // gpus= ; default ALL
+    QString log;         // log= ; empty: output goes to idlegpu's own log
+    QString envText;     // env= exactly as written
+    QList<QPair<QString, QString>> env; // env split into KEY=VALUE pairs, in order
+    int stopTimeoutSeconds = 10;
+    bool enabled = true;
+    int line = 0; // line of the section header
+    // Why it must not run (a problem with user=: none given as root, an unknown or forbidden user); empty when
+    // it may. Such a workload is shown but never started; the rest of the config is used.
+    QString refusal;
+
+    // Same settings (the line it stands on does not count): a running workload whose settings are equal
+    // after a reload keeps running.
+    bool sameSettings(const WorkloadConfig &o) const
+    {
+        return id == o.id && name == o.name && cmd == o.cmd && argv == o.argv && user == o.user && dir == o.dir
+               && gpus == o.gpus && log == o.log && env == o.env && stopTimeoutSeconds == o.stopTimeoutSeconds
+               && enabled == o.enabled && refusal == o.refusal;
+    }
+};
+
+// [tty]: stop all workloads while a user not on the whitelist is active on a pseudo-terminal.
+struct TtyConfig
+{
+    bool enabled = false;
+    QStringList whitelist;
+    int idleSeconds = 300;
+};
+
+// [defaults] notify: which desktop notifications the tray shows.
+struct NotifyConfig
+{
+    bool preemption = true;  // a workload stopped because someone opened its GPU
+    bool failure = true;     // a workload failing again and again
+    bool configError = true; // an edit of the config file that cannot be used
+    bool operator==(const NotifyConfig &o) const
+    {
+        return preemption == o.preemption && failure == o.failure && configError == o.configError;
+    }
+};
+
+struct Config;
+bool sameSettings(const Config &a, const Config &b);
+
+struct Config
+{
+    QString filePath;
+    int intervalSeconds = 10;   // [defaults] interval_seconds: the fallback poll
+    int startDelaySeconds = 10; // [defaults] start_delay_seconds: calm needed before a workload starts
+    QString deviceRoot = QStringLiteral("/dev"); // [defaults] device_root
+    NotifyConfig notify;                         // [defaults] notify
+    // [defaults] vendors: the makers whose GPUs idlegpu manages; empty (auto): NVIDIA's when the machine has
+    // any (gpu_mon's view: the graphics built into the CPU of an NVIDIA workstation is no GPU to lend), else
+    // AMD's and Intel's.
+    QList<GpuVendor> vendors;
+    QList<GpuGroupConfig> gpuGroups;
+    QList<WorkloadConfig> workloads;
+    TtyConfig tty;
+
+    const WorkloadConfig *workload(const QString &id) const
+    {
+        for (const WorkloadConfig &w : workloads)
+            if (w.id == id)
+                return &w;
+        return nullptr;
+    }
+
+    // Programs ignored on this GPU: the union of the ignore_programs of every [gpu-*] group covering it, with
+    // @builtin expanded; the built-in list when no such group gives ignore_programs.
+    QStringList ignoredProgramsFor(int gpu) const
+    {
+        QStringList result;
+        bool given = false;
+        const auto add = [&result](const QString &program) {
+            if (!result.contains(program))
+                result.append(program);
+        };
+        for (const GpuGroupConfig &group : gpuGroups) {
+            if (!group.gpus.contains(gpu) || !group.ignoreProgramsGiven)
+                continue;
+            given = true;
+            for (const QString &program : group.ignorePrograms) {
+                if (program == kBuiltinIgnoredWord)
+                    for (const QString &builtin : builtinIgnoredPrograms())
+                        add(builtin);
+                else
+                    add(program);
+            }
+        }
+        return given ? result : builtinIgnoredPrograms();
+    }
+
+    // What makes this GPU busy: the union of the busy_when of every [gpu-*] group covering it.
+    BusyRule busyRuleFor(int gpu) const
+    {
+        BusyRule rule;
+        bool given = false;
+        rule.opened = false;
+        for (const GpuGroupConfig &group : gpuGroups) {
+            if (!group.gpus.contains(gpu) || !group.busyWhen)
+                continue;
+            given = true;
+            switch (*group.busyWhen) {
+            case BusyWhen::Opened: rule.opened = true; break;
+            case BusyWhen::Computes: rule.computes = true; break;
+            case BusyWhen::Memory: {
+                const qint64 threshold = group.busyMemoryMib * 1024 * 1024;
+                if (rule.memoryThresholdBytes == 0 || threshold < rule.memoryThresholdBytes)
+                    rule.memoryThresholdBytes = threshold;
+                break;
+            }
+            }
+        }
+        return given ? rule : BusyRule();
+    }
+};
+
+// Equal in every setting (file path and line numbers aside): a reload that changes nothing is silent.
+inline bool sameSettings(const Config &a, const Config &b)
+{
+    if (a.intervalSeconds != b.intervalSeconds || a.startDelaySeconds != b.startDelaySeconds
+        || a.deviceRoot != b.deviceRoot || a.vendors != b.vendors || !(a.notify == b.notify) || !(a.gpuGroups == b.gpuGroups) || a.workloads.size() != b.workloads.size()
+        || a.tty.enabled != b.tty.enabled || a.tty.whitelist != b.tty.whitelist || a.tty.idleSeconds != b.tty.idleSeconds)
+        return false;
+    for (qsizetype i = 0; i < a.workloads.size(); ++i)
+        if (!a.workloads.at(i).sameSettings(b.workloads.at(i)))
+            return false;
+    return true;
+}
+
+// One problem found in a config file, printed as FILE:LINE: severity: message.
+struct ConfigDiagnostic
+{
+    enum Severity { Warning, Error };
+    ConfigDiagnostic() = default;
+    ConfigDiagnostic(Severity severity, const QString &file, int line, const QString &message,
+                     const QString &refusedWorkload = QString())
+        : severity(severity), file(file), line(line), message(message), refusedWorkload(refusedWorkload)
+    {
+    }
+
+    Severity severity = Error;
+    QString file;
+    int line = 0; // 0: about the whole file
+    QString message;
+    // An Error that refuses only this workload (its section id): the rest of the file is used.
+    QString refusedWorkload;
+
+    QString toString() const
+    {
+        const QString where = line > 0 ? QStringLiteral("%1:%2").arg(file).arg(line) : file;
+        return QStringLiteral("%1: %2: %3")
+            .arg(where, severity == Error ? QStringLiteral("error") : QStringLiteral("warning"), message);
+    }
+};
+
+struct ConfigLoadResult
+{
+    Config config;
+    QList<ConfigDiagnostic> diagnostics;
+
+    // No error that keeps the file from being used (refused workloads aside: see refusedWorkloads()).
+    bool ok() const
+    {
+        for (const ConfigDiagnostic &d : diagnostics)
+            if (d.severity == ConfigDiagnostic::Error && d.refusedWorkload.isEmpty())
+                return false;
+        return true;
+    }
+    // The workloads that will not run, each with the error that says why.
+    QList<ConfigDiagnostic> refusedWorkloads() const
+    {
+        QList<ConfigDiagnostic> refused;
+        for (const ConfigDiagnostic &d : diagnostics)
+            if (!d.refusedWorkload.isEmpty())
+                refused.append(d);
+        return refused;
+    }
+};
+
+namespace ConfigLoader {
+// Reads and checks a config file. Never throws or crashes, whatever the file holds; on errors, the returned
+// config is the best effort and must not be applied (ok() is false). `users` says who idlegpu runs as and
+// finds the accounts user= names (see checkWorkloadUser()).
+ConfigLoadResult load(const QString &path, const UserLookup &users = UserLookup::system());
+// The same for bytes already read (the fuzzer and tests use it); `path` only names them in messages.
+ConfigLoadResult parse(const QByteArray &contents, const QString &path, const UserLookup &users = UserLookup::system());
+
+// Which file to use: `overridePath` when given; else ~/.config/idlegpu/idlegpu.conf; else, when that does
+// not exist but ~/.config/gpu_mon.conf does, that one (usedLegacy = true). XDG_CONFIG_HOME is honoured.
+struct Location
+{
+    QString path;
+    bool usedLegacy = false;
+};
+Location locate(const QString &overridePath);
+} // namespace ConfigLoader

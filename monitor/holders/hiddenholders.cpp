@@ -1,0 +1,93 @@
+#include "holders/hiddenholders.h"
+
+#include "logging.h"
+
+#include <algorithm>
+
+// Known limits, all erring towards "still held" (the idle workload waits) rather than "free", except the
+// expiry after kHiddenHolderTtlMs without events, which bounds a drift of the counts:
+// - A visible fd that vanishes without a close is taken for a shared fd's exit, so a hidden close in the same
+//   interval as the last close of a shared visible file is not noticed; the count stays up until reset().
+// - Hidden holders that opened the node before the first update are unknown (no event was seen for them).
+void HiddenHolderTracker::update(const QString &node, int opens, int closes, int visibleFds, bool someUnreadable,
+                                 qint64 nowMs)
+{
+    NodeCounts &counts = m_countsByNode[node];
+    opens = std::max(opens, 0);
+    closes = std::max(closes, 0);
+    visibleFds = std::max(visibleFds, 0);
+    if (opens || closes || visibleFds != counts.visibleFds)
+        qCDebug(lcScan).noquote() << "node" << node << "opens" << opens << "closes" << closes << "visible fds"
+                                  << counts.visibleFds << "->" << visibleFds << "provisional" << counts.provisional;
+    // The events are read after the scan, so a close read last time may be of an fd that scan still saw: that
+    // fd is gone already, and its disappearance now is no shared fd's exit.
+    const int visibleChange = visibleFds - std::max(0, counts.visibleFds - counts.closedAfterScan);
+    counts.visibleFds = visibleFds;
+    counts.closedAfterScan = 0;
+    if (!someUnreadable) {
+        counts = NodeCounts{visibleFds, 0, 0, 0, 0, nowMs};
+        return;
+    }
+    if (opens || closes)
+        counts.lastEventMs = nowMs;
+    const int visibleIncrease = std::max(visibleChange, 0);
+    const int visibleDecrease = std::max(-visibleChange, 0);
+    const int hiddenBefore = counts.hidden;
+    // New visible fds without opens: either the late sight of last update's provisional opens (a process that
+    // opened the node mid-scan), or fds inherited or duplicated that share an already open file.
+    const int visibleWithoutOpen = std::max(0, visibleIncrease - opens);
+    const int lateSights = std::min(counts.provisional, visibleWithoutOpen);
+    counts.shared += visibleWithoutOpen - lateSights;
+    // Last update's unexplained opens that are still unexplained were made by processes we cannot see.
+    counts.hidden += counts.provisional - lateSights;
+    // Opens that no new visible fd explains: provisional until the next update.
+    counts.provisional = std::max(0, opens - visibleIncrease);
+    // Closes that no vanished visible fd explains were made by processes we cannot see.
+    const int hiddenCloses = std::max(0, closes - visibleDecrease);
+    // Visible fds that vanished without a close were sharing a file that stays open elsewhere.
+    counts.shared -= std::min(counts.shared, std::max(0, visibleDecrease - closes));
+    // A hidden close ends a provisional open first (a short-lived hidden job), then a confirmed one.
+    const int closesOfProvisional = std::min(counts.provisional, hiddenCloses);
+    counts.provisional -= closesOfProvisional;
+    const int closesOfHidden = std::min(counts.hidden, hiddenCloses - closesOfProvisional);
+    counts.hidden -= closesOfHidden;
+    // Closes that no hidden open explains either: fds this scan saw, closed before their events were read.
+    counts.closedAfterScan = std::min(visibleFds, hiddenCloses - closesOfProvisional - closesOfHidden);
+    if (counts.hidden > 0 && nowMs - counts.lastEventMs >= kHiddenHolderTtlMs) {
+        qCInfo(lcScan).noquote() << "no open or close of" << node << "for" << kHiddenHolderTtlMs / 60000
+                                 << "min: no longer counting" << counts.hidden
+                                 << "hidden holder(s) on it (run idlegpu as root to see every process)";
+        counts.hidden = 0;
+    }
+    if (counts.hidden != hiddenBefore)
+        qCDebug(lcScan).noquote() << "hidden holders of" << node + QLatin1Char(':') << hiddenBefore << "->"
+                                  << counts.hidden << "(opens" << opens << "closes" << closes << "visible fds"
+                                  << visibleFds << "shared" << counts.shared << ")";
+}
+
+int HiddenHolderTracker::hiddenCount(const QString &node) const
+{
+    return m_countsByNode.value(node).hidden;
+}
+
+int HiddenHolderTracker::provisionalCount(const QString &node) const
+{
+    return m_countsByNode.value(node).provisional;
+}
+
+int HiddenHolderTracker::sharedCount(const QString &node) const
+{
+    return m_countsByNode.value(node).shared;
+}
+
+void HiddenHolderTracker::reset()
+{
+    if (!m_countsByNode.isEmpty())
+        qCInfo(lcScan) << "node events were lost (inotify overflow): hidden holders are counted anew";
+    m_countsByNode.clear();
+}
+
+void HiddenHolderTracker::forgetNode(const QString &node)
+{
+    m_countsByNode.remove(node);
+}

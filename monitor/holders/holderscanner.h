@@ -1,0 +1,50 @@
+#pragma once
+// Finds the processes that hold device nodes open by reading /proc/<pid>/fd, as fuser does but in-process.
+#include "policy/snapshot.h"
+
+#include <QHash>
+#include <QString>
+
+#include <functional>
+
+class HolderScanner
+{
+public:
+    // A node to look for: its path and the GPU index it stands for (-1 for a shared node).
+    struct Node
+    {
+        QString path;
+        int gpu = -1;
+    };
+
+    struct Result
+    {
+        QList<Holder> holders; // visible holders only; hidden=false
+        // Processes whose fd folder could not be read (another user's without root): they may hold a node.
+        int unreadableProcesses = 0;
+        int scannedProcesses = 0; // processes whose fds were read
+        // Node path (as given in Node::path) -> fds open on it among the visible processes, 0 included for
+        // every node that could be looked up. HiddenHolderTracker compares it with inotify's open/close counts.
+        QHash<QString, int> visibleFdsByNode;
+    };
+
+    explicit HolderScanner(const QString &procRoot = QStringLiteral("/proc"));
+
+    // The nodes to look for on a machine with these devices: the shared ones, then one per GPU.
+    static QList<Node> nodesOf(const DeviceNodes &devices);
+
+    // Scans every process, newest first (pids counting down from the last one the kernel gave out, wrapping
+    // around), since the opener of a node is usually a new process.
+    // `onHolder` is called for each holder as soon as it is found (before the scan ends): the monitor uses
+    // it to preempt without waiting for the rest of the scan. Processes that vanish mid-read are skipped.
+    // Nodes are matched by device and inode of the fd's target, so another path to the same node counts.
+    Result scan(const QList<Node> &nodes, const std::function<void(const Holder &)> &onHolder = {}) const;
+
+    // Reads the fds of these pids only (a quick check of processes already suspected).
+    Result scanPids(const QList<qint64> &pids, const QList<Node> &nodes) const;
+
+    QString procRoot() const { return m_procRoot; }
+
+private:
+    QString m_procRoot;
+};

@@ -1,0 +1,101 @@
+#include "holders/ttyscanner.h"
+
+#include "logging.h"
+
+#include <QFile>
+#include <QHash>
+#include <QMutex>
+
+#include <algorithm>
+#include <cstring>
+#include <vector>
+
+#include <dirent.h>
+#include <fcntl.h>
+#include <pwd.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+namespace {
+
+bool isNumeric(const char *name)
+{
+    if (!*name)
+        return false;
+    for (const char *c = name; *c; ++c) {
+        if (*c < '0' || *c > '9')
+            return false;
+    }
+    return true;
+}
+
+QString lookUpUserName(uint uid)
+{
+    long bufferSize = ::sysconf(_SC_GETPW_R_SIZE_MAX);
+    if (bufferSize <= 0)
+        bufferSize = 16384;
+    std::vector<char> buffer(static_cast<size_t>(bufferSize));
+    passwd entry{};
+    passwd *found = nullptr;
+    while (true) {
+        const int error = ::getpwuid_r(uid_t(uid), &entry, buffer.data(), buffer.size(), &found);
+        if (error == ERANGE && buffer.size() < (1u << 20)) {
+            buffer.resize(buffer.size() * 2);
+            continue;
+        }
+        if (error == 0 && found && found->pw_name && *found->pw_name)
+            return QString::fromLocal8Bit(found->pw_name);
+        return QString::number(uid);
+    }
+}
+
+} // namespace
+
+QString userName(uint uid)
+{
+    // Every scan names the same few users, and NSS may ask a network directory (LDAP, SSSD): ask once per uid.
+    static QMutex mutex;
+    static QHash<uint, QString> namesByUid;
+    QMutexLocker locker(&mutex);
+    const auto cached = namesByUid.constFind(uid);
+    if (cached != namesByUid.constEnd())
+        return *cached;
+    const QString name = lookUpUserName(uid);
+    namesByUid.insert(uid, name);
+    return name;
+}
+
+QList<TtySession> scanTtys(const QString &ptsRoot, qint64 wallNowMs)
+{
+    QList<TtySession> sessions;
+    const QByteArray rootPath = QFile::encodeName(ptsRoot);
+    DIR *dir = ::opendir(rootPath.constData());
+    if (!dir) {
+        const int error = errno;
+        qCDebug(lcScan).noquote() << "cannot list terminals in" << ptsRoot + QLatin1Char(':')
+                                  << std::strerror(error);
+        return sessions;
+    }
+    const QString prefix = ptsRoot.endsWith(QLatin1Char('/')) ? ptsRoot : ptsRoot + QLatin1Char('/');
+    const int dirFd = ::dirfd(dir);
+    while (const dirent *entry = ::readdir(dir)) {
+        // ptmx is the multiplexer, not a terminal; every pts is a number.
+        if (!isNumeric(entry->d_name))
+            continue;
+        struct stat info;
+        if (::fstatat(dirFd, entry->d_name, &info, 0) != 0)
+            continue; // closed between readdir and stat
+        const qint64 accessedMs = qint64(info.st_atim.tv_sec) * 1000 + info.st_atim.tv_nsec / 1'000'000;
+        TtySession session;
+        session.tty = prefix + QFile::decodeName(entry->d_name);
+        session.uid = uint(info.st_uid);
+        session.user = userName(session.uid);
+        session.idleMs = std::max<qint64>(0, wallNowMs - accessedMs);
+        sessions.append(session);
+    }
+    ::closedir(dir);
+    std::sort(sessions.begin(), sessions.end(), [](const TtySession &a, const TtySession &b) {
+        return a.tty.size() != b.tty.size() ? a.tty.size() < b.tty.size() : a.tty < b.tty;
+    });
+    return sessions;
+}

@@ -1,0 +1,9 @@
+#pragma once
+#include "policy/snapshot.h"
+
+// Lists the pseudo-terminals under ptsRoot (/dev/pts) with their owner and idle time (now - atime),
+// as gpu_mon's [tty] check does. `ptmx` is skipped. wallNowMs: milliseconds since the epoch.
+QList<TtySession> scanTtys(const QString &ptsRoot, qint64 wallNowMs);
+
+// Login name of a uid, or the uid as text when it has none.
+QString userName(uint uid);

@@ -1,0 +1,134 @@
+#pragma once
+// The decision of what runs where: a pure function of a snapshot, the config, the runner's state, the
+// user's pause and the time. No I/O, no QObject; tested with tables and a fake clock.
+#include "config/config.h"
+#include "policy/snapshot.h"
+#include "policy/workloadruntime.h"
+
+#include <QHash>
+#include <QSet>
+
+struct PauseState
+{
+    bool all = false;
+    qint64 allUntilMs = 0;   // with all: resume at this monotonic time; 0 = until resumed by hand
+    QSet<QString> workloads; // paused one by one
+
+    bool allPausedAt(qint64 nowMs) const { return all && (allUntilMs == 0 || nowMs < allUntilMs); }
+};
+
+// What the policy remembers from one decision to the next: since when each GPU has been free of foreign
+// holders. Carried by the caller, so decide() stays pure.
+struct PolicyMemory
+{
+    QHash<int, qint64> freeSinceMs; // GPU index -> monotonic time its last foreign holder was seen gone
+};
+
+struct PolicyInput
+{
+    Snapshot snapshot;
+    Config config;
+    QHash<QString, WorkloadRuntime> runtimes;
+    PauseState pause;
+    qint64 nowMs = 0;
+    qint64 selfPid = 0; // idlegpu's own pid: never foreign
+    PolicyMemory memory;
+};
+
+enum class StopCause { ForeignHolder, UserActive, Paused, Disabled, Removed, GpuMissing };
+
+struct StopOrder
+{
+    QString workloadId;
+    StopCause cause = StopCause::ForeignHolder;
+    int gpu = -1;        // ForeignHolder / GpuMissing: the GPU concerned
+    Holder culprit;      // ForeignHolder: who opened it
+    QString reason;      // one line for the log: "python3 (alice, pid 4242) opened GPU 0"
+};
+
+struct StartOrder
+{
+    QString workloadId;
+    QList<int> gpus; // resolved
+    bool allGpus = false;
+};
+
+enum class GpuState {
+    Idle,        // free, nothing to run on it (no workload, paused, backing off, ...): see reason
+    Waiting,     // free, but not for start_delay_seconds yet
+    RunningWorkload,
+    Busy,        // a foreign holder has it
+};
+
+struct GpuStatus
+{
+    int index = -1;
+    GpuState state = GpuState::Idle;
+    QList<Holder> foreignHolders;
+    QList<Holder> ignoredHolders; // matched ignore_programs, or are the workload's own
+    QList<Holder> openOnlyHolders; // foreign, but busy_when asks more than an open node (computing, memory)
+    QString workloadId;           // the workload on it (running or about to start), if any
+    QString reason;               // for Idle/Waiting: why nothing runs yet
+    qint64 freeSinceMs = 0;       // 0 while busy
+};
+
+struct Decision
+{
+    QList<StartOrder> start;
+    QList<StopOrder> stop;
+    QList<GpuStatus> gpus;
+    QHash<QString, QString> workloadReasons; // workload id -> why it does not run (empty when it runs)
+    QStringList activeUsers;                 // [tty]: users whose activity stops all workloads
+    qint64 nextWakeMs = 0;                   // when to decide again though nothing happens; 0: no need
+    PolicyMemory memory;
+
+    const StartOrder *startFor(const QString &workloadId) const
+    {
+        for (const StartOrder &order : start)
+            if (order.workloadId == workloadId)
+                return &order;
+        return nullptr;
+    }
+    const StopOrder *stopFor(const QString &workloadId) const
+    {
+        for (const StopOrder &order : stop)
+            if (order.workloadId == workloadId)
+                return &order;
+        return nullptr;
+    }
+    const GpuStatus *gpu(int index) const
+    {
+        for (const GpuStatus &status : gpus)
+            if (status.index == index)
+                return &status;
+        return nullptr;
+    }
+};
+
+namespace Policy {
+// Start rules: a GPU must have been free of foreign holders for start_delay_seconds. At the first decision
+// (memory knows nothing of a GPU) the GPU counts as free since now: idlegpu never starts a workload the
+// moment it starts itself, since a job may be about to open the GPU. Workloads with gpus=ALL are considered
+// before those with a GPU list (gpu_mon's order); no GPU ever runs two workloads. Deterministic: the same
+// input gives the same decision.
+Decision decide(const PolicyInput &input);
+
+// Whether a holder counts against a GPU: not idlegpu, not a process of a running workload's session or
+// its descendants, not an ignored program (whole name of comm, exe basename or argv[0] basename).
+bool isForeign(const Holder &holder, int gpu, const Config &config,
+               const QHash<QString, WorkloadRuntime> &runtimes, qint64 selfPid);
+
+// Whether a foreign holder makes the GPU busy under its busy_when rule: always when opening is enough; else when
+// a backend lists it as computing there (computes) or using at least the threshold (memory). A holder no backend
+// could judge (no NVML, a hidden holder without pid) is busy: when in doubt the GPU is the user's.
+bool makesBusy(const Holder &holder, int gpu, const BusyRule &rule);
+
+// Whether `program` (an ignore_programs entry) names this holder: equal to its comm, to the basename of its
+// exe or of its argv[0]; a name longer than the 15 characters Linux keeps of comm also matches a comm that
+// is its first 15 characters.
+bool matchesProgram(const Holder &holder, const QString &program);
+
+// Short English names for logs and the status printer: "foreign holder", "waiting".
+QString stopCauseName(StopCause cause);
+QString gpuStateName(GpuState state);
+} // namespace Policy

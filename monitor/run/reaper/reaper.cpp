@@ -1,0 +1,434 @@
+// idlegpu-reaper: supervises one idle workload for idlegpu.
+//
+//   idlegpu-reaper [--parent PID] [--grace-ms MS] [--orphan-grace-ms MS] [--user NAME [--dir FOLDER]]
+//                  -- program [args...]
+//
+// Why it exists: idlegpu must be able to end a workload's whole process tree (children that fork, double-fork
+// or call setsid included), and nothing may survive idlegpu itself, even when idlegpu dies by SIGKILL.
+// PR_SET_PDEATHSIG alone covers only the direct child, so every workload runs under this small supervisor:
+//  - it starts a session of its own (its pid is the session id, reported by idlegpu as the workload's pid);
+//  - it is a child subreaper, so whatever forks away and is orphaned is re-parented to it and stays findable;
+//  - it gets PR_SET_PDEATHSIG when idlegpu dies and then ends the tree on its own.
+//
+// Signals it understands:
+//  SIGTERM, SIGINT, SIGHUP  stop: SIGTERM (+SIGCONT) to every descendant; SIGKILL to what is left after
+//                           --grace-ms (default 10000).
+//  SIGUSR1                  kill now: SIGKILL to every descendant.
+//  parent death             stop, and SIGKILL what is left after --orphan-grace-ms (default 1000).
+// When the workload ends by itself, the rest of its tree gets the same stop (SIGTERM, SIGKILL after the grace).
+//
+// --user NAME (idlegpu as root, the workload's user=): the workload drops to that user before the exec: its
+// groups (initgroups, so the video/render membership GPU access may need is kept), its primary group, then its
+// uid; regaining root must then fail. The reaper itself stays root, so that the workload cannot signal, trace
+// or outlive its supervisor, and its PR_SET_PDEATHSIG (cleared by a credential change) stays armed. Any
+// failure ends the start with 127 and a message: the program never runs as root instead. --dir FOLDER: the
+// workload's working folder, entered after the switch, so that it is entered with the user's permissions.
+//
+// Exit status: once no descendant is left, it exits the way the workload (the direct child) ended: the same
+// exit code, or the same signal re-raised, so that idlegpu sees what the workload did. 127 (with a message on
+// stderr) when the program cannot be run; 2 for a bad command line; 143 (128 + SIGTERM) when idlegpu was gone
+// before the workload started.
+//
+// Plain C++17 and POSIX (no Qt): it starts in a millisecond. All signals are blocked and taken one at a time
+// with sigtimedwait, so no code runs in a signal handler.
+
+#include "holders/procparse.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <grp.h>
+#include <pwd.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/prctl.h>
+#include <sys/resource.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <set>
+#include <utility>
+#include <vector>
+
+namespace {
+
+struct Options
+{
+    pid_t parent = 0;           // idlegpu's pid; 0: whoever started the reaper
+    long graceMs = 10'000;      // stop: SIGTERM, then SIGKILL after this
+    long orphanGraceMs = 1'000; // idlegpu died: SIGTERM, then SIGKILL after this
+    const char *user = nullptr; // --user: the login name the workload runs as; null: as the reaper
+    const char *dir = nullptr;  // --dir: the folder the workload starts in, entered as the user; null: inherited
+    char **program = nullptr;   // argv of the workload, null-terminated
+};
+
+void printUsage()
+{
+    fprintf(stderr, "usage: idlegpu-reaper [--parent PID] [--grace-ms MS] [--orphan-grace-ms MS] [--user NAME "
+                    "[--dir FOLDER]] -- program [args...]\n");
+}
+
+bool parseNumber(const char *text, long &value)
+{
+    if (!text || !*text)
+        return false;
+    char *end = nullptr;
+    errno = 0;
+    const long parsed = strtol(text, &end, 10);
+    if (errno != 0 || *end != '\0' || parsed < 0)
+        return false;
+    value = parsed;
+    return true;
+}
+
+bool parseOptions(int argc, char **argv, Options &options)
+{
+    for (int i = 1; i < argc; ++i) {
+        const char *arg = argv[i];
+        if (strcmp(arg, "--") == 0) {
+            if (i + 1 >= argc)
+                return false;
+            options.program = argv + i + 1;
+            return true;
+        }
+        if (strcmp(arg, "--user") == 0 || strcmp(arg, "--dir") == 0) {
+            if (i + 1 >= argc || !*argv[i + 1])
+                return false;
+            (strcmp(arg, "--user") == 0 ? options.user : options.dir) = argv[++i];
+            continue;
+        }
+        long value = 0;
+        if (i + 1 >= argc || !parseNumber(argv[i + 1], value))
+            return false;
+        if (strcmp(arg, "--parent") == 0)
+            options.parent = pid_t(value);
+        else if (strcmp(arg, "--grace-ms") == 0)
+            options.graceMs = value;
+        else if (strcmp(arg, "--orphan-grace-ms") == 0)
+            options.orphanGraceMs = value;
+        else
+            return false;
+        ++i;
+    }
+    return false; // no "--"
+}
+
+long long nowMs()
+{
+    timespec ts{};
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (long long)ts.tv_sec * 1000 + ts.tv_nsec / 1'000'000;
+}
+
+// One line of /proc/<pid>/stat, the fields we need.
+struct ProcessInfo
+{
+    pid_t pid = 0;
+    pid_t ppid = 0;
+    pid_t group = 0;
+    pid_t session = 0;
+    char state = '?';
+    unsigned long long startTime = 0; // tells a process from a later one that reuses its pid
+};
+
+bool readProcessInfo(pid_t pid, ProcessInfo &info)
+{
+    char path[64];
+    snprintf(path, sizeof path, "/proc/%d/stat", int(pid));
+    const int fd = open(path, O_RDONLY | O_CLOEXEC);
+    if (fd < 0)
+        return false; // gone meanwhile
+    char buffer[1024];
+    const ssize_t size = read(fd, buffer, sizeof buffer - 1);
+    close(fd);
+    if (size <= 0)
+        return false;
+    buffer[size] = '\0';
+    ProcStat stat;
+    if (!parseProcStat(buffer, &stat))
+        return false;
+    info.pid = pid;
+    info.state = stat.state;
+    info.ppid = pid_t(stat.ppid);
+    info.group = pid_t(stat.pgid);
+    info.session = pid_t(stat.sid);
+    info.startTime = stat.startTime;
+    return true;
+}
+
+// Every process of the workload: descendants of the reaper (escapees that called setsid were orphaned and
+// re-parented to it, the subreaper) and whatever is still in its session or process group. Zombies count too:
+// one that is our child must be reaped before we exit, or it would be left to init.
+std::vector<ProcessInfo> findWorkloadProcesses()
+{
+    const pid_t self = getpid();
+    std::vector<ProcessInfo> all;
+    if (DIR *proc = opendir("/proc")) {
+        while (const dirent *entry = readdir(proc)) {
+            char *end = nullptr;
+            const long pid = strtol(entry->d_name, &end, 10);
+            ProcessInfo info;
+            if (*end == '\0' && pid > 0 && pid != self && readProcessInfo(pid_t(pid), info))
+                all.push_back(info);
+        }
+        closedir(proc);
+    }
+    std::set<pid_t> tree{self};
+    for (bool grew = true; grew;) { // parents may come after their children in /proc: repeat until stable
+        grew = false;
+        for (const ProcessInfo &p : all)
+            if (!tree.count(p.pid) && (tree.count(p.ppid) || p.session == self || p.group == self)) {
+                tree.insert(p.pid);
+                grew = true;
+            }
+    }
+    std::vector<ProcessInfo> result;
+    for (const ProcessInfo &p : all)
+        if (tree.count(p.pid))
+            result.push_back(p);
+    return result;
+}
+
+// Exits the way the workload ended, so that idlegpu's QProcess sees the same exit code or signal.
+[[noreturn]] void exitLike(int status)
+{
+    if (WIFEXITED(status))
+        _exit(WEXITSTATUS(status));
+    const int sig = WIFSIGNALED(status) ? WTERMSIG(status) : SIGTERM;
+    const rlimit noCore{0, 0}; // the workload may have dumped core; the reaper must not add a second one
+    setrlimit(RLIMIT_CORE, &noCore);
+    signal(sig, SIG_DFL);
+    sigset_t only;
+    sigemptyset(&only);
+    sigaddset(&only, sig);
+    sigprocmask(SIG_UNBLOCK, &only, nullptr);
+    raise(sig);
+    _exit(128 + sig); // a signal whose default is to be ignored
+}
+
+// In the forked child, before the exec: becomes `user` for good. False (with a message on stderr) when any
+// step fails; the caller must then not run the program. The reaper has one thread, so the passwd and group
+// lookups are safe after the fork.
+bool becomeUser(const char *user)
+{
+    errno = 0;
+    const passwd *account = getpwnam(user);
+    if (!account) {
+        // getpwnam(3): these errors, like none, mean that the name was not found.
+        const bool notFound = errno == 0 || errno == ENOENT || errno == ESRCH || errno == EBADF || errno == EPERM;
+        dprintf(STDERR_FILENO, "idlegpu-reaper: cannot run as user '%s': %s\n", user,
+                notFound ? "no such user (any more)" : strerror(errno));
+        return false;
+    }
+    const uid_t uid = account->pw_uid;
+    const gid_t gid = account->pw_gid;
+    if (initgroups(account->pw_name, gid) != 0) {
+        dprintf(STDERR_FILENO, "idlegpu-reaper: cannot take the groups of user '%s': %s\n", user, strerror(errno));
+        return false;
+    }
+    if (setresgid(gid, gid, gid) != 0 || setresuid(uid, uid, uid) != 0) {
+        dprintf(STDERR_FILENO, "idlegpu-reaper: cannot become user '%s' (uid %u, gid %u): %s\n", user,
+                unsigned(uid), unsigned(gid), strerror(errno));
+        return false;
+    }
+    uid_t realUid, effectiveUid, savedUid;
+    gid_t realGid, effectiveGid, savedGid;
+    getresuid(&realUid, &effectiveUid, &savedUid);
+    getresgid(&realGid, &effectiveGid, &savedGid);
+    const bool switched = realUid == uid && effectiveUid == uid && savedUid == uid && realGid == gid
+                          && effectiveGid == gid && savedGid == gid;
+    if (!switched || (uid != 0 && (setuid(0) == 0 || seteuid(0) == 0))) {
+        dprintf(STDERR_FILENO, "idlegpu-reaper: switching to user '%s' did not drop root for good\n", user);
+        return false;
+    }
+    return true;
+}
+
+[[noreturn]] void runWorkload(char **program, const char *user, const char *dir)
+{
+    // The workload starts with default dispositions and nothing blocked. Not the mask the reaper inherited:
+    // idlegpu blocks SIGTERM, SIGINT and SIGHUP in every thread to read them from a signalfd, and a workload
+    // started with SIGTERM blocked could never be stopped gracefully.
+    for (int sig = 1; sig < NSIG; ++sig)
+        signal(sig, SIG_DFL); // fails harmlessly for SIGKILL, SIGSTOP and the real-time signals libc reserves
+    sigset_t nothing;
+    sigemptyset(&nothing);
+    sigprocmask(SIG_SETMASK, &nothing, nullptr);
+    if (user && !becomeUser(user))
+        _exit(127);
+    if (dir && chdir(dir) != 0) {
+        dprintf(STDERR_FILENO, "idlegpu-reaper: cannot enter the working folder '%s'%s%s: %s\n", dir,
+                user ? " as user " : "", user ? user : "", strerror(errno));
+        _exit(127);
+    }
+    execvp(program[0], program);
+    dprintf(STDERR_FILENO, "idlegpu-reaper: cannot run '%s': %s\n", program[0], strerror(errno));
+    _exit(127);
+}
+
+class Reaper
+{
+public:
+    Reaper(const Options &options, pid_t parent) : m_options(options), m_parent(parent) {}
+
+    [[noreturn]] void run(pid_t child)
+    {
+        m_child = child;
+        sigset_t handled = handledSignals();
+        for (;;) {
+            reapChildren();
+            if (m_childDone && m_phase == Phase::Running)
+                requestStop(m_options.graceMs); // it ended by itself: end what it left behind
+            if (getppid() != m_parent && !m_orphaned) {
+                m_orphaned = true; // idlegpu died (PR_SET_PDEATHSIG may be late or lost: check each time)
+                requestStop(m_options.orphanGraceMs);
+            }
+            if (m_phase != Phase::Running && endTree())
+                exitLike(m_childStatus);
+
+            siginfo_t info;
+            const timespec timeout = nextTimeout();
+            const int sig = sigtimedwait(&handled, &info, &timeout);
+            if (sig == SIGTERM || sig == SIGINT || sig == SIGHUP)
+                requestStop(m_options.graceMs);
+            else if (sig == SIGUSR1)
+                m_phase = Phase::Killing;
+            // SIGCHLD, SIGALRM and timeouts: the loop reaps and rescans.
+        }
+    }
+
+    static sigset_t handledSignals()
+    {
+        sigset_t set;
+        sigemptyset(&set);
+        for (int sig : {SIGTERM, SIGINT, SIGHUP, SIGUSR1, SIGCHLD, SIGALRM})
+            sigaddset(&set, sig);
+        return set;
+    }
+
+private:
+    enum class Phase {
+        Running,  // the workload runs
+        Stopping, // SIGTERM sent to the tree; SIGKILL at m_killAtMs
+        Killing,  // SIGKILL to whatever is left, each round
+    };
+
+    void reapChildren()
+    {
+        int status = 0;
+        pid_t pid;
+        while ((pid = waitpid(-1, &status, WNOHANG)) > 0) {
+            if (pid == m_child) {
+                m_childDone = true;
+                m_childStatus = status;
+            }
+        }
+    }
+
+    void requestStop(long graceMs)
+    {
+        if (m_phase == Phase::Killing)
+            return;
+        const long long killAt = nowMs() + graceMs;
+        m_killAtMs = m_phase == Phase::Stopping ? std::min(m_killAtMs, killAt) : killAt;
+        if (m_phase == Phase::Running && !m_childDone)
+            terminate(m_child); // at once: the walk over /proc for the rest of the tree takes a while
+        m_phase = Phase::Stopping;
+    }
+
+    // SIGTERM once per process (a second one means "hurry" to some programs), and SIGCONT, since a stopped
+    // process would never see it.
+    void terminate(pid_t pid)
+    {
+        ProcessInfo info;
+        if (!readProcessInfo(pid, info) || !m_terminated.insert({pid, info.startTime}).second)
+            return;
+        kill(pid, SIGTERM);
+        kill(pid, SIGCONT);
+    }
+
+    // Signals the tree as the phase says, rescanning it first (it may have forked meanwhile). True once
+    // nothing of the workload is left and the workload itself has been reaped.
+    bool endTree()
+    {
+        if (m_phase == Phase::Stopping && nowMs() >= m_killAtMs)
+            m_phase = Phase::Killing;
+        const std::vector<ProcessInfo> processes = findWorkloadProcesses();
+        if (processes.empty())
+            return m_childDone;
+        for (const ProcessInfo &p : processes) {
+            if (p.state == 'Z' || p.state == 'X') {
+                continue; // dead already: its parent (maybe we) reaps it
+            } else if (m_phase == Phase::Killing) {
+                kill(p.pid, SIGKILL);
+            } else if (m_terminated.insert({p.pid, p.startTime}).second) {
+                kill(p.pid, SIGTERM); // as terminate(), with the start time already read
+                kill(p.pid, SIGCONT);
+            }
+        }
+        return false;
+    }
+
+    timespec nextTimeout() const
+    {
+        // While running, wake now and then to check the parent; while stopping, rescan often for new forks.
+        long long waitMs = m_phase == Phase::Running ? 1000 : 50;
+        if (m_phase == Phase::Stopping)
+            waitMs = std::max(0LL, std::min(waitMs, m_killAtMs - nowMs()));
+        return timespec{time_t(waitMs / 1000), long(waitMs % 1000) * 1'000'000};
+    }
+
+    const Options m_options;
+    const pid_t m_parent;
+    pid_t m_child = 0;
+    bool m_childDone = false;
+    int m_childStatus = 0;
+    bool m_orphaned = false;
+    Phase m_phase = Phase::Running;
+    long long m_killAtMs = 0;
+    std::set<std::pair<pid_t, unsigned long long>> m_terminated; // (pid, start time) already sent SIGTERM
+};
+
+} // namespace
+
+int main(int argc, char **argv)
+{
+    // Block first: a stop that arrives during the setup below is then taken by the loop, not lost.
+    const sigset_t handled = Reaper::handledSignals();
+    sigprocmask(SIG_BLOCK, &handled, nullptr);
+
+    // Once idlegpu is gone, so is the read end of our stderr: a message must not kill us by SIGPIPE.
+    signal(SIGPIPE, SIG_IGN);
+
+    Options options;
+    if (!parseOptions(argc, argv, options)) {
+        printUsage();
+        return 2;
+    }
+
+    // A session (and process group) of its own: the workload inherits both, and its session id is our pid.
+    if (setsid() < 0)
+        fprintf(stderr, "idlegpu-reaper: setsid: %s\n", strerror(errno));
+    // Orphans of the workload (double forks, setsid escapees) are re-parented to us, not to init.
+    if (prctl(PR_SET_CHILD_SUBREAPER, 1) < 0)
+        fprintf(stderr, "idlegpu-reaper: PR_SET_CHILD_SUBREAPER: %s\n", strerror(errno));
+    prctl(PR_SET_PDEATHSIG, SIGTERM);
+    // The parent may have died before PR_SET_PDEATHSIG took effect: then no signal comes, so check.
+    const pid_t parent = options.parent > 0 ? options.parent : getppid();
+    if (getppid() != parent)
+        return 128 + SIGTERM;
+
+    const pid_t child = fork();
+    if (child < 0) {
+        fprintf(stderr, "idlegpu-reaper: cannot run '%s': fork: %s\n", options.program[0], strerror(errno));
+        return 127;
+    }
+    if (child == 0)
+        runWorkload(options.program, options.user, options.dir);
+
+    Reaper(options, parent).run(child);
+}

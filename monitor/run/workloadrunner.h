@@ -1,0 +1,52 @@
+#pragma once
+// The runner behind an interface: the monitor's tests use a fake, the real one (ProcessRunner) runs
+// processes.
+#include "config/config.h"
+#include "policy/snapshot.h"
+#include "policy/workloadruntime.h"
+
+#include <QHash>
+#include <QObject>
+
+class WorkloadRunner : public QObject
+{
+    Q_OBJECT
+public:
+    using QObject::QObject;
+
+    // Starts the workload on these GPUs (already resolved; allGpus: gpus=ALL, no CUDA_VISIBLE_DEVICES).
+    // Returns false, with the reason in the runtime's lastExit, when it cannot start (command not found).
+    virtual bool start(const WorkloadConfig &config, const QList<int> &gpus, bool allGpus) = 0;
+    // Asks the workload to stop: SIGTERM to its whole session now, SIGKILL after its stop timeout.
+    // Never blocks. `reason` goes to the log (and the workload's log file).
+    virtual void stop(const QString &id, const QString &reason) = 0;
+    // Stops all; allStopped() is emitted once nothing is left running (at once when nothing ran).
+    virtual void stopAll(const QString &reason) = 0;
+    // Forgets a stopped workload (removed from the config): its backoff and history go.
+    virtual void forget(const QString &id) = 0;
+
+    virtual QHash<QString, WorkloadRuntime> runtimes() const = 0;
+
+    // The UUID of each GPU by index, when a backend (NVML) knows them: later starts name GPUs by UUID in
+    // CUDA_VISIBLE_DEVICES. Runners that start no processes ignore it.
+    virtual void setGpuUuids(const QHash<int, QString> &uuidsByIndex) { Q_UNUSED(uuidsByIndex) }
+    // The GPUs present (vendor, PCI slot, AMD unique_id): later starts select AMD and Intel GPUs through the
+    // variables their stacks read (see ProcessRunner::workloadEnvironment). Runners that start no processes
+    // ignore it.
+    virtual void setGpuDevices(const QList<GpuDevice> &devices) { Q_UNUSED(devices) }
+
+    bool anyRunning() const
+    {
+        const auto all = runtimes();
+        for (const WorkloadRuntime &r : all)
+            if (r.occupiesGpus())
+                return true;
+        return false;
+    }
+
+Q_SIGNALS:
+    void runtimeChanged(const QString &id);
+    // The workload ended without being asked to (crash, exit): it backs off before the next start.
+    void workloadFailed(const QString &id, const WorkloadRuntime &runtime);
+    void allStopped();
+};

@@ -1,0 +1,526 @@
+#include "settings/settingsmodel.h"
+
+#include "run/processrunner.h"
+
+#include "config/commandsplit.h"
+#include "config/inifile.h"
+
+#include <QDir>
+#include <QFile>
+#include <QFileInfo>
+#include <QHash>
+#include <QRegularExpression>
+#include <QSet>
+#include <QSettings>
+#include <QStandardPaths>
+
+#include <algorithm>
+
+namespace {
+
+// The ranges ConfigLoader accepts (monitor/config/config.cpp).
+constexpr int kIntervalMin = 1, kIntervalMax = 3600;
+constexpr int kStartDelayMin = 0, kStartDelayMax = 86400;
+constexpr int kStopTimeoutMin = 1, kStopTimeoutMax = 3600;
+constexpr int kTtyIdleMin = 0, kTtyIdleMax = 31536000;
+
+QString defaultWorkloadName(const QString &id)
+{
+    const QLatin1String prefix("process-");
+    return id.startsWith(prefix) && id.size() > prefix.size() ? id.mid(prefix.size()) : id;
+}
+
+QStringList commaList(const QString &text)
+{
+    QStringList items;
+    const QStringList parts = text.split(QLatin1Char(','));
+    for (const QString &part : parts)
+        if (!part.trimmed().isEmpty())
+            items.append(part.trimmed());
+    return items;
+}
+
+QString notifyText(const NotifyConfig &notify)
+{
+    if (notify.preemption && notify.failure && notify.configError)
+        return QStringLiteral("all");
+    QStringList kinds;
+    if (notify.preemption)
+        kinds.append(QStringLiteral("preemption"));
+    if (notify.failure)
+        kinds.append(QStringLiteral("failure"));
+    if (notify.configError)
+        kinds.append(QStringLiteral("config"));
+    return kinds.isEmpty() ? QStringLiteral("none") : kinds.join(QStringLiteral(", "));
+}
+
+QString slug(const QString &text)
+{
+    QString result;
+    for (const QChar c : text.toLower()) {
+        if ((c >= QLatin1Char('a') && c <= QLatin1Char('z')) || (c >= QLatin1Char('0') && c <= QLatin1Char('9')))
+            result.append(c);
+        else if (!result.isEmpty() && !result.endsWith(QLatin1Char('-')))
+            result.append(QLatin1Char('-'));
+    }
+    while (result.endsWith(QLatin1Char('-')))
+        result.chop(1);
+    return result;
+}
+
+QString uniqueId(const QString &base, const QStringList &taken)
+{
+    QString id = base;
+    for (int n = 2; taken.contains(id); ++n)
+        id = base + QLatin1Char('-') + QString::number(n);
+    return id;
+}
+
+// Changes from `before` to `after` of one section, as QSettings keys.
+void diffSection(const QString &section, const QMap<QString, QString> &before, const QMap<QString, QString> &after,
+                 SavePlan *plan)
+{
+    for (auto it = after.constBegin(); it != after.constEnd(); ++it)
+        if (before.value(it.key()) != it.value() || !before.contains(it.key()))
+            plan->setKeys.insert(section + QLatin1Char('/') + it.key(), it.value());
+    for (auto it = before.constBegin(); it != before.constEnd(); ++it)
+        if (!after.contains(it.key()))
+            plan->removeKeys.append(section + QLatin1Char('/') + it.key());
+}
+
+// Applies the changes from `before` to `after` to the keys a section has in the file.
+QMap<QString, QString> withChanges(QMap<QString, QString> fileKeys, const QMap<QString, QString> &before,
+                                   const QMap<QString, QString> &after)
+{
+    for (auto it = after.constBegin(); it != after.constEnd(); ++it)
+        if (before.value(it.key()) != it.value() || !before.contains(it.key()))
+            fileKeys.insert(it.key(), it.value());
+    for (auto it = before.constBegin(); it != before.constEnd(); ++it)
+        if (!after.contains(it.key()))
+            fileKeys.remove(it.key());
+    return fileKeys;
+}
+
+std::optional<qint64> wholeNumber(const QString &text)
+{
+    bool ok = false;
+    const qint64 value = text.trimmed().toLongLong(&ok, 10);
+    return ok ? std::optional<qint64>(value) : std::nullopt;
+}
+
+bool isVariableName(const QString &name)
+{
+    static const QRegularExpression pattern(QStringLiteral("^[A-Za-z_][A-Za-z0-9_]*$"));
+    return pattern.match(name).hasMatch();
+}
+
+} // namespace
+
+SettingsDraft SettingsDraft::fromConfig(const Config &config)
+{
+    SettingsDraft draft;
+    draft.interval = QString::number(config.intervalSeconds);
+    draft.startDelay = QString::number(config.startDelaySeconds);
+    draft.notify = config.notify;
+    for (const GpuGroupConfig &group : config.gpuGroups)
+        draft.groups.append({group.id, group.gpus, group.ignorePrograms, group.busyWhen, group.busyMemoryMib});
+    for (const WorkloadConfig &w : config.workloads) {
+        WorkloadDraft workload;
+        workload.id = w.id;
+        workload.name = w.name;
+        workload.cmd = QString(w.cmd).replace(QLatin1Char('\n'), QLatin1Char(' '));
+        workload.user = w.user;
+        workload.dir = w.dir;
+        workload.gpus = w.gpus;
+        workload.log = w.log;
+        workload.env = w.env;
+        workload.stopTimeout = QString::number(w.stopTimeoutSeconds);
+        workload.enabled = w.enabled;
+        draft.workloads.append(workload);
+    }
+    draft.ttyEnabled = config.tty.enabled;
+    draft.whitelist = config.tty.whitelist.join(QStringLiteral(", "));
+    draft.ttyIdle = QString::number(config.tty.idleSeconds);
+    return draft;
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// Validation
+
+QList<SettingsProblem> SettingsModel::validate(const SettingsDraft &draft, const QList<int> &presentGpus,
+                                               const UserLookup &users)
+{
+    QList<SettingsProblem> problems;
+    const auto checkSeconds = [&](SettingsProblem::Page page, int item, const QString &field, const QString &text,
+                                  int min, int max) {
+        const std::optional<qint64> value = wholeNumber(text);
+        if (!value || *value < min || *value > max)
+            problems.append({page, item, field, tr("Enter a whole number of seconds from %1 to %2.").arg(min).arg(max)});
+    };
+    const auto checkGpus = [&](SettingsProblem::Page page, int item, const GpuSelection &gpus) {
+        if (gpus.all)
+            return;
+        if (gpus.indices.isEmpty()) {
+            problems.append({page, item, QStringLiteral("gpus"), tr("Choose at least one GPU, or All GPUs.")});
+            return;
+        }
+        for (int gpu : gpus.indices)
+            if (!presentGpus.contains(gpu)) {
+                if (presentGpus.isEmpty())
+                    problems.append({page, item, QStringLiteral("gpus"),
+                                     tr("No GPU is detected right now: GPU %1 cannot be checked.").arg(gpu),
+                                     SettingsProblem::Warning});
+                else
+                    problems.append({page, item, QStringLiteral("gpus"), tr("GPU %1 is not present.").arg(gpu)});
+                return;
+            }
+    };
+
+    checkSeconds(SettingsProblem::General, -1, QStringLiteral("interval"), draft.interval, kIntervalMin, kIntervalMax);
+    checkSeconds(SettingsProblem::General, -1, QStringLiteral("startDelay"), draft.startDelay, kStartDelayMin,
+                 kStartDelayMax);
+    checkSeconds(SettingsProblem::Activity, -1, QStringLiteral("ttyIdle"), draft.ttyIdle, kTtyIdleMin, kTtyIdleMax);
+
+    for (int i = 0; i < draft.groups.size(); ++i) {
+        const GroupDraft &group = draft.groups.at(i);
+        checkGpus(SettingsProblem::Groups, i, group.gpus);
+        for (const QString &program : group.ignorePrograms)
+            if (program.contains(QLatin1Char(',')) || program.trimmed() != program || program.isEmpty()) {
+                problems.append({SettingsProblem::Groups, i, QStringLiteral("ignore"),
+                                 tr("“%1” cannot be a program name: no commas, no spaces around it.").arg(program)});
+                break;
+            }
+    }
+
+    for (int i = 0; i < draft.workloads.size(); ++i) {
+        const WorkloadDraft &w = draft.workloads.at(i);
+        const auto problem = [&](const QString &field, const QString &message) {
+            problems.append({SettingsProblem::Workloads, i, field, message});
+        };
+        const QString name = w.name.trimmed();
+        if (name.isEmpty())
+            problem(QStringLiteral("name"), tr("Enter a name."));
+        for (int j = 0; j < i && !name.isEmpty(); ++j)
+            if (draft.workloads.at(j).name.trimmed() == name) {
+                problem(QStringLiteral("name"), tr("Another workload is already named “%1”.").arg(name));
+                break;
+            }
+
+        // A disabled workload never runs: its user is checked once it is enabled (as ConfigLoader does).
+        const WorkloadUserCheck userCheck = checkWorkloadUser(w.user, users);
+        const QString user = w.user.trimmed();
+        if (w.enabled && !userCheck.error.isEmpty()) {
+            if (user.isEmpty())
+                problem(QStringLiteral("user"), tr("idlegpu runs as root: enter the user this workload runs as "
+                                                   "(root only if it must have every privilege)."));
+            else if (!userCheck.account)
+                problem(QStringLiteral("user"), tr("There is no user “%1”.").arg(user));
+            else
+                problem(QStringLiteral("user"), tr("Only root can run a workload as another user (“%1”).").arg(user));
+        } else if (w.enabled && !userCheck.warning.isEmpty()) {
+            problems.append({SettingsProblem::Workloads, i, QStringLiteral("user"),
+                             tr("This workload runs as root, with every privilege."), SettingsProblem::Warning});
+        }
+        const QString home = userCheck.account && !user.isEmpty() ? userCheck.account->home : QDir::homePath();
+        const QString workingDir = w.dir.trimmed().isEmpty() ? home : w.dir.trimmed();
+        if (!w.dir.trimmed().isEmpty() && !QFileInfo(workingDir).isDir())
+            problem(QStringLiteral("dir"), tr("The folder “%1” does not exist.").arg(workingDir));
+
+        QString splitError;
+        const std::optional<QStringList> argv = splitCommand(w.cmd, &splitError);
+        if (w.cmd.trimmed().isEmpty()) {
+            problem(QStringLiteral("cmd"), tr("Enter the command to run."));
+        } else if (!argv) {
+            problem(QStringLiteral("cmd"), tr("The command cannot be split into words: %1.").arg(splitError));
+        } else if (argv->isEmpty() || argv->first().isEmpty()) {
+            problem(QStringLiteral("cmd"), tr("The command names no program."));
+        } else {
+            QString path = qEnvironmentVariable("PATH");
+            for (const auto &[key, value] : w.env)
+                if (key == QLatin1String("PATH"))
+                    path = value;
+            bool notExecutable = false;
+            if (ProcessRunner::resolveProgram(argv->first(), workingDir, path, &notExecutable).isEmpty()) {
+                if (notExecutable)
+                    problem(QStringLiteral("cmd"), tr("“%1” is not an executable program.").arg(argv->first()));
+                else if (argv->first().contains(QLatin1Char('/')))
+                    problem(QStringLiteral("cmd"), tr("The program “%1” does not exist.").arg(argv->first()));
+                else
+                    problem(QStringLiteral("cmd"), tr("The program “%1” is not found in PATH.").arg(argv->first()));
+            }
+        }
+
+        checkGpus(SettingsProblem::Workloads, i, w.gpus);
+        // Workloads are started in order and no GPU runs two: a second claim of the same kind never runs there.
+        // A workload on all GPUs and one on a list do not collide: gpu_mon's per-GPU setups rely on it.
+        for (int j = 0; j < i && w.enabled; ++j) {
+            const WorkloadDraft &other = draft.workloads.at(j);
+            if (!other.enabled || other.gpus.all != w.gpus.all)
+                continue;
+            if (w.gpus.all) {
+                problem(QStringLiteral("gpus"),
+                        tr("“%1” already runs on all GPUs: only one of the two would ever run.").arg(other.name));
+                break;
+            }
+            const auto shared = std::find_if(w.gpus.indices.cbegin(), w.gpus.indices.cend(),
+                                             [&other](int gpu) { return other.gpus.indices.contains(gpu); });
+            if (shared != w.gpus.indices.cend()) {
+                problem(QStringLiteral("gpus"),
+                        tr("GPU %1 is also claimed by “%2”: only one of the two would run there.")
+                            .arg(*shared)
+                            .arg(other.name));
+                break;
+            }
+        }
+
+        const QString log = w.log.trimmed();
+        if (!log.isEmpty()) {
+            const QFileInfo info(QDir(workingDir).absoluteFilePath(log));
+            const QFileInfo folder(info.absolutePath());
+            if (info.isDir())
+                problem(QStringLiteral("log"), tr("“%1” is a folder, not a file.").arg(log));
+            else if (info.exists() && !info.isWritable())
+                problem(QStringLiteral("log"), tr("The log file “%1” is not writable.").arg(log));
+            else if (!info.exists() && !folder.isDir())
+                problem(QStringLiteral("log"), tr("The folder “%1” does not exist.").arg(folder.filePath()));
+            else if (!info.exists() && !folder.isWritable())
+                problem(QStringLiteral("log"), tr("The folder “%1” is not writable.").arg(folder.filePath()));
+        }
+
+        for (int row = 0; row < w.env.size(); ++row) {
+            const auto &[key, value] = w.env.at(row);
+            if (!isVariableName(key)) {
+                problem(QStringLiteral("env"), tr("Row %1: “%2” is not a variable name (letters, digits and _, not "
+                                                  "starting with a digit).")
+                                                   .arg(row + 1)
+                                                   .arg(key));
+                break;
+            }
+            if (value.contains(QLatin1Char('\n')) || value.contains(QLatin1Char('\r')) || value.contains(QChar())) {
+                problem(QStringLiteral("env"), tr("Row %1: a value cannot hold a line break.").arg(row + 1));
+                break;
+            }
+        }
+        checkSeconds(SettingsProblem::Workloads, i, QStringLiteral("stopTimeout"), w.stopTimeout, kStopTimeoutMin,
+                     kStopTimeoutMax);
+    }
+    return problems;
+}
+
+QProcessEnvironment SettingsModel::workloadEnvironment(const WorkloadDraft &workload, const QList<GpuDevice> &devices,
+                                                       const QHash<int, QString> &uuids)
+{
+    return ProcessRunner::workloadEnvironment(workload.env, workload.gpus.indices, workload.gpus.all, uuids, devices);
+}
+
+QString SettingsModel::shellQuote(const QString &word)
+{
+    static const QRegularExpression plain(QStringLiteral("^[A-Za-z0-9_@%+=:,./-]+$"));
+    if (plain.match(word).hasMatch())
+        return word;
+    QString quoted = word;
+    quoted.replace(QLatin1Char('\''), QStringLiteral("'\\''"));
+    return QLatin1Char('\'') + quoted + QLatin1Char('\'');
+}
+
+QString SettingsModel::envText(const QList<QPair<QString, QString>> &env)
+{
+    QStringList words;
+    for (const auto &[key, value] : env)
+        words.append(key + QLatin1Char('=') + (value.isEmpty() ? QStringLiteral("''") : shellQuote(value)));
+    return words.join(QLatin1Char(' '));
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// Key texts
+
+QMap<QString, QString> SettingsModel::defaultsKeys(const SettingsDraft &draft)
+{
+    return {{QStringLiteral("interval_seconds"), draft.interval.trimmed()},
+            {QStringLiteral("start_delay_seconds"), draft.startDelay.trimmed()},
+            {QStringLiteral("notify"), notifyText(draft.notify)}};
+}
+
+QMap<QString, QString> SettingsModel::ttyKeys(const SettingsDraft &draft)
+{
+    QMap<QString, QString> keys{{QStringLiteral("enabled"), draft.ttyEnabled ? QStringLiteral("true")
+                                                                             : QStringLiteral("false")},
+                                {QStringLiteral("idle_seconds"), draft.ttyIdle.trimmed()}};
+    const QStringList whitelist = commaList(draft.whitelist);
+    if (!whitelist.isEmpty())
+        keys.insert(QStringLiteral("whitelist"), whitelist.join(QStringLiteral(", ")));
+    return keys;
+}
+
+QMap<QString, QString> SettingsModel::groupKeys(const GroupDraft &group)
+{
+    QMap<QString, QString> keys{{QStringLiteral("gpus"), group.gpus.toString()}};
+    if (!group.ignorePrograms.isEmpty())
+        keys.insert(QStringLiteral("ignore_programs"), group.ignorePrograms.join(QStringLiteral(", ")));
+    if (group.busyWhen) {
+        switch (*group.busyWhen) {
+        case BusyWhen::Opened: keys.insert(QStringLiteral("busy_when"), QStringLiteral("opened")); break;
+        case BusyWhen::Computes: keys.insert(QStringLiteral("busy_when"), QStringLiteral("computes")); break;
+        case BusyWhen::Memory:
+            keys.insert(QStringLiteral("busy_when"), QStringLiteral("memory"));
+            keys.insert(QStringLiteral("busy_memory_mib"), QString::number(group.busyMemoryMib));
+            break;
+        }
+    }
+    return keys;
+}
+
+QMap<QString, QString> SettingsModel::workloadKeys(const WorkloadDraft &workload, const QString &id)
+{
+    QMap<QString, QString> keys{
+        {QStringLiteral("cmd"), workload.cmd.trimmed()},
+        {QStringLiteral("gpus"), workload.gpus.toString()},
+        {QStringLiteral("stop_timeout_seconds"), workload.stopTimeout.trimmed()},
+        {QStringLiteral("enabled"), workload.enabled ? QStringLiteral("true") : QStringLiteral("false")}};
+    if (workload.name.trimmed() != defaultWorkloadName(id))
+        keys.insert(QStringLiteral("name"), workload.name.trimmed());
+    if (!workload.user.trimmed().isEmpty())
+        keys.insert(QStringLiteral("user"), workload.user.trimmed());
+    if (!workload.dir.trimmed().isEmpty())
+        keys.insert(QStringLiteral("dir"), workload.dir.trimmed());
+    if (!workload.log.trimmed().isEmpty())
+        keys.insert(QStringLiteral("log"), workload.log.trimmed());
+    if (!workload.env.isEmpty())
+        keys.insert(QStringLiteral("env"), envText(workload.env));
+    return keys;
+}
+
+QString SettingsModel::newWorkloadId(const QString &name, const QStringList &taken)
+{
+    const QString base = slug(name);
+    return uniqueId(QStringLiteral("process-") + (base.isEmpty() ? QStringLiteral("workload") : base), taken);
+}
+
+QString SettingsModel::newGroupId(const GpuSelection &gpus, const QStringList &taken)
+{
+    const QString base = gpus.all ? QStringLiteral("all") : slug(gpus.toString());
+    return uniqueId(QStringLiteral("gpu-") + (base.isEmpty() ? QStringLiteral("group") : base), taken);
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// Saving
+
+SavePlan SavePlan::make(const SettingsDraft &baseline, const SettingsDraft &current, const QByteArray &fileContents)
+{
+    SavePlan plan;
+    const IniDocument doc = IniDocument::parse(fileContents);
+    QStringList taken;
+    for (const IniDocument::Section &section : doc.sections)
+        taken.append(section.name);
+
+    diffSection(QStringLiteral("defaults"), SettingsModel::defaultsKeys(baseline), SettingsModel::defaultsKeys(current),
+                &plan);
+    diffSection(QStringLiteral("tty"), SettingsModel::ttyKeys(baseline), SettingsModel::ttyKeys(current), &plan);
+
+    // GPU groups: their order means nothing (a GPU's ignore list is the union), so new ones are just appended.
+    QHash<QString, const GroupDraft *> baselineGroups;
+    for (const GroupDraft &group : baseline.groups)
+        baselineGroups.insert(group.id, &group);
+    for (const GroupDraft &group : current.groups) {
+        if (const GroupDraft *before = baselineGroups.value(group.id)) {
+            diffSection(group.id, SettingsModel::groupKeys(*before), SettingsModel::groupKeys(group), &plan);
+            baselineGroups.remove(group.id);
+            plan.groupIds.append(group.id);
+        } else {
+            const QString id = SettingsModel::newGroupId(group.gpus, taken);
+            taken.append(id);
+            plan.groupIds.append(id);
+            plan.appendSections.append({id, SettingsModel::groupKeys(group)});
+        }
+    }
+    for (const GroupDraft &group : baseline.groups)
+        if (baselineGroups.contains(group.id))
+            plan.removeSections.append(group.id);
+
+    // Workloads: their order is their priority. Those that keep their order stay where they are, edited in
+    // place; from the first one out of order on, each is appended in turn (removed first when it exists).
+    QHash<QString, int> baselineIndex;
+    for (int i = 0; i < baseline.workloads.size(); ++i)
+        baselineIndex.insert(baseline.workloads.at(i).id, i);
+    int lastKeptIndex = -1;
+    bool appending = false;
+    QSet<QString> kept;
+    for (const WorkloadDraft &workload : current.workloads) {
+        const auto before = baselineIndex.constFind(workload.id);
+        const bool exists = !workload.id.isEmpty() && before != baselineIndex.constEnd();
+        if (exists && !appending && *before > lastKeptIndex) {
+            lastKeptIndex = *before;
+            kept.insert(workload.id);
+            plan.workloadIds.append(workload.id);
+            diffSection(workload.id, SettingsModel::workloadKeys(baseline.workloads.at(*before), workload.id),
+                        SettingsModel::workloadKeys(workload, workload.id), &plan);
+            continue;
+        }
+        appending = true;
+        if (exists) {
+            kept.insert(workload.id);
+            plan.workloadIds.append(workload.id);
+            plan.removeSections.append(workload.id);
+            QMap<QString, QString> fileKeys; // unknown keys and the file's spelling of unchanged values stay
+            for (const IniDocument::Entry &entry : doc.entries)
+                if (entry.section == workload.id)
+                    fileKeys.insert(entry.key, entry.value);
+            plan.appendSections.append(
+                {workload.id,
+                 withChanges(fileKeys, SettingsModel::workloadKeys(baseline.workloads.at(*before), workload.id),
+                             SettingsModel::workloadKeys(workload, workload.id))});
+        } else {
+            const QString id = SettingsModel::newWorkloadId(workload.name, taken);
+            taken.append(id);
+            plan.workloadIds.append(id);
+            WorkloadDraft defaults;
+            defaults.name = defaultWorkloadName(id);
+            plan.appendSections.append({id, withChanges({}, SettingsModel::workloadKeys(defaults, id),
+                                                        SettingsModel::workloadKeys(workload, id))});
+        }
+    }
+    for (const WorkloadDraft &workload : baseline.workloads)
+        if (!kept.contains(workload.id))
+            plan.removeSections.append(workload.id);
+    return plan;
+}
+
+bool SavePlan::apply(const QString &path, QString *error) const
+{
+    const auto writeKeys = [&](const QMap<QString, QString> &set, const QStringList &remove) {
+        QSettings settings(path, idlegpuIniFormat());
+        for (const QString &key : remove)
+            settings.remove(key);
+        for (auto it = set.constBegin(); it != set.constEnd(); ++it)
+            settings.setValue(it.key(), it.value());
+        settings.sync();
+        if (settings.status() != QSettings::NoError) {
+            *error = QCoreApplication::translate("SettingsModel",
+                                                 "The file could not be written (the log says why).");
+            return false;
+        }
+        return true;
+    };
+
+    if (!QFileInfo::exists(path)) {
+        // A new config file is private from the start: ConfigLoader refuses one that others can write.
+        QDir().mkpath(QFileInfo(path).absolutePath());
+        QFile file(path);
+        if (!file.open(QIODevice::WriteOnly) || !file.setPermissions(QFileDevice::ReadOwner | QFileDevice::WriteOwner)) {
+            *error = file.errorString();
+            return false;
+        }
+    }
+    if ((!setKeys.isEmpty() || !removeKeys.isEmpty()) && !writeKeys(setKeys, removeKeys))
+        return false;
+    if (!removeSections.isEmpty() && !removeIniSections(path, removeSections, error))
+        return false;
+    for (const Append &append : appendSections) {
+        QMap<QString, QString> keys;
+        for (auto it = append.keys.constBegin(); it != append.keys.constEnd(); ++it)
+            keys.insert(append.section + QLatin1Char('/') + it.key(), it.value());
+        if (!writeKeys(keys, {}))
+            return false;
+    }
+    return true;
+}

@@ -1,0 +1,129 @@
+#pragma once
+// What the settings dialog edits, apart from its widgets: a draft of the configuration, its problems, and how
+// to write it back so that only what changed is touched.
+//
+// Every draft is turned into the key texts it stands for (sectionKeys()); the texts of the draft as loaded are
+// the baseline. Saving writes a key only when its text differs from the baseline, so a file the user did not
+// change in the dialog is not changed on disk, whatever its spelling ("gpus = 0, 1", "enabled = yes").
+#include "config/config.h"
+#include "config/gpuselection.h"
+#include "policy/snapshot.h"
+
+#include <QCoreApplication>
+#include <QList>
+#include <QMap>
+#include <QPair>
+#include <QProcessEnvironment>
+#include <QString>
+#include <QStringList>
+
+struct GroupDraft
+{
+    QString id; // section name; new groups get theirs when saved
+    GpuSelection gpus;
+    QStringList ignorePrograms;
+    std::optional<BusyWhen> busyWhen; // busy_when; absent: the key is not written
+    qint64 busyMemoryMib = GpuGroupConfig::kDefaultBusyMemoryMib; // written with busy_when = memory
+};
+
+struct WorkloadDraft
+{
+    QString id; // section name; empty for a workload added in the dialog (named when saved)
+    QString name;
+    QString cmd; // one line: continuation lines of the file are joined with spaces (the same words)
+    QString user; // user=: empty for the user idlegpu runs as
+    QString dir;
+    GpuSelection gpus;
+    QString log;
+    QList<QPair<QString, QString>> env;
+    QString stopTimeout = QStringLiteral("10"); // text, so that "0" or "abc" can be shown and explained
+    bool enabled = true;
+};
+
+struct SettingsDraft
+{
+    QString interval = QStringLiteral("10");
+    QString startDelay = QStringLiteral("10");
+    NotifyConfig notify;
+    QList<GroupDraft> groups;
+    QList<WorkloadDraft> workloads;
+    bool ttyEnabled = false;
+    QString whitelist; // comma list as typed
+    QString ttyIdle = QStringLiteral("300");
+
+    static SettingsDraft fromConfig(const Config &config);
+};
+
+// One problem of the draft, shown next to its field.
+struct SettingsProblem
+{
+    enum Page { General, Groups, Workloads, Activity };
+    enum Severity { Error, Warning };
+    Page page = General;
+    int item = -1;  // index of the group or workload, -1 on General and Activity
+    QString field;  // "interval", "cmd", "gpus", ... (the dialog's field names)
+    QString message;
+    Severity severity = Error;
+};
+
+class SettingsModel
+{
+    Q_DECLARE_TR_FUNCTIONS(SettingsModel)
+public:
+    // The checks done before saving: numbers in the ranges ConfigLoader accepts, programs that can be run,
+    // folders and logs that exist or can be written, names and GPU claims that do not collide.
+    // `presentGpus`: the GPUs detected now; empty means unknown, and a missing GPU is then only a warning.
+    // `users`: who idlegpu runs as and the accounts a workload's user= may name (checkWorkloadUser()).
+    static QList<SettingsProblem> validate(const SettingsDraft &draft, const QList<int> &presentGpus,
+                                           const UserLookup &users = UserLookup::system());
+
+    // The environment the workload will run in (ProcessRunner::workloadEnvironment on the draft's values and the
+    // GPUs the monitor sees: their vendors, and UUIDs by index where a backend named them).
+    static QProcessEnvironment workloadEnvironment(const WorkloadDraft &workload, const QList<GpuDevice> &devices,
+                                                   const QHash<int, QString> &uuids);
+
+    // env= text that parseEnvAssignments() reads back as `env`: KEY=VALUE words, quoted where needed.
+    static QString envText(const QList<QPair<QString, QString>> &env);
+    // A word quoted for splitCommand(): as it is when it holds nothing special, else in single quotes.
+    static QString shellQuote(const QString &word);
+
+    // The key texts a section's draft stands for ("section" -> key -> text); keys left at a value that means
+    // "not set" (an empty dir=, log=, env=, the default name) are absent.
+    static QMap<QString, QString> defaultsKeys(const SettingsDraft &draft);
+    static QMap<QString, QString> ttyKeys(const SettingsDraft &draft);
+    static QMap<QString, QString> groupKeys(const GroupDraft &group);
+    static QMap<QString, QString> workloadKeys(const WorkloadDraft &workload, const QString &id);
+
+    // "process-" + the name in lower case letters, digits and dashes, made unique against `taken`.
+    static QString newWorkloadId(const QString &name, const QStringList &taken);
+    static QString newGroupId(const GpuSelection &gpus, const QStringList &taken);
+};
+
+// How a draft is written to a file, in steps the in-place writer allows: it edits keys where they stand and
+// appends new sections at the end, one section at a time keeps their order. A workload moved up or down is
+// removed and appended again, with all its keys (its comments stay where they were).
+struct SavePlan
+{
+    struct Append
+    {
+        QString section;
+        QMap<QString, QString> keys;
+    };
+    QMap<QString, QString> setKeys;  // "section/key" -> text, edited in place (or appended by QSettings)
+    QStringList removeKeys;          // "section/key"
+    QStringList removeSections;      // whole sections, headers included
+    QList<Append> appendSections;    // in this order, each at the end of the file
+    QStringList workloadIds;         // the ids the workloads of the draft have after saving, in order
+    QStringList groupIds;
+
+    bool isEmpty() const
+    {
+        return setKeys.isEmpty() && removeKeys.isEmpty() && removeSections.isEmpty() && appendSections.isEmpty();
+    }
+
+    // `baseline` is the draft as loaded from `fileContents`; `current` the edited one.
+    static SavePlan make(const SettingsDraft &baseline, const SettingsDraft &current, const QByteArray &fileContents);
+    // Carries the plan out on `path` through QSettings with idlegpuIniFormat() (and removeIniSections()).
+    // Returns false with *error when a step fails; steps before it stay done.
+    bool apply(const QString &path, QString *error) const;
+};

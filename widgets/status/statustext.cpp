@@ -1,0 +1,106 @@
+#include "status/statustext.h"
+
+#include <QLocale>
+
+QString StatusText::overallTitle(OverallState state)
+{
+    switch (state) {
+    case OverallState::Idle: return tr("Waiting: GPUs free, nothing running");
+    case OverallState::Busy: return tr("GPUs in use by your jobs");
+    case OverallState::Running: return tr("Running idle workloads");
+    case OverallState::Paused: return tr("Paused");
+    case OverallState::NoGpu: return tr("No GPU found");
+    case OverallState::Failing: return tr("Needs attention");
+    }
+    return QString();
+}
+
+QString StatusText::holder(const Holder &holder)
+{
+    if (holder.hidden && holder.pid == 0)
+        return tr("a process of another user (not visible without root)");
+    const QString name = holder.comm.isEmpty() ? QStringLiteral("?") : holder.comm;
+    return tr("%1 (%2, pid %3)").arg(name, holder.user).arg(holder.pid);
+}
+
+QString StatusText::holders(const QList<Holder> &holders)
+{
+    QStringList texts;
+    for (const Holder &h : holders)
+        texts.append(holder(h));
+    return texts.join(tr(", "));
+}
+
+QString StatusText::gpuHolders(const GpuStatus &gpu)
+{
+    QStringList parts;
+    if (!gpu.foreignHolders.isEmpty())
+        parts.append(holders(gpu.foreignHolders));
+    if (!gpu.openOnlyHolders.isEmpty())
+        parts.append(tr("open, not busy: %1").arg(holders(gpu.openOnlyHolders)));
+    return parts.join(tr("; "));
+}
+
+QString StatusText::workloadName(const Config &config, const QString &id)
+{
+    const WorkloadConfig *workload = config.workload(id);
+    return workload && !workload->name.isEmpty() ? workload->name : id;
+}
+
+QString StatusText::workloadState(WorkloadRuntime::State state)
+{
+    switch (state) {
+    case WorkloadRuntime::Stopped: return tr("stopped");
+    case WorkloadRuntime::Running: return tr("running");
+    case WorkloadRuntime::Stopping: return tr("stopping");
+    case WorkloadRuntime::BackingOff: return tr("failing");
+    }
+    return QString();
+}
+
+QString StatusText::clockTime(qint64 atMs, qint64 nowMs, const QDateTime &wallNow)
+{
+    const QDateTime at = wallNow.addMSecs(atMs - nowMs);
+    if (at.date() == wallNow.date())
+        return at.toString(QStringLiteral("HH:mm"));
+    return at.toString(QStringLiteral("yyyy-MM-dd HH:mm"));
+}
+
+QString StatusText::duration(qint64 ms)
+{
+    const qint64 seconds = qMax<qint64>(0, ms) / 1000;
+    if (seconds < 60)
+        return tr("%1 s").arg(seconds);
+    if (seconds < 3600)
+        return tr("%1 min").arg(seconds / 60);
+    return tr("%1 h %2 min").arg(seconds / 3600).arg((seconds % 3600) / 60, 2, 10, QLatin1Char('0'));
+}
+
+QString StatusText::gpuActivity(const GpuStatus &gpu, const MonitorState &state, qint64 nowMs,
+                                const QDateTime &wallNow, bool countdown)
+{
+    switch (gpu.state) {
+    case GpuState::RunningWorkload: {
+        const QString name = workloadName(state.config, gpu.workloadId);
+        const auto runtime = state.runtimes.constFind(gpu.workloadId);
+        if (runtime == state.runtimes.cend() || runtime->startedAtMs == 0)
+            return tr("running %1").arg(name);
+        return tr("running %1 since %2").arg(name, clockTime(runtime->startedAtMs, nowMs, wallNow));
+    }
+    case GpuState::Busy:
+        return tr("busy — %1").arg(holders(gpu.foreignHolders));
+    case GpuState::Waiting: {
+        const qint64 startAtMs = gpu.freeSinceMs + qint64(state.config.startDelaySeconds) * 1000;
+        if (!countdown)
+            return tr("free, starting at %1")
+                .arg(wallNow.addMSecs(startAtMs - nowMs).toString(QStringLiteral("HH:mm:ss")));
+        const qint64 secondsLeft = qMax<qint64>(0, (startAtMs - nowMs + 999) / 1000);
+        return tr("free, starting in %1 s").arg(secondsLeft);
+    }
+    case GpuState::Idle:
+        if (gpu.reason.isEmpty())
+            return tr("free");
+        return tr("free — %1").arg(gpu.reason);
+    }
+    return QString();
+}

@@ -1,0 +1,38 @@
+#pragma once
+// The words the tray, the menu and the status window use for GPUs, holders and workloads (translated).
+#include "monitor.h"
+#include "tray/overallstate.h"
+
+#include <QCoreApplication>
+#include <QDateTime>
+
+class StatusText
+{
+    Q_DECLARE_TR_FUNCTIONS(StatusText)
+public:
+    // "Running workloads", "Paused", ...: the first line of the tooltip and the status window's title.
+    static QString overallTitle(OverallState state);
+
+    // "python3 (alice, pid 4242)"; a hidden holder: "a process of another user".
+    static QString holder(const Holder &holder);
+    static QString holders(const QList<Holder> &holders);
+    // Who holds the GPU: the holders that make it busy, then those that only have it open (busy_when).
+    static QString gpuHolders(const GpuStatus &gpu);
+
+    // The workload's name= (its section id when unknown).
+    static QString workloadName(const Config &config, const QString &id);
+    static QString workloadState(WorkloadRuntime::State state);
+
+    // The wall-clock time of the monotonic moment `atMs`, knowing that `nowMs` is `wallNow`: "14:02", or with
+    // the date when it is not today.
+    static QString clockTime(qint64 atMs, qint64 nowMs, const QDateTime &wallNow);
+
+    // A duration in words: "45 s", "12 min", "3 h 05 min".
+    static QString duration(qint64 ms);
+
+    // What a GPU does, short: "running miner since 14:02", "busy — python3 (alice, pid 4242)",
+    // "free, starting in 7 s" (with `countdown`) or "free, starting at 14:05:07" (without: it does not change
+    // every second, so a menu that shows it need not be rebuilt).
+    static QString gpuActivity(const GpuStatus &gpu, const MonitorState &state, qint64 nowMs, const QDateTime &wallNow,
+                               bool countdown);
+};

@@ -1,0 +1,180 @@
+#include "tray/autostart.h"
+
+#include <QDir>
+#include <QFile>
+#include <QFileInfo>
+#include <QSaveFile>
+
+namespace {
+
+// A desktop entry is a few hundred bytes; a bigger file is read no further (we treat it as the user's).
+constexpr qint64 kMaxFileBytes = 256 * 1024;
+
+QByteArray readFile(const QString &path, bool *exists)
+{
+    QFile file(path);
+    *exists = file.exists();
+    if (!file.open(QIODevice::ReadOnly))
+        return QByteArray();
+    return file.read(kMaxFileBytes);
+}
+
+// The key of a "Key=Value" line (trimmed), or empty.
+QByteArray keyOf(const QByteArray &line)
+{
+    const int equals = line.indexOf('=');
+    return equals > 0 ? line.left(equals).trimmed() : QByteArray();
+}
+
+QByteArray valueOf(const QByteArray &line)
+{
+    return line.mid(line.indexOf('=') + 1).trimmed();
+}
+
+// Calls `visit` for each line with whether it lies in the [Desktop Entry] group.
+template<typename Visit>
+void forEachLine(const QByteArray &contents, Visit visit)
+{
+    bool inMainGroup = false;
+    const QList<QByteArray> lines = contents.split('\n');
+    for (const QByteArray &line : lines) {
+        const QByteArray trimmed = line.trimmed();
+        if (trimmed.startsWith('['))
+            inMainGroup = trimmed == "[Desktop Entry]";
+        visit(line, inMainGroup && !trimmed.startsWith('['));
+    }
+}
+
+bool isTurnedOff(const QByteArray &line)
+{
+    const QByteArray key = keyOf(line);
+    const QByteArray value = valueOf(line).toLower();
+    return (key == "Hidden" && value == "true") || (key == "X-GNOME-Autostart-enabled" && value == "false");
+}
+
+QString quoteExec(const QString &path)
+{
+    // The desktop entry spec: arguments with reserved characters are double-quoted, with \ " ` $ escaped.
+    static const QString reserved = QStringLiteral(" \t\n\"'\\><~|&;$*?#()`");
+    bool needsQuotes = false;
+    for (QChar c : path)
+        needsQuotes = needsQuotes || reserved.contains(c);
+    if (!needsQuotes)
+        return path;
+    QString escaped;
+    for (QChar c : path) {
+        if (c == QLatin1Char('"') || c == QLatin1Char('`') || c == QLatin1Char('$') || c == QLatin1Char('\\'))
+            escaped += QLatin1Char('\\');
+        escaped += c;
+    }
+    return QLatin1Char('"') + escaped + QLatin1Char('"');
+}
+
+} // namespace
+
+Autostart::Autostart(const QString &execCommand)
+    : m_execCommand(execCommand.isEmpty() ? quoteExec(QCoreApplication::applicationFilePath()) : execCommand)
+{
+}
+
+QString Autostart::filePath()
+{
+    QString configHome = qEnvironmentVariable("XDG_CONFIG_HOME");
+    if (configHome.isEmpty() || !QDir::isAbsolutePath(configHome))
+        configHome = QDir::homePath() + QStringLiteral("/.config");
+    return configHome + QStringLiteral("/autostart/idlegpu.desktop");
+}
+
+QByteArray Autostart::desktopEntry() const
+{
+    return "[Desktop Entry]\n"
+           "Type=Application\n"
+           "Name=idlegpu\n"
+           // Not tr(): the file must not depend on the locale it was written in (disabling compares it).
+           "Comment=Run idle workloads on GPUs nobody uses\n"
+           "Comment[zh_CN]=在无人使用的 GPU 上运行空闲任务\n"
+           "Comment[zh_TW]=在無人使用的 GPU 上執行閒置工作\n"
+           "Exec=" + m_execCommand.toUtf8() + "\n"
+           "Icon=idlegpu\n"
+           "Terminal=false\n"
+           "X-GNOME-Autostart-enabled=true\n";
+}
+
+bool Autostart::isEnabled() const
+{
+    bool exists = false;
+    const QByteArray contents = readFile(filePath(), &exists);
+    if (!exists)
+        return false;
+    bool turnedOff = false;
+    forEachLine(contents, [&turnedOff](const QByteArray &line, bool inMainGroup) {
+        turnedOff = turnedOff || (inMainGroup && isTurnedOff(line));
+    });
+    return !turnedOff;
+}
+
+bool Autostart::setEnabled(bool enabled)
+{
+    m_error.clear();
+    bool exists = false;
+    const QByteArray contents = readFile(filePath(), &exists);
+
+    if (enabled) {
+        if (!exists)
+            return write(desktopEntry());
+        // The user's file: keep it, only take out what turns it off.
+        QByteArray kept;
+        forEachLine(contents, [&kept](const QByteArray &line, bool inMainGroup) {
+            if (!(inMainGroup && isTurnedOff(line)))
+                kept += line + '\n';
+        });
+        kept.chop(1); // split() gave one line more than there were newlines
+        return kept == contents || write(kept);
+    }
+
+    if (!exists)
+        return true;
+    if (contents == desktopEntry()) {
+        if (!QFile::remove(filePath())) {
+            m_error = tr("Cannot remove %1").arg(filePath());
+            return false;
+        }
+        return true;
+    }
+    // Edited by the user: switch it off but keep it.
+    QByteArray edited;
+    bool hiddenWritten = false;
+    forEachLine(contents, [&edited, &hiddenWritten](const QByteArray &line, bool inMainGroup) {
+        if (inMainGroup && keyOf(line) == "Hidden")
+            return; // replaced below
+        edited += line + '\n';
+        if (!hiddenWritten && line.trimmed() == "[Desktop Entry]") {
+            edited += "Hidden=true\n";
+            hiddenWritten = true;
+        }
+    });
+    edited.chop(1);
+    if (!hiddenWritten)
+        edited = "[Desktop Entry]\nHidden=true\n" + edited;
+    return write(edited);
+}
+
+bool Autostart::write(const QByteArray &contents)
+{
+    const QString path = filePath();
+    if (!QDir().mkpath(QFileInfo(path).absolutePath())) {
+        m_error = tr("Cannot create the folder %1").arg(QFileInfo(path).absolutePath());
+        return false;
+    }
+    QSaveFile file(path);
+    if (!file.open(QIODevice::WriteOnly)) {
+        m_error = tr("Cannot write %1: %2").arg(path, file.errorString());
+        return false;
+    }
+    file.write(contents);
+    if (!file.commit()) {
+        m_error = tr("Cannot write %1: %2").arg(path, file.errorString());
+        return false;
+    }
+    return true;
+}

@@ -1,0 +1,144 @@
+#include "tray/trayapplication.h"
+
+#include "monitor.h"
+#include "settings/settingsdialog.h"
+#include "status/statuswindow.h"
+#include "tray/traycontroller.h"
+#include "tray/traylogging.h"
+
+#include <QDateTime>
+#include <QDesktopServices>
+#include <QSystemTrayIcon>
+#include <QTimer>
+#include <QUrl>
+
+#include <algorithm>
+
+TrayApplication::TrayApplication(Monitor *monitor, const QString &logFilePath, const Clock *clock, QObject *parent)
+    : QObject(parent),
+      m_monitor(monitor),
+      m_logFilePath(logFilePath),
+      m_clock(clock),
+      m_trayIcon(new QSystemTrayIcon(this)),
+      m_controller(new TrayController(m_trayIcon, this)),
+      m_sink(m_trayIcon),
+      m_notifier(new Notifier(&m_sink, clock, this)),
+      m_statusWindow(new StatusWindow),
+      m_tickTimer(new QTimer(this))
+{
+    m_monitor->setPause(m_pauseStore.load(m_clock->nowMs(), QDateTime::currentDateTimeUtc()));
+    m_controller->setAutostartEnabled(m_autostart.isEnabled());
+
+    connect(m_monitor, &Monitor::stateChanged, this, &TrayApplication::applyState);
+    connect(m_monitor, &Monitor::preempted, m_notifier, &Notifier::notifyPreemption);
+    connect(m_monitor, &Monitor::workloadFailed, this, [this](const QString &id, const WorkloadRuntime &runtime) {
+        const WorkloadConfig *workload = m_monitor->state().config.workload(id);
+        m_notifier->notifyWorkloadFailed(workload ? workload->name : id, runtime);
+    });
+    connect(m_monitor, &Monitor::configRejected, m_notifier, &Notifier::notifyConfigRejected);
+    connect(m_statusWindow, &StatusWindow::visibilityChanged, m_monitor, &Monitor::setGpuSamplingWanted);
+
+    connect(m_controller, &TrayController::pauseAllRequested, this, [this](bool paused) {
+        m_monitor->setPausedAll(paused);
+        savePause();
+    });
+    connect(m_controller, &TrayController::pauseForRequested, this, [this](qint64 ms) {
+        m_monitor->setPausedAll(true, m_clock->nowMs() + ms);
+        savePause();
+    });
+    connect(m_controller, &TrayController::workloadPauseRequested, this, [this](const QString &id, bool paused) {
+        m_monitor->setWorkloadPaused(id, paused);
+        savePause();
+    });
+    connect(m_controller, &TrayController::openStatusRequested, this, &TrayApplication::showStatusWindow);
+    connect(m_controller, &TrayController::openSettingsRequested, this, &TrayApplication::showSettingsDialog);
+    m_controller->setSettingsAvailable(true);
+    connect(m_controller, &TrayController::openLogRequested, this, [this] {
+        if (!QDesktopServices::openUrl(QUrl::fromLocalFile(m_logFilePath)))
+            qCWarning(lcTray, "no application to open %s", qPrintable(m_logFilePath));
+    });
+    connect(m_controller, &TrayController::autostartToggled, this, [this](bool enabled) {
+        if (!m_autostart.setEnabled(enabled))
+            qCWarning(lcTray, "start at login: %s", qPrintable(m_autostart.errorString()));
+        m_controller->setAutostartEnabled(m_autostart.isEnabled());
+    });
+
+    m_tickTimer->setInterval(1000);
+    connect(m_tickTimer, &QTimer::timeout, this, &TrayApplication::applyState);
+    applyState();
+}
+
+TrayApplication::~TrayApplication()
+{
+    delete m_settingsDialog;
+    delete m_statusWindow;
+}
+
+void TrayApplication::showTrayIcon()
+{
+    m_trayIcon->show();
+}
+
+void TrayApplication::showStatusWindow()
+{
+    m_statusWindow->show();
+    m_statusWindow->raise();
+    m_statusWindow->activateWindow();
+    applyState(); // starts the ticking
+}
+
+void TrayApplication::showSettingsDialog()
+{
+    if (!m_settingsDialog) {
+        m_settingsDialog = new SettingsDialog(m_monitor->configPath());
+        m_settingsDialog->setAttribute(Qt::WA_DeleteOnClose);
+        m_settingsDialog->setMonitorState(m_monitor->state());
+        // The monitor's own file watcher would notice too, a moment later; reloading now shows the result at once.
+        connect(m_settingsDialog, &SettingsDialog::configSaved, m_monitor, &Monitor::reloadConfig);
+        connect(m_settingsDialog, &QDialog::finished, this, [this] {
+            // "Start at login" may have changed in the dialog.
+            m_controller->setAutostartEnabled(m_autostart.isEnabled());
+        });
+    }
+    m_settingsDialog->show();
+    m_settingsDialog->raise();
+    m_settingsDialog->activateWindow();
+}
+
+void TrayApplication::reportConfigProblems()
+{
+    applyState();
+    m_notifier->notifyConfigRejected(m_monitor->state().configProblems);
+}
+
+void TrayApplication::applyState()
+{
+    const MonitorState state = m_monitor->state();
+    m_notifier->setSettings({state.config.notify.preemption, state.config.notify.failure,
+                             state.config.notify.configError});
+    const qint64 nowMs = m_clock->nowMs();
+    const QDateTime wallNow = QDateTime::currentDateTime();
+    m_controller->applyState(state, nowMs, wallNow);
+    m_statusWindow->applyState(state, nowMs, wallNow);
+    if (m_settingsDialog)
+        m_settingsDialog->setMonitorState(state);
+
+    // Tick every second while something on screen counts: a countdown, or the run times in the status window.
+    const bool counting = m_statusWindow->isVisible()
+                          || std::any_of(state.decision.gpus.cbegin(), state.decision.gpus.cend(),
+                                         [](const GpuStatus &gpu) { return gpu.state == GpuState::Waiting; });
+    if (counting && !m_tickTimer->isActive())
+        m_tickTimer->start();
+    else if (!counting)
+        m_tickTimer->stop();
+}
+
+void TrayApplication::savePause()
+{
+    if (!m_pauseStore.save(m_monitor->state().pause, m_clock->nowMs(), QDateTime::currentDateTimeUtc()))
+        qCWarning(lcTray, "cannot save the pause: %s", qPrintable(m_pauseStore.errorString()));
+}
+
+// Its moc output compiled here rather than in the library's shared mocs_compilation object, so that linking
+// the other widgets (the tests do) does not drag in the Monitor.
+#include "moc_trayapplication.cpp"

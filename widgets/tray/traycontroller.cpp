@@ -1,0 +1,230 @@
+#include "tray/traycontroller.h"
+
+#include "status/statustext.h"
+#include "tray/trayiconrenderer.h"
+
+#include <QMenu>
+
+TrayController::TrayController(QSystemTrayIcon *trayIcon, QObject *parent)
+    : QObject(parent), m_trayIcon(trayIcon), m_menu(new QMenu)
+{
+    m_menu->setToolTipsVisible(true); // the disabled "Settings…" says why
+    connect(m_menu, &QMenu::triggered, this, &TrayController::onActionTriggered);
+    if (m_trayIcon) {
+        m_trayIcon->setContextMenu(m_menu);
+        connect(m_trayIcon, &QSystemTrayIcon::activated, this, &TrayController::onActivated);
+    }
+}
+
+TrayController::~TrayController()
+{
+    if (m_trayIcon)
+        m_trayIcon->setContextMenu(nullptr);
+    delete m_menu;
+}
+
+void TrayController::applyState(const MonitorState &state, qint64 nowMs, const QDateTime &wallNow)
+{
+    m_state = state;
+    m_nowMs = nowMs;
+    m_wallNow = wallNow;
+    m_hasState = true;
+
+    const OverallState overall = ::overallState(state);
+    if (!m_iconSet || overall != m_overall) {
+        m_overall = overall;
+        m_iconSet = true;
+        if (m_trayIcon)
+            m_trayIcon->setIcon(TrayIconRenderer::icon(overall));
+    }
+    const QString toolTip = toolTipText(state, nowMs, wallNow);
+    if (toolTip != m_toolTip) {
+        m_toolTip = toolTip;
+        if (m_trayIcon)
+            m_trayIcon->setToolTip(toolTip);
+    }
+    updateMenu();
+}
+
+void TrayController::setDemoMode(bool demo)
+{
+    m_demo = demo;
+    updateMenu();
+}
+
+void TrayController::setAutostartEnabled(bool enabled)
+{
+    m_autostart = enabled;
+    updateMenu();
+}
+
+void TrayController::setSettingsAvailable(bool available)
+{
+    m_settingsAvailable = available;
+    updateMenu();
+}
+
+QString TrayController::toolTipText(const MonitorState &state, qint64 nowMs, const QDateTime &wallNow)
+{
+    QStringList lines;
+    const OverallState overall = ::overallState(state);
+    lines.append(tr("idlegpu — %1").arg(StatusText::overallTitle(overall)));
+
+    for (const ConfigDiagnostic &problem : state.configProblems)
+        if (problem.severity == ConfigDiagnostic::Error) {
+            lines.append(tr("Configuration error: %1").arg(problem.toString()));
+            break;
+        }
+    for (const WorkloadConfig &workload : state.config.workloads) {
+        const auto runtime = state.runtimes.constFind(workload.id);
+        if (runtime == state.runtimes.cend() || runtime->state != WorkloadRuntime::BackingOff)
+            continue;
+        lines.append(tr("%1 failing (%2), retry in %3")
+                         .arg(StatusText::workloadName(state.config, workload.id),
+                              runtime->lastExit.isEmpty() ? tr("no exit status") : runtime->lastExit,
+                              StatusText::duration(runtime->retryAtMs - nowMs)));
+    }
+    if (state.pause.allPausedAt(nowMs)) {
+        lines.append(state.pause.allUntilMs > 0
+                         ? tr("All workloads paused until %1")
+                               .arg(StatusText::clockTime(state.pause.allUntilMs, nowMs, wallNow))
+                         : tr("All workloads paused"));
+    }
+    if (state.snapshot.devices.gpus.isEmpty())
+        lines.append(tr("No GPU device node found in %1").arg(state.config.deviceRoot));
+    for (const GpuStatus &gpu : state.decision.gpus)
+        lines.append(tr("GPU %1: %2").arg(gpu.index).arg(StatusText::gpuActivity(gpu, state, nowMs, wallNow, true)));
+    return lines.join(QLatin1Char('\n'));
+}
+
+QList<TrayController::MenuItem> TrayController::menuItems() const
+{
+    QList<MenuItem> items;
+    auto add = [&items](MenuItem::Kind kind, const QString &id, const QString &text, const QVariant &data = QVariant()) {
+        MenuItem item;
+        item.kind = kind;
+        item.id = id;
+        item.text = text;
+        item.data = data;
+        item.enabled = kind == MenuItem::Action;
+        items.append(item);
+        return &items.last();
+    };
+
+    if (m_hasState) {
+        for (const ConfigDiagnostic &problem : m_state.configProblems)
+            if (problem.severity == ConfigDiagnostic::Error) {
+                add(MenuItem::Info, QStringLiteral("configError"),
+                    tr("Configuration error: %1").arg(problem.toString()));
+                break;
+            }
+        if (m_state.snapshot.devices.gpus.isEmpty())
+            add(MenuItem::Info, QStringLiteral("noGpu"),
+                tr("No GPU device node found in %1").arg(m_state.config.deviceRoot));
+        for (const GpuStatus &gpu : m_state.decision.gpus) {
+            add(MenuItem::Section, QStringLiteral("gpu"), tr("GPU %1").arg(gpu.index), gpu.index);
+            add(MenuItem::Info, QStringLiteral("gpuActivity"),
+                StatusText::gpuActivity(gpu, m_state, m_nowMs, m_wallNow, false), gpu.index);
+            if (gpu.state != GpuState::RunningWorkload && !gpu.workloadId.isEmpty()) {
+                const auto runtime = m_state.runtimes.constFind(gpu.workloadId);
+                const WorkloadRuntime::State runtimeState =
+                    runtime == m_state.runtimes.cend() ? WorkloadRuntime::Stopped : runtime->state;
+                add(MenuItem::Info, QStringLiteral("gpuWorkload"),
+                    tr("Workload: %1 (%2)")
+                        .arg(StatusText::workloadName(m_state.config, gpu.workloadId),
+                             StatusText::workloadState(runtimeState)),
+                    gpu.index);
+            }
+        }
+        add(MenuItem::Separator, QString(), QString());
+    }
+
+    const bool pausedAll = m_state.pause.allPausedAt(m_nowMs);
+    QString pauseText = tr("Pause all");
+    if (pausedAll)
+        pauseText = m_state.pause.allUntilMs > 0
+                        ? tr("Resume (paused until %1)").arg(StatusText::clockTime(m_state.pause.allUntilMs, m_nowMs, m_wallNow))
+                        : tr("Resume");
+    add(MenuItem::Action, QStringLiteral("pauseAll"), pauseText, pausedAll);
+    add(MenuItem::Action, QStringLiteral("pauseForAnHour"), tr("Pause for 1 hour"));
+    for (const WorkloadConfig &workload : m_state.config.workloads) {
+        MenuItem *item = add(MenuItem::Action, QStringLiteral("pauseWorkload"),
+                             tr("Pause %1").arg(StatusText::workloadName(m_state.config, workload.id)), workload.id);
+        item->checkable = true;
+        item->checked = m_state.pause.workloads.contains(workload.id);
+    }
+    add(MenuItem::Separator, QString(), QString());
+
+    if (m_demo)
+        for (const GpuDevice &gpu : m_state.snapshot.devices.gpus)
+            add(MenuItem::Action, QStringLiteral("simulateJob"), tr("Simulate a job on GPU %1").arg(gpu.index), gpu.index);
+    add(MenuItem::Action, QStringLiteral("status"), tr("Status…"));
+    MenuItem *settings = add(MenuItem::Action, QStringLiteral("settings"), tr("Settings…"));
+    settings->enabled = m_settingsAvailable;
+    if (!m_settingsAvailable)
+        settings->toolTip = tr("Not available yet: edit the configuration file; idlegpu reloads it when it is saved.");
+    add(MenuItem::Action, QStringLiteral("openLog"), tr("Open log"));
+    MenuItem *autostart = add(MenuItem::Action, QStringLiteral("autostart"), tr("Start at login"));
+    autostart->checkable = true;
+    autostart->checked = m_autostart;
+    add(MenuItem::Separator, QString(), QString());
+    add(MenuItem::Action, QStringLiteral("quit"), tr("Quit"));
+    return items;
+}
+
+void TrayController::updateMenu()
+{
+    const QList<MenuItem> items = menuItems();
+    if (items == m_shownItems && m_menuRebuilds > 0)
+        return; // an open menu must not flicker for a state update that changes nothing in it
+    m_shownItems = items;
+    ++m_menuRebuilds;
+
+    m_menu->clear();
+    for (const MenuItem &item : items) {
+        QAction *action = nullptr;
+        switch (item.kind) {
+        case MenuItem::Section: action = m_menu->addSection(item.text); break;
+        case MenuItem::Separator: action = m_menu->addSeparator(); break;
+        case MenuItem::Info:
+        case MenuItem::Action: action = m_menu->addAction(item.text); break;
+        }
+        action->setObjectName(item.id);
+        action->setData(item.data);
+        action->setCheckable(item.checkable);
+        action->setChecked(item.checked);
+        action->setEnabled(item.enabled);
+        action->setToolTip(item.toolTip.isEmpty() ? item.text : item.toolTip);
+    }
+}
+
+void TrayController::onActionTriggered(QAction *action)
+{
+    const QString id = action->objectName();
+    if (id == QLatin1String("pauseAll"))
+        Q_EMIT pauseAllRequested(!action->data().toBool());
+    else if (id == QLatin1String("pauseForAnHour"))
+        Q_EMIT pauseForRequested(kPauseForMs);
+    else if (id == QLatin1String("pauseWorkload"))
+        Q_EMIT workloadPauseRequested(action->data().toString(), action->isChecked());
+    else if (id == QLatin1String("simulateJob"))
+        Q_EMIT simulateJobRequested(action->data().toInt());
+    else if (id == QLatin1String("status"))
+        Q_EMIT openStatusRequested();
+    else if (id == QLatin1String("settings"))
+        Q_EMIT openSettingsRequested();
+    else if (id == QLatin1String("openLog"))
+        Q_EMIT openLogRequested();
+    else if (id == QLatin1String("autostart"))
+        Q_EMIT autostartToggled(action->isChecked());
+    else if (id == QLatin1String("quit"))
+        Q_EMIT quitRequested();
+}
+
+void TrayController::onActivated(QSystemTrayIcon::ActivationReason reason)
+{
+    // A left click pauses or resumes everything; the menu is on the right button. On an X11 tray a second click
+    // soon after the first comes as a double click: it is a second toggle, as the user meant it.
+    if (reason == QSystemTrayIcon::Trigger || reason == QSystemTrayIcon::DoubleClick)
+        Q_EMIT pauseAllRequested(!m_state.pause.allPausedAt(m_nowMs));
+}

@@ -1,0 +1,93 @@
+#pragma once
+// Applies a MonitorState to the tray icon: its picture, tooltip and menu. Knows nothing of the Monitor: what
+// the user asks for goes out as signals (intents) that TrayApplication forwards.
+#include "monitor.h"
+#include "tray/overallstate.h"
+
+#include <QDateTime>
+#include <QObject>
+#include <QPointer>
+#include <QSystemTrayIcon>
+#include <QVariant>
+
+class QAction;
+class QMenu;
+
+class TrayController : public QObject
+{
+    Q_OBJECT
+public:
+    static constexpr qint64 kPauseForMs = 3'600'000; // "Pause for 1 hour"
+
+    // Drives `trayIcon` (not owned) and owns the context menu it sets on it.
+    explicit TrayController(QSystemTrayIcon *trayIcon, QObject *parent = nullptr);
+    ~TrayController() override;
+
+    // `nowMs` is the monitor's clock (monotonic) and `wallNow` the same moment on the wall clock: the tray says
+    // "since 14:02", the state counts in monotonic ms.
+    void applyState(const MonitorState &state, qint64 nowMs, const QDateTime &wallNow);
+
+    void setDemoMode(bool demo);               // adds "Simulate a job on GPU N"
+    void setAutostartEnabled(bool enabled);    // the "Start at login" check box
+    void setSettingsAvailable(bool available); // enables "Settings…" once the dialog exists
+
+    QMenu *menu() const { return m_menu; }
+    OverallState overallState() const { return m_overall; }
+    QString toolTip() const { return m_toolTip; }
+    int menuRebuildCount() const { return m_menuRebuilds; } // the menu is rebuilt only when its content changes
+
+    // The tooltip: the overall state, then problems, then one line per GPU.
+    static QString toolTipText(const MonitorState &state, qint64 nowMs, const QDateTime &wallNow);
+
+Q_SIGNALS:
+    void pauseAllRequested(bool paused);
+    void pauseForRequested(qint64 ms);
+    void workloadPauseRequested(const QString &id, bool paused);
+    void openStatusRequested();
+    void openSettingsRequested();
+    void openLogRequested();
+    void autostartToggled(bool enabled);
+    void quitRequested();
+    void simulateJobRequested(int gpu);
+
+private:
+    // One line of the menu, as a value: two menus are the same when their item lists are equal.
+    struct MenuItem
+    {
+        enum Kind { Section, Info, Action, Separator };
+        Kind kind = Action;
+        QString id; // the action's objectName: what it does
+        QString text;
+        QVariant data; // the workload id or GPU index it concerns
+        bool checkable = false;
+        bool checked = false;
+        bool enabled = true;
+        QString toolTip;
+
+        bool operator==(const MenuItem &o) const
+        {
+            return kind == o.kind && id == o.id && text == o.text && data == o.data && checkable == o.checkable
+                   && checked == o.checked && enabled == o.enabled && toolTip == o.toolTip;
+        }
+    };
+
+    QList<MenuItem> menuItems() const;
+    void updateMenu();
+    void onActionTriggered(QAction *action);
+    void onActivated(QSystemTrayIcon::ActivationReason reason);
+
+    QPointer<QSystemTrayIcon> m_trayIcon;
+    QMenu *m_menu;
+    MonitorState m_state;
+    qint64 m_nowMs = 0;
+    QDateTime m_wallNow;
+    bool m_hasState = false;
+    OverallState m_overall = OverallState::Idle;
+    bool m_iconSet = false;
+    QString m_toolTip;
+    bool m_demo = false;
+    bool m_autostart = false;
+    bool m_settingsAvailable = false;
+    QList<MenuItem> m_shownItems;
+    int m_menuRebuilds = 0;
+};

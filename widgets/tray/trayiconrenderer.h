@@ -1,0 +1,20 @@
+#pragma once
+// Draws the tray icon: a chip whose badge tells the state by its shape (colour only helps).
+#include "tray/overallstate.h"
+
+#include <QIcon>
+#include <QImage>
+#include <QList>
+
+namespace TrayIconRenderer {
+
+// The sizes desktops ask trays for (XEmbed 16-24, KDE 22, HiDPI panels 32-48).
+QList<int> iconSizes();
+
+// One image of `size` logical pixels at `devicePixelRatio` (2 for HiDPI): size * ratio device pixels.
+QImage render(OverallState state, int size, qreal devicePixelRatio = 1.0);
+
+// Every size at 1x and 2x.
+QIcon icon(OverallState state);
+
+} // namespace TrayIconRenderer

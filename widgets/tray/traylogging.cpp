@@ -1,0 +1,3 @@
+#include "tray/traylogging.h"
+
+Q_LOGGING_CATEGORY(lcTray, "idlegpu.tray", QtInfoMsg)

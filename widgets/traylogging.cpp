@@ -1,3 +1,0 @@
-#include "traylogging.h"
-
-Q_LOGGING_CATEGORY(lcTray, "idlegpu.tray", QtInfoMsg)
