@@ -25,12 +25,18 @@ public:
 
     void start()
     {
-        if (m_started || m_parts.monitor->state().shuttingDown)
+        if (m_started || m_shuttingDown)
             return;
         m_started = m_parts.monitor->start();
         if (!m_started)
             Q_EMIT stateChanged(m_parts.monitor->state()); // the problems; a good start emits its first scan
         Q_EMIT started(m_started);
+    }
+
+    void shutdown()
+    {
+        m_shuttingDown = true;
+        m_parts.monitor->shutdown();
     }
 
     Monitor *monitor() const { return m_parts.monitor.get(); }
@@ -46,6 +52,7 @@ Q_SIGNALS:
 private:
     MonitorParts m_parts;
     bool m_started = false;
+    bool m_shuttingDown = false; // a start asked for after the shutdown (a late file change) is ignored
 };
 
 MonitorHost::MonitorHost(const QString &configPath, MonitorFactory factory, QObject *parent)
@@ -124,7 +131,7 @@ void MonitorHost::reloadConfig()
 
 void MonitorHost::shutdown()
 {
-    post([](Monitor &monitor) { monitor.shutdown(); });
+    QMetaObject::invokeMethod(m_worker, [worker = m_worker] { worker->shutdown(); }, Qt::QueuedConnection);
 }
 
 void MonitorHost::receiveState(const MonitorState &state)
