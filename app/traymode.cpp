@@ -2,7 +2,7 @@
 
 #include "config/config.h"
 #include "logging.h"
-#include "monitor.h"
+#include "monitorhost.h"
 #include "backends/nvmlbackend.h"
 #include "run/processrunner.h"
 #include "singleinstance.h"
@@ -21,6 +21,7 @@
 #include <QLibraryInfo>
 #include <QLocale>
 #include <QMessageBox>
+#include <QMutex>
 #include <QProcess>
 #include <QStandardPaths>
 #include <QSystemTrayIcon>
@@ -30,6 +31,7 @@
 #include <QTranslator>
 
 #include <cstdio>
+#include <utility>
 
 #include <unistd.h>
 
@@ -49,9 +51,11 @@ class TrayMode
 // grows past kMaxLogBytes.
 QFile *g_logFile = nullptr;
 QtMessageHandler g_previousHandler = nullptr;
+QMutex g_logMutex; // the monitor's thread logs too
 
 void logToFile(QtMsgType type, const QMessageLogContext &context, const QString &message)
 {
+    const QMutexLocker lock(&g_logMutex);
     if (g_logFile) {
         g_logFile->write(qFormatLogMessage(type, context, message).toUtf8() + '\n');
         g_logFile->flush();
@@ -193,50 +197,64 @@ int runTray(const QString &configPath, bool demo)
         return 2;
     }
 
-    ProcessRunner runner;
-    Monitor monitor(path, &runner);
-    monitor.setGpuBackend(std::make_unique<NvmlBackend>());
+    // The monitor and its runner live on the host's thread, made there; the tray only talks to the host.
+    MonitorHost monitor(path, [path] {
+        MonitorParts parts;
+        parts.runner = std::make_unique<ProcessRunner>();
+        parts.monitor = std::make_unique<Monitor>(path, parts.runner.get());
+        parts.monitor->setGpuBackend(std::make_unique<NvmlBackend>());
+        return parts;
+    });
     TrayApplication tray(&monitor, logPath);
     tray.controller()->setDemoMode(demo);
     QObject::connect(tray.controller(), &TrayController::simulateJobRequested, &monitor,
                      [&demoSetup](int gpu) { demoSetup.simulateJob(gpu); });
 
-    // Quit: stop the workloads (they get their grace time), then leave.
+    // Quit: stop the workloads (they get their grace time), then leave; the host's thread ends after the event
+    // loop, when the host goes.
     bool quitting = false;
     const auto quit = [&monitor, &quitting] {
         quitting = true;
         monitor.shutdown();
     };
     QObject::connect(tray.controller(), &TrayController::quitRequested, &monitor, quit);
-    QObject::connect(&monitor, &Monitor::shutdownFinished, qApp, [] { QCoreApplication::quit(); });
+    QObject::connect(&monitor, &MonitorHost::shutdownFinished, qApp, [] { QCoreApplication::quit(); });
     if (auto *signals_ = qApp->findChild<UnixSignalWatcher *>()) {
         QObject::connect(signals_, &UnixSignalWatcher::terminateRequested, &monitor, quit);
-        QObject::connect(signals_, &UnixSignalWatcher::reloadRequested, &monitor, &Monitor::reloadConfig);
+        QObject::connect(signals_, &UnixSignalWatcher::reloadRequested, &monitor, &MonitorHost::reloadConfig);
     }
 
     // A configuration that cannot be used does not end the tray: it shows the problem and starts the monitor
     // once the file is fixed (the monitor watches the file itself only after a good start).
     QFileSystemWatcher configWatcher;
-    if (monitor.start()) {
-        qCInfo(lcMonitor, "idlegpu %s in the tray with %s (pid %lld)", IDLEGPU_VERSION, qPrintable(path),
-               QCoreApplication::applicationPid());
-    } else {
-        tray.reportConfigProblems();
-        configWatcher.addPath(QFileInfo(path).absolutePath());
+    bool firstStart = true;
+    QObject::connect(&monitor, &MonitorHost::started, &monitor, [&](bool ok) {
+        const bool first = std::exchange(firstStart, false);
+        if (ok) {
+            if (first)
+                qCInfo(lcMonitor, "idlegpu %s in the tray with %s (pid %lld)", IDLEGPU_VERSION, qPrintable(path),
+                       QCoreApplication::applicationPid());
+            else
+                qCInfo(lcConfig, "%s is usable now; monitoring", qPrintable(path));
+            const QStringList watched = configWatcher.files() + configWatcher.directories();
+            if (!watched.isEmpty())
+                configWatcher.removePaths(watched);
+            return;
+        }
+        if (first) {
+            tray.reportConfigProblems();
+            configWatcher.addPath(QFileInfo(path).absolutePath());
+        }
         if (QFileInfo::exists(path))
-            configWatcher.addPath(path);
-        const auto retry = [&] {
-            if (quitting || !monitor.start()) {
-                if (QFileInfo::exists(path))
-                    configWatcher.addPath(path); // re-watch after an editor's rename
-                return;
-            }
-            qCInfo(lcConfig, "%s is usable now; monitoring", qPrintable(path));
-            configWatcher.removePaths(configWatcher.files() + configWatcher.directories());
-        };
-        QObject::connect(&configWatcher, &QFileSystemWatcher::fileChanged, &monitor, retry);
-        QObject::connect(&configWatcher, &QFileSystemWatcher::directoryChanged, &monitor, retry);
-    }
+            configWatcher.addPath(path); // re-watch after an editor's rename
+    });
+    const auto retry = [&] {
+        if (!quitting)
+            monitor.start(); // ignored by a monitor that started meanwhile
+    };
+    QObject::connect(&configWatcher, &QFileSystemWatcher::fileChanged, &monitor, retry);
+    QObject::connect(&configWatcher, &QFileSystemWatcher::directoryChanged, &monitor, retry);
+    monitor.start();
 
     // The tray may not be there yet at login. Wait for it; after kTrayWaitMs show the status window instead,
     // and keep waiting: the icon appears whenever a tray does.

@@ -6,7 +6,8 @@
 //                    [--gpumon-gpus N] [--gpumon-interval-ms N]
 //
 // Bystanders are idle processes holding files open, so that the /proc scan (and fuser) has real work to do.
-// Each trial is a new process that opens the node and holds it, as a CUDA job does.
+// Each trial is a new process that opens the node and holds it, as a CUDA job does. A trial whose workload was
+// stopped before the open, or ended without a SIGTERM, measures nothing: it is discarded and counted, by reason.
 //
 // gpu_mon answers at its next poll, so one trial there takes a poll period to be seen and another for the
 // workload to come back. To keep 200 trials to a few minutes, the gpu_mon side has several fake GPUs (default:
@@ -19,6 +20,7 @@
 #include <QCoreApplication>
 #include <QDir>
 #include <QFile>
+#include <QMap>
 #include <QProcess>
 #include <QTemporaryDir>
 #include <QThread>
@@ -42,43 +44,59 @@ static long long nowUs()
     return (long long)ts.tv_sec * 1000000 + ts.tv_nsec / 1000;
 }
 
-// The newest line "<what> <pid> <t>" of an event file written by sigterm_receiver.
-static bool newestEvent(const QString &path, const char *what, qint64 *pid, long long *t)
+// The lines "<what> <pid> <t>" that sigterm_receiver appends to an events file, read in order and each once. A
+// trial pairs its open with the first "term" of its own workload after that workload's "ready": never with the
+// newest line of the file, which may be another workload's (a pid used again), nor with a line still being
+// written (a write across a page boundary can be read half done, its time cut short): a line counts once its
+// newline is there.
+class EventLog
 {
-    QFile file(path);
-    if (!file.open(QIODevice::ReadOnly))
-        return false;
-    const QList<QByteArray> lines = file.readAll().split('\n');
-    for (auto it = lines.crbegin(); it != lines.crend(); ++it) {
-        const QList<QByteArray> parts = it->split(' ');
-        if (parts.size() == 3 && parts[0] == what) {
-            *pid = parts[1].toLongLong();
-            *t = parts[2].toLongLong();
-            return true;
-        }
-    }
-    return false;
-}
+public:
+    struct Event
+    {
+        QByteArray what;
+        qint64 pid = 0;
+        long long t = 0;
+    };
 
-// Waits until the newest "<what>" line has a pid other than skipPid (for "ready": a new start) or equal to
-// wantPid (for "term"). Returns its pid and t.
-static bool waitForEvent(const QString &path, const char *what, qint64 skipPid, qint64 wantPid, qint64 *pid,
-                         long long *t, int timeoutMs)
-{
-    const long long deadline = nowUs() + timeoutMs * 1000LL;
-    while (nowUs() < deadline) {
-        qint64 linePid = 0;
-        long long lineT = 0;
-        if (newestEvent(path, what, &linePid, &lineT) && !(skipPid && linePid == skipPid)
-            && !(wantPid && linePid != wantPid)) {
-            *pid = linePid;
-            *t = lineT;
-            return true;
+    explicit EventLog(const QString &path) : m_path(path) {}
+
+    QList<Event> readNew()
+    {
+        QFile file(m_path);
+        if (!file.open(QIODevice::ReadOnly) || !file.seek(m_offset))
+            return {};
+        const QByteArray bytes = file.readAll();
+        const qsizetype end = bytes.lastIndexOf('\n');
+        if (end < 0)
+            return {};
+        m_offset += end + 1;
+        QList<Event> events;
+        for (const QByteArray &line : bytes.left(end).split('\n')) {
+            const QList<QByteArray> parts = line.split(' ');
+            bool pidOk = false, tOk = false;
+            Event event{parts.value(0), parts.value(1).toLongLong(&pidOk), parts.value(2).toLongLong(&tOk)};
+            if (parts.size() == 3 && pidOk && tOk)
+                events.append(event);
         }
-        QThread::usleep(500);
+        return events;
     }
-    return false;
-}
+
+private:
+    QString m_path;
+    qint64 m_offset = 0;
+};
+
+// A workload from its "ready" until its "term" (or another's "ready": it ended without a SIGTERM).
+struct WorkloadRun
+{
+    qint64 pid = 0;
+    long long readyAt = 0;
+    bool running() const { return pid != 0; }
+};
+
+// Why trials were set aside, with how many each.
+using Discards = QMap<QByteArray, int>;
 
 // The user's job: a new process, as a CUDA job is, that takes the time, opens the node and holds it until
 // killed. Returns its pid and the time just before its open().
@@ -106,6 +124,8 @@ static pid_t startJob(const QByteArray &node, long long *openedAt)
 
 static void endJob(pid_t job)
 {
+    if (job <= 0)
+        return; // fork failed: kill(-1) would hit every process of the user
     ::kill(job, SIGKILL);
     waitpid(job, nullptr, 0);
 }
@@ -120,6 +140,7 @@ struct Latencies
 {
     std::vector<double> ms;
     int failures = 0;
+    Discards discarded;
 };
 
 // idlegpu --headless on one fake GPU; trials one after another.
@@ -155,30 +176,67 @@ static Latencies measureIdlegpu(const QTemporaryDir &dir, int trials)
     }
 
     const QByteArray node = QFile::encodeName(dev + QStringLiteral("/nvidia0"));
-    qint64 lastPid = 0;
-    qint64 stillRunning = 0; // the workload of a trial that got no SIGTERM: the next trial uses it as it is
+    EventLog log(events);
+    WorkloadRun workload; // the one running now, as far as the events read so far say
+    // Reads the new events; true when `workload` ended meanwhile (its "term" or another's "ready").
+    const auto follow = [&log, &workload](long long *termAt) {
+        bool ended = false;
+        for (const EventLog::Event &event : log.readNew()) {
+            if (event.what == "ready") {
+                ended = ended || workload.running();
+                workload = {event.pid, event.t};
+            } else if (event.what == "term" && event.pid == workload.pid) {
+                *termAt = event.t;
+                workload = {};
+                ended = true;
+            }
+        }
+        return ended;
+    };
     for (int trial = 0; trial < trials; ++trial) {
-        qint64 pid = stillRunning;
-        long long readyAt = 0, termAt = 0;
-        if (!pid && !waitForEvent(events, "ready", lastPid, 0, &pid, &readyAt, 15000)) {
+        long long termAt = 0;
+        const long long startDeadline = nowUs() + 15'000'000LL;
+        for (;;) {
+            follow(&termAt);
+            if (workload.running()) {
+                QThread::msleep(20); // let idlegpu finish its own bookkeeping of the start
+                if (!follow(&termAt) && workload.running())
+                    break; // still the same workload, still running: the trial may open
+            } else if (nowUs() > startDeadline) {
+                break;
+            } else {
+                QThread::usleep(500);
+            }
+        }
+        if (!workload.running()) {
             fprintf(stderr, "idlegpu trial %d: the workload did not start\n", trial);
             result.failures += trials - trial;
             break;
         }
-        stillRunning = 0;
-        QThread::msleep(20); // let idlegpu finish its own bookkeeping of the start
+        const qint64 pid = workload.pid;
         long long openedAt = 0;
         const pid_t job = startJob(node, &openedAt);
-        qint64 termPid = 0;
-        if (!waitForEvent(events, "term", 0, pid, &termPid, &termAt, 10000)) {
+        termAt = 0;
+        bool ended = false;
+        for (const long long deadline = nowUs() + 10'000'000LL; !ended && nowUs() < deadline;) {
+            QThread::usleep(500);
+            ended = follow(&termAt);
+        }
+        if (job <= 0) {
+            ++result.discarded["fork() of the job failed"];
+        } else if (!ended) {
             fprintf(stderr, "idlegpu trial %d: no SIGTERM within 10 s\n", trial);
-            ++result.failures;
-            stillRunning = pid;
+            ++result.failures; // the next trial goes on with the same workload
+        } else if (termAt == 0) {
+            ++result.discarded["the workload ended without a SIGTERM"];
+        } else if (termAt < openedAt) {
+            fprintf(stderr, "idlegpu trial %d: workload %lld got its SIGTERM %.2f ms before the job's open\n",
+                    trial, pid, double(openedAt - termAt) / 1000.0);
+            ++result.discarded["SIGTERM before the job's open (stopped for another reason)"];
         } else {
             result.ms.push_back(double(termAt - openedAt) / 1000.0);
         }
         endJob(job);
-        lastPid = pid;
     }
     ::kill(pid_t(idlegpu.processId()), SIGTERM);
     idlegpu.waitForFinished(20000);
@@ -228,16 +286,21 @@ static Latencies measureGpumon(const QTemporaryDir &dir, int trials, int gpus, i
         return result;
     }
 
-    // Per GPU: waiting for a (new) workload, then for the moment to open, then for the SIGTERM.
+    // Per GPU: waiting for a running workload, then for the moment to open, then for its SIGTERM.
     enum class Phase { AwaitStart, AwaitOpen, AwaitTerm, Done };
     struct Gpu
     {
         Phase phase = Phase::AwaitStart;
-        qint64 workload = 0;
+        WorkloadRun workload;  // running now, as far as its events say
+        qint64 trialPid = 0;   // the workload of the trial under way
+        long long termAt = 0;  // of trialPid, once its "term" is read
         long long openAt = 0, openedAt = 0, deadline = 0;
         pid_t job = 0;
     };
     std::vector<Gpu> perGpu(static_cast<size_t>(gpus));
+    std::vector<EventLog> logs;
+    for (int gpu = 0; gpu < gpus; ++gpu)
+        logs.emplace_back(eventsPrefix + QString::number(gpu));
     std::mt19937_64 random(std::random_device{}());
     std::uniform_real_distribution<double> phase(0.0, 1.0);
     const QString polls = eventsPrefix + QStringLiteral("polls");
@@ -249,33 +312,50 @@ static Latencies measureGpumon(const QTemporaryDir &dir, int trials, int gpus, i
         bool anyActive = false;
         for (size_t i = 0; i < perGpu.size(); ++i) {
             Gpu &gpu = perGpu[i];
-            const QString events = eventsPrefix + QString::number(i);
-            qint64 pid = 0;
-            long long t = 0;
+            for (const EventLog::Event &event : logs[i].readNew()) {
+                if (event.what == "ready") {
+                    gpu.workload = {event.pid, event.t};
+                } else if (event.what == "term" && event.pid == gpu.workload.pid) {
+                    if (event.pid == gpu.trialPid)
+                        gpu.termAt = event.t;
+                    gpu.workload = {};
+                }
+            }
             if (gpu.phase == Phase::AwaitStart) {
                 if (started >= trials) {
                     gpu.phase = Phase::Done;
-                } else if (newestEvent(events, "ready", &pid, &t) && pid != gpu.workload) {
-                    gpu.workload = pid;
-                    gpu.openAt = t + (long long)(phase(random) * double(pollPeriodUs(polls, intervalMs)));
+                } else if (gpu.workload.running()) {
+                    gpu.trialPid = gpu.workload.pid;
+                    gpu.termAt = 0;
+                    gpu.openAt = gpu.workload.readyAt
+                                 + (long long)(phase(random) * double(pollPeriodUs(polls, intervalMs)));
                     gpu.phase = Phase::AwaitOpen;
                     ++started;
                 } else if (nowUs() > gpu.deadline) {
                     fprintf(stderr, "gpu_mon GPU %zu: the workload did not start\n", i);
                     gpu.phase = Phase::Done;
                 }
+            } else if (gpu.phase == Phase::AwaitOpen && gpu.workload.pid != gpu.trialPid) {
+                --started; // it ended before the job opened: no trial, wait for the next start
+                gpu.phase = Phase::AwaitStart;
             } else if (gpu.phase == Phase::AwaitOpen && nowUs() >= gpu.openAt) {
                 gpu.job = startJob(nodes[i], &gpu.openedAt);
                 gpu.deadline = gpu.openedAt + trialTimeoutUs;
                 gpu.phase = Phase::AwaitTerm;
             } else if (gpu.phase == Phase::AwaitTerm) {
-                const bool terminated = newestEvent(events, "term", &pid, &t) && pid == gpu.workload;
-                if (terminated || nowUs() > gpu.deadline) {
-                    if (terminated) {
-                        result.ms.push_back(double(t - gpu.openedAt) / 1000.0);
-                    } else {
+                const bool ended = gpu.workload.pid != gpu.trialPid;
+                if (ended || nowUs() > gpu.deadline) {
+                    if (gpu.job <= 0) {
+                        ++result.discarded["fork() of the job failed"];
+                    } else if (!ended) {
                         fprintf(stderr, "gpu_mon GPU %zu: no SIGTERM\n", i);
                         ++result.failures;
+                    } else if (gpu.termAt == 0) {
+                        ++result.discarded["the workload ended without a SIGTERM"];
+                    } else if (gpu.termAt < gpu.openedAt) {
+                        ++result.discarded["SIGTERM before the job's open (stopped for another reason)"];
+                    } else {
+                        result.ms.push_back(double(gpu.termAt - gpu.openedAt) / 1000.0);
                     }
                     ++finished;
                     endJob(gpu.job); // the GPU is free again: the next poll restarts the workload
@@ -294,6 +374,20 @@ static Latencies measureGpumon(const QTemporaryDir &dir, int trials, int gpus, i
     ::kill(pid_t(poller.processId()), SIGTERM);
     poller.waitForFinished(20000);
     return result;
+}
+
+static int discardedCount(const Discards &discards)
+{
+    int count = 0;
+    for (int n : discards)
+        count += n;
+    return count;
+}
+
+static void printDiscards(const Discards &discards)
+{
+    for (auto it = discards.cbegin(); it != discards.cend(); ++it)
+        printf("  discarded: %d trial(s): %s\n", it.value(), it.key().constData());
 }
 
 static double percentile(const std::vector<double> &sorted, double p)
@@ -362,7 +456,9 @@ int main(int argc, char **argv)
     };
     printf("Preemption latency, foreign open() -> SIGTERM in the workload (fake nodes)\n");
     printf("bystanders: %d processes x %d fds\n", bystanders, fdsPerBystander);
-    printf("idlegpu --headless: %zu trials ok, %d failed\n", ours.size(), idlegpu.failures);
+    printf("idlegpu --headless: %zu trials ok, %d failed, %d discarded\n", ours.size(), idlegpu.failures,
+           discardedCount(idlegpu.discarded));
+    printDiscards(idlegpu.discarded);
     if (!gpumon) {
         printf("%-10s %12s\n", "statistic", "idlegpu ms");
         const std::pair<const char *, double> rows[] = {
@@ -372,8 +468,10 @@ int main(int argc, char **argv)
             printf("%-10s %12.2f\n", row.first, row.second);
         return idlegpu.failures == 0 ? 0 : 1;
     }
-    printf("gpu_mon's method (fuser -av every %d ms, %d fake GPUs): %zu trials ok, %d failed\n", gpumonIntervalMs,
-           gpumonGpus, theirs.size(), gpumonLatencies.failures);
+    printf("gpu_mon's method (fuser -av every %d ms, %d fake GPUs): %zu trials ok, %d failed, %d discarded\n",
+           gpumonIntervalMs, gpumonGpus, theirs.size(), gpumonLatencies.failures,
+           discardedCount(gpumonLatencies.discarded));
+    printDiscards(gpumonLatencies.discarded);
     printf("%-10s %12s %12s %10s\n", "statistic", "idlegpu ms", "gpu_mon ms", "ratio");
     const auto row = [](const char *name, double ourValue, double theirValue) {
         printf("%-10s %12.2f %12.2f %10.0f\n", name, ourValue, theirValue, ourValue > 0 ? theirValue / ourValue : 0.0);

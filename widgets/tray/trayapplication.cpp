@@ -1,6 +1,6 @@
 #include "tray/trayapplication.h"
 
-#include "monitor.h"
+#include "monitorhost.h"
 #include "settings/settingsdialog.h"
 #include "status/statuswindow.h"
 #include "tray/traycontroller.h"
@@ -14,7 +14,8 @@
 
 #include <algorithm>
 
-TrayApplication::TrayApplication(Monitor *monitor, const QString &logFilePath, const Clock *clock, QObject *parent)
+TrayApplication::TrayApplication(MonitorHost *monitor, const QString &logFilePath, const Clock *clock,
+                                 QObject *parent)
     : QObject(parent),
       m_monitor(monitor),
       m_logFilePath(logFilePath),
@@ -26,29 +27,35 @@ TrayApplication::TrayApplication(Monitor *monitor, const QString &logFilePath, c
       m_statusWindow(new StatusWindow),
       m_tickTimer(new QTimer(this))
 {
-    m_monitor->setPause(m_pauseStore.load(m_clock->nowMs(), QDateTime::currentDateTimeUtc()));
+    m_pause = m_pauseStore.load(m_clock->nowMs(), QDateTime::currentDateTimeUtc());
+    m_monitor->setPause(m_pause);
     m_controller->setAutostartEnabled(m_autostart.isEnabled());
 
-    connect(m_monitor, &Monitor::stateChanged, this, &TrayApplication::applyState);
-    connect(m_monitor, &Monitor::preempted, m_notifier, &Notifier::notifyPreemption);
-    connect(m_monitor, &Monitor::workloadFailed, this, [this](const QString &id, const WorkloadRuntime &runtime) {
+    connect(m_monitor, &MonitorHost::stateChanged, this, &TrayApplication::applyState);
+    connect(m_monitor, &MonitorHost::preempted, m_notifier, &Notifier::notifyPreemption);
+    connect(m_monitor, &MonitorHost::workloadFailed, this, [this](const QString &id, const WorkloadRuntime &runtime) {
         const WorkloadConfig *workload = m_monitor->state().config.workload(id);
         m_notifier->notifyWorkloadFailed(workload ? workload->name : id, runtime);
     });
-    connect(m_monitor, &Monitor::configRejected, m_notifier, &Notifier::notifyConfigRejected);
-    connect(m_statusWindow, &StatusWindow::visibilityChanged, m_monitor, &Monitor::setGpuSamplingWanted);
+    connect(m_monitor, &MonitorHost::configRejected, m_notifier, &Notifier::notifyConfigRejected);
+    connect(m_statusWindow, &StatusWindow::visibilityChanged, m_monitor, &MonitorHost::setGpuSamplingWanted);
 
     connect(m_controller, &TrayController::pauseAllRequested, this, [this](bool paused) {
-        m_monitor->setPausedAll(paused);
-        savePause();
+        m_pause.all = paused;
+        m_pause.allUntilMs = 0;
+        changePause();
     });
     connect(m_controller, &TrayController::pauseForRequested, this, [this](qint64 ms) {
-        m_monitor->setPausedAll(true, m_clock->nowMs() + ms);
-        savePause();
+        m_pause.all = true;
+        m_pause.allUntilMs = m_clock->nowMs() + ms;
+        changePause();
     });
     connect(m_controller, &TrayController::workloadPauseRequested, this, [this](const QString &id, bool paused) {
-        m_monitor->setWorkloadPaused(id, paused);
-        savePause();
+        if (paused)
+            m_pause.workloads.insert(id);
+        else
+            m_pause.workloads.remove(id);
+        changePause();
     });
     connect(m_controller, &TrayController::openStatusRequested, this, &TrayApplication::showStatusWindow);
     connect(m_controller, &TrayController::openSettingsRequested, this, &TrayApplication::showSettingsDialog);
@@ -94,7 +101,7 @@ void TrayApplication::showSettingsDialog()
         m_settingsDialog->setAttribute(Qt::WA_DeleteOnClose);
         m_settingsDialog->setMonitorState(m_monitor->state());
         // The monitor's own file watcher would notice too, a moment later; reloading now shows the result at once.
-        connect(m_settingsDialog, &SettingsDialog::configSaved, m_monitor, &Monitor::reloadConfig);
+        connect(m_settingsDialog, &SettingsDialog::configSaved, m_monitor, &MonitorHost::reloadConfig);
         connect(m_settingsDialog, &QDialog::finished, this, [this] {
             // "Start at login" may have changed in the dialog.
             m_controller->setAutostartEnabled(m_autostart.isEnabled());
@@ -133,12 +140,18 @@ void TrayApplication::applyState()
         m_tickTimer->stop();
 }
 
+void TrayApplication::changePause()
+{
+    m_monitor->setPause(m_pause);
+    savePause();
+}
+
 void TrayApplication::savePause()
 {
-    if (!m_pauseStore.save(m_monitor->state().pause, m_clock->nowMs(), QDateTime::currentDateTimeUtc()))
+    if (!m_pauseStore.save(m_pause, m_clock->nowMs(), QDateTime::currentDateTimeUtc()))
         qCWarning(lcTray, "cannot save the pause: %s", qPrintable(m_pauseStore.errorString()));
 }
 
 // Its moc output compiled here rather than in the library's shared mocs_compilation object, so that linking
-// the other widgets (the tests do) does not drag in the Monitor.
+// the other widgets (the tests do) does not drag in the MonitorHost and the Monitor.
 #include "moc_trayapplication.cpp"

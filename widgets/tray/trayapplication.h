@@ -1,7 +1,8 @@
 #pragma once
-// Glue between a Monitor and the tray's pieces: state updates go to the TrayController, the status window and
-// the notifier; the controller's intents go to the monitor (and the pause to the PauseStore). Everything with
-// logic lives in those pieces, which are tested without a Monitor.
+// Glue between the monitor's host and the tray's pieces: the states it sends go to the TrayController, the status
+// window and the notifier; the controller's intents go to the host as requests (and the pause to the PauseStore).
+// The monitor itself runs on the host's thread: nothing here calls into it. Everything with logic lives in those
+// pieces, which are tested without a Monitor.
 #include "tray/autostart.h"
 #include "clock.h"
 #include "tray/notifier.h"
@@ -11,7 +12,7 @@
 #include <QObject>
 #include <QPointer>
 
-class Monitor;
+class MonitorHost;
 class QSystemTrayIcon;
 class QTimer;
 class StatusWindow;
@@ -21,9 +22,9 @@ class TrayApplication : public QObject
 {
     Q_OBJECT
 public:
-    // Restores the saved pause into `monitor` at once (call before Monitor::start()). `logFilePath` is what
+    // Sends the saved pause to `monitor` at once (call before MonitorHost::start()). `logFilePath` is what
     // "Open log" opens.
-    TrayApplication(Monitor *monitor, const QString &logFilePath, const Clock *clock = SystemClock::instance(),
+    TrayApplication(MonitorHost *monitor, const QString &logFilePath, const Clock *clock = SystemClock::instance(),
                     QObject *parent = nullptr);
     ~TrayApplication() override;
 
@@ -41,9 +42,11 @@ public:
 
 private:
     void applyState();
+    // Sends m_pause to the monitor and saves it.
+    void changePause();
     void savePause();
 
-    QPointer<Monitor> m_monitor;
+    QPointer<MonitorHost> m_monitor;
     QString m_logFilePath;
     const Clock *m_clock;
     QSystemTrayIcon *m_trayIcon;
@@ -53,6 +56,9 @@ private:
     StatusWindow *m_statusWindow;
     QPointer<SettingsDialog> m_settingsDialog; // deletes itself when closed
     PauseStore m_pauseStore;
+    // The pause as the user asked for it, the monitor's to apply: saved at once, without waiting for the state
+    // that reflects it to come back from the monitor's thread.
+    PauseState m_pause;
     Autostart m_autostart;
     QTimer *m_tickTimer; // refreshes countdowns and run times once a second while they are shown
 };

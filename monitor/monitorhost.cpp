@@ -1,0 +1,143 @@
+#include "monitorhost.h"
+
+// The worker thread's side: owns the monitor and the runner, relays their signals with the values they need,
+// so that the GUI side never asks the monitor anything.
+class MonitorWorker : public QObject
+{
+    Q_OBJECT
+public:
+    ~MonitorWorker() override
+    {
+        m_parts.monitor.reset(); // before the runner it drives
+        m_parts.runner.reset();
+    }
+
+    void create(const MonitorFactory &factory)
+    {
+        m_parts = factory();
+        Monitor *monitor = m_parts.monitor.get();
+        connect(monitor, &Monitor::stateChanged, this, [this] { Q_EMIT stateChanged(m_parts.monitor->state()); });
+        connect(monitor, &Monitor::preempted, this, &MonitorWorker::preempted);
+        connect(monitor, &Monitor::workloadFailed, this, &MonitorWorker::workloadFailed);
+        connect(monitor, &Monitor::configRejected, this, &MonitorWorker::configRejected);
+        connect(monitor, &Monitor::shutdownFinished, this, &MonitorWorker::shutdownFinished);
+    }
+
+    void start()
+    {
+        if (m_started || m_shuttingDown)
+            return;
+        m_started = m_parts.monitor->start();
+        if (!m_started)
+            Q_EMIT stateChanged(m_parts.monitor->state()); // the problems; a good start emits its first scan
+        Q_EMIT started(m_started);
+    }
+
+    void shutdown()
+    {
+        m_shuttingDown = true;
+        m_parts.monitor->shutdown();
+    }
+
+    Monitor *monitor() const { return m_parts.monitor.get(); }
+
+Q_SIGNALS:
+    void stateChanged(const MonitorState &state);
+    void started(bool ok);
+    void preempted(const PreemptionEvent &event);
+    void workloadFailed(const QString &id, const WorkloadRuntime &runtime);
+    void configRejected(const QList<ConfigDiagnostic> &problems);
+    void shutdownFinished();
+
+private:
+    MonitorParts m_parts;
+    bool m_started = false;
+    bool m_shuttingDown = false; // a start asked for after the shutdown (a late file change) is ignored
+};
+
+MonitorHost::MonitorHost(const QString &configPath, MonitorFactory factory, QObject *parent)
+    : QObject(parent), m_configPath(configPath), m_worker(new MonitorWorker)
+{
+    // The values that cross the thread in queued signals.
+    qRegisterMetaType<MonitorState>();
+    qRegisterMetaType<PreemptionEvent>();
+    qRegisterMetaType<WorkloadRuntime>();
+    qRegisterMetaType<QList<ConfigDiagnostic>>();
+
+    m_thread.setObjectName(QStringLiteral("idlegpu-monitor"));
+    m_worker->moveToThread(&m_thread);
+    connect(&m_thread, &QThread::finished, m_worker, &QObject::deleteLater);
+
+    connect(m_worker, &MonitorWorker::stateChanged, this, &MonitorHost::receiveState);
+    connect(m_worker, &MonitorWorker::started, this, &MonitorHost::started);
+    connect(m_worker, &MonitorWorker::preempted, this, &MonitorHost::preempted);
+    connect(m_worker, &MonitorWorker::workloadFailed, this, &MonitorHost::workloadFailed);
+    connect(m_worker, &MonitorWorker::configRejected, this, &MonitorHost::configRejected);
+    connect(m_worker, &MonitorWorker::shutdownFinished, this, &MonitorHost::shutdownFinished);
+
+    m_thread.start();
+    // The first event of the thread: every request queued after it finds the monitor made.
+    QMetaObject::invokeMethod(
+        m_worker, [worker = m_worker, factory = std::move(factory)] { worker->create(factory); },
+        Qt::QueuedConnection);
+}
+
+MonitorHost::~MonitorHost()
+{
+    m_thread.quit();
+    m_thread.wait();
+}
+
+void MonitorHost::post(std::function<void(Monitor &)> request)
+{
+    QMetaObject::invokeMethod(
+        m_worker,
+        [worker = m_worker, request = std::move(request)] {
+            if (Monitor *monitor = worker->monitor())
+                request(*monitor);
+        },
+        Qt::QueuedConnection);
+}
+
+void MonitorHost::start()
+{
+    QMetaObject::invokeMethod(m_worker, [worker = m_worker] { worker->start(); }, Qt::QueuedConnection);
+}
+
+void MonitorHost::setPausedAll(bool paused, qint64 untilMs)
+{
+    post([paused, untilMs](Monitor &monitor) { monitor.setPausedAll(paused, untilMs); });
+}
+
+void MonitorHost::setWorkloadPaused(const QString &id, bool paused)
+{
+    post([id, paused](Monitor &monitor) { monitor.setWorkloadPaused(id, paused); });
+}
+
+void MonitorHost::setPause(const PauseState &pause)
+{
+    post([pause](Monitor &monitor) { monitor.setPause(pause); });
+}
+
+void MonitorHost::setGpuSamplingWanted(bool wanted)
+{
+    post([wanted](Monitor &monitor) { monitor.setGpuSamplingWanted(wanted); });
+}
+
+void MonitorHost::reloadConfig()
+{
+    post([](Monitor &monitor) { monitor.reloadConfig(); });
+}
+
+void MonitorHost::shutdown()
+{
+    QMetaObject::invokeMethod(m_worker, [worker = m_worker] { worker->shutdown(); }, Qt::QueuedConnection);
+}
+
+void MonitorHost::receiveState(const MonitorState &state)
+{
+    m_state = state;
+    Q_EMIT stateChanged(m_state);
+}
+
+#include "monitorhost.moc"

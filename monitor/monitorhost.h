@@ -1,0 +1,77 @@
+#pragma once
+// The monitor on a thread of its own, for the tray. A /proc scan takes tens of milliseconds with a thousand
+// processes (86 ms median measured with 1000), an NVML sample a few more, and an open/close storm asks for one scan
+// after another: on the GUI thread each would freeze the icon, the menu and the windows.
+//
+//   GUI thread                                     worker thread
+//   MonitorHost ── requests (queued calls) ──────► MonitorWorker ─► Monitor + its runner (made there)
+//               ◄─ stateChanged(MonitorState) ────  (copies Monitor::state() at each change)
+//                  preempted, workloadFailed, configRejected, started, shutdownFinished (all by value)
+//
+// The GUI holds only the host: it reads the last state received and sends requests; nothing on its side calls
+// into the Monitor. The Monitor and the runner are made by a factory run on the worker thread, so that their
+// timers, watchers and processes belong to that thread from the start.
+#include "monitor.h"
+
+#include <QObject>
+#include <QThread>
+
+#include <functional>
+#include <memory>
+
+// The monitor and the runner it drives, made together (the monitor keeps a plain pointer to the runner).
+struct MonitorParts
+{
+    std::unique_ptr<WorkloadRunner> runner;
+    std::unique_ptr<Monitor> monitor;
+};
+// Called once, on the worker thread.
+using MonitorFactory = std::function<MonitorParts()>;
+
+class MonitorWorker;
+
+class MonitorHost : public QObject
+{
+    Q_OBJECT
+public:
+    // Starts the worker thread and has `factory` make the monitor on it; start() then starts the monitor.
+    // `configPath`: the file the monitor reads, for configPath().
+    MonitorHost(const QString &configPath, MonitorFactory factory, QObject *parent = nullptr);
+    // Deletes the monitor and its runner on their thread, then ends the thread and joins it: a wait for the
+    // thread's current event at most. After shutdownFinished() nothing runs any more; before it, the runner's
+    // destructor kills what still runs.
+    ~MonitorHost() override;
+
+    QString configPath() const { return m_configPath; }
+    // The last state received from the monitor; a default one until the first arrives.
+    const MonitorState &state() const { return m_state; }
+    QThread *workerThread() { return &m_thread; }
+
+    // Requests, each queued to the worker thread and answered, where it changes something, by stateChanged().
+    void start(); // answered by started(); a monitor already started ignores it
+    void setPausedAll(bool paused, qint64 untilMs = 0);
+    void setWorkloadPaused(const QString &id, bool paused);
+    void setPause(const PauseState &pause);
+    void setGpuSamplingWanted(bool wanted);
+    void reloadConfig();
+    void shutdown(); // answered by shutdownFinished() once every workload has stopped
+
+Q_SIGNALS:
+    void stateChanged(const MonitorState &state);
+    // After start(): false when the configuration cannot be used at all (its problems are in the state).
+    void started(bool ok);
+    void preempted(const PreemptionEvent &event);
+    void workloadFailed(const QString &id, const WorkloadRuntime &runtime);
+    void configRejected(const QList<ConfigDiagnostic> &problems);
+    void shutdownFinished();
+
+private:
+    void receiveState(const MonitorState &state);
+    // Runs `request` on the worker thread with the monitor, once it exists.
+    void post(std::function<void(Monitor &)> request);
+
+    QString m_configPath;
+    QThread m_thread;
+    MonitorWorker *m_worker; // lives on m_thread; deleted there when the thread finishes
+    MonitorState m_state;
+};
