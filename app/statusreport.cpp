@@ -1,7 +1,5 @@
 #include "statusreport.h"
 
-#include "backends/drmholders.h"
-
 #include "devices/devicescanner.h"
 #include "holders/holderscanner.h"
 #include "holders/ttyscanner.h"
@@ -14,7 +12,7 @@
 
 namespace StatusReport {
 
-MonitorState collect(const Config &config, const MonitorPaths &paths, GpuBackend *backend)
+MonitorState collect(const Config &config, const MonitorPaths &paths, std::unique_ptr<GpuBackend> vendorLibrary)
 {
     MonitorState state;
     state.config = config;
@@ -23,19 +21,12 @@ MonitorState collect(const Config &config, const MonitorPaths &paths, GpuBackend
         HolderScanner(paths.procRoot).scan(HolderScanner::nodesOf(state.snapshot.devices));
     state.snapshot.holders = scan.holders;
     state.snapshot.unreadableProcesses = scan.unreadableProcesses;
-    QList<GpuInfo> sample;
-    if (backend) {
-        state.gpuMetrics.backend = backend->name();
-        state.gpuMetrics.available = backend->available();
-        state.gpuMetrics.unavailableReason = backend->unavailableReason();
-        if (backend->available() && backendMatchesDeviceRoot(config.deviceRoot, paths.backendDeviceRoot))
-            sample = backend->sample();
-        for (const GpuInfo &gpu : std::as_const(sample))
-            if (gpu.index >= 0)
-                state.gpuMetrics.gpus.insert(gpu.index, gpu);
-    }
-    state.gpuMetrics.gpus.insert(drmGpuMetrics(state.snapshot.devices));
-    mergeGpuUse(state.snapshot.holders, sample, state.snapshot.devices, paths.procRoot);
+    GpuBackends backends;
+    backends.setVendorLibrary(std::move(vendorLibrary));
+    backends.setDevices(state.snapshot.devices);
+    state.gpuMetrics = backends.describe();
+    state.gpuMetrics.gpus = backends.refresh();
+    backends.judgeHolders(state.snapshot.holders, paths.procRoot);
     if (config.tty.enabled)
         state.snapshot.ttys = scanTtys(paths.ptsRoot, QDateTime::currentMSecsSinceEpoch());
 
@@ -107,15 +98,15 @@ QString formatText(const MonitorState &state)
     for (const GpuStatus &gpu : state.decision.gpus) {
         const auto info = state.gpuMetrics.gpus.constFind(gpu.index);
         s << "GPU " << gpu.index;
-        const GpuDevice device = deviceOf(state, gpu.index);
-        if (device.isDrm())
-            s << ", " << device.describe();
+        // AMD and Intel GPUs are described by their node's PCI device (ids, driver, slot); NVIDIA's by NVML alone.
+        const QString described = deviceOf(state, gpu.index).describe();
+        if (!described.isEmpty())
+            s << ", " << described;
         if (info != state.gpuMetrics.gpus.cend()) {
             QStringList identity{info->name, info->uuid};
-            // An AMD or Intel GPU's ids and bus are in its description already.
-            if (device.isDrm() && device.describe().startsWith(info->name))
+            if (!described.isEmpty() && described.startsWith(info->name))
                 identity.removeFirst();
-            if (!info->busId.isEmpty() && !device.isDrm())
+            if (!info->busId.isEmpty() && !described.contains(info->busId))
                 identity.append(QStringLiteral("bus ") + info->busId);
             if (info->backendIndex >= 0 && info->backendIndex != gpu.index)
                 identity.append(QStringLiteral("nvidia-smi index %1").arg(info->backendIndex));
@@ -196,8 +187,8 @@ QJsonObject toJson(const MonitorState &state)
                            {QStringLiteral("reason"), gpu.reason},
                            {QStringLiteral("workload"), gpu.workloadId},
                            {QStringLiteral("holders"), holders}};
-        if (device.isDrm()) {
-            object.insert(QStringLiteral("name"), device.describe());
+        if (const QString described = device.describe(); !described.isEmpty()) {
+            object.insert(QStringLiteral("name"), described);
             object.insert(QStringLiteral("driver"), device.driver);
             object.insert(QStringLiteral("pci_slot"), device.pciSlot);
             object.insert(QStringLiteral("pci_id"), device.pciId);

@@ -1,7 +1,6 @@
 #include "monitor.h"
 
 #include "devices/devicescanner.h"
-#include "backends/drmholders.h"
 #include "logging.h"
 #include "devices/nodewatcher.h"
 #include "holders/ttyscanner.h"
@@ -117,38 +116,27 @@ bool Monitor::start()
         return false;
     m_started = true;
     watchConfigFile();
-    if (m_gpuBackend) {
-        if (m_gpuBackend->available())
+    if (const GpuBackend *library = m_backends.vendorLibrary()) {
+        if (library->available())
             qCInfo(lcScan, "%s available: GPU names, UUIDs, metrics and other users' GPU processes are shown",
-                   qPrintable(m_gpuBackend->name()));
+                   qPrintable(library->name()));
         else
-            qCInfo(lcScan, "%s not available (%s): node-only mode", qPrintable(m_gpuBackend->name()),
-                   qPrintable(m_gpuBackend->unavailableReason()));
-        sampleGpus(); // once at start: UUIDs for CUDA_VISIBLE_DEVICES, jobs of other users already running
-    } else {
-        rescan();
+            qCInfo(lcScan, "%s not available (%s): node-only mode", qPrintable(library->name()),
+                   qPrintable(library->unavailableReason()));
     }
+    sampleGpus(); // once at start: UUIDs for CUDA_VISIBLE_DEVICES, jobs of other users already running
     return true;
 }
 
 void Monitor::setGpuBackend(std::unique_ptr<GpuBackend> backend)
 {
-    m_gpuBackend = std::move(backend);
-    m_gpuMetrics = GpuMetrics();
-    m_gpuSample.clear();
-    if (m_gpuBackend) {
-        m_gpuMetrics.backend = m_gpuBackend->name();
-        m_gpuMetrics.available = m_gpuBackend->available();
-        m_gpuMetrics.unavailableReason = m_gpuBackend->unavailableReason();
-    }
+    m_backends.setVendorLibrary(std::move(backend));
+    m_gpuMetrics = m_backends.describe();
 }
 
 void Monitor::setGpuSamplingWanted(bool wanted)
 {
-    const bool anyDrmGpu = std::any_of(m_devices.gpus.cbegin(), m_devices.gpus.cend(),
-                                       [](const GpuDevice &gpu) { return gpu.isDrm(); });
-    const bool backend = m_gpuBackend && m_gpuBackend->available();
-    if ((!backend && !anyDrmGpu) || wanted == m_gpuSampleTimer->isActive())
+    if (!m_backends.coversAny() || wanted == m_gpuSampleTimer->isActive())
         return;
     if (!wanted) {
         m_gpuSampleTimer->stop();
@@ -164,33 +152,26 @@ void Monitor::sampleGpus()
         rescan();
         return;
     }
-    m_gpuMetrics.gpus = drmGpuMetrics(m_devices);
+    updateDevices(); // the backends speak for the GPUs present now
+    const QHash<int, GpuInfo> sample = m_backends.refresh();
+    m_gpuMetrics = m_backends.describe();
+    m_gpuMetrics.gpus = sample;
     m_gpuMetrics.sampledAtMs = m_clock->nowMs();
-    if (!m_gpuBackend || !m_gpuBackend->available()) {
-        rescan();
-        return;
-    }
-    const bool applies = backendMatchesDeviceRoot(m_config.deviceRoot, m_paths.backendDeviceRoot);
-    const QList<GpuInfo> sample = applies ? m_gpuBackend->sample() : QList<GpuInfo>();
-    m_gpuSample = sample;
-    for (const GpuInfo &gpu : sample)
-        if (gpu.index >= 0)
-            m_gpuMetrics.gpus.insert(gpu.index, gpu);
-    m_gpuMetrics.sampledAtMs = m_clock->nowMs();
-    m_runner->setGpuUuids(gpuUuidsByIndex(sample));
+    m_runner->setGpuUuids(gpuUuidsByIndex(sample.values()));
     // The backend lists every process using a GPU, other users' too: a hidden holder inferred from node events
     // on a GPU where it names none but visible ones, quiet for a while (a new job has had time to make its CUDA
     // context), is a drift of the event counts (inotify merges events), not a job.
     const qint64 now = m_clock->nowMs();
     for (const GpuInfo &info : sample) {
+        const GpuBackend *backend = m_backends.judgeOf(info.index);
         const auto device = std::find_if(m_devices.gpus.cbegin(), m_devices.gpus.cend(),
                                          [&info](const GpuDevice &d) { return d.index == info.index; });
-        if (device == m_devices.gpus.cend() || m_hidden.hiddenCount(device->path) == 0
+        if (!backend || device == m_devices.gpus.cend() || m_hidden.hiddenCount(device->path) == 0
             || now - m_hidden.lastEventMs(device->path) < kHiddenCheckedByBackendAfterMs
             || !backendSeesOnlyVisibleProcesses(info, m_snapshot.holders))
             continue;
         qCInfo(lcScan, "%s names no process of another user on GPU %d: dropping the hidden holder inferred "
-                       "from its node events", qPrintable(m_gpuBackend->name()), info.index);
+                       "from its node events", qPrintable(backend->name()), info.index);
         m_hidden.forgetNode(device->path);
     }
     rescan();
@@ -209,19 +190,8 @@ void Monitor::watchOpenOnlyHolders()
             watched.append(holder);
         }
     const qsizetype watchedCount = watched.size();
-    if (m_gpuBackend && m_gpuBackend->available()
-        && backendMatchesDeviceRoot(m_config.deviceRoot, m_paths.backendDeviceRoot)) {
-        const QList<GpuInfo> processes = m_gpuBackend->sampleProcesses();
-        for (GpuInfo &known : m_gpuSample)
-            for (const GpuInfo &fresh : processes)
-                if (fresh.index == known.index) {
-                    known.processesKnown = fresh.processesKnown;
-                    known.processes = fresh.processes;
-                }
-        if (m_gpuSample.isEmpty())
-            m_gpuSample = processes;
-    }
-    mergeGpuUse(watched, m_gpuSample, m_devices, m_paths.procRoot);
+    m_backends.refreshProcesses();
+    m_backends.judgeHolders(watched, m_paths.procRoot);
     for (qsizetype i = 0; i < watchedCount; ++i)
         for (int gpu : std::as_const(watched[i].gpus))
             if (Policy::makesBusy(watched[i], gpu, m_config.busyRuleFor(gpu))) {
@@ -389,11 +359,12 @@ void Monitor::updateDevices()
     if (devices != m_devices) {
         QStringList found;
         for (const GpuDevice &gpu : devices.gpus)
-            found.append(gpu.isDrm() ? QStringLiteral("%1 (%2)").arg(gpu.index).arg(gpu.describe())
-                                     : QString::number(gpu.index));
+            found.append(gpu.describe().isEmpty() ? QString::number(gpu.index)
+                                                  : QStringLiteral("%1 (%2)").arg(gpu.index).arg(gpu.describe()));
         qCInfo(lcScan, "GPUs under %s: %s", qPrintable(m_config.deviceRoot),
                found.isEmpty() ? "none" : qPrintable(found.join(QStringLiteral(", "))));
         m_devices = devices;
+        m_backends.setDevices(m_devices);
         m_hidden.reset();
         m_runner->setGpuDevices(m_devices.gpus);
     }
@@ -443,7 +414,7 @@ void Monitor::preemptEarly(const Holder &holder)
                 continue;
             // Where an open node is not enough (busy_when) and something can tell what the holder does there, the
             // policy judges it once that has spoken; with nothing to ask, in doubt it is busy now.
-            if (!m_config.busyRuleFor(gpu).opened && canJudgeUse(gpu))
+            if (!m_config.busyRuleFor(gpu).opened && m_backends.canJudgeUse(gpu))
                 continue;
             const WorkloadConfig *config = m_config.workload(runtime.id);
             PreemptionEvent event{runtime.id, config ? config->name : runtime.id, gpu, holder, m_clock->nowMs()};
@@ -461,15 +432,6 @@ bool Monitor::anyWorkloadRunning() const
     const auto runtimes = m_runner->runtimes();
     return std::any_of(runtimes.cbegin(), runtimes.cend(),
                        [](const WorkloadRuntime &r) { return r.state == WorkloadRuntime::Running; });
-}
-
-bool Monitor::canJudgeUse(int gpu) const
-{
-    for (const GpuDevice &device : m_devices.gpus)
-        if (device.index == gpu && device.isDrm())
-            return true; // fdinfo
-    return m_gpuBackend && m_gpuBackend->available()
-           && backendMatchesDeviceRoot(m_config.deviceRoot, m_paths.backendDeviceRoot);
 }
 
 void Monitor::rescan()
@@ -512,7 +474,7 @@ void Monitor::rescan()
     // What NVML named at its last sample (not asked now: too slow for this path): the pids of hidden holders, jobs
     // of other users that were running before idlegpu watched. AMD and Intel GPUs: fdinfo, read now (only the
     // holders of those GPUs).
-    mergeGpuUse(snapshot.holders, m_gpuSample, m_devices, m_paths.procRoot);
+    m_backends.judgeHolders(snapshot.holders, m_paths.procRoot);
     // An open nobody explains yet: look again at once, it is a hidden holder or a late sight. A watch lost
     // during this scan: watch the node again at once, before a job opens it unseen.
     if (provisional || m_rewatchNodes)

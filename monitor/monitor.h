@@ -28,9 +28,6 @@ struct MonitorPaths
 {
     QString procRoot = QStringLiteral("/proc");
     QString ptsRoot = QStringLiteral("/dev/pts");
-    // Where the GPU backend's GPUs have their nodes (NVML: minor N is /dev/nvidiaN). The backend's view applies
-    // only while device_root is this folder; tests point it at their fake one.
-    QString backendDeviceRoot = QStringLiteral("/dev");
     // Where AMD and Intel render nodes (<device_root>/dri/renderDN) are matched to their PCI devices
     // (<sysfsRoot>/class/drm/renderDN/device); tests point it at a fixture.
     QString sysfsRoot = QStringLiteral("/sys");
@@ -55,7 +52,7 @@ struct MonitorState
     Decision decision;
     QHash<QString, WorkloadRuntime> runtimes;
     PauseState pause;
-    GpuMetrics gpuMetrics; // the GPU backend's last sample (names, UUIDs, utilization...)
+    GpuMetrics gpuMetrics; // the GPU backends' last sample (names, UUIDs, utilization...)
     bool shuttingDown = false;
 };
 
@@ -79,9 +76,10 @@ public:
     void setWorkloadPaused(const QString &id, bool paused);
     void setPause(const PauseState &pause);
 
-    // The vendor library (NVML) for names, UUIDs, metrics and other users' processes. Set before start(); the
-    // monitor owns it. Without one (or when it is not available) the monitor works from device nodes only.
-    // It is never asked on the preemption path: only at start(), at each fallback poll (interval_seconds) and
+    // The vendor library (NVML) for names, UUIDs, metrics and other users' processes of NVIDIA GPUs, beside the
+    // DRM backend (sysfs, fdinfo) for AMD and Intel GPUs, which is always there. Set before start(); the monitor
+    // owns it. Without one (or when it is not available) NVIDIA GPUs are watched from device nodes only.
+    // No backend is asked on the preemption path: only at start(), at each fallback poll (interval_seconds) and
     // every kGpuSampleMs while sampling is wanted — and, where busy_when asks more than an open node, its
     // process lists every kOpenOnlyWatchMs while a workload runs on a GPU that such a holder has open.
     void setGpuBackend(std::unique_ptr<GpuBackend> backend);
@@ -106,8 +104,6 @@ private Q_SLOTS:
     void watchOpenOnlyHolders();
 
 private:
-    // Whether something can tell what a holder does on this GPU (NVML, or fdinfo for AMD and Intel GPUs).
-    bool canJudgeUse(int gpu) const;
     bool anyWorkloadRunning() const;
 
 Q_SIGNALS:
@@ -145,9 +141,8 @@ private:
     HolderScanner m_scanner;
     HiddenHolderTracker m_hidden;
     NodeEvents *m_pendingEvents;
-    std::unique_ptr<GpuBackend> m_gpuBackend;
+    GpuBackends m_backends; // keep their last sample, merged into each scan's holders
     GpuMetrics m_gpuMetrics;
-    QList<GpuInfo> m_gpuSample; // the backend's last sample, merged into each scan's holders
 
     NodeWatcher *m_nodeWatcher = nullptr;
     QFileSystemWatcher *m_fileWatcher = nullptr;

@@ -1,5 +1,7 @@
 #include "backends/gpubackend.h"
 
+#include "backends/drmbackend.h"
+
 #include <algorithm>
 
 #include "holders/ttyscanner.h"
@@ -9,10 +11,74 @@
 
 #include <unistd.h>
 
-bool backendMatchesDeviceRoot(const QString &deviceRoot, const QString &backendDeviceRoot)
+GpuBackends::GpuBackends() : m_drm(std::make_unique<DrmBackend>()) {}
+
+GpuBackends::~GpuBackends() = default;
+
+QList<GpuBackend *> GpuBackends::ordered() const
 {
-    const QString canonical = QFileInfo(deviceRoot).canonicalFilePath();
-    return !canonical.isEmpty() && canonical == QFileInfo(backendDeviceRoot).canonicalFilePath();
+    QList<GpuBackend *> backends;
+    if (m_vendorLibrary)
+        backends.append(m_vendorLibrary.get());
+    backends.append(m_drm.get());
+    return backends;
+}
+
+void GpuBackends::setVendorLibrary(std::unique_ptr<GpuBackend> vendorLibrary)
+{
+    m_vendorLibrary = std::move(vendorLibrary);
+    setDevices(m_devices);
+}
+
+void GpuBackends::setDevices(const DeviceNodes &devices)
+{
+    m_devices = devices;
+    m_judgeOf.clear();
+    const QList<GpuBackend *> backends = ordered();
+    for (const GpuDevice &gpu : devices.gpus)
+        for (const GpuBackend *backend : backends)
+            if (backend->covers(gpu)) {
+                m_judgeOf.insert(gpu.index, backend);
+                break;
+            }
+}
+
+GpuMetrics GpuBackends::describe() const
+{
+    GpuMetrics metrics;
+    if (m_vendorLibrary) {
+        metrics.backend = m_vendorLibrary->name();
+        metrics.available = m_vendorLibrary->available();
+        metrics.unavailableReason = m_vendorLibrary->unavailableReason();
+    }
+    return metrics;
+}
+
+QHash<int, GpuInfo> GpuBackends::refresh()
+{
+    QHash<int, GpuInfo> gpus;
+    for (GpuBackend *backend : ordered()) {
+        if (!backend->available())
+            continue;
+        for (const GpuInfo &gpu : backend->refresh(m_devices))
+            if (gpu.index >= 0 && m_judgeOf.value(gpu.index) == backend)
+                gpus.insert(gpu.index, gpu);
+    }
+    return gpus;
+}
+
+void GpuBackends::refreshProcesses()
+{
+    for (GpuBackend *backend : ordered())
+        if (backend->available())
+            backend->refreshProcesses(m_devices);
+}
+
+void GpuBackends::judgeHolders(QList<Holder> &holders, const QString &procRoot) const
+{
+    for (const GpuBackend *backend : ordered())
+        if (backend->available())
+            backend->judgeHolders(holders, m_devices, procRoot);
 }
 
 QHash<int, QString> gpuUuidsByIndex(const QList<GpuInfo> &gpus)

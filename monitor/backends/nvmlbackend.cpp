@@ -3,6 +3,7 @@
 #include "logging.h"
 
 #include <QFile>
+#include <QFileInfo>
 
 #include <dlfcn.h>
 
@@ -117,7 +118,64 @@ struct NvmlBackend::Api
     }
 };
 
-NvmlBackend::NvmlBackend(const QString &libraryPath, const QStringList &missingSymbols) : m_api(new Api)
+NvidiaLibraryBackend::NvidiaLibraryBackend(const QString &deviceRoot)
+    : m_deviceRoot(QFileInfo(deviceRoot).canonicalFilePath())
+{
+}
+
+bool NvidiaLibraryBackend::covers(const GpuDevice &gpu) const
+{
+    if (gpu.vendor != GpuVendor::Nvidia || !available() || m_deviceRoot.isEmpty())
+        return false;
+    return QFileInfo(QFileInfo(gpu.path).absolutePath()).canonicalFilePath() == m_deviceRoot;
+}
+
+QList<GpuInfo> NvidiaLibraryBackend::coveredOnly(const QList<GpuInfo> &gpus, const DeviceNodes &devices) const
+{
+    QList<GpuInfo> covered;
+    for (const GpuInfo &gpu : gpus)
+        for (const GpuDevice &device : devices.gpus)
+            if (device.index == gpu.index && covers(device))
+                covered.append(gpu);
+    return covered;
+}
+
+QList<GpuInfo> NvidiaLibraryBackend::refresh(const DeviceNodes &devices)
+{
+    const bool anyCovered = std::any_of(devices.gpus.cbegin(), devices.gpus.cend(),
+                                        [this](const GpuDevice &gpu) { return covers(gpu); });
+    m_sample = anyCovered ? coveredOnly(sample(), devices) : QList<GpuInfo>();
+    return m_sample;
+}
+
+void NvidiaLibraryBackend::refreshProcesses(const DeviceNodes &devices)
+{
+    const bool anyCovered = std::any_of(devices.gpus.cbegin(), devices.gpus.cend(),
+                                        [this](const GpuDevice &gpu) { return covers(gpu); });
+    if (!anyCovered)
+        return;
+    const QList<GpuInfo> processes = coveredOnly(sampleProcesses(), devices);
+    // The metrics of the last full sample stay; only who uses each GPU is new.
+    for (GpuInfo &known : m_sample)
+        for (const GpuInfo &fresh : processes)
+            if (fresh.index == known.index) {
+                known.processesKnown = fresh.processesKnown;
+                known.processes = fresh.processes;
+            }
+    if (m_sample.isEmpty())
+        m_sample = processes;
+}
+
+void NvidiaLibraryBackend::judgeHolders(QList<Holder> &holders, const DeviceNodes &devices,
+                                        const QString &procRoot) const
+{
+    Q_UNUSED(devices) // the sample holds covered GPUs only
+    if (!m_sample.isEmpty())
+        mergeBackendProcesses(holders, m_sample, procRoot);
+}
+
+NvmlBackend::NvmlBackend(const QString &libraryPath, const QStringList &missingSymbols, const QString &deviceRoot)
+    : NvidiaLibraryBackend(deviceRoot), m_api(new Api)
 {
     m_api->library = ::dlopen(QFile::encodeName(libraryPath).constData(), RTLD_NOW | RTLD_LOCAL);
     if (!m_api->library) {
