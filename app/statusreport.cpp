@@ -1,11 +1,6 @@
 #include "statusreport.h"
 
-#include "devices/devicescanner.h"
-#include "holders/holderscanner.h"
-#include "holders/ttyscanner.h"
-
 #include <QCoreApplication>
-#include <QDateTime>
 #include <QJsonArray>
 
 #include <unistd.h>
@@ -14,21 +9,13 @@ namespace StatusReport {
 
 MonitorState collect(const Config &config, const MonitorPaths &paths, std::unique_ptr<GpuBackend> vendorLibrary)
 {
+    SnapshotCollector collector(paths);
+    collector.backends().setVendorLibrary(std::move(vendorLibrary));
+    const SnapshotCollector::Survey survey = collector.survey(config);
     MonitorState state;
     state.config = config;
-    state.snapshot.devices = keepVendors(scanDevices(config.deviceRoot, paths.sysfsRoot), config.vendors);
-    const HolderScanner::Result scan =
-        HolderScanner(paths.procRoot).scan(HolderScanner::nodesOf(state.snapshot.devices));
-    state.snapshot.holders = scan.holders;
-    state.snapshot.unreadableProcesses = scan.unreadableProcesses;
-    GpuBackends backends;
-    backends.setVendorLibrary(std::move(vendorLibrary));
-    backends.setDevices(state.snapshot.devices);
-    state.gpuMetrics = backends.describe();
-    state.gpuMetrics.gpus = backends.refresh();
-    backends.judgeHolders(state.snapshot.holders, paths.procRoot);
-    if (config.tty.enabled)
-        state.snapshot.ttys = scanTtys(paths.ptsRoot, QDateTime::currentMSecsSinceEpoch());
+    state.snapshot = survey.snapshot;
+    state.gpuMetrics = survey.gpuMetrics;
 
     PolicyInput input;
     input.snapshot = state.snapshot;
@@ -37,17 +24,6 @@ MonitorState collect(const Config &config, const MonitorPaths &paths, std::uniqu
     input.selfPid = ::getpid();
     state.decision = Policy::decide(input);
     return state;
-}
-
-QString gpuStateName(GpuState state)
-{
-    switch (state) {
-    case GpuState::Idle: return QStringLiteral("idle");
-    case GpuState::Waiting: return QStringLiteral("waiting");
-    case GpuState::RunningWorkload: return QStringLiteral("free");
-    case GpuState::Busy: return QStringLiteral("busy");
-    }
-    return QString();
 }
 
 static GpuDevice deviceOf(const MonitorState &state, int index)
@@ -114,10 +90,7 @@ QString formatText(const MonitorState &state)
             s << " (" << identity.join(QStringLiteral(", ")) << ')';
         }
         s << ": ";
-        if (gpu.state == GpuState::Busy)
-            s << "busy";
-        else
-            s << "free";
+        s << Policy::gpuStateName(gpu.state);
         if (!gpu.workloadId.isEmpty())
             s << ", would run " << workloadName(state.config, gpu.workloadId);
         else if (!gpu.reason.isEmpty())
@@ -183,7 +156,7 @@ QJsonObject toJson(const MonitorState &state)
                            {QStringLiteral("node"), device.path},
                            {QStringLiteral("vendor"), vendorName(device.vendor)},
                            {QStringLiteral("busy"), gpu.state == GpuState::Busy},
-                           {QStringLiteral("state"), gpuStateName(gpu.state)},
+                           {QStringLiteral("state"), Policy::gpuStateName(gpu.state)},
                            {QStringLiteral("reason"), gpu.reason},
                            {QStringLiteral("workload"), gpu.workloadId},
                            {QStringLiteral("holders"), holders}};

@@ -12,7 +12,6 @@ namespace StatusReport {
 MonitorState collect(const Config &config, const MonitorPaths &paths = MonitorPaths(),
                      std::unique_ptr<GpuBackend> vendorLibrary = nullptr);
 
-QString gpuStateName(GpuState state);
 QString formatText(const MonitorState &state);
 QJsonObject toJson(const MonitorState &state);
 

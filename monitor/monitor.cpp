@@ -1,11 +1,8 @@
 #include "monitor.h"
 
-#include "devices/devicescanner.h"
 #include "logging.h"
 #include "devices/nodewatcher.h"
-#include "holders/ttyscanner.h"
 
-#include <QDateTime>
 #include <QDir>
 #include <QFile>
 #include <QFileInfo>
@@ -43,10 +40,9 @@ Monitor::Monitor(const QString &configPath, WorkloadRunner *runner, const Clock 
       m_configPath(configPath),
       m_runner(runner),
       m_clock(clock),
-      m_paths(paths),
       m_selfPid(::getpid()),
       m_inferHiddenHolders(::geteuid() != 0),
-      m_scanner(paths.procRoot),
+      m_collector(paths),
       m_pendingEvents(new NodeEvents)
 {
     m_pollTimer = new QTimer(this);
@@ -116,7 +112,7 @@ bool Monitor::start()
         return false;
     m_started = true;
     watchConfigFile();
-    if (const GpuBackend *library = m_backends.vendorLibrary()) {
+    if (const GpuBackend *library = m_collector.backends().vendorLibrary()) {
         if (library->available())
             qCInfo(lcScan, "%s available: GPU names, UUIDs, metrics and other users' GPU processes are shown",
                    qPrintable(library->name()));
@@ -130,13 +126,13 @@ bool Monitor::start()
 
 void Monitor::setGpuBackend(std::unique_ptr<GpuBackend> backend)
 {
-    m_backends.setVendorLibrary(std::move(backend));
-    m_gpuMetrics = m_backends.describe();
+    m_collector.backends().setVendorLibrary(std::move(backend));
+    m_gpuMetrics = m_collector.backends().describe();
 }
 
 void Monitor::setGpuSamplingWanted(bool wanted)
 {
-    if (!m_backends.coversAny() || wanted == m_gpuSampleTimer->isActive())
+    if (!m_collector.backends().coversAny() || wanted == m_gpuSampleTimer->isActive())
         return;
     if (!wanted) {
         m_gpuSampleTimer->stop();
@@ -153,17 +149,16 @@ void Monitor::sampleGpus()
         return;
     }
     updateDevices(); // the backends speak for the GPUs present now
-    const QHash<int, GpuInfo> sample = m_backends.refresh();
-    m_gpuMetrics = m_backends.describe();
-    m_gpuMetrics.gpus = sample;
+    m_gpuMetrics = m_collector.sampleGpus();
     m_gpuMetrics.sampledAtMs = m_clock->nowMs();
+    const QHash<int, GpuInfo> &sample = m_gpuMetrics.gpus;
     m_runner->setGpuUuids(gpuUuidsByIndex(sample.values()));
     // The backend lists every process using a GPU, other users' too: a hidden holder inferred from node events
     // on a GPU where it names none but visible ones, quiet for a while (a new job has had time to make its CUDA
     // context), is a drift of the event counts (inotify merges events), not a job.
     const qint64 now = m_clock->nowMs();
     for (const GpuInfo &info : sample) {
-        const GpuBackend *backend = m_backends.judgeOf(info.index);
+        const GpuBackend *backend = m_collector.backends().judgeOf(info.index);
         const auto device = std::find_if(m_devices.gpus.cbegin(), m_devices.gpus.cend(),
                                          [&info](const GpuDevice &d) { return d.index == info.index; });
         if (!backend || device == m_devices.gpus.cend() || m_hidden.hiddenCount(device->path) == 0
@@ -190,8 +185,8 @@ void Monitor::watchOpenOnlyHolders()
             watched.append(holder);
         }
     const qsizetype watchedCount = watched.size();
-    m_backends.refreshProcesses();
-    m_backends.judgeHolders(watched, m_paths.procRoot);
+    m_collector.backends().refreshProcesses();
+    m_collector.backends().judgeHolders(watched, m_collector.paths().procRoot);
     for (qsizetype i = 0; i < watchedCount; ++i)
         for (int gpu : std::as_const(watched[i].gpus))
             if (Policy::makesBusy(watched[i], gpu, m_config.busyRuleFor(gpu))) {
@@ -352,7 +347,7 @@ void Monitor::updateDevices()
     const QString dri = driFolder();
     if (!m_fileWatcher->directories().contains(dri) && QFileInfo(dri).isDir())
         m_fileWatcher->addPath(dri);
-    const DeviceNodes devices = keepVendors(scanDevices(m_config.deviceRoot, m_paths.sysfsRoot), m_config.vendors);
+    const DeviceNodes devices = m_collector.scanDevices(m_config);
     if (devices == m_devices && !m_rewatchNodes)
         return;
     m_rewatchNodes = false;
@@ -364,7 +359,7 @@ void Monitor::updateDevices()
         qCInfo(lcScan, "GPUs under %s: %s", qPrintable(m_config.deviceRoot),
                found.isEmpty() ? "none" : qPrintable(found.join(QStringLiteral(", "))));
         m_devices = devices;
-        m_backends.setDevices(m_devices);
+        m_collector.setDevices(m_devices);
         m_hidden.reset();
         m_runner->setGpuDevices(m_devices.gpus);
     }
@@ -414,7 +409,7 @@ void Monitor::preemptEarly(const Holder &holder)
                 continue;
             // Where an open node is not enough (busy_when) and something can tell what the holder does there, the
             // policy judges it once that has spoken; with nothing to ask, in doubt it is busy now.
-            if (!m_config.busyRuleFor(gpu).opened && m_backends.canJudgeUse(gpu))
+            if (!m_config.busyRuleFor(gpu).opened && m_collector.backends().canJudgeUse(gpu))
                 continue;
             const WorkloadConfig *config = m_config.workload(runtime.id);
             PreemptionEvent event{runtime.id, config ? config->name : runtime.id, gpu, holder, m_clock->nowMs()};
@@ -442,39 +437,35 @@ void Monitor::rescan()
     m_coalesceTimer->stop();
 
     updateDevices();
-    Snapshot snapshot;
-    snapshot.devices = m_devices;
-    const HolderScanner::Result scan =
-        m_scanner.scan(HolderScanner::nodesOf(m_devices), [this](const Holder &h) { preemptEarly(h); });
-    snapshot.holders = scan.holders;
-    snapshot.unreadableProcesses = scan.unreadableProcesses;
-
-    // Opens that no visible process explains are another user's jobs: a hidden holder per such GPU. The events
-    // queued during the scan count too: the kernel queues an open before its fd shows, so every fd the scan saw
-    // has its open counted.
-    const NodeEvents duringScan = m_nodeWatcher->takePendingEvents();
-    absorbEvents(duringScan);
-    // Root reads every process's fds (the few it cannot, like a container's init, hold no GPU): nothing is
-    // hidden then, and inferring hidden holders from event counts could only add errors.
-    const bool someUnreadable = scan.unreadableProcesses > 0 && m_inferHiddenHolders;
+    NodeEvents duringScan;
     bool provisional = false;
-    for (const GpuDevice &gpu : std::as_const(m_devices.gpus)) {
-        m_hidden.update(gpu.path, m_pendingEvents->opens.value(gpu.path), m_pendingEvents->closes.value(gpu.path),
-                        scan.visibleFdsByNode.value(gpu.path), someUnreadable, m_clock->nowMs());
-        provisional = provisional || m_hidden.provisionalCount(gpu.path) > 0;
-        if (m_hidden.hiddenCount(gpu.path) > 0) {
-            Holder hidden;
-            hidden.hidden = true;
-            hidden.gpus = {gpu.index};
-            hidden.user = QStringLiteral("?");
-            snapshot.holders.append(hidden);
+    SnapshotCollector::Hooks hooks;
+    hooks.onHolder = [this](const Holder &h) { preemptEarly(h); };
+    hooks.addHidden = [&](const HolderScanner::Result &scan, QList<Holder> &holders) {
+        // Opens that no visible process explains are another user's jobs: a hidden holder per such GPU. The
+        // events queued during the scan count too: the kernel queues an open before its fd shows, so every fd the
+        // scan saw has its open counted.
+        duringScan = m_nodeWatcher->takePendingEvents();
+        absorbEvents(duringScan);
+        // Root reads every process's fds (the few it cannot, like a container's init, hold no GPU): nothing is
+        // hidden then, and inferring hidden holders from event counts could only add errors.
+        const bool someUnreadable = scan.unreadableProcesses > 0 && m_inferHiddenHolders;
+        for (const GpuDevice &gpu : std::as_const(m_devices.gpus)) {
+            m_hidden.update(gpu.path, m_pendingEvents->opens.value(gpu.path),
+                            m_pendingEvents->closes.value(gpu.path), scan.visibleFdsByNode.value(gpu.path),
+                            someUnreadable, m_clock->nowMs());
+            provisional = provisional || m_hidden.provisionalCount(gpu.path) > 0;
+            if (m_hidden.hiddenCount(gpu.path) > 0) {
+                Holder hidden;
+                hidden.hidden = true;
+                hidden.gpus = {gpu.index};
+                hidden.user = QStringLiteral("?");
+                holders.append(hidden);
+            }
         }
-    }
-    *m_pendingEvents = NodeEvents();
-    // What NVML named at its last sample (not asked now: too slow for this path): the pids of hidden holders, jobs
-    // of other users that were running before idlegpu watched. AMD and Intel GPUs: fdinfo, read now (only the
-    // holders of those GPUs).
-    m_backends.judgeHolders(snapshot.holders, m_paths.procRoot);
+        *m_pendingEvents = NodeEvents();
+    };
+    Snapshot snapshot = m_collector.collect(m_config, hooks);
     // An open nobody explains yet: look again at once, it is a hidden holder or a late sight. A watch lost
     // during this scan: watch the node again at once, before a job opens it unseen.
     if (provisional || m_rewatchNodes)
@@ -489,8 +480,6 @@ void Monitor::rescan()
              && !m_coalesceTimer->isActive())
         m_coalesceTimer->start(kCoalesceMs);
 
-    if (m_config.tty.enabled)
-        snapshot.ttys = scanTtys(m_paths.ptsRoot, QDateTime::currentMSecsSinceEpoch());
     snapshot.takenAtMs = m_clock->nowMs();
 
     PolicyInput input;

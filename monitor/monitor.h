@@ -13,6 +13,7 @@
 #include "policy/policy.h"
 #include "policy/snapshot.h"
 #include "run/workloadrunner.h"
+#include "snapshotcollector.h"
 
 #include <QObject>
 #include <QPointer>
@@ -23,15 +24,6 @@ class NodeWatcher;
 struct NodeEvents;
 class QFileSystemWatcher;
 class QTimer;
-
-struct MonitorPaths
-{
-    QString procRoot = QStringLiteral("/proc");
-    QString ptsRoot = QStringLiteral("/dev/pts");
-    // Where AMD and Intel render nodes (<device_root>/dri/renderDN) are matched to their PCI devices
-    // (<sysfsRoot>/class/drm/renderDN/device); tests point it at a fixture.
-    QString sysfsRoot = QStringLiteral("/sys");
-};
 
 // A workload stopped because someone else opened its GPU.
 struct PreemptionEvent
@@ -127,7 +119,6 @@ private:
     QString m_configPath;
     WorkloadRunner *m_runner;
     const Clock *m_clock;
-    MonitorPaths m_paths;
     qint64 m_selfPid;
     bool m_inferHiddenHolders; // not as root: root sees every holder
 
@@ -138,10 +129,9 @@ private:
     Decision m_decision;
     PolicyMemory m_memory;
     PauseState m_pause;
-    HolderScanner m_scanner;
+    SnapshotCollector m_collector; // the scanners and the GPU backends
     HiddenHolderTracker m_hidden;
     NodeEvents *m_pendingEvents;
-    GpuBackends m_backends; // keep their last sample, merged into each scan's holders
     GpuMetrics m_gpuMetrics;
 
     NodeWatcher *m_nodeWatcher = nullptr;
