@@ -321,6 +321,7 @@ bool Monitor::applyConfig(const ConfigLoadResult &result, bool initial)
             qCWarning(lcScan, "cannot watch %s for GPUs appearing; the poll every %d s will notice them",
                       qPrintable(m_config.deviceRoot), m_config.intervalSeconds);
         m_devices = DeviceNodes();
+        m_collector.setDevices(m_devices);
         m_runner->setGpuDevices({});
     }
     return true;

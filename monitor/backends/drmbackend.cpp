@@ -8,10 +8,10 @@ bool DrmBackend::covers(const GpuDevice &gpu) const
     return gpu.isDrm();
 }
 
-QList<GpuInfo> DrmBackend::refresh(const DeviceNodes &devices)
+QList<GpuInfo> DrmBackend::refresh(const DeviceNodes &covered)
 {
     QList<GpuInfo> gpus;
-    for (const GpuDevice &device : devices.gpus) {
+    for (const GpuDevice &device : covered.gpus) {
         if (!covers(device) || device.sysfsDevice.isEmpty())
             continue;
         GpuInfo info = readDrmSysfsGpu(device.sysfsDevice);
@@ -21,7 +21,7 @@ QList<GpuInfo> DrmBackend::refresh(const DeviceNodes &devices)
     return gpus;
 }
 
-void DrmBackend::judgeHolders(QList<Holder> &holders, const DeviceNodes &devices, const QString &procRoot) const
+void DrmBackend::judgeHolders(QList<Holder> &holders, const DeviceNodes &covered, const QString &procRoot) const
 {
-    mergeDrmUsage(holders, devices, procRoot);
+    mergeDrmUsage(holders, covered, procRoot);
 }

@@ -12,7 +12,7 @@ public:
     // The AMD and Intel GPUs (render nodes matched to a PCI device in sysfs); NVIDIA's are the vendor library's.
     bool covers(const GpuDevice &gpu) const override;
     // Name and metrics of each covered GPU from its sysfs folder; no process lists (fdinfo is read per holder).
-    QList<GpuInfo> refresh(const DeviceNodes &devices) override;
+    QList<GpuInfo> refresh(const DeviceNodes &covered) override;
     // mergeDrmUsage: reads the fdinfo of the holders of covered GPUs only.
-    void judgeHolders(QList<Holder> &holders, const DeviceNodes &devices, const QString &procRoot) const override;
+    void judgeHolders(QList<Holder> &holders, const DeviceNodes &covered, const QString &procRoot) const override;
 };

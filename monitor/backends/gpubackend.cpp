@@ -15,15 +15,6 @@ GpuBackends::GpuBackends() : m_drm(std::make_unique<DrmBackend>()) {}
 
 GpuBackends::~GpuBackends() = default;
 
-QList<GpuBackend *> GpuBackends::ordered() const
-{
-    QList<GpuBackend *> backends;
-    if (m_vendorLibrary)
-        backends.append(m_vendorLibrary.get());
-    backends.append(m_drm.get());
-    return backends;
-}
-
 void GpuBackends::setVendorLibrary(std::unique_ptr<GpuBackend> vendorLibrary)
 {
     m_vendorLibrary = std::move(vendorLibrary);
@@ -33,14 +24,20 @@ void GpuBackends::setVendorLibrary(std::unique_ptr<GpuBackend> vendorLibrary)
 void GpuBackends::setDevices(const DeviceNodes &devices)
 {
     m_devices = devices;
+    m_coverings.clear();
     m_judgeOf.clear();
-    const QList<GpuBackend *> backends = ordered();
-    for (const GpuDevice &gpu : devices.gpus)
-        for (const GpuBackend *backend : backends)
-            if (backend->covers(gpu)) {
+    for (GpuBackend *backend : {m_vendorLibrary.get(), m_drm.get()}) {
+        if (!backend || !backend->available())
+            continue;
+        Covering covering{backend, DeviceNodes{{}, devices.sharedNodes}};
+        for (const GpuDevice &gpu : devices.gpus)
+            if (!m_judgeOf.contains(gpu.index) && backend->covers(gpu)) {
+                covering.covered.gpus.append(gpu);
                 m_judgeOf.insert(gpu.index, backend);
-                break;
             }
+        if (!covering.covered.gpus.isEmpty())
+            m_coverings.append(covering);
+    }
 }
 
 GpuMetrics GpuBackends::describe() const
@@ -57,28 +54,23 @@ GpuMetrics GpuBackends::describe() const
 QHash<int, GpuInfo> GpuBackends::refresh()
 {
     QHash<int, GpuInfo> gpus;
-    for (GpuBackend *backend : ordered()) {
-        if (!backend->available())
-            continue;
-        for (const GpuInfo &gpu : backend->refresh(m_devices))
-            if (gpu.index >= 0 && m_judgeOf.value(gpu.index) == backend)
+    for (const Covering &covering : std::as_const(m_coverings))
+        for (const GpuInfo &gpu : covering.backend->refresh(covering.covered))
+            if (gpu.index >= 0 && m_judgeOf.value(gpu.index) == covering.backend)
                 gpus.insert(gpu.index, gpu);
-    }
     return gpus;
 }
 
 void GpuBackends::refreshProcesses()
 {
-    for (GpuBackend *backend : ordered())
-        if (backend->available())
-            backend->refreshProcesses(m_devices);
+    for (const Covering &covering : std::as_const(m_coverings))
+        covering.backend->refreshProcesses(covering.covered);
 }
 
 void GpuBackends::judgeHolders(QList<Holder> &holders, const QString &procRoot) const
 {
-    for (const GpuBackend *backend : ordered())
-        if (backend->available())
-            backend->judgeHolders(holders, m_devices, procRoot);
+    for (const Covering &covering : m_coverings)
+        covering.backend->judgeHolders(holders, covering.covered, procRoot);
 }
 
 QHash<int, QString> gpuUuidsByIndex(const QList<GpuInfo> &gpus)

@@ -49,17 +49,19 @@ public:
     // Whether it names and measures this GPU and can judge what its holders do there. Asked when the devices
     // change, not per scan: the answer may cost a stat.
     virtual bool covers(const GpuDevice &gpu) const = 0;
-    // Reads identity and metrics of the GPUs it covers among `devices` and, where it lists processes, who uses
-    // them. Slow (NVML: milliseconds): at start, at the fallback poll and while someone looks at the metrics,
-    // never on the preemption path. What it read is kept for judgeHolders until the next refresh.
-    virtual QList<GpuInfo> refresh(const DeviceNodes &devices) = 0;
+    // The methods below get `covered`: the GPUs it covers (as covers() said) and the shared nodes.
+
+    // Reads identity and metrics of the covered GPUs and, where it lists processes, who uses them. Slow (NVML:
+    // milliseconds): at start, at the fallback poll and while someone looks at the metrics, never on the
+    // preemption path. What it read is kept for judgeHolders until the next refresh.
+    virtual QList<GpuInfo> refresh(const DeviceNodes &covered) = 0;
     // Who uses the GPUs, without the slower metrics: for watching, several times a second, whether a holder
     // that only opened a GPU started to compute there (busy_when = computes / memory).
-    virtual void refreshProcesses(const DeviceNodes &devices) { Q_UNUSED(devices) }
+    virtual void refreshProcesses(const DeviceNodes &covered) { Q_UNUSED(covered) }
     // Gives each holder of a covered GPU what the backend knows it does there (Holder::gpuUse, gpuMemoryBytes); a
     // backend that lists processes also names hidden holders and adds the GPU jobs of other users. Runs in every
     // scan, so it reads nothing slow: NVML merges its last refresh, DRM reads the fdinfo of these holders only.
-    virtual void judgeHolders(QList<Holder> &holders, const DeviceNodes &devices, const QString &procRoot) const = 0;
+    virtual void judgeHolders(QList<Holder> &holders, const DeviceNodes &covered, const QString &procRoot) const = 0;
 };
 
 // The backends' view as the status shows it.
@@ -92,7 +94,7 @@ public:
     // The vendor library's state (GpuMetrics::backend, available, unavailableReason); no GPUs.
     GpuMetrics describe() const;
 
-    // GpuBackend::refresh of each backend that covers a GPU, by GPU index.
+    // GpuBackend::refresh of each backend that covers a GPU: what they read, by GPU index.
     QHash<int, GpuInfo> refresh();
     void refreshProcesses();
     void judgeHolders(QList<Holder> &holders, const QString &procRoot) const;
@@ -101,11 +103,18 @@ public:
     const GpuBackend *vendorLibrary() const { return m_vendorLibrary.get(); }
 
 private:
+    // An available backend and the devices it covers, in the order asked.
+    struct Covering
+    {
+        GpuBackend *backend = nullptr;
+        DeviceNodes covered;
+    };
+
     std::unique_ptr<GpuBackend> m_vendorLibrary;
     std::unique_ptr<GpuBackend> m_drm;
     DeviceNodes m_devices;
+    QList<Covering> m_coverings;              // backends that cover no GPU are left out
     QHash<int, const GpuBackend *> m_judgeOf; // GPU index -> the first backend that covers it
-    QList<GpuBackend *> ordered() const;
 };
 
 // "37% busy, 12.3 of 140.4 GiB, 54 °C, 231 W": the metrics present, for the status; empty when none is.

@@ -130,31 +130,27 @@ bool NvidiaLibraryBackend::covers(const GpuDevice &gpu) const
     return QFileInfo(QFileInfo(gpu.path).absolutePath()).canonicalFilePath() == m_deviceRoot;
 }
 
-QList<GpuInfo> NvidiaLibraryBackend::coveredOnly(const QList<GpuInfo> &gpus, const DeviceNodes &devices) const
+QList<GpuInfo> NvidiaLibraryBackend::coveredOnly(const QList<GpuInfo> &gpus, const DeviceNodes &covered)
 {
-    QList<GpuInfo> covered;
+    QList<GpuInfo> result;
     for (const GpuInfo &gpu : gpus)
-        for (const GpuDevice &device : devices.gpus)
-            if (device.index == gpu.index && covers(device))
-                covered.append(gpu);
-    return covered;
+        if (std::any_of(covered.gpus.cbegin(), covered.gpus.cend(),
+                        [&gpu](const GpuDevice &device) { return device.index == gpu.index; }))
+            result.append(gpu);
+    return result;
 }
 
-QList<GpuInfo> NvidiaLibraryBackend::refresh(const DeviceNodes &devices)
+QList<GpuInfo> NvidiaLibraryBackend::refresh(const DeviceNodes &covered)
 {
-    const bool anyCovered = std::any_of(devices.gpus.cbegin(), devices.gpus.cend(),
-                                        [this](const GpuDevice &gpu) { return covers(gpu); });
-    m_sample = anyCovered ? coveredOnly(sample(), devices) : QList<GpuInfo>();
+    m_sample = covered.gpus.isEmpty() ? QList<GpuInfo>() : coveredOnly(sample(), covered);
     return m_sample;
 }
 
-void NvidiaLibraryBackend::refreshProcesses(const DeviceNodes &devices)
+void NvidiaLibraryBackend::refreshProcesses(const DeviceNodes &covered)
 {
-    const bool anyCovered = std::any_of(devices.gpus.cbegin(), devices.gpus.cend(),
-                                        [this](const GpuDevice &gpu) { return covers(gpu); });
-    if (!anyCovered)
+    if (covered.gpus.isEmpty())
         return;
-    const QList<GpuInfo> processes = coveredOnly(sampleProcesses(), devices);
+    const QList<GpuInfo> processes = coveredOnly(sampleProcesses(), covered);
     // The metrics of the last full sample stay; only who uses each GPU is new.
     for (GpuInfo &known : m_sample)
         for (const GpuInfo &fresh : processes)
@@ -166,10 +162,10 @@ void NvidiaLibraryBackend::refreshProcesses(const DeviceNodes &devices)
         m_sample = processes;
 }
 
-void NvidiaLibraryBackend::judgeHolders(QList<Holder> &holders, const DeviceNodes &devices,
+void NvidiaLibraryBackend::judgeHolders(QList<Holder> &holders, const DeviceNodes &covered,
                                         const QString &procRoot) const
 {
-    Q_UNUSED(devices) // the sample holds covered GPUs only
+    Q_UNUSED(covered) // the sample holds covered GPUs only
     if (!m_sample.isEmpty())
         mergeBackendProcesses(holders, m_sample, procRoot);
 }

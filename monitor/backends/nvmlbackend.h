@@ -23,12 +23,12 @@ public:
     virtual QList<GpuInfo> sampleProcesses() { return sample(); }
 
     bool covers(const GpuDevice &gpu) const override;
-    QList<GpuInfo> refresh(const DeviceNodes &devices) override;
-    void refreshProcesses(const DeviceNodes &devices) override;
-    void judgeHolders(QList<Holder> &holders, const DeviceNodes &devices, const QString &procRoot) const override;
+    QList<GpuInfo> refresh(const DeviceNodes &covered) override;
+    void refreshProcesses(const DeviceNodes &covered) override;
+    void judgeHolders(QList<Holder> &holders, const DeviceNodes &covered, const QString &procRoot) const override;
 
 private:
-    QList<GpuInfo> coveredOnly(const QList<GpuInfo> &gpus, const DeviceNodes &devices) const;
+    static QList<GpuInfo> coveredOnly(const QList<GpuInfo> &gpus, const DeviceNodes &covered);
 
     QString m_deviceRoot; // canonical
     QList<GpuInfo> m_sample; // the last refresh, merged into each scan's holders
