@@ -92,8 +92,7 @@ int printStatus(const Options &options)
         printErr(Cli::tr("%1: the configuration has errors; run idlegpu --check-config.").arg(location.path));
         return 1;
     }
-    NvmlBackend nvml;
-    const MonitorState state = StatusReport::collect(result.config, MonitorPaths(), &nvml);
+    const MonitorState state = StatusReport::collect(result.config, MonitorPaths(), std::make_unique<NvmlBackend>());
     if (options.json)
         printOut(QString::fromUtf8(QJsonDocument(StatusReport::toJson(state)).toJson(QJsonDocument::Indented)));
     else

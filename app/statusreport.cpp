@@ -1,43 +1,21 @@
 #include "statusreport.h"
 
-#include "backends/drmholders.h"
-
-#include "devices/devicescanner.h"
-#include "holders/holderscanner.h"
-#include "holders/ttyscanner.h"
-
 #include <QCoreApplication>
-#include <QDateTime>
 #include <QJsonArray>
 
 #include <unistd.h>
 
 namespace StatusReport {
 
-MonitorState collect(const Config &config, const MonitorPaths &paths, GpuBackend *backend)
+MonitorState collect(const Config &config, const MonitorPaths &paths, std::unique_ptr<GpuBackend> vendorLibrary)
 {
+    SnapshotCollector collector(paths);
+    collector.backends().setVendorLibrary(std::move(vendorLibrary));
+    const SnapshotCollector::Survey survey = collector.survey(config);
     MonitorState state;
     state.config = config;
-    state.snapshot.devices = keepVendors(scanDevices(config.deviceRoot, paths.sysfsRoot), config.vendors);
-    const HolderScanner::Result scan =
-        HolderScanner(paths.procRoot).scan(HolderScanner::nodesOf(state.snapshot.devices));
-    state.snapshot.holders = scan.holders;
-    state.snapshot.unreadableProcesses = scan.unreadableProcesses;
-    QList<GpuInfo> sample;
-    if (backend) {
-        state.gpuMetrics.backend = backend->name();
-        state.gpuMetrics.available = backend->available();
-        state.gpuMetrics.unavailableReason = backend->unavailableReason();
-        if (backend->available() && backendMatchesDeviceRoot(config.deviceRoot, paths.backendDeviceRoot))
-            sample = backend->sample();
-        for (const GpuInfo &gpu : std::as_const(sample))
-            if (gpu.index >= 0)
-                state.gpuMetrics.gpus.insert(gpu.index, gpu);
-    }
-    state.gpuMetrics.gpus.insert(drmGpuMetrics(state.snapshot.devices));
-    mergeGpuUse(state.snapshot.holders, sample, state.snapshot.devices, paths.procRoot);
-    if (config.tty.enabled)
-        state.snapshot.ttys = scanTtys(paths.ptsRoot, QDateTime::currentMSecsSinceEpoch());
+    state.snapshot = survey.snapshot;
+    state.gpuMetrics = survey.gpuMetrics;
 
     PolicyInput input;
     input.snapshot = state.snapshot;
@@ -46,17 +24,6 @@ MonitorState collect(const Config &config, const MonitorPaths &paths, GpuBackend
     input.selfPid = ::getpid();
     state.decision = Policy::decide(input);
     return state;
-}
-
-QString gpuStateName(GpuState state)
-{
-    switch (state) {
-    case GpuState::Idle: return QStringLiteral("idle");
-    case GpuState::Waiting: return QStringLiteral("waiting");
-    case GpuState::RunningWorkload: return QStringLiteral("free");
-    case GpuState::Busy: return QStringLiteral("busy");
-    }
-    return QString();
 }
 
 static GpuDevice deviceOf(const MonitorState &state, int index)
@@ -107,15 +74,15 @@ QString formatText(const MonitorState &state)
     for (const GpuStatus &gpu : state.decision.gpus) {
         const auto info = state.gpuMetrics.gpus.constFind(gpu.index);
         s << "GPU " << gpu.index;
-        const GpuDevice device = deviceOf(state, gpu.index);
-        if (device.isDrm())
-            s << ", " << device.describe();
+        // AMD and Intel GPUs are described by their node's PCI device (ids, driver, slot); NVIDIA's by NVML alone.
+        const QString described = deviceOf(state, gpu.index).describe();
+        if (!described.isEmpty())
+            s << ", " << described;
         if (info != state.gpuMetrics.gpus.cend()) {
             QStringList identity{info->name, info->uuid};
-            // An AMD or Intel GPU's ids and bus are in its description already.
-            if (device.isDrm() && device.describe().startsWith(info->name))
+            if (!described.isEmpty() && described.startsWith(info->name))
                 identity.removeFirst();
-            if (!info->busId.isEmpty() && !device.isDrm())
+            if (!info->busId.isEmpty() && !described.contains(info->busId))
                 identity.append(QStringLiteral("bus ") + info->busId);
             if (info->backendIndex >= 0 && info->backendIndex != gpu.index)
                 identity.append(QStringLiteral("nvidia-smi index %1").arg(info->backendIndex));
@@ -123,10 +90,7 @@ QString formatText(const MonitorState &state)
             s << " (" << identity.join(QStringLiteral(", ")) << ')';
         }
         s << ": ";
-        if (gpu.state == GpuState::Busy)
-            s << "busy";
-        else
-            s << "free";
+        s << Policy::gpuStateName(gpu.state);
         if (!gpu.workloadId.isEmpty())
             s << ", would run " << workloadName(state.config, gpu.workloadId);
         else if (!gpu.reason.isEmpty())
@@ -192,12 +156,12 @@ QJsonObject toJson(const MonitorState &state)
                            {QStringLiteral("node"), device.path},
                            {QStringLiteral("vendor"), vendorName(device.vendor)},
                            {QStringLiteral("busy"), gpu.state == GpuState::Busy},
-                           {QStringLiteral("state"), gpuStateName(gpu.state)},
+                           {QStringLiteral("state"), Policy::gpuStateName(gpu.state)},
                            {QStringLiteral("reason"), gpu.reason},
                            {QStringLiteral("workload"), gpu.workloadId},
                            {QStringLiteral("holders"), holders}};
-        if (device.isDrm()) {
-            object.insert(QStringLiteral("name"), device.describe());
+        if (const QString described = device.describe(); !described.isEmpty()) {
+            object.insert(QStringLiteral("name"), described);
             object.insert(QStringLiteral("driver"), device.driver);
             object.insert(QStringLiteral("pci_slot"), device.pciSlot);
             object.insert(QStringLiteral("pci_id"), device.pciId);

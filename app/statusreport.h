@@ -7,12 +7,11 @@
 
 namespace StatusReport {
 
-// What a scan sees right now and what the policy would run (as if every start delay had passed). `backend`
-// (NVML), when given, adds names, UUIDs, metrics and the GPU processes of other users.
+// What a scan sees right now and what the policy would run (as if every start delay had passed). `vendorLibrary`
+// (NVML), when given, adds names, UUIDs, metrics and the GPU processes of other users of NVIDIA GPUs.
 MonitorState collect(const Config &config, const MonitorPaths &paths = MonitorPaths(),
-                     GpuBackend *backend = nullptr);
+                     std::unique_ptr<GpuBackend> vendorLibrary = nullptr);
 
-QString gpuStateName(GpuState state);
 QString formatText(const MonitorState &state);
 QJsonObject toJson(const MonitorState &state);
 

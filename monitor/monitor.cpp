@@ -1,12 +1,8 @@
 #include "monitor.h"
 
-#include "devices/devicescanner.h"
-#include "backends/drmholders.h"
 #include "logging.h"
 #include "devices/nodewatcher.h"
-#include "holders/ttyscanner.h"
 
-#include <QDateTime>
 #include <QDir>
 #include <QFile>
 #include <QFileInfo>
@@ -44,10 +40,9 @@ Monitor::Monitor(const QString &configPath, WorkloadRunner *runner, const Clock 
       m_configPath(configPath),
       m_runner(runner),
       m_clock(clock),
-      m_paths(paths),
       m_selfPid(::getpid()),
       m_inferHiddenHolders(::geteuid() != 0),
-      m_scanner(paths.procRoot),
+      m_collector(paths),
       m_pendingEvents(new NodeEvents)
 {
     m_pollTimer = new QTimer(this);
@@ -117,38 +112,27 @@ bool Monitor::start()
         return false;
     m_started = true;
     watchConfigFile();
-    if (m_gpuBackend) {
-        if (m_gpuBackend->available())
+    if (const GpuBackend *library = m_collector.backends().vendorLibrary()) {
+        if (library->available())
             qCInfo(lcScan, "%s available: GPU names, UUIDs, metrics and other users' GPU processes are shown",
-                   qPrintable(m_gpuBackend->name()));
+                   qPrintable(library->name()));
         else
-            qCInfo(lcScan, "%s not available (%s): node-only mode", qPrintable(m_gpuBackend->name()),
-                   qPrintable(m_gpuBackend->unavailableReason()));
-        sampleGpus(); // once at start: UUIDs for CUDA_VISIBLE_DEVICES, jobs of other users already running
-    } else {
-        rescan();
+            qCInfo(lcScan, "%s not available (%s): node-only mode", qPrintable(library->name()),
+                   qPrintable(library->unavailableReason()));
     }
+    sampleGpus(); // once at start: UUIDs for CUDA_VISIBLE_DEVICES, jobs of other users already running
     return true;
 }
 
 void Monitor::setGpuBackend(std::unique_ptr<GpuBackend> backend)
 {
-    m_gpuBackend = std::move(backend);
-    m_gpuMetrics = GpuMetrics();
-    m_gpuSample.clear();
-    if (m_gpuBackend) {
-        m_gpuMetrics.backend = m_gpuBackend->name();
-        m_gpuMetrics.available = m_gpuBackend->available();
-        m_gpuMetrics.unavailableReason = m_gpuBackend->unavailableReason();
-    }
+    m_collector.backends().setVendorLibrary(std::move(backend));
+    m_gpuMetrics = m_collector.backends().describe();
 }
 
 void Monitor::setGpuSamplingWanted(bool wanted)
 {
-    const bool anyDrmGpu = std::any_of(m_devices.gpus.cbegin(), m_devices.gpus.cend(),
-                                       [](const GpuDevice &gpu) { return gpu.isDrm(); });
-    const bool backend = m_gpuBackend && m_gpuBackend->available();
-    if ((!backend && !anyDrmGpu) || wanted == m_gpuSampleTimer->isActive())
+    if (!m_collector.backends().coversAny() || wanted == m_gpuSampleTimer->isActive())
         return;
     if (!wanted) {
         m_gpuSampleTimer->stop();
@@ -164,33 +148,25 @@ void Monitor::sampleGpus()
         rescan();
         return;
     }
-    m_gpuMetrics.gpus = drmGpuMetrics(m_devices);
+    updateDevices(); // the backends speak for the GPUs present now
+    m_gpuMetrics = m_collector.sampleGpus();
     m_gpuMetrics.sampledAtMs = m_clock->nowMs();
-    if (!m_gpuBackend || !m_gpuBackend->available()) {
-        rescan();
-        return;
-    }
-    const bool applies = backendMatchesDeviceRoot(m_config.deviceRoot, m_paths.backendDeviceRoot);
-    const QList<GpuInfo> sample = applies ? m_gpuBackend->sample() : QList<GpuInfo>();
-    m_gpuSample = sample;
-    for (const GpuInfo &gpu : sample)
-        if (gpu.index >= 0)
-            m_gpuMetrics.gpus.insert(gpu.index, gpu);
-    m_gpuMetrics.sampledAtMs = m_clock->nowMs();
-    m_runner->setGpuUuids(gpuUuidsByIndex(sample));
+    const QHash<int, GpuInfo> &sample = m_gpuMetrics.gpus;
+    m_runner->setGpuUuids(gpuUuidsByIndex(sample.values()));
     // The backend lists every process using a GPU, other users' too: a hidden holder inferred from node events
     // on a GPU where it names none but visible ones, quiet for a while (a new job has had time to make its CUDA
     // context), is a drift of the event counts (inotify merges events), not a job.
     const qint64 now = m_clock->nowMs();
     for (const GpuInfo &info : sample) {
+        const GpuBackend *backend = m_collector.backends().judgeOf(info.index);
         const auto device = std::find_if(m_devices.gpus.cbegin(), m_devices.gpus.cend(),
                                          [&info](const GpuDevice &d) { return d.index == info.index; });
-        if (device == m_devices.gpus.cend() || m_hidden.hiddenCount(device->path) == 0
+        if (!backend || device == m_devices.gpus.cend() || m_hidden.hiddenCount(device->path) == 0
             || now - m_hidden.lastEventMs(device->path) < kHiddenCheckedByBackendAfterMs
             || !backendSeesOnlyVisibleProcesses(info, m_snapshot.holders))
             continue;
         qCInfo(lcScan, "%s names no process of another user on GPU %d: dropping the hidden holder inferred "
-                       "from its node events", qPrintable(m_gpuBackend->name()), info.index);
+                       "from its node events", qPrintable(backend->name()), info.index);
         m_hidden.forgetNode(device->path);
     }
     rescan();
@@ -209,19 +185,8 @@ void Monitor::watchOpenOnlyHolders()
             watched.append(holder);
         }
     const qsizetype watchedCount = watched.size();
-    if (m_gpuBackend && m_gpuBackend->available()
-        && backendMatchesDeviceRoot(m_config.deviceRoot, m_paths.backendDeviceRoot)) {
-        const QList<GpuInfo> processes = m_gpuBackend->sampleProcesses();
-        for (GpuInfo &known : m_gpuSample)
-            for (const GpuInfo &fresh : processes)
-                if (fresh.index == known.index) {
-                    known.processesKnown = fresh.processesKnown;
-                    known.processes = fresh.processes;
-                }
-        if (m_gpuSample.isEmpty())
-            m_gpuSample = processes;
-    }
-    mergeGpuUse(watched, m_gpuSample, m_devices, m_paths.procRoot);
+    m_collector.backends().refreshProcesses();
+    m_collector.backends().judgeHolders(watched, m_collector.paths().procRoot);
     for (qsizetype i = 0; i < watchedCount; ++i)
         for (int gpu : std::as_const(watched[i].gpus))
             if (Policy::makesBusy(watched[i], gpu, m_config.busyRuleFor(gpu))) {
@@ -356,6 +321,7 @@ bool Monitor::applyConfig(const ConfigLoadResult &result, bool initial)
             qCWarning(lcScan, "cannot watch %s for GPUs appearing; the poll every %d s will notice them",
                       qPrintable(m_config.deviceRoot), m_config.intervalSeconds);
         m_devices = DeviceNodes();
+        m_collector.setDevices(m_devices);
         m_runner->setGpuDevices({});
     }
     return true;
@@ -382,18 +348,19 @@ void Monitor::updateDevices()
     const QString dri = driFolder();
     if (!m_fileWatcher->directories().contains(dri) && QFileInfo(dri).isDir())
         m_fileWatcher->addPath(dri);
-    const DeviceNodes devices = keepVendors(scanDevices(m_config.deviceRoot, m_paths.sysfsRoot), m_config.vendors);
+    const DeviceNodes devices = m_collector.scanDevices(m_config);
     if (devices == m_devices && !m_rewatchNodes)
         return;
     m_rewatchNodes = false;
     if (devices != m_devices) {
         QStringList found;
         for (const GpuDevice &gpu : devices.gpus)
-            found.append(gpu.isDrm() ? QStringLiteral("%1 (%2)").arg(gpu.index).arg(gpu.describe())
-                                     : QString::number(gpu.index));
+            found.append(gpu.describe().isEmpty() ? QString::number(gpu.index)
+                                                  : QStringLiteral("%1 (%2)").arg(gpu.index).arg(gpu.describe()));
         qCInfo(lcScan, "GPUs under %s: %s", qPrintable(m_config.deviceRoot),
                found.isEmpty() ? "none" : qPrintable(found.join(QStringLiteral(", "))));
         m_devices = devices;
+        m_collector.setDevices(m_devices);
         m_hidden.reset();
         m_runner->setGpuDevices(m_devices.gpus);
     }
@@ -443,7 +410,7 @@ void Monitor::preemptEarly(const Holder &holder)
                 continue;
             // Where an open node is not enough (busy_when) and something can tell what the holder does there, the
             // policy judges it once that has spoken; with nothing to ask, in doubt it is busy now.
-            if (!m_config.busyRuleFor(gpu).opened && canJudgeUse(gpu))
+            if (!m_config.busyRuleFor(gpu).opened && m_collector.backends().canJudgeUse(gpu))
                 continue;
             const WorkloadConfig *config = m_config.workload(runtime.id);
             PreemptionEvent event{runtime.id, config ? config->name : runtime.id, gpu, holder, m_clock->nowMs()};
@@ -463,15 +430,6 @@ bool Monitor::anyWorkloadRunning() const
                        [](const WorkloadRuntime &r) { return r.state == WorkloadRuntime::Running; });
 }
 
-bool Monitor::canJudgeUse(int gpu) const
-{
-    for (const GpuDevice &device : m_devices.gpus)
-        if (device.index == gpu && device.isDrm())
-            return true; // fdinfo
-    return m_gpuBackend && m_gpuBackend->available()
-           && backendMatchesDeviceRoot(m_config.deviceRoot, m_paths.backendDeviceRoot);
-}
-
 void Monitor::rescan()
 {
     if (!m_started || m_inScan)
@@ -480,39 +438,35 @@ void Monitor::rescan()
     m_coalesceTimer->stop();
 
     updateDevices();
-    Snapshot snapshot;
-    snapshot.devices = m_devices;
-    const HolderScanner::Result scan =
-        m_scanner.scan(HolderScanner::nodesOf(m_devices), [this](const Holder &h) { preemptEarly(h); });
-    snapshot.holders = scan.holders;
-    snapshot.unreadableProcesses = scan.unreadableProcesses;
-
-    // Opens that no visible process explains are another user's jobs: a hidden holder per such GPU. The events
-    // queued during the scan count too: the kernel queues an open before its fd shows, so every fd the scan saw
-    // has its open counted.
-    const NodeEvents duringScan = m_nodeWatcher->takePendingEvents();
-    absorbEvents(duringScan);
-    // Root reads every process's fds (the few it cannot, like a container's init, hold no GPU): nothing is
-    // hidden then, and inferring hidden holders from event counts could only add errors.
-    const bool someUnreadable = scan.unreadableProcesses > 0 && m_inferHiddenHolders;
+    NodeEvents duringScan;
     bool provisional = false;
-    for (const GpuDevice &gpu : std::as_const(m_devices.gpus)) {
-        m_hidden.update(gpu.path, m_pendingEvents->opens.value(gpu.path), m_pendingEvents->closes.value(gpu.path),
-                        scan.visibleFdsByNode.value(gpu.path), someUnreadable, m_clock->nowMs());
-        provisional = provisional || m_hidden.provisionalCount(gpu.path) > 0;
-        if (m_hidden.hiddenCount(gpu.path) > 0) {
-            Holder hidden;
-            hidden.hidden = true;
-            hidden.gpus = {gpu.index};
-            hidden.user = QStringLiteral("?");
-            snapshot.holders.append(hidden);
+    SnapshotCollector::Hooks hooks;
+    hooks.onHolder = [this](const Holder &h) { preemptEarly(h); };
+    hooks.addHidden = [&](const HolderScanner::Result &scan, QList<Holder> &holders) {
+        // Opens that no visible process explains are another user's jobs: a hidden holder per such GPU. The
+        // events queued during the scan count too: the kernel queues an open before its fd shows, so every fd the
+        // scan saw has its open counted.
+        duringScan = m_nodeWatcher->takePendingEvents();
+        absorbEvents(duringScan);
+        // Root reads every process's fds (the few it cannot, like a container's init, hold no GPU): nothing is
+        // hidden then, and inferring hidden holders from event counts could only add errors.
+        const bool someUnreadable = scan.unreadableProcesses > 0 && m_inferHiddenHolders;
+        for (const GpuDevice &gpu : std::as_const(m_devices.gpus)) {
+            m_hidden.update(gpu.path, m_pendingEvents->opens.value(gpu.path),
+                            m_pendingEvents->closes.value(gpu.path), scan.visibleFdsByNode.value(gpu.path),
+                            someUnreadable, m_clock->nowMs());
+            provisional = provisional || m_hidden.provisionalCount(gpu.path) > 0;
+            if (m_hidden.hiddenCount(gpu.path) > 0) {
+                Holder hidden;
+                hidden.hidden = true;
+                hidden.gpus = {gpu.index};
+                hidden.user = QStringLiteral("?");
+                holders.append(hidden);
+            }
         }
-    }
-    *m_pendingEvents = NodeEvents();
-    // What NVML named at its last sample (not asked now: too slow for this path): the pids of hidden holders, jobs
-    // of other users that were running before idlegpu watched. AMD and Intel GPUs: fdinfo, read now (only the
-    // holders of those GPUs).
-    mergeGpuUse(snapshot.holders, m_gpuSample, m_devices, m_paths.procRoot);
+        *m_pendingEvents = NodeEvents();
+    };
+    Snapshot snapshot = m_collector.collect(m_config, hooks);
     // An open nobody explains yet: look again at once, it is a hidden holder or a late sight. A watch lost
     // during this scan: watch the node again at once, before a job opens it unseen.
     if (provisional || m_rewatchNodes)
@@ -527,8 +481,6 @@ void Monitor::rescan()
              && !m_coalesceTimer->isActive())
         m_coalesceTimer->start(kCoalesceMs);
 
-    if (m_config.tty.enabled)
-        snapshot.ttys = scanTtys(m_paths.ptsRoot, QDateTime::currentMSecsSinceEpoch());
     snapshot.takenAtMs = m_clock->nowMs();
 
     PolicyInput input;

@@ -13,6 +13,7 @@
 #include "policy/policy.h"
 #include "policy/snapshot.h"
 #include "run/workloadrunner.h"
+#include "snapshotcollector.h"
 
 #include <QObject>
 #include <QPointer>
@@ -23,18 +24,6 @@ class NodeWatcher;
 struct NodeEvents;
 class QFileSystemWatcher;
 class QTimer;
-
-struct MonitorPaths
-{
-    QString procRoot = QStringLiteral("/proc");
-    QString ptsRoot = QStringLiteral("/dev/pts");
-    // Where the GPU backend's GPUs have their nodes (NVML: minor N is /dev/nvidiaN). The backend's view applies
-    // only while device_root is this folder; tests point it at their fake one.
-    QString backendDeviceRoot = QStringLiteral("/dev");
-    // Where AMD and Intel render nodes (<device_root>/dri/renderDN) are matched to their PCI devices
-    // (<sysfsRoot>/class/drm/renderDN/device); tests point it at a fixture.
-    QString sysfsRoot = QStringLiteral("/sys");
-};
 
 // A workload stopped because someone else opened its GPU.
 struct PreemptionEvent
@@ -55,7 +44,7 @@ struct MonitorState
     Decision decision;
     QHash<QString, WorkloadRuntime> runtimes;
     PauseState pause;
-    GpuMetrics gpuMetrics; // the GPU backend's last sample (names, UUIDs, utilization...)
+    GpuMetrics gpuMetrics; // the GPU backends' last sample (names, UUIDs, utilization...)
     bool shuttingDown = false;
 };
 
@@ -79,9 +68,10 @@ public:
     void setWorkloadPaused(const QString &id, bool paused);
     void setPause(const PauseState &pause);
 
-    // The vendor library (NVML) for names, UUIDs, metrics and other users' processes. Set before start(); the
-    // monitor owns it. Without one (or when it is not available) the monitor works from device nodes only.
-    // It is never asked on the preemption path: only at start(), at each fallback poll (interval_seconds) and
+    // The vendor library (NVML) for names, UUIDs, metrics and other users' processes of NVIDIA GPUs, beside the
+    // DRM backend (sysfs, fdinfo) for AMD and Intel GPUs, which is always there. Set before start(); the monitor
+    // owns it. Without one (or when it is not available) NVIDIA GPUs are watched from device nodes only.
+    // No backend is asked on the preemption path: only at start(), at each fallback poll (interval_seconds) and
     // every kGpuSampleMs while sampling is wanted — and, where busy_when asks more than an open node, its
     // process lists every kOpenOnlyWatchMs while a workload runs on a GPU that such a holder has open.
     void setGpuBackend(std::unique_ptr<GpuBackend> backend);
@@ -106,8 +96,6 @@ private Q_SLOTS:
     void watchOpenOnlyHolders();
 
 private:
-    // Whether something can tell what a holder does on this GPU (NVML, or fdinfo for AMD and Intel GPUs).
-    bool canJudgeUse(int gpu) const;
     bool anyWorkloadRunning() const;
 
 Q_SIGNALS:
@@ -131,7 +119,6 @@ private:
     QString m_configPath;
     WorkloadRunner *m_runner;
     const Clock *m_clock;
-    MonitorPaths m_paths;
     qint64 m_selfPid;
     bool m_inferHiddenHolders; // not as root: root sees every holder
 
@@ -142,12 +129,10 @@ private:
     Decision m_decision;
     PolicyMemory m_memory;
     PauseState m_pause;
-    HolderScanner m_scanner;
+    SnapshotCollector m_collector; // the scanners and the GPU backends
     HiddenHolderTracker m_hidden;
     NodeEvents *m_pendingEvents;
-    std::unique_ptr<GpuBackend> m_gpuBackend;
     GpuMetrics m_gpuMetrics;
-    QList<GpuInfo> m_gpuSample; // the backend's last sample, merged into each scan's holders
 
     NodeWatcher *m_nodeWatcher = nullptr;
     QFileSystemWatcher *m_fileWatcher = nullptr;

@@ -1,5 +1,6 @@
 // What holders of AMD and Intel GPUs do there, from their fdinfo under a fake proc root: compute engine time or
 // an open /dev/kfd makes them computing, their resident memory is counted, and what cannot be told is left in doubt.
+#include "backends/drmbackend.h"
 #include "backends/drmholders.h"
 #include "testsupport.h"
 
@@ -147,7 +148,10 @@ private Q_SLOTS:
         writeFile(m_dir->filePath(QStringLiteral("sys/0000:03:00.0/vendor")), "0x1002\n");
         writeFile(m_dir->filePath(QStringLiteral("sys/0000:03:00.0/device")), "0x744c\n");
         writeFile(m_dir->filePath(QStringLiteral("sys/0000:03:00.0/gpu_busy_percent")), "37\n");
-        const QHash<int, GpuInfo> metrics = drmGpuMetrics(devices());
+        QHash<int, GpuInfo> metrics;
+        DrmBackend backend;
+        for (const GpuInfo &gpu : backend.refresh(devices()))
+            metrics.insert(gpu.index, gpu);
         QCOMPARE(metrics.keys().size(), 2); // the AMD and the Intel GPU; NVIDIA's come from NVML
         QCOMPARE(metrics.value(1).index, 1);
         QCOMPARE(metrics.value(1).utilizationPercent, std::optional<int>(37));

@@ -1,5 +1,6 @@
 // The monitor with a GPU backend (a scripted one standing in for NVML): sampled at start and while someone
 // looks, never by a rescan; its processes become holders; workloads get CUDA_VISIBLE_DEVICES by UUID.
+#include "backends/nvmlbackend.h"
 #include "monitor.h"
 #include "run/processrunner.h"
 #include "testsupport.h"
@@ -11,10 +12,14 @@
 using namespace TestSupport;
 
 namespace {
-class ScriptedBackend : public GpuBackend
+// Stands in for NVML: its GPUs have their nodes in `deviceRoot`.
+class ScriptedBackend : public NvidiaLibraryBackend
 {
 public:
-    explicit ScriptedBackend(bool available, int *samples) : m_available(available), m_samples(samples) {}
+    ScriptedBackend(bool available, int *samples, const QString &deviceRoot)
+        : NvidiaLibraryBackend(deviceRoot), m_available(available), m_samples(samples)
+    {
+    }
     QString name() const override { return QStringLiteral("Scripted"); }
     bool available() const override { return m_available; }
     QString unavailableReason() const override { return m_available ? QString() : QStringLiteral("no driver"); }
@@ -74,9 +79,9 @@ class TestGpuBackendIntegration : public QObject
                                              .toUtf8());
         MonitorPaths paths;
         paths.procRoot = procRoot;
-        paths.backendDeviceRoot = backendRootMatches ? m_dev->path() : m_dir->path();
         m_monitor = std::make_unique<Monitor>(config, m_runner.get(), SystemClock::instance(), paths);
-        auto backend = std::make_unique<ScriptedBackend>(available, &m_samples);
+        auto backend = std::make_unique<ScriptedBackend>(available, &m_samples,
+                                                         backendRootMatches ? m_dev->path() : m_dir->path());
         backend->gpus = {gpu(0, QStringLiteral("GPU-test-0000")), gpu(1, QStringLiteral("GPU-test-0001"))};
         m_backend = backend.get();
         m_monitor->setGpuBackend(std::move(backend));

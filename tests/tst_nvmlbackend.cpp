@@ -462,10 +462,10 @@ private Q_SLOTS:
     void statusReportNodeOnly()
     {
         script("init 9\n");
-        NvmlBackend backend(QStringLiteral(IDLEGPU_FAKE_NVML));
         Config config;
         config.deviceRoot = m_dir.filePath(QStringLiteral("dev"));
-        const MonitorState state = StatusReport::collect(config, MonitorPaths(), &backend);
+        const MonitorState state = StatusReport::collect(config, MonitorPaths(),
+                                                         std::make_unique<NvmlBackend>(QStringLiteral(IDLEGPU_FAKE_NVML)));
         QVERIFY(!state.gpuMetrics.available);
         const QString text = StatusReport::formatText(state);
         QVERIFY2(text.contains(QLatin1String("NVML not available: node-only mode")), qPrintable(text));

@@ -262,7 +262,7 @@ void TestTrayIcon::toolTipHasOneLinePerGpu()
     const QString expected = QStringLiteral("idlegpu — Running idle workloads\n"
                                             "GPU 0: running miner since 14:02\n"
                                             "GPU 1: busy — python3 (alice, pid 4242)\n"
-                                            "GPU 2: free, starting in 7 s");
+                                            "GPU 2: waiting, starting in 7 s");
     QCOMPARE(TrayController::toolTipText(mixedState(), kNowMs, kWallNow), expected);
 
     QSystemTrayIcon trayIcon;
@@ -306,7 +306,7 @@ void TestTrayIcon::menuHasSectionPerGpuAndActions()
     QCOMPARE(menuTexts(controller.menu()),
              QStringList({QStringLiteral("GPU 0"), QStringLiteral("running miner since 14:02"),
                           QStringLiteral("GPU 1"), QStringLiteral("busy — python3 (alice, pid 4242)"),
-                          QStringLiteral("GPU 2"), QStringLiteral("free, starting at 14:32:07"),
+                          QStringLiteral("GPU 2"), QStringLiteral("waiting, starting at 14:32:07"),
                           QStringLiteral("Workload: boinc (stopped)"), QStringLiteral("Pause all"),
                           QStringLiteral("Pause for 1 hour"), QStringLiteral("Pause miner"),
                           QStringLiteral("Pause boinc"), QStringLiteral("Status…"), QStringLiteral("Settings…"),

@@ -666,19 +666,19 @@ The previous configuration stays in force.</source>
         <translation>忙碌 — %1</translation>
     </message>
     <message>
-        <source>free, starting at %1</source>
-        <translation>空闲，将于 %1 启动</translation>
+        <source>waiting, starting at %1</source>
+        <translation>等待中，将于 %1 启动</translation>
     </message>
     <message>
-        <source>free, starting in %1 s</source>
-        <translation>空闲，%1 秒后启动</translation>
+        <source>waiting, starting in %1 s</source>
+        <translation>等待中，%1 秒后启动</translation>
     </message>
     <message>
-        <source>free</source>
+        <source>idle</source>
         <translation>空闲</translation>
     </message>
     <message>
-        <source>free — %1</source>
+        <source>idle — %1</source>
         <translation>空闲 — %1</translation>
     </message>
     <message>

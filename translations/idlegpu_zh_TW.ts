@@ -666,20 +666,20 @@ The previous configuration stays in force.</source>
         <translation>忙碌 — %1</translation>
     </message>
     <message>
-        <source>free, starting at %1</source>
-        <translation>空閒，將於 %1 啟動</translation>
+        <source>waiting, starting at %1</source>
+        <translation>等待中，將於 %1 啟動</translation>
     </message>
     <message>
-        <source>free, starting in %1 s</source>
-        <translation>空閒，%1 秒後啟動</translation>
+        <source>waiting, starting in %1 s</source>
+        <translation>等待中，%1 秒後啟動</translation>
     </message>
     <message>
-        <source>free</source>
-        <translation>空閒</translation>
+        <source>idle</source>
+        <translation>閒置</translation>
     </message>
     <message>
-        <source>free — %1</source>
-        <translation>空閒 — %1</translation>
+        <source>idle — %1</source>
+        <translation>閒置 — %1</translation>
     </message>
     <message>
         <source>open, not busy: %1</source>

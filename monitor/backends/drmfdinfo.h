@@ -21,10 +21,7 @@ struct DrmEngineUsage
     std::optional<qint64> capacity;    // drm-engine-capacity-<name>: identical engines in the class; absent: one
 
     qint64 capacityOrOne() const { return capacity.value_or(1); }
-    bool operator==(const DrmEngineUsage &o) const
-    {
-        return busyNs == o.busyNs && cycles == o.cycles && totalCycles == o.totalCycles && capacity == o.capacity;
-    }
+    bool operator==(const DrmEngineUsage &) const = default;
 };
 
 // Memory of one client in one region, in bytes. Region names: amdgpu "vram", "gtt", "cpu"; i915 "system0",
@@ -40,11 +37,7 @@ struct DrmRegionMemory
 
     // What the region holds now: resident, else its deprecated alias (amdgpu before kernel 6.11 prints only that).
     std::optional<qint64> residentBytes() const { return resident ? resident : legacyMemory; }
-    bool operator==(const DrmRegionMemory &o) const
-    {
-        return total == o.total && shared == o.shared && resident == o.resident && purgeable == o.purgeable
-               && active == o.active && legacyMemory == o.legacyMemory;
-    }
+    bool operator==(const DrmRegionMemory &) const = default;
 };
 
 // The DRM part of one fdinfo file: one open DRM file of one process.

@@ -1,7 +1,6 @@
 #include "backends/drmholders.h"
 
 #include "backends/drmfdinfo.h"
-#include "backends/drmsysfs.h"
 
 #include <QDir>
 #include <QFile>
@@ -94,25 +93,4 @@ void mergeDrmUsage(QList<Holder> &holders, const DeviceNodes &devices, const QSt
                 holder.gpuMemoryBytes = holder.gpuMemoryBytes.value_or(0) + *usage->gpuMemoryBytes;
         }
     }
-}
-
-void mergeGpuUse(QList<Holder> &holders, const QList<GpuInfo> &backendSample, const DeviceNodes &devices,
-                 const QString &procRoot)
-{
-    if (!backendSample.isEmpty())
-        mergeBackendProcesses(holders, backendSample, procRoot);
-    mergeDrmUsage(holders, devices, procRoot);
-}
-
-QHash<int, GpuInfo> drmGpuMetrics(const DeviceNodes &devices)
-{
-    QHash<int, GpuInfo> metrics;
-    for (const GpuDevice &device : devices.gpus) {
-        if (!device.isDrm() || device.sysfsDevice.isEmpty())
-            continue;
-        GpuInfo info = readDrmSysfsGpu(device.sysfsDevice);
-        info.index = device.index;
-        metrics.insert(device.index, info);
-    }
-    return metrics;
 }

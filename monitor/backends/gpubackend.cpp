@@ -1,5 +1,7 @@
 #include "backends/gpubackend.h"
 
+#include "backends/drmbackend.h"
+
 #include <algorithm>
 
 #include "holders/ttyscanner.h"
@@ -9,10 +11,66 @@
 
 #include <unistd.h>
 
-bool backendMatchesDeviceRoot(const QString &deviceRoot, const QString &backendDeviceRoot)
+GpuBackends::GpuBackends() : m_drm(std::make_unique<DrmBackend>()) {}
+
+GpuBackends::~GpuBackends() = default;
+
+void GpuBackends::setVendorLibrary(std::unique_ptr<GpuBackend> vendorLibrary)
 {
-    const QString canonical = QFileInfo(deviceRoot).canonicalFilePath();
-    return !canonical.isEmpty() && canonical == QFileInfo(backendDeviceRoot).canonicalFilePath();
+    m_vendorLibrary = std::move(vendorLibrary);
+    setDevices(m_devices);
+}
+
+void GpuBackends::setDevices(const DeviceNodes &devices)
+{
+    m_devices = devices;
+    m_coverings.clear();
+    m_judgeOf.clear();
+    for (GpuBackend *backend : {m_vendorLibrary.get(), m_drm.get()}) {
+        if (!backend || !backend->available())
+            continue;
+        Covering covering{backend, DeviceNodes{{}, devices.sharedNodes}};
+        for (const GpuDevice &gpu : devices.gpus)
+            if (!m_judgeOf.contains(gpu.index) && backend->covers(gpu)) {
+                covering.covered.gpus.append(gpu);
+                m_judgeOf.insert(gpu.index, backend);
+            }
+        if (!covering.covered.gpus.isEmpty())
+            m_coverings.append(covering);
+    }
+}
+
+GpuMetrics GpuBackends::describe() const
+{
+    GpuMetrics metrics;
+    if (m_vendorLibrary) {
+        metrics.backend = m_vendorLibrary->name();
+        metrics.available = m_vendorLibrary->available();
+        metrics.unavailableReason = m_vendorLibrary->unavailableReason();
+    }
+    return metrics;
+}
+
+QHash<int, GpuInfo> GpuBackends::refresh()
+{
+    QHash<int, GpuInfo> gpus;
+    for (const Covering &covering : std::as_const(m_coverings))
+        for (const GpuInfo &gpu : covering.backend->refresh(covering.covered))
+            if (gpu.index >= 0 && m_judgeOf.value(gpu.index) == covering.backend)
+                gpus.insert(gpu.index, gpu);
+    return gpus;
+}
+
+void GpuBackends::refreshProcesses()
+{
+    for (const Covering &covering : std::as_const(m_coverings))
+        covering.backend->refreshProcesses(covering.covered);
+}
+
+void GpuBackends::judgeHolders(QList<Holder> &holders, const QString &procRoot) const
+{
+    for (const Covering &covering : m_coverings)
+        covering.backend->judgeHolders(holders, covering.covered, procRoot);
 }
 
 QHash<int, QString> gpuUuidsByIndex(const QList<GpuInfo> &gpus)

@@ -1,12 +1,13 @@
 #pragma once
-// What a vendor library (NVML now) tells about each GPU beyond its device node: name, UUID, bus id, metrics and
-// the processes using it. Sampled for display at a modest rate, never on the preemption path.
+// What GPU backends tell about each GPU beyond its device node (name, UUID, bus id, metrics, the processes using
+// it) and what each holder does there. Sampled at a modest rate, never on the preemption path.
 #include "policy/snapshot.h"
 
 #include <QHash>
 #include <QList>
 #include <QString>
 
+#include <memory>
 #include <optional>
 
 // A process the vendor library says uses a GPU.
@@ -34,36 +35,90 @@ struct GpuInfo
     QList<GpuProcessUse> processes;
 };
 
-// One vendor library. available() is settled at construction; sample() only reads.
+// One source of what a GPU is and does beyond its device node, nvtop-style: a vendor library for NVIDIA GPUs
+// (NVML), the kernel's DRM interfaces (sysfs, fdinfo) for AMD and Intel ones. Each speaks for the GPUs it covers:
+// their identity and metrics, and what each holder does there (busy_when).
 class GpuBackend
 {
 public:
     virtual ~GpuBackend() = default;
-    virtual QString name() const = 0;                // "NVML"
-    virtual bool available() const = 0;
-    virtual QString unavailableReason() const = 0;   // why not available, for the log and the status
-    virtual QList<GpuInfo> sample() = 0;             // empty when unavailable
-    // Identity and process lists only, without the slower metrics: for watching who computes (busy_when =
-    // computes) several times a second. Metrics are left absent.
-    virtual QList<GpuInfo> sampleProcesses() { return sample(); }
+    virtual QString name() const = 0;              // "NVML", "DRM"
+    virtual bool available() const = 0;            // settled at construction
+    virtual QString unavailableReason() const = 0; // why not available, for the log and the status
+
+    // Whether it names and measures this GPU and can judge what its holders do there. Asked when the devices
+    // change, not per scan: the answer may cost a stat.
+    virtual bool covers(const GpuDevice &gpu) const = 0;
+    // The methods below get `covered`: the GPUs it covers (as covers() said) and the shared nodes.
+
+    // Reads identity and metrics of the covered GPUs and, where it lists processes, who uses them. Slow (NVML:
+    // milliseconds): at start, at the fallback poll and while someone looks at the metrics, never on the
+    // preemption path. What it read is kept for judgeHolders until the next refresh.
+    virtual QList<GpuInfo> refresh(const DeviceNodes &covered) = 0;
+    // Who uses the GPUs, without the slower metrics: for watching, several times a second, whether a holder
+    // that only opened a GPU started to compute there (busy_when = computes / memory).
+    virtual void refreshProcesses(const DeviceNodes &covered) { Q_UNUSED(covered) }
+    // Gives each holder of a covered GPU what the backend knows it does there (Holder::gpuUse, gpuMemoryBytes); a
+    // backend that lists processes also names hidden holders and adds the GPU jobs of other users. Runs in every
+    // scan, so it reads nothing slow: NVML merges its last refresh, DRM reads the fdinfo of these holders only.
+    virtual void judgeHolders(QList<Holder> &holders, const DeviceNodes &covered, const QString &procRoot) const = 0;
 };
 
-// The backend's view as the status shows it.
+// The backends' view as the status shows it.
 struct GpuMetrics
 {
-    QString backend;            // "NVML"; empty: no backend was tried
+    QString backend;            // the vendor library whose absence means node-only mode ("NVML"); empty: none
     bool available = false;
     QString unavailableReason;
-    QHash<int, GpuInfo> gpus;   // by our index; GPUs whose minor number is unknown are left out
+    QHash<int, GpuInfo> gpus;   // by our index, from every backend; GPUs no backend covers are left out
     qint64 sampledAtMs = 0;     // monotonic; 0: never
+};
+
+// The backends a monitor or --status asks, in order: the vendor library (NVML), then DRM. A GPU is judged by the
+// first that covers it.
+class GpuBackends
+{
+public:
+    GpuBackends(); // DRM only until a vendor library is set
+    ~GpuBackends();
+    // Replaces the vendor library (NVML; nothing: node-only mode for NVIDIA GPUs). DRM's backend (sysfs and
+    // fdinfo, always available) stays after it.
+    void setVendorLibrary(std::unique_ptr<GpuBackend> vendorLibrary);
+    // Settles which backend covers which GPU.
+    void setDevices(const DeviceNodes &devices);
+    const DeviceNodes &devices() const { return m_devices; }
+
+    // Whether a backend can tell what a holder does on this GPU.
+    bool canJudgeUse(int gpu) const { return m_judgeOf.contains(gpu); }
+    bool coversAny() const { return !m_judgeOf.isEmpty(); }
+    // The vendor library's state (GpuMetrics::backend, available, unavailableReason); no GPUs.
+    GpuMetrics describe() const;
+
+    // GpuBackend::refresh of each backend that covers a GPU: what they read, by GPU index.
+    QHash<int, GpuInfo> refresh();
+    void refreshProcesses();
+    void judgeHolders(QList<Holder> &holders, const QString &procRoot) const;
+    // The backend that covers this GPU; nullptr if none.
+    const GpuBackend *judgeOf(int gpu) const { return m_judgeOf.value(gpu); }
+    const GpuBackend *vendorLibrary() const { return m_vendorLibrary.get(); }
+
+private:
+    // An available backend and the devices it covers, in the order asked.
+    struct Covering
+    {
+        GpuBackend *backend = nullptr;
+        DeviceNodes covered;
+    };
+
+    std::unique_ptr<GpuBackend> m_vendorLibrary;
+    std::unique_ptr<GpuBackend> m_drm;
+    DeviceNodes m_devices;
+    QList<Covering> m_coverings;              // backends that cover no GPU are left out
+    QHash<int, const GpuBackend *> m_judgeOf; // GPU index -> the first backend that covers it
 };
 
 // "37% busy, 12.3 of 140.4 GiB, 54 °C, 231 W": the metrics present, for the status; empty when none is.
 QString describeGpuMetrics(const GpuInfo &gpu);
-
-// The backend numbers GPUs by the minor numbers of /dev/nvidiaN (backendDeviceRoot): a device_root elsewhere
-// (the demo's simulated GPUs) holds other GPUs, whatever their names, so the backend's view does not apply to it.
-bool backendMatchesDeviceRoot(const QString &deviceRoot, const QString &backendDeviceRoot);
 
 // The UUID of each GPU by our index, for CUDA_VISIBLE_DEVICES.
 QHash<int, QString> gpuUuidsByIndex(const QList<GpuInfo> &gpus);

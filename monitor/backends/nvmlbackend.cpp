@@ -3,6 +3,7 @@
 #include "logging.h"
 
 #include <QFile>
+#include <QFileInfo>
 
 #include <dlfcn.h>
 
@@ -117,7 +118,60 @@ struct NvmlBackend::Api
     }
 };
 
-NvmlBackend::NvmlBackend(const QString &libraryPath, const QStringList &missingSymbols) : m_api(new Api)
+NvidiaLibraryBackend::NvidiaLibraryBackend(const QString &deviceRoot)
+    : m_deviceRoot(QFileInfo(deviceRoot).canonicalFilePath())
+{
+}
+
+bool NvidiaLibraryBackend::covers(const GpuDevice &gpu) const
+{
+    if (gpu.vendor != GpuVendor::Nvidia || !available() || m_deviceRoot.isEmpty())
+        return false;
+    return QFileInfo(QFileInfo(gpu.path).absolutePath()).canonicalFilePath() == m_deviceRoot;
+}
+
+QList<GpuInfo> NvidiaLibraryBackend::coveredOnly(const QList<GpuInfo> &gpus, const DeviceNodes &covered)
+{
+    QList<GpuInfo> result;
+    for (const GpuInfo &gpu : gpus)
+        if (std::any_of(covered.gpus.cbegin(), covered.gpus.cend(),
+                        [&gpu](const GpuDevice &device) { return device.index == gpu.index; }))
+            result.append(gpu);
+    return result;
+}
+
+QList<GpuInfo> NvidiaLibraryBackend::refresh(const DeviceNodes &covered)
+{
+    m_sample = covered.gpus.isEmpty() ? QList<GpuInfo>() : coveredOnly(sample(), covered);
+    return m_sample;
+}
+
+void NvidiaLibraryBackend::refreshProcesses(const DeviceNodes &covered)
+{
+    if (covered.gpus.isEmpty())
+        return;
+    const QList<GpuInfo> processes = coveredOnly(sampleProcesses(), covered);
+    // The metrics of the last full sample stay; only who uses each GPU is new.
+    for (GpuInfo &known : m_sample)
+        for (const GpuInfo &fresh : processes)
+            if (fresh.index == known.index) {
+                known.processesKnown = fresh.processesKnown;
+                known.processes = fresh.processes;
+            }
+    if (m_sample.isEmpty())
+        m_sample = processes;
+}
+
+void NvidiaLibraryBackend::judgeHolders(QList<Holder> &holders, const DeviceNodes &covered,
+                                        const QString &procRoot) const
+{
+    Q_UNUSED(covered) // the sample holds covered GPUs only
+    if (!m_sample.isEmpty())
+        mergeBackendProcesses(holders, m_sample, procRoot);
+}
+
+NvmlBackend::NvmlBackend(const QString &libraryPath, const QStringList &missingSymbols, const QString &deviceRoot)
+    : NvidiaLibraryBackend(deviceRoot), m_api(new Api)
 {
     m_api->library = ::dlopen(QFile::encodeName(libraryPath).constData(), RTLD_NOW | RTLD_LOCAL);
     if (!m_api->library) {

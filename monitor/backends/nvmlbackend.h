@@ -7,15 +7,43 @@
 
 #include <memory>
 
-class NvmlBackend : public GpuBackend
+// A GpuBackend over a library that numbers GPUs by the minor of /dev/nvidiaN and lists the processes on each
+// (NVML; a scripted stand-in in tests): covers the NVIDIA GPUs whose nodes are in its device root, keeps its last
+// sample and merges its process lists into the holders of each scan (mergeBackendProcesses).
+class NvidiaLibraryBackend : public GpuBackend
+{
+public:
+    // `deviceRoot`: where the library's GPUs have their nodes. A device_root elsewhere (the demo's simulated
+    // GPUs) holds other GPUs, whatever their names, so the library's view does not apply to it.
+    explicit NvidiaLibraryBackend(const QString &deviceRoot = QStringLiteral("/dev"));
+
+    // The library's own reads: every GPU it knows, with metrics and process lists; empty when unavailable.
+    virtual QList<GpuInfo> sample() = 0;
+    // Identity and process lists only, without the slower metrics (left absent).
+    virtual QList<GpuInfo> sampleProcesses() { return sample(); }
+
+    bool covers(const GpuDevice &gpu) const override;
+    QList<GpuInfo> refresh(const DeviceNodes &covered) override;
+    void refreshProcesses(const DeviceNodes &covered) override;
+    void judgeHolders(QList<Holder> &holders, const DeviceNodes &covered, const QString &procRoot) const override;
+
+private:
+    static QList<GpuInfo> coveredOnly(const QList<GpuInfo> &gpus, const DeviceNodes &covered);
+
+    QString m_deviceRoot; // canonical
+    QList<GpuInfo> m_sample; // the last refresh, merged into each scan's holders
+};
+
+class NvmlBackend : public NvidiaLibraryBackend
 {
 public:
     static constexpr const char *kDefaultLibrary = "libnvidia-ml.so.1";
 
     // Loads `libraryPath` and initializes NVML. `missingSymbols`: names to treat as absent from the library
-    // (for tests: an old driver lacks the newer functions).
+    // (for tests: an old driver lacks the newer functions). `deviceRoot`: see NvidiaLibraryBackend.
     explicit NvmlBackend(const QString &libraryPath = QString::fromLatin1(kDefaultLibrary),
-                         const QStringList &missingSymbols = QStringList());
+                         const QStringList &missingSymbols = QStringList(),
+                         const QString &deviceRoot = QStringLiteral("/dev"));
     ~NvmlBackend() override; // nvmlShutdown, unload
 
     QString name() const override { return QStringLiteral("NVML"); }

@@ -108,10 +108,7 @@ struct NotifyConfig
     bool preemption = true;  // a workload stopped because someone opened its GPU
     bool failure = true;     // a workload failing again and again
     bool configError = true; // an edit of the config file that cannot be used
-    bool operator==(const NotifyConfig &o) const
-    {
-        return preemption == o.preemption && failure == o.failure && configError == o.configError;
-    }
+    bool operator==(const NotifyConfig &) const = default;
 };
 
 struct Config;

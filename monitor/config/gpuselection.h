@@ -69,5 +69,4 @@ struct GpuSelection
     {
         return all == other.all && (all || indices == other.indices);
     }
-    bool operator!=(const GpuSelection &other) const { return !(*this == other); }
 };

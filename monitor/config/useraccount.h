@@ -15,10 +15,7 @@ struct UserAccount
     QString home;
     QString shell;
 
-    bool operator==(const UserAccount &o) const
-    {
-        return name == o.name && uid == o.uid && gid == o.gid && home == o.home && shell == o.shell;
-    }
+    bool operator==(const UserAccount &) const = default;
 };
 
 // Who idlegpu runs as and how it finds accounts. Injected so that tests check the rules for root and for a

@@ -34,11 +34,7 @@ struct GpuDevice
         return QStringLiteral("%1 GPU %2 (%3, %4)").arg(maker, pciId, driver, pciSlot);
     }
 
-    bool operator==(const GpuDevice &o) const
-    {
-        return index == o.index && path == o.path && vendor == o.vendor && pciSlot == o.pciSlot
-               && driver == o.driver && sysfsDevice == o.sysfsDevice && pciId == o.pciId && uniqueId == o.uniqueId;
-    }
+    bool operator==(const GpuDevice &) const = default;
 };
 
 // The device nodes under device_root: one per GPU, plus the shared ones that name no GPU: those every CUDA
@@ -61,8 +57,7 @@ struct DeviceNodes
             paths.append(gpu.path);
         return paths;
     }
-    bool operator==(const DeviceNodes &o) const { return gpus == o.gpus && sharedNodes == o.sharedNodes; }
-    bool operator!=(const DeviceNodes &o) const { return !(*this == o); }
+    bool operator==(const DeviceNodes &) const = default;
 };
 
 // What a backend says one process does on one GPU.
@@ -72,7 +67,7 @@ struct GpuUse
     // compute engine time. Only holding the node open (a CUDA process opens every GPU it may use) is not.
     bool compute = false;
     std::optional<qint64> memoryBytes; // GPU memory it uses there; absent when the backend lists it without a figure
-    bool operator==(const GpuUse &o) const { return compute == o.compute && memoryBytes == o.memoryBytes; }
+    bool operator==(const GpuUse &) const = default;
 };
 
 // A process that holds a device node open.
@@ -104,13 +99,7 @@ struct Holder
             return QStringLiteral("a process of another user (not visible without root)");
         return QStringLiteral("%1 (%2, pid %3)").arg(comm.isEmpty() ? QStringLiteral("?") : comm, user).arg(pid);
     }
-    bool operator==(const Holder &o) const
-    {
-        return pid == o.pid && ppid == o.ppid && sid == o.sid && pgid == o.pgid && uid == o.uid && user == o.user
-               && comm == o.comm && exe == o.exe && argv0 == o.argv0 && ancestors == o.ancestors && gpus == o.gpus
-               && holdsSharedNode == o.holdsSharedNode && hidden == o.hidden && gpuMemoryBytes == o.gpuMemoryBytes
-               && gpuUse == o.gpuUse;
-    }
+    bool operator==(const Holder &) const = default;
 };
 
 // A pseudo-terminal and how long its user has been idle on it (gpu_mon's [tty] check).

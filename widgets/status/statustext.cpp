@@ -92,15 +92,15 @@ QString StatusText::gpuActivity(const GpuStatus &gpu, const MonitorState &state,
     case GpuState::Waiting: {
         const qint64 startAtMs = gpu.freeSinceMs + qint64(state.config.startDelaySeconds) * 1000;
         if (!countdown)
-            return tr("free, starting at %1")
+            return tr("waiting, starting at %1")
                 .arg(wallNow.addMSecs(startAtMs - nowMs).toString(QStringLiteral("HH:mm:ss")));
         const qint64 secondsLeft = qMax<qint64>(0, (startAtMs - nowMs + 999) / 1000);
-        return tr("free, starting in %1 s").arg(secondsLeft);
+        return tr("waiting, starting in %1 s").arg(secondsLeft);
     }
     case GpuState::Idle:
         if (gpu.reason.isEmpty())
-            return tr("free");
-        return tr("free — %1").arg(gpu.reason);
+            return tr("idle");
+        return tr("idle — %1").arg(gpu.reason);
     }
     return QString();
 }

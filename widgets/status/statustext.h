@@ -30,8 +30,9 @@ public:
     // A duration in words: "45 s", "12 min", "3 h 05 min".
     static QString duration(qint64 ms);
 
-    // What a GPU does, short: "running miner since 14:02", "busy — python3 (alice, pid 4242)",
-    // "free, starting in 7 s" (with `countdown`) or "free, starting at 14:05:07" (without: it does not change
+    // What a GPU does, short, led by the policy's name of its state (Policy::gpuStateName, as --status prints it):
+    // "running miner since 14:02", "busy — python3 (alice, pid 4242)", "idle — reason",
+    // "waiting, starting in 7 s" (with `countdown`) or "waiting, starting at 14:05:07" (without: it does not change
     // every second, so a menu that shows it need not be rebuilt).
     static QString gpuActivity(const GpuStatus &gpu, const MonitorState &state, qint64 nowMs, const QDateTime &wallNow,
                                bool countdown);

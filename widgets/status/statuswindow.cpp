@@ -117,7 +117,7 @@ void StatusWindow::refresh()
             details.append(tr("PCI bus %1").arg(info.busId));
         if (!device.uniqueId.isEmpty())
             details.append(QStringLiteral("GPU-") + device.uniqueId);
-        if (device.isDrm())
+        if (!device.describe().isEmpty()) // nvidiaN is named by its index; a render node is not
             details.append(device.path);
         if (info.backendIndex >= 0 && info.backendIndex != gpu.index)
             details.append(tr("nvidia-smi index %1").arg(info.backendIndex));

@@ -1,0 +1,27 @@
+#include "backends/drmbackend.h"
+
+#include "backends/drmholders.h"
+#include "backends/drmsysfs.h"
+
+bool DrmBackend::covers(const GpuDevice &gpu) const
+{
+    return gpu.isDrm();
+}
+
+QList<GpuInfo> DrmBackend::refresh(const DeviceNodes &covered)
+{
+    QList<GpuInfo> gpus;
+    for (const GpuDevice &device : covered.gpus) {
+        if (!covers(device) || device.sysfsDevice.isEmpty())
+            continue;
+        GpuInfo info = readDrmSysfsGpu(device.sysfsDevice);
+        info.index = device.index;
+        gpus.append(info);
+    }
+    return gpus;
+}
+
+void DrmBackend::judgeHolders(QList<Holder> &holders, const DeviceNodes &covered, const QString &procRoot) const
+{
+    mergeDrmUsage(holders, covered, procRoot);
+}

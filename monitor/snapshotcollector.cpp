@@ -1,0 +1,51 @@
+#include "snapshotcollector.h"
+
+#include "devices/devicescanner.h"
+#include "holders/ttyscanner.h"
+
+#include <QDateTime>
+
+SnapshotCollector::SnapshotCollector(const MonitorPaths &paths) : m_paths(paths), m_scanner(paths.procRoot) {}
+
+DeviceNodes SnapshotCollector::scanDevices(const Config &config) const
+{
+    return keepVendors(::scanDevices(config.deviceRoot, m_paths.sysfsRoot), config.vendors);
+}
+
+void SnapshotCollector::setDevices(const DeviceNodes &devices)
+{
+    m_backends.setDevices(devices);
+}
+
+GpuMetrics SnapshotCollector::sampleGpus()
+{
+    GpuMetrics metrics = m_backends.describe();
+    metrics.gpus = m_backends.refresh();
+    return metrics;
+}
+
+Snapshot SnapshotCollector::collect(const Config &config, const Hooks &hooks) const
+{
+    Snapshot snapshot;
+    snapshot.devices = devices();
+    const HolderScanner::Result scan = m_scanner.scan(HolderScanner::nodesOf(snapshot.devices), hooks.onHolder);
+    snapshot.holders = scan.holders;
+    snapshot.unreadableProcesses = scan.unreadableProcesses;
+    if (hooks.addHidden)
+        hooks.addHidden(scan, snapshot.holders);
+    // NVML: what its last sample named (not asked now: too slow for the preemption path). AMD and Intel GPUs:
+    // fdinfo, read now for the holders of those GPUs only.
+    m_backends.judgeHolders(snapshot.holders, m_paths.procRoot);
+    if (config.tty.enabled)
+        snapshot.ttys = scanTtys(m_paths.ptsRoot, QDateTime::currentMSecsSinceEpoch());
+    return snapshot;
+}
+
+SnapshotCollector::Survey SnapshotCollector::survey(const Config &config)
+{
+    setDevices(scanDevices(config));
+    Survey survey;
+    survey.gpuMetrics = sampleGpus();
+    survey.snapshot = collect(config);
+    return survey;
+}

@@ -1,0 +1,67 @@
+#pragma once
+// Assembles what one scan sees: the GPUs under device_root, the processes holding their nodes, what the GPU
+// backends say of those holders, and the tty sessions. The one place the monitor, `--status` and the settings
+// dialog take a Snapshot from, so that they cannot disagree about a GPU.
+#include "backends/gpubackend.h"
+#include "config/config.h"
+#include "holders/holderscanner.h"
+#include "policy/snapshot.h"
+
+#include <functional>
+
+struct MonitorPaths
+{
+    QString procRoot = QStringLiteral("/proc");
+    QString ptsRoot = QStringLiteral("/dev/pts");
+    // Where AMD and Intel render nodes (<device_root>/dri/renderDN) are matched to their PCI devices
+    // (<sysfsRoot>/class/drm/renderDN/device); tests point it at a fixture.
+    QString sysfsRoot = QStringLiteral("/sys");
+};
+
+class SnapshotCollector
+{
+public:
+    explicit SnapshotCollector(const MonitorPaths &paths = MonitorPaths());
+
+    // NVML (optional) and DRM; the monitor and --status set the vendor library.
+    GpuBackends &backends() { return m_backends; }
+    const GpuBackends &backends() const { return m_backends; }
+    const MonitorPaths &paths() const { return m_paths; }
+
+    // The GPUs of the configured vendors under device_root, as they are now.
+    DeviceNodes scanDevices(const Config &config) const;
+    // The GPUs the next collect() and sampleGpus() look at; the backends settle which covers which.
+    void setDevices(const DeviceNodes &devices);
+    const DeviceNodes &devices() const { return m_backends.devices(); }
+
+    // Each backend's identity and metrics of the GPUs it covers (slow: never on the preemption path), with the
+    // vendor library's state; sampledAtMs is left to the caller.
+    GpuMetrics sampleGpus();
+
+    struct Hooks
+    {
+        // Each visible holder the moment the scan finds it, before the rest of /proc is read: the monitor stops a
+        // workload there.
+        std::function<void(const Holder &)> onHolder;
+        // After the /proc scan, before the backends judge the holders: the monitor adds the hidden holders it
+        // infers from node events (the backends may name their pids).
+        std::function<void(const HolderScanner::Result &scan, QList<Holder> &holders)> addHidden;
+    };
+    // The holders of the devices set (visible ones, those `hooks` add, those the backends name) with what the
+    // backends know they do there, and the tty sessions when [tty] is enabled. takenAtMs is left to the caller.
+    Snapshot collect(const Config &config, const Hooks &hooks = Hooks()) const;
+
+    // All of it at once, for a one-shot look (`--status`, the settings dialog on its own): scans the devices,
+    // samples the backends, collects.
+    struct Survey
+    {
+        Snapshot snapshot;
+        GpuMetrics gpuMetrics;
+    };
+    Survey survey(const Config &config);
+
+private:
+    MonitorPaths m_paths;
+    HolderScanner m_scanner;
+    GpuBackends m_backends;
+};
