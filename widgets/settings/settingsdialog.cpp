@@ -999,6 +999,7 @@ bool SettingsDialog::apply()
     const SavePlan plan = SavePlan::make(m_baseline, m_draft, file.document());
     if (!plan.isEmpty()) {
         if (!onDisk || !plan.apply(m_path, file, &error)) {
+            qCWarning(lcTray, "settings not saved to %s: %s", qPrintable(m_path), qPrintable(error));
             m_summary->setText(tr("Not saved: %1").arg(error));
             m_summary->setStyleSheet(QStringLiteral("color: #b00020;"));
             return false;
