@@ -66,6 +66,7 @@ private Q_SLOTS:
     void pauseFileIsPrivate();
     void pauseFromBrokenFiles_data();
     void pauseFromBrokenFiles();
+    void pauseFromFileOfEarlierVersions();
 
 private:
     QTemporaryDir *m_dir = nullptr;
@@ -278,6 +279,23 @@ void TestAutostart::pauseFromBrokenFiles()
     const PauseState loaded = PauseStore(path).load(1'000, kWallNow);
     QCOMPARE(loaded.all, all);
     QCOMPARE(loaded.allUntilMs, untilMs);
+}
+
+// Files written before the store used QSettings: no spaces after the commas, a comment line.
+void TestAutostart::pauseFromFileOfEarlierVersions()
+{
+    const QString path = m_dir->filePath(QStringLiteral("state.ini"));
+    writeAll(path, "; idlegpu's pause\n[pause]\nall=true\nuntil=2026-11-05T15:00:00.000Z\n"
+                   "workloads=process-a%2Cb%3Dc%25d,process-miner\n");
+    const PauseState loaded = PauseStore(path).load(1'000, kWallNow);
+    QVERIFY(loaded.all);
+    QCOMPARE(loaded.allUntilMs, 1'000 + 3'600'000);
+    QCOMPARE(loaded.workloads, (QSet<QString>{QStringLiteral("process-a,b=c%d"), QStringLiteral("process-miner")}));
+
+    writeAll(path, "[pause]\nall=false\nworkloads=process-miner\n");
+    const PauseState one = PauseStore(path).load(1'000, kWallNow);
+    QVERIFY(!one.all);
+    QCOMPARE(one.workloads, QSet<QString>{QStringLiteral("process-miner")});
 }
 
 QTEST_MAIN(TestAutostart)

@@ -3,6 +3,7 @@
 
 #include <QDir>
 #include <QFile>
+#include <QFileInfo>
 #include <QRandomGenerator>
 #include <QRegularExpression>
 #include <QTemporaryDir>
@@ -109,6 +110,7 @@ private slots:
     void readsNotify();
     void doesNotBlockOnFifo();
     void seesRewriteWithinSameTick();
+    void readsWithoutTemporaryFile();
     void survivesGarbage();
     void capsDiagnostics();
     void locatesOverride();
@@ -800,8 +802,8 @@ void TestConfig::doesNotBlockOnFifo()
 
 void TestConfig::seesRewriteWithinSameTick()
 {
-    // QSettings caches a file by path, size and modification time; a rewrite of the same size within one
-    // clock tick must still be seen.
+    // A rewrite of the same size within one clock tick must be seen: no cache by path, size and modification
+    // time (as QSettings keeps) stands between the file and the config.
     const QString path = m_dir.filePath(QStringLiteral("rewritten.conf"));
     for (int round = 1; round <= 9; ++round) {
         QVERIFY(writeFile(path, QStringLiteral("[defaults]\ninterval_seconds=%1\n").arg(round).toUtf8()));
@@ -809,6 +811,24 @@ void TestConfig::seesRewriteWithinSameTick()
         QCOMPARE(describe(result), QStringList{});
         QCOMPARE(result.config.intervalSeconds, round);
     }
+}
+
+// The file is parsed once, from the bytes read: no copy of it is written anywhere, so a full or broken temporary
+// folder does not make a valid config unreadable. (TMPDIR names a file: nothing can be created there, even by
+// root, who may write in any folder.)
+void TestConfig::readsWithoutTemporaryFile()
+{
+    const QString path = m_dir.filePath(QStringLiteral("no-temp.conf"));
+    QVERIFY(writeFile(path, "[defaults]\ninterval_seconds=7\n\n[process-a]\ncmd=miner --pool \"a:1\" -u x,y\n"));
+    const QString notAFolder = m_dir.filePath(QStringLiteral("tmp-is-a-file"));
+    QVERIFY(writeFile(notAFolder, QByteArray()));
+    const ScopedEnv tmpdir("TMPDIR", QFile::encodeName(notAFolder));
+    QCOMPARE(QDir::tempPath(), QFileInfo(notAFolder).canonicalFilePath());
+    const ConfigLoadResult result = ConfigLoader::load(path);
+    QCOMPARE(describe(result), QStringList{});
+    QCOMPARE(result.config.intervalSeconds, 7);
+    QCOMPARE(result.config.workloads.size(), 1);
+    QCOMPARE(result.config.workloads.at(0).cmd, QStringLiteral("miner --pool \"a:1\" -u x,y"));
 }
 
 void TestConfig::survivesGarbage()

@@ -1,5 +1,6 @@
 // IniDocument and the QSettings format: reading as Python's configparser does (every expected value of the
-// parse table was checked against configparser 3.11 by hand), and editing files in place through QSettings.
+// parse table was checked against configparser 3.11 by hand), and editing files in place through QSettings and
+// through IniText (several edits, moved sections, one replace).
 #include "config/inifile.h"
 
 #include <QDir>
@@ -92,6 +93,18 @@ private slots:
     void refusesUnwritableValues();
     void leavesBinaryFileAlone();
     void leavesBrokenLinesAlone();
+
+    void editMovesSectionWithItsComments_data();
+    void editMovesSectionWithItsComments();
+    void editRemovesSections_data();
+    void editRemovesSections();
+    void editWritesNewSectionsInOrder();
+    void unchangedEditKeepsBytes();
+    void editRefusesWhatWouldNotReadBack_data();
+    void editRefusesWhatWouldNotReadBack();
+    void replaceIsOneAtomicRenameKeepingMode_data();
+    void replaceIsOneAtomicRenameKeepingMode();
+    void replaceCreatesPrivateFile();
 
 private:
     QTemporaryDir m_dir;
@@ -589,6 +602,224 @@ void TestIniFile::leavesBrokenLinesAlone()
         settings.setValue("s/k", "2");
     }
     QCOMPARE(readAll(path), QByteArray("stray=1\n[s]\nk=2\nk=dup\njunk line\n[s]\nk=3\n"));
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// IniText and IniEdit: several edits on one parse, one result
+
+namespace {
+const QByteArray threeWorkloads = "# idlegpu\n"
+                                  "[defaults]\n"
+                                  "interval_seconds = 5\n"
+                                  "\n"
+                                  "; the first one\n"
+                                  "# runs on GPU 0\n"
+                                  "[process-one]\n"
+                                  "cmd = sh -c 'sleep 1'\n"
+                                  "# gpus = 1\n"
+                                  "gpus = 0\n"
+                                  "\n"
+                                  "[process-two]\n"
+                                  "cmd = true\n"
+                                  "    --long\n"
+                                  "\n"
+                                  "\n"
+                                  "; about three\n"
+                                  "[process-three]\n"
+                                  "cmd = false\n";
+} // namespace
+
+void TestIniFile::editMovesSectionWithItsComments_data()
+{
+    QTest::addColumn<QByteArray>("original");
+    QTest::addColumn<QStringList>("atEnd");
+    QTest::addColumn<QVariantMap>("setKeys");
+    QTest::addColumn<QByteArray>("expected");
+
+    QTest::newRow("first to the end, comments above and inside go with it")
+        << threeWorkloads << QStringList{"process-one"} << QVariantMap()
+        << QByteArray("# idlegpu\n[defaults]\ninterval_seconds = 5\n\n"
+                      "[process-two]\ncmd = true\n    --long\n\n"
+                      "; about three\n[process-three]\ncmd = false\n\n\n"
+                      "; the first one\n# runs on GPU 0\n[process-one]\ncmd = sh -c 'sleep 1'\n# gpus = 1\ngpus = 0\n");
+    QTest::newRow("two moved, edited where they stand")
+        << threeWorkloads << QStringList{"process-two", "process-one"}
+        << QVariantMap{{"process-one/gpus", "1"}, {"process-two/name", "second"}, {"defaults/interval_seconds", "6"}}
+        << QByteArray("# idlegpu\n[defaults]\ninterval_seconds = 6\n\n"
+                      "; about three\n[process-three]\ncmd = false\n\n"
+                      "[process-two]\ncmd = true\n    --long\nname = second\n\n\n"
+                      "; the first one\n# runs on GPU 0\n[process-one]\ncmd = sh -c 'sleep 1'\n# gpus = 1\ngpus = 1\n");
+    QTest::newRow("last one without a newline moves up")
+        << QByteArray("[a]\nk=1\n\n# b\n[b]\nk=2") << QStringList{"a"} << QVariantMap()
+        << QByteArray("# b\n[b]\nk=2\n\n[a]\nk=1\n");
+    QTest::newRow("CRLF and a new section after the moved one")
+        << QByteArray("[a]\r\nk=1\r\n\r\n[b]\r\nk=2\r\n") << QStringList{"a", "c"} << QVariantMap{{"c/k", "3"}}
+        << QByteArray("[b]\r\nk=2\r\n\r\n[a]\r\nk=1\r\n\r\n[c]\r\nk=3\r\n");
+    QTest::newRow("a new section before a moved one")
+        << QByteArray("[a]\nk=1\n\n[b]\nk=2\n") << QStringList{"c", "a"} << QVariantMap{{"c/k", "3"}}
+        << QByteArray("[b]\nk=2\n\n[c]\nk=3\n\n[a]\nk=1\n");
+    QTest::newRow("already at the end: unchanged")
+        << threeWorkloads << QStringList{"process-three"} << QVariantMap() << threeWorkloads;
+}
+
+void TestIniFile::editMovesSectionWithItsComments()
+{
+    QFETCH(QByteArray, original);
+    QFETCH(QStringList, atEnd);
+    QFETCH(QVariantMap, setKeys);
+    QFETCH(QByteArray, expected);
+    IniEdit edit;
+    edit.sectionsAtEnd = atEnd;
+    for (auto it = setKeys.constBegin(); it != setKeys.constEnd(); ++it)
+        edit.setKeys.insert(it.key(), it.value().toString());
+    QString error;
+    const std::optional<QByteArray> edited = IniText::parse(original).edited(edit, &error);
+    QVERIFY2(edited, qPrintable(error));
+    QCOMPARE(*edited, expected);
+}
+
+void TestIniFile::editRemovesSections_data()
+{
+    QTest::addColumn<QByteArray>("original");
+    QTest::addColumn<QStringList>("removed");
+    QTest::addColumn<QByteArray>("expected");
+
+    QTest::newRow("middle one, its comments and one blank line")
+        << threeWorkloads << QStringList{"process-one"}
+        << QByteArray("# idlegpu\n[defaults]\ninterval_seconds = 5\n\n"
+                      "[process-two]\ncmd = true\n    --long\n\n\n; about three\n[process-three]\ncmd = false\n");
+    QTest::newRow("last one")
+        << threeWorkloads << QStringList{"process-three"}
+        << QByteArray("# idlegpu\n[defaults]\ninterval_seconds = 5\n\n; the first one\n# runs on GPU 0\n"
+                      "[process-one]\ncmd = sh -c 'sleep 1'\n# gpus = 1\ngpus = 0\n\n"
+                      "[process-two]\ncmd = true\n    --long\n\n\n");
+    QTest::newRow("with its duplicate") << QByteArray("[a]\nk=1\n[b]\nk=2\n[a]\nj=3\n") << QStringList{"a"}
+                                        << QByteArray("[b]\nk=2\n");
+}
+
+void TestIniFile::editRemovesSections()
+{
+    QFETCH(QByteArray, original);
+    QFETCH(QStringList, removed);
+    QFETCH(QByteArray, expected);
+    IniEdit edit;
+    edit.removeSections = removed;
+    QString error;
+    const std::optional<QByteArray> edited = IniText::parse(original).edited(edit, &error);
+    QVERIFY2(edited, qPrintable(error));
+    QCOMPARE(*edited, expected);
+}
+
+void TestIniFile::editWritesNewSectionsInOrder()
+{
+    // The order given, not the order of the keys: a workload's place is its priority.
+    IniEdit edit;
+    edit.setKeys = {{"process-b/cmd", "b"}, {"process-a/cmd", "a"}, {"tty/enabled", "true"}};
+    edit.sectionsAtEnd = {"process-b", "process-a"};
+    edit.removeKeys = {"defaults/interval_seconds"};
+    QString error;
+    const std::optional<QByteArray> edited
+        = IniText::parse("[defaults]\ninterval_seconds=5\nstart_delay_seconds=1\n").edited(edit, &error);
+    QVERIFY2(edited, qPrintable(error));
+    QCOMPARE(*edited, QByteArray("[defaults]\nstart_delay_seconds=1\n\n[process-b]\ncmd=b\n\n[process-a]\ncmd=a\n\n"
+                                 "[tty]\nenabled=true\n"));
+    const IniText empty;
+    QVERIFY(empty.document().sections.isEmpty());
+    QCOMPARE(empty.edited(edit, &error).value_or("<refused>"),
+             QByteArray("[process-b]\ncmd=b\n\n[process-a]\ncmd=a\n\n[tty]\nenabled=true\n"));
+}
+
+void TestIniFile::unchangedEditKeepsBytes()
+{
+    const QByteArray original = "\xEF\xBB\xBF; odd but valid\r\n[S]  trailing\r\n  K :v  \r\n\t\t\tmore\r\n\r\n# end";
+    const IniText text = IniText::parse(original);
+    QCOMPARE(text.contents(), original);
+    QString error;
+    QCOMPARE(text.edited(IniEdit(), &error).value_or("<refused>"), original);
+    IniEdit same;
+    same.setKeys = {{"s/k", "v\nmore"}};
+    QCOMPARE(text.edited(same, &error).value_or("<refused>"), original);
+
+    const IniText example = IniText::parse(exampleAll());
+    IniEdit all;
+    for (const IniDocument::Entry &entry : example.document().entries)
+        all.setKeys.insert(entry.section + QLatin1Char('/') + entry.key, entry.value);
+    QCOMPARE(example.edited(all, &error).value_or("<refused>"), exampleAll());
+}
+
+void TestIniFile::editRefusesWhatWouldNotReadBack_data()
+{
+    QTest::addColumn<QByteArray>("original");
+    QTest::addColumn<QString>("key");
+    QTest::addColumn<QString>("value");
+    QTest::addColumn<QStringList>("removed");
+
+    QTest::newRow("value with spaces around") << QByteArray("[s]\nk=1\n") << "s/k" << "  w  " << QStringList();
+    QTest::newRow("key without section") << QByteArray("[s]\nk=1\n") << "lonely" << "1" << QStringList();
+    QTest::newRow("section removed and edited") << QByteArray("[s]\nk=1\n") << "s/k" << "2" << QStringList{"s"};
+    QTest::newRow("binary file") << QByteArray("\x7F" "ELF\x02\x01\x01\x00[s]\nk=1\n", 16) << "s/k" << "2"
+                                 << QStringList();
+    QTest::newRow("duplicate key comes up") << QByteArray("[s]\nk=1\nk=dup\n") << "" << "" << QStringList();
+}
+
+void TestIniFile::editRefusesWhatWouldNotReadBack()
+{
+    QFETCH(QByteArray, original);
+    QFETCH(QString, key);
+    QFETCH(QString, value);
+    QFETCH(QStringList, removed);
+    IniEdit edit;
+    if (!key.isEmpty())
+        edit.setKeys.insert(key, value);
+    else
+        edit.removeKeys = {"s/k"};
+    edit.removeSections = removed;
+    QString error;
+    QVERIFY(!IniText::parse(original).edited(edit, &error));
+    QVERIFY(!error.isEmpty());
+}
+
+void TestIniFile::replaceIsOneAtomicRenameKeepingMode_data()
+{
+    QTest::addColumn<uint>("mode");
+    QTest::newRow("0600") << 0600u;
+    QTest::newRow("0640") << 0640u;
+}
+
+void TestIniFile::replaceIsOneAtomicRenameKeepingMode()
+{
+    QFETCH(uint, mode);
+    const QString path = newPath();
+    writeAll(path, exampleAll());
+    QCOMPARE(::chmod(QFile::encodeName(path).constData(), mode), 0);
+    struct stat before = {};
+    QCOMPARE(::stat(QFile::encodeName(path).constData(), &before), 0);
+    QString error;
+    QVERIFY2(replaceIniFile(path, "[defaults]\ninterval_seconds=30\n", &error), qPrintable(error));
+    QCOMPARE(uint(fileMode(path)), mode);
+    struct stat after = {};
+    QCOMPARE(::stat(QFile::encodeName(path).constData(), &after), 0);
+    QVERIFY2(after.st_ino != before.st_ino, "the file was rewritten in place, not replaced atomically");
+    QCOMPARE(readAll(path), QByteArray("[defaults]\ninterval_seconds=30\n"));
+    QCOMPARE(QDir(m_dir.path()).entryList({QFileInfo(path).fileName() + QLatin1Char('*')}, QDir::Files | QDir::Hidden),
+             QStringList{QFileInfo(path).fileName()});
+
+    // Through a link, the target is replaced and the link stays.
+    const QString link = newPath();
+    QVERIFY(QFile::link(path, link));
+    QVERIFY2(replaceIniFile(link, "[s]\nk=2\n", &error), qPrintable(error));
+    QVERIFY(QFileInfo(link).isSymLink());
+    QCOMPARE(readAll(path), QByteArray("[s]\nk=2\n"));
+    QCOMPARE(uint(fileMode(path)), mode);
+}
+
+void TestIniFile::replaceCreatesPrivateFile()
+{
+    const QString path = m_dir.filePath(QStringLiteral("new/folder/idlegpu.conf"));
+    QString error;
+    QVERIFY2(replaceIniFile(path, "[process-a]\ncmd=true\n", &error), qPrintable(error));
+    QCOMPARE(fileMode(path), mode_t(0600));
+    QCOMPARE(readAll(path), QByteArray("[process-a]\ncmd=true\n"));
 }
 
 QTEST_GUILESS_MAIN(TestIniFile)

@@ -21,6 +21,12 @@
 #include <QTemporaryDir>
 #include <QtTest>
 
+#include <QThread>
+
+#include <atomic>
+
+#include <poll.h>
+#include <sys/inotify.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -144,6 +150,66 @@ mode_t modeOf(const QString &path)
     return ::stat(QFile::encodeName(path).constData(), &info) == 0 ? info.st_mode & 07777 : 0;
 }
 
+// Watches a folder with inotify on a thread of its own and reads the file named `name` each time a new one lands
+// there (renamed into place, or written and closed), as soon as it can: what a running idlegpu would read.
+class LandingWatch
+{
+public:
+    LandingWatch(const QString &folder, const QString &name) : m_name(QFile::encodeName(name)), m_path(folder + '/' + name)
+    {
+        m_fd = ::inotify_init1(IN_NONBLOCK | IN_CLOEXEC);
+        if (m_fd >= 0 && ::inotify_add_watch(m_fd, QFile::encodeName(folder).constData(), IN_MOVED_TO | IN_CLOSE_WRITE) >= 0)
+            m_thread.reset(QThread::create([this] { run(); }));
+        if (m_thread)
+            m_thread->start();
+    }
+    ~LandingWatch()
+    {
+        stop();
+        if (m_fd >= 0)
+            ::close(m_fd);
+    }
+    bool isWatching() const { return bool(m_thread); }
+    // Ends the watch once the events so far are read; returns the contents of each file that landed.
+    QList<QByteArray> stop()
+    {
+        m_stop = true;
+        if (m_thread)
+            m_thread->wait();
+        return m_landed;
+    }
+
+private:
+    void run()
+    {
+        alignas(struct inotify_event) char buffer[4096];
+        for (;;) {
+            pollfd p{m_fd, POLLIN, 0};
+            if (::poll(&p, 1, 50) <= 0) {
+                if (m_stop)
+                    return;
+                continue;
+            }
+            const ssize_t size = ::read(m_fd, buffer, sizeof buffer);
+            for (ssize_t at = 0; at < size;) {
+                const auto *event = reinterpret_cast<const struct inotify_event *>(buffer + at);
+                if (event->len > 0 && m_name == event->name) {
+                    QFile file(m_path);
+                    m_landed.append(file.open(QIODevice::ReadOnly) ? file.readAll() : QByteArray("<gone>"));
+                }
+                at += ssize_t(sizeof(struct inotify_event)) + event->len;
+            }
+        }
+    }
+
+    QByteArray m_name;
+    QString m_path;
+    int m_fd = -1;
+    std::atomic<bool> m_stop{false};
+    std::unique_ptr<QThread> m_thread;
+    QList<QByteArray> m_landed; // written by the thread until stop() joins it
+};
+
 } // namespace
 
 class TestSettingsDialog : public QObject
@@ -161,6 +227,7 @@ private Q_SLOTS:
     void okWithoutChangeLeavesFileUntouched_data();
     void okWithoutChangeLeavesFileUntouched();
     void addRemoveAndReorderWorkloads();
+    void editAndMoveSavesOnce();
     void busyWhenEdits();
     void envTextReadsBack_data();
     void envTextReadsBack();
@@ -582,12 +649,11 @@ void TestSettingsDialog::addRemoveAndReorderWorkloads()
     QCOMPARE(result.config.workloads.at(1).id, QStringLiteral("process-one"));
     QCOMPARE(result.config.workloads.at(2).id, QStringLiteral("process-boinc-client"));
     QCOMPARE(result.config.workloads.at(2).name, QStringLiteral("BOINC client"));
-    // Reordering with an in-place writer: "one" was removed and appended after "two" (the writer cannot move
-    // a comment: the one above its header went with the old place).
+    // Reordering: "one" moved after "two", with the comment above its header; the new one at the end.
     const QByteArray file = readAll(m_path);
     QCOMPARE(file, QByteArray("# two workloads, one per GPU\n[defaults]\ninterval_seconds = 5\n\n[gpu-all]\ngpus = ALL\n"
                               "ignore_programs = nvidia-smi\n\n[process-two]\ncmd = true\ngpus = 1\n\n"
-                              "[process-one]\ncmd = sh -c 'sleep 1'\ngpus = 0\n\n[process-boinc-client]\n"
+                              "; the first one\n[process-one]\ncmd = sh -c 'sleep 1'\ngpus = 0\n\n[process-boinc-client]\n"
                               "cmd = true --x\nname = BOINC client\n"));
     QVERIFY(file.startsWith("# two workloads, one per GPU\n[defaults]\ninterval_seconds = 5\n"));
     QVERIFY(file.indexOf("[process-two]") < file.indexOf("[process-one]"));
@@ -610,6 +676,48 @@ void TestSettingsDialog::addRemoveAndReorderWorkloads()
     QCOMPARE(result.config.workloads.at(0).cmd, QStringLiteral("true"));
     QCOMPARE(result.config.workloads.at(0).gpus, GpuSelection::of({1}));
     QVERIFY(!readAll(m_path).contains("[process-two]"));
+}
+
+// One workload edited and another moved up: the file is replaced once, a watcher never sees it without a
+// workload, the comment above the moved section goes with it, and its mode stays.
+void TestSettingsDialog::editAndMoveSavesOnce()
+{
+    QVERIFY(::chmod(QFile::encodeName(m_path).constData(), 0640) == 0);
+    SettingsDialog dialog(m_path);
+    dialog.setMonitorState(gpus01());
+    dialog.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&dialog));
+    openTab(dialog, SettingsDialog::WorkloadsPage);
+    auto *list = child<QListWidget>(dialog, QStringLiteral("workloadList"));
+    selectRow(list, 0);
+    typeInto(child<QLineEdit>(dialog, QStringLiteral("stopTimeoutEdit")), QStringLiteral("30"));
+    selectRow(list, 1);
+    QTest::mouseClick(child<QPushButton>(dialog, QStringLiteral("moveUpButton")), Qt::LeftButton);
+    QCOMPARE(list->item(0)->text(), QStringLiteral("two"));
+
+    LandingWatch watch(m_dir->path(), QFileInfo(m_path).fileName());
+    QVERIFY(watch.isWatching());
+    QTest::mouseClick(dialogButton(dialog, QDialogButtonBox::Apply), Qt::LeftButton);
+    const QList<QByteArray> landed = watch.stop();
+
+    const QByteArray expected = "# two workloads, one per GPU\n[defaults]\ninterval_seconds = 5\n\n[gpu-all]\n"
+                                "gpus = ALL\nignore_programs = nvidia-smi\n\n[process-two]\ncmd = true\ngpus = 1\n\n"
+                                "; the first one\n[process-one]\ncmd = sh -c 'sleep 1'\ngpus = 0\n"
+                                "stop_timeout_seconds = 30\n";
+    for (const QByteArray &contents : landed) {
+        QVERIFY2(contents.contains("[process-one]"), contents.constData());
+        QVERIFY2(contents.contains("[process-two]"), contents.constData());
+    }
+    QCOMPARE(landed.size(), 1);
+    QCOMPARE(readAll(m_path), expected);
+    QCOMPARE(modeOf(m_path), mode_t(0640));
+
+    const ConfigLoadResult result = ConfigLoader::load(m_path);
+    QVERIFY(result.ok());
+    QCOMPARE(result.config.workloads.size(), 2);
+    QCOMPARE(result.config.workloads.at(0).id, QStringLiteral("process-two"));
+    QCOMPARE(result.config.workloads.at(1).id, QStringLiteral("process-one"));
+    QCOMPARE(result.config.workloads.at(1).stopTimeoutSeconds, 30);
 }
 
 void TestSettingsDialog::envTextReadsBack_data()

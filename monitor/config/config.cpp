@@ -7,8 +7,6 @@
 #include <QDir>
 #include <QFileInfo>
 #include <QSet>
-#include <QSettings>
-#include <QTemporaryFile>
 
 #include <sys/stat.h>
 #include <unistd.h>
@@ -95,8 +93,8 @@ QStringList parseCommaList(const QString &text)
 class ConfigReader
 {
 public:
-    ConfigReader(const IniDocument &doc, QSettings &settings, const UserLookup &users, ConfigLoadResult &result)
-        : m_doc(doc), m_settings(settings), m_users(users), m_result(result)
+    ConfigReader(const IniDocument &doc, const UserLookup &users, ConfigLoadResult &result)
+        : m_doc(doc), m_users(users), m_result(result)
     {
         for (const IniDocument::Entry &entry : doc.entries)
             m_entriesOfSection[entry.section].append(&entry);
@@ -123,7 +121,8 @@ private:
         // are groups and workloads as much as [gpu-0] and [process-1] are.
         const bool isGpuGroup = section.name.startsWith(QLatin1String("gpu"));
         const bool isWorkload = section.name.startsWith(QLatin1String("process"));
-        // Values are read through QSettings as "section/key", where a '/' in the section would be ambiguous.
+        // Keys are written as "section/key" (QSettings' form, and IniEdit's), where a '/' in the section would be
+        // ambiguous.
         if ((isGpuGroup || isWorkload) && section.name.contains(QLatin1Char('/'))) {
             error(section.line, QStringLiteral("section name [%1] must not contain '/'").arg(section.name));
             return;
@@ -437,11 +436,8 @@ private:
         return nullptr;
     }
 
-    // The value as QSettings reads it with idlegpu's format.
-    QString value(const IniDocument::Entry &entry) const
-    {
-        return m_settings.value(entry.section + QLatin1Char('/') + entry.key).toString();
-    }
+    // The value verbatim, as idlegpu's QSettings format reads it.
+    QString value(const IniDocument::Entry &entry) const { return entry.value; }
 
     void error(int line, const QString &message) { report(ConfigDiagnostic::Error, line, message); }
     void warning(int line, const QString &message) { report(ConfigDiagnostic::Warning, line, message); }
@@ -463,7 +459,6 @@ private:
     };
 
     const IniDocument &m_doc;
-    QSettings &m_settings;
     const UserLookup &m_users;
     ConfigLoadResult &m_result;
     QHash<QString, SectionRef> m_workloadNames; // name -> the workload that has it
@@ -525,23 +520,19 @@ ConfigLoadResult load(const QString &path, const UserLookup &users)
 
 ConfigLoadResult parse(const QByteArray &contents, const QString &path, const UserLookup &users)
 {
+    return read(IniDocument::parse(contents), path, users);
+}
+
+// The values come from the document, not through QSettings: QSettings reads only a file it opens itself by
+// path, and the registered format's read function gets that file's bytes, not this document. Reading through it
+// would take a second parse of a second copy (a temporary file: the bytes need not be on disk, and the file may
+// have changed since), which costs more than the parse itself and fails where the temporary folder is full. The
+// registered format reads the same values (IniDocument's); it stays for code that opens the file with QSettings.
+ConfigLoadResult read(const IniDocument &document, const QString &path, const UserLookup &users)
+{
     ConfigLoadResult result;
     result.config.filePath = path;
-    const IniDocument doc = IniDocument::parse(contents);
-
-    // QSettings reads a private copy of exactly these bytes: the values then match the lines IniDocument
-    // found even if the file changes meanwhile, and QSettings' cache (by path, size and modification time)
-    // cannot hand back a previous version of a file rewritten within the same clock tick.
-    QTemporaryFile copy(QDir::tempPath() + QStringLiteral("/idlegpu-config-XXXXXX.conf"));
-    if (!copy.open() || copy.write(contents) != contents.size() || !copy.flush()) {
-        result.diagnostics.append({ConfigDiagnostic::Error, path, 0,
-                                   QStringLiteral("cannot read the settings: no temporary copy could be written "
-                                                  "in %1 (%2)")
-                                       .arg(QDir::tempPath(), copy.errorString())});
-        return result;
-    }
-    QSettings settings(copy.fileName(), idlegpuIniFormat());
-    ConfigReader(doc, settings, users, result).read();
+    ConfigReader(document, users, result).read();
     return result;
 }
 

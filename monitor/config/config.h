@@ -1,7 +1,9 @@
 #pragma once
 // The configuration model: gpu_mon.conf's sections and keys, plus idlegpu's own, with their defaults.
-// Loaded through QSettings with the project's INI format (inifile.h), which reads values verbatim.
+// Read from one parse of the file (IniDocument, inifile.h), values verbatim as the project's QSettings format
+// reads them.
 #include "config/gpuselection.h"
+#include "config/inifile.h"
 #include "policy/snapshot.h"
 #include "config/useraccount.h"
 
@@ -257,6 +259,8 @@ namespace ConfigLoader {
 ConfigLoadResult load(const QString &path, const UserLookup &users = UserLookup::system());
 // The same for bytes already read (the fuzzer and tests use it); `path` only names them in messages.
 ConfigLoadResult parse(const QByteArray &contents, const QString &path, const UserLookup &users = UserLookup::system());
+// The same for a file already parsed (the settings dialog keeps the parse it saves through).
+ConfigLoadResult read(const IniDocument &document, const QString &path, const UserLookup &users = UserLookup::system());
 
 // Which file to use: `overridePath` when given; else ~/.config/idlegpu/idlegpu.conf; else, when that does
 // not exist but ~/.config/gpu_mon.conf does, that one (usedLegacy = true). XDG_CONFIG_HOME is honoured.

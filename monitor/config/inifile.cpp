@@ -2,6 +2,7 @@
 
 #include "logging.h"
 
+#include <QDir>
 #include <QFile>
 #include <QFileDevice>
 #include <QFileInfo>
@@ -10,6 +11,8 @@
 #include <QSaveFile>
 #include <QSet>
 #include <QStringDecoder>
+
+#include <algorithm>
 
 #include <fcntl.h>
 #include <sys/stat.h>
@@ -389,9 +392,14 @@ std::optional<QMap<QString, QString>> wantedSettings(const QSettings::SettingsMa
     return wanted;
 }
 
-// The file with `wanted` applied in place: changed values replaced on their lines, removed keys deleted with
-// their continuation lines, new keys after the last key of their section, new sections at the end.
-std::optional<QByteArray> editedFile(const ParsedFile &file, const QMap<QString, QString> &wanted, QString *why)
+// The file with `edit` applied: changed values replaced on their lines, removed keys deleted with their
+// continuation lines, new keys after the last key of their section, removed sections deleted, the sections to
+// put at the end moved there (or written there when new), other new sections after them.
+//
+// For moving, the file is cut into blocks: one a header, from the comment lines directly above it to its last
+// line that is not blank; the blank lines after a block stay where they are, so that a moved section leaves
+// the file's spacing as it was.
+std::optional<QByteArray> editedFile(const ParsedFile &file, const IniEdit &edit, QString *why)
 {
     QByteArray defaultEol("\n");
     for (const RawLine &line : file.lines)
@@ -399,12 +407,30 @@ std::optional<QByteArray> editedFile(const ParsedFile &file, const QMap<QString,
             defaultEol = line.eol;
             break;
         }
+    const auto isComment = [&file](int line) {
+        const QStringView stripped = pythonStrip(file.lines.at(line).text);
+        return stripped.startsWith(QLatin1Char(';')) || stripped.startsWith(QLatin1Char('#'));
+    };
+    const auto isBlank = [&file](int line) { return pythonStrip(file.lines.at(line).text).isEmpty(); };
+
+    const QSet<QString> removedSections(edit.removeSections.cbegin(), edit.removeSections.cend());
+    const QSet<QString> removedKeys(edit.removeKeys.cbegin(), edit.removeKeys.cend());
+    for (const QString &section : edit.removeSections) {
+        const QString prefix = section + QLatin1Char('/');
+        const bool edited = edit.sectionsAtEnd.contains(section)
+                            || std::any_of(edit.setKeys.keyBegin(), edit.setKeys.keyEnd(),
+                                           [&prefix](const QString &key) { return key.startsWith(prefix); });
+        if (edited) {
+            *why = QStringLiteral("the section [%1] is both removed and edited").arg(section);
+            return std::nullopt;
+        }
+    }
 
     QList<bool> deleted(file.lines.size(), false);
     QHash<int, QList<QByteArray>> replacement; // line index -> its new lines
-    QMap<QString, QString> added = wanted;     // what is left to add once the existing keys are handled
-    QHash<int, int> lastLineOfHeader;          // header index -> last line of its keys and their continuations
-    QString fileAssignment;                    // "=", " = ", ": "... as the file writes it
+    QMap<QString, QString> added = edit.setKeys; // what is left to add once the existing keys are handled
+    QHash<int, int> lastLineOfHeader;            // header index -> last line of its keys and their continuations
+    QString fileAssignment;                      // "=", " = ", ": "... as the file writes it
     QHash<int, QString> assignmentOfHeader;
     for (const KeyLine &keyLine : file.keyLines) {
         const int last = keyLine.continuationLines.isEmpty() ? keyLine.line : keyLine.continuationLines.constLast();
@@ -416,16 +442,18 @@ std::optional<QByteArray> editedFile(const ParsedFile &file, const QMap<QString,
             if (fileAssignment.isEmpty())
                 fileAssignment = assignment;
         }
-        if (!keyLine.inDocument)
+        if (!keyLine.inDocument || removedSections.contains(keyLine.section))
             continue;
         const QString key = fullKey(keyLine.section, keyLine.key);
-        const auto wantedValue = added.constFind(key);
-        if (wantedValue == added.constEnd()) {
+        if (removedKeys.contains(key) && !added.contains(key)) {
             deleted[keyLine.line] = true;
             for (int continuation : keyLine.continuationLines)
                 deleted[continuation] = true;
             continue;
         }
+        const auto wantedValue = added.constFind(key);
+        if (wantedValue == added.constEnd())
+            continue;
         if (*wantedValue != keyLine.valueLines.join(QLatin1Char('\n'))) {
             const QString problem = valueProblem(*wantedValue);
             if (!problem.isEmpty()) {
@@ -490,30 +518,119 @@ std::optional<QByteArray> editedFile(const ParsedFile &file, const QMap<QString,
         }
     }
 
+    // The blocks, and what a removed section takes away.
+    const int headerCount = int(file.headers.size());
+    QList<int> blockStart(headerCount), blockEnd(headerCount);
+    for (int h = 0; h < headerCount; ++h) {
+        int start = file.headers.at(h).line;
+        while (start > 0 && isComment(start - 1))
+            --start;
+        blockStart[h] = start;
+    }
+    for (int h = 0; h < headerCount; ++h) {
+        int end = (h + 1 < headerCount ? blockStart.at(h + 1) : int(file.lines.size())) - 1;
+        while (end > file.headers.at(h).line && isBlank(end))
+            --end;
+        blockEnd[h] = end;
+    }
+    for (int h = 0; h < headerCount; ++h) {
+        if (!removedSections.contains(file.headers.at(h).name))
+            continue;
+        const int first = blockStart.at(h);
+        const int last = lastLineOfHeader.value(h, file.headers.at(h).line);
+        for (int line = first; line <= last; ++line)
+            deleted[line] = true;
+        const bool blankBefore = first == 0 || isBlank(first - 1);
+        if (blankBefore && last + 1 < file.lines.size() && isBlank(last + 1))
+            deleted[last + 1] = true;
+    }
+
+    // What goes where: the blocks that stay, in file order; then the sections put at the end; then other new ones.
+    struct Piece
+    {
+        int header = -1;    // a block of the file
+        QString newSection; // or a new section
+    };
+    QList<Piece> pieces;
+    QSet<int> movedHeaders;
+    QStringList expectedOrder; // the sections the result must read as, in order
+    QSet<QString> placed;
+    for (const QString &section : edit.sectionsAtEnd) {
+        const auto header = headerIndexOf.constFind(section);
+        if (header != headerIndexOf.constEnd() && !removedSections.contains(section))
+            movedHeaders.insert(*header);
+    }
+    for (int h = 0; h < headerCount; ++h) {
+        if (movedHeaders.contains(h))
+            continue;
+        pieces.append({h, QString()});
+        const SectionHeader &header = file.headers.at(h);
+        if (header.inDocument && !removedSections.contains(header.name))
+            expectedOrder.append(header.name);
+    }
+    for (const QString &section : edit.sectionsAtEnd) {
+        if (placed.contains(section))
+            continue;
+        placed.insert(section);
+        const auto header = headerIndexOf.constFind(section);
+        if (header != headerIndexOf.constEnd() && movedHeaders.contains(*header)) {
+            pieces.append({*header, QString()});
+            expectedOrder.append(section);
+        } else if (newSections.contains(section)) {
+            pieces.append({-1, section});
+            expectedOrder.append(section);
+        }
+    }
+    for (const QString &section : std::as_const(newSectionOrder))
+        if (!placed.contains(section)) {
+            pieces.append({-1, section});
+            expectedOrder.append(section);
+        }
+
     struct OutLine
     {
         QByteArray bytes;
         QByteArray eol;
     };
     QList<OutLine> out;
-    for (int i = 0; i < file.lines.size(); ++i) {
+    bool separateNext = false; // a new section was just written: what follows starts after a blank line
+    const auto lastIsBlank = [&out] { return out.isEmpty() || pythonStrip(QString::fromUtf8(out.constLast().bytes)).isEmpty(); };
+    const auto push = [&](const QByteArray &bytes, const QByteArray &eol) {
+        if (separateNext && !pythonStrip(QString::fromUtf8(bytes)).isEmpty())
+            out.append({QByteArray(), defaultEol});
+        separateNext = false;
+        out.append({bytes, eol});
+    };
+    const auto emitLine = [&](int i) {
         const RawLine &line = file.lines.at(i);
         const auto replaced = replacement.constFind(i);
         if (replaced != replacement.constEnd()) {
-            for (const QByteArray &bytes : *replaced)
-                out.append({bytes, defaultEol});
-            out.last().eol = line.eol;
+            for (qsizetype j = 0; j < replaced->size(); ++j)
+                push(replaced->at(j), j + 1 < replaced->size() ? defaultEol : line.eol);
         } else if (!deleted.at(i)) {
-            out.append({line.bytes, line.eol});
+            push(line.bytes, line.eol);
         }
         for (const QByteArray &bytes : insertedAfter.value(i))
-            out.append({bytes, defaultEol});
-    }
-    for (const QString &section : std::as_const(newSectionOrder)) {
-        if (!out.isEmpty() && !pythonStrip(QString::fromUtf8(out.constLast().bytes)).isEmpty())
-            out.append({QByteArray(), defaultEol});
-        for (const QByteArray &bytes : newSections.value(section))
-            out.append({bytes, defaultEol});
+            push(bytes, defaultEol);
+    };
+    for (int i = 0; i < (headerCount > 0 ? blockStart.first() : int(file.lines.size())); ++i)
+        emitLine(i);
+    int position = 0; // blank lines stay by position: those after the position-th block of the file
+    for (const Piece &piece : std::as_const(pieces)) {
+        if (piece.header < 0) {
+            if (!lastIsBlank())
+                out.append({QByteArray(), defaultEol});
+            for (const QByteArray &bytes : newSections.value(piece.newSection))
+                out.append({bytes, defaultEol});
+            separateNext = true;
+            continue;
+        }
+        for (int i = blockStart.at(piece.header); i <= blockEnd.at(piece.header); ++i)
+            emitLine(i);
+        const int gapEnd = position + 1 < headerCount ? blockStart.at(position + 1) : int(file.lines.size());
+        for (int i = blockEnd.at(position) + 1; i < gapEnd; ++i)
+            emitLine(i);
+        ++position;
     }
 
     QByteArray result = file.bom;
@@ -521,6 +638,27 @@ std::optional<QByteArray> editedFile(const ParsedFile &file, const QMap<QString,
         result += out.at(i).bytes;
         // A last line without a line ending gets one when something now follows it.
         result += out.at(i).eol.isEmpty() && i + 1 < out.size() ? defaultEol : out.at(i).eol;
+    }
+
+    // The proof: the new file must read back as exactly the settings wanted, its sections in the order wanted.
+    QMap<QString, QString> wanted;
+    for (const IniDocument::Entry &entry : file.document.entries)
+        if (!removedSections.contains(entry.section))
+            wanted.insert(fullKey(entry.section, entry.key), entry.value);
+    for (const QString &key : edit.removeKeys)
+        wanted.remove(key);
+    for (auto it = edit.setKeys.constBegin(); it != edit.setKeys.constEnd(); ++it)
+        wanted.insert(it.key(), it.value());
+    const ParsedFile check = parseFile(result);
+    QMap<QString, QString> readBack;
+    for (const IniDocument::Entry &entry : check.document.entries)
+        readBack.insert(fullKey(entry.section, entry.key), entry.value);
+    QStringList readOrder;
+    for (const IniDocument::Section &section : check.document.sections)
+        readOrder.append(section.name);
+    if (!check.isText || readBack != wanted || readOrder != expectedOrder) {
+        *why = QStringLiteral("the edited file would not read back as the settings");
+        return std::nullopt;
     }
     return result;
 }
@@ -554,17 +692,15 @@ bool writeIni(QIODevice &device, const QSettings::SettingsMap &map)
     const std::optional<QMap<QString, QString>> wanted = wantedSettings(map, &why);
     if (!wanted)
         return refuse(why);
-    const std::optional<QByteArray> edited = editedFile(file, *wanted, &why);
+    // QSettings hands over every key it keeps: the file's keys it lacks were removed.
+    IniEdit edit;
+    edit.setKeys = *wanted;
+    for (const IniDocument::Entry &entry : file.document.entries)
+        if (!wanted->contains(fullKey(entry.section, entry.key)))
+            edit.removeKeys.append(fullKey(entry.section, entry.key));
+    const std::optional<QByteArray> edited = editedFile(file, edit, &why);
     if (!edited)
         return refuse(why);
-
-    // The proof: the new file must read back as exactly the wanted settings.
-    const ParsedFile check = parseFile(*edited);
-    QMap<QString, QString> readBack;
-    for (const IniDocument::Entry &entry : check.document.entries)
-        readBack.insert(fullKey(entry.section, entry.key), entry.value);
-    if (!check.isText || readBack != *wanted)
-        return refuse(QStringLiteral("the edited file would not read back as the settings"));
     return device.write(*edited) == edited->size();
 }
 
@@ -639,57 +775,69 @@ QSettings::Format idlegpuIniFormat()
     return format;
 }
 
-bool removeIniSections(const QString &path, const QStringList &sections, QString *error)
+struct IniText::Parsed
+{
+    QByteArray contents;
+    ParsedFile file;
+};
+
+IniText::IniText() : IniText(std::make_shared<const Parsed>(Parsed{QByteArray(), parseFile(QByteArray())})) {}
+
+IniText::IniText(std::shared_ptr<const Parsed> parsed) : m_parsed(std::move(parsed)) {}
+
+IniText IniText::parse(const QByteArray &contents)
+{
+    return IniText(std::make_shared<const Parsed>(Parsed{contents, parseFile(contents)}));
+}
+
+const QByteArray &IniText::contents() const
+{
+    return m_parsed->contents;
+}
+
+const IniDocument &IniText::document() const
+{
+    return m_parsed->file.document;
+}
+
+std::optional<QByteArray> IniText::edited(const IniEdit &edit, QString *error) const
+{
+    const auto fail = [error](const QString &message) {
+        if (error)
+            *error = message;
+        return std::nullopt;
+    };
+    if (!m_parsed->file.isText)
+        return fail(QStringLiteral("it is not a text config file that idlegpu can edit"));
+    if (edit.isEmpty())
+        return m_parsed->contents;
+    QString why;
+    std::optional<QByteArray> result = editedFile(m_parsed->file, edit, &why);
+    if (!result)
+        return fail(why);
+    return result;
+}
+
+bool replaceIniFile(const QString &path, const QByteArray &contents, QString *error)
 {
     const auto fail = [error](const QString &message) {
         if (error)
             *error = message;
         return false;
     };
-    QString readError;
-    const std::optional<QByteArray> contents = readIniFile(path, &readError);
-    if (!contents)
-        return fail(readError);
-    const ParsedFile file = parseFile(*contents);
-    if (!file.isText)
-        return fail(QStringLiteral("it is not a text config file that idlegpu can edit"));
-
-    const auto isComment = [&file](int line) {
-        const QStringView stripped = pythonStrip(file.lines.at(line).text);
-        return stripped.startsWith(QLatin1Char(';')) || stripped.startsWith(QLatin1Char('#'));
-    };
-    const auto isBlank = [&file](int line) { return pythonStrip(file.lines.at(line).text).isEmpty(); };
-
-    const QSet<QString> doomed(sections.cbegin(), sections.cend());
-    QList<bool> deleted(file.lines.size(), false);
-    for (int h = 0; h < file.headers.size(); ++h) {
-        const SectionHeader &header = file.headers.at(h);
-        if (!doomed.contains(header.name))
-            continue;
-        int first = header.line;
-        int last = header.line;
-        for (const KeyLine &keyLine : file.keyLines)
-            if (keyLine.header == h)
-                last = qMax(last, keyLine.continuationLines.isEmpty() ? keyLine.line
-                                                                       : keyLine.continuationLines.constLast());
-        while (first > 0 && !deleted.at(first - 1) && isComment(first - 1))
-            --first;
-        for (int line = first; line <= last; ++line)
-            deleted[line] = true;
-        const bool blankBefore = first == 0 || isBlank(first - 1);
-        if (blankBefore && last + 1 < file.lines.size() && isBlank(last + 1))
-            deleted[last + 1] = true;
-    }
-
-    QByteArray edited = file.bom;
-    for (int i = 0; i < file.lines.size(); ++i) {
-        if (deleted.at(i))
-            continue;
-        edited += file.lines.at(i).bytes;
-        edited += file.lines.at(i).eol;
-    }
+    const QFileInfo info(path);
+    const bool exists = info.exists();
+    if (!exists && !QDir().mkpath(info.absolutePath()))
+        return fail(QStringLiteral("cannot create the folder %1").arg(info.absolutePath()));
+    // QSaveFile writes a temporary file next to the target and renames it over the target: one replace, which
+    // a watcher sees whole. It gives the new file the mode of the one it replaces.
     QSaveFile out(path);
-    if (!out.open(QIODevice::WriteOnly) || out.write(edited) != edited.size() || !out.commit())
+    if (!out.open(QIODevice::WriteOnly))
+        return fail(out.errorString());
+    // A new config file is private from the start: ConfigLoader refuses one that others can write.
+    if (!exists && !out.setPermissions(QFileDevice::ReadOwner | QFileDevice::WriteOwner))
+        return fail(out.errorString());
+    if (out.write(contents) != contents.size() || !out.commit())
         return fail(out.errorString());
     return true;
 }

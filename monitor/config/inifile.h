@@ -13,9 +13,11 @@
 // collected with their lines instead of stopping at the first.
 #include <QByteArray>
 #include <QList>
+#include <QMap>
 #include <QSettings>
 #include <QString>
 
+#include <memory>
 #include <optional>
 
 // One parsed file, with the line of every section and key, for FILE:LINE messages.
@@ -61,20 +63,67 @@ std::optional<QByteArray> readIniFile(const QString &path, QString *error);
 // The registered format; register once, on first use. Keys are "section/key", lower case: QSettings itself
 // compares keys case-sensitively on Linux, so use lower-case keys with it.
 //
-// Reading: every key the document holds (the first of duplicates). The read reports failure (QSettings::
+// Reading: every key the document holds (the first of duplicates), the values IniDocument gives; ConfigLoader
+// reads IniDocument itself, which spares a second parse (config.cpp says why). The read reports failure (QSettings::
 // FormatError, no keys) only for binary, non-UTF-8 or oversized files; syntax problems are IniDocument's to
 // report, and their lines are left alone by a write.
-// Writing: the file on disk is read again and edited in place (see above); a multi-line value gets its
-// continuation lines indented by 4 spaces; a QStringList is written comma-separated. QSettings takes what it
+// Writing: the file on disk is read again and edited in place (see above, and IniEdit); a multi-line value gets
+// its continuation lines indented by 4 spaces; a QStringList is written comma-separated. QSettings takes what it
 // wrote for the file's contents, so a value must read back exactly as given: the write fails, leaving the file
 // untouched (QSettings::AccessError, a warning in idlegpu.config), for white space around a value or one of its
 // lines, a continuation line starting with `;` or `#`, a key with `=` or `:`, a key without a section, two
 // keys that differ only in case, or a file that is not text. Trim values before setValue().
 QSettings::Format idlegpuIniFormat();
 
-// Removes whole sections from a config file, which QSettings cannot do (removing a group's keys leaves its
-// header, and an empty [process-*] is an error): each header with its keys, their continuation lines and the
-// comments among them, plus the comment lines directly above the header; one of two blank lines left around
-// it goes too. Every other line stays byte for byte; the file is replaced atomically with its mode kept.
-// Returns false and sets *error when the file cannot be read or written, or is not a text file.
-bool removeIniSections(const QString &path, const QStringList &sections, QString *error);
+// Edits of a config file, made in memory on one parse of it (IniText::edited) and written with one atomic replace
+// (replaceIniFile): how the settings dialog saves, so that a watcher of the file never sees it half edited.
+// Keys are "section/key", lower case, as with the QSettings format.
+struct IniEdit
+{
+    // Each value replaced where it stands (its continuation lines too), else added after the last key of its
+    // section, else written in a new section (see sectionsAtEnd). Values must read back as given, as with the
+    // QSettings format: trim them.
+    QMap<QString, QString> setKeys;
+    QStringList removeKeys;
+    // Whole sections, which QSettings cannot remove (removing a group's keys leaves its header, and an empty
+    // [process-*] is an error): each header with its keys, their continuation lines and the comments among them,
+    // plus the comment lines directly above the header; one of two blank lines left around it goes too. A
+    // removed section must not be in setKeys or sectionsAtEnd.
+    QStringList removeSections;
+    // Placed after every other section, in this order: an existing section moves there with all its lines
+    // (setKeys and removeKeys applied where they stand) and the comment lines directly above its header; a new
+    // one is written there with its keys from setKeys. New sections not named here follow them, in key order.
+    QStringList sectionsAtEnd;
+
+    bool isEmpty() const
+    {
+        return setKeys.isEmpty() && removeKeys.isEmpty() && removeSections.isEmpty() && sectionsAtEnd.isEmpty();
+    }
+};
+
+// A config file's bytes parsed once: what they hold, and the same bytes with edits applied. Every line an edit
+// does not touch stays byte for byte.
+class IniText
+{
+public:
+    IniText(); // an empty file
+    static IniText parse(const QByteArray &contents);
+
+    const QByteArray &contents() const;
+    const IniDocument &document() const;
+
+    // The file with `edit` applied, proven to read back as the edited settings (else nullopt with *error: a
+    // value or key that cannot be written so, a file that is not text, a section both removed and edited).
+    // Unchanged values give the same bytes back.
+    std::optional<QByteArray> edited(const IniEdit &edit, QString *error) const;
+
+private:
+    struct Parsed;
+    explicit IniText(std::shared_ptr<const Parsed> parsed);
+    std::shared_ptr<const Parsed> m_parsed;
+};
+
+// Puts `contents` in the place of the file at `path` in one atomic replace (QSaveFile, through a symbolic link
+// to its target): the mode of the file replaced is kept; a new file is private (0600), its folder created.
+// Returns false and sets *error when it cannot.
+bool replaceIniFile(const QString &path, const QByteArray &contents, QString *error);

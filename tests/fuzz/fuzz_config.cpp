@@ -1,4 +1,4 @@
-// libFuzzer target: the config reader (ConfigLoader::parse: IniDocument, the QSettings format, every check)
+// libFuzzer target: the config reader (ConfigLoader::parse: IniDocument and every check)
 // on arbitrary bytes. It must never crash, and a file it accepts must be usable as it reads it.
 #include "config/config.h"
 #include "fuzzsupport.h"

@@ -535,13 +535,13 @@ void SettingsDialog::loadFile()
     QString error;
     const bool exists = QFileInfo::exists(m_path);
     const std::optional<QByteArray> bytes = exists ? readIniFile(m_path, &error) : std::optional<QByteArray>();
-    m_fileBytes = bytes.value_or(QByteArray());
+    m_file = IniText::parse(bytes.value_or(QByteArray()));
     Config config;
     QStringList fileErrors;
     if (exists && !bytes) {
         fileErrors.append(tr("The file cannot be read: %1").arg(error));
     } else if (exists) {
-        const ConfigLoadResult result = ConfigLoader::parse(m_fileBytes, m_path);
+        const ConfigLoadResult result = ConfigLoader::read(m_file.document(), m_path);
         config = result.config;
         for (const ConfigDiagnostic &d : result.diagnostics)
             if (d.severity == ConfigDiagnostic::Error && d.refusedWorkload.isEmpty()) // those show at "Run as user"
@@ -981,7 +981,7 @@ void SettingsDialog::refreshLists()
 bool SettingsDialog::hasUnsavedChanges() const
 {
     return m_autostart->isChecked() != m_autostartBaseline
-           || !SavePlan::make(m_baseline, m_draft, m_fileBytes).isEmpty();
+           || !SavePlan::make(m_baseline, m_draft, m_file.document()).isEmpty();
 }
 
 bool SettingsDialog::apply()
@@ -991,11 +991,15 @@ bool SettingsDialog::apply()
                     [](const SettingsProblem &p) { return p.severity == SettingsProblem::Error; }))
         return false;
     QString error;
-    // Moved sections are copied from the file as it is now, in case it changed since it was loaded.
-    const std::optional<QByteArray> onDisk = readIniFile(m_path, &error);
-    const SavePlan plan = SavePlan::make(m_baseline, m_draft, onDisk.value_or(m_fileBytes));
+    // The edits go to the file as it is now, in case it changed since it was loaded: read and parsed once,
+    // edited in memory, replaced once.
+    const bool exists = QFileInfo::exists(m_path);
+    const std::optional<QByteArray> onDisk = exists ? readIniFile(m_path, &error) : std::optional(QByteArray());
+    const IniText file = onDisk ? IniText::parse(*onDisk) : m_file;
+    const SavePlan plan = SavePlan::make(m_baseline, m_draft, file.document());
     if (!plan.isEmpty()) {
-        if (!plan.apply(m_path, &error)) {
+        if (!onDisk || !plan.apply(m_path, file, &error)) {
+            qCWarning(lcTray, "settings not saved to %s: %s", qPrintable(m_path), qPrintable(error));
             m_summary->setText(tr("Not saved: %1").arg(error));
             m_summary->setStyleSheet(QStringLiteral("color: #b00020;"));
             return false;
@@ -1040,7 +1044,7 @@ void SettingsDialog::onFileChanged()
     if (QFileInfo::exists(m_path) && !m_watcher->files().contains(m_path))
         m_watcher->addPath(m_path);
     const std::optional<QByteArray> bytes = readIniFile(m_path, nullptr);
-    if (bytes.value_or(QByteArray()) == m_fileBytes)
+    if (bytes.value_or(QByteArray()) == m_file.contents())
         return; // our own save, or a change of something else in the folder
     if (!hasUnsavedChanges())
         reload();

@@ -4,6 +4,7 @@
 // offers to reload when another program changes it. "Test run" starts a workload's command for a few seconds,
 // in the environment the monitor would give it, and shows its output.
 #include "monitor.h"
+#include "config/inifile.h"
 #include "settings/settingsmodel.h"
 
 #include <QDialog>
@@ -97,7 +98,7 @@ private:
     void stopTestRun(const QString &note);
 
     QString m_path;
-    QByteArray m_fileBytes;    // the file as last loaded or saved: a change to other bytes is someone else's
+    IniText m_file;            // the file as last loaded or saved: a change to other bytes is someone else's
     SettingsDraft m_baseline;  // the file as loaded, in the dialog's terms
     SettingsDraft m_draft;     // with the user's edits
     bool m_autostartBaseline = false;

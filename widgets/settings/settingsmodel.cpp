@@ -11,7 +11,6 @@
 #include <QHash>
 #include <QRegularExpression>
 #include <QSet>
-#include <QSettings>
 #include <QStandardPaths>
 
 #include <algorithm>
@@ -76,29 +75,16 @@ QString uniqueId(const QString &base, const QStringList &taken)
     return id;
 }
 
-// Changes from `before` to `after` of one section, as QSettings keys.
+// Changes from `before` to `after` of one section, as "section/key" edits.
 void diffSection(const QString &section, const QMap<QString, QString> &before, const QMap<QString, QString> &after,
                  SavePlan *plan)
 {
     for (auto it = after.constBegin(); it != after.constEnd(); ++it)
         if (before.value(it.key()) != it.value() || !before.contains(it.key()))
-            plan->setKeys.insert(section + QLatin1Char('/') + it.key(), it.value());
+            plan->edit.setKeys.insert(section + QLatin1Char('/') + it.key(), it.value());
     for (auto it = before.constBegin(); it != before.constEnd(); ++it)
         if (!after.contains(it.key()))
-            plan->removeKeys.append(section + QLatin1Char('/') + it.key());
-}
-
-// Applies the changes from `before` to `after` to the keys a section has in the file.
-QMap<QString, QString> withChanges(QMap<QString, QString> fileKeys, const QMap<QString, QString> &before,
-                                   const QMap<QString, QString> &after)
-{
-    for (auto it = after.constBegin(); it != after.constEnd(); ++it)
-        if (before.value(it.key()) != it.value() || !before.contains(it.key()))
-            fileKeys.insert(it.key(), it.value());
-    for (auto it = before.constBegin(); it != before.constEnd(); ++it)
-        if (!after.contains(it.key()))
-            fileKeys.remove(it.key());
-    return fileKeys;
+            plan->edit.removeKeys.append(section + QLatin1Char('/') + it.key());
 }
 
 std::optional<qint64> wholeNumber(const QString &text)
@@ -405,13 +391,17 @@ QString SettingsModel::newGroupId(const GpuSelection &gpus, const QStringList &t
 // ---------------------------------------------------------------------------------------------------------
 // Saving
 
-SavePlan SavePlan::make(const SettingsDraft &baseline, const SettingsDraft &current, const QByteArray &fileContents)
+SavePlan SavePlan::make(const SettingsDraft &baseline, const SettingsDraft &current, const IniDocument &file)
 {
     SavePlan plan;
-    const IniDocument doc = IniDocument::parse(fileContents);
     QStringList taken;
-    for (const IniDocument::Section &section : doc.sections)
+    for (const IniDocument::Section &section : file.sections)
         taken.append(section.name);
+    const auto addSection = [&plan](const QString &id, const QMap<QString, QString> &keys) {
+        plan.edit.sectionsAtEnd.append(id);
+        for (auto it = keys.constBegin(); it != keys.constEnd(); ++it)
+            plan.edit.setKeys.insert(id + QLatin1Char('/') + it.key(), it.value());
+    };
 
     diffSection(QStringLiteral("defaults"), SettingsModel::defaultsKeys(baseline), SettingsModel::defaultsKeys(current),
                 &plan);
@@ -430,15 +420,16 @@ SavePlan SavePlan::make(const SettingsDraft &baseline, const SettingsDraft &curr
             const QString id = SettingsModel::newGroupId(group.gpus, taken);
             taken.append(id);
             plan.groupIds.append(id);
-            plan.appendSections.append({id, SettingsModel::groupKeys(group)});
+            addSection(id, SettingsModel::groupKeys(group));
         }
     }
     for (const GroupDraft &group : baseline.groups)
         if (baselineGroups.contains(group.id))
-            plan.removeSections.append(group.id);
+            plan.edit.removeSections.append(group.id);
 
-    // Workloads: their order is their priority. Those that keep their order stay where they are, edited in
-    // place; from the first one out of order on, each is appended in turn (removed first when it exists).
+    // Workloads: their order is their priority. Those that keep their order stay where they are; from the first
+    // one out of order on, each is put at the end of the file in turn (moved there when it exists). Either way
+    // its keys are edited where they stand.
     QHash<QString, int> baselineIndex;
     for (int i = 0; i < baseline.workloads.size(); ++i)
         baselineIndex.insert(baseline.workloads.at(i).id, i);
@@ -448,79 +439,43 @@ SavePlan SavePlan::make(const SettingsDraft &baseline, const SettingsDraft &curr
     for (const WorkloadDraft &workload : current.workloads) {
         const auto before = baselineIndex.constFind(workload.id);
         const bool exists = !workload.id.isEmpty() && before != baselineIndex.constEnd();
-        if (exists && !appending && *before > lastKeptIndex) {
-            lastKeptIndex = *before;
+        if (exists) {
+            appending = appending || *before < lastKeptIndex;
+            lastKeptIndex = qMax(lastKeptIndex, *before);
             kept.insert(workload.id);
             plan.workloadIds.append(workload.id);
             diffSection(workload.id, SettingsModel::workloadKeys(baseline.workloads.at(*before), workload.id),
                         SettingsModel::workloadKeys(workload, workload.id), &plan);
+            if (appending)
+                plan.edit.sectionsAtEnd.append(workload.id);
             continue;
         }
         appending = true;
-        if (exists) {
-            kept.insert(workload.id);
-            plan.workloadIds.append(workload.id);
-            plan.removeSections.append(workload.id);
-            QMap<QString, QString> fileKeys; // unknown keys and the file's spelling of unchanged values stay
-            for (const IniDocument::Entry &entry : doc.entries)
-                if (entry.section == workload.id)
-                    fileKeys.insert(entry.key, entry.value);
-            plan.appendSections.append(
-                {workload.id,
-                 withChanges(fileKeys, SettingsModel::workloadKeys(baseline.workloads.at(*before), workload.id),
-                             SettingsModel::workloadKeys(workload, workload.id))});
-        } else {
-            const QString id = SettingsModel::newWorkloadId(workload.name, taken);
-            taken.append(id);
-            plan.workloadIds.append(id);
-            WorkloadDraft defaults;
-            defaults.name = defaultWorkloadName(id);
-            plan.appendSections.append({id, withChanges({}, SettingsModel::workloadKeys(defaults, id),
-                                                        SettingsModel::workloadKeys(workload, id))});
-        }
+        const QString id = SettingsModel::newWorkloadId(workload.name, taken);
+        taken.append(id);
+        plan.workloadIds.append(id);
+        // Keys left at their default are not written.
+        WorkloadDraft defaults;
+        defaults.name = defaultWorkloadName(id);
+        const QMap<QString, QString> defaultKeys = SettingsModel::workloadKeys(defaults, id);
+        QMap<QString, QString> keys = SettingsModel::workloadKeys(workload, id);
+        for (auto it = defaultKeys.constBegin(); it != defaultKeys.constEnd(); ++it)
+            if (keys.value(it.key()) == it.value())
+                keys.remove(it.key());
+        addSection(id, keys);
     }
     for (const WorkloadDraft &workload : baseline.workloads)
         if (!kept.contains(workload.id))
-            plan.removeSections.append(workload.id);
+            plan.edit.removeSections.append(workload.id);
     return plan;
 }
 
-bool SavePlan::apply(const QString &path, QString *error) const
+bool SavePlan::apply(const QString &path, const IniText &file, QString *error) const
 {
-    const auto writeKeys = [&](const QMap<QString, QString> &set, const QStringList &remove) {
-        QSettings settings(path, idlegpuIniFormat());
-        for (const QString &key : remove)
-            settings.remove(key);
-        for (auto it = set.constBegin(); it != set.constEnd(); ++it)
-            settings.setValue(it.key(), it.value());
-        settings.sync();
-        if (settings.status() != QSettings::NoError) {
-            *error = QCoreApplication::translate("SettingsModel",
-                                                 "The file could not be written (the log says why).");
-            return false;
-        }
+    const std::optional<QByteArray> edited = file.edited(edit, error);
+    if (!edited)
+        return false;
+    if (*edited == file.contents() && QFileInfo::exists(path))
         return true;
-    };
-
-    if (!QFileInfo::exists(path)) {
-        // A new config file is private from the start: ConfigLoader refuses one that others can write.
-        QDir().mkpath(QFileInfo(path).absolutePath());
-        QFile file(path);
-        if (!file.open(QIODevice::WriteOnly) || !file.setPermissions(QFileDevice::ReadOwner | QFileDevice::WriteOwner)) {
-            *error = file.errorString();
-            return false;
-        }
-    }
-    if ((!setKeys.isEmpty() || !removeKeys.isEmpty()) && !writeKeys(setKeys, removeKeys))
-        return false;
-    if (!removeSections.isEmpty() && !removeIniSections(path, removeSections, error))
-        return false;
-    for (const Append &append : appendSections) {
-        QMap<QString, QString> keys;
-        for (auto it = append.keys.constBegin(); it != append.keys.constEnd(); ++it)
-            keys.insert(append.section + QLatin1Char('/') + it.key(), it.value());
-        if (!writeKeys(keys, {}))
-            return false;
-    }
-    return true;
+    return replaceIniFile(path, *edited, error);
 }

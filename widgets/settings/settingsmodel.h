@@ -7,6 +7,7 @@
 // change in the dialog is not changed on disk, whatever its spelling ("gpus = 0, 1", "enabled = yes").
 #include "config/config.h"
 #include "config/gpuselection.h"
+#include "config/inifile.h"
 #include "policy/snapshot.h"
 
 #include <QCoreApplication>
@@ -99,31 +100,20 @@ public:
     static QString newGroupId(const GpuSelection &gpus, const QStringList &taken);
 };
 
-// How a draft is written to a file, in steps the in-place writer allows: it edits keys where they stand and
-// appends new sections at the end, one section at a time keeps their order. A workload moved up or down is
-// removed and appended again, with all its keys (its comments stay where they were).
+// How a draft is written to a file: one IniEdit on one parse of the file, written with one atomic replace, so
+// that a running idlegpu never sees a workload missing. Keys are edited where they stand; a workload moved up
+// or down takes its lines with it, and the comment lines directly above its header.
 struct SavePlan
 {
-    struct Append
-    {
-        QString section;
-        QMap<QString, QString> keys;
-    };
-    QMap<QString, QString> setKeys;  // "section/key" -> text, edited in place (or appended by QSettings)
-    QStringList removeKeys;          // "section/key"
-    QStringList removeSections;      // whole sections, headers included
-    QList<Append> appendSections;    // in this order, each at the end of the file
-    QStringList workloadIds;         // the ids the workloads of the draft have after saving, in order
+    IniEdit edit;
+    QStringList workloadIds; // the ids the workloads of the draft have after saving, in order
     QStringList groupIds;
 
-    bool isEmpty() const
-    {
-        return setKeys.isEmpty() && removeKeys.isEmpty() && removeSections.isEmpty() && appendSections.isEmpty();
-    }
+    bool isEmpty() const { return edit.isEmpty(); }
 
-    // `baseline` is the draft as loaded from `fileContents`; `current` the edited one.
-    static SavePlan make(const SettingsDraft &baseline, const SettingsDraft &current, const QByteArray &fileContents);
-    // Carries the plan out on `path` through QSettings with idlegpuIniFormat() (and removeIniSections()).
-    // Returns false with *error when a step fails; steps before it stay done.
-    bool apply(const QString &path, QString *error) const;
+    // `baseline` is the draft as loaded from `file`; `current` the edited one.
+    static SavePlan make(const SettingsDraft &baseline, const SettingsDraft &current, const IniDocument &file);
+    // Carries the plan out on `file`, the contents of `path`: one replace of the file, none when the bytes
+    // come out the same. Returns false with *error when the file cannot be edited or written.
+    bool apply(const QString &path, const IniText &file, QString *error) const;
 };

@@ -1,11 +1,13 @@
 #pragma once
-// Keeps the user's pause across restarts, in a private file (mode 0600):
+// Keeps the user's pause across restarts, in a private file (mode 0600) that QSettings reads and writes in its
+// IniFormat:
 //
 //   [pause]
 //   all=true
 //   until=2026-11-05T15:02:00.000Z     ; wall clock, UTC; absent: until resumed by hand
-//   workloads=process-miner,process-boinc   ; percent-encoded ids
+//   workloads=process-miner, process-boinc   ; percent-encoded ids
 //
+// Files written before QSettings kept it ("workloads=a,b", no spaces) read the same.
 // The monitor counts in monotonic ms, which mean nothing after a reboot; the file holds wall-clock time and
 // converts with a "now" given on both clocks.
 #include "policy/policy.h"
@@ -22,7 +24,7 @@ public:
     explicit PauseStore(const QString &filePath = defaultPath());
 
     // The stored pause; a pause whose time has passed comes back as not paused. A missing, unreadable or
-    // garbled file gives no pause (a garbled one is logged with its line).
+    // garbled file gives no pause (a garbled one is logged).
     PauseState load(qint64 nowMs, const QDateTime &wallNow) const;
     // Writes atomically, creating the folder (0700) and the file (0600). False with errorString() on failure.
     bool save(const PauseState &pause, qint64 nowMs, const QDateTime &wallNow);
