@@ -170,6 +170,7 @@ private Q_SLOTS:
     void addFromCurrentHolders();
     void externalChangeOffersReload();
     void testRunShowsOutput();
+    void testRunEntersFolderAsUser();
     void screenshots();
 
 private:
@@ -721,6 +722,52 @@ void TestSettingsDialog::testRunShowsOutput()
     QVERIFY(!dialog.isVisible());
     QVERIFY(output->toPlainText().endsWith(QStringLiteral("hello-from-test-run\ngpus=1 order=PCI_BUS_ID msg=two words\n")));
     QCOMPARE(readAll(m_path), twoWorkloads); // Cancel saved nothing
+}
+
+// As root (CI runs as root), a test run of a workload with user = nobody starts as the monitor would start it:
+// nobody enters the working folder after the switch, so a folder only root may enter fails with the reaper's
+// message, and one nobody may enter is where the command runs.
+void TestSettingsDialog::testRunEntersFolderAsUser()
+{
+    if (::geteuid() != 0)
+        QSKIP("needs root: only root can start a workload as another user");
+    const std::optional<UserAccount> nobody = UserLookup::findAccount(QStringLiteral("nobody"));
+    if (!nobody)
+        QSKIP("this machine has no user 'nobody'");
+    // The test's folder is root's (0700): open it for traversal, and give nobody a folder of its own.
+    QVERIFY(QFile::setPermissions(m_dir->path(), QFile::ReadOwner | QFile::WriteOwner | QFile::ExeOwner
+                                                     | QFile::ExeGroup | QFile::ExeOther));
+    const QString nobodys = m_dir->filePath(QStringLiteral("nobodys"));
+    QVERIFY(QDir().mkdir(nobodys));
+    QCOMPARE(::chown(QFile::encodeName(nobodys).constData(), nobody->uid, nobody->gid), 0);
+    const QString rootOnly = m_dir->filePath(QStringLiteral("root-only"));
+    QVERIFY(QDir().mkdir(rootOnly));
+    QVERIFY(QFile::setPermissions(rootOnly, QFile::ReadOwner | QFile::WriteOwner | QFile::ExeOwner));
+
+    SettingsDialog dialog(m_path);
+    dialog.setMonitorState(gpus01());
+    dialog.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&dialog));
+    openTab(dialog, SettingsDialog::WorkloadsPage);
+    typeInto(child<QLineEdit>(dialog, QStringLiteral("cmdEdit")),
+             QStringLiteral("sh -c 'echo \"in=$(pwd -P) as $(id -un)\"'"));
+    typeInto(child<QLineEdit>(dialog, QStringLiteral("userEdit")), QStringLiteral("nobody"));
+    typeInto(child<QLineEdit>(dialog, QStringLiteral("dirEdit")), rootOnly);
+    auto *runButton = child<QPushButton>(dialog, QStringLiteral("testRunButton"));
+    auto *output = child<QPlainTextEdit>(dialog, QStringLiteral("testRunOutput"));
+
+    QTest::mouseClick(runButton, Qt::LeftButton);
+    const QString refused =
+        QStringLiteral("cannot enter the working folder '%1' as user nobody: Permission denied").arg(rootOnly);
+    QTRY_VERIFY2_WITH_TIMEOUT(output->toPlainText().contains(refused), qPrintable(output->toPlainText()), 10'000);
+    QTRY_COMPARE(runButton->text(), QStringLiteral("Test run"));
+    QVERIFY2(!output->toPlainText().contains(QStringLiteral("in=/")), qPrintable(output->toPlainText()));
+
+    typeInto(child<QLineEdit>(dialog, QStringLiteral("dirEdit")), nobodys);
+    QTest::mouseClick(runButton, Qt::LeftButton);
+    const QString ran = QStringLiteral("in=%1 as nobody").arg(QFileInfo(nobodys).canonicalFilePath());
+    QTRY_VERIFY2_WITH_TIMEOUT(output->toPlainText().contains(ran), qPrintable(output->toPlainText()), 10'000);
+    QTRY_VERIFY(output->toPlainText().contains(QStringLiteral("— exited with code 0 —")));
 }
 
 // Not a check: pictures of each page for a person to look at, in build/test-artifacts.

@@ -3,6 +3,7 @@
 #include "tray/autostart.h"
 #include "config/commandsplit.h"
 #include "config/inifile.h"
+#include "run/launchplan.h"
 #include "run/processrunner.h"
 #include "tray/traylogging.h"
 
@@ -1064,59 +1065,24 @@ void SettingsDialog::startTestRun()
     const int row = m_workloadList->currentRow();
     if (row < 0 || row >= m_draft.workloads.size())
         return;
-    const WorkloadDraft w = m_draft.workloads.at(row);
+    const WorkloadDraft &draft = m_draft.workloads.at(row);
     m_testRunOutput->clear();
-    QString error;
-    const std::optional<QStringList> argv = splitCommand(w.cmd, &error);
-    if (!argv || argv->isEmpty()) {
-        m_testRunOutput->appendPlainText(tr("Not started: the command names no program."));
-        return;
-    }
-    // As the workload will run: as its user, with that user's home and environment.
-    const WorkloadUserCheck userCheck = checkWorkloadUser(w.user, UserLookup::system());
-    if (!userCheck.error.isEmpty()) {
-        m_testRunOutput->appendPlainText(tr("Not started: fix “Run as user” first."));
-        return;
-    }
-    const std::optional<UserAccount> &account = userCheck.account;
-    const bool switchUser = account && account->uid != ::geteuid();
-    const QString workingDir = !w.dir.trimmed().isEmpty() ? w.dir.trimmed() : account ? account->home : QDir::homePath();
-    if (!QFileInfo(workingDir).isDir()) {
-        m_testRunOutput->appendPlainText(tr("Not started: the folder “%1” does not exist.").arg(workingDir));
-        return;
-    }
-    QProcessEnvironment env = SettingsModel::workloadEnvironment(w, m_gpuDevices, m_gpuUuids);
-    if (switchUser)
-        env = ProcessRunner::userEnvironment(env, *account, w.env);
-    const QString program = ProcessRunner::resolveProgram(argv->first(), workingDir, env.value(QStringLiteral("PATH")));
-    if (program.isEmpty()) {
-        m_testRunOutput->appendPlainText(tr("Not started: the program “%1” is not found.").arg(argv->first()));
+    WorkloadConfig config = SettingsModel::workloadConfig(draft);
+    config.stopTimeoutSeconds = kTestRunGraceMs / 1000; // a test run ends quickly whatever its stop timeout
+    // As the monitor will start it: through the reaper, as its user, in its folder, with its environment.
+    const LaunchPlan plan = LaunchPlan::make(config, config.gpus.indices, config.gpus.all,
+                                             {ProcessRunner::defaultReaperPath(), m_gpuUuids, m_gpuDevices,
+                                              UserLookup::system()});
+    if (!plan.ready()) {
+        m_testRunOutput->appendPlainText(testRunProblem(plan));
         return;
     }
 
     auto *process = new QProcess(this);
-    // Through the reaper, as the monitor runs workloads: the command gets a session of its own, and SIGTERM to
-    // the reaper ends the whole tree (SIGKILL after the grace), even if idlegpu dies meanwhile.
-    const QString reaper = ProcessRunner::defaultReaperPath();
-    if (QFileInfo(reaper).isExecutable()) {
-        process->setProgram(reaper);
-        QStringList arguments{QStringLiteral("--parent"), QString::number(QCoreApplication::applicationPid()),
-                              QStringLiteral("--grace-ms"), QString::number(kTestRunGraceMs)};
-        if (switchUser)
-            arguments += {QStringLiteral("--user"), account->name};
-        process->setArguments(arguments + QStringList{QStringLiteral("--"), program} + argv->mid(1));
-    } else if (switchUser) {
-        delete process;
-        m_testRunOutput->appendPlainText(tr("Not started: idlegpu-reaper, which switches to the user, is not "
-                                            "found at %1.").arg(reaper));
-        return;
-    } else {
-        process->setProgram(program);
-        process->setArguments(argv->mid(1));
-        process->setChildProcessModifier([] { ::setsid(); });
-    }
-    process->setProcessEnvironment(env);
-    process->setWorkingDirectory(workingDir);
+    process->setProgram(plan.program);
+    process->setArguments(plan.arguments);
+    process->setProcessEnvironment(plan.environment);
+    process->setWorkingDirectory(plan.reaperFolder);
     process->setProcessChannelMode(QProcess::MergedChannels);
     process->setStandardInputFile(QProcess::nullDevice());
     connect(process, &QProcess::readyReadStandardOutput, this, [this, process] {
@@ -1147,7 +1113,8 @@ void SettingsDialog::startTestRun()
     });
     m_testRun = process;
     m_testRunButton->setText(tr("Stop test run"));
-    m_testRunOutput->appendPlainText(tr("$ %1").arg(w.cmd.trimmed()));
+    m_testRunOutput->appendPlainText(tr("$ %1").arg(config.cmd));
+    m_testRunOutput->appendPlainText(QString()); // the output starts on a line of its own
     process->start();
     m_testRunTimer->start();
 }
@@ -1167,12 +1134,25 @@ void SettingsDialog::stopTestRun(const QString &note)
     process->setParent(nullptr);
     connect(process, &QProcess::finished, process, &QObject::deleteLater);
     const qint64 pid = process->processId();
-    if (pid <= 0) {
+    if (pid <= 0) { // never kill(0, ...): that would be idlegpu's own process group
         process->deleteLater();
         return;
     }
-    const bool direct = process->program() != ProcessRunner::defaultReaperPath();
-    ::kill(pid_t(direct ? -pid : pid), SIGTERM);
-    if (direct) // no reaper to escalate: the group gets SIGKILL after the grace, whether it ended or not
-        QTimer::singleShot(kTestRunGraceMs, process, [pid] { ::kill(pid_t(-pid), SIGKILL); });
+    ::kill(pid_t(pid), SIGTERM);
+}
+
+QString SettingsDialog::testRunProblem(const LaunchPlan &plan)
+{
+    switch (plan.problem) {
+    case LaunchPlan::Ready: break;
+    case LaunchPlan::NoCommand: return tr("Not started: the command names no program.");
+    case LaunchPlan::Refused:
+    case LaunchPlan::UserRejected: return tr("Not started: fix “Run as user” first.");
+    case LaunchPlan::NoFolder: return tr("Not started: the folder “%1” does not exist.").arg(plan.subject);
+    case LaunchPlan::NotFound: return tr("Not started: the program “%1” is not found.").arg(plan.subject);
+    case LaunchPlan::NotExecutable: return tr("Not started: “%1” is not an executable program.").arg(plan.subject);
+    case LaunchPlan::NoReaper:
+        return tr("Not started: idlegpu-reaper, which supervises the command, is not found at %1.").arg(plan.subject);
+    }
+    return QString();
 }

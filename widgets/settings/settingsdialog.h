@@ -31,6 +31,7 @@ class QTabWidget;
 class QTimer;
 class QWidget;
 class GpuPicker;
+struct LaunchPlan;
 
 class SettingsDialog : public QDialog
 {
@@ -95,6 +96,7 @@ private:
     void startOrStopTestRun();
     void startTestRun();
     void stopTestRun(const QString &note);
+    static QString testRunProblem(const LaunchPlan &plan);
 
     QString m_path;
     QByteArray m_fileBytes;    // the file as last loaded or saved: a change to other bytes is someone else's

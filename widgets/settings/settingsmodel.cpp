@@ -1,6 +1,6 @@
 #include "settings/settingsmodel.h"
 
-#include "run/processrunner.h"
+#include "run/launchplan.h"
 
 #include "config/commandsplit.h"
 #include "config/inifile.h"
@@ -240,7 +240,7 @@ QList<SettingsProblem> SettingsModel::validate(const SettingsDraft &draft, const
                 if (key == QLatin1String("PATH"))
                     path = value;
             bool notExecutable = false;
-            if (ProcessRunner::resolveProgram(argv->first(), workingDir, path, &notExecutable).isEmpty()) {
+            if (LaunchPlan::resolveProgram(argv->first(), workingDir, path, &notExecutable).isEmpty()) {
                 if (notExecutable)
                     problem(QStringLiteral("cmd"), tr("“%1” is not an executable program.").arg(argv->first()));
                 else if (argv->first().contains(QLatin1Char('/')))
@@ -307,10 +307,23 @@ QList<SettingsProblem> SettingsModel::validate(const SettingsDraft &draft, const
     return problems;
 }
 
-QProcessEnvironment SettingsModel::workloadEnvironment(const WorkloadDraft &workload, const QList<GpuDevice> &devices,
-                                                       const QHash<int, QString> &uuids)
+WorkloadConfig SettingsModel::workloadConfig(const WorkloadDraft &workload)
 {
-    return ProcessRunner::workloadEnvironment(workload.env, workload.gpus.indices, workload.gpus.all, uuids, devices);
+    WorkloadConfig config;
+    config.id = workload.id;
+    config.name = workload.name.trimmed();
+    config.cmd = workload.cmd.trimmed();
+    QString error;
+    config.argv = splitCommand(config.cmd, &error).value_or(QStringList());
+    config.user = workload.user.trimmed();
+    config.dir = workload.dir.trimmed();
+    config.gpus = workload.gpus;
+    config.log = workload.log.trimmed();
+    config.env = workload.env;
+    if (const std::optional<qint64> seconds = wholeNumber(workload.stopTimeout))
+        config.stopTimeoutSeconds = int(qBound(qint64(1), *seconds, qint64(3600)));
+    config.enabled = workload.enabled;
+    return config;
 }
 
 QString SettingsModel::shellQuote(const QString &word)

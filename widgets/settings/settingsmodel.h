@@ -13,7 +13,6 @@
 #include <QList>
 #include <QMap>
 #include <QPair>
-#include <QProcessEnvironment>
 #include <QString>
 #include <QStringList>
 
@@ -77,10 +76,9 @@ public:
     static QList<SettingsProblem> validate(const SettingsDraft &draft, const QList<int> &presentGpus,
                                            const UserLookup &users = UserLookup::system());
 
-    // The environment the workload will run in (ProcessRunner::workloadEnvironment on the draft's values and the
-    // GPUs the monitor sees: their vendors, and UUIDs by index where a backend named them).
-    static QProcessEnvironment workloadEnvironment(const WorkloadDraft &workload, const QList<GpuDevice> &devices,
-                                                   const QHash<int, QString> &uuids);
+    // The workload as the loader would read it from the keys the draft stands for (argv empty when cmd= cannot
+    // be split): what a test run starts.
+    static WorkloadConfig workloadConfig(const WorkloadDraft &workload);
 
     // env= text that parseEnvAssignments() reads back as `env`: KEY=VALUE words, quoted where needed.
     static QString envText(const QList<QPair<QString, QString>> &env);
