@@ -2,6 +2,7 @@
 // saved in place and read back equal by ConfigLoader, hand-written files kept byte for byte, test runs.
 #include "config/commandsplit.h"
 #include "config/config.h"
+#include "config/configranges.h"
 #include "settings/settingsdialog.h"
 #include "settings/settingsmodel.h"
 
@@ -155,6 +156,8 @@ private Q_SLOTS:
 
     void invalidInputShowsMessageAndDisablesOk_data();
     void invalidInputShowsMessageAndDisablesOk();
+    void rangesSharedWithLoader_data();
+    void rangesSharedWithLoader();
     void validEditSavesAndReloadsEqual();
     void oneKeyEditKeepsEveryOtherByte_data();
     void oneKeyEditKeepsEveryOtherByte();
@@ -297,6 +300,64 @@ void TestSettingsDialog::invalidInputShowsMessageAndDisablesOk()
     QVERIFY(dialog.isVisible());
     QVERIFY(!dialog.apply());
     QCOMPARE(readAll(m_path), twoWorkloads);
+}
+
+// The dialog refuses exactly the numbers ConfigLoader refuses, and names the same bounds (config/configranges.h).
+void TestSettingsDialog::rangesSharedWithLoader_data()
+{
+    QTest::addColumn<QString>("field");   // SettingsProblem::field
+    QTest::addColumn<QByteArray>("file"); // a config with the value as %1
+    QTest::addColumn<qint64>("min");
+    QTest::addColumn<qint64>("max");
+    const auto add = [](const char *name, const char *field, const QByteArray &file, ConfigRange range) {
+        QTest::newRow(name) << QString::fromLatin1(field) << file << range.min << range.max;
+    };
+    add("interval_seconds", "interval", "[defaults]\ninterval_seconds = %1\n", ConfigRanges::intervalSeconds);
+    add("start_delay_seconds", "startDelay", "[defaults]\nstart_delay_seconds = %1\n",
+        ConfigRanges::startDelaySeconds);
+    add("stop_timeout_seconds", "stopTimeout", "[process-a]\ncmd = true\nstop_timeout_seconds = %1\n",
+        ConfigRanges::stopTimeoutSeconds);
+    add("idle_seconds", "ttyIdle", "[tty]\nidle_seconds = %1\n", ConfigRanges::ttyIdleSeconds);
+}
+
+void TestSettingsDialog::rangesSharedWithLoader()
+{
+    QFETCH(QString, field);
+    QFETCH(QByteArray, file);
+    QFETCH(qint64, min);
+    QFETCH(qint64, max);
+    const QString bounds = QStringLiteral("%1 to %2").arg(min).arg(max);
+    const QStringList values{QString::number(min - 1), QString::number(min), QStringLiteral(" +%1 ").arg(min),
+                             QString::number(max), QString::number(max + 1), QStringLiteral("ten"),
+                             QStringLiteral("99999999999999999999")};
+    for (const QString &value : values) {
+        const ConfigLoadResult loaded = ConfigLoader::parse(QString::fromUtf8(file).arg(value).toUtf8(), "test.conf");
+        QStringList loaderErrors;
+        for (const ConfigDiagnostic &d : loaded.diagnostics)
+            if (d.severity == ConfigDiagnostic::Error && d.refusedWorkload.isEmpty()) // user= is not the point
+                loaderErrors.append(d.message);
+
+        SettingsDraft draft = SettingsDraft::fromConfig(Config());
+        WorkloadDraft workload;
+        workload.name = QStringLiteral("a");
+        workload.cmd = QStringLiteral("true");
+        draft.workloads.append(workload);
+        QString *text = field == QLatin1String("interval")     ? &draft.interval
+                        : field == QLatin1String("startDelay") ? &draft.startDelay
+                        : field == QLatin1String("ttyIdle")    ? &draft.ttyIdle
+                                                               : &draft.workloads[0].stopTimeout;
+        *text = value;
+        QStringList dialogErrors;
+        for (const SettingsProblem &problem : SettingsModel::validate(draft, {0, 1}))
+            if (problem.field == field && problem.severity == SettingsProblem::Error)
+                dialogErrors.append(problem.message);
+
+        QCOMPARE(dialogErrors.isEmpty(), loaderErrors.isEmpty());
+        if (!loaderErrors.isEmpty()) {
+            QVERIFY2(loaderErrors.first().contains(QLatin1Char('(') + bounds), qPrintable(loaderErrors.first()));
+            QVERIFY2(dialogErrors.first().contains(QStringLiteral("from ") + bounds), qPrintable(dialogErrors.first()));
+        }
+    }
 }
 
 void TestSettingsDialog::validEditSavesAndReloadsEqual()

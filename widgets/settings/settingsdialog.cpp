@@ -2,6 +2,7 @@
 
 #include "tray/autostart.h"
 #include "config/commandsplit.h"
+#include "config/configranges.h"
 #include "config/inifile.h"
 #include "run/launchplan.h"
 #include "run/processrunner.h"
@@ -345,7 +346,7 @@ void SettingsDialog::buildGroupsPage(QTabWidget *pages)
     form->addRow(tr("The GPU is busy when:"), m_busyWhen);
     m_busyMemoryMib = new QSpinBox;
     m_busyMemoryMib->setObjectName(QStringLiteral("busyMemoryMib"));
-    m_busyMemoryMib->setRange(1, 16 * 1024 * 1024);
+    m_busyMemoryMib->setRange(int(ConfigRanges::busyMemoryMib.min), int(ConfigRanges::busyMemoryMib.max));
     m_busyMemoryMib->setSuffix(tr(" MiB"));
     form->addRow(QString(), m_busyMemoryMib);
     connect(m_busyWhen, &QComboBox::currentIndexChanged, this, [this] { readGroup(); });
@@ -624,7 +625,8 @@ void SettingsDialog::showGroup(int row)
                    : *group.busyWhen == BusyWhen::Computes ? QStringLiteral("computes")
                                                            : QStringLiteral("memory");
     m_busyWhen->setCurrentIndex(qMax(0, m_busyWhen->findData(busyWhen)));
-    m_busyMemoryMib->setValue(int(qBound<qint64>(1, group.busyMemoryMib, qint64(m_busyMemoryMib->maximum()))));
+    m_busyMemoryMib->setValue(
+        int(qBound(ConfigRanges::busyMemoryMib.min, group.busyMemoryMib, ConfigRanges::busyMemoryMib.max)));
     m_busyMemoryMib->setEnabled(group.busyWhen == BusyWhen::Memory);
     m_filling = false;
     refresh();

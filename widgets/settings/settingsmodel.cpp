@@ -3,6 +3,7 @@
 #include "run/launchplan.h"
 
 #include "config/commandsplit.h"
+#include "config/configranges.h"
 #include "config/inifile.h"
 
 #include <QDir>
@@ -17,12 +18,6 @@
 #include <algorithm>
 
 namespace {
-
-// The ranges ConfigLoader accepts (monitor/config/config.cpp).
-constexpr int kIntervalMin = 1, kIntervalMax = 3600;
-constexpr int kStartDelayMin = 0, kStartDelayMax = 86400;
-constexpr int kStopTimeoutMin = 1, kStopTimeoutMax = 3600;
-constexpr int kTtyIdleMin = 0, kTtyIdleMax = 31536000;
 
 QString defaultWorkloadName(const QString &id)
 {
@@ -101,13 +96,6 @@ QMap<QString, QString> withChanges(QMap<QString, QString> fileKeys, const QMap<Q
     return fileKeys;
 }
 
-std::optional<qint64> wholeNumber(const QString &text)
-{
-    bool ok = false;
-    const qint64 value = text.trimmed().toLongLong(&ok, 10);
-    return ok ? std::optional<qint64>(value) : std::nullopt;
-}
-
 bool isVariableName(const QString &name)
 {
     static const QRegularExpression pattern(QStringLiteral("^[A-Za-z_][A-Za-z0-9_]*$"));
@@ -152,10 +140,11 @@ QList<SettingsProblem> SettingsModel::validate(const SettingsDraft &draft, const
 {
     QList<SettingsProblem> problems;
     const auto checkSeconds = [&](SettingsProblem::Page page, int item, const QString &field, const QString &text,
-                                  int min, int max) {
-        const std::optional<qint64> value = wholeNumber(text);
-        if (!value || *value < min || *value > max)
-            problems.append({page, item, field, tr("Enter a whole number of seconds from %1 to %2.").arg(min).arg(max)});
+                                  ConfigRange range) {
+        const std::optional<qint64> value = parseWholeNumber(text);
+        if (!value || !range.contains(*value))
+            problems.append({page, item, field,
+                             tr("Enter a whole number of seconds from %1 to %2.").arg(range.min).arg(range.max)});
     };
     const auto checkGpus = [&](SettingsProblem::Page page, int item, const GpuSelection &gpus) {
         if (gpus.all)
@@ -176,10 +165,11 @@ QList<SettingsProblem> SettingsModel::validate(const SettingsDraft &draft, const
             }
     };
 
-    checkSeconds(SettingsProblem::General, -1, QStringLiteral("interval"), draft.interval, kIntervalMin, kIntervalMax);
-    checkSeconds(SettingsProblem::General, -1, QStringLiteral("startDelay"), draft.startDelay, kStartDelayMin,
-                 kStartDelayMax);
-    checkSeconds(SettingsProblem::Activity, -1, QStringLiteral("ttyIdle"), draft.ttyIdle, kTtyIdleMin, kTtyIdleMax);
+    checkSeconds(SettingsProblem::General, -1, QStringLiteral("interval"), draft.interval,
+                 ConfigRanges::intervalSeconds);
+    checkSeconds(SettingsProblem::General, -1, QStringLiteral("startDelay"), draft.startDelay,
+                 ConfigRanges::startDelaySeconds);
+    checkSeconds(SettingsProblem::Activity, -1, QStringLiteral("ttyIdle"), draft.ttyIdle, ConfigRanges::ttyIdleSeconds);
 
     for (int i = 0; i < draft.groups.size(); ++i) {
         const GroupDraft &group = draft.groups.at(i);
@@ -301,8 +291,8 @@ QList<SettingsProblem> SettingsModel::validate(const SettingsDraft &draft, const
                 break;
             }
         }
-        checkSeconds(SettingsProblem::Workloads, i, QStringLiteral("stopTimeout"), w.stopTimeout, kStopTimeoutMin,
-                     kStopTimeoutMax);
+        checkSeconds(SettingsProblem::Workloads, i, QStringLiteral("stopTimeout"), w.stopTimeout,
+                     ConfigRanges::stopTimeoutSeconds);
     }
     return problems;
 }
@@ -320,8 +310,9 @@ WorkloadConfig SettingsModel::workloadConfig(const WorkloadDraft &workload)
     config.gpus = workload.gpus;
     config.log = workload.log.trimmed();
     config.env = workload.env;
-    if (const std::optional<qint64> seconds = wholeNumber(workload.stopTimeout))
-        config.stopTimeoutSeconds = int(qBound(qint64(1), *seconds, qint64(3600)));
+    constexpr ConfigRange range = ConfigRanges::stopTimeoutSeconds;
+    if (const std::optional<qint64> seconds = parseWholeNumber(workload.stopTimeout))
+        config.stopTimeoutSeconds = int(qBound(range.min, *seconds, range.max));
     config.enabled = workload.enabled;
     return config;
 }

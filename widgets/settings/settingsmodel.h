@@ -69,8 +69,9 @@ class SettingsModel
 {
     Q_DECLARE_TR_FUNCTIONS(SettingsModel)
 public:
-    // The checks done before saving: numbers in the ranges ConfigLoader accepts, programs that can be run,
-    // folders and logs that exist or can be written, names and GPU claims that do not collide.
+    // The checks done before saving: numbers in the ranges ConfigLoader accepts (config/configranges.h),
+    // programs that can be run, folders and logs that exist or can be written, names and GPU claims that do not
+    // collide.
     // `presentGpus`: the GPUs detected now; empty means unknown, and a missing GPU is then only a warning.
     // `users`: who idlegpu runs as and the accounts a workload's user= may name (checkWorkloadUser()).
     static QList<SettingsProblem> validate(const SettingsDraft &draft, const QList<int> &presentGpus,
