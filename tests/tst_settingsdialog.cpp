@@ -158,6 +158,9 @@ private Q_SLOTS:
     void invalidInputShowsMessageAndDisablesOk();
     void rangesSharedWithLoader_data();
     void rangesSharedWithLoader();
+    void sharedGpuIsAnOrder();
+    void startOrderNotes_data();
+    void startOrderNotes();
     void validEditSavesAndReloadsEqual();
     void oneKeyEditKeepsEveryOtherByte_data();
     void oneKeyEditKeepsEveryOtherByte();
@@ -248,8 +251,6 @@ void TestSettingsDialog::invalidInputShowsMessageAndDisablesOk_data()
     QTest::newRow("duplicate name") << workloads << 1 << "nameEdit" << "one" << "nameError"
                                     << "already named “one”";
     QTest::newRow("empty name") << workloads << 1 << "nameEdit" << "" << "nameError" << "Enter a name";
-    QTest::newRow("GPU claimed twice") << workloads << 1 << "workloadGpusGpu0" << "" << "workloadGpusError"
-                                       << "GPU 0 is also claimed by “one”";
     QTest::newRow("no GPU chosen") << workloads << 0 << "workloadGpusGpu0" << "" << "workloadGpusError"
                                    << "at least one GPU";
     QTest::newRow("unknown user") << workloads << 0 << "userEdit" << "idlegpu-no-such-user" << "userError"
@@ -357,6 +358,93 @@ void TestSettingsDialog::rangesSharedWithLoader()
             QVERIFY2(loaderErrors.first().contains(QLatin1Char('(') + bounds), qPrintable(loaderErrors.first()));
             QVERIFY2(dialogErrors.first().contains(QStringLiteral("from ") + bounds), qPrintable(dialogErrors.first()));
         }
+    }
+}
+
+// Two workloads on the same GPU are an order, not an error: each says which one runs first and which waits,
+// and the file is saved.
+void TestSettingsDialog::sharedGpuIsAnOrder()
+{
+    SettingsDialog dialog(m_path);
+    dialog.setMonitorState(gpus01());
+    dialog.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&dialog));
+    openTab(dialog, SettingsDialog::WorkloadsPage);
+    auto *list = child<QListWidget>(dialog, QStringLiteral("workloadList"));
+    auto *note = child<QLabel>(dialog, QStringLiteral("workloadGpusError"));
+    selectRow(list, 1); // "two", gpus = 1
+    QVERIFY(!note->isVisibleTo(&dialog));
+    auto *gpu0 = child<QCheckBox>(dialog, QStringLiteral("workloadGpusGpu0"));
+    QTest::mouseClick(gpu0, Qt::LeftButton, {}, QPoint(5, gpu0->height() / 2));
+
+    QVERIFY(note->isVisibleTo(&dialog));
+    QCOMPARE(note->text(), QStringLiteral("“one” also uses GPU 0 and is higher in the list, so it comes first: "
+                                          "this workload waits while “one” runs there."));
+    QVERIFY(!child<QLabel>(dialog, QStringLiteral("workloadGpusErrorIcon"))->pixmap().isNull());
+    QVERIFY(child<QLabel>(dialog, QStringLiteral("problemSummary"))->text().isEmpty());
+    QVERIFY(list->item(1)->icon().isNull()); // no error mark in the list
+    selectRow(list, 0);
+    QCOMPARE(note->text(), QStringLiteral("“two” also uses GPU 0: this workload comes first, and “two” waits while "
+                                          "it runs."));
+    QVERIFY(dialogButton(dialog, QDialogButtonBox::Apply)->isEnabled());
+    QTest::mouseClick(dialogButton(dialog, QDialogButtonBox::Ok), Qt::LeftButton);
+    QVERIFY(!dialog.isVisible());
+    const ConfigLoadResult saved = ConfigLoader::load(m_path);
+    QVERIFY(saved.ok());
+    QCOMPARE(saved.config.workloads.at(1).gpus, GpuSelection::of({0, 1}));
+}
+
+// Which workload the note says runs first follows the policy's order: gpus=ALL before GPU lists, then the list.
+void TestSettingsDialog::startOrderNotes_data()
+{
+    QTest::addColumn<QStringList>("gpus"); // per workload "a", "b", "c" in list order; "-" disables it
+    QTest::addColumn<QStringList>("notes"); // per workload: the start of its note, "" for none
+    QTest::newRow("apart") << QStringList{"0", "1"} << QStringList{"", ""};
+    QTest::newRow("lists share GPU 1")
+        << QStringList{"0,1", "1"}
+        << QStringList{"“b” also uses GPU 1: this workload comes first", "“a” also uses GPU 1 and is higher"};
+    QTest::newRow("ALL comes first though lower")
+        << QStringList{"1", "ALL"}
+        << QStringList{"“b” runs on all GPUs, so it comes first", "“a” shares GPUs with this workload: this one"};
+    QTest::newRow("two ALL") << QStringList{"ALL", "ALL"}
+                             << QStringList{"“b” shares GPUs with this workload: this one comes first",
+                                            "“a” also runs on all GPUs and is higher in the list"};
+    QTest::newRow("disabled keeps none waiting") << QStringList{"-0", "0"} << QStringList{"", ""};
+    QTest::newRow("first of three")
+        << QStringList{"0", "0", "0"}
+        << QStringList{"“b” also uses GPU 0: this workload comes first", "“a” also uses GPU 0 and is higher",
+                       "“a” also uses GPU 0 and is higher"};
+}
+
+void TestSettingsDialog::startOrderNotes()
+{
+    QFETCH(QStringList, gpus);
+    QFETCH(QStringList, notes);
+    SettingsDraft draft;
+    for (int i = 0; i < gpus.size(); ++i) {
+        WorkloadDraft workload;
+        workload.name = QString(QLatin1Char('a' + i));
+        workload.cmd = QStringLiteral("true");
+        QString text = gpus.at(i);
+        workload.enabled = !text.startsWith(QLatin1Char('-'));
+        text.remove(QLatin1Char('-'));
+        QString error;
+        workload.gpus = GpuSelection::parse(text, &error).value();
+        draft.workloads.append(workload);
+    }
+    QStringList found(gpus.size());
+    for (const SettingsProblem &problem : SettingsModel::validate(draft, {0, 1})) {
+        if (problem.field != QLatin1String("gpus"))
+            continue;
+        QCOMPARE(int(problem.severity), int(SettingsProblem::Note));
+        QVERIFY2(found[problem.item].isEmpty(), "one note per workload");
+        found[problem.item] = problem.message;
+    }
+    for (int i = 0; i < gpus.size(); ++i) {
+        if (notes.at(i).isEmpty())
+            QVERIFY2(found.at(i).isEmpty(), qPrintable(found.at(i)));
+        else
+            QVERIFY2(found.at(i).startsWith(notes.at(i)), qPrintable(found.at(i)));
     }
 }
 

@@ -372,14 +372,6 @@ The previous configuration stays in force.</source>
         <translation>在 PATH 中找不到程序“%1”。</translation>
     </message>
     <message>
-        <source>“%1” already runs on all GPUs: only one of the two would ever run.</source>
-        <translation>“%1”已在所有 GPU 上运行：两者中只有一个会运行。</translation>
-    </message>
-    <message>
-        <source>GPU %1 is also claimed by “%2”: only one of the two would run there.</source>
-        <translation>GPU %1 也被“%2”占用：两者中只有一个会在该 GPU 上运行。</translation>
-    </message>
-    <message>
         <source>“%1” is a folder, not a file.</source>
         <translation>“%1”是文件夹，不是文件。</translation>
     </message>
@@ -398,6 +390,26 @@ The previous configuration stays in force.</source>
     <message>
         <source>Row %1: a value cannot hold a line break.</source>
         <translation>第 %1 行：值中不能包含换行。</translation>
+    </message>
+    <message>
+        <source>“%1” also uses GPU %2 and is higher in the list, so it comes first: this workload waits while “%1” runs there.</source>
+        <translation>“%1”也使用 GPU %2，且在列表中位置更靠前，因此它先运行：它在那里运行期间，此工作负载等待。</translation>
+    </message>
+    <message>
+        <source>“%1” runs on all GPUs, so it comes first: this workload waits while “%1” runs.</source>
+        <translation>“%1”在所有 GPU 上运行，因此它先运行：“%1”运行期间，此工作负载等待。</translation>
+    </message>
+    <message>
+        <source>“%1” also runs on all GPUs and is higher in the list, so it comes first: this workload waits while “%1” runs.</source>
+        <translation>“%1”也在所有 GPU 上运行，且在列表中位置更靠前，因此它先运行：“%1”运行期间，此工作负载等待。</translation>
+    </message>
+    <message>
+        <source>“%1” also uses GPU %2: this workload comes first, and “%1” waits while it runs.</source>
+        <translation>“%1”也使用 GPU %2：此工作负载先运行，它运行期间“%1”等待。</translation>
+    </message>
+    <message>
+        <source>“%1” shares GPUs with this workload: this one comes first, and “%1” waits while it runs.</source>
+        <translation>“%1”与此工作负载共用 GPU：此工作负载先运行，它运行期间“%1”等待。</translation>
     </message>
     <message>
         <source>The file could not be written (the log says why).</source>

@@ -1,5 +1,6 @@
 #include "settings/settingsmodel.h"
 
+#include "policy/policy.h"
 #include "run/launchplan.h"
 
 #include "config/commandsplit.h"
@@ -241,27 +242,6 @@ QList<SettingsProblem> SettingsModel::validate(const SettingsDraft &draft, const
         }
 
         checkGpus(SettingsProblem::Workloads, i, w.gpus);
-        // Workloads are started in order and no GPU runs two: a second claim of the same kind never runs there.
-        // A workload on all GPUs and one on a list do not collide: gpu_mon's per-GPU setups rely on it.
-        for (int j = 0; j < i && w.enabled; ++j) {
-            const WorkloadDraft &other = draft.workloads.at(j);
-            if (!other.enabled || other.gpus.all != w.gpus.all)
-                continue;
-            if (w.gpus.all) {
-                problem(QStringLiteral("gpus"),
-                        tr("“%1” already runs on all GPUs: only one of the two would ever run.").arg(other.name));
-                break;
-            }
-            const auto shared = std::find_if(w.gpus.indices.cbegin(), w.gpus.indices.cend(),
-                                             [&other](int gpu) { return other.gpus.indices.contains(gpu); });
-            if (shared != w.gpus.indices.cend()) {
-                problem(QStringLiteral("gpus"),
-                        tr("GPU %1 is also claimed by “%2”: only one of the two would run there.")
-                            .arg(*shared)
-                            .arg(other.name));
-                break;
-            }
-        }
 
         const QString log = w.log.trimmed();
         if (!log.isEmpty()) {
@@ -294,7 +274,65 @@ QList<SettingsProblem> SettingsModel::validate(const SettingsDraft &draft, const
         checkSeconds(SettingsProblem::Workloads, i, QStringLiteral("stopTimeout"), w.stopTimeout,
                      ConfigRanges::stopTimeoutSeconds);
     }
+    problems += startOrderNotes(draft);
     return problems;
+}
+
+QList<SettingsProblem> SettingsModel::startOrderNotes(const SettingsDraft &draft)
+{
+    QList<GpuSelection> selections;
+    for (const WorkloadDraft &w : draft.workloads)
+        selections.append(w.gpus);
+    QList<int> order; // the enabled ones: a disabled workload never runs, so it keeps none waiting
+    for (int index : Policy::startOrder(selections))
+        if (draft.workloads.at(index).enabled)
+            order.append(index);
+    // A GPU both lists name; -1 when either runs on all GPUs (then they share every GPU); nullopt: none.
+    const auto sharedGpu = [](const GpuSelection &a, const GpuSelection &b) -> std::optional<int> {
+        if (a.all || b.all)
+            return -1;
+        for (int gpu : a.indices)
+            if (b.indices.contains(gpu))
+                return gpu;
+        return std::nullopt;
+    };
+
+    QList<SettingsProblem> notes;
+    for (int position = 0; position < order.size(); ++position) {
+        const int i = order.at(position);
+        const WorkloadDraft &w = draft.workloads.at(i);
+        QString message;
+        for (int before = 0; before < position && message.isEmpty(); ++before) {
+            const WorkloadDraft &first = draft.workloads.at(order.at(before));
+            const std::optional<int> gpu = sharedGpu(first.gpus, w.gpus);
+            if (!gpu)
+                continue;
+            const QString name = first.name.trimmed();
+            if (*gpu >= 0)
+                message = tr("“%1” also uses GPU %2 and is higher in the list, so it comes first: this workload "
+                             "waits while “%1” runs there.").arg(name).arg(*gpu);
+            else if (!w.gpus.all)
+                message = tr("“%1” runs on all GPUs, so it comes first: this workload waits while “%1” runs.")
+                              .arg(name);
+            else
+                message = tr("“%1” also runs on all GPUs and is higher in the list, so it comes first: this "
+                             "workload waits while “%1” runs.").arg(name);
+        }
+        for (int after = position + 1; after < order.size() && message.isEmpty(); ++after) {
+            const WorkloadDraft &next = draft.workloads.at(order.at(after));
+            const std::optional<int> gpu = sharedGpu(w.gpus, next.gpus);
+            if (!gpu)
+                continue;
+            const QString name = next.name.trimmed();
+            message = *gpu >= 0 ? tr("“%1” also uses GPU %2: this workload comes first, and “%1” waits while it "
+                                     "runs.").arg(name).arg(*gpu)
+                                : tr("“%1” shares GPUs with this workload: this one comes first, and “%1” waits "
+                                     "while it runs.").arg(name);
+        }
+        if (!message.isEmpty())
+            notes.append({SettingsProblem::Workloads, i, QStringLiteral("gpus"), message, SettingsProblem::Note});
+    }
+    return notes;
 }
 
 WorkloadConfig SettingsModel::workloadConfig(const WorkloadDraft &workload)
