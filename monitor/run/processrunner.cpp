@@ -12,7 +12,6 @@
 #include <QProcess>
 #include <QTimer>
 
-#include <algorithm>
 #include <memory>
 #include <utility>
 
