@@ -81,8 +81,8 @@ public:
     // the one that waits says which runs first, and one on the first says which waits.
     static QList<SettingsProblem> startOrderNotes(const SettingsDraft &draft);
 
-    // The workload as the loader would read it from the keys the draft stands for (argv empty when cmd= cannot
-    // be split): what a test run starts.
+    // The workload the draft stands for, as a runner takes it: what a test run starts. argv is empty when cmd=
+    // cannot be split; dir= and log= are taken as typed, as validate() checks them.
     static WorkloadConfig workloadConfig(const WorkloadDraft &workload);
 
     // env= text that parseEnvAssignments() reads back as `env`: KEY=VALUE words, quoted where needed.
