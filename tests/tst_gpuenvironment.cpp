@@ -1,7 +1,7 @@
-// The variables through which a workload's GPU selection reaches each vendor's stack
-// (ProcessRunner::workloadEnvironment): CUDA for NVIDIA, ROCr/HIP for AMD, Level Zero for Intel, on machines with
-// one vendor or several, with values inherited from idlegpu's own environment that must not point elsewhere.
-#include "run/processrunner.h"
+// The variables through which a workload's GPU selection reaches each vendor's stack (workloadEnvironment() in
+// run/gpuenvironment.h): CUDA for NVIDIA, ROCr/HIP for AMD, Level Zero for Intel, on machines with one vendor or
+// several, with values inherited from idlegpu's own environment that must not point elsewhere.
+#include "run/gpuenvironment.h"
 
 #include <QTest>
 
@@ -111,7 +111,7 @@ private Q_SLOTS:
         QFETCH(Uuids, uuids);
         QFETCH(QStringList, expected);
         const QProcessEnvironment env =
-            ProcessRunner::workloadEnvironment({}, gpus, allGpus, uuids, machine(gpusPresent));
+            workloadEnvironment({}, gpus, allGpus, uuids, machine(gpusPresent));
         QStringList values;
         for (const QString &name : kVariables)
             values.append(env.contains(name) ? env.value(name) : QStringLiteral("unset"));
@@ -121,7 +121,7 @@ private Q_SLOTS:
 
     void envKeyWins()
     {
-        const QProcessEnvironment env = ProcessRunner::workloadEnvironment(
+        const QProcessEnvironment env = workloadEnvironment(
             {{QStringLiteral("ROCR_VISIBLE_DEVICES"), QStringLiteral("0")},
              {QStringLiteral("ZE_AFFINITY_MASK"), QStringLiteral("1")}},
             {1}, false, {}, machine(QStringLiteral("ai")));

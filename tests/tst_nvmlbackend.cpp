@@ -3,7 +3,7 @@
 // into the /proc holders; CUDA_VISIBLE_DEVICES by UUID; the status report's NVML lines.
 #include "backends/gpubackend.h"
 #include "backends/nvmlbackend.h"
-#include "run/processrunner.h"
+#include "run/gpuenvironment.h"
 #include "statusreport.h"
 #include "testsupport.h"
 
@@ -424,9 +424,9 @@ private Q_SLOTS:
         using Uuids = QHash<int, QString>;
         QFETCH(Uuids, uuids);
         QFETCH(QString, expected);
-        const QProcessEnvironment env = ProcessRunner::workloadEnvironment({}, gpus, false, uuids);
+        const QProcessEnvironment env = workloadEnvironment({}, gpus, false, uuids);
         QCOMPARE(env.value(QStringLiteral("CUDA_VISIBLE_DEVICES")), expected);
-        QVERIFY(!ProcessRunner::workloadEnvironment({}, gpus, true, uuids).contains(QStringLiteral("CUDA_VISIBLE_DEVICES")));
+        QVERIFY(!workloadEnvironment({}, gpus, true, uuids).contains(QStringLiteral("CUDA_VISIBLE_DEVICES")));
     }
 
     void statusReportShowsNvml()

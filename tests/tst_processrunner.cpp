@@ -1,5 +1,6 @@
 // ProcessRunner over real processes (through the real idlegpu-reaper in build/bin): environment, folder,
 // log file, output capture, non-blocking stop with SIGKILL escalation, backoff, whole-tree stops.
+#include "run/gpuenvironment.h"
 #include "run/processrunner.h"
 #include "testsupport.h"
 
@@ -684,7 +685,7 @@ private Q_SLOTS:
         base.insert(QStringLiteral("CUDA_VISIBLE_DEVICES"), QStringLiteral("1"));
         const UserAccount alice{QStringLiteral("alice"), 1000, 1000, QStringLiteral("/home/alice"), QString()};
         const QProcessEnvironment env =
-            ProcessRunner::userEnvironment(base, alice, {{QStringLiteral("LOGNAME"), QStringLiteral("miner")}});
+            ::userEnvironment(base, alice, {{QStringLiteral("LOGNAME"), QStringLiteral("miner")}});
         QCOMPARE(env.value(QStringLiteral("HOME")), QStringLiteral("/home/alice"));
         QCOMPARE(env.value(QStringLiteral("USER")), QStringLiteral("alice"));
         QCOMPARE(env.value(QStringLiteral("LOGNAME")), QStringLiteral("miner")); // env= has the last word

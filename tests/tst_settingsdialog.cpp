@@ -2,6 +2,7 @@
 // saved in place and read back equal by ConfigLoader, hand-written files kept byte for byte, test runs.
 #include "config/commandsplit.h"
 #include "config/config.h"
+#include "config/configranges.h"
 #include "settings/settingsdialog.h"
 #include "settings/settingsmodel.h"
 
@@ -221,6 +222,11 @@ private Q_SLOTS:
 
     void invalidInputShowsMessageAndDisablesOk_data();
     void invalidInputShowsMessageAndDisablesOk();
+    void rangesSharedWithLoader_data();
+    void rangesSharedWithLoader();
+    void sharedGpuIsAnOrder();
+    void startOrderNotes_data();
+    void startOrderNotes();
     void validEditSavesAndReloadsEqual();
     void oneKeyEditKeepsEveryOtherByte_data();
     void oneKeyEditKeepsEveryOtherByte();
@@ -237,6 +243,7 @@ private Q_SLOTS:
     void addFromCurrentHolders();
     void externalChangeOffersReload();
     void testRunShowsOutput();
+    void testRunEntersFolderAsUser();
     void screenshots();
 
 private:
@@ -311,8 +318,6 @@ void TestSettingsDialog::invalidInputShowsMessageAndDisablesOk_data()
     QTest::newRow("duplicate name") << workloads << 1 << "nameEdit" << "one" << "nameError"
                                     << "already named “one”";
     QTest::newRow("empty name") << workloads << 1 << "nameEdit" << "" << "nameError" << "Enter a name";
-    QTest::newRow("GPU claimed twice") << workloads << 1 << "workloadGpusGpu0" << "" << "workloadGpusError"
-                                       << "GPU 0 is also claimed by “one”";
     QTest::newRow("no GPU chosen") << workloads << 0 << "workloadGpusGpu0" << "" << "workloadGpusError"
                                    << "at least one GPU";
     QTest::newRow("unknown user") << workloads << 0 << "userEdit" << "idlegpu-no-such-user" << "userError"
@@ -363,6 +368,151 @@ void TestSettingsDialog::invalidInputShowsMessageAndDisablesOk()
     QVERIFY(dialog.isVisible());
     QVERIFY(!dialog.apply());
     QCOMPARE(readAll(m_path), twoWorkloads);
+}
+
+// The dialog refuses exactly the numbers ConfigLoader refuses, and names the same bounds (config/configranges.h).
+void TestSettingsDialog::rangesSharedWithLoader_data()
+{
+    QTest::addColumn<QString>("field");   // SettingsProblem::field
+    QTest::addColumn<QByteArray>("file"); // a config with the value as %1
+    QTest::addColumn<qint64>("min");
+    QTest::addColumn<qint64>("max");
+    const auto add = [](const char *name, const char *field, const QByteArray &file, ConfigRange range) {
+        QTest::newRow(name) << QString::fromLatin1(field) << file << range.min << range.max;
+    };
+    add("interval_seconds", "interval", "[defaults]\ninterval_seconds = %1\n", ConfigRanges::intervalSeconds);
+    add("start_delay_seconds", "startDelay", "[defaults]\nstart_delay_seconds = %1\n",
+        ConfigRanges::startDelaySeconds);
+    add("stop_timeout_seconds", "stopTimeout", "[process-a]\ncmd = true\nstop_timeout_seconds = %1\n",
+        ConfigRanges::stopTimeoutSeconds);
+    add("idle_seconds", "ttyIdle", "[tty]\nidle_seconds = %1\n", ConfigRanges::ttyIdleSeconds);
+}
+
+void TestSettingsDialog::rangesSharedWithLoader()
+{
+    QFETCH(QString, field);
+    QFETCH(QByteArray, file);
+    QFETCH(qint64, min);
+    QFETCH(qint64, max);
+    const QString bounds = QStringLiteral("%1 to %2").arg(min).arg(max);
+    const QStringList values{QString::number(min - 1), QString::number(min), QStringLiteral(" +%1 ").arg(min),
+                             QString::number(max), QString::number(max + 1), QStringLiteral("ten"),
+                             QStringLiteral("99999999999999999999")};
+    for (const QString &value : values) {
+        const ConfigLoadResult loaded = ConfigLoader::parse(QString::fromUtf8(file).arg(value).toUtf8(), "test.conf");
+        QStringList loaderErrors;
+        for (const ConfigDiagnostic &d : loaded.diagnostics)
+            if (d.severity == ConfigDiagnostic::Error && d.refusedWorkload.isEmpty()) // user= is not the point
+                loaderErrors.append(d.message);
+
+        SettingsDraft draft = SettingsDraft::fromConfig(Config());
+        WorkloadDraft workload;
+        workload.name = QStringLiteral("a");
+        workload.cmd = QStringLiteral("true");
+        draft.workloads.append(workload);
+        QString *text = field == QLatin1String("interval")     ? &draft.interval
+                        : field == QLatin1String("startDelay") ? &draft.startDelay
+                        : field == QLatin1String("ttyIdle")    ? &draft.ttyIdle
+                                                               : &draft.workloads[0].stopTimeout;
+        *text = value;
+        QStringList dialogErrors;
+        for (const SettingsProblem &problem : SettingsModel::validate(draft, {0, 1}))
+            if (problem.field == field && problem.severity == SettingsProblem::Error)
+                dialogErrors.append(problem.message);
+
+        QCOMPARE(dialogErrors.isEmpty(), loaderErrors.isEmpty());
+        if (!loaderErrors.isEmpty()) {
+            QVERIFY2(loaderErrors.first().contains(QLatin1Char('(') + bounds), qPrintable(loaderErrors.first()));
+            QVERIFY2(dialogErrors.first().contains(QStringLiteral("from ") + bounds), qPrintable(dialogErrors.first()));
+        }
+    }
+}
+
+// Two workloads on the same GPU are an order, not an error: each says which one runs first and which waits,
+// and the file is saved.
+void TestSettingsDialog::sharedGpuIsAnOrder()
+{
+    SettingsDialog dialog(m_path);
+    dialog.setMonitorState(gpus01());
+    dialog.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&dialog));
+    openTab(dialog, SettingsDialog::WorkloadsPage);
+    auto *list = child<QListWidget>(dialog, QStringLiteral("workloadList"));
+    auto *note = child<QLabel>(dialog, QStringLiteral("workloadGpusError"));
+    selectRow(list, 1); // "two", gpus = 1
+    QVERIFY(!note->isVisibleTo(&dialog));
+    auto *gpu0 = child<QCheckBox>(dialog, QStringLiteral("workloadGpusGpu0"));
+    QTest::mouseClick(gpu0, Qt::LeftButton, {}, QPoint(5, gpu0->height() / 2));
+
+    QVERIFY(note->isVisibleTo(&dialog));
+    QCOMPARE(note->text(), QStringLiteral("“one” also uses GPU 0 and is higher in the list, so it comes first: "
+                                          "this workload waits while “one” runs there."));
+    QVERIFY(!child<QLabel>(dialog, QStringLiteral("workloadGpusErrorIcon"))->pixmap().isNull());
+    QVERIFY(child<QLabel>(dialog, QStringLiteral("problemSummary"))->text().isEmpty());
+    QVERIFY(list->item(1)->icon().isNull()); // no error mark in the list
+    selectRow(list, 0);
+    QCOMPARE(note->text(), QStringLiteral("“two” also uses GPU 0: this workload comes first, and “two” waits while "
+                                          "it runs."));
+    QVERIFY(dialogButton(dialog, QDialogButtonBox::Apply)->isEnabled());
+    QTest::mouseClick(dialogButton(dialog, QDialogButtonBox::Ok), Qt::LeftButton);
+    QVERIFY(!dialog.isVisible());
+    const ConfigLoadResult saved = ConfigLoader::load(m_path);
+    QVERIFY(saved.ok());
+    QCOMPARE(saved.config.workloads.at(1).gpus, GpuSelection::of({0, 1}));
+}
+
+// Which workload the note says runs first follows the policy's order: gpus=ALL before GPU lists, then the list.
+void TestSettingsDialog::startOrderNotes_data()
+{
+    QTest::addColumn<QStringList>("gpus"); // per workload "a", "b", "c" in list order; "-" disables it
+    QTest::addColumn<QStringList>("notes"); // per workload: the start of its note, "" for none
+    QTest::newRow("apart") << QStringList{"0", "1"} << QStringList{"", ""};
+    QTest::newRow("lists share GPU 1")
+        << QStringList{"0,1", "1"}
+        << QStringList{"“b” also uses GPU 1: this workload comes first", "“a” also uses GPU 1 and is higher"};
+    QTest::newRow("ALL comes first though lower")
+        << QStringList{"1", "ALL"}
+        << QStringList{"“b” runs on all GPUs, so it comes first", "“a” shares GPUs with this workload: this one"};
+    QTest::newRow("two ALL") << QStringList{"ALL", "ALL"}
+                             << QStringList{"“b” shares GPUs with this workload: this one comes first",
+                                            "“a” also runs on all GPUs and is higher in the list"};
+    QTest::newRow("disabled keeps none waiting") << QStringList{"-0", "0"} << QStringList{"", ""};
+    QTest::newRow("first of three")
+        << QStringList{"0", "0", "0"}
+        << QStringList{"“b” also uses GPU 0: this workload comes first", "“a” also uses GPU 0 and is higher",
+                       "“a” also uses GPU 0 and is higher"};
+}
+
+void TestSettingsDialog::startOrderNotes()
+{
+    QFETCH(QStringList, gpus);
+    QFETCH(QStringList, notes);
+    SettingsDraft draft;
+    for (int i = 0; i < gpus.size(); ++i) {
+        WorkloadDraft workload;
+        workload.name = QString(QLatin1Char('a' + i));
+        workload.cmd = QStringLiteral("true");
+        QString text = gpus.at(i);
+        workload.enabled = !text.startsWith(QLatin1Char('-'));
+        text.remove(QLatin1Char('-'));
+        QString error;
+        workload.gpus = GpuSelection::parse(text, &error).value();
+        draft.workloads.append(workload);
+    }
+    QStringList found(gpus.size());
+    for (const SettingsProblem &problem : SettingsModel::validate(draft, {0, 1})) {
+        if (problem.field != QLatin1String("gpus"))
+            continue;
+        QCOMPARE(int(problem.severity), int(SettingsProblem::Note));
+        QVERIFY2(found[problem.item].isEmpty(), "one note per workload");
+        found[problem.item] = problem.message;
+    }
+    for (int i = 0; i < gpus.size(); ++i) {
+        if (notes.at(i).isEmpty())
+            QVERIFY2(found.at(i).isEmpty(), qPrintable(found.at(i)));
+        else
+            QVERIFY2(found.at(i).startsWith(notes.at(i)), qPrintable(found.at(i)));
+    }
 }
 
 void TestSettingsDialog::validEditSavesAndReloadsEqual()
@@ -829,6 +979,52 @@ void TestSettingsDialog::testRunShowsOutput()
     QVERIFY(!dialog.isVisible());
     QVERIFY(output->toPlainText().endsWith(QStringLiteral("hello-from-test-run\ngpus=1 order=PCI_BUS_ID msg=two words\n")));
     QCOMPARE(readAll(m_path), twoWorkloads); // Cancel saved nothing
+}
+
+// As root (CI runs as root), a test run of a workload with user = nobody starts as the monitor would start it:
+// nobody enters the working folder after the switch, so a folder only root may enter fails with the reaper's
+// message, and one nobody may enter is where the command runs.
+void TestSettingsDialog::testRunEntersFolderAsUser()
+{
+    if (::geteuid() != 0)
+        QSKIP("needs root: only root can start a workload as another user");
+    const std::optional<UserAccount> nobody = UserLookup::findAccount(QStringLiteral("nobody"));
+    if (!nobody)
+        QSKIP("this machine has no user 'nobody'");
+    // The test's folder is root's (0700): open it for traversal, and give nobody a folder of its own.
+    QVERIFY(QFile::setPermissions(m_dir->path(), QFile::ReadOwner | QFile::WriteOwner | QFile::ExeOwner
+                                                     | QFile::ExeGroup | QFile::ExeOther));
+    const QString nobodys = m_dir->filePath(QStringLiteral("nobodys"));
+    QVERIFY(QDir().mkdir(nobodys));
+    QCOMPARE(::chown(QFile::encodeName(nobodys).constData(), nobody->uid, nobody->gid), 0);
+    const QString rootOnly = m_dir->filePath(QStringLiteral("root-only"));
+    QVERIFY(QDir().mkdir(rootOnly));
+    QVERIFY(QFile::setPermissions(rootOnly, QFile::ReadOwner | QFile::WriteOwner | QFile::ExeOwner));
+
+    SettingsDialog dialog(m_path);
+    dialog.setMonitorState(gpus01());
+    dialog.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&dialog));
+    openTab(dialog, SettingsDialog::WorkloadsPage);
+    typeInto(child<QLineEdit>(dialog, QStringLiteral("cmdEdit")),
+             QStringLiteral("sh -c 'echo \"in=$(pwd -P) as $(id -un)\"'"));
+    typeInto(child<QLineEdit>(dialog, QStringLiteral("userEdit")), QStringLiteral("nobody"));
+    typeInto(child<QLineEdit>(dialog, QStringLiteral("dirEdit")), rootOnly);
+    auto *runButton = child<QPushButton>(dialog, QStringLiteral("testRunButton"));
+    auto *output = child<QPlainTextEdit>(dialog, QStringLiteral("testRunOutput"));
+
+    QTest::mouseClick(runButton, Qt::LeftButton);
+    const QString refused =
+        QStringLiteral("cannot enter the working folder '%1' as user nobody: Permission denied").arg(rootOnly);
+    QTRY_VERIFY2_WITH_TIMEOUT(output->toPlainText().contains(refused), qPrintable(output->toPlainText()), 10'000);
+    QTRY_COMPARE(runButton->text(), QStringLiteral("Test run"));
+    QVERIFY2(!output->toPlainText().contains(QStringLiteral("in=/")), qPrintable(output->toPlainText()));
+
+    typeInto(child<QLineEdit>(dialog, QStringLiteral("dirEdit")), nobodys);
+    QTest::mouseClick(runButton, Qt::LeftButton);
+    const QString ran = QStringLiteral("in=%1 as nobody").arg(QFileInfo(nobodys).canonicalFilePath());
+    QTRY_VERIFY2_WITH_TIMEOUT(output->toPlainText().contains(ran), qPrintable(output->toPlainText()), 10'000);
+    QTRY_VERIFY(output->toPlainText().contains(QStringLiteral("— exited with code 0 —")));
 }
 
 // Not a check: pictures of each page for a person to look at, in build/test-artifacts.

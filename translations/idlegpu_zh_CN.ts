@@ -2,6 +2,29 @@
 <!DOCTYPE TS>
 <TS version="2.1" language="zh_CN">
 <context>
+    <name>ActivitySettingsPage</name>
+    <message>
+        <source>While someone works in a terminal (a pseudo-terminal, such as an ssh login), idlegpu stops all workloads.</source>
+        <translation>有人在终端（伪终端，例如 ssh 登录）中工作时，idlegpu 会停止所有工作负载。</translation>
+    </message>
+    <message>
+        <source>Stop workloads while a user is active in a terminal</source>
+        <translation>用户在终端中活动时停止工作负载</translation>
+    </message>
+    <message>
+        <source>user names, separated by commas</source>
+        <translation>用户名，以逗号分隔</translation>
+    </message>
+    <message>
+        <source>Users whose activity does not count:</source>
+        <translation>不计入其活动的用户：</translation>
+    </message>
+    <message>
+        <source>A terminal idle this long does not count (seconds):</source>
+        <translation>终端空闲超过此时长则不计入（秒）：</translation>
+    </message>
+</context>
+<context>
     <name>Autostart</name>
     <message>
         <source>Cannot remove %1</source>
@@ -14,6 +37,49 @@
     <message>
         <source>Cannot write %1: %2</source>
         <translation>无法写入 %1：%2</translation>
+    </message>
+</context>
+<context>
+    <name>GeneralSettingsPage</name>
+    <message>
+        <source>How often idlegpu looks at the GPUs when nothing happens; opening a GPU is noticed at once anyway.</source>
+        <translation>没有事件时 idlegpu 检查 GPU 的频率；程序打开 GPU 时总会立即被察觉。</translation>
+    </message>
+    <message>
+        <source>Fallback poll interval (seconds):</source>
+        <translation>后备轮询间隔（秒）：</translation>
+    </message>
+    <message>
+        <source>How long a GPU must stay free before a workload starts on it.</source>
+        <translation>GPU 需要空闲多久才会在其上启动工作负载。</translation>
+    </message>
+    <message>
+        <source>Start delay (seconds):</source>
+        <translation>启动延迟（秒）：</translation>
+    </message>
+    <message>
+        <source>A workload was stopped because a program opened its GPU</source>
+        <translation>某个程序打开了工作负载的 GPU，工作负载因此被停止</translation>
+    </message>
+    <message>
+        <source>A workload keeps failing</source>
+        <translation>工作负载反复失败</translation>
+    </message>
+    <message>
+        <source>The configuration file has an error</source>
+        <translation>配置文件有错误</translation>
+    </message>
+    <message>
+        <source>Notify me when:</source>
+        <translation>在以下情况通知我：</translation>
+    </message>
+    <message>
+        <source>Start idlegpu when I log in</source>
+        <translation>登录时启动 idlegpu</translation>
+    </message>
+    <message>
+        <source>Start at login:</source>
+        <translation>登录时启动：</translation>
     </message>
 </context>
 <context>
@@ -36,6 +102,93 @@
     <message>
         <source>GPU %1 (not present)</source>
         <translation>GPU %1（不存在）</translation>
+    </message>
+</context>
+<context>
+    <name>GroupsSettingsPage</name>
+    <message>
+        <source>Add</source>
+        <translation>添加</translation>
+    </message>
+    <message>
+        <source>Remove</source>
+        <translation>移除</translation>
+    </message>
+    <message>
+        <source>A program on one of these GPUs makes idlegpu stop the workloads there, unless it is one of the ignored programs.</source>
+        <translation>这些 GPU 上出现任何程序时，idlegpu 会停止其上的工作负载，被忽略的程序除外。</translation>
+    </message>
+    <message>
+        <source>GPUs:</source>
+        <translation>GPU：</translation>
+    </message>
+    <message>
+        <source>Ignored programs:</source>
+        <translation>忽略的程序：</translation>
+    </message>
+    <message>
+        <source>Program name, e.g. nvidia-smi</source>
+        <translation>程序名，例如 nvidia-smi</translation>
+    </message>
+    <message>
+        <source>Add from current holders</source>
+        <translation>从当前占用者添加</translation>
+    </message>
+    <message>
+        <source>A program opens it (default)</source>
+        <translation>有程序打开它（默认）</translation>
+    </message>
+    <message>
+        <source>A program opens it</source>
+        <translation>有程序打开它</translation>
+    </message>
+    <message>
+        <source>A program computes on it</source>
+        <translation>有程序在其上计算</translation>
+    </message>
+    <message>
+        <source>A program uses at least this much of its memory:</source>
+        <translation>有程序至少使用这么多显存：</translation>
+    </message>
+    <message>
+        <source>An open device node is the earliest and safest sign of a new job. Waiting for it to compute or to take memory lets programs that merely keep the GPU open (a browser, a CUDA process that opens every GPU but uses one) leave the workload running, but the workload is then stopped a little later: up to a fifth of a second after the job&apos;s first compute context, which needs NVML.</source>
+        <translation>设备节点被打开是新作业最早、最安全的信号。等到它开始计算或占用显存，只是打开 GPU 的程序（浏览器、打开所有 GPU 却只用一个的 CUDA 进程）就不会打断负载，但负载会停得稍晚：在作业创建第一个计算上下文后最多五分之一秒，且需要 NVML。</translation>
+    </message>
+    <message>
+        <source>The GPU is busy when:</source>
+        <translation>GPU 忙碌的条件：</translation>
+    </message>
+    <message>
+        <source> MiB</source>
+        <translation> MiB</translation>
+    </message>
+    <message>
+        <source>all GPUs</source>
+        <translation>所有 GPU</translation>
+    </message>
+    <message>
+        <source>GPUs %1</source>
+        <translation>GPU %1</translation>
+    </message>
+    <message>
+        <source>New group: %1</source>
+        <translation>新组：%1</translation>
+    </message>
+    <message>
+        <source>no GPU node, only the shared ones</source>
+        <translation>没有 GPU 设备节点，只有共享节点</translation>
+    </message>
+    <message>
+        <source>GPU %1</source>
+        <translation>GPU %1</translation>
+    </message>
+    <message>
+        <source>%1 (%2, pid %3; %4)</source>
+        <translation>%1（%2，pid %3；%4）</translation>
+    </message>
+    <message>
+        <source>No program holds a GPU right now</source>
+        <translation>当前没有程序占用 GPU</translation>
     </message>
 </context>
 <context>
@@ -122,192 +275,16 @@ The previous configuration stays in force.</source>
         <translation>保留我的修改</translation>
     </message>
     <message>
-        <source>— stopped after %1 seconds —</source>
-        <translation>— %1 秒后已停止 —</translation>
-    </message>
-    <message>
-        <source>How often idlegpu looks at the GPUs when nothing happens; opening a GPU is noticed at once anyway.</source>
-        <translation>没有事件时 idlegpu 检查 GPU 的频率；程序打开 GPU 时总会立即被察觉。</translation>
-    </message>
-    <message>
-        <source>Fallback poll interval (seconds):</source>
-        <translation>后备轮询间隔（秒）：</translation>
-    </message>
-    <message>
-        <source>How long a GPU must stay free before a workload starts on it.</source>
-        <translation>GPU 需要空闲多久才会在其上启动工作负载。</translation>
-    </message>
-    <message>
-        <source>Start delay (seconds):</source>
-        <translation>启动延迟（秒）：</translation>
-    </message>
-    <message>
-        <source>A workload was stopped because a program opened its GPU</source>
-        <translation>某个程序打开了工作负载的 GPU，工作负载因此被停止</translation>
-    </message>
-    <message>
-        <source>A workload keeps failing</source>
-        <translation>工作负载反复失败</translation>
-    </message>
-    <message>
-        <source>The configuration file has an error</source>
-        <translation>配置文件有错误</translation>
-    </message>
-    <message>
-        <source>Notify me when:</source>
-        <translation>在以下情况通知我：</translation>
-    </message>
-    <message>
-        <source>Start idlegpu when I log in</source>
-        <translation>登录时启动 idlegpu</translation>
-    </message>
-    <message>
-        <source>Start at login:</source>
-        <translation>登录时启动：</translation>
-    </message>
-    <message>
         <source>General</source>
         <translation>常规</translation>
-    </message>
-    <message>
-        <source>Add</source>
-        <translation>添加</translation>
-    </message>
-    <message>
-        <source>Remove</source>
-        <translation>移除</translation>
-    </message>
-    <message>
-        <source>A program on one of these GPUs makes idlegpu stop the workloads there, unless it is one of the ignored programs.</source>
-        <translation>这些 GPU 上出现任何程序时，idlegpu 会停止其上的工作负载，被忽略的程序除外。</translation>
-    </message>
-    <message>
-        <source>GPUs:</source>
-        <translation>GPU：</translation>
-    </message>
-    <message>
-        <source>Ignored programs:</source>
-        <translation>忽略的程序：</translation>
-    </message>
-    <message>
-        <source>Program name, e.g. nvidia-smi</source>
-        <translation>程序名，例如 nvidia-smi</translation>
-    </message>
-    <message>
-        <source>Add from current holders</source>
-        <translation>从当前占用者添加</translation>
     </message>
     <message>
         <source>GPU groups</source>
         <translation>GPU 组</translation>
     </message>
     <message>
-        <source>Workloads higher in the list start first.</source>
-        <translation>列表中靠前的工作负载先启动。</translation>
-    </message>
-    <message>
-        <source>Duplicate</source>
-        <translation>复制</translation>
-    </message>
-    <message>
-        <source>Up</source>
-        <translation>上移</translation>
-    </message>
-    <message>
-        <source>Down</source>
-        <translation>下移</translation>
-    </message>
-    <message>
-        <source>Name:</source>
-        <translation>名称：</translation>
-    </message>
-    <message>
-        <source>Split into words like a shell does (quotes, backslashes), but no shell runs: write sh -c &apos;…&apos; for pipes or variables.</source>
-        <translation>像 shell 一样拆分为单词（引号、反斜杠），但不会运行 shell：需要管道或变量时请写 sh -c &apos;…&apos;。</translation>
-    </message>
-    <message>
-        <source>Browse…</source>
-        <translation>浏览…</translation>
-    </message>
-    <message>
-        <source>Command:</source>
-        <translation>命令：</translation>
-    </message>
-    <message>
-        <source>Home folder</source>
-        <translation>主文件夹</translation>
-    </message>
-    <message>
-        <source>Working folder:</source>
-        <translation>工作文件夹：</translation>
-    </message>
-    <message>
-        <source>idlegpu&apos;s own log</source>
-        <translation>idlegpu 自己的日志</translation>
-    </message>
-    <message>
-        <source>Log file:</source>
-        <translation>日志文件：</translation>
-    </message>
-    <message>
-        <source>Variable</source>
-        <translation>变量</translation>
-    </message>
-    <message>
-        <source>Value</source>
-        <translation>值</translation>
-    </message>
-    <message>
-        <source>Environment:</source>
-        <translation>环境变量：</translation>
-    </message>
-    <message>
-        <source>After asking the workload to stop (SIGTERM), how long to wait before killing it.</source>
-        <translation>请求工作负载停止（SIGTERM）后，等待多久再强制结束它。</translation>
-    </message>
-    <message>
-        <source>Stop timeout (seconds):</source>
-        <translation>停止超时（秒）：</translation>
-    </message>
-    <message>
-        <source>Enabled (run it when its GPUs are free)</source>
-        <translation>启用（其 GPU 空闲时运行）</translation>
-    </message>
-    <message>
-        <source>Test run</source>
-        <translation>试运行</translation>
-    </message>
-    <message>
-        <source>Runs the command for %1 seconds as idlegpu would, and shows what it prints.</source>
-        <translation>像 idlegpu 那样运行该命令 %1 秒，并显示其输出。</translation>
-    </message>
-    <message>
-        <source>The output of a test run shows here.</source>
-        <translation>试运行的输出显示在这里。</translation>
-    </message>
-    <message>
         <source>Workloads</source>
         <translation>工作负载</translation>
-    </message>
-    <message>
-        <source>While someone works in a terminal (a pseudo-terminal, such as an ssh login), idlegpu stops all workloads.</source>
-        <translation>有人在终端（伪终端，例如 ssh 登录）中工作时，idlegpu 会停止所有工作负载。</translation>
-    </message>
-    <message>
-        <source>Stop workloads while a user is active in a terminal</source>
-        <translation>用户在终端中活动时停止工作负载</translation>
-    </message>
-    <message>
-        <source>user names, separated by commas</source>
-        <translation>用户名，以逗号分隔</translation>
-    </message>
-    <message>
-        <source>Users whose activity does not count:</source>
-        <translation>不计入其活动的用户：</translation>
-    </message>
-    <message>
-        <source>A terminal idle this long does not count (seconds):</source>
-        <translation>终端空闲超过此时长则不计入（秒）：</translation>
     </message>
     <message>
         <source>User activity</source>
@@ -324,64 +301,8 @@ The previous configuration stays in force.</source>
 %1</translation>
     </message>
     <message>
-        <source>no GPU node, only the shared ones</source>
-        <translation>没有 GPU 设备节点，只有共享节点</translation>
-    </message>
-    <message>
-        <source>GPU %1</source>
-        <translation>GPU %1</translation>
-    </message>
-    <message>
-        <source>%1 (%2, pid %3; %4)</source>
-        <translation>%1（%2，pid %3；%4）</translation>
-    </message>
-    <message>
-        <source>No program holds a GPU right now</source>
-        <translation>当前没有程序占用 GPU</translation>
-    </message>
-    <message>
-        <source>workload</source>
-        <translation>工作负载</translation>
-    </message>
-    <message>
-        <source>workload %1</source>
-        <translation>工作负载 %1</translation>
-    </message>
-    <message>
-        <source>%1 (copy)</source>
-        <translation>%1（副本）</translation>
-    </message>
-    <message>
-        <source>Choose the program to run</source>
-        <translation>选择要运行的程序</translation>
-    </message>
-    <message>
-        <source>Choose the working folder</source>
-        <translation>选择工作文件夹</translation>
-    </message>
-    <message>
-        <source>Choose the log file</source>
-        <translation>选择日志文件</translation>
-    </message>
-    <message>
         <source>Problems to fix before saving: %1. First: %2 (%3)</source>
         <translation>保存前需要修正的问题：%1 个。第一个：%2（%3）</translation>
-    </message>
-    <message>
-        <source>all GPUs</source>
-        <translation>所有 GPU</translation>
-    </message>
-    <message>
-        <source>GPUs %1</source>
-        <translation>GPU %1</translation>
-    </message>
-    <message>
-        <source>New group: %1</source>
-        <translation>新组：%1</translation>
-    </message>
-    <message>
-        <source>%1 (disabled)</source>
-        <translation>%1（已停用）</translation>
     </message>
     <message>
         <source>Not saved: %1</source>
@@ -390,94 +311,6 @@ The previous configuration stays in force.</source>
     <message>
         <source>Start at login could not be changed: %1</source>
         <translation>无法更改登录时启动：%1</translation>
-    </message>
-    <message>
-        <source>— stopped —</source>
-        <translation>— 已停止 —</translation>
-    </message>
-    <message>
-        <source>Not started: the command names no program.</source>
-        <translation>未启动：命令中没有程序名。</translation>
-    </message>
-    <message>
-        <source>Not started: the folder “%1” does not exist.</source>
-        <translation>未启动：文件夹“%1”不存在。</translation>
-    </message>
-    <message>
-        <source>Not started: the program “%1” is not found.</source>
-        <translation>未启动：找不到程序“%1”。</translation>
-    </message>
-    <message>
-        <source>— ended by signal %1 —</source>
-        <translation>— 被信号 %1 结束 —</translation>
-    </message>
-    <message>
-        <source>— exited with code %1 —</source>
-        <translation>— 已退出，退出码 %1 —</translation>
-    </message>
-    <message>
-        <source>Not started: %1</source>
-        <translation>未启动：%1</translation>
-    </message>
-    <message>
-        <source>Stop test run</source>
-        <translation>停止试运行</translation>
-    </message>
-    <message>
-        <source>$ %1</source>
-        <translation>$ %1</translation>
-    </message>
-    <message>
-        <source>A program opens it (default)</source>
-        <translation>有程序打开它（默认）</translation>
-    </message>
-    <message>
-        <source>A program opens it</source>
-        <translation>有程序打开它</translation>
-    </message>
-    <message>
-        <source>A program computes on it</source>
-        <translation>有程序在其上计算</translation>
-    </message>
-    <message>
-        <source>A program uses at least this much of its memory:</source>
-        <translation>有程序至少使用这么多显存：</translation>
-    </message>
-    <message>
-        <source>An open device node is the earliest and safest sign of a new job. Waiting for it to compute or to take memory lets programs that merely keep the GPU open (a browser, a CUDA process that opens every GPU but uses one) leave the workload running, but the workload is then stopped a little later: up to a fifth of a second after the job&apos;s first compute context, which needs NVML.</source>
-        <translation>设备节点被打开是新作业最早、最安全的信号。等到它开始计算或占用显存，只是打开 GPU 的程序（浏览器、打开所有 GPU 却只用一个的 CUDA 进程）就不会打断负载，但负载会停得稍晚：在作业创建第一个计算上下文后最多五分之一秒，且需要 NVML。</translation>
-    </message>
-    <message>
-        <source>The GPU is busy when:</source>
-        <translation>GPU 忙碌的条件：</translation>
-    </message>
-    <message>
-        <source> MiB</source>
-        <translation> MiB</translation>
-    </message>
-    <message>
-        <source>Required: idlegpu runs as root</source>
-        <translation>必填：idlegpu 以 root 身份运行</translation>
-    </message>
-    <message>
-        <source>You</source>
-        <translation>你</translation>
-    </message>
-    <message>
-        <source>The login name (or uid) the workload runs as. Only an idlegpu running as root can run workloads as other users; it then needs one for every workload.</source>
-        <translation>工作负载以哪个登录名（或 uid）运行。只有以 root 身份运行的 idlegpu 才能以其他用户运行工作负载，此时每个工作负载都必须填写。</translation>
-    </message>
-    <message>
-        <source>Run as user:</source>
-        <translation>运行用户：</translation>
-    </message>
-    <message>
-        <source>Not started: fix “Run as user” first.</source>
-        <translation>未启动：请先修正“运行用户”。</translation>
-    </message>
-    <message>
-        <source>Not started: idlegpu-reaper, which switches to the user, is not found at %1.</source>
-        <translation>未启动：在 %1 找不到负责切换用户的 idlegpu-reaper。</translation>
     </message>
 </context>
 <context>
@@ -539,14 +372,6 @@ The previous configuration stays in force.</source>
         <translation>在 PATH 中找不到程序“%1”。</translation>
     </message>
     <message>
-        <source>“%1” already runs on all GPUs: only one of the two would ever run.</source>
-        <translation>“%1”已在所有 GPU 上运行：两者中只有一个会运行。</translation>
-    </message>
-    <message>
-        <source>GPU %1 is also claimed by “%2”: only one of the two would run there.</source>
-        <translation>GPU %1 也被“%2”占用：两者中只有一个会在该 GPU 上运行。</translation>
-    </message>
-    <message>
         <source>“%1” is a folder, not a file.</source>
         <translation>“%1”是文件夹，不是文件。</translation>
     </message>
@@ -565,6 +390,26 @@ The previous configuration stays in force.</source>
     <message>
         <source>Row %1: a value cannot hold a line break.</source>
         <translation>第 %1 行：值中不能包含换行。</translation>
+    </message>
+    <message>
+        <source>“%1” also uses GPU %2 and is higher in the list, so it comes first: this workload waits while “%1” runs there.</source>
+        <translation>“%1”也使用 GPU %2，且在列表中位置更靠前，因此它先运行：它在那里运行期间，此工作负载等待。</translation>
+    </message>
+    <message>
+        <source>“%1” runs on all GPUs, so it comes first: this workload waits while “%1” runs.</source>
+        <translation>“%1”在所有 GPU 上运行，因此它先运行：“%1”运行期间，此工作负载等待。</translation>
+    </message>
+    <message>
+        <source>“%1” also runs on all GPUs and is higher in the list, so it comes first: this workload waits while “%1” runs.</source>
+        <translation>“%1”也在所有 GPU 上运行，且在列表中位置更靠前，因此它先运行：“%1”运行期间，此工作负载等待。</translation>
+    </message>
+    <message>
+        <source>“%1” also uses GPU %2: this workload comes first, and “%1” waits while it runs.</source>
+        <translation>“%1”也使用 GPU %2：此工作负载先运行，它运行期间“%1”等待。</translation>
+    </message>
+    <message>
+        <source>“%1” shares GPUs with this workload: this one comes first, and “%1” waits while it runs.</source>
+        <translation>“%1”与此工作负载共用 GPU：此工作负载先运行，它运行期间“%1”等待。</translation>
     </message>
     <message>
         <source>The file could not be written (the log says why).</source>
@@ -754,6 +599,65 @@ The previous configuration stays in force.</source>
     </message>
 </context>
 <context>
+    <name>TestRun</name>
+    <message>
+        <source>Test run</source>
+        <translation>试运行</translation>
+    </message>
+    <message>
+        <source>Runs the command for %1 seconds as idlegpu would, and shows what it prints.</source>
+        <translation>像 idlegpu 那样运行该命令 %1 秒，并显示其输出。</translation>
+    </message>
+    <message>
+        <source>— stopped after %1 seconds —</source>
+        <translation>— %1 秒后已停止 —</translation>
+    </message>
+    <message>
+        <source>— ended by signal %1 —</source>
+        <translation>— 被信号 %1 结束 —</translation>
+    </message>
+    <message>
+        <source>— exited with code %1 —</source>
+        <translation>— 已退出，退出码 %1 —</translation>
+    </message>
+    <message>
+        <source>Not started: %1</source>
+        <translation>未启动：%1</translation>
+    </message>
+    <message>
+        <source>Stop test run</source>
+        <translation>停止试运行</translation>
+    </message>
+    <message>
+        <source>$ %1</source>
+        <translation>$ %1</translation>
+    </message>
+    <message>
+        <source>Not started: the command names no program.</source>
+        <translation>未启动：命令中没有程序名。</translation>
+    </message>
+    <message>
+        <source>Not started: fix “Run as user” first.</source>
+        <translation>未启动：请先修正“运行用户”。</translation>
+    </message>
+    <message>
+        <source>Not started: the folder “%1” does not exist.</source>
+        <translation>未启动：文件夹“%1”不存在。</translation>
+    </message>
+    <message>
+        <source>Not started: the program “%1” is not found.</source>
+        <translation>未启动：找不到程序“%1”。</translation>
+    </message>
+    <message>
+        <source>Not started: “%1” is not an executable program.</source>
+        <translation>未启动：“%1”不是可执行程序。</translation>
+    </message>
+    <message>
+        <source>Not started: idlegpu-reaper, which supervises the command, is not found at %1.</source>
+        <translation>未启动：在 %1 找不到负责监管该命令的 idlegpu-reaper。</translation>
+    </message>
+</context>
+<context>
     <name>TrayController</name>
     <message>
         <source>idlegpu — %1</source>
@@ -853,6 +757,145 @@ The previous configuration stays in force.</source>
     <message>
         <source>idlegpu</source>
         <translation>idlegpu</translation>
+    </message>
+</context>
+<context>
+    <name>WorkloadsSettingsPage</name>
+    <message>
+        <source>Workloads higher in the list start first.</source>
+        <translation>列表中靠前的工作负载先启动。</translation>
+    </message>
+    <message>
+        <source>Add</source>
+        <translation>添加</translation>
+    </message>
+    <message>
+        <source>Duplicate</source>
+        <translation>复制</translation>
+    </message>
+    <message>
+        <source>Remove</source>
+        <translation>移除</translation>
+    </message>
+    <message>
+        <source>Up</source>
+        <translation>上移</translation>
+    </message>
+    <message>
+        <source>Down</source>
+        <translation>下移</translation>
+    </message>
+    <message>
+        <source>Name:</source>
+        <translation>名称：</translation>
+    </message>
+    <message>
+        <source>Split into words like a shell does (quotes, backslashes), but no shell runs: write sh -c &apos;…&apos; for pipes or variables.</source>
+        <translation>像 shell 一样拆分为单词（引号、反斜杠），但不会运行 shell：需要管道或变量时请写 sh -c &apos;…&apos;。</translation>
+    </message>
+    <message>
+        <source>Browse…</source>
+        <translation>浏览…</translation>
+    </message>
+    <message>
+        <source>Command:</source>
+        <translation>命令：</translation>
+    </message>
+    <message>
+        <source>Required: idlegpu runs as root</source>
+        <translation>必填：idlegpu 以 root 身份运行</translation>
+    </message>
+    <message>
+        <source>You</source>
+        <translation>你</translation>
+    </message>
+    <message>
+        <source>The login name (or uid) the workload runs as. Only an idlegpu running as root can run workloads as other users; it then needs one for every workload.</source>
+        <translation>工作负载以哪个登录名（或 uid）运行。只有以 root 身份运行的 idlegpu 才能以其他用户运行工作负载，此时每个工作负载都必须填写。</translation>
+    </message>
+    <message>
+        <source>Run as user:</source>
+        <translation>运行用户：</translation>
+    </message>
+    <message>
+        <source>Home folder</source>
+        <translation>主文件夹</translation>
+    </message>
+    <message>
+        <source>Working folder:</source>
+        <translation>工作文件夹：</translation>
+    </message>
+    <message>
+        <source>GPUs:</source>
+        <translation>GPU：</translation>
+    </message>
+    <message>
+        <source>idlegpu&apos;s own log</source>
+        <translation>idlegpu 自己的日志</translation>
+    </message>
+    <message>
+        <source>Log file:</source>
+        <translation>日志文件：</translation>
+    </message>
+    <message>
+        <source>Variable</source>
+        <translation>变量</translation>
+    </message>
+    <message>
+        <source>Value</source>
+        <translation>值</translation>
+    </message>
+    <message>
+        <source>Environment:</source>
+        <translation>环境变量：</translation>
+    </message>
+    <message>
+        <source>After asking the workload to stop (SIGTERM), how long to wait before killing it.</source>
+        <translation>请求工作负载停止（SIGTERM）后，等待多久再强制结束它。</translation>
+    </message>
+    <message>
+        <source>Stop timeout (seconds):</source>
+        <translation>停止超时（秒）：</translation>
+    </message>
+    <message>
+        <source>Enabled (run it when its GPUs are free)</source>
+        <translation>启用（其 GPU 空闲时运行）</translation>
+    </message>
+    <message>
+        <source>The output of a test run shows here.</source>
+        <translation>试运行的输出显示在这里。</translation>
+    </message>
+    <message>
+        <source>%1 (disabled)</source>
+        <translation>%1（已停用）</translation>
+    </message>
+    <message>
+        <source>— stopped —</source>
+        <translation>— 已停止 —</translation>
+    </message>
+    <message>
+        <source>workload</source>
+        <translation>工作负载</translation>
+    </message>
+    <message>
+        <source>workload %1</source>
+        <translation>工作负载 %1</translation>
+    </message>
+    <message>
+        <source>%1 (copy)</source>
+        <translation>%1（副本）</translation>
+    </message>
+    <message>
+        <source>Choose the program to run</source>
+        <translation>选择要运行的程序</translation>
+    </message>
+    <message>
+        <source>Choose the working folder</source>
+        <translation>选择工作文件夹</translation>
+    </message>
+    <message>
+        <source>Choose the log file</source>
+        <translation>选择日志文件</translation>
     </message>
 </context>
 <context>

@@ -2,6 +2,29 @@
 <!DOCTYPE TS>
 <TS version="2.1" language="zh_TW">
 <context>
+    <name>ActivitySettingsPage</name>
+    <message>
+        <source>While someone works in a terminal (a pseudo-terminal, such as an ssh login), idlegpu stops all workloads.</source>
+        <translation>有人在終端機（偽終端機，例如 ssh 登入）中工作時，idlegpu 會停止所有工作負載。</translation>
+    </message>
+    <message>
+        <source>Stop workloads while a user is active in a terminal</source>
+        <translation>使用者在終端機中活動時停止工作負載</translation>
+    </message>
+    <message>
+        <source>user names, separated by commas</source>
+        <translation>使用者名稱，以逗號分隔</translation>
+    </message>
+    <message>
+        <source>Users whose activity does not count:</source>
+        <translation>不計入其活動的使用者：</translation>
+    </message>
+    <message>
+        <source>A terminal idle this long does not count (seconds):</source>
+        <translation>終端機閒置超過此時長則不計入（秒）：</translation>
+    </message>
+</context>
+<context>
     <name>Autostart</name>
     <message>
         <source>Cannot remove %1</source>
@@ -14,6 +37,49 @@
     <message>
         <source>Cannot write %1: %2</source>
         <translation>無法寫入 %1：%2</translation>
+    </message>
+</context>
+<context>
+    <name>GeneralSettingsPage</name>
+    <message>
+        <source>How often idlegpu looks at the GPUs when nothing happens; opening a GPU is noticed at once anyway.</source>
+        <translation>沒有事件時 idlegpu 檢查 GPU 的頻率；程式開啟 GPU 時總會立即被察覺。</translation>
+    </message>
+    <message>
+        <source>Fallback poll interval (seconds):</source>
+        <translation>備援輪詢間隔（秒）：</translation>
+    </message>
+    <message>
+        <source>How long a GPU must stay free before a workload starts on it.</source>
+        <translation>GPU 需要閒置多久才會在其上啟動工作負載。</translation>
+    </message>
+    <message>
+        <source>Start delay (seconds):</source>
+        <translation>啟動延遲（秒）：</translation>
+    </message>
+    <message>
+        <source>A workload was stopped because a program opened its GPU</source>
+        <translation>某個程式開啟了工作負載的 GPU，工作負載因此被停止</translation>
+    </message>
+    <message>
+        <source>A workload keeps failing</source>
+        <translation>工作負載反覆失敗</translation>
+    </message>
+    <message>
+        <source>The configuration file has an error</source>
+        <translation>設定檔有錯誤</translation>
+    </message>
+    <message>
+        <source>Notify me when:</source>
+        <translation>在以下情況通知我：</translation>
+    </message>
+    <message>
+        <source>Start idlegpu when I log in</source>
+        <translation>登入時啟動 idlegpu</translation>
+    </message>
+    <message>
+        <source>Start at login:</source>
+        <translation>登入時啟動：</translation>
     </message>
 </context>
 <context>
@@ -36,6 +102,93 @@
     <message>
         <source>GPU %1 (not present)</source>
         <translation>GPU %1（不存在）</translation>
+    </message>
+</context>
+<context>
+    <name>GroupsSettingsPage</name>
+    <message>
+        <source>Add</source>
+        <translation>新增</translation>
+    </message>
+    <message>
+        <source>Remove</source>
+        <translation>移除</translation>
+    </message>
+    <message>
+        <source>A program on one of these GPUs makes idlegpu stop the workloads there, unless it is one of the ignored programs.</source>
+        <translation>這些 GPU 上出現任何程式時，idlegpu 會停止其上的工作負載，被忽略的程式除外。</translation>
+    </message>
+    <message>
+        <source>GPUs:</source>
+        <translation>GPU：</translation>
+    </message>
+    <message>
+        <source>Ignored programs:</source>
+        <translation>忽略的程式：</translation>
+    </message>
+    <message>
+        <source>Program name, e.g. nvidia-smi</source>
+        <translation>程式名稱，例如 nvidia-smi</translation>
+    </message>
+    <message>
+        <source>Add from current holders</source>
+        <translation>從目前佔用者新增</translation>
+    </message>
+    <message>
+        <source>A program opens it (default)</source>
+        <translation>有程式開啟它（預設）</translation>
+    </message>
+    <message>
+        <source>A program opens it</source>
+        <translation>有程式開啟它</translation>
+    </message>
+    <message>
+        <source>A program computes on it</source>
+        <translation>有程式在其上運算</translation>
+    </message>
+    <message>
+        <source>A program uses at least this much of its memory:</source>
+        <translation>有程式至少使用這麼多顯示記憶體：</translation>
+    </message>
+    <message>
+        <source>An open device node is the earliest and safest sign of a new job. Waiting for it to compute or to take memory lets programs that merely keep the GPU open (a browser, a CUDA process that opens every GPU but uses one) leave the workload running, but the workload is then stopped a little later: up to a fifth of a second after the job&apos;s first compute context, which needs NVML.</source>
+        <translation>裝置節點被開啟是新工作最早、最安全的訊號。等到它開始運算或佔用顯示記憶體，只是開啟 GPU 的程式（瀏覽器、開啟所有 GPU 卻只用一個的 CUDA 行程）就不會打斷負載，但負載會停得稍晚：在工作建立第一個運算環境後最多五分之一秒，且需要 NVML。</translation>
+    </message>
+    <message>
+        <source>The GPU is busy when:</source>
+        <translation>GPU 忙碌的條件：</translation>
+    </message>
+    <message>
+        <source> MiB</source>
+        <translation> MiB</translation>
+    </message>
+    <message>
+        <source>all GPUs</source>
+        <translation>所有 GPU</translation>
+    </message>
+    <message>
+        <source>GPUs %1</source>
+        <translation>GPU %1</translation>
+    </message>
+    <message>
+        <source>New group: %1</source>
+        <translation>新群組：%1</translation>
+    </message>
+    <message>
+        <source>no GPU node, only the shared ones</source>
+        <translation>沒有 GPU 裝置節點，只有共用節點</translation>
+    </message>
+    <message>
+        <source>GPU %1</source>
+        <translation>GPU %1</translation>
+    </message>
+    <message>
+        <source>%1 (%2, pid %3; %4)</source>
+        <translation>%1（%2，pid %3；%4）</translation>
+    </message>
+    <message>
+        <source>No program holds a GPU right now</source>
+        <translation>目前沒有程式佔用 GPU</translation>
     </message>
 </context>
 <context>
@@ -122,192 +275,16 @@ The previous configuration stays in force.</source>
         <translation>保留我的修改</translation>
     </message>
     <message>
-        <source>— stopped after %1 seconds —</source>
-        <translation>— %1 秒後已停止 —</translation>
-    </message>
-    <message>
-        <source>How often idlegpu looks at the GPUs when nothing happens; opening a GPU is noticed at once anyway.</source>
-        <translation>沒有事件時 idlegpu 檢查 GPU 的頻率；程式開啟 GPU 時總會立即被察覺。</translation>
-    </message>
-    <message>
-        <source>Fallback poll interval (seconds):</source>
-        <translation>備援輪詢間隔（秒）：</translation>
-    </message>
-    <message>
-        <source>How long a GPU must stay free before a workload starts on it.</source>
-        <translation>GPU 需要閒置多久才會在其上啟動工作負載。</translation>
-    </message>
-    <message>
-        <source>Start delay (seconds):</source>
-        <translation>啟動延遲（秒）：</translation>
-    </message>
-    <message>
-        <source>A workload was stopped because a program opened its GPU</source>
-        <translation>某個程式開啟了工作負載的 GPU，工作負載因此被停止</translation>
-    </message>
-    <message>
-        <source>A workload keeps failing</source>
-        <translation>工作負載反覆失敗</translation>
-    </message>
-    <message>
-        <source>The configuration file has an error</source>
-        <translation>設定檔有錯誤</translation>
-    </message>
-    <message>
-        <source>Notify me when:</source>
-        <translation>在以下情況通知我：</translation>
-    </message>
-    <message>
-        <source>Start idlegpu when I log in</source>
-        <translation>登入時啟動 idlegpu</translation>
-    </message>
-    <message>
-        <source>Start at login:</source>
-        <translation>登入時啟動：</translation>
-    </message>
-    <message>
         <source>General</source>
         <translation>一般</translation>
-    </message>
-    <message>
-        <source>Add</source>
-        <translation>新增</translation>
-    </message>
-    <message>
-        <source>Remove</source>
-        <translation>移除</translation>
-    </message>
-    <message>
-        <source>A program on one of these GPUs makes idlegpu stop the workloads there, unless it is one of the ignored programs.</source>
-        <translation>這些 GPU 上出現任何程式時，idlegpu 會停止其上的工作負載，被忽略的程式除外。</translation>
-    </message>
-    <message>
-        <source>GPUs:</source>
-        <translation>GPU：</translation>
-    </message>
-    <message>
-        <source>Ignored programs:</source>
-        <translation>忽略的程式：</translation>
-    </message>
-    <message>
-        <source>Program name, e.g. nvidia-smi</source>
-        <translation>程式名稱，例如 nvidia-smi</translation>
-    </message>
-    <message>
-        <source>Add from current holders</source>
-        <translation>從目前佔用者新增</translation>
     </message>
     <message>
         <source>GPU groups</source>
         <translation>GPU 群組</translation>
     </message>
     <message>
-        <source>Workloads higher in the list start first.</source>
-        <translation>清單中靠前的工作負載先啟動。</translation>
-    </message>
-    <message>
-        <source>Duplicate</source>
-        <translation>複製</translation>
-    </message>
-    <message>
-        <source>Up</source>
-        <translation>上移</translation>
-    </message>
-    <message>
-        <source>Down</source>
-        <translation>下移</translation>
-    </message>
-    <message>
-        <source>Name:</source>
-        <translation>名稱：</translation>
-    </message>
-    <message>
-        <source>Split into words like a shell does (quotes, backslashes), but no shell runs: write sh -c &apos;…&apos; for pipes or variables.</source>
-        <translation>像 shell 一樣拆分為單字（引號、反斜線），但不會執行 shell：需要管線或變數時請寫 sh -c &apos;…&apos;。</translation>
-    </message>
-    <message>
-        <source>Browse…</source>
-        <translation>瀏覽…</translation>
-    </message>
-    <message>
-        <source>Command:</source>
-        <translation>指令：</translation>
-    </message>
-    <message>
-        <source>Home folder</source>
-        <translation>家目錄</translation>
-    </message>
-    <message>
-        <source>Working folder:</source>
-        <translation>工作資料夾：</translation>
-    </message>
-    <message>
-        <source>idlegpu&apos;s own log</source>
-        <translation>idlegpu 自己的日誌</translation>
-    </message>
-    <message>
-        <source>Log file:</source>
-        <translation>日誌檔：</translation>
-    </message>
-    <message>
-        <source>Variable</source>
-        <translation>變數</translation>
-    </message>
-    <message>
-        <source>Value</source>
-        <translation>值</translation>
-    </message>
-    <message>
-        <source>Environment:</source>
-        <translation>環境變數：</translation>
-    </message>
-    <message>
-        <source>After asking the workload to stop (SIGTERM), how long to wait before killing it.</source>
-        <translation>要求工作負載停止（SIGTERM）後，等待多久再強制結束它。</translation>
-    </message>
-    <message>
-        <source>Stop timeout (seconds):</source>
-        <translation>停止逾時（秒）：</translation>
-    </message>
-    <message>
-        <source>Enabled (run it when its GPUs are free)</source>
-        <translation>啟用（其 GPU 閒置時執行）</translation>
-    </message>
-    <message>
-        <source>Test run</source>
-        <translation>試執行</translation>
-    </message>
-    <message>
-        <source>Runs the command for %1 seconds as idlegpu would, and shows what it prints.</source>
-        <translation>像 idlegpu 那樣執行該指令 %1 秒，並顯示其輸出。</translation>
-    </message>
-    <message>
-        <source>The output of a test run shows here.</source>
-        <translation>試執行的輸出顯示在這裡。</translation>
-    </message>
-    <message>
         <source>Workloads</source>
         <translation>工作負載</translation>
-    </message>
-    <message>
-        <source>While someone works in a terminal (a pseudo-terminal, such as an ssh login), idlegpu stops all workloads.</source>
-        <translation>有人在終端機（偽終端機，例如 ssh 登入）中工作時，idlegpu 會停止所有工作負載。</translation>
-    </message>
-    <message>
-        <source>Stop workloads while a user is active in a terminal</source>
-        <translation>使用者在終端機中活動時停止工作負載</translation>
-    </message>
-    <message>
-        <source>user names, separated by commas</source>
-        <translation>使用者名稱，以逗號分隔</translation>
-    </message>
-    <message>
-        <source>Users whose activity does not count:</source>
-        <translation>不計入其活動的使用者：</translation>
-    </message>
-    <message>
-        <source>A terminal idle this long does not count (seconds):</source>
-        <translation>終端機閒置超過此時長則不計入（秒）：</translation>
     </message>
     <message>
         <source>User activity</source>
@@ -324,64 +301,8 @@ The previous configuration stays in force.</source>
 %1</translation>
     </message>
     <message>
-        <source>no GPU node, only the shared ones</source>
-        <translation>沒有 GPU 裝置節點，只有共用節點</translation>
-    </message>
-    <message>
-        <source>GPU %1</source>
-        <translation>GPU %1</translation>
-    </message>
-    <message>
-        <source>%1 (%2, pid %3; %4)</source>
-        <translation>%1（%2，pid %3；%4）</translation>
-    </message>
-    <message>
-        <source>No program holds a GPU right now</source>
-        <translation>目前沒有程式佔用 GPU</translation>
-    </message>
-    <message>
-        <source>workload</source>
-        <translation>工作負載</translation>
-    </message>
-    <message>
-        <source>workload %1</source>
-        <translation>工作負載 %1</translation>
-    </message>
-    <message>
-        <source>%1 (copy)</source>
-        <translation>%1（副本）</translation>
-    </message>
-    <message>
-        <source>Choose the program to run</source>
-        <translation>選擇要執行的程式</translation>
-    </message>
-    <message>
-        <source>Choose the working folder</source>
-        <translation>選擇工作資料夾</translation>
-    </message>
-    <message>
-        <source>Choose the log file</source>
-        <translation>選擇日誌檔</translation>
-    </message>
-    <message>
         <source>Problems to fix before saving: %1. First: %2 (%3)</source>
         <translation>儲存前需要修正的問題：%1 個。第一個：%2（%3）</translation>
-    </message>
-    <message>
-        <source>all GPUs</source>
-        <translation>所有 GPU</translation>
-    </message>
-    <message>
-        <source>GPUs %1</source>
-        <translation>GPU %1</translation>
-    </message>
-    <message>
-        <source>New group: %1</source>
-        <translation>新群組：%1</translation>
-    </message>
-    <message>
-        <source>%1 (disabled)</source>
-        <translation>%1（已停用）</translation>
     </message>
     <message>
         <source>Not saved: %1</source>
@@ -390,94 +311,6 @@ The previous configuration stays in force.</source>
     <message>
         <source>Start at login could not be changed: %1</source>
         <translation>無法變更登入時啟動：%1</translation>
-    </message>
-    <message>
-        <source>— stopped —</source>
-        <translation>— 已停止 —</translation>
-    </message>
-    <message>
-        <source>Not started: the command names no program.</source>
-        <translation>未啟動：指令中沒有程式名稱。</translation>
-    </message>
-    <message>
-        <source>Not started: the folder “%1” does not exist.</source>
-        <translation>未啟動：資料夾「%1」不存在。</translation>
-    </message>
-    <message>
-        <source>Not started: the program “%1” is not found.</source>
-        <translation>未啟動：找不到程式「%1」。</translation>
-    </message>
-    <message>
-        <source>— ended by signal %1 —</source>
-        <translation>— 被訊號 %1 結束 —</translation>
-    </message>
-    <message>
-        <source>— exited with code %1 —</source>
-        <translation>— 已結束，結束碼 %1 —</translation>
-    </message>
-    <message>
-        <source>Not started: %1</source>
-        <translation>未啟動：%1</translation>
-    </message>
-    <message>
-        <source>Stop test run</source>
-        <translation>停止試執行</translation>
-    </message>
-    <message>
-        <source>$ %1</source>
-        <translation>$ %1</translation>
-    </message>
-    <message>
-        <source>A program opens it (default)</source>
-        <translation>有程式開啟它（預設）</translation>
-    </message>
-    <message>
-        <source>A program opens it</source>
-        <translation>有程式開啟它</translation>
-    </message>
-    <message>
-        <source>A program computes on it</source>
-        <translation>有程式在其上運算</translation>
-    </message>
-    <message>
-        <source>A program uses at least this much of its memory:</source>
-        <translation>有程式至少使用這麼多顯示記憶體：</translation>
-    </message>
-    <message>
-        <source>An open device node is the earliest and safest sign of a new job. Waiting for it to compute or to take memory lets programs that merely keep the GPU open (a browser, a CUDA process that opens every GPU but uses one) leave the workload running, but the workload is then stopped a little later: up to a fifth of a second after the job&apos;s first compute context, which needs NVML.</source>
-        <translation>裝置節點被開啟是新工作最早、最安全的訊號。等到它開始運算或佔用顯示記憶體，只是開啟 GPU 的程式（瀏覽器、開啟所有 GPU 卻只用一個的 CUDA 行程）就不會打斷負載，但負載會停得稍晚：在工作建立第一個運算環境後最多五分之一秒，且需要 NVML。</translation>
-    </message>
-    <message>
-        <source>The GPU is busy when:</source>
-        <translation>GPU 忙碌的條件：</translation>
-    </message>
-    <message>
-        <source> MiB</source>
-        <translation> MiB</translation>
-    </message>
-    <message>
-        <source>Required: idlegpu runs as root</source>
-        <translation>必填：idlegpu 以 root 身分執行</translation>
-    </message>
-    <message>
-        <source>You</source>
-        <translation>你</translation>
-    </message>
-    <message>
-        <source>The login name (or uid) the workload runs as. Only an idlegpu running as root can run workloads as other users; it then needs one for every workload.</source>
-        <translation>工作負載以哪個登入名稱（或 uid）執行。只有以 root 身分執行的 idlegpu 才能以其他使用者執行工作負載，此時每個工作負載都必須填寫。</translation>
-    </message>
-    <message>
-        <source>Run as user:</source>
-        <translation>執行使用者：</translation>
-    </message>
-    <message>
-        <source>Not started: fix “Run as user” first.</source>
-        <translation>未啟動：請先修正「執行使用者」。</translation>
-    </message>
-    <message>
-        <source>Not started: idlegpu-reaper, which switches to the user, is not found at %1.</source>
-        <translation>未啟動：在 %1 找不到負責切換使用者的 idlegpu-reaper。</translation>
     </message>
 </context>
 <context>
@@ -539,14 +372,6 @@ The previous configuration stays in force.</source>
         <translation>在 PATH 中找不到程式「%1」。</translation>
     </message>
     <message>
-        <source>“%1” already runs on all GPUs: only one of the two would ever run.</source>
-        <translation>「%1」已在所有 GPU 上執行：兩者中只有一個會執行。</translation>
-    </message>
-    <message>
-        <source>GPU %1 is also claimed by “%2”: only one of the two would run there.</source>
-        <translation>GPU %1 也被「%2」佔用：兩者中只有一個會在該 GPU 上執行。</translation>
-    </message>
-    <message>
         <source>“%1” is a folder, not a file.</source>
         <translation>「%1」是資料夾，不是檔案。</translation>
     </message>
@@ -565,6 +390,26 @@ The previous configuration stays in force.</source>
     <message>
         <source>Row %1: a value cannot hold a line break.</source>
         <translation>第 %1 列：值中不能包含換行。</translation>
+    </message>
+    <message>
+        <source>“%1” also uses GPU %2 and is higher in the list, so it comes first: this workload waits while “%1” runs there.</source>
+        <translation>「%1」也使用 GPU %2，且在清單中位置較前，因此它先執行：它在那裡執行期間，此工作負載等待。</translation>
+    </message>
+    <message>
+        <source>“%1” runs on all GPUs, so it comes first: this workload waits while “%1” runs.</source>
+        <translation>「%1」在所有 GPU 上執行，因此它先執行：「%1」執行期間，此工作負載等待。</translation>
+    </message>
+    <message>
+        <source>“%1” also runs on all GPUs and is higher in the list, so it comes first: this workload waits while “%1” runs.</source>
+        <translation>「%1」也在所有 GPU 上執行，且在清單中位置較前，因此它先執行：「%1」執行期間，此工作負載等待。</translation>
+    </message>
+    <message>
+        <source>“%1” also uses GPU %2: this workload comes first, and “%1” waits while it runs.</source>
+        <translation>「%1」也使用 GPU %2：此工作負載先執行，它執行期間「%1」等待。</translation>
+    </message>
+    <message>
+        <source>“%1” shares GPUs with this workload: this one comes first, and “%1” waits while it runs.</source>
+        <translation>「%1」與此工作負載共用 GPU：此工作負載先執行，它執行期間「%1」等待。</translation>
     </message>
     <message>
         <source>The file could not be written (the log says why).</source>
@@ -754,6 +599,65 @@ The previous configuration stays in force.</source>
     </message>
 </context>
 <context>
+    <name>TestRun</name>
+    <message>
+        <source>Test run</source>
+        <translation>試執行</translation>
+    </message>
+    <message>
+        <source>Runs the command for %1 seconds as idlegpu would, and shows what it prints.</source>
+        <translation>像 idlegpu 那樣執行該指令 %1 秒，並顯示其輸出。</translation>
+    </message>
+    <message>
+        <source>— stopped after %1 seconds —</source>
+        <translation>— %1 秒後已停止 —</translation>
+    </message>
+    <message>
+        <source>— ended by signal %1 —</source>
+        <translation>— 被訊號 %1 結束 —</translation>
+    </message>
+    <message>
+        <source>— exited with code %1 —</source>
+        <translation>— 已結束，結束碼 %1 —</translation>
+    </message>
+    <message>
+        <source>Not started: %1</source>
+        <translation>未啟動：%1</translation>
+    </message>
+    <message>
+        <source>Stop test run</source>
+        <translation>停止試執行</translation>
+    </message>
+    <message>
+        <source>$ %1</source>
+        <translation>$ %1</translation>
+    </message>
+    <message>
+        <source>Not started: the command names no program.</source>
+        <translation>未啟動：指令中沒有程式名稱。</translation>
+    </message>
+    <message>
+        <source>Not started: fix “Run as user” first.</source>
+        <translation>未啟動：請先修正「執行使用者」。</translation>
+    </message>
+    <message>
+        <source>Not started: the folder “%1” does not exist.</source>
+        <translation>未啟動：資料夾「%1」不存在。</translation>
+    </message>
+    <message>
+        <source>Not started: the program “%1” is not found.</source>
+        <translation>未啟動：找不到程式「%1」。</translation>
+    </message>
+    <message>
+        <source>Not started: “%1” is not an executable program.</source>
+        <translation>未啟動：「%1」不是可執行程式。</translation>
+    </message>
+    <message>
+        <source>Not started: idlegpu-reaper, which supervises the command, is not found at %1.</source>
+        <translation>未啟動：在 %1 找不到負責監管該指令的 idlegpu-reaper。</translation>
+    </message>
+</context>
+<context>
     <name>TrayController</name>
     <message>
         <source>idlegpu — %1</source>
@@ -853,6 +757,145 @@ The previous configuration stays in force.</source>
     <message>
         <source>idlegpu</source>
         <translation>idlegpu</translation>
+    </message>
+</context>
+<context>
+    <name>WorkloadsSettingsPage</name>
+    <message>
+        <source>Workloads higher in the list start first.</source>
+        <translation>清單中靠前的工作負載先啟動。</translation>
+    </message>
+    <message>
+        <source>Add</source>
+        <translation>新增</translation>
+    </message>
+    <message>
+        <source>Duplicate</source>
+        <translation>複製</translation>
+    </message>
+    <message>
+        <source>Remove</source>
+        <translation>移除</translation>
+    </message>
+    <message>
+        <source>Up</source>
+        <translation>上移</translation>
+    </message>
+    <message>
+        <source>Down</source>
+        <translation>下移</translation>
+    </message>
+    <message>
+        <source>Name:</source>
+        <translation>名稱：</translation>
+    </message>
+    <message>
+        <source>Split into words like a shell does (quotes, backslashes), but no shell runs: write sh -c &apos;…&apos; for pipes or variables.</source>
+        <translation>像 shell 一樣拆分為單字（引號、反斜線），但不會執行 shell：需要管線或變數時請寫 sh -c &apos;…&apos;。</translation>
+    </message>
+    <message>
+        <source>Browse…</source>
+        <translation>瀏覽…</translation>
+    </message>
+    <message>
+        <source>Command:</source>
+        <translation>指令：</translation>
+    </message>
+    <message>
+        <source>Required: idlegpu runs as root</source>
+        <translation>必填：idlegpu 以 root 身分執行</translation>
+    </message>
+    <message>
+        <source>You</source>
+        <translation>你</translation>
+    </message>
+    <message>
+        <source>The login name (or uid) the workload runs as. Only an idlegpu running as root can run workloads as other users; it then needs one for every workload.</source>
+        <translation>工作負載以哪個登入名稱（或 uid）執行。只有以 root 身分執行的 idlegpu 才能以其他使用者執行工作負載，此時每個工作負載都必須填寫。</translation>
+    </message>
+    <message>
+        <source>Run as user:</source>
+        <translation>執行使用者：</translation>
+    </message>
+    <message>
+        <source>Home folder</source>
+        <translation>家目錄</translation>
+    </message>
+    <message>
+        <source>Working folder:</source>
+        <translation>工作資料夾：</translation>
+    </message>
+    <message>
+        <source>GPUs:</source>
+        <translation>GPU：</translation>
+    </message>
+    <message>
+        <source>idlegpu&apos;s own log</source>
+        <translation>idlegpu 自己的日誌</translation>
+    </message>
+    <message>
+        <source>Log file:</source>
+        <translation>日誌檔：</translation>
+    </message>
+    <message>
+        <source>Variable</source>
+        <translation>變數</translation>
+    </message>
+    <message>
+        <source>Value</source>
+        <translation>值</translation>
+    </message>
+    <message>
+        <source>Environment:</source>
+        <translation>環境變數：</translation>
+    </message>
+    <message>
+        <source>After asking the workload to stop (SIGTERM), how long to wait before killing it.</source>
+        <translation>要求工作負載停止（SIGTERM）後，等待多久再強制結束它。</translation>
+    </message>
+    <message>
+        <source>Stop timeout (seconds):</source>
+        <translation>停止逾時（秒）：</translation>
+    </message>
+    <message>
+        <source>Enabled (run it when its GPUs are free)</source>
+        <translation>啟用（其 GPU 閒置時執行）</translation>
+    </message>
+    <message>
+        <source>The output of a test run shows here.</source>
+        <translation>試執行的輸出顯示在這裡。</translation>
+    </message>
+    <message>
+        <source>%1 (disabled)</source>
+        <translation>%1（已停用）</translation>
+    </message>
+    <message>
+        <source>— stopped —</source>
+        <translation>— 已停止 —</translation>
+    </message>
+    <message>
+        <source>workload</source>
+        <translation>工作負載</translation>
+    </message>
+    <message>
+        <source>workload %1</source>
+        <translation>工作負載 %1</translation>
+    </message>
+    <message>
+        <source>%1 (copy)</source>
+        <translation>%1（副本）</translation>
+    </message>
+    <message>
+        <source>Choose the program to run</source>
+        <translation>選擇要執行的程式</translation>
+    </message>
+    <message>
+        <source>Choose the working folder</source>
+        <translation>選擇工作資料夾</translation>
+    </message>
+    <message>
+        <source>Choose the log file</source>
+        <translation>選擇日誌檔</translation>
     </message>
 </context>
 <context>

@@ -1,6 +1,7 @@
 #include "config/config.h"
 
 #include "config/commandsplit.h"
+#include "config/configranges.h"
 #include "config/inifile.h"
 #include "logging.h"
 
@@ -39,30 +40,6 @@ const QStringList shellOperators{QStringLiteral("|"),  QStringLiteral("||"), QSt
                                  QStringLiteral("&&"), QStringLiteral(";"),  QStringLiteral(">"),
                                  QStringLiteral(">>"), QStringLiteral("<"),  QStringLiteral("2>"),
                                  QStringLiteral("2>&1"), QStringLiteral("&>")};
-
-// Python's int() on a config value: white space around, an optional sign, ASCII digits. Values too large for
-// an int come back as a number beyond every range checked here.
-std::optional<qint64> parseWholeNumber(const QString &text)
-{
-    const QString trimmed = text.trimmed();
-    qsizetype i = 0;
-    bool negative = false;
-    if (i < trimmed.size() && (trimmed.at(i) == QLatin1Char('+') || trimmed.at(i) == QLatin1Char('-'))) {
-        negative = trimmed.at(i) == QLatin1Char('-');
-        ++i;
-    }
-    if (i == trimmed.size())
-        return std::nullopt;
-    constexpr qint64 beyondEveryRange = qint64(1) << 40;
-    qint64 value = 0;
-    for (; i < trimmed.size(); ++i) {
-        const QChar c = trimmed.at(i);
-        if (c < QLatin1Char('0') || c > QLatin1Char('9'))
-            return std::nullopt;
-        value = qMin(value * 10 + (c.unicode() - '0'), beyondEveryRange);
-    }
-    return negative ? -value : value;
-}
 
 // configparser's getboolean().
 std::optional<bool> parseBoolean(const QString &text)
@@ -153,8 +130,10 @@ private:
     void readDefaults(const IniDocument::Section &section)
     {
         Config &config = m_result.config;
-        readSeconds(section, QStringLiteral("interval_seconds"), 1, 3600, &config.intervalSeconds);
-        readSeconds(section, QStringLiteral("start_delay_seconds"), 0, 86400, &config.startDelaySeconds);
+        readSeconds(section, QStringLiteral("interval_seconds"), ConfigRanges::intervalSeconds,
+                    &config.intervalSeconds);
+        readSeconds(section, QStringLiteral("start_delay_seconds"), ConfigRanges::startDelaySeconds,
+                    &config.startDelaySeconds);
         if (const IniDocument::Entry *entry = find(section, QStringLiteral("device_root"))) {
             const QString root = value(*entry);
             if (!QDir::isAbsolutePath(root))
@@ -233,7 +212,7 @@ private:
         readBoolean(section, QStringLiteral("enabled"), &tty.enabled);
         if (const IniDocument::Entry *entry = find(section, QStringLiteral("whitelist")))
             tty.whitelist = parseCommaList(value(*entry));
-        readSeconds(section, QStringLiteral("idle_seconds"), 0, 31536000, &tty.idleSeconds);
+        readSeconds(section, QStringLiteral("idle_seconds"), ConfigRanges::ttyIdleSeconds, &tty.idleSeconds);
     }
 
     void readGpuGroup(const IniDocument::Section &section)
@@ -261,13 +240,14 @@ private:
                                        .arg(value(*entry)));
         }
         if (const IniDocument::Entry *entry = find(section, QStringLiteral("busy_memory_mib"))) {
-            constexpr qint64 maxMib = 16 * 1024 * 1024; // 16 TiB: beyond any GPU
+            constexpr ConfigRange range = ConfigRanges::busyMemoryMib;
             const QString text = value(*entry);
             const std::optional<qint64> mib = parseWholeNumber(text);
-            if (!mib || *mib < 1 || *mib > maxMib)
-                error(entry->line, QStringLiteral("busy_memory_mib: '%1' is not a whole number of MiB (1 to %2)")
+            if (!mib || !range.contains(*mib))
+                error(entry->line, QStringLiteral("busy_memory_mib: '%1' is not a whole number of MiB (%2 to %3)")
                                        .arg(text)
-                                       .arg(maxMib));
+                                       .arg(range.min)
+                                       .arg(range.max));
             else
                 group.busyMemoryMib = *mib; // read with busy_when = memory only; kept otherwise, as the example does
         }
@@ -320,7 +300,8 @@ private:
             else
                 error(entry->line, QStringLiteral("env: %1").arg(message));
         }
-        readSeconds(section, QStringLiteral("stop_timeout_seconds"), 1, 3600, &workload.stopTimeoutSeconds);
+        readSeconds(section, QStringLiteral("stop_timeout_seconds"), ConfigRanges::stopTimeoutSeconds,
+                    &workload.stopTimeoutSeconds);
         m_result.config.workloads.append(workload);
     }
 
@@ -388,8 +369,9 @@ private:
             error(entry->line, QStringLiteral("gpus: %1").arg(message));
     }
 
-    void readSeconds(const IniDocument::Section &section, const QString &key, int min, int max, int *seconds)
+    void readSeconds(const IniDocument::Section &section, const QString &key, ConfigRange range, int *seconds)
     {
+        const qint64 min = range.min, max = range.max;
         const IniDocument::Entry *entry = find(section, key);
         if (!entry)
             return;

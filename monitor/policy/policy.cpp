@@ -171,16 +171,15 @@ private:
             globalBlocker = usersActiveReason(decision.activeUsers);
     }
 
-    // The workloads in gpu_mon's order: gpus=ALL first, then those with a GPU list, each in file order.
+    // The workloads in gpu_mon's order (Policy::startOrder()).
     QList<const WorkloadConfig *> workloadsInPrecedence() const
     {
+        QList<GpuSelection> selections;
+        for (const WorkloadConfig &workload : in.config.workloads)
+            selections.append(workload.gpus);
         QList<const WorkloadConfig *> ordered;
-        for (const WorkloadConfig &workload : in.config.workloads)
-            if (workload.gpus.all)
-                ordered.append(&workload);
-        for (const WorkloadConfig &workload : in.config.workloads)
-            if (!workload.gpus.all)
-                ordered.append(&workload);
+        for (int index : Policy::startOrder(selections))
+            ordered.append(&in.config.workloads.at(index));
         return ordered;
     }
 
@@ -492,6 +491,18 @@ bool makesBusy(const Holder &holder, int gpu, const BusyRule &rule)
         return true;
     // Listed without a figure (no permission, MIG): in doubt.
     return rule.memoryThresholdBytes > 0 && (!use->memoryBytes || *use->memoryBytes >= rule.memoryThresholdBytes);
+}
+
+QList<int> startOrder(const QList<GpuSelection> &gpusOfWorkloads)
+{
+    QList<int> order;
+    for (int i = 0; i < gpusOfWorkloads.size(); ++i)
+        if (gpusOfWorkloads.at(i).all)
+            order.append(i);
+    for (int i = 0; i < gpusOfWorkloads.size(); ++i)
+        if (!gpusOfWorkloads.at(i).all)
+            order.append(i);
+    return order;
 }
 
 Decision decide(const PolicyInput &input)

@@ -113,6 +113,11 @@ namespace Policy {
 // input gives the same decision.
 Decision decide(const PolicyInput &input);
 
+// The order in which decide() considers workloads, as indices into `gpusOfWorkloads` (each workload's gpus=, in
+// file order): those with gpus=ALL first, then those with a GPU list, each in file order. Of two workloads
+// that want the same GPU, the first in this order starts; the other waits while it runs.
+QList<int> startOrder(const QList<GpuSelection> &gpusOfWorkloads);
+
 // Whether a holder counts against a GPU: not idlegpu, not a process of a running workload's session or
 // its descendants, not an ignored program (whole name of comm, exe basename or argv[0] basename).
 bool isForeign(const Holder &holder, int gpu, const Config &config,

@@ -1,5 +1,7 @@
 #include "run/processrunner.h"
 
+#include "run/launchplan.h"
+
 #include "logging.h"
 
 #include <QCoreApplication>
@@ -8,10 +10,8 @@
 #include <QFile>
 #include <QFileInfo>
 #include <QProcess>
-#include <QStandardPaths>
 #include <QTimer>
 
-#include <algorithm>
 #include <memory>
 #include <utility>
 
@@ -74,153 +74,6 @@ qint64 backoffMs(int consecutiveFailures)
 }
 
 } // namespace
-
-namespace {
-
-QString joinNumbers(const QList<int> &numbers)
-{
-    QStringList parts;
-    for (int number : numbers)
-        parts.append(QString::number(number));
-    return parts.join(QLatin1Char(','));
-}
-
-// Sets the variables through which each vendor's stack selects the workload's GPUs (see the header).
-void selectGpus(QProcessEnvironment &result, const QList<int> &gpus, const QHash<int, QString> &uuidsByIndex,
-                const QList<GpuDevice> &devices)
-{
-    // A GPU the device list does not know is numbered as CUDA numbers it, as before DRM support.
-    auto vendorOf = [&devices](int index) {
-        for (const GpuDevice &device : devices)
-            if (device.index == index)
-                return device.vendor;
-        return GpuVendor::Nvidia;
-    };
-    QList<const GpuDevice *> amdPresent;
-    QList<const GpuDevice *> intelPresent;
-    bool nvidiaPresent = devices.isEmpty();
-    for (const GpuDevice &device : devices) { // in index order, which for AMD and Intel is PCI order
-        if (device.vendor == GpuVendor::Amd)
-            amdPresent.append(&device);
-        else if (device.vendor == GpuVendor::Intel)
-            intelPresent.append(&device);
-        else
-            nvidiaPresent = true;
-    }
-
-    QStringList cudaNumbers;
-    QStringList cudaUuids;
-    for (int gpu : gpus) {
-        if (vendorOf(gpu) != GpuVendor::Nvidia)
-            continue;
-        cudaNumbers.append(QString::number(gpu));
-        if (!uuidsByIndex.value(gpu).isEmpty())
-            cudaUuids.append(uuidsByIndex.value(gpu));
-    }
-    const QString cudaVisible = QStringLiteral("CUDA_VISIBLE_DEVICES");
-    if (!cudaNumbers.isEmpty())
-        result.insert(cudaVisible, (cudaUuids.size() == cudaNumbers.size() ? cudaUuids : cudaNumbers)
-                                       .join(QLatin1Char(',')));
-    else if (devices.isEmpty())
-        result.insert(cudaVisible, QString()); // no GPU at all, as before DRM support
-    else if (nvidiaPresent)
-        result.insert(cudaVisible, QStringLiteral("-1"));
-    else
-        result.remove(cudaVisible);
-
-    if (!amdPresent.isEmpty()) {
-        QList<const GpuDevice *> selected;
-        QList<int> ordinals;
-        for (int ordinal = 0; ordinal < amdPresent.size(); ++ordinal) {
-            if (gpus.contains(amdPresent.at(ordinal)->index)) {
-                selected.append(amdPresent.at(ordinal));
-                ordinals.append(ordinal);
-            }
-        }
-        const bool allHaveIds = std::all_of(selected.cbegin(), selected.cend(),
-                                            [](const GpuDevice *gpu) { return !gpu->uniqueId.isEmpty(); });
-        QStringList ids;
-        for (const GpuDevice *gpu : std::as_const(selected))
-            ids.append(QStringLiteral("GPU-") + gpu->uniqueId);
-        result.insert(QStringLiteral("ROCR_VISIBLE_DEVICES"),
-                      allHaveIds ? ids.join(QLatin1Char(',')) : joinNumbers(ordinals));
-        result.remove(QStringLiteral("GPU_DEVICE_ORDINAL"));
-        QList<int> exposed;
-        for (int i = 0; i < selected.size(); ++i)
-            exposed.append(i);
-        if (exposed.isEmpty())
-            result.remove(QStringLiteral("HIP_VISIBLE_DEVICES"));
-        else
-            result.insert(QStringLiteral("HIP_VISIBLE_DEVICES"), joinNumbers(exposed));
-    }
-
-    if (!intelPresent.isEmpty()) {
-        QList<int> ordinals;
-        for (int ordinal = 0; ordinal < intelPresent.size(); ++ordinal)
-            if (gpus.contains(intelPresent.at(ordinal)->index))
-                ordinals.append(ordinal);
-        if (ordinals.isEmpty())
-            ordinals.append(int(intelPresent.size())); // out of range: Level Zero shows no device
-        result.insert(QStringLiteral("ZE_ENABLE_PCI_ID_DEVICE_ORDER"), QStringLiteral("1"));
-        result.insert(QStringLiteral("ZE_FLAT_DEVICE_HIERARCHY"), QStringLiteral("COMPOSITE"));
-        result.insert(QStringLiteral("ZE_AFFINITY_MASK"), joinNumbers(ordinals));
-    }
-}
-
-} // namespace
-
-QProcessEnvironment ProcessRunner::workloadEnvironment(const QList<QPair<QString, QString>> &env,
-                                                       const QList<int> &gpus, bool allGpus,
-                                                       const QHash<int, QString> &uuidsByIndex,
-                                                       const QList<GpuDevice> &devices)
-{
-    QProcessEnvironment result = QProcessEnvironment::systemEnvironment();
-    result.insert(QStringLiteral("CUDA_DEVICE_ORDER"), QStringLiteral("PCI_BUS_ID"));
-    if (!allGpus)
-        selectGpus(result, gpus, uuidsByIndex, devices);
-    for (const auto &[key, value] : env)
-        result.insert(key, value);
-    return result;
-}
-
-QProcessEnvironment ProcessRunner::userEnvironment(const QProcessEnvironment &base, const UserAccount &account,
-                                                   const QList<QPair<QString, QString>> &env)
-{
-    QProcessEnvironment result = base;
-    // idlegpu's own per-user folders (root's, under sudo) are no place for another user's files.
-    for (const char *name : {"XDG_RUNTIME_DIR", "XDG_CONFIG_HOME", "XDG_CACHE_HOME", "XDG_DATA_HOME", "XDG_STATE_HOME",
-                             "MAIL"})
-        result.remove(QLatin1String(name));
-    result.insert(QStringLiteral("HOME"), account.home);
-    result.insert(QStringLiteral("USER"), account.name);
-    result.insert(QStringLiteral("LOGNAME"), account.name);
-    result.insert(QStringLiteral("SHELL"), account.shell.isEmpty() ? QStringLiteral("/bin/sh") : account.shell);
-    for (const auto &[key, value] : env) // env= has the last word, as always
-        result.insert(key, value);
-    return result;
-}
-
-QString ProcessRunner::resolveProgram(const QString &argv0, const QString &workingDir, const QString &pathVariable,
-                                      bool *notExecutable)
-{
-    if (notExecutable)
-        *notExecutable = false;
-    if (argv0.contains(QLatin1Char('/'))) {
-        const QFileInfo info(QDir(workingDir).absoluteFilePath(argv0));
-        if (info.isFile() && info.isExecutable())
-            return info.absoluteFilePath();
-        if (notExecutable)
-            *notExecutable = info.exists();
-        return QString();
-    }
-    const QStringList searchPath = pathVariable.split(QLatin1Char(':'), Qt::SkipEmptyParts);
-    const QString found = QStandardPaths::findExecutable(argv0, searchPath);
-    if (found.isEmpty() && notExecutable)
-        for (const QString &folder : searchPath)
-            if (QFileInfo(QDir(folder).filePath(argv0)).isFile())
-                *notExecutable = true;
-    return found;
-}
 
 ProcessRunner::ProcessRunner(const Clock *clock, const QString &reaperPath, QObject *parent)
     : WorkloadRunner(parent), m_clock(clock), m_reaperPath(reaperPath.isEmpty() ? defaultReaperPath() : reaperPath)
@@ -286,37 +139,20 @@ bool ProcessRunner::start(const WorkloadConfig &config, const QList<int> &gpus, 
     entry.stopReason.clear();
     entry.killRequested = false;
 
-    if (config.argv.isEmpty())
-        return failToStart(entry, QStringLiteral("no command given (cmd= is empty)"));
-    if (!config.refusal.isEmpty())
-        return failToStart(entry, QStringLiteral("refused: %1").arg(config.refusal));
-    // Checked again at each start: the account may have gone, or changed, since the config was read.
-    const WorkloadUserCheck userCheck = checkWorkloadUser(config.user, UserLookup::system());
-    if (!userCheck.error.isEmpty())
-        return failToStart(entry, userCheck.error);
-    const std::optional<UserAccount> &account = userCheck.account;
-    const bool switchUser = account && account->uid != ::geteuid();
-    const QString workingDir = !config.dir.isEmpty() ? config.dir : account ? account->home : QDir::homePath();
-    if (!QFileInfo(workingDir).isDir())
-        return failToStart(entry, QStringLiteral("working folder does not exist: %1").arg(workingDir));
-
-    QProcessEnvironment env = workloadEnvironment(config.env, gpus, allGpus, m_gpuUuids, m_gpuDevices);
-    if (switchUser)
-        env = userEnvironment(env, *account, config.env);
-    const QString program = resolveProgram(config.argv.first(), workingDir, env.value(QStringLiteral("PATH")));
-    if (program.isEmpty())
-        return failToStart(entry, QStringLiteral("command not found: %1").arg(config.argv.first()));
-    if (!QFileInfo(m_reaperPath).isExecutable())
-        return failToStart(entry, QStringLiteral("idlegpu-reaper not found at %1").arg(m_reaperPath));
+    const LaunchPlan plan =
+        LaunchPlan::make(config, gpus, allGpus, {m_reaperPath, m_gpuUuids, m_gpuDevices, UserLookup::system()});
+    if (!plan.ready())
+        return failToStart(entry, plan.error());
+    const std::optional<UserAccount> &switchTo = plan.switchTo;
 
     if (!config.log.isEmpty()) {
         auto log = std::make_unique<QFile>(config.log);
         // Append: the log outlives runs. Owner-only: workload output may hold wallet addresses or tokens.
         bool opened = false;
-        if (switchUser) {
+        if (switchTo) {
             // Opened as the user: the file is theirs, and a path they control cannot make root write elsewhere.
             QString error;
-            const int fd = openAppendAsUser(config.log, *account, &error);
+            const int fd = openAppendAsUser(config.log, *switchTo, &error);
             if (fd < 0)
                 return failToStart(entry, QStringLiteral("cannot open log file %1: %2").arg(config.log, error));
             opened = log->open(fd, QIODevice::WriteOnly | QIODevice::Append | QIODevice::Unbuffered,
@@ -335,18 +171,10 @@ bool ProcessRunner::start(const WorkloadConfig &config, const QList<int> &gpus, 
     }
 
     auto *process = new QProcess(this);
-    process->setProgram(m_reaperPath);
-    QStringList arguments{QStringLiteral("--parent"), QString::number(QCoreApplication::applicationPid()),
-                          QStringLiteral("--grace-ms"), QString::number(qMax(0, config.stopTimeoutSeconds) * 1000LL)};
-    // Another user's workload enters its folder after the switch, with that user's permissions: a folder the
-    // user may not enter fails the start with a message instead of leaving the program in it.
-    if (switchUser)
-        arguments += {QStringLiteral("--user"), account->name, QStringLiteral("--dir"), workingDir};
-    arguments += {QStringLiteral("--"), program};
-    arguments += config.argv.mid(1);
-    process->setArguments(arguments);
-    process->setProcessEnvironment(env);
-    process->setWorkingDirectory(switchUser ? QStringLiteral("/") : workingDir);
+    process->setProgram(plan.program);
+    process->setArguments(plan.arguments);
+    process->setProcessEnvironment(plan.environment);
+    process->setWorkingDirectory(plan.reaperFolder);
     process->setProcessChannelMode(QProcess::MergedChannels);
     process->setStandardInputFile(QProcess::nullDevice()); // a workload that reads stdin must not hang
     const QString id = config.id;
@@ -355,7 +183,7 @@ bool ProcessRunner::start(const WorkloadConfig &config, const QList<int> &gpus, 
         while (process->bytesAvailable() > 0)
             appendOutput(id, process->read(64 * 1024));
     });
-    const QString asUser = switchUser ? QStringLiteral(" as user %1").arg(account->name) : QString();
+    const QString asUser = switchTo ? QStringLiteral(" as user %1").arg(switchTo->name) : QString();
     connect(process, &QProcess::started, this, [this, id, process, asUser] {
         Entry *entry = m_entries.value(id);
         entry->runtime.pid = process->processId();

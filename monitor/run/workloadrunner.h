@@ -31,8 +31,8 @@ public:
     // CUDA_VISIBLE_DEVICES. Runners that start no processes ignore it.
     virtual void setGpuUuids(const QHash<int, QString> &uuidsByIndex) { Q_UNUSED(uuidsByIndex) }
     // The GPUs present (vendor, PCI slot, AMD unique_id): later starts select AMD and Intel GPUs through the
-    // variables their stacks read (see ProcessRunner::workloadEnvironment). Runners that start no processes
-    // ignore it.
+    // variables their stacks read (workloadEnvironment() in run/gpuenvironment.h). Runners that start no
+    // processes ignore it.
     virtual void setGpuDevices(const QList<GpuDevice> &devices) { Q_UNUSED(devices) }
 
     bool anyRunning() const

@@ -1,8 +1,10 @@
 #include "settings/settingsmodel.h"
 
-#include "run/processrunner.h"
+#include "policy/policy.h"
+#include "run/launchplan.h"
 
 #include "config/commandsplit.h"
+#include "config/configranges.h"
 #include "config/inifile.h"
 
 #include <QDir>
@@ -16,12 +18,6 @@
 #include <algorithm>
 
 namespace {
-
-// The ranges ConfigLoader accepts (monitor/config/config.cpp).
-constexpr int kIntervalMin = 1, kIntervalMax = 3600;
-constexpr int kStartDelayMin = 0, kStartDelayMax = 86400;
-constexpr int kStopTimeoutMin = 1, kStopTimeoutMax = 3600;
-constexpr int kTtyIdleMin = 0, kTtyIdleMax = 31536000;
 
 QString defaultWorkloadName(const QString &id)
 {
@@ -87,13 +83,6 @@ void diffSection(const QString &section, const QMap<QString, QString> &before, c
             plan->edit.removeKeys.append(section + QLatin1Char('/') + it.key());
 }
 
-std::optional<qint64> wholeNumber(const QString &text)
-{
-    bool ok = false;
-    const qint64 value = text.trimmed().toLongLong(&ok, 10);
-    return ok ? std::optional<qint64>(value) : std::nullopt;
-}
-
 bool isVariableName(const QString &name)
 {
     static const QRegularExpression pattern(QStringLiteral("^[A-Za-z_][A-Za-z0-9_]*$"));
@@ -138,10 +127,11 @@ QList<SettingsProblem> SettingsModel::validate(const SettingsDraft &draft, const
 {
     QList<SettingsProblem> problems;
     const auto checkSeconds = [&](SettingsProblem::Page page, int item, const QString &field, const QString &text,
-                                  int min, int max) {
-        const std::optional<qint64> value = wholeNumber(text);
-        if (!value || *value < min || *value > max)
-            problems.append({page, item, field, tr("Enter a whole number of seconds from %1 to %2.").arg(min).arg(max)});
+                                  ConfigRange range) {
+        const std::optional<qint64> value = parseWholeNumber(text);
+        if (!value || !range.contains(*value))
+            problems.append({page, item, field,
+                             tr("Enter a whole number of seconds from %1 to %2.").arg(range.min).arg(range.max)});
     };
     const auto checkGpus = [&](SettingsProblem::Page page, int item, const GpuSelection &gpus) {
         if (gpus.all)
@@ -162,10 +152,11 @@ QList<SettingsProblem> SettingsModel::validate(const SettingsDraft &draft, const
             }
     };
 
-    checkSeconds(SettingsProblem::General, -1, QStringLiteral("interval"), draft.interval, kIntervalMin, kIntervalMax);
-    checkSeconds(SettingsProblem::General, -1, QStringLiteral("startDelay"), draft.startDelay, kStartDelayMin,
-                 kStartDelayMax);
-    checkSeconds(SettingsProblem::Activity, -1, QStringLiteral("ttyIdle"), draft.ttyIdle, kTtyIdleMin, kTtyIdleMax);
+    checkSeconds(SettingsProblem::General, -1, QStringLiteral("interval"), draft.interval,
+                 ConfigRanges::intervalSeconds);
+    checkSeconds(SettingsProblem::General, -1, QStringLiteral("startDelay"), draft.startDelay,
+                 ConfigRanges::startDelaySeconds);
+    checkSeconds(SettingsProblem::Activity, -1, QStringLiteral("ttyIdle"), draft.ttyIdle, ConfigRanges::ttyIdleSeconds);
 
     for (int i = 0; i < draft.groups.size(); ++i) {
         const GroupDraft &group = draft.groups.at(i);
@@ -226,7 +217,7 @@ QList<SettingsProblem> SettingsModel::validate(const SettingsDraft &draft, const
                 if (key == QLatin1String("PATH"))
                     path = value;
             bool notExecutable = false;
-            if (ProcessRunner::resolveProgram(argv->first(), workingDir, path, &notExecutable).isEmpty()) {
+            if (LaunchPlan::resolveProgram(argv->first(), workingDir, path, &notExecutable).isEmpty()) {
                 if (notExecutable)
                     problem(QStringLiteral("cmd"), tr("“%1” is not an executable program.").arg(argv->first()));
                 else if (argv->first().contains(QLatin1Char('/')))
@@ -237,27 +228,6 @@ QList<SettingsProblem> SettingsModel::validate(const SettingsDraft &draft, const
         }
 
         checkGpus(SettingsProblem::Workloads, i, w.gpus);
-        // Workloads are started in order and no GPU runs two: a second claim of the same kind never runs there.
-        // A workload on all GPUs and one on a list do not collide: gpu_mon's per-GPU setups rely on it.
-        for (int j = 0; j < i && w.enabled; ++j) {
-            const WorkloadDraft &other = draft.workloads.at(j);
-            if (!other.enabled || other.gpus.all != w.gpus.all)
-                continue;
-            if (w.gpus.all) {
-                problem(QStringLiteral("gpus"),
-                        tr("“%1” already runs on all GPUs: only one of the two would ever run.").arg(other.name));
-                break;
-            }
-            const auto shared = std::find_if(w.gpus.indices.cbegin(), w.gpus.indices.cend(),
-                                             [&other](int gpu) { return other.gpus.indices.contains(gpu); });
-            if (shared != w.gpus.indices.cend()) {
-                problem(QStringLiteral("gpus"),
-                        tr("GPU %1 is also claimed by “%2”: only one of the two would run there.")
-                            .arg(*shared)
-                            .arg(other.name));
-                break;
-            }
-        }
 
         const QString log = w.log.trimmed();
         if (!log.isEmpty()) {
@@ -287,16 +257,88 @@ QList<SettingsProblem> SettingsModel::validate(const SettingsDraft &draft, const
                 break;
             }
         }
-        checkSeconds(SettingsProblem::Workloads, i, QStringLiteral("stopTimeout"), w.stopTimeout, kStopTimeoutMin,
-                     kStopTimeoutMax);
+        checkSeconds(SettingsProblem::Workloads, i, QStringLiteral("stopTimeout"), w.stopTimeout,
+                     ConfigRanges::stopTimeoutSeconds);
     }
+    problems += startOrderNotes(draft);
     return problems;
 }
 
-QProcessEnvironment SettingsModel::workloadEnvironment(const WorkloadDraft &workload, const QList<GpuDevice> &devices,
-                                                       const QHash<int, QString> &uuids)
+QList<SettingsProblem> SettingsModel::startOrderNotes(const SettingsDraft &draft)
 {
-    return ProcessRunner::workloadEnvironment(workload.env, workload.gpus.indices, workload.gpus.all, uuids, devices);
+    QList<GpuSelection> selections;
+    for (const WorkloadDraft &w : draft.workloads)
+        selections.append(w.gpus);
+    QList<int> order; // the enabled ones: a disabled workload never runs, so it keeps none waiting
+    for (int index : Policy::startOrder(selections))
+        if (draft.workloads.at(index).enabled)
+            order.append(index);
+    // A GPU both lists name; -1 when either runs on all GPUs (then they share every GPU); nullopt: none.
+    const auto sharedGpu = [](const GpuSelection &a, const GpuSelection &b) -> std::optional<int> {
+        if (a.all || b.all)
+            return -1;
+        for (int gpu : a.indices)
+            if (b.indices.contains(gpu))
+                return gpu;
+        return std::nullopt;
+    };
+
+    QList<SettingsProblem> notes;
+    for (int position = 0; position < order.size(); ++position) {
+        const int i = order.at(position);
+        const WorkloadDraft &w = draft.workloads.at(i);
+        QString message;
+        for (int before = 0; before < position && message.isEmpty(); ++before) {
+            const WorkloadDraft &first = draft.workloads.at(order.at(before));
+            const std::optional<int> gpu = sharedGpu(first.gpus, w.gpus);
+            if (!gpu)
+                continue;
+            const QString name = first.name.trimmed();
+            if (*gpu >= 0)
+                message = tr("“%1” also uses GPU %2 and is higher in the list, so it comes first: this workload "
+                             "waits while “%1” runs there.").arg(name).arg(*gpu);
+            else if (!w.gpus.all)
+                message = tr("“%1” runs on all GPUs, so it comes first: this workload waits while “%1” runs.")
+                              .arg(name);
+            else
+                message = tr("“%1” also runs on all GPUs and is higher in the list, so it comes first: this "
+                             "workload waits while “%1” runs.").arg(name);
+        }
+        for (int after = position + 1; after < order.size() && message.isEmpty(); ++after) {
+            const WorkloadDraft &next = draft.workloads.at(order.at(after));
+            const std::optional<int> gpu = sharedGpu(w.gpus, next.gpus);
+            if (!gpu)
+                continue;
+            const QString name = next.name.trimmed();
+            message = *gpu >= 0 ? tr("“%1” also uses GPU %2: this workload comes first, and “%1” waits while it "
+                                     "runs.").arg(name).arg(*gpu)
+                                : tr("“%1” shares GPUs with this workload: this one comes first, and “%1” waits "
+                                     "while it runs.").arg(name);
+        }
+        if (!message.isEmpty())
+            notes.append({SettingsProblem::Workloads, i, QStringLiteral("gpus"), message, SettingsProblem::Note});
+    }
+    return notes;
+}
+
+WorkloadConfig SettingsModel::workloadConfig(const WorkloadDraft &workload)
+{
+    WorkloadConfig config;
+    config.id = workload.id;
+    config.name = workload.name.trimmed();
+    config.cmd = workload.cmd.trimmed();
+    QString error;
+    config.argv = splitCommand(config.cmd, &error).value_or(QStringList());
+    config.user = workload.user.trimmed();
+    config.dir = workload.dir.trimmed();
+    config.gpus = workload.gpus;
+    config.log = workload.log.trimmed();
+    config.env = workload.env;
+    constexpr ConfigRange range = ConfigRanges::stopTimeoutSeconds;
+    if (const std::optional<qint64> seconds = parseWholeNumber(workload.stopTimeout))
+        config.stopTimeoutSeconds = int(qBound(range.min, *seconds, range.max));
+    config.enabled = workload.enabled;
+    return config;
 }
 
 QString SettingsModel::shellQuote(const QString &word)

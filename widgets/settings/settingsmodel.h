@@ -14,7 +14,6 @@
 #include <QList>
 #include <QMap>
 #include <QPair>
-#include <QProcessEnvironment>
 #include <QString>
 #include <QStringList>
 
@@ -59,7 +58,8 @@ struct SettingsDraft
 struct SettingsProblem
 {
     enum Page { General, Groups, Workloads, Activity };
-    enum Severity { Error, Warning };
+    // Error: not saved until fixed. Warning: saved, but likely not what is meant. Note: how it will behave.
+    enum Severity { Error, Warning, Note };
     Page page = General;
     int item = -1;  // index of the group or workload, -1 on General and Activity
     QString field;  // "interval", "cmd", "gpus", ... (the dialog's field names)
@@ -71,17 +71,20 @@ class SettingsModel
 {
     Q_DECLARE_TR_FUNCTIONS(SettingsModel)
 public:
-    // The checks done before saving: numbers in the ranges ConfigLoader accepts, programs that can be run,
-    // folders and logs that exist or can be written, names and GPU claims that do not collide.
+    // The checks done before saving: numbers in the ranges ConfigLoader accepts (config/configranges.h),
+    // programs that can be run, folders and logs that exist or can be written, names that do not collide; and
+    // notes on the order of workloads that share a GPU (startOrderNotes()).
     // `presentGpus`: the GPUs detected now; empty means unknown, and a missing GPU is then only a warning.
     // `users`: who idlegpu runs as and the accounts a workload's user= may name (checkWorkloadUser()).
     static QList<SettingsProblem> validate(const SettingsDraft &draft, const QList<int> &presentGpus,
                                            const UserLookup &users = UserLookup::system());
+    // Two enabled workloads that want the same GPU are an order, not an error (Policy::startOrder()): a note on
+    // the one that waits says which runs first, and one on the first says which waits.
+    static QList<SettingsProblem> startOrderNotes(const SettingsDraft &draft);
 
-    // The environment the workload will run in (ProcessRunner::workloadEnvironment on the draft's values and the
-    // GPUs the monitor sees: their vendors, and UUIDs by index where a backend named them).
-    static QProcessEnvironment workloadEnvironment(const WorkloadDraft &workload, const QList<GpuDevice> &devices,
-                                                   const QHash<int, QString> &uuids);
+    // The workload the draft stands for, as a runner takes it: what a test run starts. argv is empty when cmd=
+    // cannot be split; dir= and log= are taken as typed, as validate() checks them.
+    static WorkloadConfig workloadConfig(const WorkloadDraft &workload);
 
     // env= text that parseEnvAssignments() reads back as `env`: KEY=VALUE words, quoted where needed.
     static QString envText(const QList<QPair<QString, QString>> &env);

@@ -1,0 +1,129 @@
+#include "run/gpuenvironment.h"
+
+#include <QStringList>
+
+#include <algorithm>
+#include <utility>
+
+namespace {
+
+QString joinNumbers(const QList<int> &numbers)
+{
+    QStringList parts;
+    for (int number : numbers)
+        parts.append(QString::number(number));
+    return parts.join(QLatin1Char(','));
+}
+
+// Sets the variables through which each vendor's stack selects the workload's GPUs (see the header).
+void selectGpus(QProcessEnvironment &result, const QList<int> &gpus, const QHash<int, QString> &uuidsByIndex,
+                const QList<GpuDevice> &devices)
+{
+    // A GPU the device list does not know is numbered as CUDA numbers it, as before DRM support.
+    auto vendorOf = [&devices](int index) {
+        for (const GpuDevice &device : devices)
+            if (device.index == index)
+                return device.vendor;
+        return GpuVendor::Nvidia;
+    };
+    QList<const GpuDevice *> amdPresent;
+    QList<const GpuDevice *> intelPresent;
+    bool nvidiaPresent = devices.isEmpty();
+    for (const GpuDevice &device : devices) { // in index order, which for AMD and Intel is PCI order
+        if (device.vendor == GpuVendor::Amd)
+            amdPresent.append(&device);
+        else if (device.vendor == GpuVendor::Intel)
+            intelPresent.append(&device);
+        else
+            nvidiaPresent = true;
+    }
+
+    QStringList cudaNumbers;
+    QStringList cudaUuids;
+    for (int gpu : gpus) {
+        if (vendorOf(gpu) != GpuVendor::Nvidia)
+            continue;
+        cudaNumbers.append(QString::number(gpu));
+        if (!uuidsByIndex.value(gpu).isEmpty())
+            cudaUuids.append(uuidsByIndex.value(gpu));
+    }
+    const QString cudaVisible = QStringLiteral("CUDA_VISIBLE_DEVICES");
+    if (!cudaNumbers.isEmpty())
+        result.insert(cudaVisible, (cudaUuids.size() == cudaNumbers.size() ? cudaUuids : cudaNumbers)
+                                       .join(QLatin1Char(',')));
+    else if (devices.isEmpty())
+        result.insert(cudaVisible, QString()); // no GPU at all, as before DRM support
+    else if (nvidiaPresent)
+        result.insert(cudaVisible, QStringLiteral("-1"));
+    else
+        result.remove(cudaVisible);
+
+    if (!amdPresent.isEmpty()) {
+        QList<const GpuDevice *> selected;
+        QList<int> ordinals;
+        for (int ordinal = 0; ordinal < amdPresent.size(); ++ordinal) {
+            if (gpus.contains(amdPresent.at(ordinal)->index)) {
+                selected.append(amdPresent.at(ordinal));
+                ordinals.append(ordinal);
+            }
+        }
+        const bool allHaveIds = std::all_of(selected.cbegin(), selected.cend(),
+                                            [](const GpuDevice *gpu) { return !gpu->uniqueId.isEmpty(); });
+        QStringList ids;
+        for (const GpuDevice *gpu : std::as_const(selected))
+            ids.append(QStringLiteral("GPU-") + gpu->uniqueId);
+        result.insert(QStringLiteral("ROCR_VISIBLE_DEVICES"),
+                      allHaveIds ? ids.join(QLatin1Char(',')) : joinNumbers(ordinals));
+        result.remove(QStringLiteral("GPU_DEVICE_ORDINAL"));
+        QList<int> exposed;
+        for (int i = 0; i < selected.size(); ++i)
+            exposed.append(i);
+        if (exposed.isEmpty())
+            result.remove(QStringLiteral("HIP_VISIBLE_DEVICES"));
+        else
+            result.insert(QStringLiteral("HIP_VISIBLE_DEVICES"), joinNumbers(exposed));
+    }
+
+    if (!intelPresent.isEmpty()) {
+        QList<int> ordinals;
+        for (int ordinal = 0; ordinal < intelPresent.size(); ++ordinal)
+            if (gpus.contains(intelPresent.at(ordinal)->index))
+                ordinals.append(ordinal);
+        if (ordinals.isEmpty())
+            ordinals.append(int(intelPresent.size())); // out of range: Level Zero shows no device
+        result.insert(QStringLiteral("ZE_ENABLE_PCI_ID_DEVICE_ORDER"), QStringLiteral("1"));
+        result.insert(QStringLiteral("ZE_FLAT_DEVICE_HIERARCHY"), QStringLiteral("COMPOSITE"));
+        result.insert(QStringLiteral("ZE_AFFINITY_MASK"), joinNumbers(ordinals));
+    }
+}
+
+} // namespace
+
+QProcessEnvironment workloadEnvironment(const QList<QPair<QString, QString>> &env, const QList<int> &gpus, bool allGpus,
+                                        const QHash<int, QString> &uuidsByIndex, const QList<GpuDevice> &devices)
+{
+    QProcessEnvironment result = QProcessEnvironment::systemEnvironment();
+    result.insert(QStringLiteral("CUDA_DEVICE_ORDER"), QStringLiteral("PCI_BUS_ID"));
+    if (!allGpus)
+        selectGpus(result, gpus, uuidsByIndex, devices);
+    for (const auto &[key, value] : env)
+        result.insert(key, value);
+    return result;
+}
+
+QProcessEnvironment userEnvironment(const QProcessEnvironment &base, const UserAccount &account,
+                                    const QList<QPair<QString, QString>> &env)
+{
+    QProcessEnvironment result = base;
+    // idlegpu's own per-user folders (root's, under sudo) are no place for another user's files.
+    for (const char *name : {"XDG_RUNTIME_DIR", "XDG_CONFIG_HOME", "XDG_CACHE_HOME", "XDG_DATA_HOME", "XDG_STATE_HOME",
+                             "MAIL"})
+        result.remove(QLatin1String(name));
+    result.insert(QStringLiteral("HOME"), account.home);
+    result.insert(QStringLiteral("USER"), account.name);
+    result.insert(QStringLiteral("LOGNAME"), account.name);
+    result.insert(QStringLiteral("SHELL"), account.shell.isEmpty() ? QStringLiteral("/bin/sh") : account.shell);
+    for (const auto &[key, value] : env) // env= has the last word, as always
+        result.insert(key, value);
+    return result;
+}

@@ -1,0 +1,66 @@
+#pragma once
+// How one workload is started, worked out before anything runs. The monitor's runs (ProcessRunner) and the
+// settings dialog's test runs both start what a plan says, so a test run is the run it previews.
+//
+// A workload always runs under idlegpu-reaper (reaper/reaper.cpp): it gets a session of its own, and its whole
+// tree ends when the reaper is told to or when idlegpu dies. With user= naming another user (idlegpu as root),
+// the reaper stays root, the workload drops to that user, and only then enters its working folder (--dir), with
+// that user's permissions.
+#include "config/config.h"
+#include "config/useraccount.h"
+#include "policy/snapshot.h"
+
+#include <QHash>
+#include <QList>
+#include <QProcessEnvironment>
+#include <QString>
+#include <QStringList>
+
+#include <optional>
+
+// What a plan depends on besides the workload: where the reaper is, the GPUs, who idlegpu runs as.
+struct LaunchContext
+{
+    QString reaperPath;
+    QHash<int, QString> gpuUuids; // by index, where a backend named them (CUDA_VISIBLE_DEVICES takes them)
+    QList<GpuDevice> gpuDevices;  // the GPUs with their vendors; empty: every index is an NVIDIA GPU
+    UserLookup users;             // who idlegpu runs as and the accounts user= may name
+};
+
+struct LaunchPlan
+{
+    enum Problem {
+        Ready,
+        NoCommand,     // cmd= split into no words
+        Refused,       // the config loader refused the workload (subject: why)
+        UserRejected,  // user= names no account, or one idlegpu may not switch to (subject: why)
+        NoFolder,      // subject: the working folder
+        NotFound,      // subject: argv[0]
+        NotExecutable, // a file by that name exists but cannot be run (subject: argv[0])
+        NoReaper,      // subject: the reaper's path
+    };
+    Problem problem = Ready;
+    QString subject; // what the problem is about
+
+    QString program;       // the reaper
+    QStringList arguments; // the reaper's, then "--", the workload's program and its arguments
+    QProcessEnvironment environment;
+    QString reaperFolder;  // where the reaper starts: the working folder, or "/" when it enters it as the user
+    QString workingFolder; // where the workload runs
+    std::optional<UserAccount> switchTo; // the user the workload drops to; none: the one idlegpu runs as
+
+    bool ready() const { return problem == Ready; }
+    // Why it cannot start, as idlegpu's log says it ("command not found: miner-run"); empty when ready.
+    QString error() const;
+
+    // The plan for `config` on `gpus` (allGpus: gpus=ALL, no selection in the environment). The reaper ends the
+    // tree with SIGKILL config.stopTimeoutSeconds after a SIGTERM, and on its own when idlegpu dies.
+    static LaunchPlan make(const WorkloadConfig &config, const QList<int> &gpus, bool allGpus,
+                           const LaunchContext &context);
+
+    // argv[0] as the workload would find it: a path (relative to its working folder) when it holds '/', else
+    // looked up in `pathVariable` (the PATH the workload gets; env= may change it). Empty when not found;
+    // *notExecutable then says whether a file by that name exists but cannot be run.
+    static QString resolveProgram(const QString &argv0, const QString &workingDir, const QString &pathVariable,
+                                  bool *notExecutable = nullptr);
+};

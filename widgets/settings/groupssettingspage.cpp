@@ -1,0 +1,249 @@
+#include "settings/groupssettingspage.h"
+
+#include "config/configranges.h"
+#include "settings/gpupicker.h"
+
+#include <QComboBox>
+#include <QFormLayout>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QLineEdit>
+#include <QListWidget>
+#include <QMenu>
+#include <QPushButton>
+#include <QSpinBox>
+#include <QStyle>
+#include <QVBoxLayout>
+
+#include <algorithm>
+
+GroupsSettingsPage::GroupsSettingsPage(QWidget *parent) : SettingsPage(parent)
+{
+    auto *layout = new QHBoxLayout(this);
+
+    auto *left = new QVBoxLayout;
+    m_groupList = new QListWidget;
+    m_groupList->setObjectName(QStringLiteral("groupList"));
+    left->addWidget(m_groupList, 1);
+    QPushButton *add = button(tr("Add"), QStringLiteral("addGroupButton"));
+    QPushButton *remove = button(tr("Remove"), QStringLiteral("removeGroupButton"));
+    left->addWidget(row(add, {remove}));
+    layout->addLayout(left, 1);
+    connect(add, &QPushButton::clicked, this, &GroupsSettingsPage::addGroup);
+    connect(remove, &QPushButton::clicked, this, &GroupsSettingsPage::removeGroup);
+    connect(m_groupList, &QListWidget::currentRowChanged, this, [this](int row) {
+        if (m_filling)
+            return;
+        showGroup(row);
+        Q_EMIT edited(); // the messages of the group now shown
+    });
+
+    m_groupEditor = new QWidget;
+    auto *form = new QFormLayout(m_groupEditor);
+    auto *about = new QLabel(tr("A program on one of these GPUs makes idlegpu stop the workloads there, unless "
+                                "it is one of the ignored programs."));
+    about->setWordWrap(true);
+    form->addRow(about);
+    m_groupGpus = new GpuPicker(QStringLiteral("groupGpus"), [this] { readGroup(); });
+    form->addRow(tr("GPUs:"), m_groupGpus);
+    m_messages.insert(QStringLiteral("gpus"), addMessage(form, QStringLiteral("groupGpusError")));
+
+    m_ignoreList = new QListWidget;
+    m_ignoreList->setObjectName(QStringLiteral("ignoreList"));
+    form->addRow(tr("Ignored programs:"), m_ignoreList);
+    m_ignoreEdit = new QLineEdit;
+    m_ignoreEdit->setObjectName(QStringLiteral("ignoreEdit"));
+    m_ignoreEdit->setPlaceholderText(tr("Program name, e.g. nvidia-smi"));
+    QPushButton *addIgnore = button(tr("Add"), QStringLiteral("addIgnoreButton"));
+    QPushButton *removeIgnore = button(tr("Remove"), QStringLiteral("removeIgnoreButton"));
+    form->addRow(QString(), row(m_ignoreEdit, {addIgnore, removeIgnore}));
+    QPushButton *addFromHolders = button(tr("Add from current holders"), QStringLiteral("addFromHoldersButton"));
+    m_holdersMenu = new QMenu(addFromHolders);
+    m_holdersMenu->setObjectName(QStringLiteral("holdersMenu"));
+    addFromHolders->setMenu(m_holdersMenu);
+    form->addRow(QString(), row(new QWidget, {addFromHolders}));
+    m_messages.insert(QStringLiteral("ignore"), addMessage(form, QStringLiteral("ignoreError")));
+
+    // busy_when: the item data is the key's value; the first item writes no key (the default).
+    m_busyWhen = new QComboBox;
+    m_busyWhen->setObjectName(QStringLiteral("busyWhen"));
+    m_busyWhen->addItem(tr("A program opens it (default)"), QString());
+    m_busyWhen->addItem(tr("A program opens it"), QStringLiteral("opened"));
+    m_busyWhen->addItem(tr("A program computes on it"), QStringLiteral("computes"));
+    m_busyWhen->addItem(tr("A program uses at least this much of its memory:"), QStringLiteral("memory"));
+    m_busyWhen->setToolTip(tr("An open device node is the earliest and safest sign of a new job. Waiting for it to "
+                              "compute or to take memory lets programs that merely keep the GPU open (a browser, "
+                              "a CUDA process that opens every GPU but uses one) leave the workload running, but "
+                              "the workload is then stopped a little later: up to a fifth of a second after the "
+                              "job's first compute context, which needs NVML."));
+    form->addRow(tr("The GPU is busy when:"), m_busyWhen);
+    m_busyMemoryMib = new QSpinBox;
+    m_busyMemoryMib->setObjectName(QStringLiteral("busyMemoryMib"));
+    m_busyMemoryMib->setRange(int(ConfigRanges::busyMemoryMib.min), int(ConfigRanges::busyMemoryMib.max));
+    m_busyMemoryMib->setSuffix(tr(" MiB"));
+    form->addRow(QString(), m_busyMemoryMib);
+    connect(m_busyWhen, &QComboBox::currentIndexChanged, this, [this] { readGroup(); });
+    connect(m_busyMemoryMib, &QSpinBox::valueChanged, this, [this] { readGroup(); });
+
+    connect(addIgnore, &QPushButton::clicked, this, [this] {
+        addIgnoredProgram(m_ignoreEdit->text().trimmed());
+        m_ignoreEdit->clear();
+    });
+    connect(m_ignoreEdit, &QLineEdit::returnPressed, addIgnore, &QPushButton::click);
+    connect(removeIgnore, &QPushButton::clicked, this, [this] {
+        delete m_ignoreList->currentItem();
+        readGroup();
+    });
+    connect(m_holdersMenu, &QMenu::triggered, this,
+            [this](QAction *action) { addIgnoredProgram(action->data().toString()); });
+    layout->addWidget(m_groupEditor, 2);
+    rebuildHoldersMenu();
+}
+
+void GroupsSettingsPage::load(const SettingsDraft &draft)
+{
+    const int row = m_groupList->currentRow();
+    m_groups = draft.groups;
+    m_filling = true;
+    m_groupList->clear();
+    for (int i = 0; i < m_groups.size(); ++i)
+        m_groupList->addItem(QString());
+    m_groupList->setCurrentRow(m_groups.isEmpty() ? -1 : qBound(0, row, int(m_groups.size()) - 1));
+    m_filling = false;
+    showGroup(m_groupList->currentRow());
+}
+
+void GroupsSettingsPage::store(SettingsDraft &draft) const
+{
+    draft.groups = m_groups;
+}
+
+void GroupsSettingsPage::showProblems(const QList<SettingsProblem> &problems)
+{
+    showMessages(m_messages, problems, SettingsProblem::Groups, m_groupList->currentRow());
+    const QIcon errorIcon = style()->standardIcon(QStyle::SP_MessageBoxCritical);
+    for (int i = 0; i < m_groupList->count() && i < m_groups.size(); ++i) {
+        const GroupDraft &group = m_groups.at(i);
+        const QString gpus = group.gpus.all ? tr("all GPUs") : tr("GPUs %1").arg(group.gpus.toString());
+        QListWidgetItem *item = m_groupList->item(i);
+        item->setText(group.id.isEmpty() ? tr("New group: %1").arg(gpus) : QStringLiteral("%1: %2").arg(group.id, gpus));
+        const bool hasError = std::any_of(problems.cbegin(), problems.cend(), [i](const SettingsProblem &p) {
+            return p.page == SettingsProblem::Groups && p.item == i && p.severity == SettingsProblem::Error;
+        });
+        item->setIcon(hasError ? errorIcon : QIcon());
+    }
+}
+
+void GroupsSettingsPage::setPresentGpus(const QList<int> &present)
+{
+    m_presentGpus = present;
+    m_filling = true;
+    m_groupGpus->setPresent(present);
+    m_filling = false;
+}
+
+void GroupsSettingsPage::setHolders(const QList<Holder> &holders)
+{
+    if (holders == m_holders)
+        return; // not on every tick: the menu may be open
+    m_holders = holders;
+    rebuildHoldersMenu();
+}
+
+void GroupsSettingsPage::showGroup(int row)
+{
+    m_filling = true;
+    const bool valid = row >= 0 && row < m_groups.size();
+    m_groupEditor->setEnabled(valid);
+    const GroupDraft group = valid ? m_groups.at(row) : GroupDraft();
+    m_groupGpus->setPresent(m_presentGpus);
+    m_groupGpus->setSelection(group.gpus);
+    m_ignoreList->clear();
+    m_ignoreList->addItems(group.ignorePrograms);
+    QString busyWhen;
+    if (group.busyWhen)
+        busyWhen = *group.busyWhen == BusyWhen::Opened     ? QStringLiteral("opened")
+                   : *group.busyWhen == BusyWhen::Computes ? QStringLiteral("computes")
+                                                           : QStringLiteral("memory");
+    m_busyWhen->setCurrentIndex(qMax(0, m_busyWhen->findData(busyWhen)));
+    m_busyMemoryMib->setValue(
+        int(qBound(ConfigRanges::busyMemoryMib.min, group.busyMemoryMib, ConfigRanges::busyMemoryMib.max)));
+    m_busyMemoryMib->setEnabled(group.busyWhen == BusyWhen::Memory);
+    m_filling = false;
+}
+
+void GroupsSettingsPage::readGroup()
+{
+    const int row = m_groupList->currentRow();
+    if (m_filling || row < 0 || row >= m_groups.size())
+        return;
+    GroupDraft &group = m_groups[row];
+    group.gpus = m_groupGpus->selection();
+    group.ignorePrograms.clear();
+    for (int i = 0; i < m_ignoreList->count(); ++i)
+        group.ignorePrograms.append(m_ignoreList->item(i)->text());
+    const QString busyWhen = m_busyWhen->currentData().toString();
+    if (busyWhen.isEmpty())
+        group.busyWhen.reset();
+    else
+        group.busyWhen = busyWhen == QLatin1String("opened")     ? BusyWhen::Opened
+                         : busyWhen == QLatin1String("computes") ? BusyWhen::Computes
+                                                                 : BusyWhen::Memory;
+    group.busyMemoryMib = m_busyMemoryMib->value();
+    m_busyMemoryMib->setEnabled(group.busyWhen == BusyWhen::Memory);
+    Q_EMIT edited();
+}
+
+void GroupsSettingsPage::addGroup()
+{
+    GroupDraft group;
+    group.ignorePrograms = {QStringLiteral("nvidia-smi")};
+    m_groups.append(group);
+    m_groupList->addItem(QString());
+    m_groupList->setCurrentRow(m_groupList->count() - 1);
+}
+
+void GroupsSettingsPage::removeGroup()
+{
+    const int row = m_groupList->currentRow();
+    if (row < 0 || row >= m_groups.size())
+        return;
+    m_groups.removeAt(row);
+    m_filling = true;
+    delete m_groupList->takeItem(row);
+    m_filling = false;
+    showGroup(m_groupList->currentRow());
+    Q_EMIT edited();
+}
+
+void GroupsSettingsPage::addIgnoredProgram(const QString &program)
+{
+    if (program.isEmpty() || !m_groupEditor->isEnabled())
+        return;
+    for (int i = 0; i < m_ignoreList->count(); ++i)
+        if (m_ignoreList->item(i)->text() == program)
+            return;
+    m_ignoreList->addItem(program);
+    readGroup();
+}
+
+void GroupsSettingsPage::rebuildHoldersMenu()
+{
+    m_holdersMenu->clear();
+    QStringList seen;
+    for (const Holder &holder : std::as_const(m_holders)) {
+        if (seen.contains(holder.comm))
+            continue;
+        seen.append(holder.comm);
+        QStringList gpus;
+        for (int gpu : holder.gpus)
+            gpus.append(QString::number(gpu));
+        const QString where = gpus.isEmpty() ? tr("no GPU node, only the shared ones")
+                                             : tr("GPU %1").arg(gpus.join(QStringLiteral(", ")));
+        QAction *action = m_holdersMenu->addAction(
+            tr("%1 (%2, pid %3; %4)").arg(holder.comm, holder.user).arg(holder.pid).arg(where));
+        action->setData(holder.comm);
+    }
+    if (seen.isEmpty())
+        m_holdersMenu->addAction(tr("No program holds a GPU right now"))->setEnabled(false);
+}

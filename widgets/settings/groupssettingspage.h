@@ -1,0 +1,51 @@
+#pragma once
+// The GPU groups page: the [gpu-*] sections, a list and an editor for the selected one (its GPUs, the
+// programs it ignores, busy_when).
+#include "policy/snapshot.h"
+#include "settings/settingspage.h"
+
+class GpuPicker;
+class QComboBox;
+class QLineEdit;
+class QListWidget;
+class QMenu;
+class QSpinBox;
+
+class GroupsSettingsPage : public SettingsPage
+{
+    Q_OBJECT
+public:
+    explicit GroupsSettingsPage(QWidget *parent = nullptr);
+
+    // Keeps the selected row where it can (a reload shows the same group).
+    void load(const SettingsDraft &draft) override;
+    void store(SettingsDraft &draft) const override;
+    void showProblems(const QList<SettingsProblem> &problems) override;
+
+    void setPresentGpus(const QList<int> &present); // emits nothing
+    // The programs "Add from current holders" offers.
+    void setHolders(const QList<Holder> &holders);
+
+private:
+    void showGroup(int row); // fills the editor; emits nothing
+    void readGroup();
+    void addGroup();
+    void removeGroup();
+    void addIgnoredProgram(const QString &program);
+    void rebuildHoldersMenu();
+
+    QList<GroupDraft> m_groups;
+    QList<int> m_presentGpus;
+    QList<Holder> m_holders;
+    bool m_filling = false; // widgets are being set: their signals are not edits
+
+    QListWidget *m_groupList;
+    QWidget *m_groupEditor;
+    GpuPicker *m_groupGpus;
+    QListWidget *m_ignoreList;
+    QLineEdit *m_ignoreEdit;
+    QComboBox *m_busyWhen;
+    QSpinBox *m_busyMemoryMib;
+    QMenu *m_holdersMenu;
+    QHash<QString, QLabel *> m_messages; // field name -> its message
+};

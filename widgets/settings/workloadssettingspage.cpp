@@ -1,0 +1,383 @@
+#include "settings/workloadssettingspage.h"
+
+#include "config/commandsplit.h"
+#include "run/processrunner.h"
+#include "settings/gpupicker.h"
+#include "settings/testrun.h"
+
+#include <QCheckBox>
+#include <QDir>
+#include <QFileDialog>
+#include <QFileInfo>
+#include <QFormLayout>
+#include <QFrame>
+#include <QHBoxLayout>
+#include <QHeaderView>
+#include <QLabel>
+#include <QLineEdit>
+#include <QListWidget>
+#include <QPlainTextEdit>
+#include <QPushButton>
+#include <QScrollArea>
+#include <QStyle>
+#include <QTableWidget>
+#include <QVBoxLayout>
+
+#include <algorithm>
+
+#include <unistd.h>
+
+WorkloadsSettingsPage::WorkloadsSettingsPage(QWidget *parent) : SettingsPage(parent)
+{
+    auto *layout = new QHBoxLayout(this);
+
+    auto *left = new QVBoxLayout;
+    m_workloadList = new QListWidget;
+    m_workloadList->setObjectName(QStringLiteral("workloadList"));
+    left->addWidget(m_workloadList, 1);
+    auto *orderHint = new QLabel(tr("Workloads higher in the list start first."));
+    orderHint->setWordWrap(true);
+    left->addWidget(orderHint);
+    QPushButton *add = button(tr("Add"), QStringLiteral("addWorkloadButton"));
+    QPushButton *duplicate = button(tr("Duplicate"), QStringLiteral("duplicateWorkloadButton"));
+    QPushButton *remove = button(tr("Remove"), QStringLiteral("removeWorkloadButton"));
+    QPushButton *up = button(tr("Up"), QStringLiteral("moveUpButton"));
+    QPushButton *down = button(tr("Down"), QStringLiteral("moveDownButton"));
+    left->addWidget(row(add, {duplicate, remove}));
+    left->addWidget(row(up, {down}));
+    layout->addLayout(left, 1);
+    connect(add, &QPushButton::clicked, this, &WorkloadsSettingsPage::addWorkload);
+    connect(duplicate, &QPushButton::clicked, this, &WorkloadsSettingsPage::duplicateWorkload);
+    connect(remove, &QPushButton::clicked, this, &WorkloadsSettingsPage::removeWorkload);
+    connect(up, &QPushButton::clicked, this, [this] { moveWorkload(-1); });
+    connect(down, &QPushButton::clicked, this, [this] { moveWorkload(1); });
+    connect(m_workloadList, &QListWidget::currentRowChanged, this, [this](int row) {
+        if (m_filling)
+            return;
+        showWorkload(row);
+        Q_EMIT edited(); // the messages of the workload now shown
+    });
+
+    m_workloadEditor = new QWidget;
+    auto *form = new QFormLayout(m_workloadEditor);
+    const auto onEdit = [this] { readWorkload(); };
+
+    m_name = new QLineEdit;
+    m_name->setObjectName(QStringLiteral("nameEdit"));
+    form->addRow(tr("Name:"), m_name);
+    m_messages.insert(QStringLiteral("name"), addMessage(form, QStringLiteral("nameError")));
+
+    m_cmd = new QLineEdit;
+    m_cmd->setObjectName(QStringLiteral("cmdEdit"));
+    m_cmd->setToolTip(tr("Split into words like a shell does (quotes, backslashes), but no shell runs: write "
+                         "sh -c '…' for pipes or variables."));
+    QPushButton *browseCmd = button(tr("Browse…"), QStringLiteral("browseCmdButton"));
+    form->addRow(tr("Command:"), row(m_cmd, {browseCmd}));
+    m_messages.insert(QStringLiteral("cmd"), addMessage(form, QStringLiteral("cmdError")));
+
+    m_user = new QLineEdit;
+    m_user->setObjectName(QStringLiteral("userEdit"));
+    m_user->setPlaceholderText(::geteuid() == 0 ? tr("Required: idlegpu runs as root") : tr("You"));
+    m_user->setToolTip(tr("The login name (or uid) the workload runs as. Only an idlegpu running as root can "
+                          "run workloads as other users; it then needs one for every workload."));
+    form->addRow(tr("Run as user:"), m_user);
+    m_messages.insert(QStringLiteral("user"), addMessage(form, QStringLiteral("userError")));
+
+    m_dir = new QLineEdit;
+    m_dir->setObjectName(QStringLiteral("dirEdit"));
+    m_dir->setPlaceholderText(tr("Home folder"));
+    QPushButton *browseDir = button(tr("Browse…"), QStringLiteral("browseDirButton"));
+    form->addRow(tr("Working folder:"), row(m_dir, {browseDir}));
+    m_messages.insert(QStringLiteral("dir"), addMessage(form, QStringLiteral("dirError")));
+
+    m_workloadGpus = new GpuPicker(QStringLiteral("workloadGpus"), onEdit);
+    form->addRow(tr("GPUs:"), m_workloadGpus);
+    m_messages.insert(QStringLiteral("gpus"), addMessage(form, QStringLiteral("workloadGpusError")));
+
+    m_log = new QLineEdit;
+    m_log->setObjectName(QStringLiteral("logEdit"));
+    m_log->setPlaceholderText(tr("idlegpu's own log"));
+    QPushButton *browseLog = button(tr("Browse…"), QStringLiteral("browseLogButton"));
+    form->addRow(tr("Log file:"), row(m_log, {browseLog}));
+    m_messages.insert(QStringLiteral("log"), addMessage(form, QStringLiteral("logError")));
+
+    m_envTable = new QTableWidget(0, 2);
+    m_envTable->setObjectName(QStringLiteral("envTable"));
+    m_envTable->setHorizontalHeaderLabels({tr("Variable"), tr("Value")});
+    m_envTable->horizontalHeader()->setStretchLastSection(true);
+    m_envTable->verticalHeader()->hide();
+    m_envTable->setMinimumHeight(90);
+    QPushButton *addEnv = button(tr("Add"), QStringLiteral("addEnvButton"));
+    QPushButton *removeEnv = button(tr("Remove"), QStringLiteral("removeEnvButton"));
+    auto *envButtons = new QWidget;
+    auto *envButtonsLayout = new QVBoxLayout(envButtons);
+    envButtonsLayout->setContentsMargins(0, 0, 0, 0);
+    envButtonsLayout->addWidget(addEnv);
+    envButtonsLayout->addWidget(removeEnv);
+    envButtonsLayout->addStretch(1);
+    form->addRow(tr("Environment:"), row(m_envTable, {envButtons}));
+    m_messages.insert(QStringLiteral("env"), addMessage(form, QStringLiteral("envError")));
+    connect(addEnv, &QPushButton::clicked, this, [this] {
+        const int newRow = m_envTable->rowCount();
+        m_envTable->insertRow(newRow);
+        m_envTable->setCurrentCell(newRow, 0);
+        m_envTable->editItem(m_envTable->item(newRow, 0));
+    });
+    connect(removeEnv, &QPushButton::clicked, this, [this] {
+        if (m_envTable->currentRow() >= 0)
+            m_envTable->removeRow(m_envTable->currentRow());
+        readEnvTable();
+    });
+    connect(m_envTable, &QTableWidget::itemChanged, this, &WorkloadsSettingsPage::readEnvTable);
+
+    m_stopTimeout = new QLineEdit;
+    m_stopTimeout->setObjectName(QStringLiteral("stopTimeoutEdit"));
+    m_stopTimeout->setToolTip(tr("After asking the workload to stop (SIGTERM), how long to wait before killing it."));
+    form->addRow(tr("Stop timeout (seconds):"), m_stopTimeout);
+    m_messages.insert(QStringLiteral("stopTimeout"), addMessage(form, QStringLiteral("stopTimeoutError")));
+
+    m_enabled = new QCheckBox(tr("Enabled (run it when its GPUs are free)"));
+    m_enabled->setObjectName(QStringLiteral("enabledCheck"));
+    form->addRow(QString(), m_enabled);
+
+    QPushButton *testRunButton = button(QString(), QStringLiteral("testRunButton"));
+    auto *testRunOutput = new QPlainTextEdit;
+    testRunOutput->setObjectName(QStringLiteral("testRunOutput"));
+    testRunOutput->setReadOnly(true);
+    testRunOutput->setMaximumBlockCount(2000);
+    testRunOutput->setMinimumHeight(80);
+    testRunOutput->setPlaceholderText(tr("The output of a test run shows here."));
+    form->addRow(testRunButton, testRunOutput);
+    m_testRun = new TestRun(testRunButton, testRunOutput, this);
+    connect(testRunButton, &QPushButton::clicked, this, &WorkloadsSettingsPage::startOrStopTestRun);
+
+    for (QLineEdit *edit : {m_name, m_cmd, m_user, m_dir, m_log, m_stopTimeout})
+        connect(edit, &QLineEdit::textChanged, this, onEdit);
+    connect(m_enabled, &QCheckBox::toggled, this, onEdit);
+    connect(browseCmd, &QPushButton::clicked, this, &WorkloadsSettingsPage::browseCommand);
+    connect(browseDir, &QPushButton::clicked, this, &WorkloadsSettingsPage::browseFolder);
+    connect(browseLog, &QPushButton::clicked, this, &WorkloadsSettingsPage::browseLog);
+
+    auto *scroll = new QScrollArea;
+    scroll->setWidgetResizable(true);
+    scroll->setFrameShape(QFrame::NoFrame);
+    scroll->setWidget(m_workloadEditor);
+    layout->addWidget(scroll, 3);
+}
+
+void WorkloadsSettingsPage::load(const SettingsDraft &draft)
+{
+    const int row = m_workloadList->currentRow();
+    m_workloads = draft.workloads;
+    m_filling = true;
+    m_workloadList->clear();
+    for (int i = 0; i < m_workloads.size(); ++i)
+        m_workloadList->addItem(QString());
+    m_workloadList->setCurrentRow(m_workloads.isEmpty() ? -1 : qBound(0, row, int(m_workloads.size()) - 1));
+    m_filling = false;
+    showWorkload(m_workloadList->currentRow());
+}
+
+void WorkloadsSettingsPage::store(SettingsDraft &draft) const
+{
+    draft.workloads = m_workloads;
+}
+
+void WorkloadsSettingsPage::showProblems(const QList<SettingsProblem> &problems)
+{
+    showMessages(m_messages, problems, SettingsProblem::Workloads, m_workloadList->currentRow());
+    const QIcon errorIcon = style()->standardIcon(QStyle::SP_MessageBoxCritical);
+    for (int i = 0; i < m_workloadList->count() && i < m_workloads.size(); ++i) {
+        const WorkloadDraft &w = m_workloads.at(i);
+        QListWidgetItem *item = m_workloadList->item(i);
+        item->setText(w.enabled ? w.name : tr("%1 (disabled)").arg(w.name));
+        const bool hasError = std::any_of(problems.cbegin(), problems.cend(), [i](const SettingsProblem &p) {
+            return p.page == SettingsProblem::Workloads && p.item == i && p.severity == SettingsProblem::Error;
+        });
+        item->setIcon(hasError ? errorIcon : QIcon());
+    }
+}
+
+void WorkloadsSettingsPage::setPresentGpus(const QList<int> &present)
+{
+    m_presentGpus = present;
+    m_filling = true;
+    m_workloadGpus->setPresent(present);
+    m_filling = false;
+}
+
+void WorkloadsSettingsPage::setGpuIdentities(const QList<GpuDevice> &devices, const QHash<int, QString> &uuids)
+{
+    m_gpuDevices = devices;
+    m_gpuUuids = uuids;
+}
+
+void WorkloadsSettingsPage::stopTestRun()
+{
+    m_testRun->stop(QString());
+}
+
+void WorkloadsSettingsPage::startOrStopTestRun()
+{
+    if (m_testRun->isRunning()) {
+        m_testRun->stop(tr("— stopped —"));
+        return;
+    }
+    const int row = m_workloadList->currentRow();
+    if (row < 0 || row >= m_workloads.size())
+        return;
+    m_testRun->start(SettingsModel::workloadConfig(m_workloads.at(row)),
+                     {ProcessRunner::defaultReaperPath(), m_gpuUuids, m_gpuDevices, UserLookup::system()});
+}
+
+void WorkloadsSettingsPage::showWorkload(int row)
+{
+    m_filling = true;
+    const bool valid = row >= 0 && row < m_workloads.size();
+    m_workloadEditor->setEnabled(valid);
+    const WorkloadDraft w = valid ? m_workloads.at(row) : WorkloadDraft();
+    m_name->setText(w.name);
+    m_cmd->setText(w.cmd);
+    m_user->setText(w.user);
+    m_dir->setText(w.dir);
+    m_workloadGpus->setPresent(m_presentGpus);
+    m_workloadGpus->setSelection(w.gpus);
+    m_log->setText(w.log);
+    m_envTable->setRowCount(0);
+    for (const auto &[key, value] : w.env) {
+        const int r = m_envTable->rowCount();
+        m_envTable->insertRow(r);
+        m_envTable->setItem(r, 0, new QTableWidgetItem(key));
+        m_envTable->setItem(r, 1, new QTableWidgetItem(value));
+    }
+    m_stopTimeout->setText(w.stopTimeout);
+    m_enabled->setChecked(w.enabled);
+    m_filling = false;
+}
+
+void WorkloadsSettingsPage::readWorkload()
+{
+    const int row = m_workloadList->currentRow();
+    if (m_filling || row < 0 || row >= m_workloads.size())
+        return;
+    WorkloadDraft &w = m_workloads[row];
+    w.name = m_name->text();
+    w.cmd = m_cmd->text();
+    w.user = m_user->text();
+    w.dir = m_dir->text();
+    w.gpus = m_workloadGpus->selection();
+    w.log = m_log->text();
+    w.stopTimeout = m_stopTimeout->text();
+    w.enabled = m_enabled->isChecked();
+    Q_EMIT edited();
+}
+
+void WorkloadsSettingsPage::readEnvTable()
+{
+    const int row = m_workloadList->currentRow();
+    if (m_filling || row < 0 || row >= m_workloads.size())
+        return;
+    QList<QPair<QString, QString>> env;
+    for (int r = 0; r < m_envTable->rowCount(); ++r) {
+        const QTableWidgetItem *key = m_envTable->item(r, 0);
+        const QTableWidgetItem *value = m_envTable->item(r, 1);
+        const QString keyText = key ? key->text().trimmed() : QString();
+        const QString valueText = value ? value->text() : QString();
+        if (!keyText.isEmpty() || !valueText.isEmpty())
+            env.append({keyText, valueText});
+    }
+    m_workloads[row].env = env;
+    Q_EMIT edited();
+}
+
+void WorkloadsSettingsPage::addWorkload()
+{
+    WorkloadDraft w;
+    QStringList names;
+    for (const WorkloadDraft &other : std::as_const(m_workloads))
+        names.append(other.name.trimmed());
+    w.name = tr("workload");
+    for (int n = 2; names.contains(w.name); ++n)
+        w.name = tr("workload %1").arg(n);
+    m_workloads.append(w);
+    m_workloadList->addItem(QString());
+    m_workloadList->setCurrentRow(m_workloadList->count() - 1);
+    m_name->setFocus();
+    m_name->selectAll();
+}
+
+void WorkloadsSettingsPage::duplicateWorkload()
+{
+    const int row = m_workloadList->currentRow();
+    if (row < 0 || row >= m_workloads.size())
+        return;
+    WorkloadDraft copy = m_workloads.at(row);
+    copy.id.clear();
+    copy.name = tr("%1 (copy)").arg(copy.name.trimmed());
+    m_workloads.insert(row + 1, copy);
+    m_filling = true;
+    m_workloadList->insertItem(row + 1, QString());
+    m_filling = false;
+    m_workloadList->setCurrentRow(row + 1);
+}
+
+void WorkloadsSettingsPage::removeWorkload()
+{
+    const int row = m_workloadList->currentRow();
+    if (row < 0 || row >= m_workloads.size())
+        return;
+    m_workloads.removeAt(row);
+    m_filling = true;
+    delete m_workloadList->takeItem(row);
+    m_filling = false;
+    showWorkload(m_workloadList->currentRow());
+    Q_EMIT edited();
+}
+
+void WorkloadsSettingsPage::moveWorkload(int by)
+{
+    const int row = m_workloadList->currentRow();
+    const int target = row + by;
+    if (row < 0 || target < 0 || target >= m_workloads.size())
+        return;
+    m_workloads.move(row, target);
+    m_filling = true;
+    m_workloadList->setCurrentRow(target);
+    m_filling = false;
+    showWorkload(target);
+    Q_EMIT edited();
+}
+
+void WorkloadsSettingsPage::browseCommand()
+{
+    const QString program = QFileDialog::getOpenFileName(this, tr("Choose the program to run"),
+                                                         QFileInfo(m_dir->text()).isDir() ? m_dir->text()
+                                                                                          : QDir::homePath());
+    if (program.isEmpty())
+        return;
+    // The program replaces the first word; the arguments stay.
+    QString error;
+    const std::optional<QStringList> words = splitCommand(m_cmd->text(), &error);
+    QStringList quoted{SettingsModel::shellQuote(program)};
+    if (words && !words->isEmpty())
+        for (const QString &word : words->mid(1))
+            quoted.append(SettingsModel::shellQuote(word));
+    m_cmd->setText(quoted.join(QLatin1Char(' ')));
+}
+
+void WorkloadsSettingsPage::browseFolder()
+{
+    const QString folder = QFileDialog::getExistingDirectory(this, tr("Choose the working folder"),
+                                                             m_dir->text().isEmpty() ? QDir::homePath() : m_dir->text());
+    if (!folder.isEmpty())
+        m_dir->setText(folder);
+}
+
+void WorkloadsSettingsPage::browseLog()
+{
+    const QString log = QFileDialog::getSaveFileName(this, tr("Choose the log file"),
+                                                     m_log->text().isEmpty() ? QDir::homePath() : m_log->text(),
+                                                     QString(), nullptr, QFileDialog::DontConfirmOverwrite);
+    if (!log.isEmpty())
+        m_log->setText(log);
+}

@@ -1,0 +1,64 @@
+#pragma once
+// The Workloads page: the [process-*] sections in their order (their priority), a list and an editor for the
+// selected one, and its test run.
+#include "policy/snapshot.h"
+#include "settings/settingspage.h"
+
+class GpuPicker;
+class QCheckBox;
+class QLineEdit;
+class QListWidget;
+class QPlainTextEdit;
+class QPushButton;
+class QTableWidget;
+class TestRun;
+
+class WorkloadsSettingsPage : public SettingsPage
+{
+    Q_OBJECT
+public:
+    explicit WorkloadsSettingsPage(QWidget *parent = nullptr);
+
+    // Keeps the selected row where it can (a reload shows the same workload).
+    void load(const SettingsDraft &draft) override;
+    void store(SettingsDraft &draft) const override;
+    void showProblems(const QList<SettingsProblem> &problems) override;
+
+    void setPresentGpus(const QList<int> &present); // emits nothing
+    // What a test run's environment names the GPUs by: their vendors, and UUIDs where a backend named them.
+    void setGpuIdentities(const QList<GpuDevice> &devices, const QHash<int, QString> &uuids);
+    void stopTestRun();
+
+private:
+    void showWorkload(int row); // fills the editor; emits nothing
+    void readWorkload();
+    void readEnvTable();
+    void addWorkload();
+    void duplicateWorkload();
+    void removeWorkload();
+    void moveWorkload(int by);
+    void browseCommand();
+    void browseFolder();
+    void browseLog();
+    void startOrStopTestRun();
+
+    QList<WorkloadDraft> m_workloads;
+    QList<int> m_presentGpus;
+    QList<GpuDevice> m_gpuDevices;
+    QHash<int, QString> m_gpuUuids;
+    bool m_filling = false; // widgets are being set: their signals are not edits
+
+    QListWidget *m_workloadList;
+    QWidget *m_workloadEditor;
+    QLineEdit *m_name;
+    QLineEdit *m_cmd;
+    QLineEdit *m_user;
+    QLineEdit *m_dir;
+    GpuPicker *m_workloadGpus;
+    QLineEdit *m_log;
+    QTableWidget *m_envTable;
+    QLineEdit *m_stopTimeout;
+    QCheckBox *m_enabled;
+    TestRun *m_testRun;
+    QHash<QString, QLabel *> m_messages; // field name -> its message
+};
