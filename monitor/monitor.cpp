@@ -19,8 +19,9 @@ namespace {
 constexpr int kCoalesceMs = 100;
 // A hidden holder the GPU backend does not confirm is dropped once its node has been quiet this long.
 constexpr qint64 kHiddenCheckedByBackendAfterMs = 30'000;
-// An open that no visible process explains yet is checked again this soon.
-constexpr int kRecheckMs = 5;
+// An open that no visible process explains yet is checked again this soon: its fd shows in /proc microseconds
+// after the event (bench_preemption without bystanders: 5 ms gave p90 6.7 ms, 1 ms gives p90 2.0 ms).
+constexpr int kRecheckMs = 1;
 // Editors save in several steps (truncate, write, rename): read the file once they are done.
 constexpr int kReloadDelayMs = 200;
 

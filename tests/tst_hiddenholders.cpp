@@ -68,8 +68,11 @@ void TestHiddenHolders::sequences_data()
     QTest::newRow("nothing unreadable: everything is visible, hidden resets")
         << QList<Step>{{2, 0, 0, true, 0, 2, 0}, {0, 0, 0, true, 2, 0, 0}, {0, 0, 1, false, 0, 0, 0},
                        {1, 0, 1, true, 0, 1, 0}};
+    // Its unexplained opens are provisional for one update (the monitor looks again), never confirmed.
     QTest::newRow("root never has hidden holders")
-        << QList<Step>{{5, 0, 0, false, 0, 0, 0}, {0, 0, 2, false, 0, 0, 0}, {0, 1, 0, false, 0, 0, 0}};
+        << QList<Step>{{5, 0, 0, false, 0, 5, 0}, {0, 0, 2, false, 0, 0, 0}, {0, 1, 0, false, 0, 0, 0}};
+    QTest::newRow("root: an open whose fd shows only at the next scan")
+        << QList<Step>{{1, 0, 0, false, 0, 1, 0}, {0, 0, 1, false, 0, 0, 0}, {1, 1, 1, false, 0, 0, 0}};
 }
 
 void TestHiddenHolders::sequences()

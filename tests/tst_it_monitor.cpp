@@ -125,6 +125,39 @@ private Q_SLOTS:
         QCOMPARE(m_monitor->state().decision.gpus.at(0).foreignHolders.value(0).pid, 4242);
     }
 
+    void openBeforeItsFdShowsIsLookedAtAgain()
+    {
+        FakeProc proc;
+        const QString path = writeConfig(defaults(0) + sleeper(QStringLiteral("0"), QStringLiteral("0")));
+        MonitorPaths paths;
+        paths.procRoot = proc.path();
+        m_monitor = std::make_unique<Monitor>(path, m_runner.get(), SystemClock::instance(), paths);
+        QVERIFY(m_monitor->start());
+        QTRY_COMPARE_WITH_TIMEOUT(stateOf(QStringLiteral("process-0")), WorkloadRuntime::Running, 5000);
+        QTest::qWait(200); // every event of the start handled
+
+        // The kernel queues the open before the opener's fd is in /proc: the scan that answers the event sees no
+        // holder. The fd shows right after that scan, with no further event.
+        FakeProc::Process opener;
+        opener.pid = 4243;
+        opener.sid = 4243;
+        opener.comm = "python3";
+        opener.fds = {m_dev->node(0)};
+        bool added = false;
+        QObject addsOnce; // the connection ends with this scope
+        connect(m_monitor.get(), &Monitor::stateChanged, &addsOnce, [&] {
+            if (!added) {
+                added = true;
+                proc.add(opener);
+            }
+        });
+        QFile node(m_dev->node(0));
+        QVERIFY(node.open(QIODevice::ReadOnly));
+        QTRY_VERIFY_WITH_TIMEOUT(added, 3000);
+        QTRY_VERIFY_WITH_TIMEOUT(stateOf(QStringLiteral("process-0")) != WorkloadRuntime::Running, 3000);
+        QCOMPARE(m_monitor->state().decision.gpus.at(0).foreignHolders.value(0).pid, 4243);
+    }
+
     void ignoredProgramDoesNotPreempt()
     {
         const QString path = writeConfig(defaults(1) + QStringLiteral("[gpu-all]\ngpus=ALL\nignore_programs=nvidia-smi\n\n")

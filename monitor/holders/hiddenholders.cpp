@@ -25,7 +25,12 @@ void HiddenHolderTracker::update(const QString &node, int opens, int closes, int
     counts.visibleFds = visibleFds;
     counts.closedAfterScan = 0;
     if (!someUnreadable) {
-        counts = NodeCounts{visibleFds, 0, 0, 0, 0, nowMs};
+        // Nothing is hidden. An open that no new fd explains stays provisional for this one update all the same:
+        // the kernel reports an open before the opener's fd shows in /proc, so a scan that answers the event at
+        // once can come too early, and the monitor looks again while any is provisional.
+        const int unexplainedCloses = std::max(0, closes - std::max(-visibleChange, 0)); // a short-lived opener's
+        const int unexplainedOpens = std::max(0, opens - std::max(visibleChange, 0) - unexplainedCloses);
+        counts = NodeCounts{visibleFds, 0, unexplainedOpens, 0, 0, nowMs};
         return;
     }
     if (opens || closes)

@@ -22,8 +22,9 @@ public:
     // Counts only confirmed ones: an unexplained open stays provisional for one update first.
     int hiddenCount(const QString &node) const;
     // Unexplained opens of the last update. Most are a visible process that opened the node during the scan,
-    // after the scan had passed it: the next update sees its fd without an open and cancels them. What is
-    // still unexplained then is confirmed. The monitor scans again at once while any is provisional.
+    // after the scan had passed it, or just before it with its fd not yet in /proc: the next update sees its fd
+    // without an open and cancels them. What is still unexplained then is confirmed (only while some process is
+    // unreadable; else it is dropped). The monitor scans again at once while any is provisional.
     int provisionalCount(const QString &node) const;
     // Visible fds that share an open file with another fd (fork, dup): their exit sends no close event.
     int sharedCount(const QString &node) const;
