@@ -22,6 +22,18 @@ QString LaunchPlan::error() const
     return QString();
 }
 
+QProcess *LaunchPlan::makeProcess(QObject *parent) const
+{
+    auto *process = new QProcess(parent);
+    process->setProgram(program);
+    process->setArguments(arguments);
+    process->setProcessEnvironment(environment);
+    process->setWorkingDirectory(reaperFolder);
+    process->setProcessChannelMode(QProcess::MergedChannels);
+    process->setStandardInputFile(QProcess::nullDevice());
+    return process;
+}
+
 LaunchPlan LaunchPlan::make(const WorkloadConfig &config, const QList<int> &gpus, bool allGpus,
                             const LaunchContext &context)
 {

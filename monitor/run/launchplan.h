@@ -11,6 +11,7 @@
 #include "policy/snapshot.h"
 
 #include <QHash>
+#include <QProcess>
 #include <QList>
 #include <QProcessEnvironment>
 #include <QString>
@@ -52,6 +53,9 @@ struct LaunchPlan
     bool ready() const { return problem == Ready; }
     // Why it cannot start, as idlegpu's log says it ("command not found: miner-run"); empty when ready.
     QString error() const;
+    // A process set up to start what the plan says, its output merged, no standard input (a workload that
+    // reads stdin must not hang); the caller connects it and starts it.
+    QProcess *makeProcess(QObject *parent) const;
 
     // The plan for `config` on `gpus` (allGpus: gpus=ALL, no selection in the environment). The reaper ends the
     // tree with SIGKILL config.stopTimeoutSeconds after a SIGTERM, and on its own when idlegpu dies.

@@ -170,13 +170,7 @@ bool ProcessRunner::start(const WorkloadConfig &config, const QList<int> &gpus, 
         entry.logWriteFailed = false;
     }
 
-    auto *process = new QProcess(this);
-    process->setProgram(plan.program);
-    process->setArguments(plan.arguments);
-    process->setProcessEnvironment(plan.environment);
-    process->setWorkingDirectory(plan.reaperFolder);
-    process->setProcessChannelMode(QProcess::MergedChannels);
-    process->setStandardInputFile(QProcess::nullDevice()); // a workload that reads stdin must not hang
+    QProcess *process = plan.makeProcess(this);
     const QString id = config.id;
     connect(process, &QProcess::readyReadStandardOutput, this, [this, id, process] {
         // Bounded reads: a flooding workload cannot make one call hold much memory.

@@ -41,13 +41,7 @@ void TestRun::start(WorkloadConfig workload, const LaunchContext &context)
         return;
     }
 
-    auto *process = new QProcess(this);
-    process->setProgram(plan.program);
-    process->setArguments(plan.arguments);
-    process->setProcessEnvironment(plan.environment);
-    process->setWorkingDirectory(plan.reaperFolder);
-    process->setProcessChannelMode(QProcess::MergedChannels);
-    process->setStandardInputFile(QProcess::nullDevice());
+    QProcess *process = plan.makeProcess(this);
     connect(process, &QProcess::readyReadStandardOutput, this, [this, process] {
         const QString text = QString::fromLocal8Bit(process->read(64 * 1024));
         if (m_output->toPlainText().size() < kMaxOutputChars) {
