@@ -160,9 +160,10 @@ void Monitor::sampleGpus()
     const qint64 now = m_clock->nowMs();
     for (const GpuInfo &info : sample) {
         const GpuBackend *backend = m_collector.backends().judgeOf(info.index);
-        const auto device = std::find_if(m_devices.gpus.cbegin(), m_devices.gpus.cend(),
+        const QList<GpuDevice> &gpus = m_collector.devices().gpus;
+        const auto device = std::find_if(gpus.cbegin(), gpus.cend(),
                                          [&info](const GpuDevice &d) { return d.index == info.index; });
-        if (!backend || device == m_devices.gpus.cend() || m_hidden.hiddenCount(device->path) == 0
+        if (!backend || device == gpus.cend() || m_hidden.hiddenCount(device->path) == 0
             || now - m_hidden.lastEventMs(device->path) < kHiddenCheckedByBackendAfterMs
             || !backendSeesOnlyVisibleProcesses(info, m_snapshot.holders))
             continue;
@@ -321,8 +322,7 @@ bool Monitor::applyConfig(const ConfigLoadResult &result, bool initial)
         if (!m_fileWatcher->addPath(m_config.deviceRoot))
             qCWarning(lcScan, "cannot watch %s for GPUs appearing; the poll every %d s will notice them",
                       qPrintable(m_config.deviceRoot), m_config.intervalSeconds);
-        m_devices = DeviceNodes();
-        m_collector.setDevices(m_devices);
+        m_collector.setDevices(DeviceNodes());
         m_runner->setGpuDevices({});
     }
     return true;
@@ -350,22 +350,21 @@ void Monitor::updateDevices()
     if (!m_fileWatcher->directories().contains(dri) && QFileInfo(dri).isDir())
         m_fileWatcher->addPath(dri);
     const DeviceNodes devices = m_collector.scanDevices(m_config);
-    if (devices == m_devices && !m_rewatchNodes)
+    if (devices == m_collector.devices() && !m_rewatchNodes)
         return;
     m_rewatchNodes = false;
-    if (devices != m_devices) {
+    if (devices != m_collector.devices()) {
         QStringList found;
         for (const GpuDevice &gpu : devices.gpus)
             found.append(gpu.describe().isEmpty() ? QString::number(gpu.index)
                                                   : QStringLiteral("%1 (%2)").arg(gpu.index).arg(gpu.describe()));
         qCInfo(lcScan, "GPUs under %s: %s", qPrintable(m_config.deviceRoot),
                found.isEmpty() ? "none" : qPrintable(found.join(QStringLiteral(", "))));
-        m_devices = devices;
-        m_collector.setDevices(m_devices);
+        m_collector.setDevices(devices);
         m_hidden.reset();
-        m_runner->setGpuDevices(m_devices.gpus);
+        m_runner->setGpuDevices(devices.gpus);
     }
-    m_nodeWatcher->setNodes(m_devices.allPaths()); // unchanged nodes keep their watch
+    m_nodeWatcher->setNodes(devices.allPaths()); // unchanged nodes keep their watch
 }
 
 void Monitor::absorbEvents(const NodeEvents &events)
@@ -452,7 +451,7 @@ void Monitor::rescan()
         // Root reads every process's fds (the few it cannot, like a container's init, hold no GPU): nothing is
         // hidden then, and inferring hidden holders from event counts could only add errors.
         const bool someUnreadable = scan.unreadableProcesses > 0 && m_inferHiddenHolders;
-        for (const GpuDevice &gpu : std::as_const(m_devices.gpus)) {
+        for (const GpuDevice &gpu : m_collector.devices().gpus) {
             m_hidden.update(gpu.path, m_pendingEvents->opens.value(gpu.path),
                             m_pendingEvents->closes.value(gpu.path), scan.visibleFdsByNode.value(gpu.path),
                             someUnreadable, m_clock->nowMs());

@@ -124,12 +124,11 @@ private:
 
     Config m_config;
     QList<ConfigDiagnostic> m_configProblems;
-    DeviceNodes m_devices;
     Snapshot m_snapshot;
     Decision m_decision;
     PolicyMemory m_memory;
     PauseState m_pause;
-    SnapshotCollector m_collector; // the scanners and the GPU backends
+    SnapshotCollector m_collector; // the scanners, the GPU backends and the GPUs present
     HiddenHolderTracker m_hidden;
     NodeEvents *m_pendingEvents;
     GpuMetrics m_gpuMetrics;

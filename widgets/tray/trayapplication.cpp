@@ -120,7 +120,7 @@ void TrayApplication::reportConfigProblems()
 
 void TrayApplication::applyState()
 {
-    const MonitorState state = m_monitor->state();
+    const MonitorState &state = m_monitor->state();
     m_notifier->setSettings({state.config.notify.preemption, state.config.notify.failure,
                              state.config.notify.configError});
     const qint64 nowMs = m_clock->nowMs();
