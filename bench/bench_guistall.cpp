@@ -15,6 +15,7 @@
 // two causes of a stall apart: time it ran (the monitor's work, where it runs there) and time it was ready but
 // waited for a CPU (the machine's load, the monitor's own threads among it).
 #include "bystanders.h"
+#include "fakegpus.h"
 #include "monitorhost.h"
 #include "run/processrunner.h"
 
@@ -87,20 +88,8 @@ bool waitUntil(const std::function<bool()> &done, int timeoutMs)
 
 QString writeConfig(const QTemporaryDir &dir)
 {
-    const QString dev = dir.filePath(QStringLiteral("dev"));
-    QDir().mkpath(dev);
-    for (const char *node : {"nvidia0", "nvidia1", "nvidiactl", "nvidia-uvm"}) {
-        QFile file(dev + QLatin1Char('/') + QLatin1String(node));
-        file.open(QIODevice::WriteOnly);
-    }
-    const QString path = dir.filePath(QStringLiteral("idlegpu.conf"));
-    QFile config(path);
-    config.open(QIODevice::WriteOnly);
-    config.write(QStringLiteral("[defaults]\ninterval_seconds=60\nstart_delay_seconds=0\ndevice_root=%1\n\n"
-                                "[process-bench]\ncmd=sleep 1000\ngpus=0\nstop_timeout_seconds=2\n")
-                     .arg(dev)
-                     .toUtf8());
-    return path;
+    return writeFakeGpuConfig(dir, QStringLiteral("interval_seconds=60\nstart_delay_seconds=0\n\n[process-bench]\n"
+                                                  "cmd=sleep 1000\ngpus=0\nstop_timeout_seconds=2\n"));
 }
 
 // The monitor in one of the two placements, seen from the GUI thread.

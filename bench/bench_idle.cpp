@@ -2,6 +2,8 @@
 // a quiet period, and the memory of the tray. Prints a table; never a pass/fail.
 //
 //   bench_idle [--seconds N]      (default 300: the 5 minutes)
+#include "fakegpus.h"
+
 #include <QCoreApplication>
 #include <QDir>
 #include <QFile>
@@ -49,22 +51,8 @@ ProcessCost costOf(qint64 pid)
 
 QString writeConfig(const QTemporaryDir &dir)
 {
-    const QString dev = dir.filePath(QStringLiteral("dev"));
-    QDir().mkpath(dev);
-    for (const char *name : {"nvidia0", "nvidia1", "nvidiactl", "nvidia-uvm"}) {
-        QFile node(dev + QLatin1Char('/') + QLatin1String(name));
-        node.open(QIODevice::WriteOnly);
-    }
-    const QString path = dir.filePath(QStringLiteral("idlegpu.conf"));
-    QFile config(path);
-    config.open(QIODevice::WriteOnly);
-    config.write(QStringLiteral("[defaults]\ninterval_seconds=10\nstart_delay_seconds=0\ndevice_root=%1\n\n"
-                                "[process-a]\ncmd=sleep 100000\ngpus=0\n\n[process-b]\ncmd=sleep 100000\ngpus=1\n")
-                     .arg(dev)
-                     .toUtf8());
-    config.close();
-    QFile::setPermissions(path, QFileDevice::ReadOwner | QFileDevice::WriteOwner);
-    return path;
+    return writeFakeGpuConfig(dir, QStringLiteral("interval_seconds=10\nstart_delay_seconds=0\n\n[process-a]\n"
+                                                  "cmd=sleep 100000\ngpus=0\n\n[process-b]\ncmd=sleep 100000\ngpus=1\n"));
 }
 
 } // namespace
