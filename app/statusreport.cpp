@@ -1,6 +1,7 @@
 #include "statusreport.h"
 
 #include <QCoreApplication>
+#include <QDateTime>
 #include <QJsonArray>
 
 #include <unistd.h>
@@ -21,6 +22,7 @@ MonitorState collect(const Config &config, const MonitorPaths &paths, std::uniqu
     input.snapshot = state.snapshot;
     input.config = config;
     input.config.startDelaySeconds = 0; // "what would run": as if every GPU had been free long enough
+    input.localNow = QDateTime::currentDateTime();
     input.selfPid = ::getpid();
     state.decision = Policy::decide(input);
     return state;

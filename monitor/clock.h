@@ -1,30 +1,47 @@
 #pragma once
+#include <QDateTime>
 #include <QtGlobal>
 
-// Monotonic milliseconds, injected so that the policy and the monitor can be tested against a fake clock.
+// Monotonic milliseconds for every delay, and the local wall time for [schedule]; injected so that the policy and
+// the monitor can be tested against a fake clock.
 class Clock
 {
 public:
     virtual ~Clock() = default;
     virtual qint64 nowMs() const = 0;
+    virtual QDateTime localNow() const = 0;
 };
 
 class SystemClock final : public Clock
 {
 public:
     qint64 nowMs() const override;
+    QDateTime localNow() const override { return QDateTime::currentDateTime(); }
     static SystemClock *instance();
 };
 
-// A clock that tests advance by hand.
+// A clock that tests advance by hand. Its wall time moves with its monotonic time from a settable start (by
+// default Monday 2026-01-05 12:00 local time).
 class FakeClock final : public Clock
 {
 public:
-    explicit FakeClock(qint64 startMs = 1'000'000) : m_nowMs(startMs) {}
+    explicit FakeClock(qint64 startMs = 1'000'000)
+        : m_nowMs(startMs), m_anchorMs(startMs), m_anchorLocal(QDate(2026, 1, 5), QTime(12, 0))
+    {
+    }
     qint64 nowMs() const override { return m_nowMs; }
+    QDateTime localNow() const override { return m_anchorLocal.addMSecs(m_nowMs - m_anchorMs); }
     void advance(qint64 ms) { m_nowMs += ms; }
     void set(qint64 ms) { m_nowMs = ms; }
+    // The wall time it shows now; it moves on from there.
+    void setLocalNow(const QDateTime &local)
+    {
+        m_anchorMs = m_nowMs;
+        m_anchorLocal = local;
+    }
 
 private:
     qint64 m_nowMs;
+    qint64 m_anchorMs;
+    QDateTime m_anchorLocal;
 };

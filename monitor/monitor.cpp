@@ -408,9 +408,14 @@ void Monitor::preemptEarly(const Holder &holder)
         for (int gpu : holder.gpus) {
             if (!runtime.gpus.contains(gpu) || !Policy::isForeign(holder, gpu, m_config, runtimes, m_selfPid))
                 continue;
-            // Where an open node is not enough (busy_when) and something can tell what the holder does there, the
-            // policy judges it once that has spoken; with nothing to ask, in doubt it is busy now.
-            if (!m_config.busyRuleFor(gpu).opened && m_collector.backends().canJudgeUse(gpu))
+            // busy_when = auto: a compute client (it holds nvidia-uvm or kfd) stops the workload now; a graphics client
+            // is the policy's to judge once a backend has measured it. busy_when = computes or memory: where a backend
+            // can tell what the holder does there, the policy judges it once that has spoken; with nothing to ask, in
+            // doubt it is busy now.
+            const BusyRule rule = m_config.busyRuleFor(gpu);
+            if (!rule.opened && !rule.byClientKind && m_collector.backends().canJudgeUse(gpu))
+                continue;
+            if (!Policy::judgeHolder(holder, gpu, rule).makesBusy)
                 continue;
             const WorkloadConfig *config = m_config.workload(runtime.id);
             PreemptionEvent event{runtime.id, config ? config->name : runtime.id, gpu, holder, m_clock->nowMs()};
@@ -489,6 +494,7 @@ void Monitor::rescan()
     input.runtimes = m_runner->runtimes();
     input.pause = m_pause;
     input.nowMs = snapshot.takenAtMs;
+    input.localNow = m_clock->localNow();
     input.selfPid = m_selfPid;
     input.memory = m_memory;
     const Decision decision = Policy::decide(input);

@@ -21,6 +21,10 @@ GpuMetrics SnapshotCollector::sampleGpus()
 {
     GpuMetrics metrics = m_backends.describe();
     metrics.gpus = m_backends.refresh();
+    m_temperatures.clear();
+    for (const GpuInfo &info : std::as_const(metrics.gpus))
+        if (info.temperatureCelsius)
+            m_temperatures.insert(info.index, *info.temperatureCelsius);
     return metrics;
 }
 
@@ -28,6 +32,7 @@ Snapshot SnapshotCollector::collect(const Config &config, const Hooks &hooks) co
 {
     Snapshot snapshot;
     snapshot.devices = devices();
+    snapshot.temperatures = m_temperatures;
     const HolderScanner::Result scan = m_scanner.scan(HolderScanner::nodesOf(snapshot.devices), hooks.onHolder);
     snapshot.holders = scan.holders;
     snapshot.unreadableProcesses = scan.unreadableProcesses;

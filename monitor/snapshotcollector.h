@@ -35,7 +35,7 @@ public:
     const DeviceNodes &devices() const { return m_backends.devices(); }
 
     // Each backend's identity and metrics of the GPUs it covers (slow: never on the preemption path), with the
-    // vendor library's state; sampledAtMs is left to the caller.
+    // vendor library's state; sampledAtMs is left to the caller. Its temperatures go into every later collect().
     GpuMetrics sampleGpus();
 
     struct Hooks
@@ -64,4 +64,5 @@ private:
     MonitorPaths m_paths;
     HolderScanner m_scanner;
     GpuBackends m_backends;
+    QHash<int, int> m_temperatures; // of the last sampleGpus(), for max_temperature_c
 };

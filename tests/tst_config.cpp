@@ -104,6 +104,7 @@ private slots:
     void builtinIgnoreList();
     void busyRule_data();
     void busyRule();
+    void readsDesktopKeys();
     void readsVendors_data();
     void readsVendors();
     void readsNotify_data();
@@ -345,10 +346,55 @@ void TestConfig::reportsProblems_data()
                                          "indices separated by commas, like 0,1"}
                           << false;
     QTest::newRow("busy_when") << QByteArray("[gpu-x]\ngpus=0\nbusy_when=compute\n")
-                               << QStringList{"test.conf:3: error: busy_when: 'compute' is not opened (any program "
-                                              "that opens the GPU makes it busy), computes (one that computes on it) "
-                                              "or memory (one that uses busy_memory_mib of its memory)"}
+                               << QStringList{"test.conf:3: error: busy_when: 'compute' is not auto (compute clients "
+                                              "make the GPU busy, graphics clients only while they use it much), "
+                                              "opened (any program that opens the GPU makes it busy), computes (one "
+                                              "that computes on it) or memory (one that uses busy_memory_mib of its "
+                                              "memory)"}
                                << false;
+    QTest::newRow("graphics_busy_percent over 100")
+        << QByteArray("[gpu-x]\ngraphics_busy_percent=101\n")
+        << QStringList{"test.conf:2: error: graphics_busy_percent: '101' is not a whole number of percent (1 to 100)"}
+        << false;
+    QTest::newRow("on_battery") << QByteArray("[defaults]\non_battery=stop\n")
+                                << QStringList{"test.conf:2: error: on_battery: 'stop' is neither pause (stop every "
+                                               "workload while the computer runs on battery) nor run"}
+                                << false;
+    QTest::newRow("max_temperature_c")
+        << QByteArray("[defaults]\nmax_temperature_c=hot\n")
+        << QStringList{"test.conf:2: error: max_temperature_c: 'hot' is not a whole number of degrees Celsius (0: "
+                       "off) (0 to 150)"}
+        << false;
+    QTest::newRow("priority") << QByteArray("[process-a]\ncmd=x\npriority=high\n")
+                              << QStringList{"test.conf:3: error: priority: 'high' is not idle (CPU time nobody else "
+                                             "wants), low (nice 10) or normal"}
+                              << false;
+    QTest::newRow("pause_while_active")
+        << QByteArray("[activity]\npause_while_active=maybe\nidle_seconds=-1\n")
+        << QStringList{"test.conf:2: error: pause_while_active: 'maybe' is neither true nor false (also accepted: "
+                       "yes/no, on/off, 1/0)",
+                       "test.conf:3: error: idle_seconds: '-1' is out of range (0 to 31536000 seconds)"}
+        << false;
+    QTest::newRow("schedule: a bad day")
+        << QByteArray("[schedule]\nrun = Mon-Fri 18:00-08:00, Sunday, Frei\n")
+        << QStringList{"test.conf:2: error: run: 'Frei' in 'Frei' is not a day or a range of days (Mon..Sun, like "
+                       "Mon-Fri)"}
+        << false;
+    QTest::newRow("schedule: a bad time")
+        << QByteArray("[schedule]\nrun = Sat 25:00-26:00\n")
+        << QStringList{"test.conf:2: error: run: '25:00-26:00' in 'Sat 25:00-26:00' is not a time range HH:MM-HH:MM "
+                       "(00:00 to 24:00)"}
+        << false;
+    QTest::newRow("schedule: empty range")
+        << QByteArray("[schedule]\nrun = 08:00-08:00\n")
+        << QStringList{"test.conf:2: error: run: '08:00-08:00' in '08:00-08:00' is empty: its start and end are the "
+                       "same"}
+        << false;
+    QTest::newRow("schedule: too many words")
+        << QByteArray("[schedule]\nrun = Mon 08:00-09:00 Tue\n")
+        << QStringList{"test.conf:2: error: run: 'Mon 08:00-09:00 Tue' is not a rule: write DAYS, HH:MM-HH:MM or "
+                       "DAYS HH:MM-HH:MM"}
+        << false;
     QTest::newRow("busy_memory_mib: zero")
         << QByteArray("[gpu-x]\nbusy_when=memory\nbusy_memory_mib=0\n")
         << QStringList{"test.conf:3: error: busy_memory_mib: '0' is not a whole number of MiB (1 to 16777216)"} << false;
@@ -411,7 +457,7 @@ void TestConfig::reportsProblems_data()
         << QByteArray("[defaults]\ninterval=5\n[extra]\nx=1\n[process-a]\ncmd=x\ncommand=y\n")
         << QStringList{"test.conf:2: warning: unknown key 'interval' in [defaults] ignored",
                        "test.conf:3: warning: unknown section [extra] ignored: idlegpu reads [defaults], [gpu-*], "
-                       "[process-*] and [tty]",
+                       "[process-*], [tty], [activity] and [schedule]",
                        "test.conf:7: warning: unknown key 'command' in [process-a] ignored"}
         << true;
     QTest::newRow("DEFAULT section")
@@ -554,30 +600,49 @@ void TestConfig::busyRule_data()
     QTest::addColumn<bool>("opened");
     QTest::addColumn<bool>("computes");
     QTest::addColumn<qint64>("memoryBytes");
+    QTest::addColumn<bool>("byClientKind");
+    QTest::addColumn<int>("graphicsPercent");
+    QTest::addColumn<qint64>("graphicsMemoryBytes");
     constexpr qint64 mib = 1024 * 1024;
-    QTest::newRow("no group: opened") << QByteArray("[defaults]\n") << 0 << true << false << qint64(0);
-    QTest::newRow("a group without the key: opened")
-        << QByteArray("[gpu-all]\ngpus=ALL\nignore_programs=\n") << 0 << true << false << qint64(0);
-    QTest::newRow("computes") << QByteArray("[gpu-all]\nbusy_when=computes\n") << 1 << false << true << qint64(0);
-    QTest::newRow("case and spaces") << QByteArray("[gpu-all]\nbusy_when =  Computes \n") << 1 << false << true
-                                     << qint64(0);
-    QTest::newRow("memory, default threshold")
-        << QByteArray("[gpu-all]\nbusy_when=memory\n") << 0 << false << false
-        << GpuGroupConfig::kDefaultBusyMemoryMib * mib;
-    QTest::newRow("memory 1024") << QByteArray("[gpu-all]\nbusy_when=memory\nbusy_memory_mib=1024\n") << 0 << false
-                                 << false << 1024 * mib;
-    QTest::newRow("a group of GPU 1 leaves GPU 0 opened")
-        << QByteArray("[gpu-1]\ngpus=1\nbusy_when=computes\n") << 0 << true << false << qint64(0);
-    QTest::newRow("groups add up: computes or memory")
-        << QByteArray("[gpu-a]\nbusy_when=computes\n[gpu-b]\ngpus=0\nbusy_when=memory\nbusy_memory_mib=100\n") << 0
-        << false << true << 100 * mib;
-    QTest::newRow("the smallest threshold")
-        << QByteArray("[gpu-a]\nbusy_when=memory\nbusy_memory_mib=300\n[gpu-b]\nbusy_when=memory\n"
-                      "busy_memory_mib=200\n")
-        << 0 << false << false << 200 * mib;
-    QTest::newRow("opened in one group wins")
-        << QByteArray("[gpu-a]\nbusy_when=computes\n[gpu-b]\ngpus=0\nbusy_when=opened\n") << 0 << true << true
-        << qint64(0);
+    QTest::newRow("no group: auto") << QByteArray("[defaults]\n") << 0 << false << false << qint64(0) << true << 30
+                                    << 1024 * mib;
+    QTest::newRow("a group without the key: auto")
+        << QByteArray("[gpu-all]\ngpus=ALL\nignore_programs=\n") << 0 << false << false << qint64(0) << true << 30
+        << 1024 * mib;
+    QTest::newRow("auto, thresholds given")
+        << QByteArray("[gpu-all]\nbusy_when=auto\ngraphics_busy_percent=50\nbusy_memory_mib=300\n") << 0 << false
+        << false << qint64(0) << true << 50 << 300 * mib;
+    QTest::newRow("auto by default, thresholds given")
+        << QByteArray("[gpu-all]\ngraphics_busy_percent=10\n") << 0 << false << false << qint64(0) << true << 10
+        << 1024 * mib;
+    QTest::newRow("auto: the lowest thresholds")
+        << QByteArray("[gpu-a]\ngraphics_busy_percent=50\n[gpu-b]\ngpus=0\nbusy_when=auto\nbusy_memory_mib=64\n")
+        << 0 << false << false << qint64(0) << true << 30 << 64 * mib;
+    QTest::newRow("auto beside opened")
+        << QByteArray("[gpu-a]\nbusy_when=auto\n[gpu-b]\ngpus=0\nbusy_when=opened\n") << 0 << true << false
+        << qint64(0) << true << 30 << 1024 * mib;
+    const auto notAuto = [](QTestData &row) -> QTestData & { return row << false << 30 << qint64(1024) * 1024 * 1024; };
+    notAuto(QTest::newRow("computes") << QByteArray("[gpu-all]\nbusy_when=computes\n") << 1 << false << true << qint64(0));
+    notAuto(QTest::newRow("case and spaces") << QByteArray("[gpu-all]\nbusy_when =  Computes \n") << 1 << false << true
+                                             << qint64(0));
+    notAuto(QTest::newRow("memory, default threshold")
+            << QByteArray("[gpu-all]\nbusy_when=memory\n") << 0 << false << false
+            << GpuGroupConfig::kDefaultBusyMemoryMib * mib);
+    notAuto(QTest::newRow("memory 1024") << QByteArray("[gpu-all]\nbusy_when=memory\nbusy_memory_mib=1024\n") << 0
+                                         << false << false << 1024 * mib);
+    QTest::newRow("a group of GPU 1 leaves GPU 0 auto")
+        << QByteArray("[gpu-1]\ngpus=1\nbusy_when=computes\n") << 0 << false << false << qint64(0) << true << 30
+        << 1024 * mib;
+    notAuto(QTest::newRow("groups add up: computes or memory")
+            << QByteArray("[gpu-a]\nbusy_when=computes\n[gpu-b]\ngpus=0\nbusy_when=memory\nbusy_memory_mib=100\n")
+            << 0 << false << true << 100 * mib);
+    notAuto(QTest::newRow("the smallest threshold")
+            << QByteArray("[gpu-a]\nbusy_when=memory\nbusy_memory_mib=300\n[gpu-b]\nbusy_when=memory\n"
+                          "busy_memory_mib=200\n")
+            << 0 << false << false << 200 * mib);
+    notAuto(QTest::newRow("opened in one group wins")
+            << QByteArray("[gpu-a]\nbusy_when=computes\n[gpu-b]\ngpus=0\nbusy_when=opened\n") << 0 << true << true
+            << qint64(0));
 }
 
 void TestConfig::busyRule()
@@ -593,6 +658,47 @@ void TestConfig::busyRule()
     QCOMPARE(rule.opened, opened);
     QCOMPARE(rule.computes, computes);
     QCOMPARE(rule.memoryThresholdBytes, memoryBytes);
+    QFETCH(bool, byClientKind);
+    QFETCH(int, graphicsPercent);
+    QFETCH(qint64, graphicsMemoryBytes);
+    QCOMPARE(rule.byClientKind, byClientKind);
+    QCOMPARE(rule.graphicsBusyPercent, graphicsPercent);
+    QCOMPARE(rule.graphicsMemoryBytes, graphicsMemoryBytes);
+}
+
+void TestConfig::readsDesktopKeys()
+{
+    const ConfigLoadResult result = ConfigLoader::parse(
+        "[defaults]\non_battery = run\nmax_temperature_c = 83\n"
+        "[activity]\npause_while_active = yes\nidle_seconds = 120\n"
+        "[schedule]\nrun = Mon-Fri 18:00-08:00, Sat, Sun\n"
+        "[process-a]\ncmd = miner\npriority = low\n[process-b]\ncmd = folding\n",
+        QStringLiteral("test.conf"));
+    QVERIFY2(result.ok(), qPrintable(describe(result).join(QLatin1Char('\n'))));
+    const Config &config = result.config;
+    QCOMPARE(config.onBattery, OnBattery::Run);
+    QCOMPARE(config.maxTemperatureC, 83);
+    QVERIFY(config.activity.pauseWhileActive);
+    QCOMPARE(config.activity.idleSeconds, 120);
+    QCOMPARE(config.schedule.rules().size(), 3);
+    QCOMPARE(config.workloads.at(0).priority, WorkloadPriority::Low);
+    QCOMPARE(config.workloads.at(1).priority, WorkloadPriority::Idle); // the default
+
+    const Config defaults = ConfigLoader::parse("[defaults]\n", QStringLiteral("test.conf")).config;
+    QCOMPARE(defaults.onBattery, OnBattery::Pause);
+    QCOMPARE(defaults.maxTemperatureC, 0);
+    QVERIFY(!defaults.activity.pauseWhileActive);
+    QCOMPARE(defaults.activity.idleSeconds, 300);
+    QVERIFY(defaults.schedule.always());
+
+    // A changed schedule, priority or presence setting is a change (a reload applies it).
+    Config other = config;
+    QVERIFY(sameSettings(config, other));
+    other.workloads[0].priority = WorkloadPriority::Normal;
+    QVERIFY(!sameSettings(config, other));
+    other = config;
+    other.schedule = Schedule();
+    QVERIFY(!sameSettings(config, other));
 }
 
 void TestConfig::readsVendors_data()

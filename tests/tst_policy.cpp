@@ -32,6 +32,12 @@ struct HolderBuilder
         holder.holdsSharedNode = true;
         return *this;
     }
+    // Only nvidia0 and nvidiactl, no nvidia-uvm: a browser, a compositor, an OpenGL program.
+    HolderBuilder &graphics()
+    {
+        holder.holdsComputeNode = false;
+        return *this;
+    }
     HolderBuilder &exe(const QString &path)
     {
         holder.exe = path;
@@ -69,15 +75,28 @@ struct HolderBuilder
         holder.gpuUse.insert(gpuIndex, GpuUse{compute, memoryBytes});
         return *this;
     }
+    // What a backend measured of a graphics client (NVML type G, or DRM fdinfo without compute engine time).
+    HolderBuilder &measured(int gpuIndex, std::optional<int> busyPercent, std::optional<qint64> memoryBytes)
+    {
+        GpuUse use;
+        use.graphicsOnly = true;
+        use.busyPercent = busyPercent;
+        use.memoryBytes = memoryBytes;
+        holder.gpuUse.insert(gpuIndex, use);
+        return *this;
+    }
     operator Holder() const { return holder; }
 };
 
-// A visible process of alice: its own session, exe /usr/bin/<comm>, argv[0] <comm>.
+// A visible process of alice: its own session, exe /usr/bin/<comm>, argv[0] <comm>. A CUDA job (it holds nvidiactl
+// and nvidia-uvm beside its GPUs) unless made graphics().
 HolderBuilder proc(qint64 pid, const QString &comm = QStringLiteral("python3"))
 {
     HolderBuilder builder;
     Holder &h = builder.holder;
     h.pid = pid;
+    h.holdsSharedNode = true;
+    h.holdsComputeNode = true;
     h.ppid = 1;
     h.sid = pid;
     h.pgid = pid;
@@ -114,6 +133,7 @@ struct World
     QHash<QString, WorkloadRuntime> runtimes;
     PauseState pause;
     qint64 now = T0;
+    QDateTime localAtT0 = QDateTime(QDate(2026, 1, 5), QTime(12, 0)); // a Monday noon
     PolicyMemory memory;
     qint64 nextPid = firstWorkloadPid;
 
@@ -161,6 +181,36 @@ struct World
         group.busyWhen = when;
         group.busyMemoryMib = memoryMib;
         config.gpuGroups.append(group);
+        return *this;
+    }
+    World &presence(UserPresence::State state, qint64 idleSinceMs = 0)
+    {
+        config.activity.pauseWhileActive = true;
+        snapshot.presence.state = state;
+        snapshot.presence.idleSinceMs = idleSinceMs;
+        snapshot.presence.source = QStringLiteral("logind");
+        return *this;
+    }
+    World &onBattery(bool battery, OnBattery rule = OnBattery::Pause)
+    {
+        config.onBattery = rule;
+        snapshot.power.known = true;
+        snapshot.power.onBattery = battery;
+        return *this;
+    }
+    World &temperature(int gpu, int celsius, int maxCelsius = 85)
+    {
+        config.maxTemperatureC = maxCelsius;
+        snapshot.temperatures.insert(gpu, celsius);
+        return *this;
+    }
+    World &schedule(const QString &rules)
+    {
+        QString message;
+        const std::optional<Schedule> parsed = Schedule::parse(rules, &message);
+        if (!parsed)
+            qFatal("bad schedule in a test: %s", qPrintable(message));
+        config.schedule = *parsed;
         return *this;
     }
     World &ttyCheck(bool enabled = true)
@@ -249,6 +299,7 @@ struct World
         in.runtimes = runtimes;
         in.pause = pause;
         in.nowMs = now;
+        in.localNow = localAtT0.addMSecs(now - T0);
         in.selfPid = selfPid;
         in.memory = memory;
         return in;
@@ -351,6 +402,17 @@ Change terminal(const QString &user, qint64 idleMs)
 {
     return [user, idleMs](World &w) { w.tty(user, idleMs); };
 }
+Change temperatureOf(int gpu, int celsius)
+{
+    return [gpu, celsius](World &w) { w.snapshot.temperatures.insert(gpu, celsius); };
+}
+Change presenceIs(UserPresence::State state, qint64 idleSinceMs = 0)
+{
+    return [state, idleSinceMs](World &w) {
+        w.snapshot.presence.state = state;
+        w.snapshot.presence.idleSinceMs = idleSinceMs;
+    };
+}
 Change terminalsIdle(qint64 idleMs)
 {
     return [idleMs](World &w) {
@@ -402,6 +464,11 @@ private slots:
     void gpuStatus();
     void nextWake_data();
     void nextWake();
+    void holdsEveryWorkload_data();
+    void holdsEveryWorkload();
+    void heatTimeline_data();
+    void heatTimeline();
+    void presenceTimeline();
     void freeSinceMemory();
     void stopOrderNamesTheCulprit();
     void activeUsersAreUniqueAndSorted();
@@ -630,10 +697,11 @@ void TestPolicy::makesBusy_data()
     QTest::addColumn<BusyRule>("rule");
     QTest::addColumn<bool>("busy");
     constexpr qint64 mib = 1024 * 1024;
-    const BusyRule opened;
-    const BusyRule computes{false, true, 0};
-    const BusyRule memory{false, false, 256 * mib};
-    const BusyRule computesOrMemory{false, true, 256 * mib};
+    const BusyRule opened{true, false, 0, false};
+    const BusyRule computes{false, true, 0, false};
+    const BusyRule memory{false, false, 256 * mib, false};
+    const BusyRule computesOrMemory{false, true, 256 * mib, false};
+    const BusyRule autoRule; // the default: 30% or 1024 MiB
 
     QTest::newRow("opened: an open node is enough") << Holder(proc(1).gpu(0).uses(0, false, 0)) << opened << true;
     QTest::newRow("computes: no backend said anything") << Holder(proc(1).gpu(0)) << computes << true;
@@ -655,6 +723,24 @@ void TestPolicy::makesBusy_data()
         << Holder(proc(1).gpu(0).uses(0, false, 300 * mib)) << computesOrMemory << true;
     QTest::newRow("computes or memory: neither") << Holder(proc(1).gpu(0).uses(0, false, 1 * mib))
                                                  << computesOrMemory << false;
+    QTest::newRow("auto: holds nvidia-uvm, no backend") << Holder(proc(1).gpu(0)) << autoRule << true;
+    QTest::newRow("auto: computing per the backend, no uvm")
+        << Holder(proc(1).graphics().gpu(0).uses(0, true, 1 * mib)) << autoRule << true;
+    QTest::newRow("auto: uvm but listed as graphics only, idle")
+        << Holder(proc(1).gpu(0).measured(0, 2, 100 * mib)) << autoRule << false;
+    QTest::newRow("auto: graphics, no backend") << Holder(proc(1).graphics().gpu(0)) << autoRule << false;
+    QTest::newRow("auto: graphics, listed without figures")
+        << Holder(proc(1).graphics().gpu(0).measured(0, std::nullopt, std::nullopt)) << autoRule << false;
+    QTest::newRow("auto: graphics below both") << Holder(proc(1).graphics().gpu(0).measured(0, 29, 1023 * mib))
+                                               << autoRule << false;
+    QTest::newRow("auto: graphics at the percent") << Holder(proc(1).graphics().gpu(0).measured(0, 30, 10 * mib))
+                                                   << autoRule << true;
+    QTest::newRow("auto: graphics at the memory") << Holder(proc(1).graphics().gpu(0).measured(0, 0, 1024 * mib))
+                                                  << autoRule << true;
+    QTest::newRow("auto: graphics, memory measured only")
+        << Holder(proc(1).graphics().gpu(0).measured(0, std::nullopt, 2048 * mib)) << autoRule << true;
+    QTest::newRow("auto: hidden, no pid") << Holder(unseen().gpu(0)) << autoRule << true;
+    QTest::newRow("opened: a graphics client") << Holder(proc(1).graphics().gpu(0)) << opened << true;
 }
 
 void TestPolicy::makesBusy()
@@ -1055,6 +1141,176 @@ void TestPolicy::oddInputs()
     QCOMPARE(decision.gpus.size(), 1);
     QCOMPARE(decision.gpu(0)->state, GpuState::Waiting);
     QCOMPARE(decision.memory.freeSinceMs.value(0), T0);
+}
+
+// Presence, schedule and battery hold every workload back: a running one stops with the cause, a stopped one does
+// not start, and the decision names the reason for the tray (the first that holds, in HoldReason's order).
+void TestPolicy::holdsEveryWorkload_data()
+{
+    QTest::addColumn<World>("world");
+    QTest::addColumn<QString>("orders");
+    QTest::addColumn<int>("hold");
+    QTest::addColumn<QString>("holdText");
+    const qint64 longAgo = T0 - sec(600);
+    const World running = World().gpus({0}).freeSince(0, longAgo).workload("a", "0").running("a", {0});
+    const World stopped = World().gpus({0}).freeSince(0, longAgo).workload("a", "0");
+    using S = UserPresence::State;
+    QTest::newRow("nothing set: runs on") << World(running) << "none" << int(HoldReason::None) << QString();
+    QTest::newRow("stopped, nothing set: starts") << World(stopped) << "start a[0]" << int(HoldReason::None) << QString();
+    QTest::newRow("owner active") << World(running).presence(S::Active) << "stop a(owner present)"
+                                  << int(HoldReason::OwnerPresent) << "you are at the computer";
+    QTest::newRow("presence unknown counts as active")
+        << World(running).presence(S::Unknown) << "stop a(owner present)" << int(HoldReason::OwnerPresent)
+        << "you are at the computer (no source tells whether you are away)";
+    QTest::newRow("idle, not long enough") << World(running).presence(S::Idle, T0 - sec(299))
+                                           << "stop a(owner present)" << int(HoldReason::OwnerPresent)
+                                           << "you are at the computer (idle for 299 s of 300)";
+    QTest::newRow("idle long enough") << World(running).presence(S::Idle, T0 - sec(300)) << "none"
+                                      << int(HoldReason::None) << QString();
+    QTest::newRow("stopped, idle long enough: starts") << World(stopped).presence(S::Idle, T0 - sec(300))
+                                                       << "start a[0]" << int(HoldReason::None) << QString();
+    QTest::newRow("locked is away") << World(running).presence(S::Locked) << "none" << int(HoldReason::None)
+                                    << QString();
+    QTest::newRow("nobody logged in is away") << World(running).presence(S::NoLocalSession) << "none"
+                                              << int(HoldReason::None) << QString();
+    World presenceOff = World(running).presence(S::Active);
+    presenceOff.config.activity.pauseWhileActive = false;
+    QTest::newRow("presence off: the GPU decides") << presenceOff << "none" << int(HoldReason::None) << QString();
+    QTest::newRow("on battery") << World(running).onBattery(true) << "stop a(on battery)"
+                                << int(HoldReason::OnBattery) << "the computer runs on battery";
+    QTest::newRow("on battery, run") << World(running).onBattery(true, OnBattery::Run) << "none"
+                                     << int(HoldReason::None) << QString();
+    QTest::newRow("on AC") << World(running).onBattery(false) << "none" << int(HoldReason::None) << QString();
+    QTest::newRow("stopped on battery: no start") << World(stopped).onBattery(true) << "none"
+                                                  << int(HoldReason::OnBattery) << "the computer runs on battery";
+    // The worlds' clock says Monday 12:00.
+    QTest::newRow("inside the schedule") << World(running).schedule("Mon 08:00-18:00") << "none"
+                                         << int(HoldReason::None) << QString();
+    QTest::newRow("outside the schedule") << World(running).schedule("Mon-Fri 18:00-08:00, Sat, Sun")
+                                          << "stop a(outside the schedule)" << int(HoldReason::OutsideSchedule)
+                                          << "outside the schedule until Mon 18:00";
+    QTest::newRow("stopped outside the schedule") << World(stopped).schedule("Sat")
+                                                  << "none" << int(HoldReason::OutsideSchedule)
+                                                  << "outside the schedule until Sat 00:00";
+    QTest::newRow("paused by hand comes first")
+        << World(running).pausedAll().schedule("Sat").onBattery(true).presence(S::Active) << "stop a(paused)"
+        << int(HoldReason::Paused) << "paused";
+    QTest::newRow("schedule before battery") << World(running).schedule("Sat").onBattery(true).presence(S::Active)
+                                             << "stop a(outside the schedule)" << int(HoldReason::OutsideSchedule)
+                                             << "outside the schedule until Sat 00:00";
+    QTest::newRow("battery before presence") << World(running).onBattery(true).presence(S::Active)
+                                             << "stop a(on battery)" << int(HoldReason::OnBattery)
+                                             << "the computer runs on battery";
+    QTest::newRow("presence before terminals")
+        << World(running).presence(S::Active).ttyCheck().tty(QStringLiteral("carol"), 0) << "stop a(owner present)"
+        << int(HoldReason::OwnerPresent) << "you are at the computer";
+    QTest::newRow("terminal user") << World(running).ttyCheck().tty(QStringLiteral("carol"), 0)
+                                   << "stop a(user active)" << int(HoldReason::TerminalUser)
+                                   << "user carol is active on a terminal";
+}
+
+void TestPolicy::holdsEveryWorkload()
+{
+    QFETCH(World, world);
+    QFETCH(QString, orders);
+    QFETCH(int, hold);
+    QFETCH(QString, holdText);
+    const Decision decision = world.decide();
+    QCOMPARE(ordersOf(decision), orders);
+    QCOMPARE(int(decision.hold), hold);
+    QCOMPARE(decision.holdText, holdText);
+    if (decision.hold != HoldReason::None)
+        QCOMPARE(decision.workloadReasons.value(QStringLiteral("a")), holdText);
+    if (decision.hold != HoldReason::None && decision.stop.isEmpty()) {
+        QCOMPARE(decision.gpu(0)->state, GpuState::Idle);
+        QCOMPARE(decision.gpu(0)->reason, holdText);
+    }
+    QCOMPARE(decision.holdEndsAt.isValid(), decision.hold == HoldReason::OutsideSchedule);
+}
+
+// max_temperature_c: a workload stops when its GPU reaches the limit and may start again once the GPU is 5 °C
+// cooler; its other GPUs and the other workloads are not concerned.
+void TestPolicy::heatTimeline_data()
+{
+    QTest::addColumn<World>("world");
+    QTest::addColumn<Timeline>("timeline");
+    const qint64 longAgo = T0 - sec(600);
+    const World twoGpus = World()
+                              .gpus({0, 1})
+                              .freeSince(0, longAgo)
+                              .freeSince(1, longAgo)
+                              .workload("a", "0")
+                              .workload("b", "1")
+                              .running("a", {0})
+                              .running("b", {1})
+                              .temperature(0, 70)
+                              .temperature(1, 70);
+    QTest::newRow("hot, cools down, runs again")
+        << twoGpus
+        << Timeline{at(0, "none"),
+                    at(sec(1), {temperatureOf(0, 84)}, "none"),
+                    at(sec(2), {temperatureOf(0, 85)}, "stop a(too hot 0)"),
+                    at(sec(3), {stopped("a"), temperatureOf(0, 83)}, "none"),
+                    at(sec(4), {temperatureOf(0, 81)}, "none"),
+                    at(sec(5), {temperatureOf(0, 80)}, "start a[0]"),
+                    at(sec(6), {temperatureOf(0, 84)}, "none")};
+    QTest::newRow("no reading: not hot") << World(twoGpus).temperature(0, 90)
+                                         << Timeline{at(0, "stop a(too hot 0)"),
+                                                     at(sec(1), {stopped("a"), [](World &w) {
+                                                                     w.snapshot.temperatures.remove(0);
+                                                                 }},
+                                                        "start a[0]")};
+    World off = twoGpus;
+    off.config.maxTemperatureC = 0;
+    QTest::newRow("off") << off << Timeline{at(0, {temperatureOf(0, 120)}, "none")};
+}
+
+void TestPolicy::heatTimeline()
+{
+    QFETCH(World, world);
+    QFETCH(Timeline, timeline);
+    for (const Step &step : timeline) {
+        world.now = T0 + step.atMs;
+        for (const Change &change : step.changes)
+            change(world);
+        const Decision decision = world.decide();
+        QCOMPARE(ordersOf(decision), step.orders);
+        world.apply(decision);
+    }
+}
+
+// pause_while_active: the owner going idle wakes the policy when idle_seconds have passed, and the workload starts
+// then; coming back stops it.
+void TestPolicy::presenceTimeline()
+{
+    using S = UserPresence::State;
+    World world = World().gpus({0}).freeSince(0, T0 - sec(600)).workload("a", "0").presence(S::Active);
+    Decision decision = world.decide();
+    QCOMPARE(ordersOf(decision), QStringLiteral("none"));
+    QCOMPARE(decision.nextWakeMs, 0);
+
+    world.now = T0 + sec(10);
+    presenceIs(S::Idle, T0 + sec(5))(world);
+    decision = world.decide();
+    QCOMPARE(ordersOf(decision), QStringLiteral("none"));
+    QCOMPARE(decision.nextWakeMs, T0 + sec(305));
+
+    world.now = decision.nextWakeMs;
+    decision = world.decide();
+    QCOMPARE(ordersOf(decision), QStringLiteral("start a[0]"));
+    world.apply(decision);
+
+    world.now += sec(60);
+    presenceIs(S::Active)(world);
+    decision = world.decide();
+    QCOMPARE(ordersOf(decision), QStringLiteral("stop a(owner present)"));
+    QCOMPARE(decision.stopFor(QStringLiteral("a"))->reason, QStringLiteral("you are at the computer"));
+
+    // The schedule's end wakes the policy too.
+    World scheduled = World().gpus({0}).freeSince(0, T0 - sec(600)).workload("a", "0").schedule("Mon 08:00-13:00");
+    decision = scheduled.decide();
+    QCOMPARE(ordersOf(decision), QStringLiteral("start a[0]"));
+    QCOMPARE(decision.nextWakeMs, T0 + sec(3600));
 }
 
 QTEST_GUILESS_MAIN(TestPolicy)

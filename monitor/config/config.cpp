@@ -26,14 +26,18 @@ QString expandHome(const QString &path, const QString &home)
 }
 
 const QStringList defaultsKeys{QStringLiteral("interval_seconds"), QStringLiteral("start_delay_seconds"),
-                               QStringLiteral("device_root"), QStringLiteral("notify"), QStringLiteral("vendors")};
+                               QStringLiteral("device_root"), QStringLiteral("notify"), QStringLiteral("vendors"),
+                               QStringLiteral("on_battery"), QStringLiteral("max_temperature_c")};
 const QStringList gpuGroupKeys{QStringLiteral("gpus"), QStringLiteral("ignore_programs"), QStringLiteral("busy_when"),
-                               QStringLiteral("busy_memory_mib")};
+                               QStringLiteral("busy_memory_mib"), QStringLiteral("graphics_busy_percent")};
 const QStringList workloadKeys{QStringLiteral("dir"),  QStringLiteral("cmd"), QStringLiteral("user"),
                                QStringLiteral("gpus"), QStringLiteral("log"),
                                QStringLiteral("name"), QStringLiteral("env"),
-                               QStringLiteral("stop_timeout_seconds"), QStringLiteral("enabled")};
+                               QStringLiteral("stop_timeout_seconds"), QStringLiteral("enabled"),
+                               QStringLiteral("priority")};
 const QStringList ttyKeys{QStringLiteral("enabled"), QStringLiteral("whitelist"), QStringLiteral("idle_seconds")};
+const QStringList activityKeys{QStringLiteral("pause_while_active"), QStringLiteral("idle_seconds")};
+const QStringList scheduleKeys{QStringLiteral("run")};
 
 // Words a shell would take as operators; idlegpu runs no shell, so they reach the program as arguments.
 const QStringList shellOperators{QStringLiteral("|"),  QStringLiteral("||"), QStringLiteral("&"),
@@ -110,6 +114,12 @@ private:
         } else if (section.name == QLatin1String("tty")) {
             warnUnknownKeys(section, ttyKeys);
             readTty(section);
+        } else if (section.name == QLatin1String("activity")) {
+            warnUnknownKeys(section, activityKeys);
+            readActivity(section);
+        } else if (section.name == QLatin1String("schedule")) {
+            warnUnknownKeys(section, scheduleKeys);
+            readSchedule(section);
         } else if (isGpuGroup) {
             warnUnknownKeys(section, gpuGroupKeys);
             readGpuGroup(section);
@@ -122,7 +132,7 @@ private:
                                       .arg(section.name));
         } else {
             warning(section.line, QStringLiteral("unknown section [%1] ignored: idlegpu reads [defaults], [gpu-*], "
-                                                 "[process-*] and [tty]")
+                                                 "[process-*], [tty], [activity] and [schedule]")
                                       .arg(section.name));
         }
     }
@@ -146,6 +156,38 @@ private:
             readNotify(*entry, &config.notify);
         if (const IniDocument::Entry *entry = find(section, QStringLiteral("vendors")))
             readVendors(*entry, &config.vendors);
+        if (const IniDocument::Entry *entry = find(section, QStringLiteral("on_battery"))) {
+            const QString text = value(*entry).trimmed().toLower();
+            if (text == QLatin1String("pause"))
+                config.onBattery = OnBattery::Pause;
+            else if (text == QLatin1String("run"))
+                config.onBattery = OnBattery::Run;
+            else
+                error(entry->line, QStringLiteral("on_battery: '%1' is neither pause (stop every workload while the "
+                                                  "computer runs on battery) nor run")
+                                       .arg(value(*entry)));
+        }
+        readNumber(section, QStringLiteral("max_temperature_c"), ConfigRanges::maxTemperatureC,
+                   QStringLiteral("degrees Celsius (0: off)"), &config.maxTemperatureC);
+    }
+
+    void readActivity(const IniDocument::Section &section)
+    {
+        ActivityConfig &activity = m_result.config.activity;
+        readBoolean(section, QStringLiteral("pause_while_active"), &activity.pauseWhileActive);
+        readSeconds(section, QStringLiteral("idle_seconds"), ConfigRanges::activityIdleSeconds, &activity.idleSeconds);
+    }
+
+    void readSchedule(const IniDocument::Section &section)
+    {
+        const IniDocument::Entry *entry = find(section, QStringLiteral("run"));
+        if (!entry)
+            return;
+        QString message;
+        if (const std::optional<Schedule> schedule = Schedule::parse(value(*entry), &message))
+            m_result.config.schedule = *schedule;
+        else
+            error(entry->line, QStringLiteral("run: %1").arg(message));
     }
 
     // vendors = auto | a comma list of nvidia, amd, intel
@@ -227,16 +269,20 @@ private:
         }
         if (const IniDocument::Entry *entry = find(section, QStringLiteral("busy_when"))) {
             const QString text = value(*entry).trimmed().toLower();
-            if (text == QLatin1String("opened"))
+            if (text == QLatin1String("auto"))
+                group.busyWhen = BusyWhen::Auto;
+            else if (text == QLatin1String("opened"))
                 group.busyWhen = BusyWhen::Opened;
             else if (text == QLatin1String("computes"))
                 group.busyWhen = BusyWhen::Computes;
             else if (text == QLatin1String("memory"))
                 group.busyWhen = BusyWhen::Memory;
             else
-                error(entry->line, QStringLiteral("busy_when: '%1' is not opened (any program that opens the GPU "
-                                                  "makes it busy), computes (one that computes on it) or memory "
-                                                  "(one that uses busy_memory_mib of its memory)")
+                error(entry->line, QStringLiteral("busy_when: '%1' is not auto (compute clients make the GPU busy, "
+                                                  "graphics clients only while they use it much), opened (any "
+                                                  "program that opens the GPU makes it busy), computes (one that "
+                                                  "computes on it) or memory (one that uses busy_memory_mib of its "
+                                                  "memory)")
                                        .arg(value(*entry)));
         }
         if (const IniDocument::Entry *entry = find(section, QStringLiteral("busy_memory_mib"))) {
@@ -248,9 +294,13 @@ private:
                                        .arg(text)
                                        .arg(range.min)
                                        .arg(range.max));
-            else
-                group.busyMemoryMib = *mib; // read with busy_when = memory only; kept otherwise, as the example does
+            else {
+                group.busyMemoryMib = *mib; // read with busy_when = memory and auto; kept otherwise, as written
+                group.busyMemoryMibGiven = true;
+            }
         }
+        readNumber(section, QStringLiteral("graphics_busy_percent"), ConfigRanges::graphicsBusyPercent,
+                   QStringLiteral("percent"), &group.graphicsBusyPercent);
         m_result.config.gpuGroups.append(group);
     }
 
@@ -302,6 +352,19 @@ private:
         }
         readSeconds(section, QStringLiteral("stop_timeout_seconds"), ConfigRanges::stopTimeoutSeconds,
                     &workload.stopTimeoutSeconds);
+        if (const IniDocument::Entry *entry = find(section, QStringLiteral("priority"))) {
+            const QString text = value(*entry).trimmed().toLower();
+            if (text == QLatin1String("idle"))
+                workload.priority = WorkloadPriority::Idle;
+            else if (text == QLatin1String("low"))
+                workload.priority = WorkloadPriority::Low;
+            else if (text == QLatin1String("normal"))
+                workload.priority = WorkloadPriority::Normal;
+            else
+                error(entry->line, QStringLiteral("priority: '%1' is not idle (CPU time nobody else wants), low "
+                                                  "(nice 10) or normal")
+                                       .arg(value(*entry)));
+        }
         m_result.config.workloads.append(workload);
     }
 
@@ -387,6 +450,24 @@ private:
                   QStringLiteral("%1: '%2' is out of range (%3 to %4 seconds)").arg(key, text).arg(min).arg(max));
         else
             *seconds = int(*number);
+    }
+
+    // A whole number in `unit` (for the message) within range.
+    void readNumber(const IniDocument::Section &section, const QString &key, ConfigRange range, const QString &unit,
+                    int *number)
+    {
+        const IniDocument::Entry *entry = find(section, key);
+        if (!entry)
+            return;
+        const QString text = value(*entry);
+        const std::optional<qint64> parsed = parseWholeNumber(text);
+        if (!parsed || !range.contains(*parsed))
+            error(entry->line, QStringLiteral("%1: '%2' is not a whole number of %3 (%4 to %5)")
+                                   .arg(key, text, unit)
+                                   .arg(range.min)
+                                   .arg(range.max));
+        else
+            *number = int(*parsed);
     }
 
     void readBoolean(const IniDocument::Section &section, const QString &key, bool *flag)

@@ -4,6 +4,7 @@
 // reads them.
 #include "config/gpuselection.h"
 #include "config/inifile.h"
+#include "config/schedule.h"
 #include "policy/snapshot.h"
 #include "config/useraccount.h"
 
@@ -12,6 +13,7 @@
 #include <QString>
 #include <QStringList>
 
+#include <limits>
 #include <optional>
 
 // Programs that hold GPU nodes open without computing on them: display servers and compositors, the persistence
@@ -32,18 +34,26 @@ inline const QString kBuiltinIgnoredWord = QStringLiteral("@builtin");
 
 // [gpu-*] busy_when: what makes a GPU busy.
 enum class BusyWhen {
-    Opened,   // any foreign program opens its device node: the earliest and safest signal (the default)
+    // A compute client (it holds nvidia-uvm or /dev/kfd, or a backend lists it computing there) at once, as an open
+    // node; a graphics client (anything else: a browser, the compositor) only while a backend measures it using
+    // graphics_busy_percent of the GPU or busy_memory_mib of its memory. The default.
+    Auto,
+    Opened,   // any foreign program opens its device node: the earliest signal, but every browser counts
     Computes, // a foreign program computes on it (a backend lists it as a compute process)
     Memory    // a foreign program uses at least busy_memory_mib of its memory
 };
 
 // How the holders of one GPU are judged: busy when any [gpu-*] group covering it says so. Groups that give
-// no busy_when do not count; when none gives it, opening is enough (the default).
+// no busy_when do not count; when none gives it, busy_when = auto with its defaults.
 struct BusyRule
 {
-    bool opened = true;
+    bool opened = false;
     bool computes = false;
     qint64 memoryThresholdBytes = 0; // 0: memory does not count
+    bool byClientKind = true;        // auto: compute clients count, graphics clients by the two thresholds below
+    int graphicsBusyPercent = 30;
+    qint64 graphicsMemoryBytes = qint64(1024) << 20;
+    bool operator==(const BusyRule &) const = default;
 };
 
 // [gpu-*]: GPUs whose holders are judged with a list of programs to ignore and a rule of what makes them busy.
@@ -53,17 +63,31 @@ struct GpuGroupConfig
     GpuSelection gpus;
     QStringList ignorePrograms; // whole program names, never prefixes; may hold @builtin
     bool ignoreProgramsGiven = false; // the key is there (even empty): the built-in list is not implied
-    std::optional<BusyWhen> busyWhen;       // busy_when = opened | computes | memory
-    qint64 busyMemoryMib = kDefaultBusyMemoryMib; // busy_memory_mib, for busy_when = memory
+    std::optional<BusyWhen> busyWhen;       // busy_when = auto | opened | computes | memory
+    qint64 busyMemoryMib = kDefaultBusyMemoryMib; // busy_memory_mib, for busy_when = memory and auto
+    bool busyMemoryMibGiven = false;              // the key is there: auto uses it instead of its own default
+    int graphicsBusyPercent = kDefaultGraphicsBusyPercent; // graphics_busy_percent, for busy_when = auto
     static constexpr qint64 kDefaultBusyMemoryMib = 256;
+    // busy_when = auto without busy_memory_mib: a graphics client counts from this much memory. Higher than
+    // memory's 256 MiB because a browser's or an editor's GPU process holds 100-600 MiB all day.
+    static constexpr qint64 kDefaultGraphicsBusyMemoryMib = 1024;
+    static constexpr int kDefaultGraphicsBusyPercent = 30;
     int line = 0;               // line of the section header
 
     bool operator==(const GpuGroupConfig &o) const
     {
         return id == o.id && gpus == o.gpus && ignorePrograms == o.ignorePrograms
                && ignoreProgramsGiven == o.ignoreProgramsGiven && busyWhen == o.busyWhen
-               && busyMemoryMib == o.busyMemoryMib;
+               && busyMemoryMib == o.busyMemoryMib && busyMemoryMibGiven == o.busyMemoryMibGiven
+               && graphicsBusyPercent == o.graphicsBusyPercent;
     }
+};
+
+// [process-*] priority: how the workload's processes share the CPU with everything else.
+enum class WorkloadPriority {
+    Idle,  // SCHED_IDLE, nice 19 and the idle I/O class: only CPU time nobody else wants (the default)
+    Low,   // nice 10
+    Normal // as idlegpu's own
 };
 
 // [process-*]: one idle workload.
@@ -80,6 +104,7 @@ struct WorkloadConfig
     QString envText;     // env= exactly as written
     QList<QPair<QString, QString>> env; // env split into KEY=VALUE pairs, in order
     int stopTimeoutSeconds = 10;
+    WorkloadPriority priority = WorkloadPriority::Idle;
     bool enabled = true;
     int line = 0; // line of the section header
     // Why it must not run (a problem with user=: none given as root, an unknown or forbidden user); empty when
@@ -92,7 +117,7 @@ struct WorkloadConfig
     {
         return id == o.id && name == o.name && cmd == o.cmd && argv == o.argv && user == o.user && dir == o.dir
                && gpus == o.gpus && log == o.log && env == o.env && stopTimeoutSeconds == o.stopTimeoutSeconds
-               && enabled == o.enabled && refusal == o.refusal;
+               && priority == o.priority && enabled == o.enabled && refusal == o.refusal;
     }
 };
 
@@ -103,6 +128,17 @@ struct TtyConfig
     QStringList whitelist;
     int idleSeconds = 300;
 };
+
+// [activity]: pause every workload while someone is at the computer.
+struct ActivityConfig
+{
+    bool pauseWhileActive = false; // off: the GPUs alone decide
+    int idleSeconds = 300;         // away once no local input came for this long (a locked screen: at once)
+    bool operator==(const ActivityConfig &) const = default;
+};
+
+// [defaults] on_battery
+enum class OnBattery { Pause, Run };
 
 // [defaults] notify: which desktop notifications the tray shows.
 struct NotifyConfig
@@ -130,6 +166,12 @@ struct Config
     QList<GpuGroupConfig> gpuGroups;
     QList<WorkloadConfig> workloads;
     TtyConfig tty;
+    ActivityConfig activity;                   // [activity]
+    Schedule schedule;                         // [schedule] run; empty: always
+    OnBattery onBattery = OnBattery::Pause;    // [defaults] on_battery
+    int maxTemperatureC = 0;                   // [defaults] max_temperature_c; 0: off
+    // A GPU stopped for heat may run again once this much cooler than max_temperature_c.
+    static constexpr int kCoolDownCelsius = 5;
 
     const WorkloadConfig *workload(const QString &id) const
     {
@@ -164,28 +206,46 @@ struct Config
         return given ? result : builtinIgnoredPrograms();
     }
 
-    // What makes this GPU busy: the union of the busy_when of every [gpu-*] group covering it.
+    // What makes this GPU busy: the union of the busy_when of every [gpu-*] group covering it (groups that give
+    // none do not count); busy_when = auto when none gives it. Auto's thresholds are the lowest of the groups that
+    // use it, given or by default.
     BusyRule busyRuleFor(int gpu) const
     {
-        BusyRule rule;
-        bool given = false;
-        rule.opened = false;
+        BusyRule given;
+        given.byClientKind = false;
+        bool anyGiven = false;
+        int graphicsPercent = 101;
+        qint64 graphicsMemoryBytes = std::numeric_limits<qint64>::max();
         for (const GpuGroupConfig &group : gpuGroups) {
-            if (!group.gpus.contains(gpu) || !group.busyWhen)
+            if (!group.gpus.contains(gpu))
                 continue;
-            given = true;
+            if (!group.busyWhen || *group.busyWhen == BusyWhen::Auto) {
+                const qint64 mib = group.busyMemoryMibGiven ? group.busyMemoryMib
+                                                            : GpuGroupConfig::kDefaultGraphicsBusyMemoryMib;
+                graphicsPercent = qMin(graphicsPercent, group.graphicsBusyPercent);
+                graphicsMemoryBytes = qMin(graphicsMemoryBytes, mib << 20);
+            }
+            if (!group.busyWhen)
+                continue;
+            anyGiven = true;
             switch (*group.busyWhen) {
-            case BusyWhen::Opened: rule.opened = true; break;
-            case BusyWhen::Computes: rule.computes = true; break;
+            case BusyWhen::Auto: given.byClientKind = true; break;
+            case BusyWhen::Opened: given.opened = true; break;
+            case BusyWhen::Computes: given.computes = true; break;
             case BusyWhen::Memory: {
-                const qint64 threshold = group.busyMemoryMib * 1024 * 1024;
-                if (rule.memoryThresholdBytes == 0 || threshold < rule.memoryThresholdBytes)
-                    rule.memoryThresholdBytes = threshold;
+                const qint64 threshold = group.busyMemoryMib << 20;
+                if (given.memoryThresholdBytes == 0 || threshold < given.memoryThresholdBytes)
+                    given.memoryThresholdBytes = threshold;
                 break;
             }
             }
         }
-        return given ? rule : BusyRule();
+        BusyRule rule = anyGiven ? given : BusyRule();
+        if (rule.byClientKind && graphicsPercent <= 100) {
+            rule.graphicsBusyPercent = graphicsPercent;
+            rule.graphicsMemoryBytes = graphicsMemoryBytes;
+        }
+        return rule;
     }
 };
 
@@ -194,7 +254,9 @@ inline bool sameSettings(const Config &a, const Config &b)
 {
     if (a.intervalSeconds != b.intervalSeconds || a.startDelaySeconds != b.startDelaySeconds
         || a.deviceRoot != b.deviceRoot || a.vendors != b.vendors || !(a.notify == b.notify) || !(a.gpuGroups == b.gpuGroups) || a.workloads.size() != b.workloads.size()
-        || a.tty.enabled != b.tty.enabled || a.tty.whitelist != b.tty.whitelist || a.tty.idleSeconds != b.tty.idleSeconds)
+        || a.tty.enabled != b.tty.enabled || a.tty.whitelist != b.tty.whitelist || a.tty.idleSeconds != b.tty.idleSeconds
+        || !(a.activity == b.activity) || !(a.schedule == b.schedule) || a.onBattery != b.onBattery
+        || a.maxTemperatureC != b.maxTemperatureC)
         return false;
     for (qsizetype i = 0; i < a.workloads.size(); ++i)
         if (!a.workloads.at(i).sameSettings(b.workloads.at(i)))

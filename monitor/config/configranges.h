@@ -20,6 +20,9 @@ inline constexpr ConfigRange startDelaySeconds{0, 86400};     // [defaults] star
 inline constexpr ConfigRange stopTimeoutSeconds{1, 3600};     // [process-*] stop_timeout_seconds
 inline constexpr ConfigRange ttyIdleSeconds{0, 31536000};     // [tty] idle_seconds: up to a year
 inline constexpr ConfigRange busyMemoryMib{1, 16 * 1024 * 1024}; // [gpu-*] busy_memory_mib: 16 TiB, beyond any GPU
+inline constexpr ConfigRange graphicsBusyPercent{1, 100};     // [gpu-*] graphics_busy_percent
+inline constexpr ConfigRange activityIdleSeconds{0, 31536000}; // [activity] idle_seconds: up to a year
+inline constexpr ConfigRange maxTemperatureC{0, 150};         // [defaults] max_temperature_c; 0: off
 } // namespace ConfigRanges
 
 // Python's int() on a config value: white space around, an optional sign, ASCII digits. Values too large for

@@ -445,6 +445,8 @@ private:
             m_result.visibleFdsByNode[held.path] += fdsPerNode[node];
             if (held.gpu < 0)
                 holder.holdsSharedNode = true;
+            if (held.compute)
+                holder.holdsComputeNode = true;
             else if (!holder.gpus.contains(held.gpu))
                 holder.gpus.append(held.gpu);
         }
@@ -497,8 +499,10 @@ HolderScanner::HolderScanner(const QString &procRoot) : m_procRoot(procRoot) {}
 QList<HolderScanner::Node> HolderScanner::nodesOf(const DeviceNodes &devices)
 {
     QList<Node> nodes;
-    for (const QString &path : devices.sharedNodes)
-        nodes.append({path, -1});
+    for (const QString &path : devices.sharedNodes) {
+        const QString name = path.mid(path.lastIndexOf(QLatin1Char('/')) + 1);
+        nodes.append({path, -1, name == QLatin1String("nvidia-uvm") || name == QLatin1String("kfd")});
+    }
     for (const GpuDevice &gpu : devices.gpus)
         nodes.append({gpu.path, gpu.index});
     return nodes;

@@ -14,7 +14,8 @@ public:
     struct Node
     {
         QString path;
-        int gpu = -1;
+        int gpu = -1;         // -1: a shared node
+        bool compute = false; // nvidia-uvm or kfd: only CUDA and ROCm processes open it
     };
 
     struct Result

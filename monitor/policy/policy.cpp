@@ -1,5 +1,6 @@
 #include "policy/policy.h"
 
+#include <QLocale>
 #include <QMap>
 
 #include <algorithm>
@@ -68,6 +69,20 @@ QString missingGpuReason(int gpu)
     return QStringLiteral("GPU %1 does not exist").arg(gpu);
 }
 
+QString hotReason(int gpu, std::optional<int> celsius, int maxCelsius)
+{
+    const QString now = celsius ? QStringLiteral(" (%1 °C)").arg(*celsius) : QString();
+    return QStringLiteral("GPU %1 is too hot%2: runs again below %3 °C")
+        .arg(gpu)
+        .arg(now)
+        .arg(maxCelsius - Config::kCoolDownCelsius + 1);
+}
+
+QString mib(qint64 bytes)
+{
+    return QStringLiteral("%1 MiB").arg(bytes >> 20);
+}
+
 // What one decision knows of one present GPU.
 struct GpuView
 {
@@ -77,6 +92,7 @@ struct GpuView
     qint64 freeSinceMs = 0; // meaningful only when foreign is empty
     qint64 settledAtMs = 0; // freeSinceMs + start delay
     QString occupant;       // workload running, stopping or started on it
+    bool tooHot = false;
 };
 
 class Decider
@@ -103,6 +119,7 @@ private:
     QList<int> present;
     QMap<int, GpuView> gpus;
     QString globalBlocker; // why no workload may run at all; empty when none
+    StopCause globalCause = StopCause::Paused;
     QSet<int> waitedFor;   // free GPUs a workload waits on until they settle
 
     qint64 now() const { return in.nowMs; }
@@ -116,6 +133,24 @@ private:
     }
     bool isFree(int gpu) const { return view(gpu).foreign.isEmpty(); }
     bool isSettled(int gpu) const { return isFree(gpu) && view(gpu).settledAtMs <= now(); }
+    std::optional<int> temperatureOf(int gpu) const
+    {
+        const auto it = in.snapshot.temperatures.constFind(gpu);
+        return it != in.snapshot.temperatures.constEnd() ? std::optional(*it) : std::nullopt;
+    }
+
+    // [defaults] max_temperature_c: hot from the limit on, until kCoolDownCelsius below it. No reading: not hot
+    // (nothing can tell), and forgotten.
+    bool judgeHeat(int gpu) const
+    {
+        const int limit = in.config.maxTemperatureC;
+        const std::optional<int> celsius = temperatureOf(gpu);
+        if (limit <= 0 || !celsius)
+            return false;
+        if (*celsius >= limit)
+            return true;
+        return in.memory.hotGpus.contains(gpu) && *celsius > limit - Config::kCoolDownCelsius;
+    }
 
     WorkloadRuntime runtimeOf(const QString &id) const
     {
@@ -144,6 +179,9 @@ private:
                 else
                     view.foreign.append(holder);
             }
+            view.tooHot = judgeHeat(gpu);
+            if (view.tooHot)
+                decision.memory.hotGpus.insert(gpu);
             if (view.foreign.isEmpty()) {
                 const auto remembered = in.memory.freeSinceMs.constFind(gpu);
                 view.freeSinceMs = remembered != in.memory.freeSinceMs.constEnd() ? qMin(*remembered, now()) : now();
@@ -165,10 +203,73 @@ private:
                     decision.activeUsers.append(session.user);
             decision.activeUsers.sort();
         }
+        const auto hold = [this](HoldReason reason, StopCause cause, const QString &text) {
+            decision.hold = reason;
+            decision.holdText = text;
+            globalCause = cause;
+            globalBlocker = text;
+        };
         if (in.pause.allPausedAt(now()))
-            globalBlocker = QStringLiteral("paused");
+            hold(HoldReason::Paused, StopCause::Paused, QStringLiteral("paused"));
+        else if (outsideSchedule())
+            hold(HoldReason::OutsideSchedule, StopCause::OutsideSchedule, scheduleReason());
+        else if (in.config.onBattery == OnBattery::Pause && in.snapshot.power.known && in.snapshot.power.onBattery)
+            hold(HoldReason::OnBattery, StopCause::OnBattery, QStringLiteral("the computer runs on battery"));
+        else if (ownerPresent())
+            hold(HoldReason::OwnerPresent, StopCause::OwnerPresent, presenceReason());
         else if (!decision.activeUsers.isEmpty())
-            globalBlocker = usersActiveReason(decision.activeUsers);
+            hold(HoldReason::TerminalUser, StopCause::UserActive, usersActiveReason(decision.activeUsers));
+    }
+
+    // [schedule]: outside it, and when that ends.
+    bool outsideSchedule()
+    {
+        if (in.config.schedule.always() || !in.localNow.isValid())
+            return false;
+        if (in.config.schedule.allowsAt(WeekTime::of(in.localNow)))
+            return false;
+        if (const std::optional<qint64> ms = in.config.schedule.msUntilChange(WeekTime::of(in.localNow)))
+            decision.holdEndsAt = in.localNow.addMSecs(*ms);
+        return true;
+    }
+    QString scheduleReason() const
+    {
+        if (!decision.holdEndsAt.isValid())
+            return QStringLiteral("outside the schedule");
+        return QStringLiteral("outside the schedule until %1")
+            .arg(QLocale::c().toString(decision.holdEndsAt, QStringLiteral("ddd HH:mm")));
+    }
+
+    // [activity] pause_while_active: someone at the computer, or nothing can tell (unknown counts as present).
+    bool ownerPresent() const
+    {
+        if (!in.config.activity.pauseWhileActive)
+            return false;
+        const UserPresence &presence = in.snapshot.presence;
+        switch (presence.state) {
+        case UserPresence::State::Unknown:
+        case UserPresence::State::Active: return true;
+        case UserPresence::State::Idle: return now() < awayFromMs();
+        case UserPresence::State::Locked:
+        case UserPresence::State::NoLocalSession: return false;
+        }
+        return true;
+    }
+    // Idle: when the owner counts as away.
+    qint64 awayFromMs() const
+    {
+        return in.snapshot.presence.idleSinceMs + qint64(in.config.activity.idleSeconds) * 1000;
+    }
+    QString presenceReason() const
+    {
+        const UserPresence &presence = in.snapshot.presence;
+        if (presence.state == UserPresence::State::Unknown)
+            return QStringLiteral("you are at the computer (no source tells whether you are away)");
+        if (presence.state == UserPresence::State::Idle)
+            return QStringLiteral("you are at the computer (idle for %1 s of %2)")
+                .arg(qMax<qint64>(0, now() - presence.idleSinceMs) / 1000)
+                .arg(in.config.activity.idleSeconds);
+        return QStringLiteral("you are at the computer");
     }
 
     // The workloads in gpu_mon's order (Policy::startOrder()).
@@ -254,9 +355,9 @@ private:
             order.reason = QStringLiteral("paused");
             return order;
         }
-        if (!decision.activeUsers.isEmpty()) {
-            order.cause = StopCause::UserActive;
-            order.reason = usersActiveReason(decision.activeUsers);
+        if (!globalBlocker.isEmpty()) {
+            order.cause = globalCause;
+            order.reason = globalBlocker;
             return order;
         }
         const QList<int> held = gpusOfRunning(runtime);
@@ -278,6 +379,14 @@ private:
                 return order;
             }
         }
+        for (int gpu : held) {
+            if (view(gpu).tooHot) {
+                order.cause = StopCause::TooHot;
+                order.gpu = gpu;
+                order.reason = hotReason(gpu, temperatureOf(gpu), in.config.maxTemperatureC);
+                return order;
+            }
+        }
         return std::nullopt;
     }
 
@@ -287,7 +396,7 @@ private:
             return inUseReason(order.gpu, order.culprit);
         if (order.cause == StopCause::GpuMissing)
             return missingGpuReason(order.gpu);
-        return order.reason;
+        return order.reason; // TooHot's says when it may run again
     }
 
     void decideRunningWorkloads()
@@ -333,6 +442,9 @@ private:
         for (int gpu : wanted)
             if (!isFree(gpu))
                 return inUseReason(gpu, view(gpu).foreign.first());
+        for (int gpu : wanted)
+            if (view(gpu).tooHot)
+                return hotReason(gpu, temperatureOf(gpu), in.config.maxTemperatureC);
         for (int gpu : wanted) {
             const QString &occupant = view(gpu).occupant;
             if (!occupant.isEmpty())
@@ -401,6 +513,7 @@ private:
             status.ignoredHolders = gpuView.ignored;
             status.openOnlyHolders = gpuView.openOnly;
             status.workloadId = gpuView.occupant;
+            status.tooHot = gpuView.tooHot;
             if (!gpuView.foreign.isEmpty()) {
                 status.state = GpuState::Busy;
                 status.reason = QStringLiteral("in use by %1").arg(gpuView.foreign.first().describe());
@@ -414,7 +527,9 @@ private:
                                         .arg(secondsRoundedUp(gpuView.settledAtMs - now()));
                 } else {
                     status.state = GpuState::Idle;
-                    status.reason = idleReason(gpu);
+                    status.reason = gpuView.tooHot && globalBlocker.isEmpty()
+                                        ? hotReason(gpu, temperatureOf(gpu), in.config.maxTemperatureC)
+                                        : idleReason(gpu);
                 }
             }
             decision.gpus.append(status);
@@ -437,6 +552,13 @@ private:
             for (const TtySession &session : in.snapshot.ttys)
                 if (!tty.whitelist.contains(session.user))
                     moments.append(now() + qint64(tty.idleSeconds) * 1000 - session.idleMs);
+        // The owner idle, not yet for idle_seconds; the schedule's next change either way (a running workload stops
+        // at its end).
+        if (in.config.activity.pauseWhileActive && in.snapshot.presence.state == UserPresence::State::Idle)
+            moments.append(awayFromMs());
+        if (!in.config.schedule.always() && in.localNow.isValid())
+            if (const std::optional<qint64> ms = in.config.schedule.msUntilChange(WeekTime::of(in.localNow)))
+                moments.append(now() + *ms);
         for (qint64 moment : std::as_const(moments))
             if (moment > now() && (decision.nextWakeMs == 0 || moment < decision.nextWakeMs))
                 decision.nextWakeMs = moment;
@@ -480,17 +602,74 @@ bool isForeign(const Holder &holder, int gpu, const Config &config, const QHash<
     return true;
 }
 
+ClientKind clientKind(const Holder &holder, int gpu)
+{
+    if (holder.hidden && holder.pid <= 0)
+        return ClientKind::Unseen;
+    const auto use = holder.gpuUse.constFind(gpu);
+    const bool listed = use != holder.gpuUse.constEnd();
+    if (listed && use->compute)
+        return ClientKind::Compute;
+    if (holder.holdsComputeNode && !(listed && use->graphicsOnly))
+        return ClientKind::Compute;
+    return ClientKind::Graphics;
+}
+
+HolderVerdict judgeHolder(const Holder &holder, int gpu, const BusyRule &rule)
+{
+    HolderVerdict verdict;
+    verdict.kind = clientKind(holder, gpu);
+    const auto use = holder.gpuUse.constFind(gpu);
+    const bool listed = use != holder.gpuUse.constEnd();
+    const auto busy = [&verdict](bool makesBusy, const QString &why) {
+        verdict.makesBusy = makesBusy;
+        verdict.why = why;
+        return verdict;
+    };
+    if (rule.opened)
+        return busy(true, QStringLiteral("it has the GPU open (busy_when = opened)"));
+    if (verdict.kind == ClientKind::Unseen)
+        return busy(true, QStringLiteral("another user's process, not visible: counted as using the GPU"));
+    if (verdict.kind == ClientKind::Compute && (rule.byClientKind || (rule.computes && listed && use->compute))) {
+        if (listed && use->compute)
+            return busy(true, QStringLiteral("a compute client: a backend lists it computing on the GPU"));
+        return busy(true, QStringLiteral("a compute client: it holds nvidia-uvm or /dev/kfd"));
+    }
+    if (rule.computes || rule.memoryThresholdBytes > 0) {
+        if (!listed)
+            return busy(true, QStringLiteral("no backend says what it does there: counted as using the GPU"));
+        if (rule.computes && use->compute)
+            return busy(true, QStringLiteral("a backend lists it computing on the GPU"));
+        // Listed without a figure (no permission, MIG): in doubt.
+        if (rule.memoryThresholdBytes > 0 && !use->memoryBytes)
+            return busy(true, QStringLiteral("a backend lists it without a memory figure: counted as using the GPU"));
+        if (rule.memoryThresholdBytes > 0 && *use->memoryBytes >= rule.memoryThresholdBytes)
+            return busy(true, QStringLiteral("it uses %1 of the GPU's memory (counts from %2)")
+                                  .arg(mib(*use->memoryBytes), mib(rule.memoryThresholdBytes)));
+    }
+    if (rule.byClientKind) {
+        const QString thresholds =
+            QStringLiteral("counts from %1% or %2").arg(rule.graphicsBusyPercent).arg(mib(rule.graphicsMemoryBytes));
+        if (!listed || (!use->busyPercent && !use->memoryBytes))
+            return busy(false, QStringLiteral("a graphics client no backend measures (%1)").arg(thresholds));
+        QStringList measured;
+        if (use->busyPercent)
+            measured.append(QStringLiteral("%1%").arg(*use->busyPercent));
+        if (use->memoryBytes)
+            measured.append(mib(*use->memoryBytes));
+        const bool over = (use->busyPercent && *use->busyPercent >= rule.graphicsBusyPercent)
+                          || (use->memoryBytes && *use->memoryBytes >= rule.graphicsMemoryBytes);
+        return busy(over, QStringLiteral("a graphics client using %1 (%2)")
+                              .arg(measured.join(QStringLiteral(" and ")), thresholds));
+    }
+    return busy(false, rule.computes ? QStringLiteral("it has the GPU open without computing there")
+                                     : QStringLiteral("it uses %1 of the GPU's memory (counts from %2)")
+                                           .arg(mib(use->memoryBytes.value_or(0)), mib(rule.memoryThresholdBytes)));
+}
+
 bool makesBusy(const Holder &holder, int gpu, const BusyRule &rule)
 {
-    if (rule.opened)
-        return true;
-    const auto use = holder.gpuUse.constFind(gpu);
-    if (use == holder.gpuUse.constEnd())
-        return true;
-    if (rule.computes && use->compute)
-        return true;
-    // Listed without a figure (no permission, MIG): in doubt.
-    return rule.memoryThresholdBytes > 0 && (!use->memoryBytes || *use->memoryBytes >= rule.memoryThresholdBytes);
+    return judgeHolder(holder, gpu, rule).makesBusy;
 }
 
 QList<int> startOrder(const QList<GpuSelection> &gpusOfWorkloads)
@@ -519,6 +698,20 @@ QString stopCauseName(StopCause cause)
     case StopCause::Disabled: return QStringLiteral("disabled");
     case StopCause::Removed: return QStringLiteral("removed");
     case StopCause::GpuMissing: return QStringLiteral("GPU missing");
+    case StopCause::OwnerPresent: return QStringLiteral("owner present");
+    case StopCause::OutsideSchedule: return QStringLiteral("outside the schedule");
+    case StopCause::OnBattery: return QStringLiteral("on battery");
+    case StopCause::TooHot: return QStringLiteral("too hot");
+    }
+    return QString();
+}
+
+QString clientKindName(ClientKind kind)
+{
+    switch (kind) {
+    case ClientKind::Compute: return QStringLiteral("compute");
+    case ClientKind::Graphics: return QStringLiteral("graphics");
+    case ClientKind::Unseen: return QStringLiteral("unseen");
     }
     return QString();
 }

@@ -5,6 +5,7 @@
 #include "policy/snapshot.h"
 #include "policy/workloadruntime.h"
 
+#include <QDateTime>
 #include <QHash>
 #include <QSet>
 
@@ -22,6 +23,7 @@ struct PauseState
 struct PolicyMemory
 {
     QHash<int, qint64> freeSinceMs; // GPU index -> monotonic time its last foreign holder was seen gone
+    QSet<int> hotGpus;              // reached max_temperature_c and not yet kCoolDownCelsius cooler
 };
 
 struct PolicyInput
@@ -31,17 +33,32 @@ struct PolicyInput
     QHash<QString, WorkloadRuntime> runtimes;
     PauseState pause;
     qint64 nowMs = 0;
+    QDateTime localNow; // the wall time, for [schedule]; invalid: the schedule is not checked
     qint64 selfPid = 0; // idlegpu's own pid: never foreign
     PolicyMemory memory;
 };
 
-enum class StopCause { ForeignHolder, UserActive, Paused, Disabled, Removed, GpuMissing };
+enum class StopCause {
+    ForeignHolder,
+    UserActive, // [tty]: a user on a terminal
+    Paused,
+    Disabled,
+    Removed,
+    GpuMissing,
+    OwnerPresent,    // [activity]: someone at the computer
+    OutsideSchedule, // [schedule]
+    OnBattery,       // [defaults] on_battery
+    TooHot           // [defaults] max_temperature_c
+};
+
+// Why no workload may run at all, the first of these that holds; for the tray's icon, tooltip and menu.
+enum class HoldReason { None, Paused, OutsideSchedule, OnBattery, OwnerPresent, TerminalUser };
 
 struct StopOrder
 {
     QString workloadId;
     StopCause cause = StopCause::ForeignHolder;
-    int gpu = -1;        // ForeignHolder / GpuMissing: the GPU concerned
+    int gpu = -1;        // ForeignHolder / GpuMissing / TooHot: the GPU concerned
     Holder culprit;      // ForeignHolder: who opened it
     QString reason;      // one line for the log: "python3 (alice, pid 4242) opened GPU 0"
 };
@@ -70,6 +87,7 @@ struct GpuStatus
     QString workloadId;           // the workload on it (running or about to start), if any
     QString reason;               // for Idle/Waiting: why nothing runs yet
     qint64 freeSinceMs = 0;       // 0 while busy
+    bool tooHot = false;          // at max_temperature_c, or not yet kCoolDownCelsius below it
 };
 
 struct Decision
@@ -79,6 +97,9 @@ struct Decision
     QList<GpuStatus> gpus;
     QHash<QString, QString> workloadReasons; // workload id -> why it does not run (empty when it runs)
     QStringList activeUsers;                 // [tty]: users whose activity stops all workloads
+    HoldReason hold = HoldReason::None;      // why no workload may run at all
+    QString holdText;                        // the same in words, as the log and --status say it; empty: none
+    QDateTime holdEndsAt;                    // OutsideSchedule: when the schedule lets workloads run again (local)
     qint64 nextWakeMs = 0;                   // when to decide again though nothing happens; 0: no need
     PolicyMemory memory;
 
@@ -123,9 +144,27 @@ QList<int> startOrder(const QList<GpuSelection> &gpusOfWorkloads);
 bool isForeign(const Holder &holder, int gpu, const Config &config,
                const QHash<QString, WorkloadRuntime> &runtimes, qint64 selfPid);
 
-// Whether a foreign holder makes the GPU busy under its busy_when rule: always when opening is enough; else when
-// a backend lists it as computing there (computes) or using at least the threshold (memory). A holder no backend
-// could judge (no NVML, a hidden holder without pid) is busy: when in doubt the GPU is the user's.
+// What kind of client a holder is on one GPU (busy_when = auto). Compute: it holds nvidia-uvm or /dev/kfd (unless
+// the vendor library lists it only among the GPU's graphics processes) or a backend lists it computing there.
+// Graphics: anything else that could be seen. Unseen: a hidden holder without a pid.
+enum class ClientKind { Compute, Graphics, Unseen };
+
+// Whether a foreign holder makes its GPU busy, and why, in words for --status and the status window.
+struct HolderVerdict
+{
+    ClientKind kind = ClientKind::Unseen;
+    bool makesBusy = true;
+    QString why; // "a compute client: it holds nvidia-uvm", "a graphics client using 4% (counts from 30% or 1024 MiB)"
+};
+
+ClientKind clientKind(const Holder &holder, int gpu);
+
+// Whether a foreign holder makes the GPU busy under its busy_when rule: always when opening is enough; a compute
+// client at once and a graphics client only while a backend measures it above a threshold (auto); when a backend
+// lists it as computing there (computes) or using at least the threshold (memory). Under computes and memory a
+// holder no backend could judge is busy, and under every rule a hidden holder without pid: when in doubt the GPU is
+// the user's. Under auto a graphics client no backend measures is not: a browser must not keep the GPU idle.
+HolderVerdict judgeHolder(const Holder &holder, int gpu, const BusyRule &rule);
 bool makesBusy(const Holder &holder, int gpu, const BusyRule &rule);
 
 // Whether `program` (an ignore_programs entry) names this holder: equal to its comm, to the basename of its
@@ -135,5 +174,6 @@ bool matchesProgram(const Holder &holder, const QString &program);
 
 // Short English names for logs and the status printer: "foreign holder", "waiting".
 QString stopCauseName(StopCause cause);
+QString clientKindName(ClientKind kind); // "compute", "graphics", "unseen"
 QString gpuStateName(GpuState state);
 } // namespace Policy

@@ -67,6 +67,12 @@ struct GpuUse
     // compute engine time. Only holding the node open (a CUDA process opens every GPU it may use) is not.
     bool compute = false;
     std::optional<qint64> memoryBytes; // GPU memory it uses there; absent when the backend lists it without a figure
+    // The vendor library lists it among the GPU's graphics processes only (nvidia-smi's type G): a graphics client,
+    // even where it holds nvidia-uvm.
+    bool graphicsOnly = false;
+    // The share of the GPU's time its work took over the backend's last sample window (NVML per-process
+    // utilization, DRM fdinfo engine time), 0..100; absent when not measured.
+    std::optional<int> busyPercent;
     bool operator==(const GpuUse &) const = default;
 };
 
@@ -85,6 +91,8 @@ struct Holder
     QList<qint64> ancestors; // ppid chain, parent first, ending before pid 1 (or at the first unreadable one)
     QList<int> gpus;         // indices of the GPU nodes it holds
     bool holdsSharedNode = false; // holds nvidiactl / nvidia-uvm / kfd
+    // Holds nvidia-uvm or /dev/kfd: a CUDA or ROCm process (nvidiactl alone is every NVIDIA client's, OpenGL too).
+    bool holdsComputeNode = false;
     // A holder that could not be seen: a GPU node was opened (inotify) by a process whose fds we may
     // not read (another user's, idlegpu not root). pid is 0 unless a backend names it.
     bool hidden = false;
@@ -111,6 +119,31 @@ struct TtySession
     qint64 idleMs = 0; // now - atime of the pts node
 };
 
+// Whether someone sits at this computer, as the presence sources ([activity]) see it.
+struct UserPresence
+{
+    enum class State {
+        Unknown,        // no source could tell: counts as active
+        Active,         // input now, or a source says the session is not idle
+        Idle,           // no input since idleSinceMs
+        Locked,         // every local session's screen is locked: away
+        NoLocalSession  // nobody is logged in at the machine itself: away
+    };
+    State state = State::Unknown;
+    qint64 idleSinceMs = 0; // Idle: monotonic time of the last input
+    QString source;         // which source said so: "logind", "GNOME", "KDE", "X11"
+    bool operator==(const UserPresence &) const = default;
+};
+
+// Where the machine's power comes from ([defaults] on_battery).
+struct PowerState
+{
+    bool known = false;     // false: no power supply says (a desktop without one runs on AC)
+    bool onBattery = false;
+    QString source;         // the supply that said so: "BAT0"
+    bool operator==(const PowerState &) const = default;
+};
+
 struct Snapshot
 {
     qint64 takenAtMs = 0; // monotonic, from the Clock
@@ -118,6 +151,9 @@ struct Snapshot
     QList<Holder> holders;    // visible holders, plus hidden ones (hidden=true)
     QList<TtySession> ttys;
     int unreadableProcesses = 0; // processes whose fds could not be read (other users without root)
+    UserPresence presence;       // [activity]
+    PowerState power;            // [defaults] on_battery
+    QHash<int, int> temperatures; // GPU index -> °C, from the backends' last sample; a GPU missing: unknown
 };
 
 Q_DECLARE_METATYPE(Snapshot)

@@ -1,0 +1,47 @@
+#pragma once
+// [schedule] run = RULES: when workloads may run, as comma-separated rules of DAYS, HH:MM-HH:MM or
+// DAYS HH:MM-HH:MM ("Mon-Fri 18:00-08:00, Sat, Sun"). Days are Mon..Sun, alone or as ranges (Fri-Mon wraps);
+// a time range whose end is not after its start crosses midnight and belongs to the day it starts on; 24:00
+// ends a day. Evaluated on minutes of the local week, so a decision costs no time-zone arithmetic.
+#include <QDateTime>
+#include <QList>
+#include <QString>
+
+#include <optional>
+
+// A moment of the local week: Monday 00:00 is minute 0.
+struct WeekTime
+{
+    static constexpr int kMinutesPerDay = 24 * 60;
+    static constexpr int kMinutesPerWeek = 7 * kMinutesPerDay;
+    int minuteOfWeek = 0;  // 0 .. kMinutesPerWeek - 1
+    int msIntoMinute = 0;  // 0 .. 59999
+
+    static WeekTime of(const QDateTime &local);
+};
+
+struct ScheduleRule
+{
+    int days = 0x7f;        // bit 0 Monday .. bit 6 Sunday
+    int startMinute = 0;    // of the day, 0 .. 1439
+    int endMinute = WeekTime::kMinutesPerDay; // 1 .. 1440; not after startMinute: ends the next day
+    bool operator==(const ScheduleRule &) const = default;
+};
+
+class Schedule
+{
+public:
+    // Empty or white space: always. nullopt with a message naming the rule that is wrong.
+    static std::optional<Schedule> parse(const QString &text, QString *message);
+
+    bool always() const { return m_rules.isEmpty(); }
+    bool allowsAt(WeekTime time) const;
+    // Milliseconds from `time` to the next moment allowsAt() answers otherwise; nullopt when it never does.
+    std::optional<qint64> msUntilChange(WeekTime time) const;
+    const QList<ScheduleRule> &rules() const { return m_rules; }
+    bool operator==(const Schedule &) const = default;
+
+private:
+    bool allowsMinute(int minuteOfWeek) const;
+    QList<ScheduleRule> m_rules;
+};
