@@ -3,6 +3,7 @@
 #include "config/commandsplit.h"
 #include "config/config.h"
 #include "config/configranges.h"
+#include "settings/activitysettingspage.h"
 #include "settings/settingsdialog.h"
 #include "settings/settingsmodel.h"
 
@@ -81,6 +82,32 @@ enabled = on
 whitelist = alice , bob,
 idle_seconds = 300
 # the end, no newline after this)";
+
+// Every key of issue 12 at a value other than its default.
+const QByteArray desktopKeys = R"(# a desktop workstation
+[defaults]
+interval_seconds = 10
+on_battery = run
+max_temperature_c = 83
+
+[activity]
+pause_while_active = yes
+idle_seconds = 120
+
+[schedule]
+run = Mon-Fri  18:00-08:00,
+    Sat, Sun
+
+[gpu-all]
+gpus = ALL
+busy_when = auto
+graphics_busy_percent = 40
+busy_memory_mib = 2048
+
+[process-miner]
+cmd = true
+priority = low
+)";
 
 QByteArray readAll(const QString &path)
 {
@@ -235,6 +262,12 @@ private Q_SLOTS:
     void addRemoveAndReorderWorkloads();
     void editAndMoveSavesOnce();
     void busyWhenEdits();
+    void busyWhenAutoThresholds();
+    void activityPageLoadsValues();
+    void desktopKeysSaveExactly();
+    void defaultsWriteNothing();
+    void choosingDefaultRemovesKey();
+    void schedulePresetsAndNow();
     void envTextReadsBack_data();
     void envTextReadsBack();
     void runAsUserValidated_data();
@@ -298,6 +331,14 @@ void TestSettingsDialog::invalidInputShowsMessageAndDisablesOk_data()
                                           << "from 0 to 86400";
     QTest::newRow("tty idle negative") << int(SettingsDialog::ActivityPage) << -1 << "ttyIdleEdit" << "-1"
                                        << "ttyIdleError" << "from 0 to 31536000";
+    // Schedule::parse's own message, whole.
+    QTest::newRow("schedule, not a day") << int(SettingsDialog::ActivityPage) << -1 << "scheduleEdit"
+                                         << "Mo-Fr 18:00-08:00" << "scheduleError"
+                                         << "Not a schedule: 'Mo-Fr' in 'Mo-Fr 18:00-08:00' is not a day or a range "
+                                            "of days (Mon..Sun, like Mon-Fri).";
+    QTest::newRow("schedule, not a time") << int(SettingsDialog::ActivityPage) << -1 << "scheduleEdit"
+                                          << "Sat, 25:00-08:00" << "scheduleError"
+                                          << "'25:00-08:00' in '25:00-08:00' is not a time range";
     QTest::newRow("stop timeout 0") << workloads << 0 << "stopTimeoutEdit" << "0" << "stopTimeoutError"
                                     << "from 1 to 3600";
     QTest::newRow("command not found") << workloads << 0 << "cmdEdit" << "no-such-program-4711 --x"
@@ -386,6 +427,7 @@ void TestSettingsDialog::rangesSharedWithLoader_data()
     add("stop_timeout_seconds", "stopTimeout", "[process-a]\ncmd = true\nstop_timeout_seconds = %1\n",
         ConfigRanges::stopTimeoutSeconds);
     add("idle_seconds", "ttyIdle", "[tty]\nidle_seconds = %1\n", ConfigRanges::ttyIdleSeconds);
+    add("activity idle_seconds", "activityIdle", "[activity]\nidle_seconds = %1\n", ConfigRanges::activityIdleSeconds);
 }
 
 void TestSettingsDialog::rangesSharedWithLoader()
@@ -413,6 +455,7 @@ void TestSettingsDialog::rangesSharedWithLoader()
         QString *text = field == QLatin1String("interval")     ? &draft.interval
                         : field == QLatin1String("startDelay") ? &draft.startDelay
                         : field == QLatin1String("ttyIdle")    ? &draft.ttyIdle
+                        : field == QLatin1String("activityIdle") ? &draft.activityIdle
                                                                : &draft.workloads[0].stopTimeout;
         *text = value;
         QStringList dialogErrors;
@@ -616,8 +659,9 @@ void TestSettingsDialog::oneKeyEditKeepsEveryOtherByte()
     QVERIFY(ConfigLoader::load(m_path).ok());
 }
 
-// "The GPU is busy when": the combo writes busy_when, the MiB field busy_memory_mib (only with memory), and the
-// file reads back as chosen; back to the default removes both keys.
+// "The GPU is busy when": the combo writes busy_when, the MiB field busy_memory_mib (for memory and auto, once
+// set), and the file reads back as chosen; back to the default removes busy_when and keeps the MiB given, which
+// auto uses too.
 void TestSettingsDialog::busyWhenEdits()
 {
     writeAll(m_path, "[gpu-all]\ngpus = ALL\n\n[process-a]\ncmd = sleep 1\n");
@@ -630,10 +674,19 @@ void TestSettingsDialog::busyWhenEdits()
         child<QListWidget>(dialog, QStringLiteral("groupList"))->setCurrentRow(0);
         auto *busyWhen = child<QComboBox>(dialog, QStringLiteral("busyWhen"));
         auto *memory = child<QSpinBox>(dialog, QStringLiteral("busyMemoryMib"));
+        auto *percent = child<QSpinBox>(dialog, QStringLiteral("graphicsBusyPercent"));
         QCOMPARE(busyWhen->currentIndex(), 0);
+        QVERIFY(memory->isEnabled());
+        QVERIFY(percent->isEnabled());
+        QCOMPARE(memory->value(), int(GpuGroupConfig::kDefaultGraphicsBusyMemoryMib)); // auto's default
+        QCOMPARE(percent->value(), GpuGroupConfig::kDefaultGraphicsBusyPercent);
+        busyWhen->setCurrentIndex(busyWhen->findData(QStringLiteral("opened")));
         QVERIFY(!memory->isEnabled());
+        QVERIFY(!percent->isEnabled());
         busyWhen->setCurrentIndex(busyWhen->findData(QStringLiteral("memory")));
         QVERIFY(memory->isEnabled());
+        QVERIFY(!percent->isEnabled());
+        QCOMPARE(memory->value(), int(GpuGroupConfig::kDefaultBusyMemoryMib)); // memory's default
         memory->setValue(512);
         QTest::mouseClick(dialogButton(dialog, QDialogButtonBox::Ok), Qt::LeftButton);
         QVERIFY(!dialog.isVisible());
@@ -643,6 +696,7 @@ void TestSettingsDialog::busyWhenEdits()
     QVERIFY(loaded.ok());
     QCOMPARE(loaded.config.busyRuleFor(1).memoryThresholdBytes, qint64(512) << 20);
     QVERIFY(!loaded.config.busyRuleFor(1).opened);
+    QVERIFY(!loaded.config.busyRuleFor(1).byClientKind);
     {
         SettingsDialog dialog(m_path);
         dialog.setMonitorState(gpus01());
@@ -654,12 +708,265 @@ void TestSettingsDialog::busyWhenEdits()
         QCOMPARE(busyWhen->currentData().toString(), QStringLiteral("memory"));
         QCOMPARE(child<QSpinBox>(dialog, QStringLiteral("busyMemoryMib"))->value(), 512);
         busyWhen->setCurrentIndex(0);
+        QCOMPARE(child<QSpinBox>(dialog, QStringLiteral("busyMemoryMib"))->value(), 512); // given: auto uses it
         QTest::mouseClick(dialogButton(dialog, QDialogButtonBox::Ok), Qt::LeftButton);
     }
-    QVERIFY(!readAll(m_path).contains("busy_"));
+    QCOMPARE(readAll(m_path), QByteArray("[gpu-all]\ngpus = ALL\nbusy_memory_mib = 512\n\n[process-a]\ncmd = sleep 1\n"));
     loaded = ConfigLoader::load(m_path);
     QVERIFY(loaded.ok());
-    QVERIFY(loaded.config.busyRuleFor(1).opened);
+    const BusyRule rule = loaded.config.busyRuleFor(1);
+    QVERIFY(rule.byClientKind);
+    QVERIFY(!rule.opened);
+    QCOMPARE(rule.graphicsMemoryBytes, qint64(512) << 20);
+}
+
+// busy_when = auto chosen in so many words, its percentage changed: busy_memory_mib, never set, is not written.
+void TestSettingsDialog::busyWhenAutoThresholds()
+{
+    writeAll(m_path, "[gpu-all]\ngpus = ALL\n\n[process-a]\ncmd = sleep 1\n");
+    SettingsDialog dialog(m_path);
+    dialog.setMonitorState(gpus01());
+    dialog.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&dialog));
+    openTab(dialog, SettingsDialog::GroupsPage);
+    selectRow(child<QListWidget>(dialog, QStringLiteral("groupList")), 0);
+    QVERIFY(child<QLabel>(dialog, QStringLiteral("clientKindsHint"))->isVisibleTo(&dialog));
+    auto *busyWhen = child<QComboBox>(dialog, QStringLiteral("busyWhen"));
+    busyWhen->setCurrentIndex(busyWhen->findData(QStringLiteral("auto")));
+    auto *percent = child<QSpinBox>(dialog, QStringLiteral("graphicsBusyPercent"));
+    QVERIFY(percent->isEnabled());
+    percent->setFocus();
+    QTest::keyClick(percent, Qt::Key_A, Qt::ControlModifier);
+    QTest::keyClicks(percent, QStringLiteral("55"));
+    QCOMPARE(percent->value(), 55);
+    QTest::mouseClick(dialogButton(dialog, QDialogButtonBox::Ok), Qt::LeftButton);
+    QVERIFY(!dialog.isVisible());
+    QCOMPARE(readAll(m_path), QByteArray("[gpu-all]\ngpus = ALL\nbusy_when = auto\ngraphics_busy_percent = 55\n\n"
+                                         "[process-a]\ncmd = sleep 1\n"));
+    const ConfigLoadResult loaded = ConfigLoader::load(m_path);
+    QVERIFY(loaded.ok());
+    QCOMPARE(loaded.config.busyRuleFor(0).graphicsBusyPercent, 55);
+    QCOMPARE(loaded.config.busyRuleFor(0).graphicsMemoryBytes, GpuGroupConfig::kDefaultGraphicsBusyMemoryMib << 20);
+}
+
+// A file with every new key: the widgets show their values.
+void TestSettingsDialog::activityPageLoadsValues()
+{
+    writeAll(m_path, desktopKeys);
+    SettingsDialog dialog(m_path);
+    dialog.setMonitorState(gpus01());
+    dialog.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&dialog));
+    QVERIFY2(dialogButton(dialog, QDialogButtonBox::Ok)->isEnabled(),
+             qPrintable(child<QLabel>(dialog, QStringLiteral("problemSummary"))->text()));
+    openTab(dialog, SettingsDialog::ActivityPage);
+    QVERIFY(child<QCheckBox>(dialog, QStringLiteral("pauseWhileActiveCheck"))->isChecked());
+    QCOMPARE(child<QLineEdit>(dialog, QStringLiteral("activityIdleEdit"))->text(), QStringLiteral("120"));
+    QVERIFY(child<QLineEdit>(dialog, QStringLiteral("activityIdleEdit"))->isEnabled());
+    // The file's own words, on one line.
+    QCOMPARE(child<QLineEdit>(dialog, QStringLiteral("scheduleEdit"))->text(),
+             QStringLiteral("Mon-Fri 18:00-08:00, Sat, Sun"));
+    QVERIFY(!child<QLabel>(dialog, QStringLiteral("scheduleError"))->isVisibleTo(&dialog));
+    QVERIFY(child<QLabel>(dialog, QStringLiteral("scheduleNow"))->text().startsWith(QStringLiteral("Now ")));
+    QCOMPARE(child<QComboBox>(dialog, QStringLiteral("onBatteryCombo"))->currentData().toInt(), int(OnBattery::Run));
+    auto *temperature = child<QSpinBox>(dialog, QStringLiteral("maxTemperatureSpin"));
+    QCOMPARE(temperature->value(), 83);
+    QCOMPARE(temperature->text(), QStringLiteral("83 °C"));
+    QCOMPARE(temperature->minimum(), int(ConfigRanges::maxTemperatureC.min));
+    QCOMPARE(temperature->maximum(), int(ConfigRanges::maxTemperatureC.max));
+
+    openTab(dialog, SettingsDialog::GroupsPage);
+    selectRow(child<QListWidget>(dialog, QStringLiteral("groupList")), 0);
+    QCOMPARE(child<QComboBox>(dialog, QStringLiteral("busyWhen"))->currentData().toString(), QStringLiteral("auto"));
+    QCOMPARE(child<QSpinBox>(dialog, QStringLiteral("graphicsBusyPercent"))->value(), 40);
+    QCOMPARE(child<QSpinBox>(dialog, QStringLiteral("busyMemoryMib"))->value(), 2048);
+
+    openTab(dialog, SettingsDialog::WorkloadsPage);
+    QCOMPARE(child<QComboBox>(dialog, QStringLiteral("priorityCombo"))->currentData().toInt(),
+             int(WorkloadPriority::Low));
+
+    // A file without them: the defaults.
+    writeAll(m_path, twoWorkloads);
+    dialog.reload();
+    openTab(dialog, SettingsDialog::ActivityPage);
+    QVERIFY(!child<QCheckBox>(dialog, QStringLiteral("pauseWhileActiveCheck"))->isChecked());
+    QVERIFY(!child<QLineEdit>(dialog, QStringLiteral("activityIdleEdit"))->isEnabled());
+    QCOMPARE(child<QLineEdit>(dialog, QStringLiteral("activityIdleEdit"))->text(), QStringLiteral("300"));
+    QCOMPARE(child<QLineEdit>(dialog, QStringLiteral("scheduleEdit"))->text(), QString());
+    QVERIFY(!child<QLabel>(dialog, QStringLiteral("scheduleNow"))->isVisibleTo(&dialog));
+    QCOMPARE(child<QComboBox>(dialog, QStringLiteral("onBatteryCombo"))->currentData().toInt(), int(OnBattery::Pause));
+    QCOMPARE(temperature->value(), 0);
+    QCOMPARE(temperature->text(), QStringLiteral("Off"));
+    openTab(dialog, SettingsDialog::WorkloadsPage);
+    QCOMPARE(child<QComboBox>(dialog, QStringLiteral("priorityCombo"))->currentData().toInt(),
+             int(WorkloadPriority::Idle));
+}
+
+// Each new field edited through its widget: exactly its key is written (new sections at the end), the rest of the
+// file stays byte for byte, and the loader reads back what was chosen.
+void TestSettingsDialog::desktopKeysSaveExactly()
+{
+    SettingsDialog dialog(m_path);
+    dialog.setMonitorState(gpus01());
+    dialog.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&dialog));
+    openTab(dialog, SettingsDialog::ActivityPage);
+    auto *pauseWhileActive = child<QCheckBox>(dialog, QStringLiteral("pauseWhileActiveCheck"));
+    QTest::mouseClick(pauseWhileActive, Qt::LeftButton, {}, QPoint(5, pauseWhileActive->height() / 2));
+    auto *activityIdle = child<QLineEdit>(dialog, QStringLiteral("activityIdleEdit"));
+    QVERIFY(activityIdle->isEnabled());
+    typeInto(activityIdle, QStringLiteral("31536001"));
+    QVERIFY2(child<QLabel>(dialog, QStringLiteral("activityIdleError"))->text().contains(QStringLiteral("from 0 to 31536000")),
+             qPrintable(child<QLabel>(dialog, QStringLiteral("activityIdleError"))->text()));
+    QVERIFY(!dialogButton(dialog, QDialogButtonBox::Ok)->isEnabled());
+    typeInto(activityIdle, QStringLiteral("90"));
+    QVERIFY(!child<QLabel>(dialog, QStringLiteral("activityIdleError"))->isVisibleTo(&dialog));
+    typeInto(child<QLineEdit>(dialog, QStringLiteral("scheduleEdit")), QStringLiteral(" Mon-Fri 18:00-08:00, Sat "));
+    auto *onBattery = child<QComboBox>(dialog, QStringLiteral("onBatteryCombo"));
+    onBattery->setFocus();
+    QTest::keyClick(onBattery, Qt::Key_Down);
+    QCOMPARE(onBattery->currentData().toInt(), int(OnBattery::Run));
+    auto *temperature = child<QSpinBox>(dialog, QStringLiteral("maxTemperatureSpin"));
+    temperature->setFocus();
+    QTest::keyClick(temperature, Qt::Key_A, Qt::ControlModifier);
+    QTest::keyClicks(temperature, QStringLiteral("84"));
+    QCOMPARE(temperature->value(), 84);
+    openTab(dialog, SettingsDialog::WorkloadsPage);
+    selectRow(child<QListWidget>(dialog, QStringLiteral("workloadList")), 1);
+    auto *priority = child<QComboBox>(dialog, QStringLiteral("priorityCombo"));
+    priority->setCurrentIndex(priority->findData(int(WorkloadPriority::Normal)));
+
+    QVERIFY(dialogButton(dialog, QDialogButtonBox::Apply)->isEnabled());
+    QTest::mouseClick(dialogButton(dialog, QDialogButtonBox::Ok), Qt::LeftButton);
+    QVERIFY(!dialog.isVisible());
+    QCOMPARE(readAll(m_path),
+             QByteArray("# two workloads, one per GPU\n[defaults]\ninterval_seconds = 5\nmax_temperature_c = 84\n"
+                        "on_battery = run\n\n[gpu-all]\ngpus = ALL\nignore_programs = nvidia-smi\n\n; the first one\n"
+                        "[process-one]\ncmd = sh -c 'sleep 1'\ngpus = 0\n\n[process-two]\ncmd = true\ngpus = 1\n"
+                        "priority = normal\n\n[activity]\nidle_seconds = 90\npause_while_active = true\n\n"
+                        "[schedule]\nrun = Mon-Fri 18:00-08:00, Sat\n"));
+    const ConfigLoadResult loaded = ConfigLoader::load(m_path);
+    QVERIFY2(loaded.ok(), qPrintable(loaded.diagnostics.value(0).toString()));
+    QVERIFY(loaded.config.activity.pauseWhileActive);
+    QCOMPARE(loaded.config.activity.idleSeconds, 90);
+    QString message;
+    QCOMPARE(loaded.config.schedule, *Schedule::parse(QStringLiteral("Mon-Fri 18:00-08:00, Sat"), &message));
+    QCOMPARE(loaded.config.onBattery, OnBattery::Run);
+    QCOMPARE(loaded.config.maxTemperatureC, 84);
+    QCOMPARE(loaded.config.workloads.at(0).priority, WorkloadPriority::Idle);
+    QCOMPARE(loaded.config.workloads.at(1).priority, WorkloadPriority::Normal);
+}
+
+// Every new field moved off its default and back: nothing to save, and the file stays as it was.
+void TestSettingsDialog::defaultsWriteNothing()
+{
+    const ino_t inode = inodeOf(m_path);
+    SettingsDialog dialog(m_path);
+    dialog.setMonitorState(gpus01());
+    dialog.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&dialog));
+    openTab(dialog, SettingsDialog::ActivityPage);
+    auto *pauseWhileActive = child<QCheckBox>(dialog, QStringLiteral("pauseWhileActiveCheck"));
+    QTest::mouseClick(pauseWhileActive, Qt::LeftButton, {}, QPoint(5, pauseWhileActive->height() / 2));
+    QVERIFY(dialog.hasUnsavedChanges());
+    typeInto(child<QLineEdit>(dialog, QStringLiteral("activityIdleEdit")), QStringLiteral("60"));
+    typeInto(child<QLineEdit>(dialog, QStringLiteral("activityIdleEdit")), QStringLiteral("300"));
+    QTest::mouseClick(pauseWhileActive, Qt::LeftButton, {}, QPoint(5, pauseWhileActive->height() / 2));
+    typeInto(child<QLineEdit>(dialog, QStringLiteral("scheduleEdit")), QStringLiteral("Sat"));
+    QVERIFY(dialog.hasUnsavedChanges());
+    typeInto(child<QLineEdit>(dialog, QStringLiteral("scheduleEdit")), QStringLiteral("  "));
+    auto *onBattery = child<QComboBox>(dialog, QStringLiteral("onBatteryCombo"));
+    onBattery->setCurrentIndex(1);
+    onBattery->setCurrentIndex(0);
+    auto *temperature = child<QSpinBox>(dialog, QStringLiteral("maxTemperatureSpin"));
+    temperature->setValue(90);
+    QVERIFY(dialog.hasUnsavedChanges());
+    temperature->setValue(0);
+    openTab(dialog, SettingsDialog::GroupsPage);
+    selectRow(child<QListWidget>(dialog, QStringLiteral("groupList")), 0);
+    auto *percent = child<QSpinBox>(dialog, QStringLiteral("graphicsBusyPercent"));
+    percent->setValue(70);
+    QVERIFY(dialog.hasUnsavedChanges());
+    percent->setValue(GpuGroupConfig::kDefaultGraphicsBusyPercent);
+    openTab(dialog, SettingsDialog::WorkloadsPage);
+    auto *priority = child<QComboBox>(dialog, QStringLiteral("priorityCombo"));
+    priority->setCurrentIndex(2);
+    QVERIFY(dialog.hasUnsavedChanges());
+    priority->setCurrentIndex(0);
+
+    QVERIFY(!dialog.hasUnsavedChanges());
+    QVERIFY(!dialogButton(dialog, QDialogButtonBox::Apply)->isEnabled());
+    QTest::mouseClick(dialogButton(dialog, QDialogButtonBox::Ok), Qt::LeftButton);
+    QVERIFY(!dialog.isVisible());
+    QCOMPARE(readAll(m_path), twoWorkloads);
+    QCOMPARE(inodeOf(m_path), inode);
+}
+
+// A key set away from its default and chosen back to it: removed, and the file says what the default says.
+void TestSettingsDialog::choosingDefaultRemovesKey()
+{
+    writeAll(m_path, desktopKeys);
+    SettingsDialog dialog(m_path);
+    dialog.setMonitorState(gpus01());
+    dialog.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&dialog));
+    openTab(dialog, SettingsDialog::ActivityPage);
+    child<QComboBox>(dialog, QStringLiteral("onBatteryCombo"))->setCurrentIndex(0);
+    child<QSpinBox>(dialog, QStringLiteral("maxTemperatureSpin"))->setValue(0);
+    typeInto(child<QLineEdit>(dialog, QStringLiteral("scheduleEdit")), QString());
+    openTab(dialog, SettingsDialog::WorkloadsPage);
+    auto *priority = child<QComboBox>(dialog, QStringLiteral("priorityCombo"));
+    priority->setCurrentIndex(priority->findData(int(WorkloadPriority::Idle)));
+    QTest::mouseClick(dialogButton(dialog, QDialogButtonBox::Ok), Qt::LeftButton);
+    QVERIFY(!dialog.isVisible());
+
+    QByteArray expected = desktopKeys;
+    for (const QByteArray &line : {QByteArray("on_battery = run\n"), QByteArray("max_temperature_c = 83\n"),
+                                   QByteArray("run = Mon-Fri  18:00-08:00,\n    Sat, Sun\n"),
+                                   QByteArray("priority = low\n")}) {
+        QCOMPARE(expected.count(line), 1);
+        expected.replace(line, QByteArray());
+    }
+    QCOMPARE(readAll(m_path), expected);
+    const ConfigLoadResult loaded = ConfigLoader::load(m_path);
+    QVERIFY(loaded.ok());
+    QCOMPARE(loaded.config.onBattery, OnBattery::Pause);
+    QCOMPARE(loaded.config.maxTemperatureC, 0);
+    QVERIFY(loaded.config.schedule.always());
+    QCOMPARE(loaded.config.workloads.at(0).priority, WorkloadPriority::Idle);
+}
+
+// The presets fill the schedule field with rules that parse; a rule typed says where now is in it.
+void TestSettingsDialog::schedulePresetsAndNow()
+{
+    SettingsDialog dialog(m_path);
+    dialog.setMonitorState(gpus01());
+    dialog.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&dialog));
+    openTab(dialog, SettingsDialog::ActivityPage);
+    auto *schedule = child<QLineEdit>(dialog, QStringLiteral("scheduleEdit"));
+    auto *menu = child<QMenu>(dialog, QStringLiteral("schedulePresetsMenu"));
+    QCOMPARE(menu->actions().size(), ActivitySettingsPage::schedulePresets().size());
+    for (QAction *action : menu->actions()) {
+        action->trigger();
+        QCOMPARE(schedule->text(), action->data().toString());
+        QString message;
+        QVERIFY2(Schedule::parse(schedule->text(), &message), qPrintable(message));
+        QVERIFY(dialogButton(dialog, QDialogButtonBox::Ok)->isEnabled());
+    }
+    QAction *nights = menu->actions().at(1);
+    QCOMPARE(nights->text(), QStringLiteral("Nights and weekends (18:00-08:00, Sat, Sun)"));
+    nights->trigger();
+    auto *now = child<QLabel>(dialog, QStringLiteral("scheduleNow"));
+    QVERIFY(now->isVisibleTo(&dialog));
+    QVERIFY2(now->text().startsWith(QStringLiteral("Now inside the schedule: workloads may run until "))
+                 || now->text().startsWith(QStringLiteral("Now outside the schedule: workloads wait until ")),
+             qPrintable(now->text()));
+    typeInto(schedule, QStringLiteral("Mon-Sun"));
+    QCOMPARE(now->text(), QStringLiteral("Now inside the schedule, at every hour of the week."));
+    typeInto(schedule, QStringLiteral("Mon-Sun 25:00-26:00"));
+    QVERIFY(!now->isVisibleTo(&dialog));
+    QVERIFY(!dialogButton(dialog, QDialogButtonBox::Ok)->isEnabled());
 }
 
 void TestSettingsDialog::runAsUserValidated_data()
@@ -744,6 +1051,11 @@ void TestSettingsDialog::okWithoutChangeLeavesFileUntouched_data()
     QTest::newRow("two workloads") << twoWorkloads;
     QTest::newRow("busy_when") << QByteArray("[gpu-all]\ngpus = ALL\nbusy_when = Memory\nbusy_memory_mib = 300\n\n"
                                              "[process-a]\ncmd = sleep 1\n");
+    QTest::newRow("desktop keys") << desktopKeys;
+    QTest::newRow("desktop keys at their defaults")
+        << QByteArray("[defaults]\non_battery = pause\nmax_temperature_c = 0\n\n[activity]\npause_while_active = no\n"
+                      "idle_seconds = 300\n\n[schedule]\nrun =\n\n[gpu-all]\ngpus = ALL\ngraphics_busy_percent = 30\n\n"
+                      "[process-a]\ncmd = sleep 1\npriority = idle\n");
 }
 
 void TestSettingsDialog::okWithoutChangeLeavesFileUntouched()
@@ -759,11 +1071,16 @@ void TestSettingsDialog::okWithoutChangeLeavesFileUntouched()
     QVERIFY(QTest::qWaitForWindowExposed(&dialog));
     QVERIFY(!dialog.hasUnsavedChanges());
     QVERIFY(!dialogButton(dialog, QDialogButtonBox::Apply)->isEnabled());
-    // Looking at every workload changes nothing either.
+    // Looking at every workload and group changes nothing either.
     openTab(dialog, SettingsDialog::WorkloadsPage);
     auto *list = child<QListWidget>(dialog, QStringLiteral("workloadList"));
     for (int row = 0; row < list->count(); ++row)
         selectRow(list, row);
+    openTab(dialog, SettingsDialog::GroupsPage);
+    auto *groups = child<QListWidget>(dialog, QStringLiteral("groupList"));
+    for (int row = 0; row < groups->count(); ++row)
+        selectRow(groups, row);
+    openTab(dialog, SettingsDialog::ActivityPage);
     QVERIFY(!dialog.hasUnsavedChanges());
     QTest::mouseClick(dialogButton(dialog, QDialogButtonBox::Ok), Qt::LeftButton);
     QVERIFY(!dialog.isVisible());

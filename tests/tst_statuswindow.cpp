@@ -58,6 +58,7 @@ class TestStatusWindow : public QObject
     Q_OBJECT
 private Q_SLOTS:
     void rowPerGpu();
+    void holdReasonInSummary();
     void hiddenWindowOnlyCounts();
     void runTimeCountsOnlyRunningTime();
     void todayStartsAtMidnight();
@@ -96,6 +97,23 @@ void TestStatusWindow::rowPerGpu()
     window.applyState(oneGpu, kNowMs + 1000, kWallNow.addSecs(1));
     QCOMPARE(window.table()->rowCount(), 1);
     QVERIFY(!window.findChild<GpuHistoryGraph *>(QStringLiteral("history1")));
+}
+
+// Why every workload is held back heads the window, as in the tray; the GPUs' rows say they are paused.
+void TestStatusWindow::holdReasonInSummary()
+{
+    MonitorState state = twoGpus(WorkloadRuntime::Stopped);
+    state.decision.hold = HoldReason::OutsideSchedule;
+    state.decision.holdText = QStringLiteral("outside the schedule until Mon 18:00");
+    state.decision.holdEndsAt = QDateTime(QDate(2026, 11, 9), QTime(18, 0));
+    state.decision.gpus[0].reason = state.decision.holdText;
+    StatusWindow window;
+    window.applyState(state, kNowMs, kWallNow);
+    window.show();
+    QCOMPARE(window.findChild<QLabel *>(QStringLiteral("summary"))->text(),
+             QStringLiteral("Paused: outside the schedule (until Mon 18:00)"));
+    QCOMPARE(cell(window, 0, StatusWindow::ActivityColumn), QStringLiteral("idle — paused"));
+    QCOMPARE(cell(window, 1, StatusWindow::ActivityColumn), QStringLiteral("busy — python3 (alice, pid 4242)"));
 }
 
 void TestStatusWindow::hiddenWindowOnlyCounts()

@@ -120,7 +120,19 @@ int greyDifference(const QImage &a, const QImage &b)
 }
 
 const QList<OverallState> kAllStates = {OverallState::Idle,  OverallState::Busy,  OverallState::Running,
-                                        OverallState::Paused, OverallState::NoGpu, OverallState::Failing};
+                                        OverallState::Paused, OverallState::Held,  OverallState::NoGpu,
+                                        OverallState::Failing};
+
+// Every workload held back as the policy says it: the GPUs idle with the policy's reason (English, and counting
+// seconds where presence is concerned), the hold and its fields.
+void setHold(MonitorState &state, HoldReason reason, const QString &policyText)
+{
+    state.decision.hold = reason;
+    state.decision.holdText = policyText;
+    for (GpuStatus &gpu : state.decision.gpus)
+        if (gpu.state == GpuState::Idle)
+            gpu.reason = policyText;
+}
 
 } // namespace
 
@@ -141,6 +153,11 @@ private Q_SLOTS:
     void leftClickTogglesPauseAll();
     void menuRebuiltOnlyWhenContentChanges();
     void iconFollowsState();
+    void holdReasonShown_data();
+    void holdReasonShown();
+    void holdBehindMoreUrgentState();
+    void holdMenuStableWhilePolicyTextCounts();
+    void tooHotGpuLine();
 };
 
 void TestTrayIcon::overallState_data()
@@ -200,6 +217,26 @@ void TestTrayIcon::overallState_data()
     MonitorState failing = paused;
     failing.runtimes[QStringLiteral("process-miner")].state = WorkloadRuntime::BackingOff;
     QTest::newRow("a workload backing off beats paused") << failing << OverallState::Failing;
+
+    for (HoldReason reason : {HoldReason::OwnerPresent, HoldReason::OutsideSchedule, HoldReason::OnBattery,
+                              HoldReason::TerminalUser}) {
+        MonitorState held = baseState();
+        setHold(held, reason, QStringLiteral("held"));
+        QTest::addRow("held (%d)", int(reason)) << held << OverallState::Held;
+    }
+    MonitorState heldWhileStopping = running;
+    setHold(heldWhileStopping, HoldReason::OnBattery, QStringLiteral("the computer runs on battery"));
+    QTest::newRow("held beats a workload still stopping") << heldWhileStopping << OverallState::Held;
+
+    MonitorState pausedByUser = running;
+    pausedByUser.pause.all = true;
+    setHold(pausedByUser, HoldReason::Paused, QStringLiteral("paused"));
+    QTest::newRow("the user's pause is paused, not held") << pausedByUser << OverallState::Paused;
+
+    MonitorState heldAndFailing = baseState();
+    setHold(heldAndFailing, HoldReason::OutsideSchedule, QStringLiteral("outside the schedule"));
+    heldAndFailing.configProblems.append({ConfigDiagnostic::Error, QStringLiteral("/c"), 3, QStringLiteral("bad")});
+    QTest::newRow("failing beats held") << heldAndFailing << OverallState::Failing;
 }
 
 void TestTrayIcon::overallState()
@@ -475,6 +512,153 @@ void TestTrayIcon::iconFollowsState()
     QVERIFY(trayIcon.icon().cacheKey() != runningKey);
     QCOMPARE(trayIcon.icon().pixmap(22).toImage().convertToFormat(QImage::Format_ARGB32_Premultiplied),
              TrayIconRenderer::render(OverallState::Paused, 22));
+}
+
+void TestTrayIcon::holdReasonShown_data()
+{
+    QTest::addColumn<int>("reason");
+    QTest::addColumn<QDateTime>("endsAt");
+    QTest::addColumn<QStringList>("activeUsers");
+    QTest::addColumn<QString>("line");
+
+    const int present = int(HoldReason::OwnerPresent), schedule = int(HoldReason::OutsideSchedule);
+    const int battery = int(HoldReason::OnBattery), terminal = int(HoldReason::TerminalUser);
+    // A Monday; the tests run with the C locale.
+    const QDateTime monday(QDate(2026, 11, 9), QTime(18, 0));
+    QTest::newRow("owner present") << present << QDateTime() << QStringList()
+                                   << QStringLiteral("Paused: you are at the computer");
+    QTest::newRow("outside the schedule") << schedule << monday << QStringList()
+                                          << QStringLiteral("Paused: outside the schedule (until Mon 18:00)");
+    QTest::newRow("outside the schedule, no end") << schedule << QDateTime() << QStringList()
+                                                  << QStringLiteral("Paused: outside the schedule");
+    QTest::newRow("on battery") << battery << QDateTime() << QStringList() << QStringLiteral("Paused: on battery");
+    QTest::newRow("terminal user") << terminal << QDateTime() << QStringList()
+                                   << QStringLiteral("Paused: a user is active on a terminal");
+    QTest::newRow("terminal users named") << terminal << QDateTime()
+                                          << QStringList{QStringLiteral("alice"), QStringLiteral("bob")}
+                                          << QStringLiteral("Paused: a user is active on a terminal (alice, bob)");
+}
+
+// Each reason: its line heads the tooltip and the menu (not the policy's English), the GPUs say "idle — paused",
+// and the icon is the held one.
+void TestTrayIcon::holdReasonShown()
+{
+    QFETCH(int, reason);
+    QFETCH(QDateTime, endsAt);
+    QFETCH(QStringList, activeUsers);
+    QFETCH(QString, line);
+
+    MonitorState state = baseState(2);
+    setHold(state, HoldReason(reason), QStringLiteral("policy words"));
+    state.decision.holdEndsAt = endsAt;
+    state.decision.activeUsers = activeUsers;
+
+    QCOMPARE(TrayController::toolTipText(state, kNowMs, kWallNow),
+             QStringLiteral("idlegpu — %1\nGPU 0: idle — paused\nGPU 1: idle — paused").arg(line));
+
+    QSystemTrayIcon trayIcon;
+    TrayController controller(&trayIcon);
+    controller.applyState(state, kNowMs, kWallNow);
+    QCOMPARE(controller.overallState(), OverallState::Held);
+    QCOMPARE(trayIcon.toolTip().section(QLatin1Char('\n'), 0, 0), QStringLiteral("idlegpu — ") + line);
+    const QStringList texts = menuTexts(controller.menu());
+    QCOMPARE(texts.value(0), line);
+    QCOMPARE(texts.mid(1, 4), QStringList({QStringLiteral("GPU 0"), QStringLiteral("idle — paused"),
+                                           QStringLiteral("GPU 1"), QStringLiteral("idle — paused")}));
+    QAction *hold = findAction(controller.menu(), QStringLiteral("hold"));
+    QVERIFY(hold);
+    QVERIFY(!hold->isEnabled()); // information, not a button
+    QVERIFY(!texts.join(QLatin1Char('\n')).contains(QStringLiteral("policy words")));
+    QCOMPARE(findAction(controller.menu(), QStringLiteral("pauseAll"))->text(), QStringLiteral("Pause all"));
+    QCOMPARE(trayIcon.icon().pixmap(22).toImage().convertToFormat(QImage::Format_ARGB32_Premultiplied),
+             TrayIconRenderer::render(OverallState::Held, 22));
+
+    // The hold ends: its line goes, the GPUs give their own reasons again.
+    MonitorState free = baseState(2);
+    controller.applyState(free, kNowMs, kWallNow);
+    QVERIFY(!findAction(controller.menu(), QStringLiteral("hold")));
+    QCOMPARE(controller.overallState(), OverallState::Idle);
+}
+
+// A config error leads the tooltip; the hold still says why nothing runs, in the tooltip and the menu. The user's
+// own pause has no hold line: "Paused" and the Resume item say it.
+void TestTrayIcon::holdBehindMoreUrgentState()
+{
+    MonitorState state = baseState(1);
+    setHold(state, HoldReason::OnBattery, QStringLiteral("the computer runs on battery"));
+    state.configProblems.append({ConfigDiagnostic::Error, QStringLiteral("/c.conf"), 7, QStringLiteral("no cmd")});
+    QCOMPARE(TrayController::toolTipText(state, kNowMs, kWallNow),
+             QStringLiteral("idlegpu — Needs attention\n"
+                            "Paused: on battery\n"
+                            "Configuration error: /c.conf:7: error: no cmd\n"
+                            "GPU 0: idle — paused"));
+    QSystemTrayIcon trayIcon;
+    TrayController controller(&trayIcon);
+    controller.applyState(state, kNowMs, kWallNow);
+    QCOMPARE(controller.overallState(), OverallState::Failing);
+    QCOMPARE(findAction(controller.menu(), QStringLiteral("hold"))->text(), QStringLiteral("Paused: on battery"));
+
+    MonitorState paused = baseState(1);
+    paused.pause.all = true;
+    setHold(paused, HoldReason::Paused, QStringLiteral("paused"));
+    controller.applyState(paused, kNowMs, kWallNow);
+    QVERIFY(!findAction(controller.menu(), QStringLiteral("hold")));
+    QCOMPARE(TrayController::toolTipText(paused, kNowMs, kWallNow),
+             QStringLiteral("idlegpu — Paused\nAll workloads paused\nGPU 0: idle — paused"));
+}
+
+// While the owner is idle but not yet away, the policy's text counts the seconds; the menu says the same each
+// time, so an open menu is not rebuilt every second.
+void TestTrayIcon::holdMenuStableWhilePolicyTextCounts()
+{
+    QSystemTrayIcon trayIcon;
+    TrayController controller(&trayIcon);
+    MonitorState state = baseState(2);
+    setHold(state, HoldReason::OwnerPresent, QStringLiteral("you are at the computer (idle for 1 s of 300)"));
+    controller.applyState(state, kNowMs, kWallNow);
+    const int built = controller.menuRebuildCount();
+    const QString toolTip = controller.toolTip();
+    for (int second = 2; second < 5; ++second) {
+        setHold(state, HoldReason::OwnerPresent,
+                QStringLiteral("you are at the computer (idle for %1 s of 300)").arg(second));
+        state.snapshot.takenAtMs = kNowMs + second * 1000;
+        controller.applyState(state, kNowMs + second * 1000, kWallNow.addSecs(second));
+    }
+    QCOMPARE(controller.menuRebuildCount(), built);
+    QCOMPARE(controller.toolTip(), toolTip);
+
+    setHold(state, HoldReason::OnBattery, QStringLiteral("the computer runs on battery")); // another reason
+    controller.applyState(state, kNowMs + 5000, kWallNow.addSecs(5));
+    QCOMPARE(controller.menuRebuildCount(), built + 1);
+    QCOMPARE(findAction(controller.menu(), QStringLiteral("hold"))->text(), QStringLiteral("Paused: on battery"));
+}
+
+// max_temperature_c: a GPU too hot says so in its line: the menu without the reading (it moves), the tooltip with.
+void TestTrayIcon::tooHotGpuLine()
+{
+    MonitorState state = baseState(2);
+    state.config.maxTemperatureC = 85;
+    state.snapshot.temperatures = {{0, 87}, {1, 60}};
+    state.decision.gpus[0].tooHot = true;
+    state.decision.gpus[0].reason = QStringLiteral("GPU 0 is too hot (87 °C): runs again below 81 °C");
+    QSystemTrayIcon trayIcon;
+    TrayController controller(&trayIcon);
+    controller.applyState(state, kNowMs, kWallNow);
+    QCOMPARE(findAction(controller.menu(), QStringLiteral("gpuActivity"), 0)->text(),
+             QStringLiteral("idle — too hot, runs again below 81 °C"));
+    QCOMPARE(controller.toolTip().section(QLatin1Char('\n'), 1, 1),
+             QStringLiteral("GPU 0: idle — too hot (87 °C), runs again below 81 °C"));
+    const int built = controller.menuRebuildCount();
+    state.snapshot.temperatures[0] = 86;
+    controller.applyState(state, kNowMs, kWallNow);
+    QCOMPARE(controller.menuRebuildCount(), built);
+
+    // Still running when it got too hot: its stop is under way.
+    setRunning(state, 1, kNowMs - 1000);
+    state.decision.gpus[1].tooHot = true;
+    controller.applyState(state, kNowMs, kWallNow);
+    QCOMPARE(findAction(controller.menu(), QStringLiteral("gpuActivity"), 1)->text(),
+             QStringLiteral("too hot, stopping miner"));
 }
 
 QTEST_MAIN(TestTrayIcon)

@@ -23,6 +23,110 @@
         <source>A terminal idle this long does not count (seconds):</source>
         <translation>终端空闲超过此时长则不计入（秒）：</translation>
     </message>
+    <message>
+        <source>At the computer</source>
+        <translation>在电脑前</translation>
+    </message>
+    <message>
+        <source>Pause every workload while I am at the computer</source>
+        <translation>我在电脑前时暂停所有工作负载</translation>
+    </message>
+    <message>
+        <source>Off, the GPUs alone decide. On, workloads run only once nobody has used the keyboard or mouse for a while; a locked screen counts as away at once. When the desktop cannot tell, you count as present.</source>
+        <translation>关闭时仅由 GPU 决定。开启时，只有在一段时间内无人使用键盘或鼠标后工作负载才会运行；锁屏立即视为离开。桌面无法判断时，视为您在场。</translation>
+    </message>
+    <message>
+        <source>Away after no input for (seconds):</source>
+        <translation>无输入多久后视为离开（秒）：</translation>
+    </message>
+    <message>
+        <source>Always</source>
+        <translation>始终</translation>
+    </message>
+    <message>
+        <source>Nights and weekends</source>
+        <translation>夜间和周末</translation>
+    </message>
+    <message>
+        <source>Nights</source>
+        <translation>夜间</translation>
+    </message>
+    <message>
+        <source>Weekends</source>
+        <translation>周末</translation>
+    </message>
+    <message>
+        <source>Schedule</source>
+        <translation>时间表</translation>
+    </message>
+    <message>
+        <source>Workloads run only at these times; outside them every workload stops. Rules, separated by commas: days (Mon-Fri, Sat), times (22:00-07:00 crosses midnight) or both (Mon-Fri 18:00-08:00). Empty: always.</source>
+        <translation>工作负载只在这些时间运行；其余时间所有工作负载都会停止。规则以逗号分隔：星期（Mon-Fri、Sat）、时间（22:00-07:00 跨越午夜）或两者（Mon-Fri 18:00-08:00）。留空：始终运行。</translation>
+    </message>
+    <message>
+        <source>Presets</source>
+        <translation>预设</translation>
+    </message>
+    <message>
+        <source>%1 (%2)</source>
+        <translation>%1（%2）</translation>
+    </message>
+    <message>
+        <source>Run workloads:</source>
+        <translation>运行工作负载：</translation>
+    </message>
+    <message>
+        <source>Terminals</source>
+        <translation>终端</translation>
+    </message>
+    <message>
+        <source>Battery and heat</source>
+        <translation>电池与温度</translation>
+    </message>
+    <message>
+        <source>Pause every workload</source>
+        <translation>暂停所有工作负载</translation>
+    </message>
+    <message>
+        <source>Keep running</source>
+        <translation>继续运行</translation>
+    </message>
+    <message>
+        <source>On battery:</source>
+        <translation>使用电池时：</translation>
+    </message>
+    <message>
+        <source> °C</source>
+        <translation> °C</translation>
+    </message>
+    <message>
+        <source>Off</source>
+        <translation>关闭</translation>
+    </message>
+    <message>
+        <source>A workload whose GPU reaches this temperature stops, and may start again once the GPU is %1 °C cooler. Needs a temperature reading (NVML or the driver).</source>
+        <translation>GPU 达到此温度时其工作负载停止，待 GPU 降温 %1 °C 后可再次启动。需要温度读数（NVML 或驱动程序）。</translation>
+    </message>
+    <message>
+        <source>Stop a workload when its GPU reaches:</source>
+        <translation>GPU 达到此温度时停止工作负载：</translation>
+    </message>
+    <message>
+        <source>Now inside the schedule: workloads may run until %1.</source>
+        <translation>当前在时间表内：工作负载可运行至 %1。</translation>
+    </message>
+    <message>
+        <source>Now inside the schedule, at every hour of the week.</source>
+        <translation>当前在时间表内，且一周中每个小时都在其中。</translation>
+    </message>
+    <message>
+        <source>Now outside the schedule: workloads wait until %1.</source>
+        <translation>当前在时间表外：工作负载等待至 %1。</translation>
+    </message>
+    <message>
+        <source>Workloads never run on this schedule.</source>
+        <translation>按此时间表，工作负载永远不会运行。</translation>
+    </message>
 </context>
 <context>
     <name>Autostart</name>
@@ -135,24 +239,12 @@
         <translation>从当前占用者添加</translation>
     </message>
     <message>
-        <source>A program opens it (default)</source>
-        <translation>有程序打开它（默认）</translation>
-    </message>
-    <message>
-        <source>A program opens it</source>
-        <translation>有程序打开它</translation>
-    </message>
-    <message>
         <source>A program computes on it</source>
         <translation>有程序在其上计算</translation>
     </message>
     <message>
         <source>A program uses at least this much of its memory:</source>
         <translation>有程序至少使用这么多显存：</translation>
-    </message>
-    <message>
-        <source>An open device node is the earliest and safest sign of a new job. Waiting for it to compute or to take memory lets programs that merely keep the GPU open (a browser, a CUDA process that opens every GPU but uses one) leave the workload running, but the workload is then stopped a little later: up to a fifth of a second after the job&apos;s first compute context, which needs NVML.</source>
-        <translation>设备节点被打开是新作业最早、最安全的信号。等到它开始计算或占用显存，只是打开 GPU 的程序（浏览器、打开所有 GPU 却只用一个的 CUDA 进程）就不会打断负载，但负载会停得稍晚：在作业创建第一个计算上下文后最多五分之一秒，且需要 NVML。</translation>
     </message>
     <message>
         <source>The GPU is busy when:</source>
@@ -189,6 +281,38 @@
     <message>
         <source>No program holds a GPU right now</source>
         <translation>当前没有程序占用 GPU</translation>
+    </message>
+    <message>
+        <source>A compute program opens it, or a graphics program uses it much (default)</source>
+        <translation>有计算程序打开它，或有图形程序大量使用它（默认）</translation>
+    </message>
+    <message>
+        <source>A compute program opens it, or a graphics program uses it much</source>
+        <translation>有计算程序打开它，或有图形程序大量使用它</translation>
+    </message>
+    <message>
+        <source>Any program opens it</source>
+        <translation>任何程序打开它</translation>
+    </message>
+    <message>
+        <source>An open device node is the earliest and safest sign of a new job, but the desktop, browsers and video players keep the GPU that drives the display open all day. Waiting for a program to compute or to take memory lets them leave the workload running, but the workload is then stopped a little later: up to a fifth of a second after the job&apos;s first compute context, which needs NVML.</source>
+        <translation>设备节点被打开是新作业最早、最安全的信号，但桌面、浏览器和视频播放器会整天打开驱动显示器的 GPU。等到程序开始计算或占用显存，它们就不会打断工作负载，但工作负载会停得稍晚：在作业创建第一个计算上下文后最多五分之一秒，且需要 NVML。</translation>
+    </message>
+    <message>
+        <source>Compute programs (CUDA, ROCm: they open nvidia-uvm or /dev/kfd) count at once; graphics programs (the desktop, a browser, a video player) only while NVML or the driver measures them using this much of the GPU or its memory.</source>
+        <translation>计算程序（CUDA、ROCm：它们会打开 nvidia-uvm 或 /dev/kfd）立即计入；图形程序（桌面、浏览器、视频播放器）只有在 NVML 或驱动程序测得其使用了下列比例的 GPU 或显存时才计入。</translation>
+    </message>
+    <message>
+        <source> %</source>
+        <translation> %</translation>
+    </message>
+    <message>
+        <source>Graphics programs count from:</source>
+        <translation>图形程序计入的起点：</translation>
+    </message>
+    <message>
+        <source>Memory:</source>
+        <translation>显存：</translation>
     </message>
 </context>
 <context>
@@ -412,10 +536,6 @@ The previous configuration stays in force.</source>
         <translation>“%1”与此工作负载共用 GPU：此工作负载先运行，它运行期间“%1”等待。</translation>
     </message>
     <message>
-        <source>The file could not be written (the log says why).</source>
-        <translation>无法写入该文件（原因见日志）。</translation>
-    </message>
-    <message>
         <source>idlegpu runs as root: enter the user this workload runs as (root only if it must have every privilege).</source>
         <translation>idlegpu 以 root 身份运行：请填写此工作负载的运行用户（只有确需全部权限时才填 root）。</translation>
     </message>
@@ -430,6 +550,10 @@ The previous configuration stays in force.</source>
     <message>
         <source>This workload runs as root, with every privilege.</source>
         <translation>此工作负载以 root 身份运行，拥有全部权限。</translation>
+    </message>
+    <message>
+        <source>Not a schedule: %1.</source>
+        <translation>不是有效的时间表：%1。</translation>
     </message>
 </context>
 <context>
@@ -533,6 +657,50 @@ The previous configuration stays in force.</source>
     <message>
         <source>; </source>
         <translation>；</translation>
+    </message>
+    <message>
+        <source>Paused by a rule</source>
+        <translation>已按规则暂停</translation>
+    </message>
+    <message>
+        <source>Paused: you are at the computer</source>
+        <translation>已暂停：您在电脑前</translation>
+    </message>
+    <message>
+        <source>Paused: outside the schedule</source>
+        <translation>已暂停：不在时间表内</translation>
+    </message>
+    <message>
+        <source>Paused: outside the schedule (until %1)</source>
+        <translation>已暂停：不在时间表内（直到 %1）</translation>
+    </message>
+    <message>
+        <source>Paused: on battery</source>
+        <translation>已暂停：正在使用电池</translation>
+    </message>
+    <message>
+        <source>Paused: a user is active on a terminal</source>
+        <translation>已暂停：有用户在终端中活动</translation>
+    </message>
+    <message>
+        <source>Paused: a user is active on a terminal (%1)</source>
+        <translation>已暂停：有用户在终端中活动（%1）</translation>
+    </message>
+    <message>
+        <source>too hot, stopping %1</source>
+        <translation>温度过高，正在停止 %1</translation>
+    </message>
+    <message>
+        <source>idle — paused</source>
+        <translation>空闲 — 已暂停</translation>
+    </message>
+    <message>
+        <source>idle — too hot (%1 °C), runs again below %2 °C</source>
+        <translation>空闲 — 温度过高（%1 °C），低于 %2 °C 后再运行</translation>
+    </message>
+    <message>
+        <source>idle — too hot, runs again below %1 °C</source>
+        <translation>空闲 — 温度过高，低于 %1 °C 后再运行</translation>
     </message>
 </context>
 <context>
@@ -896,6 +1064,26 @@ The previous configuration stays in force.</source>
     <message>
         <source>Choose the log file</source>
         <translation>选择日志文件</translation>
+    </message>
+    <message>
+        <source>Idle: only CPU time nobody else wants (default)</source>
+        <translation>空闲：只用其他程序不用的 CPU 时间（默认）</translation>
+    </message>
+    <message>
+        <source>Low (nice 10)</source>
+        <translation>低（nice 10）</translation>
+    </message>
+    <message>
+        <source>Normal, as idlegpu&apos;s own</source>
+        <translation>正常，与 idlegpu 自身相同</translation>
+    </message>
+    <message>
+        <source>How the workload&apos;s processes share the CPU with your programs. Idle (SCHED_IDLE, nice 19, idle I/O) keeps its CPU threads from ever slowing the desktop or your jobs.</source>
+        <translation>工作负载的进程如何与您的程序共享 CPU。“空闲”（SCHED_IDLE、nice 19、空闲 I/O）确保其 CPU 线程永远不会拖慢桌面或您的作业。</translation>
+    </message>
+    <message>
+        <source>CPU priority:</source>
+        <translation>CPU 优先级：</translation>
     </message>
 </context>
 <context>

@@ -23,6 +23,110 @@
         <source>A terminal idle this long does not count (seconds):</source>
         <translation>終端機閒置超過此時長則不計入（秒）：</translation>
     </message>
+    <message>
+        <source>At the computer</source>
+        <translation>在電腦前</translation>
+    </message>
+    <message>
+        <source>Pause every workload while I am at the computer</source>
+        <translation>我在電腦前時暫停所有工作負載</translation>
+    </message>
+    <message>
+        <source>Off, the GPUs alone decide. On, workloads run only once nobody has used the keyboard or mouse for a while; a locked screen counts as away at once. When the desktop cannot tell, you count as present.</source>
+        <translation>關閉時僅由 GPU 決定。開啟時，只有在一段時間內無人使用鍵盤或滑鼠後工作負載才會執行；鎖定螢幕立即視為離開。桌面無法判斷時，視為您在場。</translation>
+    </message>
+    <message>
+        <source>Away after no input for (seconds):</source>
+        <translation>無輸入多久後視為離開（秒）：</translation>
+    </message>
+    <message>
+        <source>Always</source>
+        <translation>一律</translation>
+    </message>
+    <message>
+        <source>Nights and weekends</source>
+        <translation>夜間和週末</translation>
+    </message>
+    <message>
+        <source>Nights</source>
+        <translation>夜間</translation>
+    </message>
+    <message>
+        <source>Weekends</source>
+        <translation>週末</translation>
+    </message>
+    <message>
+        <source>Schedule</source>
+        <translation>排程</translation>
+    </message>
+    <message>
+        <source>Workloads run only at these times; outside them every workload stops. Rules, separated by commas: days (Mon-Fri, Sat), times (22:00-07:00 crosses midnight) or both (Mon-Fri 18:00-08:00). Empty: always.</source>
+        <translation>工作負載只在這些時間執行；其餘時間所有工作負載都會停止。規則以逗號分隔：星期（Mon-Fri、Sat）、時間（22:00-07:00 跨越午夜）或兩者（Mon-Fri 18:00-08:00）。留空：一律執行。</translation>
+    </message>
+    <message>
+        <source>Presets</source>
+        <translation>預設集</translation>
+    </message>
+    <message>
+        <source>%1 (%2)</source>
+        <translation>%1（%2）</translation>
+    </message>
+    <message>
+        <source>Run workloads:</source>
+        <translation>執行工作負載：</translation>
+    </message>
+    <message>
+        <source>Terminals</source>
+        <translation>終端機</translation>
+    </message>
+    <message>
+        <source>Battery and heat</source>
+        <translation>電池與溫度</translation>
+    </message>
+    <message>
+        <source>Pause every workload</source>
+        <translation>暫停所有工作負載</translation>
+    </message>
+    <message>
+        <source>Keep running</source>
+        <translation>繼續執行</translation>
+    </message>
+    <message>
+        <source>On battery:</source>
+        <translation>使用電池時：</translation>
+    </message>
+    <message>
+        <source> °C</source>
+        <translation> °C</translation>
+    </message>
+    <message>
+        <source>Off</source>
+        <translation>關閉</translation>
+    </message>
+    <message>
+        <source>A workload whose GPU reaches this temperature stops, and may start again once the GPU is %1 °C cooler. Needs a temperature reading (NVML or the driver).</source>
+        <translation>GPU 達到此溫度時其工作負載停止，待 GPU 降溫 %1 °C 後可再次啟動。需要溫度讀數（NVML 或驅動程式）。</translation>
+    </message>
+    <message>
+        <source>Stop a workload when its GPU reaches:</source>
+        <translation>GPU 達到此溫度時停止工作負載：</translation>
+    </message>
+    <message>
+        <source>Now inside the schedule: workloads may run until %1.</source>
+        <translation>目前在排程內：工作負載可執行至 %1。</translation>
+    </message>
+    <message>
+        <source>Now inside the schedule, at every hour of the week.</source>
+        <translation>目前在排程內，且一週中每個小時都在其中。</translation>
+    </message>
+    <message>
+        <source>Now outside the schedule: workloads wait until %1.</source>
+        <translation>目前在排程外：工作負載等待至 %1。</translation>
+    </message>
+    <message>
+        <source>Workloads never run on this schedule.</source>
+        <translation>依此排程，工作負載永遠不會執行。</translation>
+    </message>
 </context>
 <context>
     <name>Autostart</name>
@@ -135,24 +239,12 @@
         <translation>從目前佔用者新增</translation>
     </message>
     <message>
-        <source>A program opens it (default)</source>
-        <translation>有程式開啟它（預設）</translation>
-    </message>
-    <message>
-        <source>A program opens it</source>
-        <translation>有程式開啟它</translation>
-    </message>
-    <message>
         <source>A program computes on it</source>
         <translation>有程式在其上運算</translation>
     </message>
     <message>
         <source>A program uses at least this much of its memory:</source>
         <translation>有程式至少使用這麼多顯示記憶體：</translation>
-    </message>
-    <message>
-        <source>An open device node is the earliest and safest sign of a new job. Waiting for it to compute or to take memory lets programs that merely keep the GPU open (a browser, a CUDA process that opens every GPU but uses one) leave the workload running, but the workload is then stopped a little later: up to a fifth of a second after the job&apos;s first compute context, which needs NVML.</source>
-        <translation>裝置節點被開啟是新工作最早、最安全的訊號。等到它開始運算或佔用顯示記憶體，只是開啟 GPU 的程式（瀏覽器、開啟所有 GPU 卻只用一個的 CUDA 行程）就不會打斷負載，但負載會停得稍晚：在工作建立第一個運算環境後最多五分之一秒，且需要 NVML。</translation>
     </message>
     <message>
         <source>The GPU is busy when:</source>
@@ -189,6 +281,38 @@
     <message>
         <source>No program holds a GPU right now</source>
         <translation>目前沒有程式佔用 GPU</translation>
+    </message>
+    <message>
+        <source>A compute program opens it, or a graphics program uses it much (default)</source>
+        <translation>有運算程式開啟它，或有圖形程式大量使用它（預設）</translation>
+    </message>
+    <message>
+        <source>A compute program opens it, or a graphics program uses it much</source>
+        <translation>有運算程式開啟它，或有圖形程式大量使用它</translation>
+    </message>
+    <message>
+        <source>Any program opens it</source>
+        <translation>任何程式開啟它</translation>
+    </message>
+    <message>
+        <source>An open device node is the earliest and safest sign of a new job, but the desktop, browsers and video players keep the GPU that drives the display open all day. Waiting for a program to compute or to take memory lets them leave the workload running, but the workload is then stopped a little later: up to a fifth of a second after the job&apos;s first compute context, which needs NVML.</source>
+        <translation>裝置節點被開啟是新工作最早、最安全的訊號，但桌面、瀏覽器和影片播放器會整天開啟驅動顯示器的 GPU。等到程式開始運算或佔用記憶體，它們就不會打斷工作負載，但工作負載會停得稍晚：在工作建立第一個運算環境後最多五分之一秒，且需要 NVML。</translation>
+    </message>
+    <message>
+        <source>Compute programs (CUDA, ROCm: they open nvidia-uvm or /dev/kfd) count at once; graphics programs (the desktop, a browser, a video player) only while NVML or the driver measures them using this much of the GPU or its memory.</source>
+        <translation>運算程式（CUDA、ROCm：它們會開啟 nvidia-uvm 或 /dev/kfd）立即計入；圖形程式（桌面、瀏覽器、影片播放器）只有在 NVML 或驅動程式測得其使用了下列比例的 GPU 或記憶體時才計入。</translation>
+    </message>
+    <message>
+        <source> %</source>
+        <translation> %</translation>
+    </message>
+    <message>
+        <source>Graphics programs count from:</source>
+        <translation>圖形程式計入的起點：</translation>
+    </message>
+    <message>
+        <source>Memory:</source>
+        <translation>記憶體：</translation>
     </message>
 </context>
 <context>
@@ -412,10 +536,6 @@ The previous configuration stays in force.</source>
         <translation>「%1」與此工作負載共用 GPU：此工作負載先執行，它執行期間「%1」等待。</translation>
     </message>
     <message>
-        <source>The file could not be written (the log says why).</source>
-        <translation>無法寫入該檔案（原因見日誌）。</translation>
-    </message>
-    <message>
         <source>idlegpu runs as root: enter the user this workload runs as (root only if it must have every privilege).</source>
         <translation>idlegpu 以 root 身分執行：請填寫此工作負載的執行使用者（只有確需全部權限時才填 root）。</translation>
     </message>
@@ -430,6 +550,10 @@ The previous configuration stays in force.</source>
     <message>
         <source>This workload runs as root, with every privilege.</source>
         <translation>此工作負載以 root 身分執行，擁有全部權限。</translation>
+    </message>
+    <message>
+        <source>Not a schedule: %1.</source>
+        <translation>不是有效的排程：%1。</translation>
     </message>
 </context>
 <context>
@@ -533,6 +657,50 @@ The previous configuration stays in force.</source>
     <message>
         <source>; </source>
         <translation>；</translation>
+    </message>
+    <message>
+        <source>Paused by a rule</source>
+        <translation>已依規則暫停</translation>
+    </message>
+    <message>
+        <source>Paused: you are at the computer</source>
+        <translation>已暫停：您在電腦前</translation>
+    </message>
+    <message>
+        <source>Paused: outside the schedule</source>
+        <translation>已暫停：不在排程內</translation>
+    </message>
+    <message>
+        <source>Paused: outside the schedule (until %1)</source>
+        <translation>已暫停：不在排程內（直到 %1）</translation>
+    </message>
+    <message>
+        <source>Paused: on battery</source>
+        <translation>已暫停：正在使用電池</translation>
+    </message>
+    <message>
+        <source>Paused: a user is active on a terminal</source>
+        <translation>已暫停：有使用者在終端機中活動</translation>
+    </message>
+    <message>
+        <source>Paused: a user is active on a terminal (%1)</source>
+        <translation>已暫停：有使用者在終端機中活動（%1）</translation>
+    </message>
+    <message>
+        <source>too hot, stopping %1</source>
+        <translation>溫度過高，正在停止 %1</translation>
+    </message>
+    <message>
+        <source>idle — paused</source>
+        <translation>閒置 — 已暫停</translation>
+    </message>
+    <message>
+        <source>idle — too hot (%1 °C), runs again below %2 °C</source>
+        <translation>閒置 — 溫度過高（%1 °C），低於 %2 °C 後再執行</translation>
+    </message>
+    <message>
+        <source>idle — too hot, runs again below %1 °C</source>
+        <translation>閒置 — 溫度過高，低於 %1 °C 後再執行</translation>
     </message>
 </context>
 <context>
@@ -896,6 +1064,26 @@ The previous configuration stays in force.</source>
     <message>
         <source>Choose the log file</source>
         <translation>選擇日誌檔</translation>
+    </message>
+    <message>
+        <source>Idle: only CPU time nobody else wants (default)</source>
+        <translation>閒置：只用其他程式不用的 CPU 時間（預設）</translation>
+    </message>
+    <message>
+        <source>Low (nice 10)</source>
+        <translation>低（nice 10）</translation>
+    </message>
+    <message>
+        <source>Normal, as idlegpu&apos;s own</source>
+        <translation>正常，與 idlegpu 本身相同</translation>
+    </message>
+    <message>
+        <source>How the workload&apos;s processes share the CPU with your programs. Idle (SCHED_IDLE, nice 19, idle I/O) keeps its CPU threads from ever slowing the desktop or your jobs.</source>
+        <translation>工作負載的行程如何與您的程式共用 CPU。「閒置」（SCHED_IDLE、nice 19、閒置 I/O）確保其 CPU 執行緒永遠不會拖慢桌面或您的工作。</translation>
+    </message>
+    <message>
+        <source>CPU priority:</source>
+        <translation>CPU 優先順序：</translation>
     </message>
 </context>
 <context>

@@ -64,26 +64,49 @@ GroupsSettingsPage::GroupsSettingsPage(QWidget *parent) : SettingsPage(parent)
     form->addRow(QString(), row(new QWidget, {addFromHolders}));
     m_messages.insert(QStringLiteral("ignore"), addMessage(form, QStringLiteral("ignoreError")));
 
-    // busy_when: the item data is the key's value; the first item writes no key (the default).
+    // busy_when: the item data is the key's value; the first item writes no key (the default, auto). A file's
+    // explicit "auto" keeps its own item, so that an edit elsewhere in the group does not remove the key.
     m_busyWhen = new QComboBox;
     m_busyWhen->setObjectName(QStringLiteral("busyWhen"));
-    m_busyWhen->addItem(tr("A program opens it (default)"), QString());
-    m_busyWhen->addItem(tr("A program opens it"), QStringLiteral("opened"));
+    m_busyWhen->addItem(tr("A compute program opens it, or a graphics program uses it much (default)"), QString());
+    m_busyWhen->addItem(tr("A compute program opens it, or a graphics program uses it much"),
+                        QStringLiteral("auto"));
+    m_busyWhen->addItem(tr("Any program opens it"), QStringLiteral("opened"));
     m_busyWhen->addItem(tr("A program computes on it"), QStringLiteral("computes"));
     m_busyWhen->addItem(tr("A program uses at least this much of its memory:"), QStringLiteral("memory"));
-    m_busyWhen->setToolTip(tr("An open device node is the earliest and safest sign of a new job. Waiting for it to "
-                              "compute or to take memory lets programs that merely keep the GPU open (a browser, "
-                              "a CUDA process that opens every GPU but uses one) leave the workload running, but "
-                              "the workload is then stopped a little later: up to a fifth of a second after the "
-                              "job's first compute context, which needs NVML."));
+    m_busyWhen->setToolTip(tr("An open device node is the earliest and safest sign of a new job, but the desktop, "
+                              "browsers and video players keep the GPU that drives the display open all day. "
+                              "Waiting for a program to compute or to take memory lets them leave the workload "
+                              "running, but the workload is then stopped a little later: up to a fifth of a "
+                              "second after the job's first compute context, which needs NVML."));
     form->addRow(tr("The GPU is busy when:"), m_busyWhen);
+    auto *clientKinds = new QLabel(tr("Compute programs (CUDA, ROCm: they open nvidia-uvm or /dev/kfd) count at "
+                                      "once; graphics programs (the desktop, a browser, a video player) only while "
+                                      "NVML or the driver measures them using this much of the GPU or its memory."));
+    clientKinds->setObjectName(QStringLiteral("clientKindsHint"));
+    clientKinds->setWordWrap(true);
+    form->addRow(clientKinds); // spanning: a wrapped label in the field column gets too much height
+    m_graphicsBusyPercent = new QSpinBox;
+    m_graphicsBusyPercent->setObjectName(QStringLiteral("graphicsBusyPercent"));
+    m_graphicsBusyPercent->setRange(int(ConfigRanges::graphicsBusyPercent.min),
+                                    int(ConfigRanges::graphicsBusyPercent.max));
+    m_graphicsBusyPercent->setSuffix(tr(" %"));
+    form->addRow(tr("Graphics programs count from:"), m_graphicsBusyPercent);
     m_busyMemoryMib = new QSpinBox;
     m_busyMemoryMib->setObjectName(QStringLiteral("busyMemoryMib"));
     m_busyMemoryMib->setRange(int(ConfigRanges::busyMemoryMib.min), int(ConfigRanges::busyMemoryMib.max));
     m_busyMemoryMib->setSuffix(tr(" MiB"));
-    form->addRow(QString(), m_busyMemoryMib);
+    form->addRow(tr("Memory:"), m_busyMemoryMib);
     connect(m_busyWhen, &QComboBox::currentIndexChanged, this, [this] { readGroup(); });
-    connect(m_busyMemoryMib, &QSpinBox::valueChanged, this, [this] { readGroup(); });
+    connect(m_graphicsBusyPercent, &QSpinBox::valueChanged, this, [this] { readGroup(); });
+    connect(m_busyMemoryMib, &QSpinBox::valueChanged, this, [this](int mib) {
+        const int row = m_groupList->currentRow();
+        if (m_filling || row < 0 || row >= m_groups.size())
+            return;
+        m_groups[row].busyMemoryMib = mib; // set by the user: written from now on
+        m_groups[row].busyMemoryMibGiven = true;
+        Q_EMIT edited();
+    });
 
     connect(addIgnore, &QPushButton::clicked, this, [this] {
         addIgnoredProgram(m_ignoreEdit->text().trimmed());
@@ -162,13 +185,21 @@ void GroupsSettingsPage::showGroup(int row)
     m_ignoreList->addItems(group.ignorePrograms);
     QString busyWhen;
     if (group.busyWhen)
-        busyWhen = *group.busyWhen == BusyWhen::Opened     ? QStringLiteral("opened")
-                   : *group.busyWhen == BusyWhen::Computes ? QStringLiteral("computes")
-                                                           : QStringLiteral("memory");
+        busyWhen = SettingsModel::groupKeys(group).value(QStringLiteral("busy_when"));
     m_busyWhen->setCurrentIndex(qMax(0, m_busyWhen->findData(busyWhen)));
-    m_busyMemoryMib->setValue(
-        int(qBound(ConfigRanges::busyMemoryMib.min, group.busyMemoryMib, ConfigRanges::busyMemoryMib.max)));
-    m_busyMemoryMib->setEnabled(group.busyWhen == BusyWhen::Memory);
+    m_graphicsBusyPercent->setValue(group.graphicsBusyPercent);
+    m_filling = false;
+    showThresholds(group);
+}
+
+void GroupsSettingsPage::showThresholds(const GroupDraft &group)
+{
+    m_filling = true;
+    // Not given: the default of the rule chosen, which changes with it.
+    m_busyMemoryMib->setValue(int(qBound(ConfigRanges::busyMemoryMib.min, group.effectiveBusyMemoryMib(),
+                                         ConfigRanges::busyMemoryMib.max)));
+    m_busyMemoryMib->setEnabled(group.usesBusyMemory());
+    m_graphicsBusyPercent->setEnabled(group.usesGraphicsPercent());
     m_filling = false;
 }
 
@@ -186,11 +217,12 @@ void GroupsSettingsPage::readGroup()
     if (busyWhen.isEmpty())
         group.busyWhen.reset();
     else
-        group.busyWhen = busyWhen == QLatin1String("opened")     ? BusyWhen::Opened
+        group.busyWhen = busyWhen == QLatin1String("auto")       ? BusyWhen::Auto
+                         : busyWhen == QLatin1String("opened")   ? BusyWhen::Opened
                          : busyWhen == QLatin1String("computes") ? BusyWhen::Computes
                                                                  : BusyWhen::Memory;
-    group.busyMemoryMib = m_busyMemoryMib->value();
-    m_busyMemoryMib->setEnabled(group.busyWhen == BusyWhen::Memory);
+    group.graphicsBusyPercent = m_graphicsBusyPercent->value();
+    showThresholds(group);
     Q_EMIT edited();
 }
 

@@ -1,6 +1,6 @@
 #pragma once
 // The GPU groups page: the [gpu-*] sections, a list and an editor for the selected one (its GPUs, the
-// programs it ignores, busy_when).
+// programs it ignores, busy_when with its thresholds).
 #include "policy/snapshot.h"
 #include "settings/settingspage.h"
 
@@ -28,6 +28,7 @@ public:
 
 private:
     void showGroup(int row); // fills the editor; emits nothing
+    void showThresholds(const GroupDraft &group); // the values and states of the fields busy_when uses; emits nothing
     void readGroup();
     void addGroup();
     void removeGroup();
@@ -45,6 +46,7 @@ private:
     QListWidget *m_ignoreList;
     QLineEdit *m_ignoreEdit;
     QComboBox *m_busyWhen;
+    QSpinBox *m_graphicsBusyPercent;
     QSpinBox *m_busyMemoryMib;
     QMenu *m_holdersMenu;
     QHash<QString, QLabel *> m_messages; // field name -> its message

@@ -157,7 +157,7 @@ void SettingsDialog::loadFile()
                                     .arg(fileErrors.mid(0, 5).join(QLatin1Char('\n'))));
         m_fileProblems->show();
     }
-    m_baseline = SettingsDraft::fromConfig(config);
+    m_baseline = SettingsDraft::fromConfig(config, m_file.document());
     m_draft = m_baseline;
     m_autostartBaseline = Autostart().isEnabled();
     m_reloadBar->hide();

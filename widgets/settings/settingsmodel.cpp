@@ -83,6 +83,27 @@ void diffSection(const QString &section, const QMap<QString, QString> &before, c
             plan->edit.removeKeys.append(section + QLatin1Char('/') + it.key());
 }
 
+QString busyWhenText(BusyWhen rule)
+{
+    switch (rule) {
+    case BusyWhen::Auto: return QStringLiteral("auto");
+    case BusyWhen::Opened: return QStringLiteral("opened");
+    case BusyWhen::Computes: return QStringLiteral("computes");
+    case BusyWhen::Memory: return QStringLiteral("memory");
+    }
+    return QString();
+}
+
+QString priorityText(WorkloadPriority priority)
+{
+    switch (priority) {
+    case WorkloadPriority::Idle: return QStringLiteral("idle");
+    case WorkloadPriority::Low: return QStringLiteral("low");
+    case WorkloadPriority::Normal: return QStringLiteral("normal");
+    }
+    return QString();
+}
+
 bool isVariableName(const QString &name)
 {
     static const QRegularExpression pattern(QStringLiteral("^[A-Za-z_][A-Za-z0-9_]*$"));
@@ -91,14 +112,15 @@ bool isVariableName(const QString &name)
 
 } // namespace
 
-SettingsDraft SettingsDraft::fromConfig(const Config &config)
+SettingsDraft SettingsDraft::fromConfig(const Config &config, const IniDocument &file)
 {
     SettingsDraft draft;
     draft.interval = QString::number(config.intervalSeconds);
     draft.startDelay = QString::number(config.startDelaySeconds);
     draft.notify = config.notify;
     for (const GpuGroupConfig &group : config.gpuGroups)
-        draft.groups.append({group.id, group.gpus, group.ignorePrograms, group.busyWhen, group.busyMemoryMib});
+        draft.groups.append({group.id, group.gpus, group.ignorePrograms, group.busyWhen, group.busyMemoryMib,
+                             group.busyMemoryMibGiven, group.graphicsBusyPercent});
     for (const WorkloadConfig &w : config.workloads) {
         WorkloadDraft workload;
         workload.id = w.id;
@@ -110,12 +132,23 @@ SettingsDraft SettingsDraft::fromConfig(const Config &config)
         workload.log = w.log;
         workload.env = w.env;
         workload.stopTimeout = QString::number(w.stopTimeoutSeconds);
+        workload.priority = w.priority;
         workload.enabled = w.enabled;
         draft.workloads.append(workload);
     }
     draft.ttyEnabled = config.tty.enabled;
     draft.whitelist = config.tty.whitelist.join(QStringLiteral(", "));
     draft.ttyIdle = QString::number(config.tty.idleSeconds);
+    draft.pauseWhileActive = config.activity.pauseWhileActive;
+    draft.activityIdle = QString::number(config.activity.idleSeconds);
+    if (const IniDocument::Entry *run = file.find(QStringLiteral("schedule"), QStringLiteral("run"))) {
+        QString message;
+        const std::optional<Schedule> schedule = Schedule::parse(run->value, &message);
+        if (schedule && *schedule == config.schedule) // one line: continuation lines joined, as cmd=
+            draft.schedule = run->value.simplified();
+    }
+    draft.onBattery = config.onBattery;
+    draft.maxTemperatureC = config.maxTemperatureC;
     return draft;
 }
 
@@ -157,6 +190,12 @@ QList<SettingsProblem> SettingsModel::validate(const SettingsDraft &draft, const
     checkSeconds(SettingsProblem::General, -1, QStringLiteral("startDelay"), draft.startDelay,
                  ConfigRanges::startDelaySeconds);
     checkSeconds(SettingsProblem::Activity, -1, QStringLiteral("ttyIdle"), draft.ttyIdle, ConfigRanges::ttyIdleSeconds);
+    checkSeconds(SettingsProblem::Activity, -1, QStringLiteral("activityIdle"), draft.activityIdle,
+                 ConfigRanges::activityIdleSeconds);
+    QString scheduleMessage;
+    if (!Schedule::parse(draft.schedule, &scheduleMessage))
+        problems.append({SettingsProblem::Activity, -1, QStringLiteral("schedule"),
+                         tr("Not a schedule: %1.").arg(scheduleMessage)});
 
     for (int i = 0; i < draft.groups.size(); ++i) {
         const GroupDraft &group = draft.groups.at(i);
@@ -337,6 +376,7 @@ WorkloadConfig SettingsModel::workloadConfig(const WorkloadDraft &workload)
     constexpr ConfigRange range = ConfigRanges::stopTimeoutSeconds;
     if (const std::optional<qint64> seconds = parseWholeNumber(workload.stopTimeout))
         config.stopTimeoutSeconds = int(qBound(range.min, *seconds, range.max));
+    config.priority = workload.priority;
     config.enabled = workload.enabled;
     return config;
 }
@@ -364,9 +404,14 @@ QString SettingsModel::envText(const QList<QPair<QString, QString>> &env)
 
 QMap<QString, QString> SettingsModel::defaultsKeys(const SettingsDraft &draft)
 {
-    return {{QStringLiteral("interval_seconds"), draft.interval.trimmed()},
-            {QStringLiteral("start_delay_seconds"), draft.startDelay.trimmed()},
-            {QStringLiteral("notify"), notifyText(draft.notify)}};
+    QMap<QString, QString> keys{{QStringLiteral("interval_seconds"), draft.interval.trimmed()},
+                                {QStringLiteral("start_delay_seconds"), draft.startDelay.trimmed()},
+                                {QStringLiteral("notify"), notifyText(draft.notify)}};
+    if (draft.onBattery == OnBattery::Run)
+        keys.insert(QStringLiteral("on_battery"), QStringLiteral("run"));
+    if (draft.maxTemperatureC != 0)
+        keys.insert(QStringLiteral("max_temperature_c"), QString::number(draft.maxTemperatureC));
+    return keys;
 }
 
 QMap<QString, QString> SettingsModel::ttyKeys(const SettingsDraft &draft)
@@ -380,21 +425,35 @@ QMap<QString, QString> SettingsModel::ttyKeys(const SettingsDraft &draft)
     return keys;
 }
 
+QMap<QString, QString> SettingsModel::activityKeys(const SettingsDraft &draft)
+{
+    QMap<QString, QString> keys;
+    if (draft.pauseWhileActive)
+        keys.insert(QStringLiteral("pause_while_active"), QStringLiteral("true"));
+    if (draft.activityIdle.trimmed() != QString::number(ActivityConfig().idleSeconds))
+        keys.insert(QStringLiteral("idle_seconds"), draft.activityIdle.trimmed());
+    return keys;
+}
+
+QMap<QString, QString> SettingsModel::scheduleKeys(const SettingsDraft &draft)
+{
+    QMap<QString, QString> keys;
+    if (!draft.schedule.trimmed().isEmpty())
+        keys.insert(QStringLiteral("run"), draft.schedule.trimmed());
+    return keys;
+}
+
 QMap<QString, QString> SettingsModel::groupKeys(const GroupDraft &group)
 {
     QMap<QString, QString> keys{{QStringLiteral("gpus"), group.gpus.toString()}};
     if (!group.ignorePrograms.isEmpty())
         keys.insert(QStringLiteral("ignore_programs"), group.ignorePrograms.join(QStringLiteral(", ")));
-    if (group.busyWhen) {
-        switch (*group.busyWhen) {
-        case BusyWhen::Opened: keys.insert(QStringLiteral("busy_when"), QStringLiteral("opened")); break;
-        case BusyWhen::Computes: keys.insert(QStringLiteral("busy_when"), QStringLiteral("computes")); break;
-        case BusyWhen::Memory:
-            keys.insert(QStringLiteral("busy_when"), QStringLiteral("memory"));
-            keys.insert(QStringLiteral("busy_memory_mib"), QString::number(group.busyMemoryMib));
-            break;
-        }
-    }
+    if (group.busyWhen)
+        keys.insert(QStringLiteral("busy_when"), busyWhenText(*group.busyWhen));
+    if (group.busyMemoryMibGiven)
+        keys.insert(QStringLiteral("busy_memory_mib"), QString::number(group.busyMemoryMib));
+    if (group.graphicsBusyPercent != GpuGroupConfig::kDefaultGraphicsBusyPercent)
+        keys.insert(QStringLiteral("graphics_busy_percent"), QString::number(group.graphicsBusyPercent));
     return keys;
 }
 
@@ -415,6 +474,8 @@ QMap<QString, QString> SettingsModel::workloadKeys(const WorkloadDraft &workload
         keys.insert(QStringLiteral("log"), workload.log.trimmed());
     if (!workload.env.isEmpty())
         keys.insert(QStringLiteral("env"), envText(workload.env));
+    if (workload.priority != WorkloadPriority::Idle)
+        keys.insert(QStringLiteral("priority"), priorityText(workload.priority));
     return keys;
 }
 
@@ -448,6 +509,10 @@ SavePlan SavePlan::make(const SettingsDraft &baseline, const SettingsDraft &curr
     diffSection(QStringLiteral("defaults"), SettingsModel::defaultsKeys(baseline), SettingsModel::defaultsKeys(current),
                 &plan);
     diffSection(QStringLiteral("tty"), SettingsModel::ttyKeys(baseline), SettingsModel::ttyKeys(current), &plan);
+    diffSection(QStringLiteral("activity"), SettingsModel::activityKeys(baseline), SettingsModel::activityKeys(current),
+                &plan);
+    diffSection(QStringLiteral("schedule"), SettingsModel::scheduleKeys(baseline), SettingsModel::scheduleKeys(current),
+                &plan);
 
     // GPU groups: their order means nothing (a GPU's ignore list is the union), so new ones are just appended.
     QHash<QString, const GroupDraft *> baselineGroups;

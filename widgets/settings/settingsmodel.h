@@ -23,7 +23,23 @@ struct GroupDraft
     GpuSelection gpus;
     QStringList ignorePrograms;
     std::optional<BusyWhen> busyWhen; // busy_when; absent: the key is not written
-    qint64 busyMemoryMib = GpuGroupConfig::kDefaultBusyMemoryMib; // written with busy_when = memory
+    qint64 busyMemoryMib = GpuGroupConfig::kDefaultBusyMemoryMib; // busy_memory_mib, for memory and auto
+    // The key was in the file or the user set it: written. Otherwise absent, and each rule uses its own default
+    // (memory 256 MiB, auto 1024 MiB: effectiveBusyMemoryMib()).
+    bool busyMemoryMibGiven = false;
+    int graphicsBusyPercent = GpuGroupConfig::kDefaultGraphicsBusyPercent; // written when not the default
+
+    // What busy_memory_mib means for this group now: the value given, else the default of its rule.
+    qint64 effectiveBusyMemoryMib() const
+    {
+        if (busyMemoryMibGiven)
+            return busyMemoryMib;
+        return busyWhen == BusyWhen::Memory ? GpuGroupConfig::kDefaultBusyMemoryMib
+                                            : GpuGroupConfig::kDefaultGraphicsBusyMemoryMib;
+    }
+    // busy_memory_mib and graphics_busy_percent count under this rule (busy_when absent is auto).
+    bool usesBusyMemory() const { return !busyWhen || busyWhen == BusyWhen::Auto || busyWhen == BusyWhen::Memory; }
+    bool usesGraphicsPercent() const { return !busyWhen || busyWhen == BusyWhen::Auto; }
 };
 
 struct WorkloadDraft
@@ -37,6 +53,7 @@ struct WorkloadDraft
     QString log;
     QList<QPair<QString, QString>> env;
     QString stopTimeout = QStringLiteral("10"); // text, so that "0" or "abc" can be shown and explained
+    WorkloadPriority priority = WorkloadPriority::Idle;
     bool enabled = true;
 };
 
@@ -50,8 +67,15 @@ struct SettingsDraft
     bool ttyEnabled = false;
     QString whitelist; // comma list as typed
     QString ttyIdle = QStringLiteral("300");
+    bool pauseWhileActive = false;                 // [activity]
+    QString activityIdle = QStringLiteral("300");  // [activity] idle_seconds, as typed
+    QString schedule;                              // [schedule] run, as typed; empty: always
+    OnBattery onBattery = OnBattery::Pause;        // [defaults] on_battery
+    int maxTemperatureC = 0;                       // [defaults] max_temperature_c; 0: off
 
-    static SettingsDraft fromConfig(const Config &config);
+    // `file` gives what the config keeps only parsed: the text of [schedule] run (when it parsed; else the field
+    // shows its default, as every other field whose value could not be read).
+    static SettingsDraft fromConfig(const Config &config, const IniDocument &file = IniDocument());
 };
 
 // One problem of the draft, shown next to its field.
@@ -92,9 +116,13 @@ public:
     static QString shellQuote(const QString &word);
 
     // The key texts a section's draft stands for ("section" -> key -> text); keys left at a value that means
-    // "not set" (an empty dir=, log=, env=, the default name) are absent.
+    // "not set" (an empty dir=, log=, env=, the default name) are absent, and so are the keys of issue 12 left at
+    // their defaults (on_battery = pause, priority = idle, ...): choosing the default removes such a key, and a
+    // file that lacked it stays as it was.
     static QMap<QString, QString> defaultsKeys(const SettingsDraft &draft);
     static QMap<QString, QString> ttyKeys(const SettingsDraft &draft);
+    static QMap<QString, QString> activityKeys(const SettingsDraft &draft);
+    static QMap<QString, QString> scheduleKeys(const SettingsDraft &draft);
     static QMap<QString, QString> groupKeys(const GroupDraft &group);
     static QMap<QString, QString> workloadKeys(const WorkloadDraft &workload, const QString &id);
 

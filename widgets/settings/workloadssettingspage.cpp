@@ -6,6 +6,7 @@
 #include "settings/testrun.h"
 
 #include <QCheckBox>
+#include <QComboBox>
 #include <QDir>
 #include <QFileDialog>
 #include <QFileInfo>
@@ -136,6 +137,16 @@ WorkloadsSettingsPage::WorkloadsSettingsPage(QWidget *parent) : SettingsPage(par
     form->addRow(tr("Stop timeout (seconds):"), m_stopTimeout);
     m_messages.insert(QStringLiteral("stopTimeout"), addMessage(form, QStringLiteral("stopTimeoutError")));
 
+    m_priority = new QComboBox;
+    m_priority->setObjectName(QStringLiteral("priorityCombo"));
+    m_priority->addItem(tr("Idle: only CPU time nobody else wants (default)"), int(WorkloadPriority::Idle));
+    m_priority->addItem(tr("Low (nice 10)"), int(WorkloadPriority::Low));
+    m_priority->addItem(tr("Normal, as idlegpu's own"), int(WorkloadPriority::Normal));
+    m_priority->setToolTip(tr("How the workload's processes share the CPU with your programs. Idle (SCHED_IDLE, "
+                              "nice 19, idle I/O) keeps its CPU threads from ever slowing the desktop or your jobs."));
+    form->addRow(tr("CPU priority:"), m_priority);
+    connect(m_priority, &QComboBox::currentIndexChanged, this, onEdit);
+
     m_enabled = new QCheckBox(tr("Enabled (run it when its GPUs are free)"));
     m_enabled->setObjectName(QStringLiteral("enabledCheck"));
     form->addRow(QString(), m_enabled);
@@ -251,6 +262,7 @@ void WorkloadsSettingsPage::showWorkload(int row)
         m_envTable->setItem(r, 1, new QTableWidgetItem(value));
     }
     m_stopTimeout->setText(w.stopTimeout);
+    m_priority->setCurrentIndex(qMax(0, m_priority->findData(int(w.priority))));
     m_enabled->setChecked(w.enabled);
     m_filling = false;
 }
@@ -268,6 +280,7 @@ void WorkloadsSettingsPage::readWorkload()
     w.gpus = m_workloadGpus->selection();
     w.log = m_log->text();
     w.stopTimeout = m_stopTimeout->text();
+    w.priority = WorkloadPriority(m_priority->currentData().toInt());
     w.enabled = m_enabled->isChecked();
     Q_EMIT edited();
 }

@@ -6,6 +6,7 @@
 
 class GpuPicker;
 class QCheckBox;
+class QComboBox;
 class QLineEdit;
 class QListWidget;
 class QPlainTextEdit;
@@ -58,6 +59,7 @@ private:
     QLineEdit *m_log;
     QTableWidget *m_envTable;
     QLineEdit *m_stopTimeout;
+    QComboBox *m_priority;
     QCheckBox *m_enabled;
     TestRun *m_testRun;
     QHash<QString, QLabel *> m_messages; // field name -> its message

@@ -9,10 +9,42 @@ QString StatusText::overallTitle(OverallState state)
     case OverallState::Busy: return tr("GPUs in use by your jobs");
     case OverallState::Running: return tr("Running idle workloads");
     case OverallState::Paused: return tr("Paused");
+    case OverallState::Held: return tr("Paused by a rule");
     case OverallState::NoGpu: return tr("No GPU found");
     case OverallState::Failing: return tr("Needs attention");
     }
     return QString();
+}
+
+QString StatusText::holdReason(const Decision &decision)
+{
+    switch (decision.hold) {
+    case HoldReason::None:
+    case HoldReason::Paused: return QString();
+    case HoldReason::OwnerPresent: return tr("Paused: you are at the computer");
+    case HoldReason::OutsideSchedule:
+        if (!decision.holdEndsAt.isValid())
+            return tr("Paused: outside the schedule");
+        return tr("Paused: outside the schedule (until %1)")
+            .arg(QLocale().toString(decision.holdEndsAt, QStringLiteral("ddd HH:mm")));
+    case HoldReason::OnBattery: return tr("Paused: on battery");
+    case HoldReason::TerminalUser:
+        if (decision.activeUsers.isEmpty())
+            return tr("Paused: a user is active on a terminal");
+        return tr("Paused: a user is active on a terminal (%1)").arg(decision.activeUsers.join(tr(", ")));
+    }
+    return QString();
+}
+
+QStringList StatusText::headlines(const MonitorState &state)
+{
+    const OverallState overall = overallState(state);
+    const QString hold = holdReason(state.decision);
+    if (hold.isEmpty())
+        return {overallTitle(overall)};
+    if (overall == OverallState::Held)
+        return {hold};
+    return {overallTitle(overall), hold};
 }
 
 QString StatusText::holder(const Holder &holder)
@@ -82,6 +114,8 @@ QString StatusText::gpuActivity(const GpuStatus &gpu, const MonitorState &state,
     switch (gpu.state) {
     case GpuState::RunningWorkload: {
         const QString name = workloadName(state.config, gpu.workloadId);
+        if (gpu.tooHot) // its stop is under way
+            return tr("too hot, stopping %1").arg(name);
         const auto runtime = state.runtimes.constFind(gpu.workloadId);
         if (runtime == state.runtimes.cend() || runtime->startedAtMs == 0)
             return tr("running %1").arg(name);
@@ -97,10 +131,21 @@ QString StatusText::gpuActivity(const GpuStatus &gpu, const MonitorState &state,
         const qint64 secondsLeft = qMax<qint64>(0, (startAtMs - nowMs + 999) / 1000);
         return tr("waiting, starting in %1 s").arg(secondsLeft);
     }
-    case GpuState::Idle:
+    case GpuState::Idle: {
+        // The policy's reason is then the hold in English, and may count seconds: the hold's own line says why.
+        if (state.decision.hold != HoldReason::None)
+            return tr("idle — paused");
+        if (gpu.tooHot) {
+            const int below = state.config.maxTemperatureC - Config::kCoolDownCelsius + 1;
+            const auto celsius = state.snapshot.temperatures.constFind(gpu.index);
+            if (countdown && celsius != state.snapshot.temperatures.cend())
+                return tr("idle — too hot (%1 °C), runs again below %2 °C").arg(*celsius).arg(below);
+            return tr("idle — too hot, runs again below %1 °C").arg(below);
+        }
         if (gpu.reason.isEmpty())
             return tr("idle");
         return tr("idle — %1").arg(gpu.reason);
+    }
     }
     return QString();
 }

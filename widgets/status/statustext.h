@@ -10,8 +10,15 @@ class StatusText
 {
     Q_DECLARE_TR_FUNCTIONS(StatusText)
 public:
-    // "Running workloads", "Paused", ...: the first line of the tooltip and the status window's title.
+    // "Running workloads", "Paused", ...: the overall state in words.
     static QString overallTitle(OverallState state);
+    // Why a rule holds every workload back, from Decision::hold and its fields: "Paused: you are at the computer",
+    // "Paused: outside the schedule (until Mon 18:00)". Empty when none does, or when the user paused them
+    // (overallTitle() says so).
+    static QString holdReason(const Decision &decision);
+    // The first lines of the tooltip and of the status window: the overall state (the hold reason itself while a
+    // rule holds the workloads back), then the hold reason where a more urgent state leads.
+    static QStringList headlines(const MonitorState &state);
 
     // "python3 (alice, pid 4242)"; a hidden holder: "a process of another user".
     static QString holder(const Holder &holder);
@@ -33,7 +40,8 @@ public:
     // What a GPU does, short, led by the policy's name of its state (Policy::gpuStateName, as --status prints it):
     // "running miner since 14:02", "busy — python3 (alice, pid 4242)", "idle — reason",
     // "waiting, starting in 7 s" (with `countdown`) or "waiting, starting at 14:05:07" (without: it does not change
-    // every second, so a menu that shows it need not be rebuilt).
+    // every second, so a menu that shows it need not be rebuilt); "idle — too hot" (with `countdown`, its
+    // temperature too); "idle — paused" while every workload is held back (holdReason() says why).
     static QString gpuActivity(const GpuStatus &gpu, const MonitorState &state, qint64 nowMs, const QDateTime &wallNow,
                                bool countdown);
 };

@@ -1,6 +1,5 @@
 #include "status/statuswindow.h"
 
-#include "tray/overallstate.h"
 #include "status/statustext.h"
 
 #include <QHeaderView>
@@ -72,7 +71,7 @@ static QString workloadWithUser(const Config &config, const QString &id)
 void StatusWindow::refresh()
 {
     ++m_refreshes;
-    QStringList summary{StatusText::overallTitle(overallState(m_state))};
+    QStringList summary = StatusText::headlines(m_state);
     for (const ConfigDiagnostic &problem : std::as_const(m_state.configProblems))
         summary.append(problem.toString());
     if (m_state.snapshot.devices.gpus.isEmpty())

@@ -15,6 +15,9 @@ OverallState overallState(const MonitorState &state)
         return OverallState::NoGpu;
     if (state.pause.allPausedAt(state.snapshot.takenAtMs))
         return OverallState::Paused;
+    // A workload still stopping for the hold is on its way out: held beats running.
+    if (state.decision.hold != HoldReason::None && state.decision.hold != HoldReason::Paused)
+        return OverallState::Held;
     const bool running = std::any_of(state.runtimes.cbegin(), state.runtimes.cend(),
                                      [](const WorkloadRuntime &r) { return r.occupiesGpus(); });
     if (running)

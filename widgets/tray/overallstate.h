@@ -7,11 +7,12 @@ enum class OverallState {
     Busy,    // the user's own jobs hold GPUs; no workload runs
     Running, // idle workloads run
     Paused,  // the user paused all workloads
+    Held,    // a rule holds every workload back: the owner present, the schedule, the battery, a terminal user
     NoGpu,   // no GPU device node found
     Failing, // the configuration has errors, or a workload keeps failing (backing off)
 };
 
-// Most urgent first: config error or a failing workload > no GPU > paused > running > busy > idle.
+// Most urgent first: config error or a failing workload > no GPU > paused > held > running > busy > idle.
 // "Now" is the time of the state's snapshot, so a pause whose time is up no longer counts.
 OverallState overallState(const MonitorState &state);
 
@@ -22,6 +23,7 @@ inline const char *overallStateKey(OverallState state)
     case OverallState::Busy: return "busy";
     case OverallState::Running: return "running";
     case OverallState::Paused: return "paused";
+    case OverallState::Held: return "held";
     case OverallState::NoGpu: return "no-gpu";
     case OverallState::Failing: return "failing";
     }

@@ -66,9 +66,8 @@ void TrayController::setSettingsAvailable(bool available)
 
 QString TrayController::toolTipText(const MonitorState &state, qint64 nowMs, const QDateTime &wallNow)
 {
-    QStringList lines;
-    const OverallState overall = ::overallState(state);
-    lines.append(tr("idlegpu — %1").arg(StatusText::overallTitle(overall)));
+    QStringList lines = StatusText::headlines(state);
+    lines.first() = tr("idlegpu — %1").arg(lines.first());
 
     for (const ConfigDiagnostic &problem : state.configProblems)
         if (problem.severity == ConfigDiagnostic::Error) {
@@ -112,6 +111,9 @@ QList<TrayController::MenuItem> TrayController::menuItems() const
     };
 
     if (m_hasState) {
+        const QString hold = StatusText::holdReason(m_state.decision);
+        if (!hold.isEmpty())
+            add(MenuItem::Info, QStringLiteral("hold"), hold);
         for (const ConfigDiagnostic &problem : m_state.configProblems)
             if (problem.severity == ConfigDiagnostic::Error) {
                 add(MenuItem::Info, QStringLiteral("configError"),

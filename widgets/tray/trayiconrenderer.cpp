@@ -21,6 +21,8 @@ Palette paletteFor(OverallState state)
     case OverallState::Running: return {QColor(0x43, 0xa0, 0x47), Qt::white};
     case OverallState::Busy: return {QColor(0x1e, 0x88, 0xe5), Qt::white};
     case OverallState::Paused: return {QColor(0xff, 0xb3, 0x00), QColor(0x21, 0x21, 0x21)};
+    // Paused's bars, light on a dark chip: paused too, but not by the user's hand.
+    case OverallState::Held: return {QColor(0x45, 0x5a, 0x64), QColor(0xec, 0xef, 0xf1)};
     case OverallState::Failing: return {QColor(0xe5, 0x39, 0x35), Qt::white};
     case OverallState::NoGpu: return {Qt::transparent, QColor(0xc6, 0x28, 0x28)};
     case OverallState::Idle: return {QColor(0xe0, 0xe0, 0xe0), QColor(0x42, 0x42, 0x42)};
@@ -76,6 +78,7 @@ void drawBadge(QPainter &p, OverallState state, const Palette &palette)
         break;
     }
     case OverallState::Paused: // two bars
+    case OverallState::Held:
         p.drawRect(QRectF(8.3, 7.5, 2.8, 9.0));
         p.drawRect(QRectF(12.9, 7.5, 2.8, 9.0));
         break;

@@ -1,5 +1,6 @@
 #pragma once
-// Draws the tray icon: a chip whose badge tells the state by its shape (colour only helps).
+// Draws the tray icon: a chip whose badge tells the state by its shape (colour only helps). Held shares Paused's
+// bars, and differs by the chip's lightness, which a grey panel still shows.
 #include "tray/overallstate.h"
 
 #include <QIcon>
