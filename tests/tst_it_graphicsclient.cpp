@@ -103,10 +103,15 @@ private Q_SLOTS:
         const QByteArray listed = "process 0 graphics " + QByteArray::number(game.pid()) + " 268435456\n";
         writeScript(listed + "sample 0 " + QByteArray::number(game.pid()) + " 1000 5\n");
 
-        // The watch reads NVML; a rescan shows what the decision makes of it: a graphics client at 5 %.
+        // The watch reads NVML; a rescan shows what the decision makes of it: a graphics client at 5 % (0 % once
+        // NVML's window has passed without a newer sample, as on a very slow machine).
         bool counts = true;
-        QTRY_VERIFY_WITH_TIMEOUT(
-            (m_monitor->rescan(), holderOnGpu0(game.pid(), &counts).gpuUse.value(0).busyPercent == 5), 10000);
+        const auto measured = [&] {
+            m_monitor->rescan();
+            const std::optional<int> busy = holderOnGpu0(game.pid(), &counts).gpuUse.value(0).busyPercent;
+            return busy.has_value() && *busy <= 5;
+        };
+        QTRY_VERIFY_WITH_TIMEOUT(measured(), 10000);
         QVERIFY(!counts);
         const GpuUse use = holderOnGpu0(game.pid(), &counts).gpuUse.value(0);
         QVERIFY(use.graphicsOnly);
