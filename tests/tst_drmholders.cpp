@@ -1,7 +1,10 @@
 // What holders of AMD and Intel GPUs do there, from their fdinfo under a fake proc root: compute engine time or
 // an open /dev/kfd makes them computing, their resident memory is counted, and what cannot be told is left in doubt.
+// Between two looks, the engine counters say how busy each holder kept its GPU.
 #include "backends/drmbackend.h"
 #include "backends/drmholders.h"
+#include "clock.h"
+#include "policy/policy.h"
 #include "testsupport.h"
 
 #include <QFile>
@@ -16,6 +19,20 @@ QByteArray fixture(const QString &name)
     QFile file(QStringLiteral(IDLEGPU_TEST_DATA "/fdinfo/") + name);
     return file.open(QIODevice::ReadOnly) ? file.readAll() : QByteArray();
 }
+
+// The fdinfo of an amdgpu client on the AMD GPU below, with its engine counters; a negative one is left out (amdgpu
+// lists no engine the client never used).
+QByteArray amdClient(quint64 clientId, qint64 gfxNs, qint64 computeNs = -1)
+{
+    QByteArray text = "pos:\t0\nflags:\t02100002\ndrm-driver:\tamdgpu\ndrm-client-id:\t" + QByteArray::number(clientId)
+                      + "\ndrm-pdev:\t0000:03:00.0\ndrm-resident-vram:\t262144 KiB\n";
+    if (gfxNs >= 0)
+        text += "drm-engine-gfx:\t" + QByteArray::number(gfxNs) + " ns\n";
+    if (computeNs >= 0)
+        text += "drm-engine-compute:\t" + QByteArray::number(computeNs) + " ns\n";
+    return text;
+}
+constexpr qint64 kMsNs = 1'000'000;
 } // namespace
 
 class TestDrmHolders : public QObject
@@ -60,6 +77,19 @@ class TestDrmHolders : public QObject
     }
 
     QString procRoot() const { return m_dir->filePath(QStringLiteral("proc")); }
+
+    void setFdinfo(qint64 pid, int fd, const QByteArray &fdinfo)
+    {
+        writeFile(m_dir->filePath(QStringLiteral("proc/%1/fdinfo/%2").arg(pid).arg(fd)), fdinfo);
+    }
+
+    // What the backend says pid 100 does on the AMD GPU (index 1), at this look.
+    GpuUse lookAtAmd(const DrmBackend &backend)
+    {
+        QList<Holder> holders{holder(100, {1})};
+        backend.judgeHolders(holders, devices(), procRoot());
+        return holders.first().gpuUse.value(1);
+    }
 
 private Q_SLOTS:
     void init() { m_dir = std::make_unique<QTemporaryDir>(); }
@@ -141,6 +171,145 @@ private Q_SLOTS:
         const QList<Holder> before = holders;
         mergeDrmUsage(holders, devices(), procRoot());
         QCOMPARE(holders, before);
+    }
+
+    // A graphics client's share: none at first sight, then the busiest engine class's share of the time since the
+    // look before. A look too soon after the one before keeps the last figure and measures the next from the earlier
+    // sample.
+    void busyShareBetweenLooks()
+    {
+        FakeClock clock;
+        DrmBackend backend(&clock);
+        openFd(100, 7, QStringLiteral("dev/dri/renderD128"), amdClient(42, 1000 * kMsNs));
+        GpuUse use = lookAtAmd(backend);
+        QVERIFY(!use.compute);
+        QVERIFY(use.graphicsOnly);
+        QCOMPARE(use.memoryBytes, std::optional<qint64>(qint64(256) << 20));
+        QCOMPARE(use.busyPercent, std::optional<int>());
+
+        clock.advance(1000);
+        setFdinfo(100, 7, amdClient(42, 1600 * kMsNs));
+        use = lookAtAmd(backend);
+        QCOMPARE(use.busyPercent, std::optional<int>(60));
+        Holder game = holder(100, {1});
+        game.gpuUse.insert(1, use);
+        QCOMPARE(Policy::clientKind(game, 1), Policy::ClientKind::Graphics);
+        QVERIFY(Policy::judgeHolder(game, 1, BusyRule()).makesBusy); // 60 % >= 30 %
+
+        clock.advance(DrmEngineHistory::kMinWindowMs / 2);
+        setFdinfo(100, 7, amdClient(42, 1650 * kMsNs));
+        QCOMPARE(lookAtAmd(backend).busyPercent, std::optional<int>(60));
+
+        clock.advance(1000 - DrmEngineHistory::kMinWindowMs / 2); // 1 s after the last sample taken, 50 ms busier
+        use = lookAtAmd(backend);
+        QCOMPARE(use.busyPercent, std::optional<int>(5));
+        game.gpuUse.insert(1, use);
+        QVERIFY(!Policy::judgeHolder(game, 1, BusyRule()).makesBusy);
+    }
+
+    // The busiest engine class counts, compute engine time makes a compute client; an engine amdgpu lists for the
+    // first time was idle before.
+    void busiestEngineAndCompute()
+    {
+        FakeClock clock;
+        DrmBackend backend(&clock);
+        openFd(100, 7, QStringLiteral("dev/dri/renderD128"), amdClient(42, 0));
+        QCOMPARE(lookAtAmd(backend).busyPercent, std::optional<int>());
+        clock.advance(2000);
+        setFdinfo(100, 7, amdClient(42, 200 * kMsNs, 1400 * kMsNs));
+        const GpuUse use = lookAtAmd(backend);
+        QVERIFY(use.compute);
+        QVERIFY(!use.graphicsOnly);
+        QCOMPARE(use.busyPercent, std::optional<int>(70));
+    }
+
+    // A process's clients on one GPU add up per engine class; fds of one client (dup, fork) count once.
+    void clientsOfOneProcessAddUp()
+    {
+        FakeClock clock;
+        DrmBackend backend(&clock);
+        openFd(100, 7, QStringLiteral("dev/dri/renderD128"), amdClient(42, 0));
+        openFd(100, 8, QStringLiteral("dev/dri/renderD128"), amdClient(43, 0));
+        openFd(100, 9, QStringLiteral("dev/dri/renderD128"), amdClient(42, 0));
+        lookAtAmd(backend);
+        clock.advance(1000);
+        setFdinfo(100, 7, amdClient(42, 300 * kMsNs));
+        setFdinfo(100, 8, amdClient(43, 200 * kMsNs));
+        setFdinfo(100, 9, amdClient(42, 300 * kMsNs));
+        QCOMPARE(lookAtAmd(backend).busyPercent, std::optional<int>(50));
+    }
+
+    // xe counts GPU cycles against the GPU's clock: the share needs no wall time, and an engine class of several
+    // engines is busy by its capacity.
+    void xeCyclesAndCapacity()
+    {
+        FakeClock clock;
+        DrmBackend backend(&clock);
+        const auto xeClient = [](qint64 rcs, qint64 ccs, qint64 total) {
+            return "drm-driver:\txe\ndrm-client-id:\t3\ndrm-pdev:\t0000:00:02.0\ndrm-cycles-rcs:\t"
+                   + QByteArray::number(rcs) + "\ndrm-total-cycles-rcs:\t" + QByteArray::number(total)
+                   + "\ndrm-cycles-ccs:\t" + QByteArray::number(ccs) + "\ndrm-total-cycles-ccs:\t"
+                   + QByteArray::number(total) + "\ndrm-engine-capacity-ccs:\t4\n";
+        };
+        openFd(200, 4, QStringLiteral("dev/dri/renderD129"), xeClient(0, 0, 1'000'000));
+        QList<Holder> holders{holder(200, {2})};
+        backend.judgeHolders(holders, devices(), procRoot());
+        clock.advance(250); // the wall time does not enter
+        setFdinfo(200, 4, xeClient(250'000, 2'000'000, 2'000'000));
+        holders = {holder(200, {2})};
+        backend.judgeHolders(holders, devices(), procRoot());
+        const GpuUse use = holders.first().gpuUse.value(2);
+        QVERIFY(use.compute);
+        QCOMPARE(use.busyPercent, std::optional<int>(50)); // ccs: 2M cycles of 4 engines x 1M; rcs only 25 %
+    }
+
+    // A client closed and another opened (a new drm-client-id) starts over; a process gone is forgotten, so a
+    // later one with its pid starts over too.
+    void forgetsClosedClientsAndGoneProcesses()
+    {
+        FakeClock clock;
+        DrmBackend backend(&clock);
+        openFd(100, 7, QStringLiteral("dev/dri/renderD128"), amdClient(42, 0));
+        lookAtAmd(backend);
+        clock.advance(1000);
+        setFdinfo(100, 7, amdClient(44, 500 * kMsNs));
+        QCOMPARE(lookAtAmd(backend).busyPercent, std::optional<int>());
+        clock.advance(1000);
+        setFdinfo(100, 7, amdClient(44, 900 * kMsNs));
+        QCOMPARE(lookAtAmd(backend).busyPercent, std::optional<int>(40));
+
+        QVERIFY(QDir(m_dir->filePath(QStringLiteral("proc/100"))).removeRecursively());
+        QList<Holder> none;
+        backend.judgeHolders(none, devices(), procRoot()); // a scan without it
+        openFd(100, 7, QStringLiteral("dev/dri/renderD128"), amdClient(44, 950 * kMsNs));
+        clock.advance(1000);
+        QCOMPARE(lookAtAmd(backend).busyPercent, std::optional<int>());
+    }
+
+    // Without engine time (a driver that reports none) there is no share to tell; mergeDrmUsage without a history
+    // (the one-shot --status) gives none either.
+    void noShareWithoutCounters()
+    {
+        FakeClock clock;
+        DrmBackend backend(&clock);
+        QByteArray text = fixture(QStringLiteral("i915_integrated.txt"));
+        QByteArray noEngines;
+        for (const QByteArray &line : text.split('\n'))
+            if (!line.startsWith("drm-engine"))
+                noEngines += line + '\n';
+        openFd(200, 4, QStringLiteral("dev/dri/renderD129"), noEngines);
+        for (int look = 0; look < 2; ++look) {
+            QList<Holder> holders{holder(200, {2})};
+            backend.judgeHolders(holders, devices(), procRoot());
+            QCOMPARE(holders.first().gpuUse.value(2).busyPercent, std::optional<int>());
+            QVERIFY(!holders.first().gpuUse.value(2).graphicsOnly); // in doubt it computes
+            clock.advance(1000);
+        }
+        openFd(100, 7, QStringLiteral("dev/dri/renderD128"), amdClient(42, 0));
+        QList<Holder> holders{holder(100, {1})};
+        mergeDrmUsage(holders, devices(), procRoot());
+        mergeDrmUsage(holders, devices(), procRoot());
+        QCOMPARE(holders.first().gpuUse.value(1).busyPercent, std::optional<int>());
     }
 
     void metricsOfEachDrmGpu()

@@ -1,8 +1,10 @@
 // The NVML backend against a fake libnvidia-ml (tests/fakenvml) that answers from a script: identity and the
-// minor-number mapping, metrics, error codes, missing symbols, process lists; the merge of NVML's processes
-// into the /proc holders; CUDA_VISIBLE_DEVICES by UUID; the status report's NVML lines.
+// minor-number mapping, metrics, error codes, missing symbols, process lists, per-process utilization; the merge
+// of NVML's processes into the /proc holders; CUDA_VISIBLE_DEVICES by UUID; the status report's NVML lines.
 #include "backends/gpubackend.h"
 #include "backends/nvmlbackend.h"
+#include "clock.h"
+#include "policy/policy.h"
 #include "run/gpuenvironment.h"
 #include "statusreport.h"
 #include "testsupport.h"
@@ -254,7 +256,8 @@ private Q_SLOTS:
             text += "process 1 compute " + QByteArray::number(pid) + " 1\n";
         script(text);
         NvmlBackend backend(QStringLiteral(IDLEGPU_FAKE_NVML));
-        const GpuInfo *a100 = byIndex(backend.sample(), 1);
+        const QList<GpuInfo> gpus = backend.sample();
+        const GpuInfo *a100 = byIndex(gpus, 1);
         QVERIFY(a100);
         QVERIFY(a100->processesKnown);
         QCOMPARE(a100->processes.size(), 300);
@@ -378,12 +381,174 @@ private Q_SLOTS:
         mergeBackendProcesses(holders, {gpu0, gpu1, gpu2}, proc.path());
 
         QCOMPARE(holders.size(), 3);
-        QCOMPARE(holders.at(0).gpuUse.value(0), (GpuUse{true, 2 * kGiB}));
-        QCOMPARE(holders.at(0).gpuUse.value(1), (GpuUse{false, qint64(0)}));
+        QCOMPARE(holders.at(0).gpuUse.value(0), (GpuUse{true, 2 * kGiB, false, std::nullopt}));
+        QCOMPARE(holders.at(0).gpuUse.value(1), (GpuUse{false, qint64(0), false, std::nullopt}));
         QVERIFY(!holders.at(0).gpuUse.contains(2));
-        QCOMPARE(holders.at(1).gpuUse.value(0), (GpuUse{false, std::nullopt}));
-        QCOMPARE(holders.at(2).gpuUse.value(0), (GpuUse{false, qint64(0)}));
+        QCOMPARE(holders.at(1).gpuUse.value(0), (GpuUse{false, std::nullopt, true, std::nullopt}));
+        QCOMPARE(holders.at(2).gpuUse.value(0), (GpuUse{false, qint64(0), false, std::nullopt}));
         QCOMPARE(holders.at(2).gpuUse.size(), 1);
+    }
+
+    // NVML's graphics list names a graphics client, even one that holds nvidia-uvm; its busy share comes along.
+    // A process in the compute list stays a compute client.
+    void mergeMarksGraphicsOnly()
+    {
+        QTemporaryDir proc;
+        Holder browser;
+        browser.pid = 10;
+        browser.gpus = {0};
+        browser.holdsSharedNode = true;
+        browser.holdsComputeNode = true; // it opened nvidia-uvm (a CUDA video decoder, say)
+        Holder trainer = browser;
+        trainer.pid = 20;
+        GpuInfo gpu;
+        gpu.index = 0;
+        gpu.processesKnown = true;
+        gpu.processes = {GpuProcessUse{10, qint64(300) << 20, true, 45}, GpuProcessUse{20, kGiB, false, 0}};
+        QList<Holder> holders{browser, trainer};
+        mergeBackendProcesses(holders, {gpu}, proc.path());
+
+        const GpuUse graphicsUse = holders.at(0).gpuUse.value(0);
+        QVERIFY(graphicsUse.graphicsOnly);
+        QVERIFY(!graphicsUse.compute);
+        QCOMPARE(graphicsUse.busyPercent, std::optional<int>(45));
+        QCOMPARE(Policy::clientKind(holders.at(0), 0), Policy::ClientKind::Graphics);
+        BusyRule rule; // auto, 30 % or 1024 MiB
+        QVERIFY(Policy::judgeHolder(holders.at(0), 0, rule).makesBusy); // 45 % >= 30 %
+        rule.graphicsBusyPercent = 50;
+        QVERIFY(!Policy::judgeHolder(holders.at(0), 0, rule).makesBusy);
+
+        const GpuUse computeUse = holders.at(1).gpuUse.value(0);
+        QVERIFY(!computeUse.graphicsOnly);
+        QVERIFY(computeUse.compute);
+        QCOMPARE(computeUse.busyPercent, std::optional<int>(0));
+        QCOMPARE(Policy::clientKind(holders.at(1), 0), Policy::ClientKind::Compute);
+    }
+
+    // Each listed process's busy share is the largest of NVML's samples of it over the window; a listed process
+    // without a sample had none; samples of unlisted pids go nowhere. A read that finds no new sample (NVML's
+    // NOT_FOUND, as when the watch reads before NVML samples again) keeps the window's samples; once the window
+    // has passed without a new one, the share is 0. Each read asks only for samples newer than the last seen.
+    void processUtilizationWindow()
+    {
+        QByteArray text = kTwoGpus;
+        text += "process 0 compute 4242 2147483648\n"
+                "process 0 graphics 1717 268435456\n"
+                "process 1 compute 5151 1024\n"
+                "sample 0 4242 1000 80\n"
+                "sample 0 1717 1500 5\n"
+                "sample 0 4242 2000 90\n"
+                "sample 0 9999 2100 70\n"; // not listed
+        script(text);
+        FakeClock clock;
+        NvmlBackend backend(QStringLiteral(IDLEGPU_FAKE_NVML), {}, QStringLiteral("/dev"), &clock);
+        const auto busyOf = [](const QList<GpuInfo> &gpus, int index, qint64 pid) -> std::optional<int> {
+            if (const GpuInfo *gpu = byIndex(gpus, index))
+                for (const GpuProcessUse &use : gpu->processes)
+                    if (use.pid == pid)
+                        return use.busyPercent;
+            return -1; // not listed
+        };
+        QList<GpuInfo> gpus = backend.sample();
+        QCOMPARE(busyOf(gpus, 3, 4242), std::optional<int>(90));
+        QCOMPARE(busyOf(gpus, 3, 1717), std::optional<int>(5));
+        QCOMPARE(busyOf(gpus, 3, 9999), std::optional<int>(-1));
+        QCOMPARE(busyOf(gpus, 1, 5151), std::optional<int>(0)); // NVML found no sample of it
+
+        clock.advance(200); // the watch reads again before NVML's next sample
+        gpus = backend.sampleProcesses();
+        QCOMPARE(busyOf(gpus, 3, 4242), std::optional<int>(90));
+        QCOMPARE(busyOf(gpus, 3, 1717), std::optional<int>(5));
+
+        clock.advance(NvmlBackend::kUtilizationWindowMs); // the window passed with no new sample: idle
+        gpus = backend.sampleProcesses();
+        QCOMPARE(busyOf(gpus, 3, 4242), std::optional<int>(0));
+        QCOMPARE(busyOf(gpus, 3, 1717), std::optional<int>(0));
+
+        text += "sample 0 1717 3000 60\n"; // the game gets busy; the old samples are not taken in again
+        script(text);
+        clock.advance(200);
+        gpus = backend.sampleProcesses();
+        QCOMPARE(busyOf(gpus, 3, 1717), std::optional<int>(60));
+        QCOMPARE(busyOf(gpus, 3, 4242), std::optional<int>(0));
+
+        // A read long after the one before takes in everything since: the largest share of that stretch.
+        text += "sample 0 1717 4000 75\nsample 0 1717 5000 10\n";
+        script(text);
+        clock.advance(10 * NvmlBackend::kUtilizationWindowMs);
+        gpus = backend.sample();
+        QCOMPARE(busyOf(gpus, 3, 1717), std::optional<int>(75));
+    }
+
+    // An absurd share (above 100 %) is no figure; nor is one NVML cannot give (an error, an old driver): absent.
+    void processUtilizationAbsent_data()
+    {
+        QTest::addColumn<QByteArray>("extra");
+        QTest::addColumn<QStringList>("missing");
+        QTest::addColumn<int>("busy4242"); // -1: absent
+        QTest::addColumn<int>("busy1717");
+        QTest::newRow("sane") << QByteArray() << QStringList() << 40 << 0;
+        QTest::newRow("absurd share") << QByteArray("sample 0 1717 1500 4000\n") << QStringList() << 40 << -1;
+        QTest::newRow("not supported") << QByteArray("error nvmlDeviceGetProcessUtilization 3 0\n") << QStringList()
+                                       << -1 << -1;
+        QTest::newRow("old driver") << QByteArray() << QStringList{"nvmlDeviceGetProcessUtilization"} << -1 << -1;
+    }
+    void processUtilizationAbsent()
+    {
+        QFETCH(QByteArray, extra);
+        QFETCH(QStringList, missing);
+        QFETCH(int, busy4242);
+        QFETCH(int, busy1717);
+        const auto expected = [](int busy) { return busy < 0 ? std::optional<int>() : std::optional<int>(busy); };
+        script(kTwoGpus + "process 0 compute 4242 1000\nprocess 0 graphics 1717 2000\nsample 0 4242 1000 40\n" + extra);
+        NvmlBackend backend(QStringLiteral(IDLEGPU_FAKE_NVML), missing);
+        const QList<GpuInfo> gpus = backend.sample();
+        const GpuInfo *h200 = byIndex(gpus, 3);
+        QVERIFY(h200);
+        QCOMPARE(h200->processes.size(), 2);
+        QCOMPARE(h200->processes.at(0).pid, 4242);
+        QCOMPARE(h200->processes.at(0).busyPercent, expected(busy4242));
+        QCOMPARE(h200->processes.at(1).pid, 1717);
+        QCOMPARE(h200->processes.at(1).busyPercent, expected(busy1717));
+    }
+
+    // Through the backend as a monitor uses it: refresh and the quick refreshProcesses both read utilization,
+    // and judgeHolders gives each holder its share and kind.
+    void refreshesGiveHoldersTheirShare()
+    {
+        QTemporaryDir proc;
+        QByteArray text = "device 0 0 0 85899345920 40 50000 GPU-cccc-0000 00000000:19:00.0 NVIDIA H200\n"
+                          "process 0 graphics 1717 268435456\nsample 0 1717 1000 5\n";
+        script(text);
+        FakeClock clock;
+        QTemporaryDir dev;
+        TestSupport::writeFile(dev.filePath(QStringLiteral("nvidia0")), QByteArray());
+        NvmlBackend backend(QStringLiteral(IDLEGPU_FAKE_NVML), {}, dev.path(), &clock);
+        DeviceNodes covered;
+        covered.gpus = {GpuDevice{0, dev.filePath(QStringLiteral("nvidia0"))}};
+        QVERIFY(backend.covers(covered.gpus.first()));
+        Holder game;
+        game.pid = 1717;
+        game.gpus = {0};
+        game.holdsSharedNode = true;
+
+        backend.refresh(covered);
+        QList<Holder> holders{game};
+        backend.judgeHolders(holders, covered, proc.path());
+        QCOMPARE(holders.at(0).gpuUse.value(0).busyPercent, std::optional<int>(5));
+        QVERIFY(holders.at(0).gpuUse.value(0).graphicsOnly);
+        QVERIFY(!Policy::judgeHolder(holders.at(0), 0, BusyRule()).makesBusy);
+
+        text += "sample 0 1717 2000 60\n";
+        script(text);
+        clock.advance(200);
+        backend.refreshProcesses(covered);
+        holders = {game};
+        backend.judgeHolders(holders, covered, proc.path());
+        QCOMPARE(holders.at(0).gpuUse.value(0).busyPercent, std::optional<int>(60));
+        const Policy::HolderVerdict verdict = Policy::judgeHolder(holders.at(0), 0, BusyRule());
+        QCOMPARE(verdict.kind, Policy::ClientKind::Graphics);
+        QVERIFY2(verdict.makesBusy, qPrintable(verdict.why));
     }
 
     // The quick sample for busy_when: the same process lists, none of the slower metrics.

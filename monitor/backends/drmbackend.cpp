@@ -2,6 +2,11 @@
 
 #include "backends/drmholders.h"
 #include "backends/drmsysfs.h"
+#include "clock.h"
+
+#include <QFileInfo>
+
+DrmBackend::DrmBackend(const Clock *clock) : m_clock(clock ? clock : SystemClock::instance()) {}
 
 bool DrmBackend::covers(const GpuDevice &gpu) const
 {
@@ -23,5 +28,8 @@ QList<GpuInfo> DrmBackend::refresh(const DeviceNodes &covered)
 
 void DrmBackend::judgeHolders(QList<Holder> &holders, const DeviceNodes &covered, const QString &procRoot) const
 {
-    mergeDrmUsage(holders, covered, procRoot);
+    mergeDrmUsage(holders, covered, procRoot, &m_history, m_clock->nowMs());
+    m_history.prune([&procRoot](qint64 pid) {
+        return QFileInfo::exists(QStringLiteral("%1/%2").arg(procRoot).arg(pid)); // gone: its clients are closed
+    });
 }

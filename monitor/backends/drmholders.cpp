@@ -48,7 +48,60 @@ DrmFds drmFdsOf(const QString &procRoot, qint64 pid, const QSet<QByteArray> &nod
 }
 } // namespace
 
-void mergeDrmUsage(QList<Holder> &holders, const DeviceNodes &devices, const QString &procRoot)
+QHash<QString, int> DrmEngineHistory::busyPercentByGpu(qint64 pid, const QList<DrmFdInfo> &clients, qint64 nowMs)
+{
+    const QHash<quint64, ClientSample> before = m_clients.take(pid);
+    QHash<quint64, ClientSample> now;
+    QHash<QString, QMap<QString, double>> summed; // by GPU: each engine class's share, over the process's clients
+    for (const DrmFdInfo &client : clients) {
+        if (!client.clientId || client.pdev.isEmpty() || now.contains(*client.clientId))
+            continue; // dup'ed fds of one client count once
+        ClientSample sample{client.pdev, client.engines, nowMs, std::nullopt};
+        const auto previous = before.constFind(*client.clientId);
+        if (previous != before.cend() && previous->pdev == client.pdev && nowMs - previous->atMs < kMinWindowMs) {
+            sample = *previous;
+        } else if (previous != before.cend() && previous->pdev == client.pdev && nowMs > previous->atMs) {
+            const qint64 elapsedNs = (nowMs - previous->atMs) * 1'000'000;
+            // amdgpu leaves out an engine until the client first uses it: absent before means idle until then.
+            DrmEngineUsage unused;
+            unused.busyNs = 0;
+            QMap<QString, double> percents;
+            for (auto engine = client.engines.cbegin(); engine != client.engines.cend(); ++engine) {
+                const DrmEngineUsage earlier = previous->engines.value(engine.key(), unused);
+                if (const std::optional<double> percent = drmEngineBusyPercent(earlier, *engine, elapsedNs))
+                    percents.insert(engine.key(), *percent);
+            }
+            // No comparable counter says nothing, except on amdgpu, which lists no engine it never used.
+            if (!percents.isEmpty() || client.driver == QLatin1String("amdgpu"))
+                sample.percents = percents;
+        }
+        if (sample.percents) {
+            QMap<QString, double> &sums = summed[client.pdev];
+            for (auto percent = sample.percents->cbegin(); percent != sample.percents->cend(); ++percent)
+                sums[percent.key()] += *percent;
+        }
+        now.insert(*client.clientId, sample);
+    }
+    if (!now.isEmpty())
+        m_clients.insert(pid, now);
+    QHash<QString, int> busiest;
+    for (auto gpu = summed.cbegin(); gpu != summed.cend(); ++gpu) {
+        double top = 0;
+        for (double percent : *gpu)
+            top = std::max(top, percent);
+        busiest.insert(gpu.key(), qBound(0, qRound(top), 100));
+    }
+    return busiest;
+}
+
+void DrmEngineHistory::prune(const std::function<bool(qint64 pid)> &alive)
+{
+    for (auto it = m_clients.begin(); it != m_clients.end();)
+        it = alive(it.key()) ? std::next(it) : m_clients.erase(it);
+}
+
+void mergeDrmUsage(QList<Holder> &holders, const DeviceNodes &devices, const QString &procRoot,
+                   DrmEngineHistory *history, qint64 nowMs)
 {
     QHash<int, const GpuDevice *> drmGpus;
     QSet<QByteArray> nodes;
@@ -72,7 +125,13 @@ void mergeDrmUsage(QList<Holder> &holders, const DeviceNodes &devices, const QSt
         if (!holdsDrmGpu)
             continue;
         const DrmFds fds = drmFdsOf(procRoot, holder.pid, nodes, kfd);
-        const QList<DrmGpuUsage> usages = readDrmUsageOfProcess(procRoot, holder.pid, fds.fds);
+        QList<DrmFdInfo> clients;
+        for (int fd : fds.fds)
+            if (std::optional<DrmFdInfo> client = readDrmFdInfo(procRoot, holder.pid, fd))
+                clients.append(std::move(*client));
+        const QList<DrmGpuUsage> usages = drmUsageByGpu(clients);
+        const QHash<QString, int> busy = history ? history->busyPercentByGpu(holder.pid, clients, nowMs)
+                                                 : QHash<QString, int>();
         for (int gpu : std::as_const(holder.gpus)) {
             const GpuDevice *device = drmGpus.value(gpu);
             if (!device)
@@ -83,12 +142,15 @@ void mergeDrmUsage(QList<Holder> &holders, const DeviceNodes &devices, const QSt
             });
             if (usage == usages.cend()) {
                 if (kfdCompute)
-                    holder.gpuUse.insert(gpu, GpuUse{true, std::nullopt});
+                    holder.gpuUse.insert(gpu, GpuUse{true, std::nullopt, false, std::nullopt});
                 continue;
             }
             // A driver that reports no engine time cannot tell: in doubt it computes.
             const bool compute = kfdCompute || usage->usedCompute.value_or(true);
-            holder.gpuUse.insert(gpu, GpuUse{compute, usage->gpuMemoryBytes});
+            const auto busyPercent = busy.constFind(device->pciSlot.toLower());
+            holder.gpuUse.insert(gpu, GpuUse{compute, usage->gpuMemoryBytes, !compute,
+                                             busyPercent == busy.cend() ? std::nullopt
+                                                                        : std::optional<int>(*busyPercent)});
             if (usage->gpuMemoryBytes)
                 holder.gpuMemoryBytes = holder.gpuMemoryBytes.value_or(0) + *usage->gpuMemoryBytes;
         }

@@ -200,7 +200,9 @@ void mergeBackendProcesses(QList<Holder> &holders, const QList<GpuInfo> &gpus, c
                 if (listed.pid != holder.pid)
                     continue;
                 use.compute = !listed.graphics;
+                use.graphicsOnly = listed.graphics;
                 use.memoryBytes = listed.usedMemoryBytes;
+                use.busyPercent = listed.busyPercent;
             }
             holder.gpuUse.insert(gpu.index, use);
         }

@@ -15,7 +15,11 @@ struct GpuProcessUse
 {
     qint64 pid = 0;
     std::optional<qint64> usedMemoryBytes; // absent when the driver does not say (no permission, MIG)
-    bool graphics = false;                 // from the graphics list, else the compute list
+    bool graphics = false;                 // from the graphics list only, else the compute list
+    // The largest share of the GPU's SMs its work took in the library's samples of the last window (NVML
+    // per-process utilization; 0 when it has none there, as NVML samples only processes that used the GPU);
+    // absent when the library cannot say.
+    std::optional<int> busyPercent = std::nullopt;
 };
 
 struct GpuInfo
@@ -55,8 +59,9 @@ public:
     // milliseconds): at start, at the fallback poll and while someone looks at the metrics, never on the
     // preemption path. What it read is kept for judgeHolders until the next refresh.
     virtual QList<GpuInfo> refresh(const DeviceNodes &covered) = 0;
-    // Who uses the GPUs, without the slower metrics: for watching, several times a second, whether a holder
-    // that only opened a GPU started to compute there (busy_when = computes / memory).
+    // Who uses the GPUs and how busy each keeps them, without the slower metrics: for watching, several times a
+    // second, whether a holder that only opened a GPU started to compute there (busy_when = computes / memory) or
+    // a graphics client got busy (auto).
     virtual void refreshProcesses(const DeviceNodes &covered) { Q_UNUSED(covered) }
     // Gives each holder of a covered GPU what the backend knows it does there (Holder::gpuUse, gpuMemoryBytes); a
     // backend that lists processes also names hidden holders and adds the GPU jobs of other users. Runs in every
@@ -133,5 +138,6 @@ bool backendSeesOnlyVisibleProcesses(const GpuInfo &gpu, const QList<Holder> &ho
 // a hidden holder: it takes over a pid-less hidden holder of that GPU (inferred from inotify), or becomes a new
 // one, with comm and uid from /proc/<pid>/status where readable. Pids whose /proc entry is gone (the sample is
 // older than the scan) and readable processes that hold no node are left out: the scan is authoritative there.
-// Each holder with a pid gets its Holder::gpuUse for every GPU whose lists could be read.
+// Each holder with a pid gets its Holder::gpuUse for every GPU whose lists could be read: a process listed there
+// only as a graphics one is graphicsOnly (a uvm holder too), and its busy share comes along.
 void mergeBackendProcesses(QList<Holder> &holders, const QList<GpuInfo> &gpus, const QString &procRoot);

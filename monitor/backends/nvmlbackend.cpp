@@ -1,9 +1,11 @@
 #include "backends/nvmlbackend.h"
 
+#include "clock.h"
 #include "logging.h"
 
 #include <QFile>
 #include <QFileInfo>
+#include <QHash>
 
 #include <dlfcn.h>
 
@@ -17,6 +19,7 @@ namespace {
 using nvmlReturn_t = int;
 using nvmlDevice_t = struct nvmlDevice_st *;
 constexpr nvmlReturn_t NVML_SUCCESS = 0;
+constexpr nvmlReturn_t NVML_ERROR_NOT_FOUND = 6;
 constexpr nvmlReturn_t NVML_ERROR_INSUFFICIENT_SIZE = 7;
 constexpr unsigned NVML_TEMPERATURE_GPU = 0;
 constexpr unsigned long long NVML_VALUE_NOT_AVAILABLE = ULLONG_MAX;
@@ -53,6 +56,82 @@ struct nvmlProcessInfo_t
     unsigned computeInstanceId;
 };
 
+// One sample of nvmlDeviceGetProcessUtilization: a process's share of the GPU over NVML's last sample period.
+struct nvmlProcessUtilizationSample_t
+{
+    unsigned pid;
+    unsigned long long timeStamp; // CPU time of the sample, microseconds
+    unsigned smUtil;
+    unsigned memUtil;
+    unsigned encUtil;
+    unsigned decUtil;
+};
+
+// The per-process utilization samples of one GPU over the last window: at least kUtilizationWindowMs, and all
+// that came since the read before when that was longer ago. The open-only watch reads every 200 ms, which may come
+// before NVML's next sample: the samples before it still stand, so a game's share does not flicker to 0.
+// NVML samples only processes that used the GPU: a listed process without a sample in the window had none.
+class UtilizationWindow
+{
+public:
+    unsigned long long lastSeen() const { return m_lastSeen; }
+
+    // The samples NVML took since lastSeen(), read at `nowMs` (monotonic).
+    void takeIn(const std::vector<nvmlProcessUtilizationSample_t> &fresh, qint64 nowMs)
+    {
+        m_known = true;
+        m_samples.removeIf([nowMs](const Sample &sample) {
+            return sample.receivedAtMs < nowMs - NvmlBackend::kUtilizationWindowMs;
+        });
+        unsigned long long newest = m_lastSeen;
+        for (const nvmlProcessUtilizationSample_t &sample : fresh) {
+            if (sample.timeStamp <= m_lastSeen)
+                continue; // older than asked for: some drivers repeat samples
+            // An absurd share (drivers have answered values above 100) says nothing, nor does its time stamp.
+            const bool sane = sample.smUtil <= 100;
+            m_samples.append(Sample{sample.pid, sane ? std::optional<int>(int(sample.smUtil)) : std::nullopt, nowMs});
+            if (sane)
+                newest = std::max(newest, sample.timeStamp);
+        }
+        m_lastSeen = newest;
+    }
+    // The library could not say (an error, no such function): nothing is known until it says again.
+    void forget()
+    {
+        m_known = false;
+        m_samples.clear();
+    }
+
+    // The largest sane share of `pid` in the window; 0 without a sample; absent when unknown or every sample of
+    // the pid was absurd.
+    std::optional<int> busyPercentOf(qint64 pid) const
+    {
+        if (!m_known)
+            return std::nullopt;
+        std::optional<int> busiest;
+        bool sampled = false;
+        for (const Sample &sample : m_samples) {
+            if (sample.pid != pid)
+                continue;
+            sampled = true;
+            if (sample.smPercent)
+                busiest = std::max(busiest.value_or(0), *sample.smPercent);
+        }
+        return sampled ? busiest : std::optional<int>(0);
+    }
+
+private:
+    struct Sample
+    {
+        qint64 pid = 0;
+        std::optional<int> smPercent; // absent: absurd
+        qint64 receivedAtMs = 0;
+    };
+    unsigned long long m_lastSeen = 0; // NVML's time stamp of the newest sane sample taken in
+    bool m_known = false;
+    QList<Sample> m_samples;
+};
+
 QString fromBuffer(const char *buffer, size_t size)
 {
     return QString::fromUtf8(buffer, int(qstrnlen(buffer, uint(size))));
@@ -80,6 +159,10 @@ struct NvmlBackend::Api
     using ProcessList = nvmlReturn_t (*)(nvmlDevice_t, unsigned *, nvmlProcessInfo_t *);
     ProcessList getComputeProcesses = nullptr;
     ProcessList getGraphicsProcesses = nullptr;
+    nvmlReturn_t (*getProcessUtilization)(nvmlDevice_t, nvmlProcessUtilizationSample_t *, unsigned *,
+                                          unsigned long long) = nullptr;
+
+    QHash<unsigned, UtilizationWindow> utilization; // by NVML index
 
     QString describe(nvmlReturn_t code) const
     {
@@ -114,6 +197,40 @@ struct NvmlBackend::Api
             }
             return true;
         }
+        return false;
+    }
+
+    // The per-process utilization samples NVML took since `lastSeen`; false when it cannot say. NOT_FOUND (no
+    // sample since) is an answer: true, with none.
+    bool readProcessUtilization(nvmlDevice_t device, unsigned long long lastSeen,
+                                std::vector<nvmlProcessUtilizationSample_t> *samples) const
+    {
+        samples->clear();
+        if (!getProcessUtilization)
+            return false;
+        unsigned count = 0;
+        nvmlReturn_t result = getProcessUtilization(device, nullptr, &count, lastSeen);
+        if (result == NVML_ERROR_NOT_FOUND || (result == NVML_SUCCESS && count == 0))
+            return true;
+        if (result != NVML_SUCCESS && result != NVML_ERROR_INSUFFICIENT_SIZE)
+            return false;
+        // Samples can come between asking their number and reading them: room to spare, and a few tries.
+        for (int attempt = 0; attempt < 4; ++attempt) {
+            samples->resize(qBound<size_t>(16, size_t(count) + 16, 65536));
+            unsigned room = unsigned(samples->size());
+            result = getProcessUtilization(device, samples->data(), &room, lastSeen);
+            if (result == NVML_ERROR_INSUFFICIENT_SIZE) {
+                count = std::max(room, unsigned(samples->size()) * 2);
+                continue;
+            }
+            if (result == NVML_SUCCESS && room <= samples->size()) {
+                samples->resize(room);
+                return true;
+            }
+            samples->clear();
+            return result == NVML_ERROR_NOT_FOUND;
+        }
+        samples->clear();
         return false;
     }
 };
@@ -170,8 +287,9 @@ void NvidiaLibraryBackend::judgeHolders(QList<Holder> &holders, const DeviceNode
         mergeBackendProcesses(holders, m_sample, procRoot);
 }
 
-NvmlBackend::NvmlBackend(const QString &libraryPath, const QStringList &missingSymbols, const QString &deviceRoot)
-    : NvidiaLibraryBackend(deviceRoot), m_api(new Api)
+NvmlBackend::NvmlBackend(const QString &libraryPath, const QStringList &missingSymbols, const QString &deviceRoot,
+                         const Clock *clock)
+    : NvidiaLibraryBackend(deviceRoot), m_api(new Api), m_clock(clock ? clock : SystemClock::instance())
 {
     m_api->library = ::dlopen(QFile::encodeName(libraryPath).constData(), RTLD_NOW | RTLD_LOCAL);
     if (!m_api->library) {
@@ -201,6 +319,7 @@ NvmlBackend::NvmlBackend(const QString &libraryPath, const QStringList &missingS
     resolve(m_api->getPower, "nvmlDeviceGetPowerUsage");
     resolve(m_api->getComputeProcesses, "nvmlDeviceGetComputeRunningProcesses_v3");
     resolve(m_api->getGraphicsProcesses, "nvmlDeviceGetGraphicsRunningProcesses_v3");
+    resolve(m_api->getProcessUtilization, "nvmlDeviceGetProcessUtilization");
 
     // Without these nothing can be enumerated; every other function is optional.
     if (!m_api->init || !m_api->getCount || !m_api->getHandleByIndex) {
@@ -240,7 +359,7 @@ QList<GpuInfo> NvmlBackend::read(bool withMetrics)
     QList<GpuInfo> gpus;
     if (!m_api->initialized)
         return gpus;
-    const Api &api = *m_api;
+    Api &api = *m_api;
     unsigned count = 0;
     const nvmlReturn_t countResult = api.getCount(&count);
     if (countResult != NVML_SUCCESS) {
@@ -297,6 +416,17 @@ QList<GpuInfo> NvmlBackend::read(bool withMetrics)
             if (!listed)
                 info.processes.append(use);
         }
+        // How busy each listed process kept the GPU: only worth a call when someone is listed.
+        UtilizationWindow &window = api.utilization[i];
+        std::vector<nvmlProcessUtilizationSample_t> samples;
+        if (info.processes.isEmpty())
+            window.forget();
+        else if (api.readProcessUtilization(device, window.lastSeen(), &samples))
+            window.takeIn(samples, m_clock->nowMs());
+        else
+            window.forget();
+        for (GpuProcessUse &use : info.processes)
+            use.busyPercent = window.busyPercentOf(use.pid);
         gpus.append(info);
     }
     return gpus;

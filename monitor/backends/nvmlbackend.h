@@ -7,6 +7,8 @@
 
 #include <memory>
 
+class Clock;
+
 // A GpuBackend over a library that numbers GPUs by the minor of /dev/nvidiaN and lists the processes on each
 // (NVML; a scripted stand-in in tests): covers the NVIDIA GPUs whose nodes are in its device root, keeps its last
 // sample and merges its process lists into the holders of each scan (mergeBackendProcesses).
@@ -19,7 +21,7 @@ public:
 
     // The library's own reads: every GPU it knows, with metrics and process lists; empty when unavailable.
     virtual QList<GpuInfo> sample() = 0;
-    // Identity and process lists only, without the slower metrics (left absent).
+    // Identity, process lists and their busy shares only, without the slower metrics (left absent).
     virtual QList<GpuInfo> sampleProcesses() { return sample(); }
 
     bool covers(const GpuDevice &gpu) const override;
@@ -38,12 +40,16 @@ class NvmlBackend : public NvidiaLibraryBackend
 {
 public:
     static constexpr const char *kDefaultLibrary = "libnvidia-ml.so.1";
+    // A process's busy share is the largest of NVML's samples of it over at least this long (and since the read
+    // before, when that was longer ago).
+    static constexpr qint64 kUtilizationWindowMs = 1000;
 
     // Loads `libraryPath` and initializes NVML. `missingSymbols`: names to treat as absent from the library
-    // (for tests: an old driver lacks the newer functions). `deviceRoot`: see NvidiaLibraryBackend.
+    // (for tests: an old driver lacks the newer functions). `deviceRoot`: see NvidiaLibraryBackend. `clock`
+    // times the window of per-process utilization (nullptr: the system's).
     explicit NvmlBackend(const QString &libraryPath = QString::fromLatin1(kDefaultLibrary),
                          const QStringList &missingSymbols = QStringList(),
-                         const QString &deviceRoot = QStringLiteral("/dev"));
+                         const QString &deviceRoot = QStringLiteral("/dev"), const Clock *clock = nullptr);
     ~NvmlBackend() override; // nvmlShutdown, unload
 
     QString name() const override { return QStringLiteral("NVML"); }
@@ -57,5 +63,6 @@ private:
 
     struct Api;
     std::unique_ptr<Api> m_api;
+    const Clock *m_clock;
     QString m_unavailableReason;
 };

@@ -1,8 +1,11 @@
 // A stand-in for libnvidia-ml.so.1: answers the NVML functions idlegpu uses from a script that the test writes
-// and names in FAKE_NVML_SCRIPT. The script is read by nvmlInit_v2. Lines (fields separated by spaces):
+// and names in FAKE_NVML_SCRIPT. The script is read by nvmlInit_v2, and again by nvmlDeviceGetCount_v2 (the start
+// of every sample) when the test has rewritten it. Lines (fields separated by spaces):
 //   init <code>                                  nvmlInit_v2 returns <code>
 //   device <minor> <util%> <memUsed> <memTotal> <tempC> <powerMw> <uuid> <busId> <name, may hold spaces>
 //   process <nvml index> compute|graphics <pid> <usedBytes or na>
+//   sample <nvml index> <pid> <timeStamp> <smUtil%>   a per-process utilization sample (given when newer than
+//                                                 the caller's lastSeenTimeStamp)
 //   error <function> <code> [<nvml index>]       that function returns <code> (for that device only)
 // Plain C++, no Qt: it is loaded with dlopen like the real library.
 #include <cstdint>
@@ -20,12 +23,19 @@ struct Process
     unsigned long long used = ~0ull;
     bool graphics = false;
 };
+struct UtilizationSample
+{
+    unsigned pid = 0;
+    unsigned long long timeStamp = 0;
+    unsigned smUtil = 0;
+};
 struct Device
 {
     unsigned minor = 0, util = 0, temp = 0, power = 0;
     unsigned long long memUsed = 0, memTotal = 0;
     std::string uuid, busId, name;
     std::vector<Process> processes;
+    std::vector<UtilizationSample> samples;
 };
 struct Error
 {
@@ -40,12 +50,17 @@ struct Script
     std::vector<Error> errors;
 };
 Script script;
+std::string loadedText; // the script's text as last parsed
 
 void load()
 {
-    script = Script();
     const char *path = std::getenv("FAKE_NVML_SCRIPT");
-    std::ifstream in(path ? path : "");
+    std::ifstream file(path ? path : "");
+    std::stringstream text;
+    text << file.rdbuf();
+    loadedText = text.str();
+    script = Script();
+    std::istringstream in(loadedText);
     std::string line;
     while (std::getline(in, line)) {
         std::istringstream words(line);
@@ -68,6 +83,12 @@ void load()
                 p.used = std::stoull(used);
             if (index < script.devices.size())
                 script.devices[index].processes.push_back(p);
+        } else if (kind == "sample") {
+            size_t index = 0;
+            UtilizationSample sample;
+            words >> index >> sample.pid >> sample.timeStamp >> sample.smUtil;
+            if (index < script.devices.size())
+                script.devices[index].samples.push_back(sample);
         } else if (kind == "error") {
             Error e;
             words >> e.function >> e.code;
@@ -76,6 +97,17 @@ void load()
             script.errors.push_back(e);
         }
     }
+}
+
+// Parses the script again when the test has rewritten it.
+void reloadIfChanged()
+{
+    const char *path = std::getenv("FAKE_NVML_SCRIPT");
+    std::ifstream file(path ? path : "");
+    std::stringstream text;
+    text << file.rdbuf();
+    if (text.str() != loadedText)
+        load();
 }
 
 using Handle = struct nvmlDevice_st *;
@@ -149,6 +181,7 @@ FAKE_EXPORT const char *nvmlErrorString(int code)
 }
 FAKE_EXPORT int nvmlDeviceGetCount_v2(unsigned *count)
 {
+    reloadIfChanged();
     if (int code = scripted("nvmlDeviceGetCount_v2"))
         return code;
     *count = unsigned(script.devices.size());
@@ -231,4 +264,30 @@ FAKE_EXPORT int nvmlDeviceGetComputeRunningProcesses_v3(Handle device, unsigned 
 FAKE_EXPORT int nvmlDeviceGetGraphicsRunningProcesses_v3(Handle device, unsigned *count, ProcessInfo *infos)
 {
     return processes("nvmlDeviceGetGraphicsRunningProcesses_v3", device, count, infos, true);
+}
+struct ProcessUtilizationSample
+{
+    unsigned pid;
+    unsigned long long timeStamp;
+    unsigned smUtil, memUtil, encUtil, decUtil;
+};
+// As NVML: the samples newer than lastSeen; NOT_FOUND (6) when there are none, INSUFFICIENT_SIZE (7) with their
+// number when `samples` is null or too small.
+FAKE_EXPORT int nvmlDeviceGetProcessUtilization(Handle device, ProcessUtilizationSample *samples, unsigned *count,
+                                                unsigned long long lastSeen)
+{
+    DEVICE_OR_ERROR("nvmlDeviceGetProcessUtilization")
+    std::vector<UtilizationSample> newer;
+    for (const UtilizationSample &sample : d.samples)
+        if (sample.timeStamp > lastSeen)
+            newer.push_back(sample);
+    if (newer.empty())
+        return 6;
+    const unsigned room = *count;
+    *count = unsigned(newer.size());
+    if (!samples || newer.size() > room)
+        return 7;
+    for (size_t i = 0; i < newer.size(); ++i)
+        samples[i] = {newer[i].pid, newer[i].timeStamp, newer[i].smUtil, 0, 0, 0};
+    return 0;
 }
