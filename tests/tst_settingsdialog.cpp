@@ -659,7 +659,8 @@ void TestSettingsDialog::busyWhenEdits()
     QVERIFY(!readAll(m_path).contains("busy_"));
     loaded = ConfigLoader::load(m_path);
     QVERIFY(loaded.ok());
-    QVERIFY(loaded.config.busyRuleFor(1).opened);
+    QVERIFY(loaded.config.busyRuleFor(1).byClientKind); // the default: busy_when = auto
+    QVERIFY(!loaded.config.busyRuleFor(1).opened);
 }
 
 void TestSettingsDialog::runAsUserValidated_data()
