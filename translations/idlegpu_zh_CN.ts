@@ -534,6 +534,26 @@ The previous configuration stays in force.</source>
         <source>; </source>
         <translation>；</translation>
     </message>
+    <message>
+        <source>compute client</source>
+        <translation>计算客户端</translation>
+    </message>
+    <message>
+        <source>graphics client</source>
+        <translation>图形客户端</translation>
+    </message>
+    <message>
+        <source>unseen</source>
+        <translation>不可见</translation>
+    </message>
+    <message>
+        <source>%1, %2</source>
+        <translation>%1，%2</translation>
+    </message>
+    <message>
+        <source>%1: %2</source>
+        <translation>%1：%2</translation>
+    </message>
 </context>
 <context>
     <name>StatusWindow</name>
