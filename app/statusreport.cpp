@@ -56,6 +56,13 @@ static QString describeHolder(const Holder &holder)
     return text;
 }
 
+// " [compute] — a compute client: it holds nvidia-uvm or /dev/kfd": the holder's kind and why it counts or not.
+static QString describeVerdict(const Holder &holder, int gpu, const Config &config, bool foreign)
+{
+    const Policy::HolderVerdict verdict = Policy::explainHolder(holder, gpu, config, foreign);
+    return QStringLiteral(" [%1] \u2014 %2").arg(Policy::clientKindName(verdict.kind), verdict.why);
+}
+
 static QString workloadName(const Config &config, const QString &id)
 {
     const WorkloadConfig *workload = config.workload(id);
@@ -101,11 +108,14 @@ QString formatText(const MonitorState &state)
         if (info != state.gpuMetrics.gpus.cend() && !describeGpuMetrics(*info).isEmpty())
             s << "    " << describeGpuMetrics(*info) << '\n';
         for (const Holder &holder : gpu.foreignHolders)
-            s << "    held by " << describeHolder(holder) << '\n';
+            s << "    held by " << describeHolder(holder) << describeVerdict(holder, gpu.index, state.config, true)
+              << '\n';
         for (const Holder &holder : gpu.ignoredHolders)
-            s << "    ignored " << describeHolder(holder) << '\n';
+            s << "    ignored " << describeHolder(holder) << describeVerdict(holder, gpu.index, state.config, false)
+              << '\n';
         for (const Holder &holder : gpu.openOnlyHolders)
-            s << "    open only (busy_when) " << describeHolder(holder) << '\n';
+            s << "    open, not busy: " << describeHolder(holder)
+              << describeVerdict(holder, gpu.index, state.config, true) << '\n';
     }
     for (const WorkloadConfig &workload : state.config.workloads) {
         const QString reason = state.decision.workloadReasons.value(workload.id);
@@ -127,8 +137,10 @@ QString formatText(const MonitorState &state)
     return out;
 }
 
-static QJsonObject holderToJson(const Holder &holder, bool foreign, bool makesBusy)
+// client: "compute", "graphics" or "unseen" (Policy::clientKindName); why: the policy's reason, in English.
+static QJsonObject holderToJson(const Holder &holder, int gpu, const Config &config, bool foreign, bool makesBusy)
 {
+    const Policy::HolderVerdict verdict = Policy::explainHolder(holder, gpu, config, foreign);
     QJsonObject object{{QStringLiteral("pid"), holder.pid},
                        {QStringLiteral("user"), holder.user},
                        {QStringLiteral("comm"), holder.comm},
@@ -136,7 +148,9 @@ static QJsonObject holderToJson(const Holder &holder, bool foreign, bool makesBu
                        {QStringLiteral("argv0"), holder.argv0},
                        {QStringLiteral("hidden"), holder.hidden},
                        {QStringLiteral("foreign"), foreign},
-                       {QStringLiteral("makes_busy"), makesBusy}};
+                       {QStringLiteral("makes_busy"), makesBusy},
+                       {QStringLiteral("client"), Policy::clientKindName(verdict.kind)},
+                       {QStringLiteral("why"), verdict.why}};
     if (holder.gpuMemoryBytes)
         object.insert(QStringLiteral("gpu_memory_bytes"), *holder.gpuMemoryBytes);
     return object;
@@ -148,11 +162,11 @@ QJsonObject toJson(const MonitorState &state)
     for (const GpuStatus &gpu : state.decision.gpus) {
         QJsonArray holders;
         for (const Holder &holder : gpu.foreignHolders)
-            holders.append(holderToJson(holder, true, true));
+            holders.append(holderToJson(holder, gpu.index, state.config, true, true));
         for (const Holder &holder : gpu.ignoredHolders)
-            holders.append(holderToJson(holder, false, false));
+            holders.append(holderToJson(holder, gpu.index, state.config, false, false));
         for (const Holder &holder : gpu.openOnlyHolders)
-            holders.append(holderToJson(holder, true, false));
+            holders.append(holderToJson(holder, gpu.index, state.config, true, false));
         const GpuDevice device = deviceOf(state, gpu.index);
         QJsonObject object{{QStringLiteral("index"), gpu.index},
                            {QStringLiteral("node"), device.path},

@@ -96,7 +96,7 @@ void loadTranslations()
 }
 
 // The demo: two fake GPUs as plain files and a workload that only sleeps; "Simulate a job on GPU N" runs a
-// process named python3 that holds the fake node open for 30 s.
+// process named python3 that holds the fake nodes of a CUDA job open for 30 s.
 class Demo
 {
 public:
@@ -158,10 +158,13 @@ public:
     {
         auto *job = new QProcess(&m_jobs);
         QObject::connect(job, &QProcess::finished, job, &QObject::deleteLater);
-        // The shell opens the node on fd 0 and becomes the "python3" (a sleep), as a CUDA job would hold it.
-        job->start(QStringLiteral("sh"), {QStringLiteral("-c"), QStringLiteral("exec \"$0\" 30 < \"$1\""),
+        // The shell opens the GPU's node, nvidiactl and nvidia-uvm, as every CUDA job does (nvidia-uvm makes it a
+        // compute client, which busy_when = auto stops the workload for), and becomes the "python3" (a sleep).
+        job->start(QStringLiteral("sh"), {QStringLiteral("-c"), QStringLiteral("exec \"$0\" 30 <\"$1\" 3<\"$2\" 4<\"$3\""),
                                           m_dir.filePath(QStringLiteral("bin/python3")),
-                                          m_dir.filePath(QStringLiteral("dev/nvidia%1").arg(gpu))});
+                                          m_dir.filePath(QStringLiteral("dev/nvidia%1").arg(gpu)),
+                                          m_dir.filePath(QStringLiteral("dev/nvidiactl")),
+                                          m_dir.filePath(QStringLiteral("dev/nvidia-uvm"))});
     }
 
 private:

@@ -193,7 +193,8 @@ Stalls measure(Placement placement, const Options &options)
     storm.setProcessChannelMode(QProcess::SeparateChannels);
     storm.start(QCoreApplication::applicationDirPath() + QStringLiteral("/test_stress"),
                 {QStringLiteral("storm"), dir.filePath(QStringLiteral("dev/nvidia1")),
-                 QString::number(options.opensPerSecond), QString::number(options.seconds)});
+                 QString::number(options.opensPerSecond), QString::number(options.seconds),
+                 dir.filePath(QStringLiteral("dev/nvidia-uvm"))}); // held throughout: a CUDA job's storm
     const int statesBefore = monitor ? monitor->statesReceived : 0;
     const SchedTimes schedBefore = SchedTimes::now();
     ticker.start();

@@ -6,7 +6,9 @@
 //                    [--gpumon-gpus N] [--gpumon-interval-ms N]
 //
 // Bystanders are idle processes holding files open, so that the /proc scan (and fuser) has real work to do.
-// Each trial is a new process that opens the node and holds it, as a CUDA job does. A trial whose workload was
+// Each trial is a new process that opens nvidiactl, nvidia-uvm and the GPU's node, in that order, and holds them,
+// as a CUDA job does (a compute client: busy_when = auto stops the workload for it at once); the latency counts
+// from its first open. A trial whose workload was
 // stopped before the open, or ended without a SIGTERM, measures nothing: it is discarded and counted, by reason.
 //
 // gpu_mon answers at its next poll, so one trial there takes a poll period to be seen and another for the
@@ -98,9 +100,16 @@ struct WorkloadRun
 // Why trials were set aside, with how many each.
 using Discards = QMap<QByteArray, int>;
 
-// The user's job: a new process, as a CUDA job is, that takes the time, opens the node and holds it until
-// killed. Returns its pid and the time just before its open().
-static pid_t startJob(const QByteArray &node, long long *openedAt)
+// The nodes a CUDA job opens, in its order: nvidiactl, nvidia-uvm, then the GPU's node (all in `dev`).
+static std::vector<QByteArray> cudaJobNodes(const QString &dev, int gpu)
+{
+    return {QFile::encodeName(dev + QStringLiteral("/nvidiactl")), QFile::encodeName(dev + QStringLiteral("/nvidia-uvm")),
+            QFile::encodeName(dev + QStringLiteral("/nvidia%1").arg(gpu))};
+}
+
+// The user's job: a new process, as a CUDA job is, that takes the time, opens the nodes and holds them until
+// killed. Returns its pid and the time just before its first open().
+static pid_t startJob(const std::vector<QByteArray> &nodes, long long *openedAt)
 {
     int timePipe[2];
     if (pipe(timePipe) != 0)
@@ -108,10 +117,10 @@ static pid_t startJob(const QByteArray &node, long long *openedAt)
     const pid_t job = fork();
     if (job == 0) {
         const long long before = nowUs();
-        const int fd = open(node.constData(), O_RDONLY);
+        for (const QByteArray &node : nodes)
+            (void)open(node.constData(), O_RDONLY);
         (void)!write(timePipe[1], &before, sizeof before);
         pause();
-        (void)fd;
         _exit(0);
     }
     *openedAt = 0;
@@ -175,7 +184,7 @@ static Latencies measureIdlegpu(const QTemporaryDir &dir, int trials)
         return result;
     }
 
-    const QByteArray node = QFile::encodeName(dev + QStringLiteral("/nvidia0"));
+    const std::vector<QByteArray> jobNodes = cudaJobNodes(dev, 0);
     EventLog log(events);
     WorkloadRun workload; // the one running now, as far as the events read so far say
     // Reads the new events; true when `workload` ended meanwhile (its "term" or another's "ready").
@@ -215,7 +224,7 @@ static Latencies measureIdlegpu(const QTemporaryDir &dir, int trials)
         }
         const qint64 pid = workload.pid;
         long long openedAt = 0;
-        const pid_t job = startJob(node, &openedAt);
+        const pid_t job = startJob(jobNodes, &openedAt);
         termAt = 0;
         bool ended = false;
         for (const long long deadline = nowUs() + 10'000'000LL; !ended && nowUs() < deadline;) {
@@ -269,12 +278,15 @@ static Latencies measureGpumon(const QTemporaryDir &dir, int trials, int gpus, i
     const QString eventsPrefix = dir.filePath(QStringLiteral("gpumon-events"));
     const QString binDir = QCoreApplication::applicationDirPath();
     QStringList arguments{QString::number(intervalMs), binDir + QStringLiteral("/sigterm_receiver"), eventsPrefix};
-    std::vector<QByteArray> nodes;
+    // The same jobs as idlegpu's side, though fuser is only asked about the GPUs' nodes, as gpu_mon asks.
+    createNode(dev + QStringLiteral("/nvidiactl"));
+    createNode(dev + QStringLiteral("/nvidia-uvm"));
+    std::vector<std::vector<QByteArray>> jobNodes;
     for (int gpu = 0; gpu < gpus; ++gpu) {
         const QString path = dev + QStringLiteral("/nvidia%1").arg(gpu);
         createNode(path);
         arguments.append(path);
-        nodes.push_back(QFile::encodeName(path));
+        jobNodes.push_back(cudaJobNodes(dev, gpu));
     }
     QProcess poller;
     poller.setStandardOutputFile(dir.filePath(QStringLiteral("gpumon.log")));
@@ -339,7 +351,7 @@ static Latencies measureGpumon(const QTemporaryDir &dir, int trials, int gpus, i
                 --started; // it ended before the job opened: no trial, wait for the next start
                 gpu.phase = Phase::AwaitStart;
             } else if (gpu.phase == Phase::AwaitOpen && nowUs() >= gpu.openAt) {
-                gpu.job = startJob(nodes[i], &gpu.openedAt);
+                gpu.job = startJob(jobNodes[i], &gpu.openedAt);
                 gpu.deadline = gpu.openedAt + trialTimeoutUs;
                 gpu.phase = Phase::AwaitTerm;
             } else if (gpu.phase == Phase::AwaitTerm) {

@@ -176,9 +176,10 @@ void Monitor::sampleGpus()
 
 void Monitor::watchOpenOnlyHolders()
 {
-    // A job that opened a workload's GPU without computing yet (busy_when = computes / memory): ask NVML's
-    // process lists alone (a fraction of a millisecond per GPU) and the fdinfo of these holders (AMD, Intel), and
-    // rescan only once one of them would make its GPU busy, since a full scan costs more with many processes.
+    // A graphics client beside a workload (busy_when = auto: a game starts rendering) or a job that opened a
+    // workload's GPU without computing yet (computes / memory): ask NVML's process lists alone (a fraction of a
+    // millisecond per GPU) and the fdinfo of these holders (AMD, Intel), and rescan only once one of them would make
+    // its GPU busy, since a full scan costs more with many processes.
     QList<Holder> watched;
     for (const GpuStatus &gpu : std::as_const(m_decision.gpus))
         for (Holder holder : gpu.openOnlyHolders) {
@@ -397,11 +398,13 @@ void Monitor::onNodeEvents(const NodeEvents &events)
         m_coalesceTimer->start(kCoalesceMs);
 }
 
-void Monitor::preemptEarly(const Holder &holder)
+void Monitor::preemptEarly(const Holder &scanned)
 {
     // Called for each holder while the scan is still going: a foreign holder on a GPU where a workload runs
     // stops it now instead of after the scan of every other process.
     const auto runtimes = m_runner->runtimes();
+    Holder holder = scanned;
+    bool lastWordTaken = false;
     for (const WorkloadRuntime &runtime : runtimes) {
         if (runtime.state != WorkloadRuntime::Running)
             continue;
@@ -415,6 +418,17 @@ void Monitor::preemptEarly(const Holder &holder)
             const BusyRule rule = m_config.busyRuleFor(gpu);
             if (!rule.opened && !rule.byClientKind && m_collector.backends().canJudgeUse(gpu))
                 continue;
+            // No backend is asked on this path, but what one said of this process at the last scan still stands: a
+            // uvm holder NVML lists among the graphics processes only is a graphics client, and stopping the
+            // workload for it at every scan would make it flap.
+            if (!lastWordTaken) {
+                lastWordTaken = true;
+                for (const Holder &seen : std::as_const(m_snapshot.holders))
+                    if (!seen.hidden && seen.pid == holder.pid && seen.comm == holder.comm) {
+                        holder.gpuUse = seen.gpuUse;
+                        break;
+                    }
+            }
             if (!Policy::judgeHolder(holder, gpu, rule).makesBusy)
                 continue;
             const WorkloadConfig *config = m_config.workload(runtime.id);
@@ -469,6 +483,17 @@ void Monitor::rescan()
                 holders.append(hidden);
             }
         }
+        // nvidia-uvm and kfd make a holder a compute client (busy_when = auto), and a CUDA process may open its
+        // GPU's node before nvidia-uvm: that later open must stop the workload as the first would have. Its fd too
+        // shows in /proc only after the event, so an open the scan did not see is looked at again at once. They
+        // name no GPU, so no hidden holder is made of them.
+        for (const QString &path : m_collector.devices().sharedNodes) {
+            if (!HolderScanner::isComputeNode(path))
+                continue;
+            m_hidden.update(path, m_pendingEvents->opens.value(path), m_pendingEvents->closes.value(path),
+                            scan.visibleFdsByNode.value(path), false, m_clock->nowMs());
+            provisional = provisional || m_hidden.provisionalCount(path) > 0;
+        }
         *m_pendingEvents = NodeEvents();
     };
     Snapshot snapshot = m_collector.collect(m_config, hooks);
@@ -502,8 +527,10 @@ void Monitor::rescan()
     m_snapshot = snapshot;
     m_decision = decision;
     apply(decision);
-    const bool openOnlyBesideWorkload = std::any_of(decision.gpus.cbegin(), decision.gpus.cend(), [](const GpuStatus &gpu) {
-        return !gpu.openOnlyHolders.isEmpty() && !gpu.workloadId.isEmpty();
+    // Only where a backend can measure them: without one, a graphics client under busy_when = auto never counts.
+    const bool openOnlyBesideWorkload = std::any_of(decision.gpus.cbegin(), decision.gpus.cend(), [this](const GpuStatus &gpu) {
+        return !gpu.openOnlyHolders.isEmpty() && !gpu.workloadId.isEmpty()
+               && m_collector.backends().canJudgeUse(gpu.index);
     });
     if (openOnlyBesideWorkload && !m_openOnlyWatchTimer->isActive())
         m_openOnlyWatchTimer->start();

@@ -78,9 +78,10 @@ public:
     // Someone looks at the metrics (status window, tray menu): sample every kGpuSampleMs until told otherwise.
     void setGpuSamplingWanted(bool wanted);
     static constexpr int kGpuSampleMs = 2000;
-    // busy_when = computes / memory: how often the processes that only have a workload's GPU open are checked
-    // for having started to compute there. The price of that option: preemption waits up to this long after
-    // the job's CUDA context appears, instead of answering the open itself.
+    // How often the foreign holders that do not count yet and share a GPU with a workload are measured again,
+    // where a backend can: busy_when = auto's graphics clients (above graphics_busy_percent or the memory threshold
+    // they count) and, under computes / memory, jobs that only have the GPU open. The price of computes / memory:
+    // preemption waits up to this long after the job's CUDA context appears, instead of answering the open itself.
     static constexpr int kOpenOnlyWatchMs = 200;
 
     MonitorState state() const;
@@ -112,7 +113,7 @@ private:
     QString driFolder() const; // <device_root>/dri, where AMD and Intel GPUs have their render nodes
     void onNodeEvents(const NodeEvents &events);
     void absorbEvents(const NodeEvents &events);
-    void preemptEarly(const Holder &holder);
+    void preemptEarly(const Holder &scanned);
     void apply(const Decision &decision);
     void scheduleWake(qint64 wakeAtMs);
 

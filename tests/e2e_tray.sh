@@ -2,8 +2,8 @@
 # End-to-end test of the tray (issue 3): a virtual X display (Xvfb) with a real XEmbed system tray (trayer),
 # idlegpu in tray mode on fake device nodes. Checks that the icon docks, that a left click stops the workload
 # and a second one brings it back, that a right click opens the menu; then, with `idlegpu --demo`, that
-# "Simulate a job on GPU 0" chosen by keyboard starts a python3 holding the demo's nvidia0 and preempts the
-# demo workload. Screenshots go to ARTIFACT_DIR.
+# "Simulate a job on GPU 0" chosen by keyboard starts a python3 holding the demo's nvidia0 and nvidia-uvm (a CUDA
+# job: a compute client, which busy_when = auto, the default, counts) and preempts the demo workload. Screenshots go to ARTIFACT_DIR.
 #
 # Usage: e2e_tray.sh IDLEGPU_BINARY ARTIFACT_DIR
 # Needs Xvfb, trayer, xdotool, ImageMagick and x11-utils: scripts/test installs them. Missing ones fail the test
@@ -280,7 +280,7 @@ no_warnings_in() {
 # --- 2. idlegpu on fake device nodes --------------------------------------------------------------------------
 
 mkdir -p "$tmp/dev" || fail "cannot create $tmp/dev"
-for node in nvidia0 nvidiactl; do
+for node in nvidia0 nvidiactl nvidia-uvm; do
     : >"$tmp/dev/$node" && chmod 0666 "$tmp/dev/$node" || fail "cannot create the fake node $tmp/dev/$node"
 done
 config=$tmp/e2e.conf
@@ -386,7 +386,9 @@ wait_for 5 window_closed "$menu" || fail "the demo menu stays open after Return"
 job_on_gpu0() { holder_named "$node" python3 >/dev/null; }
 wait_for 10 job_on_gpu0 || fail "no python3 holds $node 10 s after choosing \"Simulate a job on GPU 0\""
 job_pid=$(holder_named "$node" python3)
-step "a simulated job runs: python3 (pid $job_pid) holds $node"
+uvm=$(dirname "$node")/nvidia-uvm
+[ "$(holder_named "$uvm" python3)" = "$job_pid" ] || fail "the simulated job (pid $job_pid) does not hold $uvm: no CUDA job"
+step "a simulated job runs: python3 (pid $job_pid) holds $node and $uvm"
 wait_for 5 gone "$demo_workload_pid" || fail "the demo workload (pid $demo_workload_pid) still runs beside the job on GPU 0"
 alive "$other_workload_pid" || fail "the demo workload of GPU 1 (pid $other_workload_pid) stopped, though only GPU 0 got a job"
 step "the demo workload of GPU 0 was preempted; GPU 1's runs on"

@@ -5,10 +5,11 @@
 //       Starts a session of its own and N idle children in it; prints "ready" once all run, then waits. Kill its
 //       process group to end them (they also die with it). If the machine refuses a fork, prints
 //       "forked K of N: <reason>" on stderr and exits 3 after ending the ones it made.
-//   test_stress storm PATH PER_SECOND SECONDS
+//   test_stress storm PATH PER_SECOND SECONDS [HELD]
 //       Opens PATH PER_SECOND times a second for SECONDS, each time holding it until just before the next open
 //       (one process, so the node is nearly always held); then prints "opens <n> last-close <t>" (t: the
-//       CLOCK_MONOTONIC microseconds of its last close) and exits.
+//       CLOCK_MONOTONIC microseconds of its last close) and exits. HELD (nvidia-uvm: a CUDA process) is opened
+//       once before the storm and held throughout.
 #include <cerrno>
 #include <csignal>
 #include <cstdio>
@@ -69,9 +70,13 @@ int bystanders(int count)
         pause();
 }
 
-int storm(const char *path, int perSecond, int seconds)
+int storm(const char *path, int perSecond, int seconds, const char *held)
 {
     prctl(PR_SET_PDEATHSIG, SIGKILL);
+    if (held && open(held, O_RDONLY | O_CLOEXEC) < 0) {
+        perror(held);
+        return 1;
+    }
     const long long periodUs = 1000000LL / perSecond;
     const long long startUs = nowUs();
     const long long endUs = startUs + seconds * 1000000LL;
@@ -97,8 +102,8 @@ int main(int argc, char **argv)
 {
     if (argc == 3 && strcmp(argv[1], "bystanders") == 0)
         return bystanders(atoi(argv[2]));
-    if (argc == 5 && strcmp(argv[1], "storm") == 0 && atoi(argv[3]) > 0)
-        return storm(argv[2], atoi(argv[3]), atoi(argv[4]));
-    fprintf(stderr, "usage: test_stress bystanders N | test_stress storm PATH PER_SECOND SECONDS\n");
+    if ((argc == 5 || argc == 6) && strcmp(argv[1], "storm") == 0 && atoi(argv[3]) > 0)
+        return storm(argv[2], atoi(argv[3]), atoi(argv[4]), argc == 6 ? argv[5] : nullptr);
+    fprintf(stderr, "usage: test_stress bystanders N | test_stress storm PATH PER_SECOND SECONDS [HELD]\n");
     return 2;
 }

@@ -30,7 +30,7 @@ FakeDevRoot::FakeDevRoot(int gpus)
     for (int gpu = 0; gpu < gpus; ++gpu)
         addGpu(gpu);
     touchNode(ctl());
-    touchNode(m_dir.filePath(QStringLiteral("nvidia-uvm")));
+    touchNode(uvm());
 }
 
 QString FakeDevRoot::node(int gpu) const
@@ -43,6 +43,21 @@ QString FakeDevRoot::ctl() const
     return m_dir.filePath(QStringLiteral("nvidiactl"));
 }
 
+QString FakeDevRoot::uvm() const
+{
+    return m_dir.filePath(QStringLiteral("nvidia-uvm"));
+}
+
+QStringList FakeDevRoot::computeJob(int gpu) const
+{
+    return {ctl(), uvm(), node(gpu)};
+}
+
+QStringList FakeDevRoot::graphicsClient(int gpu) const
+{
+    return {node(gpu), ctl()};
+}
+
 void FakeDevRoot::addGpu(int gpu)
 {
     touchNode(node(gpu));
@@ -53,14 +68,15 @@ void FakeDevRoot::removeGpu(int gpu)
     QFile::remove(node(gpu));
 }
 
-NodeHolder::NodeHolder(const QStringList &paths, const QString &programName) : m_paths(paths)
+NodeHolder::NodeHolder(const QStringList &paths, const QString &programName, const QStringList &later)
+    : m_paths(paths), m_later(later)
 {
     const QString program = m_binDir.filePath(programName);
     if (!QFile::link(QStringLiteral(IDLEGPU_TEST_HOLDOPEN), program))
         qFatal("cannot link %s", qPrintable(program));
     m_process = std::make_unique<QProcess>();
     m_process->setProgram(program);
-    m_process->setArguments(paths);
+    m_process->setArguments(later.isEmpty() ? paths : paths + QStringList{QStringLiteral("--then-on-input")} + later);
     m_process->setProcessChannelMode(QProcess::ForwardedChannels);
     m_process->start();
     if (!m_process->waitForStarted(5000))
@@ -88,6 +104,16 @@ bool NodeHolder::waitUntilOpen(int timeoutMs) const
         QThread::msleep(5);
     }
     return false;
+}
+
+void NodeHolder::openLater()
+{
+    if (m_later.isEmpty())
+        return;
+    m_process->write("\n");
+    m_process->waitForBytesWritten(5000);
+    m_paths += m_later;
+    m_later.clear();
 }
 
 void NodeHolder::kill()

@@ -19,6 +19,13 @@ public:
     QString path() const { return m_dir.path(); }
     QString node(int gpu) const; // <root>/nvidia<gpu>
     QString ctl() const;         // <root>/nvidiactl
+    QString uvm() const;         // <root>/nvidia-uvm
+    // What a user's CUDA job holds on `gpu` (every CUDA process, even a bare `import torch`, opens nvidiactl,
+    // nvidia-uvm and nvidiaN; design.md, "Measured facts"): a compute client, which stops a workload at once.
+    QStringList computeJob(int gpu) const;
+    // What an OpenGL/Vulkan program, a browser or a compositor holds on `gpu`: nvidiaN and nvidiactl, no
+    // nvidia-uvm. A graphics client: under busy_when = auto it counts only while a backend measures it busy.
+    QStringList graphicsClient(int gpu) const;
     void addGpu(int gpu);
     void removeGpu(int gpu);
 
@@ -29,19 +36,23 @@ private:
 // A real process that opens `paths` and keeps them open until it is killed or closes them. Its program
 // name (comm) is `programName` (a symlink to test_holdopen, which opens them after its exec), so tests can
 // name it like a CUDA job ("python3").
+// `later` are opened only once openLater() is called (a CUDA process that opens nvidiaN, then nvidia-uvm).
 class NodeHolder
 {
 public:
-    NodeHolder(const QStringList &paths, const QString &programName = QStringLiteral("python3"));
+    NodeHolder(const QStringList &paths, const QString &programName = QStringLiteral("python3"),
+               const QStringList &later = {});
     ~NodeHolder(); // kills it and waits (test code may block)
     qint64 pid() const;
-    bool waitUntilOpen(int timeoutMs = 5000) const; // true once every path shows in /proc/<pid>/fd
+    bool waitUntilOpen(int timeoutMs = 5000) const; // true once every path opened so far shows in /proc/<pid>/fd
+    void openLater();
     void kill();
 
 private:
     QTemporaryDir m_binDir;
     std::unique_ptr<QProcess> m_process;
     QStringList m_paths;
+    QStringList m_later;
 };
 
 // A proc root in a temporary folder: <root>/<pid>/{stat,comm,cmdline,status,exe,fd/<n>} as the kernel lays

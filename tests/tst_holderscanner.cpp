@@ -23,7 +23,7 @@ QList<HolderScanner::Node> nodesOf(const TestSupport::FakeDevRoot &dev, int gpus
     for (int gpu = 0; gpu < gpus; ++gpu)
         nodes.append({dev.node(gpu), gpu});
     nodes.append({dev.ctl(), -1});
-    nodes.append({dev.path() + "/nvidia-uvm", -1});
+    nodes.append({dev.uvm(), -1, true});
     return nodes;
 }
 
@@ -60,8 +60,11 @@ private Q_SLOTS:
     void newestFirstAfterThePidsWrapped();
     void manyProcessesOnTwoThreads_data();
     void manyProcessesOnTwoThreads();
+    void computeNodesAreNvidiaUvmAndKfd_data();
+    void computeNodesAreNvidiaUvmAndKfd();
     // Real processes and the real /proc
     void realHolderIsFound();
+    void computeNodeMakesACudaLikeJob();
     void twoGpusAndSharedNodes();
     void processHoldingNothingIsNotListed();
     void nodeReachedThroughASymlink();
@@ -76,7 +79,7 @@ void TestHolderScanner::holdersAreFoundNewestFirst()
     const QString unrelated = TestSupport::writeFile(dev.path() + "/unrelated", {});
     proc.add({1, 0, 1, 1, "init", QByteArray("/sbin/init\0splash\0", 18), "/sbin/init", {unrelated}});
     proc.add({100, 1, 100, 90, "python3", QByteArray("python3\0train.py\0", 17), "/usr/bin/python3.11",
-              {"/dev/null", dev.node(0), dev.ctl(), dev.path() + "/nvidia-uvm"}});
+              {"/dev/null", dev.node(0), dev.ctl(), dev.uvm()}});
     proc.add({150, 100, 100, 90, "sh", "sh", {}, {unrelated}});
     proc.add({200, 150, 200, 90, "worker", QByteArray("/opt/w/worker\0-x\0", 17), "/opt/w/worker",
               {dev.node(1), dev.node(1), dev.node(1)}});
@@ -101,6 +104,7 @@ void TestHolderScanner::holdersAreFoundNewestFirst()
     QCOMPARE(worker.ancestors, (QList<qint64>{150, 100}));
     QCOMPARE(worker.gpus, QList<int>{1});
     QVERIFY(!worker.holdsSharedNode);
+    QVERIFY(!worker.holdsComputeNode);
     QVERIFY(!worker.hidden);
     QCOMPARE(worker.uid, uint(::geteuid())); // no status file: the owner of the pid folder
     QCOMPARE(worker.user, userName(::geteuid()));
@@ -113,6 +117,7 @@ void TestHolderScanner::holdersAreFoundNewestFirst()
     QCOMPARE(python.ancestors, QList<qint64>{});
     QCOMPARE(python.gpus, QList<int>{0});
     QVERIFY(python.holdsSharedNode);
+    QVERIFY(python.holdsComputeNode);
 
     QCOMPARE(result.visibleFdsByNode.value(dev.node(0), -1), 1);
     QCOMPARE(result.visibleFdsByNode.value(dev.node(1), -1), 3);
@@ -407,7 +412,7 @@ void TestHolderScanner::manyProcessesOnTwoThreads()
 void TestHolderScanner::realHolderIsFound()
 {
     TestSupport::FakeDevRoot dev(1);
-    TestSupport::NodeHolder job({dev.node(0), dev.ctl(), dev.path() + "/nvidia-uvm"});
+    TestSupport::NodeHolder job(dev.computeJob(0));
     QVERIFY(job.waitUntilOpen());
     QList<Holder> reported;
     const HolderScanner::Result result
@@ -428,9 +433,78 @@ void TestHolderScanner::realHolderIsFound()
     QCOMPARE(holder.sid, qint64(::getsid(0)));
     QCOMPARE(holder.gpus, QList<int>{0});
     QVERIFY(holder.holdsSharedNode);
+    QVERIFY(holder.holdsComputeNode);
     QVERIFY(result.scannedProcesses > 1);
     QCOMPARE(result.visibleFdsByNode.value(dev.node(0)), 1);
     QCOMPARE(result.visibleFdsByNode.value(dev.ctl()), 1);
+}
+
+void TestHolderScanner::computeNodesAreNvidiaUvmAndKfd_data()
+{
+    QTest::addColumn<QStringList>("sharedNodes");
+    QTest::addColumn<QStringList>("computeNodes");
+    QTest::newRow("NVIDIA") << QStringList{"/dev/nvidiactl", "/dev/nvidia-uvm", "/dev/nvidia-uvm-tools",
+                                           "/dev/nvidia-modeset"}
+                            << QStringList{"/dev/nvidia-uvm"};
+    QTest::newRow("ROCm") << QStringList{"/dev/kfd"} << QStringList{"/dev/kfd"};
+    QTest::newRow("a device root elsewhere") << QStringList{"/tmp/x/nvidiactl", "/tmp/x/nvidia-uvm"}
+                                             << QStringList{"/tmp/x/nvidia-uvm"};
+    QTest::newRow("lookalikes") << QStringList{"/dev/nvidia-uvm2", "/dev/kfd-x", "/dev/nvidia-uvm/x"} << QStringList{};
+}
+
+void TestHolderScanner::computeNodesAreNvidiaUvmAndKfd()
+{
+    QFETCH(QStringList, sharedNodes);
+    QFETCH(QStringList, computeNodes);
+    DeviceNodes devices;
+    devices.sharedNodes = sharedNodes;
+    devices.gpus.append(GpuDevice{0, "/dev/nvidia0"});
+    QStringList marked;
+    for (const HolderScanner::Node &node : HolderScanner::nodesOf(devices)) {
+        QCOMPARE(HolderScanner::isComputeNode(node.path), node.compute);
+        if (node.compute)
+            marked.append(node.path);
+        if (node.path == "/dev/nvidia0")
+            QVERIFY(!node.compute);
+    }
+    QCOMPARE(marked, computeNodes);
+}
+
+void TestHolderScanner::computeNodeMakesACudaLikeJob()
+{
+    // holdsComputeNode is what busy_when = auto tells a CUDA job by: it holds nvidia-uvm; nvidiactl is every
+    // NVIDIA client's, an OpenGL program's too, and names no GPU.
+    TestSupport::FakeDevRoot dev(2);
+    TestSupport::NodeHolder cuda(dev.computeJob(1));
+    TestSupport::NodeHolder graphics(dev.graphicsClient(0), QStringLiteral("firefox"));
+    TestSupport::NodeHolder uvmOnly({dev.uvm()}, QStringLiteral("nvidia-smi"));
+    QVERIFY(cuda.waitUntilOpen());
+    QVERIFY(graphics.waitUntilOpen());
+    QVERIFY(uvmOnly.waitUntilOpen());
+    DeviceNodes devices;
+    devices.sharedNodes = {dev.ctl(), dev.uvm()};
+    devices.gpus = {GpuDevice{0, dev.node(0)}, GpuDevice{1, dev.node(1)}};
+    const HolderScanner::Result result = HolderScanner().scan(HolderScanner::nodesOf(devices));
+    QCOMPARE(result.holders.size(), 3);
+
+    const Holder *job = findHolder(result.holders, cuda.pid());
+    QVERIFY(job);
+    QCOMPARE(job->gpus, QList<int>{1}); // the shared nodes name no GPU
+    QVERIFY(job->holdsSharedNode);
+    QVERIFY(job->holdsComputeNode);
+
+    const Holder *browser = findHolder(result.holders, graphics.pid());
+    QVERIFY(browser);
+    QCOMPARE(browser->gpus, QList<int>{0});
+    QVERIFY(browser->holdsSharedNode);
+    QVERIFY(!browser->holdsComputeNode);
+
+    const Holder *smi = findHolder(result.holders, uvmOnly.pid());
+    QVERIFY(smi);
+    QCOMPARE(smi->gpus, QList<int>{});
+    QVERIFY(smi->holdsComputeNode);
+    QCOMPARE(result.visibleFdsByNode.value(dev.uvm()), 2);
+    QCOMPARE(result.visibleFdsByNode.value(dev.ctl()), 2);
 }
 
 void TestHolderScanner::twoGpusAndSharedNodes()
@@ -489,7 +563,7 @@ void TestHolderScanner::realScanPids()
 {
     TestSupport::FakeDevRoot dev(1);
     TestSupport::NodeHolder job({dev.node(0)});
-    TestSupport::NodeHolder bystander({dev.path() + "/nvidia-uvm"});
+    TestSupport::NodeHolder bystander({dev.uvm()});
     QVERIFY(job.waitUntilOpen());
     QVERIFY(bystander.waitUntilOpen());
     const HolderScanner scanner;

@@ -200,7 +200,7 @@ private Q_SLOTS:
         QTRY_COMPARE_WITH_TIMEOUT(readLines(path(QStringLiteral("pids"))).size(), 2, 8000);
 
         // The SIGKILL comes from the reaper's own grace or from idlegpu's escalation, whichever fires first.
-        NodeHolder job({m_dev->ctl(), m_dev->node(0)});
+        NodeHolder job(m_dev->computeJob(0));
         QTRY_COMPARE_WITH_TIMEOUT(stateOf(kWorkload), WorkloadRuntime::Stopping, 5000);
         QTRY_COMPARE_WITH_TIMEOUT(stateOf(kWorkload), WorkloadRuntime::Stopped, 10000);
         for (const QString &pid : readLines(path(QStringLiteral("pids"))))
@@ -231,7 +231,7 @@ private Q_SLOTS:
         QTRY_COMPARE_WITH_TIMEOUT(readLines(pids).size(), processes, 8000);
         QCOMPARE(stateOf(kWorkload), WorkloadRuntime::Running);
 
-        NodeHolder job({m_dev->ctl(), m_dev->node(0)});
+        NodeHolder job(m_dev->computeJob(0));
         QTRY_COMPARE_WITH_TIMEOUT(stateOf(kWorkload), WorkloadRuntime::Stopped, 8000);
         for (const QString &pid : readLines(pids))
             QTRY_VERIFY2_WITH_TIMEOUT(!processAlive(pid.toLongLong()), qPrintable(pid + QStringLiteral(" survived")), 3000);
@@ -281,7 +281,7 @@ private Q_SLOTS:
         QTRY_COMPARE_WITH_TIMEOUT(stateOf(kWorkload), WorkloadRuntime::Running, 8000);
         QTest::qWait(1000); // let it flood
 
-        NodeHolder job({m_dev->ctl(), m_dev->node(0)});
+        NodeHolder job(m_dev->computeJob(0));
         QTRY_VERIFY_WITH_TIMEOUT(preempted.count() == 1, 5000);
         QTRY_COMPARE_WITH_TIMEOUT(stateOf(kWorkload), WorkloadRuntime::Stopped, 8000);
         QVERIFY(runtimeOf(kWorkload).lastOutput.size() <= ProcessRunner::kMaxOutputLines);
@@ -375,7 +375,7 @@ private Q_SLOTS:
         QTest::qWait(300); // every event of the replacement is read
 
         // The new node is watched: a job opening it preempts at once, long before the 60 s poll.
-        NodeHolder job({m_dev->node(0)});
+        NodeHolder job(m_dev->computeJob(0));
         QTRY_VERIFY_WITH_TIMEOUT(preempted.count() == 1, 5000);
         QTRY_COMPARE_WITH_TIMEOUT(stateOf(kWorkload), WorkloadRuntime::Stopped, 8000);
         QVERIFY(otherUndisturbed());
@@ -402,7 +402,7 @@ private Q_SLOTS:
         QTest::ignoreMessage(QtWarningMsg, "inotify queue overflowed: events were lost, rescanning everything");
         openAndClose(m_dev->node(0), limit / 2 + 16);
         // The job's open is lost with the overflow: only the rescan the overflow causes can find it.
-        NodeHolder job({m_dev->node(0)});
+        NodeHolder job(m_dev->computeJob(0));
         QVERIFY(job.waitUntilOpen());
         QTRY_VERIFY_WITH_TIMEOUT(preempted.count() == 1, 5000);
         QCOMPARE(preempted.first().first().value<PreemptionEvent>().culprit.pid, job.pid());
@@ -442,7 +442,7 @@ private Q_SLOTS:
         QTRY_COMPARE_WITH_TIMEOUT(stateOf(kWorkload), WorkloadRuntime::Running, 8000);
         QVERIFY2(m_monitor->state().snapshot.holders.isEmpty(), "a bystander was taken for a holder");
 
-        NodeHolder job({m_dev->node(0)});
+        NodeHolder job(m_dev->computeJob(0));
         QTRY_VERIFY_WITH_TIMEOUT(preempted.count() == 1, 5000);
         QCOMPARE(preempted.first().first().value<PreemptionEvent>().culprit.pid, job.pid());
         QTRY_COMPARE_WITH_TIMEOUT(stateOf(kWorkload), WorkloadRuntime::Stopped, 8000);
@@ -468,7 +468,8 @@ private Q_SLOTS:
 
         QProcess storm;
         storm.start(QStringLiteral(IDLEGPU_TEST_STRESS),
-                    {QStringLiteral("storm"), m_dev->node(0), QStringLiteral("1000"), QString::number(kStormSeconds)});
+                    {QStringLiteral("storm"), m_dev->node(0), QStringLiteral("1000"), QString::number(kStormSeconds),
+                     m_dev->uvm()}); // a CUDA process: nvidia-uvm held throughout, so each nvidia0 open is a compute client's
         QVERIFY(storm.waitForStarted());
         QTRY_VERIFY_WITH_TIMEOUT(preempted.count() == 1, 5000);
         // Through the storm: checked every 100 ms that the workload stays down.

@@ -36,7 +36,19 @@ public:
             info.utilizationPercent.reset();
         return lists;
     }
+    // What NVML's graphics list says of a uvm holder (nvidia-smi's type G only): a graphics client after all.
+    void judgeHolders(QList<Holder> &holders, const DeviceNodes &covered, const QString &procRoot) const override
+    {
+        NvidiaLibraryBackend::judgeHolders(holders, covered, procRoot);
+        for (Holder &holder : holders)
+            for (auto it = holder.gpuUse.begin(); it != holder.gpuUse.end(); ++it)
+                if (graphicsOnlyPids.contains(holder.pid)) {
+                    it->compute = false;
+                    it->graphicsOnly = true;
+                }
+    }
     QList<GpuInfo> gpus;
+    QSet<qint64> graphicsOnlyPids;
     int processSamples = 0;
 
 private:
@@ -206,9 +218,10 @@ private Q_SLOTS:
                                   10000);
     }
 
-    // busy_when = computes: a job that opens the workload's GPU without computing there leaves the workload
-    // running, watched through the quick process lists; once the backend lists it as computing there the
-    // workload stops within a few watch periods; when the job is gone the workload comes back.
+    // busy_when = computes: a job that opens the workload's GPU without computing there (a CUDA process before
+    // its context: nvidia-uvm open is not enough under this rule) leaves the workload running, watched through the
+    // quick process lists; once the backend lists it as computing there the workload stops within a few watch
+    // periods; when the job is gone the workload comes back.
     void computesOnlyPreemptsOnCompute()
     {
         startMonitor(QStringLiteral("[gpu-0]\ngpus=0\nbusy_when=computes\n\n"
@@ -216,7 +229,7 @@ private Q_SLOTS:
         const auto state = [this] { return m_runner->runtimes().value(QStringLiteral("process-w")).state; };
         QTRY_COMPARE_WITH_TIMEOUT(state(), WorkloadRuntime::Running, 10000);
 
-        auto job = std::make_unique<NodeHolder>(QStringList{m_dev->ctl(), m_dev->node(0)});
+        auto job = std::make_unique<NodeHolder>(m_dev->computeJob(0));
         QVERIFY(job->waitUntilOpen());
         const auto openOnlyOnGpu0 = [this]() -> QList<qint64> {
             QList<qint64> pids;
@@ -253,13 +266,85 @@ private Q_SLOTS:
         QCOMPARE(m_backend->processSamples, samples);
     }
 
-    // Without busy_when the same open stops the workload at once, without asking the backend.
-    void openedPreemptsOnOpen()
+    // busy_when = auto: a graphics client beside the workload is measured through the quick process lists (a
+    // backend can); under the threshold it leaves the workload running, once it uses graphics_busy_percent or the
+    // memory threshold (1024 MiB without busy_memory_mib) it stops it.
+    void graphicsClientCountsOnceMeasuredBusy()
     {
         startMonitor(QStringLiteral("[process-w]\ncmd=sleep 1000\ngpus=0\nstop_timeout_seconds=2\n"));
         const auto state = [this] { return m_runner->runtimes().value(QStringLiteral("process-w")).state; };
         QTRY_COMPARE_WITH_TIMEOUT(state(), WorkloadRuntime::Running, 10000);
-        NodeHolder job({m_dev->node(0)});
+
+        NodeHolder viewport(m_dev->graphicsClient(0), QStringLiteral("blender"));
+        QVERIFY(viewport.waitUntilOpen());
+        const auto openOnlyOnGpu0 = [this]() -> QList<qint64> {
+            QList<qint64> pids;
+            if (const GpuStatus *status = m_monitor->state().decision.gpu(0))
+                for (const Holder &holder : status->openOnlyHolders)
+                    pids.append(holder.pid);
+            return pids;
+        };
+        QTRY_COMPARE_WITH_TIMEOUT(openOnlyOnGpu0(), QList<qint64>{viewport.pid()}, 5000);
+
+        GpuInfo light = gpu(0, QStringLiteral("GPU-test-0000"));
+        light.processes = {GpuProcessUse{viewport.pid(), qint64(200) << 20, true}};
+        m_backend->gpus = {light, gpu(1, QStringLiteral("GPU-test-0001"))};
+        int before = m_backend->processSamples;
+        QTRY_VERIFY_WITH_TIMEOUT(m_backend->processSamples >= before + 3, 20 * Monitor::kOpenOnlyWatchMs);
+        QCOMPARE(state(), WorkloadRuntime::Running);
+
+        GpuInfo heavy = gpu(0, QStringLiteral("GPU-test-0000"));
+        heavy.processes = {GpuProcessUse{viewport.pid(), qint64(2048) << 20, true}};
+        m_backend->gpus = {heavy, gpu(1, QStringLiteral("GPU-test-0001"))};
+        QTRY_VERIFY_WITH_TIMEOUT(state() != WorkloadRuntime::Running, 20 * Monitor::kOpenOnlyWatchMs);
+        const GpuStatus *status = m_monitor->state().decision.gpu(0);
+        QVERIFY(status);
+        QCOMPARE(status->state, GpuState::Busy);
+        const Holder holder = status->foreignHolders.value(0);
+        QCOMPARE(holder.pid, viewport.pid());
+        const Policy::HolderVerdict verdict =
+            Policy::judgeHolder(holder, 0, m_monitor->state().config.busyRuleFor(0));
+        QCOMPARE(verdict.kind, Policy::ClientKind::Graphics);
+        QVERIFY2(verdict.why.contains(QLatin1String("2048 MiB")), qPrintable(verdict.why));
+    }
+
+    // A uvm holder the backend lists among the GPU's graphics processes only is a graphics client: the fast path,
+    // which asks no backend, stops the workload at its open (in doubt), but once the backend has spoken the
+    // workload comes back and later scans leave it running instead of stopping it each time.
+    void graphicsOnlyUvmHolderDoesNotFlap()
+    {
+        startMonitor(QStringLiteral("[process-w]\ncmd=sleep 1000\ngpus=0\nstop_timeout_seconds=2\n"));
+        const auto state = [this] { return m_runner->runtimes().value(QStringLiteral("process-w")).state; };
+        QSignalSpy preempted(m_monitor.get(), &Monitor::preempted);
+        QTRY_COMPARE_WITH_TIMEOUT(state(), WorkloadRuntime::Running, 10000);
+
+        NodeHolder compositor(m_dev->computeJob(0), QStringLiteral("gamescope"));
+        QTRY_COMPARE_WITH_TIMEOUT(preempted.count(), 1, 5000);
+        GpuInfo listed = gpu(0, QStringLiteral("GPU-test-0000"));
+        listed.processes = {GpuProcessUse{compositor.pid(), qint64(64) << 20, true}};
+        m_backend->gpus = {listed, gpu(1, QStringLiteral("GPU-test-0001"))};
+        m_backend->graphicsOnlyPids = {compositor.pid()};
+        m_monitor->sampleGpus();
+        QTRY_COMPARE_WITH_TIMEOUT(state(), WorkloadRuntime::Running, 10000);
+        const GpuStatus *status = m_monitor->state().decision.gpu(0);
+        QVERIFY(status);
+        QCOMPARE(status->openOnlyHolders.value(0).pid, compositor.pid());
+        QCOMPARE(Policy::clientKind(status->openOnlyHolders.value(0), 0), Policy::ClientKind::Graphics);
+
+        for (int i = 0; i < 3; ++i)
+            m_monitor->rescan();
+        QCOMPARE(preempted.count(), 1);
+        QCOMPARE(state(), WorkloadRuntime::Running);
+    }
+
+    // Without busy_when (auto) the same CUDA job is a compute client: its open stops the workload at once,
+    // without asking the backend.
+    void computeClientPreemptsOnOpen()
+    {
+        startMonitor(QStringLiteral("[process-w]\ncmd=sleep 1000\ngpus=0\nstop_timeout_seconds=2\n"));
+        const auto state = [this] { return m_runner->runtimes().value(QStringLiteral("process-w")).state; };
+        QTRY_COMPARE_WITH_TIMEOUT(state(), WorkloadRuntime::Running, 10000);
+        NodeHolder job(m_dev->computeJob(0));
         QVERIFY(job.waitUntilOpen());
         QTRY_VERIFY_WITH_TIMEOUT(state() != WorkloadRuntime::Running, 5000);
         QCOMPARE(m_backend->processSamples, 0);

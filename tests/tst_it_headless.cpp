@@ -166,7 +166,7 @@ private Q_SLOTS:
         QTemporaryDir dir;
         FakeDevRoot dev(2);
         const QString config = writeConfig(dir, dev);
-        NodeHolder job(QStringList{dev.node(1)}, QStringLiteral("python3"));
+        NodeHolder job(dev.computeJob(1), QStringLiteral("python3"));
         QVERIFY(job.waitUntilOpen());
         QProcess status;
         status.start(binary(), {QStringLiteral("--status"), QStringLiteral("--json"), QStringLiteral("--config"), config});
@@ -180,6 +180,9 @@ private Q_SLOTS:
         const QJsonObject holder = gpus.at(1).toObject().value(QStringLiteral("holders")).toArray().at(0).toObject();
         QCOMPARE(holder.value(QStringLiteral("pid")).toInteger(), job.pid());
         QCOMPARE(holder.value(QStringLiteral("comm")).toString(), QStringLiteral("python3"));
+        QCOMPARE(holder.value(QStringLiteral("client")).toString(), QStringLiteral("compute"));
+        QVERIFY2(holder.value(QStringLiteral("why")).toString().contains(QLatin1String("nvidia-uvm")),
+                 qPrintable(holder.value(QStringLiteral("why")).toString()));
         const QJsonObject workload = json.value(QStringLiteral("workloads")).toArray().at(0).toObject();
         QCOMPARE(workload.value(QStringLiteral("would_run")).toBool(), true);
     }

@@ -79,7 +79,7 @@ private Q_SLOTS:
         QTRY_COMPARE_WITH_TIMEOUT(stateOf(QStringLiteral("process-0")), WorkloadRuntime::Running, 5000);
         const qint64 firstPid = pidOf(QStringLiteral("process-0"));
 
-        auto job = std::make_unique<NodeHolder>(QStringList{m_dev->ctl(), m_dev->node(0)}, QStringLiteral("python3"));
+        auto job = std::make_unique<NodeHolder>(m_dev->computeJob(0), QStringLiteral("python3"));
         QTRY_VERIFY_WITH_TIMEOUT(preempted.count() >= 1, 3000);
         const auto event = preempted.first().first().value<PreemptionEvent>();
         QCOMPARE(event.workloadId, QStringLiteral("process-0"));
@@ -119,7 +119,7 @@ private Q_SLOTS:
         opener.pid = 4242;
         opener.sid = 4242;
         opener.comm = "python3";
-        opener.fds = {m_dev->node(0)};
+        opener.fds = m_dev->computeJob(0);
         proc.add(opener);
         QTRY_VERIFY_WITH_TIMEOUT(stateOf(QStringLiteral("process-0")) != WorkloadRuntime::Running, 3000);
         QCOMPARE(m_monitor->state().decision.gpus.at(0).foreignHolders.value(0).pid, 4242);
@@ -142,7 +142,7 @@ private Q_SLOTS:
         opener.pid = 4243;
         opener.sid = 4243;
         opener.comm = "python3";
-        opener.fds = {m_dev->node(0)};
+        opener.fds = m_dev->computeJob(0);
         bool added = false;
         QObject addsOnce; // the connection ends with this scope
         connect(m_monitor.get(), &Monitor::stateChanged, &addsOnce, [&] {
@@ -167,7 +167,7 @@ private Q_SLOTS:
         QVERIFY(m_monitor->start());
         QTRY_COMPARE_WITH_TIMEOUT(stateOf(QStringLiteral("process-0")), WorkloadRuntime::Running, 5000);
 
-        NodeHolder smi(QStringList{m_dev->node(0)}, QStringLiteral("nvidia-smi"));
+        NodeHolder smi(m_dev->computeJob(0), QStringLiteral("nvidia-smi")); // nvidia-smi opens nvidia-uvm too
         QVERIFY(smi.waitUntilOpen());
         m_monitor->rescan();
         QCOMPARE(preempted.count(), 0);
@@ -175,7 +175,7 @@ private Q_SLOTS:
         QCOMPARE(m_monitor->state().decision.gpus.at(0).ignoredHolders.size(), 1);
 
         // A name that only starts like an ignored one is foreign (gpu_mon matched prefixes).
-        NodeHolder lookalike(QStringList{m_dev->node(0)}, QStringLiteral("nvidia-smi-x"));
+        NodeHolder lookalike(m_dev->computeJob(0), QStringLiteral("nvidia-smi-x"));
         QTRY_VERIFY_WITH_TIMEOUT(preempted.count() >= 1, 3000);
     }
 
@@ -189,7 +189,7 @@ private Q_SLOTS:
         QTRY_COMPARE_WITH_TIMEOUT(stateOf(QStringLiteral("process-1")), WorkloadRuntime::Running, 5000);
         const qint64 pid0 = pidOf(QStringLiteral("process-0"));
 
-        NodeHolder job(QStringList{m_dev->ctl(), m_dev->node(1)});
+        NodeHolder job(m_dev->computeJob(1));
         QTRY_COMPARE_WITH_TIMEOUT(stateOf(QStringLiteral("process-1")), WorkloadRuntime::Stopped, 5000);
         QCOMPARE(stateOf(QStringLiteral("process-0")), WorkloadRuntime::Running);
         QCOMPARE(pidOf(QStringLiteral("process-0")), pid0);
@@ -197,9 +197,10 @@ private Q_SLOTS:
 
     void workloadChildrenAreNeverForeign()
     {
-        // The workload opens GPU 0 itself, in a child, and in a grandchild that leaves its session.
-        const QString cmd = QStringLiteral("sh -c 'exec 3<%1; sleep 1000 & setsid sh -c \"sleep 1000\" & wait'")
-                                .arg(m_dev->node(0));
+        // The workload opens GPU 0 itself, as a CUDA process does (nvidia-uvm too: a compute client were it
+        // foreign), in a child, and in a grandchild that leaves its session.
+        const QString cmd = QStringLiteral("sh -c 'exec 3<%1 4<%2; sleep 1000 & setsid sh -c \"sleep 1000\" & wait'")
+                                .arg(m_dev->node(0), m_dev->uvm());
         const QString path = writeConfig(defaults(1) + QStringLiteral("[process-0]\ncmd=%1\ngpus=0\n\n").arg(cmd));
         m_monitor = std::make_unique<Monitor>(path, m_runner.get());
         QSignalSpy preempted(m_monitor.get(), &Monitor::preempted);

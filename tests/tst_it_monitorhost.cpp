@@ -124,7 +124,7 @@ private Q_SLOTS:
         const qint64 workload = runtimeOf(*host, QStringLiteral("process-0")).pid;
         QVERIFY(workload > 0);
 
-        NodeHolder job({m_dev->ctl(), m_dev->node(0)}, QStringLiteral("python3"));
+        NodeHolder job(m_dev->computeJob(0), QStringLiteral("python3"));
         QElapsedTimer blocked;
         blocked.start();
         while (processAlive(workload) && blocked.elapsed() < 5000)

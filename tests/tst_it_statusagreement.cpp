@@ -1,6 +1,7 @@
-// `idlegpu --status --json` and a running Monitor look at the same fake tree (two GPUs as plain files, a real
-// process holding one, a workload for the other) and must say the same of each GPU: its state and its holders.
-// Both take their snapshot from SnapshotCollector and name states with Policy::gpuStateName.
+// `idlegpu --status --json` and a running Monitor look at the same fake tree (two GPUs as plain files, a CUDA-like
+// job holding one, a workload and a graphics client on the other) and must say the same of each GPU: its state
+// and its holders, with each holder's kind and why it counts or not. Both take their snapshot from
+// SnapshotCollector, name states with Policy::gpuStateName and explain holders with Policy::explainHolder.
 #include "monitor.h"
 #include "run/processrunner.h"
 #include "testsupport.h"
@@ -24,6 +25,8 @@ struct HolderView
     bool hidden = false;
     bool foreign = false;
     bool makesBusy = false;
+    QString client; // Policy::clientKindName
+    QString why;
     bool operator==(const HolderView &) const = default;
 };
 
@@ -31,28 +34,33 @@ QString describe(const QList<HolderView> &holders)
 {
     QStringList parts;
     for (const HolderView &h : holders)
-        parts.append(QStringLiteral("%1 %2 (%3)%4%5%6")
+        parts.append(QStringLiteral("%1 %2 (%3)%4%5%6 [%7: %8]")
                          .arg(h.pid)
                          .arg(h.comm, h.user, h.hidden ? QStringLiteral(" hidden") : QString(),
                               h.foreign ? QStringLiteral(" foreign") : QString(),
-                              h.makesBusy ? QStringLiteral(" busy") : QString()));
+                              h.makesBusy ? QStringLiteral(" busy") : QString(), h.client, h.why));
     return parts.join(QStringLiteral(", "));
 }
 
-HolderView view(const Holder &holder, bool foreign, bool makesBusy)
+HolderView view(const Holder &holder, int gpu, const Config &config, bool foreign, bool makesBusy)
 {
-    return {holder.pid, holder.comm, holder.user, holder.hidden, foreign, makesBusy};
+    const Policy::HolderVerdict verdict = Policy::judgeHolder(holder, gpu, config.busyRuleFor(gpu));
+    return {holder.pid, holder.comm, holder.user, holder.hidden, foreign, makesBusy,
+            Policy::clientKindName(verdict.kind), verdict.why};
 }
 
-QList<HolderView> holdersOf(const GpuStatus &gpu)
+QList<HolderView> holdersOf(const GpuStatus &gpu, const Config &config)
 {
     QList<HolderView> holders;
     for (const Holder &holder : gpu.foreignHolders)
-        holders.append(view(holder, true, true));
-    for (const Holder &holder : gpu.ignoredHolders)
-        holders.append(view(holder, false, false));
+        holders.append(view(holder, gpu.index, config, true, true));
+    for (const Holder &holder : gpu.ignoredHolders) {
+        HolderView ignored = view(holder, gpu.index, config, false, false);
+        ignored.why = Policy::explainHolder(holder, gpu.index, config, false).why;
+        holders.append(ignored);
+    }
     for (const Holder &holder : gpu.openOnlyHolders)
-        holders.append(view(holder, true, false));
+        holders.append(view(holder, gpu.index, config, true, false));
     return holders;
 }
 
@@ -64,7 +72,8 @@ QList<HolderView> holdersOf(const QJsonObject &gpu)
         holders.append({holder.value(QStringLiteral("pid")).toInteger(), holder.value(QStringLiteral("comm")).toString(),
                         holder.value(QStringLiteral("user")).toString(), holder.value(QStringLiteral("hidden")).toBool(),
                         holder.value(QStringLiteral("foreign")).toBool(),
-                        holder.value(QStringLiteral("makes_busy")).toBool()});
+                        holder.value(QStringLiteral("makes_busy")).toBool(), holder.value(QStringLiteral("client")).toString(),
+                        holder.value(QStringLiteral("why")).toString()});
     }
     return holders;
 }
@@ -87,8 +96,11 @@ private Q_SLOTS:
                                                         "stop_timeout_seconds=2\n")
                                              .arg(dev.path())
                                              .toUtf8());
-        NodeHolder job(QStringList{dev.ctl(), dev.node(1)}, QStringLiteral("python3"));
+        NodeHolder job(dev.computeJob(1), QStringLiteral("python3"));
         QVERIFY(job.waitUntilOpen());
+        // A browser on the workload's GPU: listed, but it does not stop the workload (busy_when = auto).
+        NodeHolder browser(dev.graphicsClient(0), QStringLiteral("firefox"));
+        QVERIFY(browser.waitUntilOpen());
 
         ProcessRunner runner;
         Monitor monitor(config, &runner);
@@ -121,7 +133,7 @@ private Q_SLOTS:
             QCOMPARE(reported.value(QStringLiteral("busy")).toBool(), gpu.state == GpuState::Busy);
             QCOMPARE(reported.value(QStringLiteral("workload")).toString(), gpu.workloadId);
             const QList<HolderView> fromStatus = holdersOf(reported);
-            const QList<HolderView> fromMonitor = holdersOf(gpu);
+            const QList<HolderView> fromMonitor = holdersOf(gpu, state.config);
             QVERIFY2(fromStatus == fromMonitor,
                      qPrintable(QStringLiteral("GPU %1: --status: %2; monitor: %3")
                                     .arg(gpu.index)
@@ -131,6 +143,14 @@ private Q_SLOTS:
         QCOMPARE(Policy::gpuStateName(state.decision.gpu(0)->state), QStringLiteral("running"));
         QCOMPARE(Policy::gpuStateName(state.decision.gpu(1)->state), QStringLiteral("busy"));
         QCOMPARE(state.decision.gpu(1)->foreignHolders.value(0).pid, job.pid());
+        const Policy::HolderVerdict jobVerdict =
+            Policy::judgeHolder(state.decision.gpu(1)->foreignHolders.value(0), 1, state.config.busyRuleFor(1));
+        QCOMPARE(jobVerdict.kind, Policy::ClientKind::Compute);
+        QCOMPARE(state.decision.gpu(0)->openOnlyHolders.value(0).pid, browser.pid());
+        const Policy::HolderVerdict browserVerdict =
+            Policy::judgeHolder(state.decision.gpu(0)->openOnlyHolders.value(0), 0, state.config.busyRuleFor(0));
+        QCOMPARE(browserVerdict.kind, Policy::ClientKind::Graphics);
+        QVERIFY(!browserVerdict.makesBusy);
 
         QVERIFY(shutDownMonitor(monitor));
     }

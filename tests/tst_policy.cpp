@@ -456,6 +456,8 @@ private slots:
     void isForeign();
     void makesBusy_data();
     void makesBusy();
+    void explainHolder_data();
+    void explainHolder();
     void openOnlyHoldersLeaveTheWorkload_data();
     void openOnlyHoldersLeaveTheWorkload();
     void workloadReason_data();
@@ -864,6 +866,45 @@ void TestPolicy::isForeign()
     world.runtimes["odd"].state = WorkloadRuntime::Running; // a runtime without a pid must match nobody
 
     QCOMPARE(Policy::isForeign(holder, gpu, world.config, world.runtimes, selfPid), foreign);
+}
+
+// What --status and the status window say of a listed holder: judgeHolder's words for a foreign one; for an ignored
+// one, which ignore_programs entry names it, or that it is idlegpu's or a workload's own.
+void TestPolicy::explainHolder_data()
+{
+    QTest::addColumn<Holder>("holder");
+    QTest::addColumn<bool>("foreign");
+    QTest::addColumn<int>("kind");
+    QTest::addColumn<QString>("why");
+
+    const BusyRule autoRule;
+    const Holder cuda = proc(1).gpu(0);
+    const Holder browser = proc(2, "firefox").gpu(0).graphics();
+    QTest::newRow("foreign compute client") << cuda << true << int(Policy::ClientKind::Compute)
+                                            << Policy::judgeHolder(cuda, 0, autoRule).why;
+    QTest::newRow("foreign graphics client") << browser << true << int(Policy::ClientKind::Graphics)
+                                             << Policy::judgeHolder(browser, 0, autoRule).why;
+    QTest::newRow("ignored by name") << Holder(proc(3, "nvidia-smi").gpu(0)) << false
+                                     << int(Policy::ClientKind::Compute)
+                                     << QStringLiteral("ignore_programs names it (nvidia-smi)");
+    QTest::newRow("the workload's own") << Holder(proc(4, "miner").gpu(0).graphics()) << false
+                                        << int(Policy::ClientKind::Graphics)
+                                        << QStringLiteral("idlegpu itself or a process of a workload it runs");
+}
+
+void TestPolicy::explainHolder()
+{
+    QFETCH(Holder, holder);
+    QFETCH(bool, foreign);
+    QFETCH(int, kind);
+    QFETCH(QString, why);
+    World world = World().gpus({0}).ignore("ALL", {"nvidia-smi"});
+    const Policy::HolderVerdict verdict = Policy::explainHolder(holder, 0, world.config, foreign);
+    QCOMPARE(int(verdict.kind), kind);
+    QCOMPARE(verdict.why, why);
+    if (!foreign)
+        QVERIFY(!verdict.makesBusy);
+    QVERIFY(!verdict.why.isEmpty());
 }
 
 void TestPolicy::workloadReason_data()

@@ -40,6 +40,9 @@ MonitorState twoGpus(WorkloadRuntime::State minerState = WorkloadRuntime::Runnin
     alice.comm = QStringLiteral("python3");
     alice.user = QStringLiteral("alice");
     alice.pid = 4242;
+    alice.gpus = {1};
+    alice.holdsSharedNode = true;
+    alice.holdsComputeNode = true; // a CUDA job
     gpu1.foreignHolders = {alice};
     state.decision.gpus = {gpu0, gpu1};
     return state;
@@ -65,6 +68,7 @@ private Q_SLOTS:
     void historyKeepsTheLastHour();
     void graphPerGpu();
     void backendNamesAndMetrics();
+    void holdersSayTheirKindAndWhy();
     void samplingWantedWhileShown();
 };
 
@@ -86,7 +90,7 @@ void TestStatusWindow::rowPerGpu()
 
     QCOMPARE(cell(window, 1, StatusWindow::GpuColumn), QStringLiteral("1"));
     QCOMPARE(cell(window, 1, StatusWindow::ActivityColumn), QStringLiteral("busy — python3 (alice, pid 4242)"));
-    QCOMPARE(cell(window, 1, StatusWindow::HoldersColumn), QStringLiteral("python3 (alice, pid 4242)"));
+    QCOMPARE(cell(window, 1, StatusWindow::HoldersColumn), QStringLiteral("python3 (alice, pid 4242), compute client"));
     QCOMPARE(cell(window, 1, StatusWindow::WorkloadColumn), QString());
     QCOMPARE(window.findChild<QLabel *>(QStringLiteral("summary"))->text(), QStringLiteral("Running idle workloads"));
 
@@ -230,6 +234,57 @@ void TestStatusWindow::backendNamesAndMetrics()
     for (const QLabel *label : window.findChildren<QLabel *>())
         metricsShown = metricsShown || label->text().contains(QLatin1String("37% busy"));
     QVERIFY(metricsShown);
+}
+
+// Each holder with its kind (busy_when = auto); why it counts or not in the Held by cell's tooltip, in the
+// policy's words.
+void TestStatusWindow::holdersSayTheirKindAndWhy()
+{
+    MonitorState state = twoGpus();
+    Holder browser;
+    browser.comm = QStringLiteral("firefox");
+    browser.user = QStringLiteral("bob");
+    browser.pid = 77;
+    browser.gpus = {0};
+    browser.holdsSharedNode = true; // nvidiactl, no nvidia-uvm
+    state.decision.gpus[0].openOnlyHolders = {browser};
+    Holder unseen;
+    unseen.hidden = true;
+    unseen.user = QStringLiteral("?");
+    unseen.gpus = {1};
+    state.decision.gpus[1].foreignHolders.append(unseen);
+    StatusWindow window;
+    window.applyState(state, kNowMs, kWallNow);
+    window.show();
+
+    QCOMPARE(cell(window, 0, StatusWindow::HoldersColumn),
+             QStringLiteral("open, not busy: firefox (bob, pid 77), graphics client"));
+    QCOMPARE(window.table()->item(0, StatusWindow::HoldersColumn)->toolTip(),
+             QStringLiteral("firefox (bob, pid 77), graphics client: ")
+                 + Policy::judgeHolder(browser, 0, BusyRule()).why);
+    QVERIFY(Policy::judgeHolder(browser, 0, BusyRule()).why.contains(QLatin1String("no backend measures")));
+
+    QCOMPARE(cell(window, 1, StatusWindow::HoldersColumn),
+             QStringLiteral("python3 (alice, pid 4242), compute client; "
+                            "a process of another user (not visible without root), unseen"));
+    const QStringList why = window.table()->item(1, StatusWindow::HoldersColumn)->toolTip().split(QLatin1Char('\n'));
+    QCOMPARE(why.size(), 2);
+    QCOMPARE(why.at(0), QStringLiteral("python3 (alice, pid 4242), compute client: a compute client: it holds "
+                                       "nvidia-uvm or /dev/kfd"));
+    QVERIFY2(why.at(1).startsWith(QLatin1String("a process of another user (not visible without root), unseen: ")),
+             qPrintable(why.at(1)));
+
+    // busy_when = opened: the same browser counts, and the tooltip says why.
+    GpuGroupConfig opened;
+    opened.id = QStringLiteral("gpu-all");
+    opened.gpus.all = true;
+    opened.busyWhen = BusyWhen::Opened;
+    state.config.gpuGroups = {opened};
+    state.decision.gpus[0].openOnlyHolders.clear();
+    state.decision.gpus[0].foreignHolders = {browser};
+    window.applyState(state, kNowMs + 1000, kWallNow.addSecs(1));
+    QCOMPARE(window.table()->item(0, StatusWindow::HoldersColumn)->toolTip(),
+             QStringLiteral("firefox (bob, pid 77), graphics client: it has the GPU open (busy_when = opened)"));
 }
 
 void TestStatusWindow::samplingWantedWhileShown()

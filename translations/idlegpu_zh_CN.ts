@@ -702,6 +702,26 @@ The previous configuration stays in force.</source>
         <source>idle — too hot, runs again below %1 °C</source>
         <translation>空闲 — 温度过高，低于 %1 °C 后再运行</translation>
     </message>
+    <message>
+        <source>compute client</source>
+        <translation>计算客户端</translation>
+    </message>
+    <message>
+        <source>graphics client</source>
+        <translation>图形客户端</translation>
+    </message>
+    <message>
+        <source>unseen</source>
+        <translation>不可见</translation>
+    </message>
+    <message>
+        <source>%1, %2</source>
+        <translation>%1，%2</translation>
+    </message>
+    <message>
+        <source>%1: %2</source>
+        <translation>%1：%2</translation>
+    </message>
 </context>
 <context>
     <name>StatusWindow</name>

@@ -702,6 +702,26 @@ The previous configuration stays in force.</source>
         <source>idle — too hot, runs again below %1 °C</source>
         <translation>閒置 — 溫度過高，低於 %1 °C 後再執行</translation>
     </message>
+    <message>
+        <source>compute client</source>
+        <translation>運算用戶端</translation>
+    </message>
+    <message>
+        <source>graphics client</source>
+        <translation>圖形用戶端</translation>
+    </message>
+    <message>
+        <source>unseen</source>
+        <translation>不可見</translation>
+    </message>
+    <message>
+        <source>%1, %2</source>
+        <translation>%1，%2</translation>
+    </message>
+    <message>
+        <source>%1: %2</source>
+        <translation>%1：%2</translation>
+    </message>
 </context>
 <context>
     <name>StatusWindow</name>

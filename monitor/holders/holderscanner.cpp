@@ -443,12 +443,12 @@ private:
                 continue;
             const HolderScanner::Node &held = m_nodes.at(qsizetype(node));
             m_result.visibleFdsByNode[held.path] += fdsPerNode[node];
-            if (held.gpu < 0)
+            if (held.gpu < 0) {
                 holder.holdsSharedNode = true;
-            if (held.compute)
-                holder.holdsComputeNode = true;
-            else if (!holder.gpus.contains(held.gpu))
+                holder.holdsComputeNode = holder.holdsComputeNode || held.compute;
+            } else if (!holder.gpus.contains(held.gpu)) {
                 holder.gpus.append(held.gpu);
+            }
         }
         std::sort(holder.gpus.begin(), holder.gpus.end());
         m_result.holders.append(holder);
@@ -496,13 +496,17 @@ private:
 
 HolderScanner::HolderScanner(const QString &procRoot) : m_procRoot(procRoot) {}
 
+bool HolderScanner::isComputeNode(const QString &path)
+{
+    const QStringView name = QStringView(path).mid(path.lastIndexOf(QLatin1Char('/')) + 1);
+    return name == QLatin1String("nvidia-uvm") || name == QLatin1String("kfd");
+}
+
 QList<HolderScanner::Node> HolderScanner::nodesOf(const DeviceNodes &devices)
 {
     QList<Node> nodes;
-    for (const QString &path : devices.sharedNodes) {
-        const QString name = path.mid(path.lastIndexOf(QLatin1Char('/')) + 1);
-        nodes.append({path, -1, name == QLatin1String("nvidia-uvm") || name == QLatin1String("kfd")});
-    }
+    for (const QString &path : devices.sharedNodes)
+        nodes.append({path, -1, isComputeNode(path)});
     for (const GpuDevice &gpu : devices.gpus)
         nodes.append({gpu.path, gpu.index});
     return nodes;

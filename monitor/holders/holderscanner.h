@@ -33,6 +33,9 @@ public:
 
     // The nodes to look for on a machine with these devices: the shared ones, then one per GPU.
     static QList<Node> nodesOf(const DeviceNodes &devices);
+    // Whether a shared node is one only compute clients open: <device_root>/nvidia-uvm (every CUDA process) or
+    // /dev/kfd (every ROCm process); nvidiactl, nvidia-uvm-tools and nvidia-modeset are not.
+    static bool isComputeNode(const QString &path);
 
     // Scans every process, newest first (pids counting down from the last one the kernel gave out, wrapping
     // around), since the opener of a node is usually a new process.

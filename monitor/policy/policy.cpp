@@ -672,6 +672,23 @@ bool makesBusy(const Holder &holder, int gpu, const BusyRule &rule)
     return judgeHolder(holder, gpu, rule).makesBusy;
 }
 
+HolderVerdict explainHolder(const Holder &holder, int gpu, const Config &config, bool foreign)
+{
+    if (foreign)
+        return judgeHolder(holder, gpu, config.busyRuleFor(gpu));
+    HolderVerdict verdict;
+    verdict.kind = clientKind(holder, gpu);
+    verdict.makesBusy = false;
+    const QStringList ignored = config.ignoredProgramsFor(gpu);
+    for (const QString &program : ignored)
+        if (matchesProgram(holder, program)) {
+            verdict.why = QStringLiteral("ignore_programs names it (%1)").arg(program);
+            return verdict;
+        }
+    verdict.why = QStringLiteral("idlegpu itself or a process of a workload it runs");
+    return verdict;
+}
+
 QList<int> startOrder(const QList<GpuSelection> &gpusOfWorkloads)
 {
     QList<int> order;

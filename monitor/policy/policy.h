@@ -166,6 +166,10 @@ ClientKind clientKind(const Holder &holder, int gpu);
 // the user's. Under auto a graphics client no backend measures is not: a browser must not keep the GPU idle.
 HolderVerdict judgeHolder(const Holder &holder, int gpu, const BusyRule &rule);
 bool makesBusy(const Holder &holder, int gpu, const BusyRule &rule);
+// What --status and the status window say of a holder a decision lists on a GPU: judgeHolder under the GPU's
+// busy_when for a foreign one (GpuStatus::foreignHolders, openOnlyHolders); for one isForeign() left out
+// (ignoredHolders), its kind and why it never counts.
+HolderVerdict explainHolder(const Holder &holder, int gpu, const Config &config, bool foreign);
 
 // Whether `program` (an ignore_programs entry) names this holder: equal to its comm, to the basename of its
 // exe or of its argv[0]; a name longer than the 15 characters Linux keeps of comm also matches a comm that

@@ -63,14 +63,48 @@ QString StatusText::holders(const QList<Holder> &holders)
     return texts.join(tr(", "));
 }
 
-QString StatusText::gpuHolders(const GpuStatus &gpu)
+QString StatusText::clientKind(Policy::ClientKind kind)
 {
+    switch (kind) {
+    case Policy::ClientKind::Compute: return tr("compute client");
+    case Policy::ClientKind::Graphics: return tr("graphics client");
+    case Policy::ClientKind::Unseen: return tr("unseen");
+    }
+    return QString();
+}
+
+// "python3 (alice, pid 4242), compute client"
+static QString holderWithKind(const Holder &holder, int gpu, const Config &config, bool foreign)
+{
+    return StatusText::tr("%1, %2")
+        .arg(StatusText::holder(holder),
+             StatusText::clientKind(Policy::explainHolder(holder, gpu, config, foreign).kind));
+}
+
+QString StatusText::gpuHolders(const GpuStatus &gpu, const Config &config)
+{
+    const auto withKinds = [&](const QList<Holder> &list) {
+        QStringList texts;
+        for (const Holder &h : list)
+            texts.append(holderWithKind(h, gpu.index, config, true));
+        return texts.join(tr("; "));
+    };
     QStringList parts;
     if (!gpu.foreignHolders.isEmpty())
-        parts.append(holders(gpu.foreignHolders));
+        parts.append(withKinds(gpu.foreignHolders));
     if (!gpu.openOnlyHolders.isEmpty())
-        parts.append(tr("open, not busy: %1").arg(holders(gpu.openOnlyHolders)));
+        parts.append(tr("open, not busy: %1").arg(withKinds(gpu.openOnlyHolders)));
     return parts.join(tr("; "));
+}
+
+QString StatusText::gpuHoldersWhy(const GpuStatus &gpu, const Config &config)
+{
+    QStringList lines;
+    for (const QList<Holder> *list : {&gpu.foreignHolders, &gpu.openOnlyHolders})
+        for (const Holder &h : *list)
+            lines.append(tr("%1: %2").arg(holderWithKind(h, gpu.index, config, true),
+                                          Policy::explainHolder(h, gpu.index, config, true).why));
+    return lines.join(QLatin1Char('\n'));
 }
 
 QString StatusText::workloadName(const Config &config, const QString &id)

@@ -23,8 +23,14 @@ public:
     // "python3 (alice, pid 4242)"; a hidden holder: "a process of another user".
     static QString holder(const Holder &holder);
     static QString holders(const QList<Holder> &holders);
-    // Who holds the GPU: the holders that make it busy, then those that only have it open (busy_when).
-    static QString gpuHolders(const GpuStatus &gpu);
+    // "compute client", "graphics client", "unseen" (Policy::ClientKind).
+    static QString clientKind(Policy::ClientKind kind);
+    // Who holds the GPU, each with its kind: the holders that make it busy, then those that have it open without
+    // counting (a graphics client under busy_when = auto, a job not yet computing under computes).
+    static QString gpuHolders(const GpuStatus &gpu, const Config &config);
+    // Why each of them counts or not, a line per holder: "python3 (alice, pid 4242), compute client: <the policy's
+    // reason, in English>".
+    static QString gpuHoldersWhy(const GpuStatus &gpu, const Config &config);
 
     // The workload's name= (its section id when unknown).
     static QString workloadName(const Config &config, const QString &id);

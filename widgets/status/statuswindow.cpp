@@ -93,7 +93,7 @@ void StatusWindow::refresh()
             QString::number(gpu.index),
             info.name.isEmpty() ? device.describe() : info.name, // AMD and Intel: vendor, driver, PCI slot
             StatusText::gpuActivity(gpu, m_state, m_nowMs, m_wallNow, true),
-            StatusText::gpuHolders(gpu),
+            StatusText::gpuHolders(gpu, m_state.config),
             hasWorkload ? workloadWithUser(m_state.config, gpu.workloadId) : QString(),
             hasWorkload ? StatusText::workloadState(runtime == m_state.runtimes.cend() ? WorkloadRuntime::Stopped
                                                                                       : runtime->state)
@@ -121,6 +121,7 @@ void StatusWindow::refresh()
         if (info.backendIndex >= 0 && info.backendIndex != gpu.index)
             details.append(tr("nvidia-smi index %1").arg(info.backendIndex));
         m_table->item(row, NameColumn)->setToolTip(details.join(QLatin1Char('\n')));
+        m_table->item(row, HoldersColumn)->setToolTip(StatusText::gpuHoldersWhy(gpu, m_state.config));
     }
 
     // One graph per GPU present, in index order.
