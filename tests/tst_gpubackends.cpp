@@ -96,7 +96,7 @@ private Q_SLOTS:
         QList<Holder> holders{holder};
         backends.judgeHolders(holders, QStringLiteral("/proc"));
         QCOMPARE(reads, 1);
-        QCOMPARE(holders.value(0).gpuUse.value(1), (GpuUse{true, qint64(1) << 20}));
+        QCOMPARE(holders.value(0).gpuUse.value(1), (GpuUse{true, qint64(1) << 20, false, std::nullopt}));
     }
 
     // Without the library (node-only mode) or for GPUs under another device root (the demo's), NVIDIA GPUs have

@@ -72,7 +72,7 @@ struct HolderBuilder
     // What a backend said of it on a GPU: computing there or not, its memory there (absent: listed without one).
     HolderBuilder &uses(int gpuIndex, bool compute, std::optional<qint64> memoryBytes)
     {
-        holder.gpuUse.insert(gpuIndex, GpuUse{compute, memoryBytes});
+        holder.gpuUse.insert(gpuIndex, GpuUse{compute, memoryBytes, false, std::nullopt});
         return *this;
     }
     // What a backend measured of a graphics client (NVML type G, or DRM fdinfo without compute engine time).
