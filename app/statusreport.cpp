@@ -239,10 +239,24 @@ QString formatConfig(const Config &config)
     s << "Config: " << config.filePath << '\n'
       << "interval_seconds = " << config.intervalSeconds << '\n'
       << "start_delay_seconds = " << config.startDelaySeconds << '\n'
-      << "device_root = " << config.deviceRoot << '\n';
-    for (const GpuGroupConfig &group : config.gpuGroups)
+      << "device_root = " << config.deviceRoot << '\n'
+      << "on_battery = " << (config.onBattery == OnBattery::Pause ? "pause" : "run") << '\n'
+      << "max_temperature_c = " << config.maxTemperatureC << (config.maxTemperatureC > 0 ? "" : " (off)") << '\n';
+    for (const GpuGroupConfig &group : config.gpuGroups) {
         s << '[' << group.id << "] gpus = " << group.gpus.toString()
-          << ", ignore_programs = " << group.ignorePrograms.join(QLatin1Char(',')) << '\n';
+          << ", ignore_programs = " << group.ignorePrograms.join(QLatin1Char(',')) << ", busy_when = ";
+        switch (group.busyWhen.value_or(BusyWhen::Auto)) {
+        case BusyWhen::Auto: s << "auto" << (group.busyWhen ? "" : " (default)") << ", graphics_busy_percent = "
+                               << group.graphicsBusyPercent << ", busy_memory_mib = "
+                               << (group.busyMemoryMibGiven ? group.busyMemoryMib
+                                                            : GpuGroupConfig::kDefaultGraphicsBusyMemoryMib);
+                             break;
+        case BusyWhen::Opened: s << "opened"; break;
+        case BusyWhen::Computes: s << "computes"; break;
+        case BusyWhen::Memory: s << "memory, busy_memory_mib = " << group.busyMemoryMib; break;
+        }
+        s << '\n';
+    }
     for (const WorkloadConfig &w : config.workloads) {
         s << '[' << w.id << "] name = " << w.name << (w.enabled ? "" : " (disabled)") << '\n'
           << "    cmd = " << w.cmd << '\n'
@@ -256,13 +270,22 @@ QString formatConfig(const Config &config)
           << "    log = " << (w.log.isEmpty() ? QStringLiteral("(idlegpu's log)") : w.log) << '\n';
         for (const auto &pair : w.env)
             s << "    env " << pair.first << '=' << pair.second << '\n';
-        s << "    stop_timeout_seconds = " << w.stopTimeoutSeconds << '\n';
+        s << "    stop_timeout_seconds = " << w.stopTimeoutSeconds << '\n'
+          << "    priority = "
+          << (w.priority == WorkloadPriority::Idle  ? "idle"
+              : w.priority == WorkloadPriority::Low ? "low"
+                                                    : "normal")
+          << '\n';
         if (!w.refusal.isEmpty())
             s << "    refused: " << w.refusal << '\n';
     }
     s << "[tty] enabled = " << (config.tty.enabled ? "true" : "false")
       << ", whitelist = " << config.tty.whitelist.join(QLatin1Char(',')) << ", idle_seconds = " << config.tty.idleSeconds
-      << '\n';
+      << '\n'
+      << "[activity] pause_while_active = " << (config.activity.pauseWhileActive ? "true" : "false")
+      << ", idle_seconds = " << config.activity.idleSeconds << '\n'
+      << "[schedule] run = "
+      << (config.schedule.always() ? QStringLiteral("(always)") : config.schedule.toString()) << '\n';
     return out;
 }
 

@@ -140,6 +140,10 @@ private Q_SLOTS:
         QCOMPARE(check.exitCode(), 0);
         const QString out = QString::fromUtf8(check.readAllStandardOutput());
         QVERIFY2(out.contains(QStringLiteral("cmd = sh -c 'echo $$ > ")), qPrintable(out));
+        // The settings a key may leave at their defaults are shown with them.
+        QVERIFY2(out.contains(QStringLiteral("    priority = idle\n")), qPrintable(out));
+        QVERIFY2(out.contains(QStringLiteral("[schedule] run = (always)\n")), qPrintable(out));
+        QVERIFY2(out.contains(QStringLiteral("on_battery = pause\n")), qPrintable(out));
 
         const QString bad = writeFile(dir.filePath(QStringLiteral("bad.conf")),
                                       "[defaults]\ninterval_seconds=ten\n[process-x]\ngpus=0\n");

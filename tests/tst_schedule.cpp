@@ -32,6 +32,8 @@ private slots:
     void untilChange();
     void rejects_data();
     void rejects();
+    void writesWhatItReads_data();
+    void writesWhatItReads();
 };
 
 void TestSchedule::weekTime()
@@ -128,6 +130,31 @@ void TestSchedule::rejects()
     QString got;
     QVERIFY(!Schedule::parse(rules, &got));
     QCOMPARE(got, message);
+}
+
+void TestSchedule::writesWhatItReads_data()
+{
+    QTest::addColumn<QString>("rules");
+    QTest::addColumn<QString>("written");
+    QTest::newRow("always") << QString() << QString();
+    QTest::newRow("every day") << QStringLiteral("Mon-Sun") << QStringLiteral("Mon-Sun");
+    QTest::newRow("times every day") << QStringLiteral("22:00-07:00") << QStringLiteral("22:00-07:00");
+    QTest::newRow("nights and weekends") << QStringLiteral("mon-fri 18:00-08:00,sat,  Sunday")
+                                         << QStringLiteral("Mon-Fri 18:00-08:00, Sat, Sun");
+    QTest::newRow("a wrapping range splits") << QStringLiteral("Fri-Mon 20:00-24:00")
+                                             << QStringLiteral("Mon 20:00-24:00, Fri-Sun 20:00-24:00");
+}
+
+// toString() gives rules that parse() reads back as the same schedule.
+void TestSchedule::writesWhatItReads()
+{
+    QFETCH(QString, rules);
+    QFETCH(QString, written);
+    const Schedule schedule = parsed(rules);
+    QCOMPARE(schedule.toString(), written);
+    const Schedule reread = parsed(written);
+    for (int minute = 0; minute < WeekTime::kMinutesPerWeek; minute += 15)
+        QCOMPARE(reread.allowsAt({minute, 0}), schedule.allowsAt({minute, 0}));
 }
 
 QTEST_GUILESS_MAIN(TestSchedule)

@@ -150,3 +150,36 @@ std::optional<qint64> Schedule::msUntilChange(WeekTime time) const
             return qint64(ahead) * 60'000 - time.msIntoMinute;
     return std::nullopt;
 }
+
+QString Schedule::toString() const
+{
+    const auto time = [](int minute) {
+        return QStringLiteral("%1:%2").arg(minute / 60, 2, 10, QLatin1Char('0')).arg(minute % 60, 2, 10, QLatin1Char('0'));
+    };
+    QStringList parts;
+    for (const ScheduleRule &rule : m_rules) {
+        const bool allDay = rule.startMinute == 0 && rule.endMinute == WeekTime::kMinutesPerDay;
+        const QString hours = allDay ? QString() : time(rule.startMinute) + QLatin1Char('-') + time(rule.endMinute);
+        if (rule.days == 0x7f) {
+            parts.append(allDay ? QStringLiteral("Mon-Sun") : hours);
+            continue;
+        }
+        // One rule per run of consecutive days: a rule has one DAYS word.
+        for (int day = 0; day < 7; ++day) {
+            if (!(rule.days & (1 << day)) || (day > 0 && (rule.days & (1 << (day - 1)))))
+                continue;
+            int last = day;
+            while (last + 1 < 7 && (rule.days & (1 << (last + 1))))
+                ++last;
+            QString days = dayNames.at(day);
+            days[0] = days[0].toUpper();
+            if (last > day) {
+                QString end = dayNames.at(last);
+                end[0] = end[0].toUpper();
+                days += QLatin1Char('-') + end;
+            }
+            parts.append(hours.isEmpty() ? days : days + QLatin1Char(' ') + hours);
+        }
+    }
+    return parts.join(QStringLiteral(", "));
+}

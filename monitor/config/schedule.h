@@ -39,6 +39,8 @@ public:
     // Milliseconds from `time` to the next moment allowsAt() answers otherwise; nullopt when it never does.
     std::optional<qint64> msUntilChange(WeekTime time) const;
     const QList<ScheduleRule> &rules() const { return m_rules; }
+    // The rules as parse() reads them back ("Mon-Fri 18:00-08:00, Sat-Sun"); empty: always.
+    QString toString() const;
     bool operator==(const Schedule &) const = default;
 
 private:
