@@ -156,17 +156,11 @@ private:
             readNotify(*entry, &config.notify);
         if (const IniDocument::Entry *entry = find(section, QStringLiteral("vendors")))
             readVendors(*entry, &config.vendors);
-        if (const IniDocument::Entry *entry = find(section, QStringLiteral("on_battery"))) {
-            const QString text = value(*entry).trimmed().toLower();
-            if (text == QLatin1String("pause"))
-                config.onBattery = OnBattery::Pause;
-            else if (text == QLatin1String("run"))
-                config.onBattery = OnBattery::Run;
-            else
-                error(entry->line, QStringLiteral("on_battery: '%1' is neither pause (stop every workload while the "
-                                                  "computer runs on battery) nor run")
-                                       .arg(value(*entry)));
-        }
+        if (const auto choice = readWord<OnBattery>(section, QStringLiteral("on_battery"),
+                                                    {{"pause", OnBattery::Pause}, {"run", OnBattery::Run}},
+                                                    "is neither pause (stop every workload while the computer runs "
+                                                    "on battery) nor run"))
+            config.onBattery = *choice;
         readNumber(section, QStringLiteral("max_temperature_c"), ConfigRanges::maxTemperatureC,
                    QStringLiteral("degrees Celsius (0: off)"), &config.maxTemperatureC);
     }
@@ -267,24 +261,15 @@ private:
             group.ignorePrograms = parseCommaList(value(*entry));
             group.ignoreProgramsGiven = true;
         }
-        if (const IniDocument::Entry *entry = find(section, QStringLiteral("busy_when"))) {
-            const QString text = value(*entry).trimmed().toLower();
-            if (text == QLatin1String("auto"))
-                group.busyWhen = BusyWhen::Auto;
-            else if (text == QLatin1String("opened"))
-                group.busyWhen = BusyWhen::Opened;
-            else if (text == QLatin1String("computes"))
-                group.busyWhen = BusyWhen::Computes;
-            else if (text == QLatin1String("memory"))
-                group.busyWhen = BusyWhen::Memory;
-            else
-                error(entry->line, QStringLiteral("busy_when: '%1' is not auto (compute clients make the GPU busy, "
-                                                  "graphics clients only while they use it much), opened (any "
-                                                  "program that opens the GPU makes it busy), computes (one that "
-                                                  "computes on it) or memory (one that uses busy_memory_mib of its "
-                                                  "memory)")
-                                       .arg(value(*entry)));
-        }
+        group.busyWhen = readWord<BusyWhen>(section, QStringLiteral("busy_when"),
+                                            {{"auto", BusyWhen::Auto},
+                                             {"opened", BusyWhen::Opened},
+                                             {"computes", BusyWhen::Computes},
+                                             {"memory", BusyWhen::Memory}},
+                                            "is not auto (compute clients make the GPU busy, graphics clients only "
+                                            "while they use it much), opened (any program that opens the GPU makes it "
+                                            "busy), computes (one that computes on it) or memory (one that uses "
+                                            "busy_memory_mib of its memory)");
         if (const IniDocument::Entry *entry = find(section, QStringLiteral("busy_memory_mib"))) {
             constexpr ConfigRange range = ConfigRanges::busyMemoryMib;
             const QString text = value(*entry);
@@ -352,19 +337,13 @@ private:
         }
         readSeconds(section, QStringLiteral("stop_timeout_seconds"), ConfigRanges::stopTimeoutSeconds,
                     &workload.stopTimeoutSeconds);
-        if (const IniDocument::Entry *entry = find(section, QStringLiteral("priority"))) {
-            const QString text = value(*entry).trimmed().toLower();
-            if (text == QLatin1String("idle"))
-                workload.priority = WorkloadPriority::Idle;
-            else if (text == QLatin1String("low"))
-                workload.priority = WorkloadPriority::Low;
-            else if (text == QLatin1String("normal"))
-                workload.priority = WorkloadPriority::Normal;
-            else
-                error(entry->line, QStringLiteral("priority: '%1' is not idle (CPU time nobody else wants), low "
-                                                  "(nice 10) or normal")
-                                       .arg(value(*entry)));
-        }
+        if (const auto choice = readWord<WorkloadPriority>(section, QStringLiteral("priority"),
+                                                           {{"idle", WorkloadPriority::Idle},
+                                                            {"low", WorkloadPriority::Low},
+                                                            {"normal", WorkloadPriority::Normal}},
+                                                           "is not idle (CPU time nobody else wants), low (nice 10) "
+                                                           "or normal"))
+            workload.priority = *choice;
         m_result.config.workloads.append(workload);
     }
 
@@ -450,6 +429,23 @@ private:
                   QStringLiteral("%1: '%2' is out of range (%3 to %4 seconds)").arg(key, text).arg(min).arg(max));
         else
             *seconds = int(*number);
+    }
+
+    // A key whose value is one of a few words (any case, white space around): what that word stands for; nullopt
+    // when the key is absent or, with an error "KEY: 'VALUE' <explanation>", when the value is none of them.
+    template<typename T>
+    std::optional<T> readWord(const IniDocument::Section &section, const QString &key,
+                              std::initializer_list<std::pair<const char *, T>> words, const char *explanation)
+    {
+        const IniDocument::Entry *entry = find(section, key);
+        if (!entry)
+            return std::nullopt;
+        const QString text = value(*entry).trimmed().toLower();
+        for (const auto &[word, meaning] : words)
+            if (text == QLatin1String(word))
+                return meaning;
+        error(entry->line, QStringLiteral("%1: '%2' %3").arg(key, value(*entry), QLatin1String(explanation)));
+        return std::nullopt;
     }
 
     // A whole number in `unit` (for the message) within range.
