@@ -1,5 +1,7 @@
 #include "statusreport.h"
 
+#include "conditions/powersupply.h"
+
 #include <QCoreApplication>
 #include <QDateTime>
 #include <QJsonArray>
@@ -12,6 +14,7 @@ MonitorState collect(const Config &config, const MonitorPaths &paths, std::uniqu
 {
     SnapshotCollector collector(paths);
     collector.backends().setVendorLibrary(std::move(vendorLibrary));
+    collector.setPower(PowerSupply::readState(paths.sysfsRoot));
     const SnapshotCollector::Survey survey = collector.survey(config);
     MonitorState state;
     state.config = config;
@@ -124,6 +127,12 @@ QString formatText(const MonitorState &state)
             s << " as user " << workload.user;
         s << ": " << (reason.isEmpty() ? QStringLiteral("would run") : reason) << '\n';
     }
+    if (state.snapshot.power.known) {
+        s << "Power: " << PowerSupply::describe(state.snapshot.power);
+        if (state.snapshot.power.onBattery && state.config.onBattery == OnBattery::Run)
+            s << ", workloads run all the same (on_battery = run)";
+        s << '\n';
+    }
     if (!state.decision.activeUsers.isEmpty())
         s << "Active users (tty check): " << state.decision.activeUsers.join(QStringLiteral(", ")) << '\n';
     // As root the few processes whose fds stay closed (a container's init) hold no GPU, and nothing is inferred.
@@ -154,6 +163,14 @@ static QJsonObject holderToJson(const Holder &holder, int gpu, const Config &con
     if (holder.gpuMemoryBytes)
         object.insert(QStringLiteral("gpu_memory_bytes"), *holder.gpuMemoryBytes);
     return object;
+}
+
+// {"on_battery": true, "source": "BAT0"}; null where no power supply says (a desktop).
+static QJsonValue powerToJson(const PowerState &power)
+{
+    if (!power.known)
+        return QJsonValue();
+    return QJsonObject{{QStringLiteral("on_battery"), power.onBattery}, {QStringLiteral("source"), power.source}};
 }
 
 QJsonObject toJson(const MonitorState &state)
@@ -229,6 +246,7 @@ QJsonObject toJson(const MonitorState &state)
                        {QStringLiteral("gpus"), gpus},
                        {QStringLiteral("workloads"), workloads},
                        {QStringLiteral("active_users"), QJsonArray::fromStringList(state.decision.activeUsers)},
+                       {QStringLiteral("power"), powerToJson(state.snapshot.power)},
                        {QStringLiteral("unreadable_processes"), state.snapshot.unreadableProcesses}};
 }
 

@@ -1,6 +1,7 @@
 #include "monitor.h"
 
 #include "logging.h"
+#include "conditions/powersupply.h"
 #include "devices/nodewatcher.h"
 
 #include <QDir>
@@ -47,6 +48,11 @@ Monitor::Monitor(const QString &configPath, WorkloadRunner *runner, const Clock 
       m_pendingEvents(new NodeEvents)
 {
     m_pollTimer = new QTimer(this);
+    // Power supplies the kernel does not announce are read at the poll, before the scan that follows.
+    connect(m_pollTimer, &QTimer::timeout, this, [this] {
+        if (m_powerWatcher)
+            m_powerWatcher->poll();
+    });
     // The poll refreshes the backend's process lists too, so what a sample named does not outlive its process.
     connect(m_pollTimer, &QTimer::timeout, this, &Monitor::sampleGpus);
 
@@ -313,6 +319,7 @@ bool Monitor::applyConfig(const ConfigLoadResult &result, bool initial)
     }
     const bool deviceRootChanged = next.deviceRoot != m_config.deviceRoot || initial;
     m_config = next;
+    applyOnBatteryConfig();
     m_pollTimer->start(m_config.intervalSeconds * 1000);
     if (deviceRootChanged) {
         const QStringList dirs = m_fileWatcher->directories();
@@ -327,6 +334,25 @@ bool Monitor::applyConfig(const ConfigLoadResult &result, bool initial)
         m_runner->setGpuDevices({});
     }
     return true;
+}
+
+void Monitor::applyOnBatteryConfig()
+{
+    const bool wanted = m_config.onBattery == OnBattery::Pause;
+    if (wanted && !m_powerWatcher) {
+        m_powerWatcher = new PowerSupplyWatcher(m_collector.paths().sysfsRoot, this);
+        connect(m_powerWatcher, &PowerSupplyWatcher::changed, this, [this](const PowerState &power) {
+            m_collector.setPower(power);
+            // Not urgent as a foreign open is: coalesced with other events, or taken by the poll's own scan.
+            if (!m_coalesceTimer->isActive())
+                m_coalesceTimer->start(kCoalesceMs);
+        });
+        m_collector.setPower(m_powerWatcher->state());
+    } else if (!wanted && m_powerWatcher) {
+        delete m_powerWatcher;
+        m_powerWatcher = nullptr;
+        m_collector.setPower(PowerState());
+    }
 }
 
 void Monitor::watchConfigFile()

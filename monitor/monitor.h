@@ -4,7 +4,8 @@
 //   inotify open/close on a node ─┐ (an open while a workload runs: rescan at once; else coalesced)
 //   device_root changes ──────────┤
 //   QTimer, interval_seconds ─────┼─► rescan ─► Policy::decide ─► runner stop/start ─► stateChanged()
-//   config file changes / SIGHUP ─┘
+//   config file changes / SIGHUP ─┤
+//   power_supply uevents ─────────┘ (on_battery = pause; without them, read at the poll)
 #include "clock.h"
 #include "config/config.h"
 #include "backends/gpubackend.h"
@@ -21,6 +22,7 @@
 #include <memory>
 
 class NodeWatcher;
+class PowerSupplyWatcher;
 struct NodeEvents;
 class QFileSystemWatcher;
 class QTimer;
@@ -116,6 +118,7 @@ private:
     void preemptEarly(const Holder &scanned);
     void apply(const Decision &decision);
     void scheduleWake(qint64 wakeAtMs);
+    void applyOnBatteryConfig(); // a PowerSupplyWatcher while on_battery = pause, none otherwise
 
     QString m_configPath;
     WorkloadRunner *m_runner;
@@ -133,6 +136,7 @@ private:
     HiddenHolderTracker m_hidden;
     NodeEvents *m_pendingEvents;
     GpuMetrics m_gpuMetrics;
+    PowerSupplyWatcher *m_powerWatcher = nullptr; // while on_battery = pause; the collector carries its state
 
     NodeWatcher *m_nodeWatcher = nullptr;
     QFileSystemWatcher *m_fileWatcher = nullptr;

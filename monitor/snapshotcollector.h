@@ -51,6 +51,10 @@ public:
     // backends know they do there, and the tty sessions when [tty] is enabled. takenAtMs is left to the caller.
     Snapshot collect(const Config &config, const Hooks &hooks = Hooks()) const;
 
+    // Where the machine's power comes from ([defaults] on_battery), as its watcher last said: in every later
+    // collect(). Unknown until set.
+    void setPower(const PowerState &power) { m_power = power; }
+
     // All of it at once, for a one-shot look (`--status`, the settings dialog on its own): scans the devices,
     // samples the backends, collects.
     struct Survey
@@ -65,4 +69,5 @@ private:
     HolderScanner m_scanner;
     GpuBackends m_backends;
     QHash<int, int> m_temperatures; // of the last sampleGpus(), for max_temperature_c
+    PowerState m_power;
 };

@@ -54,7 +54,7 @@ private Q_SLOTS:
         QCOMPARE(plan.program, kReaper);
         QCOMPARE(plan.arguments,
                  (QStringList{"--parent", QString::number(QCoreApplication::applicationPid()), "--grace-ms", "7000",
-                              "--user", "alice", "--dir", dir.path(), "--",
+                              "--priority", "idle", "--user", "alice", "--dir", dir.path(), "--",
                               QStandardPaths::findExecutable(QStringLiteral("sh")), "-c", "pwd"}));
         QCOMPARE(plan.reaperFolder, QStringLiteral("/"));
         QCOMPARE(plan.workingFolder, dir.path());
@@ -78,6 +78,31 @@ private Q_SLOTS:
         QVERIFY(!plan.arguments.contains(QStringLiteral("--dir")));
         QCOMPARE(plan.reaperFolder, dir.path());
         QVERIFY(!plan.environment.contains(QStringLiteral("CUDA_VISIBLE_DEVICES"))); // gpus=ALL
+    }
+
+    // [process-*] priority reaches the reaper, which sets it in the workload (tst_reaper reads it back).
+    void priorityIsPassedToTheReaper_data()
+    {
+        QTest::addColumn<int>("priority");
+        QTest::addColumn<QString>("argument");
+        QTest::newRow("idle") << int(WorkloadPriority::Idle) << "idle";
+        QTest::newRow("low") << int(WorkloadPriority::Low) << "low";
+        QTest::newRow("normal") << int(WorkloadPriority::Normal) << "normal";
+    }
+
+    void priorityIsPassedToTheReaper()
+    {
+        QFETCH(int, priority);
+        QFETCH(QString, argument);
+        QTemporaryDir dir;
+        WorkloadConfig config = workload({"true"}, dir.path(), QStringLiteral("alice"));
+        config.priority = WorkloadPriority(priority);
+        const LaunchPlan plan = LaunchPlan::make(config, {0}, false, {kReaper, {}, {}, rootWithAlice(dir.path())});
+        QVERIFY2(plan.ready(), qPrintable(plan.error()));
+        const qsizetype at = plan.arguments.indexOf(QStringLiteral("--priority"));
+        QVERIFY(at >= 0);
+        QVERIFY(at < plan.arguments.indexOf(QStringLiteral("--"))); // the reaper's option, not the workload's
+        QCOMPARE(plan.arguments.value(at + 1), argument);
     }
 
     void cannotStart_data()

@@ -1,5 +1,5 @@
 // idlegpu-reaper driven directly, over real processes: exit passthrough, stop and kill of whole trees
-// (escapees included), and the end of everything when its parent dies by SIGKILL.
+// (escapees included), the end of everything when its parent dies by SIGKILL, and the priority of the tree.
 #include "testsupport.h"
 
 #include <QCoreApplication>
@@ -9,11 +9,16 @@
 #include <QTemporaryDir>
 #include <QtTest>
 
+#include "config/useraccount.h"
+
 #include <algorithm>
 #include <memory>
 
+#include <sched.h>
 #include <signal.h>
 #include <sys/resource.h>
+#include <sys/syscall.h>
+#include <unistd.h>
 
 using TestSupport::processAlive;
 
@@ -51,6 +56,14 @@ qint64 statField(qint64 pid, int index)
 }
 
 qint64 sessionOf(qint64 pid) { return statField(pid, 6); }
+
+// The I/O scheduling class of `pid` by ioprio_get(2) (its value's bits from 13 up: 0 none, 1 realtime, 2 best
+// effort, 3 idle); -1 when it cannot be read.
+int ioClassOf(qint64 pid)
+{
+    const long value = syscall(SYS_ioprio_get, 1 /* IOPRIO_WHO_PROCESS */, pid_t(pid));
+    return value < 0 ? -1 : int(value >> 13);
+}
 
 } // namespace
 
@@ -124,6 +137,9 @@ private Q_SLOTS:
         QTest::newRow("no program") << QStringList{"--"} << 2 << "usage: idlegpu-reaper";
         QTest::newRow("no --") << QStringList{"sleep", "1"} << 2 << "usage: idlegpu-reaper";
         QTest::newRow("bad number") << QStringList{"--grace-ms", "soon", "--", "true"} << 2 << "usage: idlegpu-reaper";
+        QTest::newRow("bad priority") << QStringList{"--priority", "high", "--", "touch", "DIR/ran"} << 2
+                                      << "usage: idlegpu-reaper";
+        QTest::newRow("no priority") << QStringList{"--priority"} << 2 << "usage: idlegpu-reaper";
         // The account went away after idlegpu read the config: the program must not run (as root or otherwise).
         QTest::newRow("vanished user") << QStringList{"--user", "idlegpu-no-such-user", "--", "touch", "DIR/ran"}
                                        << 127
@@ -150,6 +166,71 @@ private Q_SLOTS:
         const QString stderrText = QString::fromLocal8Bit(reaper.readAllStandardError());
         QVERIFY2(stderrText.startsWith(message), qPrintable(stderrText));
         QVERIFY(!QFile::exists(m_dir->filePath(QStringLiteral("ran"))));
+    }
+
+    void priorityCoversTheWholeTree_data()
+    {
+        // What the test itself runs with: "normal" keeps it, "low" only raises the nice value to 10.
+        errno = 0;
+        const int ownNice = getpriority(PRIO_PROCESS, 0);
+        QCOMPARE(errno, 0);
+        const int ownPolicy = sched_getscheduler(0);
+        const int ownIoClass = ioClassOf(::getpid());
+        QTest::addColumn<QString>("priority");
+        QTest::addColumn<QString>("user");
+        QTest::addColumn<int>("policy"); // /proc/<pid>/stat field 41
+        QTest::addColumn<int>("nice");   // field 19
+        QTest::addColumn<int>("ioClass");
+        QTest::newRow("idle") << "idle" << "" << int(SCHED_IDLE) << 19 << 3;
+        QTest::newRow("low") << "low" << "" << ownPolicy << qMax(ownNice, 10) << ownIoClass;
+        QTest::newRow("normal") << "normal" << "" << ownPolicy << ownNice << ownIoClass;
+        // Set after the switch to user=: none of it needs a privilege.
+        QTest::newRow("idle as nobody") << "idle" << "nobody" << int(SCHED_IDLE) << 19 << 3;
+        QTest::newRow("low as nobody") << "low" << "nobody" << ownPolicy << qMax(ownNice, 10) << ownIoClass;
+    }
+
+    // The workload and a child it forks run with the priority asked for; the reaper keeps the test's own.
+    void priorityCoversTheWholeTree()
+    {
+        QFETCH(QString, priority);
+        QFETCH(QString, user);
+        QFETCH(int, policy);
+        QFETCH(int, nice);
+        QFETCH(int, ioClass);
+        QStringList options{QStringLiteral("--priority"), priority};
+        if (!user.isEmpty()) {
+            if (::geteuid() != 0)
+                QSKIP("switching to another user needs root");
+            if (!UserLookup::findAccount(user))
+                QSKIP("this machine has no user 'nobody'");
+            options += {QStringLiteral("--user"), user, QStringLiteral("--dir"), QStringLiteral("/")};
+        }
+        QProcess reaper;
+        // The pids on stdout: a file in the test's folder could not be written as nobody.
+        startReaper(reaper, *m_dir, options, QStringLiteral("sleep 300 & echo $$ $!; wait"));
+        QByteArray line;
+        while (!line.endsWith('\n') && reaper.waitForReadyRead(5000))
+            line += reaper.readAllStandardOutput();
+        const QList<QByteArray> pids = line.trimmed().split(' ');
+        QVERIFY2(pids.size() == 2, line.constData());
+        const qint64 workload = pids.at(0).toLongLong();
+        const qint64 child = pids.at(1).toLongLong();
+        QVERIFY(workload > 0 && child > 0);
+        QCOMPARE(statField(workload, 4), qint64(reaper.processId())); // the reaper's own child
+
+        for (const qint64 pid : {workload, child}) {
+            QCOMPARE(statField(pid, 41), qint64(policy));
+            QCOMPARE(statField(pid, 19), qint64(nice));
+            QCOMPARE(ioClassOf(pid), ioClass);
+        }
+        // The reaper itself must answer a stop at once: it keeps the test's priority.
+        QCOMPARE(statField(reaper.processId(), 41), qint64(sched_getscheduler(0)));
+        QCOMPARE(statField(reaper.processId(), 19), qint64(getpriority(PRIO_PROCESS, 0)));
+        QCOMPARE(reaper.readAllStandardError(), QByteArray()); // nothing refused
+
+        reaper.terminate();
+        QVERIFY(reaper.waitForFinished(5000));
+        QVERIFY(!processAlive(child));
     }
 
     void parentGoneBeforeStart()

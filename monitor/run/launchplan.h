@@ -58,7 +58,8 @@ struct LaunchPlan
     QProcess *makeProcess(QObject *parent) const;
 
     // The plan for `config` on `gpus` (allGpus: gpus=ALL, no selection in the environment). The reaper ends the
-    // tree with SIGKILL config.stopTimeoutSeconds after a SIGTERM, and on its own when idlegpu dies.
+    // tree with SIGKILL config.stopTimeoutSeconds after a SIGTERM, and on its own when idlegpu dies; it sets
+    // config.priority in the workload before the exec.
     static LaunchPlan make(const WorkloadConfig &config, const QList<int> &gpus, bool allGpus,
                            const LaunchContext &context);
 

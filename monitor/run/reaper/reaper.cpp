@@ -1,7 +1,7 @@
 // idlegpu-reaper: supervises one idle workload for idlegpu.
 //
-//   idlegpu-reaper [--parent PID] [--grace-ms MS] [--orphan-grace-ms MS] [--user NAME [--dir FOLDER]]
-//                  -- program [args...]
+//   idlegpu-reaper [--parent PID] [--grace-ms MS] [--orphan-grace-ms MS] [--priority idle|low|normal]
+//                  [--user NAME [--dir FOLDER]] -- program [args...]
 //
 // Why it exists: idlegpu must be able to end a workload's whole process tree (children that fork, double-fork
 // or call setsid included), and nothing may survive idlegpu itself, even when idlegpu dies by SIGKILL.
@@ -24,6 +24,15 @@
 // failure ends the start with 127 and a message: the program never runs as root instead. --dir FOLDER: the
 // workload's working folder, entered after the switch, so that it is entered with the user's permissions.
 //
+// --priority ([process-*] priority; default normal): how the workload's processes share the machine, set in the
+// forked child before the exec, so that the whole workload tree inherits it while the reaper itself keeps
+// idlegpu's priority and answers a stop at once. idle: SCHED_IDLE, nice 19 and the idle I/O class (only the CPU
+// time and disk time nobody else wants); low: nice 10; normal: as inherited. Each only lowers the priority,
+// which needs no privilege, so it is set after the switch to --user: root's privilege never lifts a workload
+// above idlegpu's own (a nice already above the one asked for stays). A step the kernel refuses is logged on
+// stderr and the workload still runs, at the priority it has then: a lower priority is a courtesy, not a
+// condition of running.
+//
 // Exit status: once no descendant is left, it exits the way the workload (the direct child) ended: the same
 // exit code, or the same signal re-raised, so that idlegpu sees what the workload did. 127 (with a message on
 // stderr) when the program cannot be run; 2 for a bad command line; 143 (128 + SIGTERM) when idlegpu was gone
@@ -44,7 +53,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/prctl.h>
+#include <sched.h>
 #include <sys/resource.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -56,6 +67,8 @@
 
 namespace {
 
+enum class Priority { Normal, Low, Idle };
+
 struct Options
 {
     pid_t parent = 0;           // idlegpu's pid; 0: whoever started the reaper
@@ -63,13 +76,14 @@ struct Options
     long orphanGraceMs = 1'000; // idlegpu died: SIGTERM, then SIGKILL after this
     const char *user = nullptr; // --user: the login name the workload runs as; null: as the reaper
     const char *dir = nullptr;  // --dir: the folder the workload starts in, entered as the user; null: inherited
+    Priority priority = Priority::Normal; // --priority
     char **program = nullptr;   // argv of the workload, null-terminated
 };
 
 void printUsage()
 {
-    fprintf(stderr, "usage: idlegpu-reaper [--parent PID] [--grace-ms MS] [--orphan-grace-ms MS] [--user NAME "
-                    "[--dir FOLDER]] -- program [args...]\n");
+    fprintf(stderr, "usage: idlegpu-reaper [--parent PID] [--grace-ms MS] [--orphan-grace-ms MS] "
+                    "[--priority idle|low|normal] [--user NAME [--dir FOLDER]] -- program [args...]\n");
 }
 
 bool parseNumber(const char *text, long &value)
@@ -99,6 +113,18 @@ bool parseOptions(int argc, char **argv, Options &options)
             if (i + 1 >= argc || !*argv[i + 1])
                 return false;
             (strcmp(arg, "--user") == 0 ? options.user : options.dir) = argv[++i];
+            continue;
+        }
+        if (strcmp(arg, "--priority") == 0) {
+            const char *value = i + 1 < argc ? argv[++i] : "";
+            if (strcmp(value, "idle") == 0)
+                options.priority = Priority::Idle;
+            else if (strcmp(value, "low") == 0)
+                options.priority = Priority::Low;
+            else if (strcmp(value, "normal") == 0)
+                options.priority = Priority::Normal;
+            else
+                return false;
             continue;
         }
         long value = 0;
@@ -248,7 +274,44 @@ bool becomeUser(const char *user)
     return true;
 }
 
-[[noreturn]] void runWorkload(char **program, const char *user, const char *dir)
+// ioprio_set(2) has no glibc wrapper; its constants, from linux/ioprio.h, are declared here so that no kernel header
+// is needed.
+constexpr int kIoprioWhoProcess = 1;
+constexpr int kIoprioClassIdle = 3;
+constexpr int kIoprioClassShift = 13;
+
+// Raises the nice value to `nice` unless it is higher already: a workload never runs above what it inherited.
+void niceAtLeast(int nice)
+{
+    errno = 0;
+    const int current = getpriority(PRIO_PROCESS, 0);
+    if (errno == 0 && current >= nice)
+        return;
+    if (setpriority(PRIO_PROCESS, 0, nice) != 0)
+        dprintf(STDERR_FILENO, "idlegpu-reaper: cannot set nice %d: %s; the workload runs at nice %d\n", nice,
+                strerror(errno), current);
+}
+
+// In the forked child, after the user switch: the priority the whole workload tree inherits. A step that fails
+// is logged and skipped; the workload runs all the same.
+void lowerPriority(Priority priority)
+{
+    if (priority == Priority::Normal)
+        return;
+    if (priority == Priority::Idle) {
+        sched_param param{};
+        param.sched_priority = 0;
+        if (sched_setscheduler(0, SCHED_IDLE, &param) != 0)
+            dprintf(STDERR_FILENO, "idlegpu-reaper: cannot set the SCHED_IDLE policy: %s\n", strerror(errno));
+        if (syscall(SYS_ioprio_set, kIoprioWhoProcess, 0, kIoprioClassIdle << kIoprioClassShift) != 0)
+            dprintf(STDERR_FILENO, "idlegpu-reaper: cannot set the idle I/O class: %s\n", strerror(errno));
+    }
+    // Under SCHED_IDLE the nice value no longer weighs, but it is the floor a child that leaves SCHED_IDLE
+    // (allowed within RLIMIT_NICE) falls back to.
+    niceAtLeast(priority == Priority::Idle ? 19 : 10);
+}
+
+[[noreturn]] void runWorkload(char **program, const char *user, const char *dir, Priority priority)
 {
     // The workload starts with default dispositions and nothing blocked. Not the mask the reaper inherited:
     // idlegpu blocks SIGTERM, SIGINT and SIGHUP in every thread to read them from a signalfd, and a workload
@@ -260,6 +323,7 @@ bool becomeUser(const char *user)
     sigprocmask(SIG_SETMASK, &nothing, nullptr);
     if (user && !becomeUser(user))
         _exit(127);
+    lowerPriority(priority);
     if (dir && chdir(dir) != 0) {
         dprintf(STDERR_FILENO, "idlegpu-reaper: cannot enter the working folder '%s'%s%s: %s\n", dir,
                 user ? " as user " : "", user ? user : "", strerror(errno));
@@ -428,7 +492,7 @@ int main(int argc, char **argv)
         return 127;
     }
     if (child == 0)
-        runWorkload(options.program, options.user, options.dir);
+        runWorkload(options.program, options.user, options.dir, options.priority);
 
     Reaper(options, parent).run(child);
 }
