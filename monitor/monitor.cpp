@@ -1,6 +1,7 @@
 #include "monitor.h"
 
 #include "logging.h"
+#include "conditions/logindpresence.h"
 #include "devices/nodewatcher.h"
 
 #include <QDir>
@@ -10,6 +11,7 @@
 #include <QTimer>
 
 #include <algorithm>
+#include <utility>
 
 #include <unistd.h>
 
@@ -239,6 +241,47 @@ void Monitor::setPause(const PauseState &pause)
     rescan();
 }
 
+void Monitor::setDesktopIdle(const DesktopIdleReport &report)
+{
+    if (!m_logind)
+        return;
+    m_desktopIdle = report;
+    updatePresence();
+}
+
+void Monitor::applyActivityConfig()
+{
+    if (m_config.activity.pauseWhileActive && !m_logind) {
+        m_logind = new LogindPresence(m_clock, this);
+        connect(m_logind, &LogindPresence::changed, this, &Monitor::updatePresence);
+        m_logind->start();
+    } else if (!m_config.activity.pauseWhileActive && m_logind) {
+        delete m_logind;
+        m_logind = nullptr;
+        m_desktopIdle = DesktopIdleReport();
+        m_presence = UserPresence();
+        m_collector.setPresence(m_presence);
+    }
+}
+
+void Monitor::updatePresence()
+{
+    const UserPresence presence = Presence::combine(m_logind->sessions(), m_desktopIdle);
+    if (presence == m_presence)
+        return;
+    const UserPresence previous = std::exchange(m_presence, presence);
+    m_collector.setPresence(presence);
+    if (presence.state != previous.state || presence.source != previous.source)
+        qCInfo(lcPresence, "presence: %s", qPrintable(Presence::describe(presence, m_clock->nowMs())));
+    // A later input while every workload waits changes nothing now: the policy wakes at the away time it last
+    // computed and reads the new one then. Saves a scan at each poll of the desktop while the user works.
+    const bool laterInputOnly = presence.state == UserPresence::State::Idle
+                                && previous.state == UserPresence::State::Idle
+                                && presence.idleSinceMs >= previous.idleSinceMs;
+    if (!laterInputOnly || anyWorkloadRunning())
+        rescan();
+}
+
 MonitorState Monitor::state() const
 {
     MonitorState state;
@@ -312,6 +355,7 @@ bool Monitor::applyConfig(const ConfigLoadResult &result, bool initial)
     }
     const bool deviceRootChanged = next.deviceRoot != m_config.deviceRoot || initial;
     m_config = next;
+    applyActivityConfig();
     m_pollTimer->start(m_config.intervalSeconds * 1000);
     if (deviceRootChanged) {
         const QStringList dirs = m_fileWatcher->directories();

@@ -6,6 +6,7 @@
 //   QTimer, interval_seconds ─────┼─► rescan ─► Policy::decide ─► runner stop/start ─► stateChanged()
 //   config file changes / SIGHUP ─┘
 #include "clock.h"
+#include "conditions/presence.h"
 #include "config/config.h"
 #include "backends/gpubackend.h"
 #include "holders/hiddenholders.h"
@@ -20,6 +21,7 @@
 
 #include <memory>
 
+class LogindPresence;
 class NodeWatcher;
 struct NodeEvents;
 class QFileSystemWatcher;
@@ -67,6 +69,9 @@ public:
     void setPausedAll(bool paused, qint64 untilMs = 0);
     void setWorkloadPaused(const QString &id, bool paused);
     void setPause(const PauseState &pause);
+    // What the tray's desktop says of its session ([activity] pause_while_active): refines logind's word on it.
+    // Ignored while pause_while_active is off.
+    void setDesktopIdle(const DesktopIdleReport &report);
 
     // The vendor library (NVML) for names, UUIDs, metrics and other users' processes of NVIDIA GPUs, beside the
     // DRM backend (sysfs, fdinfo) for AMD and Intel GPUs, which is always there. Set before start(); the monitor
@@ -97,6 +102,8 @@ private Q_SLOTS:
 
 private:
     bool anyWorkloadRunning() const;
+    // logind's or the desktop's word changed: combine them, rescan where it may change the decision.
+    void updatePresence();
 
 Q_SIGNALS:
     void stateChanged();
@@ -115,6 +122,7 @@ private:
     void preemptEarly(const Holder &holder);
     void apply(const Decision &decision);
     void scheduleWake(qint64 wakeAtMs);
+    void applyActivityConfig(); // a LogindPresence while pause_while_active is on, none otherwise
 
     QString m_configPath;
     WorkloadRunner *m_runner;
@@ -132,6 +140,9 @@ private:
     HiddenHolderTracker m_hidden;
     NodeEvents *m_pendingEvents;
     GpuMetrics m_gpuMetrics;
+    LogindPresence *m_logind = nullptr; // while pause_while_active is on
+    DesktopIdleReport m_desktopIdle;
+    UserPresence m_presence; // combined; the collector puts it in each snapshot
 
     NodeWatcher *m_nodeWatcher = nullptr;
     QFileSystemWatcher *m_fileWatcher = nullptr;

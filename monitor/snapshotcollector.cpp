@@ -33,6 +33,7 @@ Snapshot SnapshotCollector::collect(const Config &config, const Hooks &hooks) co
     Snapshot snapshot;
     snapshot.devices = devices();
     snapshot.temperatures = m_temperatures;
+    snapshot.presence = m_presence;
     const HolderScanner::Result scan = m_scanner.scan(HolderScanner::nodesOf(snapshot.devices), hooks.onHolder);
     snapshot.holders = scan.holders;
     snapshot.unreadableProcesses = scan.unreadableProcesses;

@@ -51,6 +51,9 @@ public:
     // backends know they do there, and the tty sessions when [tty] is enabled. takenAtMs is left to the caller.
     Snapshot collect(const Config &config, const Hooks &hooks = Hooks()) const;
 
+    // Whether someone sits at the computer ([activity]), as its sources last said: in every later collect().
+    void setPresence(const UserPresence &presence) { m_presence = presence; }
+
     // All of it at once, for a one-shot look (`--status`, the settings dialog on its own): scans the devices,
     // samples the backends, collects.
     struct Survey
@@ -65,4 +68,5 @@ private:
     HolderScanner m_scanner;
     GpuBackends m_backends;
     QHash<int, int> m_temperatures; // of the last sampleGpus(), for max_temperature_c
+    UserPresence m_presence;
 };
