@@ -26,6 +26,9 @@ constexpr qint64 kHiddenCheckedByBackendAfterMs = 30'000;
 constexpr int kRecheckMs = 1;
 // Editors save in several steps (truncate, write, rename): read the file once they are done.
 constexpr int kReloadDelayMs = 200;
+// An idle time read again comes back a few milliseconds off (the desktop's round trip, logind's µs on another
+// clock): less than this is the same last input.
+constexpr qint64 kIdleSinceJitterMs = 1000;
 
 // True when the file holds nothing but white space.
 bool isBlankFile(const QString &path)
@@ -273,13 +276,16 @@ void Monitor::updatePresence()
     m_collector.setPresence(presence);
     if (presence.state != previous.state || presence.source != previous.source)
         qCInfo(lcPresence, "presence: %s", qPrintable(Presence::describe(presence, m_clock->nowMs())));
-    // A later input while every workload waits changes nothing now: the policy wakes at the away time it last
-    // computed and reads the new one then. Saves a scan at each poll of the desktop while the user works.
-    const bool laterInputOnly = presence.state == UserPresence::State::Idle
-                                && previous.state == UserPresence::State::Idle
-                                && presence.idleSinceMs >= previous.idleSinceMs;
-    if (!laterInputOnly || anyWorkloadRunning())
-        rescan();
+    if (presence.state == UserPresence::State::Idle && previous.state == UserPresence::State::Idle) {
+        // The same last input, measured again (a round trip later, on another clock): nothing to decide.
+        if (qAbs(presence.idleSinceMs - previous.idleSinceMs) < kIdleSinceJitterMs)
+            return;
+        // A later input while every workload waits changes nothing now: the policy wakes at the away time it last
+        // computed and reads the new one then. Saves a scan at each poll of the desktop while the user works.
+        if (presence.idleSinceMs > previous.idleSinceMs && !anyWorkloadRunning())
+            return;
+    }
+    rescan();
 }
 
 MonitorState Monitor::state() const
