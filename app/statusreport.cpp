@@ -1,6 +1,8 @@
 #include "statusreport.h"
 
 #include "conditions/powersupply.h"
+#include "conditions/logindpresence.h"
+#include "logging.h"
 
 #include <QCoreApplication>
 #include <QDateTime>
@@ -10,21 +12,33 @@
 
 namespace StatusReport {
 
+// A one-shot look may wait this long for logind; the desktop's own idle time is the tray's alone to ask.
+constexpr int kPresenceTimeoutMs = 1000;
+
 MonitorState collect(const Config &config, const MonitorPaths &paths, std::unique_ptr<GpuBackend> vendorLibrary)
 {
     SnapshotCollector collector(paths);
     collector.backends().setVendorLibrary(std::move(vendorLibrary));
     collector.setPower(PowerSupply::readState(paths.sysfsRoot));
+    if (config.activity.pauseWhileActive) {
+        QString error;
+        const auto sessions = LogindPresence::readOnce(SystemClock::instance(), kPresenceTimeoutMs, &error);
+        if (!sessions)
+            qCWarning(lcPresence, "logind does not answer: %s", qPrintable(error));
+        collector.setPresence(Presence::combine(sessions, DesktopIdleReport()));
+    }
     const SnapshotCollector::Survey survey = collector.survey(config);
     MonitorState state;
     state.config = config;
     state.snapshot = survey.snapshot;
+    state.snapshot.takenAtMs = SystemClock::instance()->nowMs(); // the presence's idle time is measured from it
     state.gpuMetrics = survey.gpuMetrics;
 
     PolicyInput input;
     input.snapshot = state.snapshot;
     input.config = config;
     input.config.startDelaySeconds = 0; // "what would run": as if every GPU had been free long enough
+    input.nowMs = state.snapshot.takenAtMs;
     input.localNow = QDateTime::currentDateTime();
     input.selfPid = ::getpid();
     state.decision = Policy::decide(input);
@@ -133,6 +147,9 @@ QString formatText(const MonitorState &state)
             s << ", workloads run all the same (on_battery = run)";
         s << '\n';
     }
+    if (state.config.activity.pauseWhileActive)
+        s << "At the computer (pause_while_active): "
+          << Presence::describe(state.snapshot.presence, state.snapshot.takenAtMs) << '\n';
     if (!state.decision.activeUsers.isEmpty())
         s << "Active users (tty check): " << state.decision.activeUsers.join(QStringLiteral(", ")) << '\n';
     // As root the few processes whose fds stay closed (a container's init) hold no GPU, and nothing is inferred.

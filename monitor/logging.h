@@ -7,5 +7,6 @@ Q_DECLARE_LOGGING_CATEGORY(lcScan)     // idlegpu.scan
 Q_DECLARE_LOGGING_CATEGORY(lcPolicy)   // idlegpu.policy
 Q_DECLARE_LOGGING_CATEGORY(lcRunner)   // idlegpu.runner
 Q_DECLARE_LOGGING_CATEGORY(lcMonitor)  // idlegpu.monitor
+Q_DECLARE_LOGGING_CATEGORY(lcPresence) // idlegpu.presence: whether someone sits at the computer ([activity])
 Q_DECLARE_LOGGING_CATEGORY(lcWorkload) // idlegpu.workload: output of workloads without log=
 Q_DECLARE_LOGGING_CATEGORY(lcPower)    // idlegpu.power: on AC or on battery ([defaults] on_battery)

@@ -2,6 +2,7 @@
 
 #include "logging.h"
 #include "conditions/powersupply.h"
+#include "conditions/logindpresence.h"
 #include "devices/nodewatcher.h"
 
 #include <QDir>
@@ -11,6 +12,7 @@
 #include <QTimer>
 
 #include <algorithm>
+#include <utility>
 
 #include <unistd.h>
 
@@ -25,6 +27,9 @@ constexpr qint64 kHiddenCheckedByBackendAfterMs = 30'000;
 constexpr int kRecheckMs = 1;
 // Editors save in several steps (truncate, write, rename): read the file once they are done.
 constexpr int kReloadDelayMs = 200;
+// An idle time read again comes back a few milliseconds off (the desktop's round trip, logind's µs on another
+// clock): less than this is the same last input.
+constexpr qint64 kIdleSinceJitterMs = 1000;
 
 // True when the file holds nothing but white space.
 bool isBlankFile(const QString &path)
@@ -246,6 +251,50 @@ void Monitor::setPause(const PauseState &pause)
     rescan();
 }
 
+void Monitor::setDesktopIdle(const DesktopIdleReport &report)
+{
+    if (!m_logind)
+        return;
+    m_desktopIdle = report;
+    updatePresence();
+}
+
+void Monitor::applyActivityConfig()
+{
+    if (m_config.activity.pauseWhileActive && !m_logind) {
+        m_logind = new LogindPresence(m_clock, this);
+        connect(m_logind, &LogindPresence::changed, this, &Monitor::updatePresence);
+        m_logind->start();
+    } else if (!m_config.activity.pauseWhileActive && m_logind) {
+        delete m_logind;
+        m_logind = nullptr;
+        m_desktopIdle = DesktopIdleReport();
+        m_presence = UserPresence();
+        m_collector.setPresence(m_presence);
+    }
+}
+
+void Monitor::updatePresence()
+{
+    const UserPresence presence = Presence::combine(m_logind->sessions(), m_desktopIdle);
+    if (presence == m_presence)
+        return;
+    const UserPresence previous = std::exchange(m_presence, presence);
+    m_collector.setPresence(presence);
+    if (presence.state != previous.state || presence.source != previous.source)
+        qCInfo(lcPresence, "presence: %s", qPrintable(Presence::describe(presence, m_clock->nowMs())));
+    if (presence.state == UserPresence::State::Idle && previous.state == UserPresence::State::Idle) {
+        // The same last input, measured again (a round trip later, on another clock): nothing to decide.
+        if (qAbs(presence.idleSinceMs - previous.idleSinceMs) < kIdleSinceJitterMs)
+            return;
+        // A later input while every workload waits changes nothing now: the policy wakes at the away time it last
+        // computed and reads the new one then. Saves a scan at each poll of the desktop while the user works.
+        if (presence.idleSinceMs > previous.idleSinceMs && !anyWorkloadRunning())
+            return;
+    }
+    rescan();
+}
+
 MonitorState Monitor::state() const
 {
     MonitorState state;
@@ -320,6 +369,7 @@ bool Monitor::applyConfig(const ConfigLoadResult &result, bool initial)
     const bool deviceRootChanged = next.deviceRoot != m_config.deviceRoot || initial;
     m_config = next;
     applyOnBatteryConfig();
+    applyActivityConfig();
     m_pollTimer->start(m_config.intervalSeconds * 1000);
     if (deviceRootChanged) {
         const QStringList dirs = m_fileWatcher->directories();

@@ -7,6 +7,7 @@
 //   config file changes / SIGHUP ─┤
 //   power_supply uevents ─────────┘ (on_battery = pause; without them, read at the poll)
 #include "clock.h"
+#include "conditions/presence.h"
 #include "config/config.h"
 #include "backends/gpubackend.h"
 #include "holders/hiddenholders.h"
@@ -21,6 +22,7 @@
 
 #include <memory>
 
+class LogindPresence;
 class NodeWatcher;
 class PowerSupplyWatcher;
 struct NodeEvents;
@@ -69,6 +71,9 @@ public:
     void setPausedAll(bool paused, qint64 untilMs = 0);
     void setWorkloadPaused(const QString &id, bool paused);
     void setPause(const PauseState &pause);
+    // What the tray's desktop says of its session ([activity] pause_while_active): refines logind's word on it.
+    // Ignored while pause_while_active is off.
+    void setDesktopIdle(const DesktopIdleReport &report);
 
     // The vendor library (NVML) for names, UUIDs, metrics and other users' processes of NVIDIA GPUs, beside the
     // DRM backend (sysfs, fdinfo) for AMD and Intel GPUs, which is always there. Set before start(); the monitor
@@ -100,6 +105,8 @@ private Q_SLOTS:
 
 private:
     bool anyWorkloadRunning() const;
+    // logind's or the desktop's word changed: combine them, rescan where it may change the decision.
+    void updatePresence();
 
 Q_SIGNALS:
     void stateChanged();
@@ -119,6 +126,7 @@ private:
     void apply(const Decision &decision);
     void scheduleWake(qint64 wakeAtMs);
     void applyOnBatteryConfig(); // a PowerSupplyWatcher while on_battery = pause, none otherwise
+    void applyActivityConfig(); // a LogindPresence while pause_while_active is on, none otherwise
 
     QString m_configPath;
     WorkloadRunner *m_runner;
@@ -137,6 +145,9 @@ private:
     NodeEvents *m_pendingEvents;
     GpuMetrics m_gpuMetrics;
     PowerSupplyWatcher *m_powerWatcher = nullptr; // while on_battery = pause; the collector carries its state
+    LogindPresence *m_logind = nullptr; // while pause_while_active is on
+    DesktopIdleReport m_desktopIdle;
+    UserPresence m_presence; // combined; the collector puts it in each snapshot
 
     NodeWatcher *m_nodeWatcher = nullptr;
     QFileSystemWatcher *m_fileWatcher = nullptr;

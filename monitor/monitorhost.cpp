@@ -124,6 +124,11 @@ void MonitorHost::setGpuSamplingWanted(bool wanted)
     post([wanted](Monitor &monitor) { monitor.setGpuSamplingWanted(wanted); });
 }
 
+void MonitorHost::setDesktopIdle(const DesktopIdleReport &report)
+{
+    post([report](Monitor &monitor) { monitor.setDesktopIdle(report); });
+}
+
 void MonitorHost::reloadConfig()
 {
     post([](Monitor &monitor) { monitor.reloadConfig(); });

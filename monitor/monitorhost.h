@@ -53,6 +53,7 @@ public:
     void setWorkloadPaused(const QString &id, bool paused);
     void setPause(const PauseState &pause);
     void setGpuSamplingWanted(bool wanted);
+    void setDesktopIdle(const DesktopIdleReport &report);
     void reloadConfig();
     void shutdown(); // answered by shutdownFinished() once every workload has stopped
 

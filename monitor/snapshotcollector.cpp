@@ -34,6 +34,7 @@ Snapshot SnapshotCollector::collect(const Config &config, const Hooks &hooks) co
     snapshot.devices = devices();
     snapshot.temperatures = m_temperatures;
     snapshot.power = m_power;
+    snapshot.presence = m_presence;
     const HolderScanner::Result scan = m_scanner.scan(HolderScanner::nodesOf(snapshot.devices), hooks.onHolder);
     snapshot.holders = scan.holders;
     snapshot.unreadableProcesses = scan.unreadableProcesses;

@@ -54,6 +54,8 @@ public:
     // Where the machine's power comes from ([defaults] on_battery), as its watcher last said: in every later
     // collect(). Unknown until set.
     void setPower(const PowerState &power) { m_power = power; }
+    // Whether someone sits at the computer ([activity]), as its sources last said: in every later collect().
+    void setPresence(const UserPresence &presence) { m_presence = presence; }
 
     // All of it at once, for a one-shot look (`--status`, the settings dialog on its own): scans the devices,
     // samples the backends, collects.
@@ -70,4 +72,5 @@ private:
     GpuBackends m_backends;
     QHash<int, int> m_temperatures; // of the last sampleGpus(), for max_temperature_c
     PowerState m_power;
+    UserPresence m_presence;
 };

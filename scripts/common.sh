@@ -14,12 +14,14 @@ build="$repo/build"
 #   x11-utils                       the same test: xdpyinfo (is the display up?), xwininfo (the window tree, to
 #                                   find the icon docked inside trayer's panel)
 #   desktop-file-utils appstream    checks of the desktop entry and metainfo
+#   dbus-daemon                     the private buses on which the presence tests fake logind and the desktops
+#                                   (Qt D-Bus itself is in qt6-base-dev)
 #   dpkg-dev                        dpkg-shlibdeps: the Debian package's Depends, computed from the libraries
 #                                   the binaries link (cpack, scripts/package and the package test)
 #   clang libclang-rt-14-dev        the libFuzzer targets of tests/fuzz (scripts/fuzz): clang++ and its
 #                                   fuzzer, address and undefined-behaviour sanitizer runtimes
 packages=(cmake ninja-build g++ pkgconf qt6-base-dev libgl-dev qt6-tools-dev qt6-tools-dev-tools qt6-l10n-tools
-          psmisc xvfb trayer xdotool imagemagick x11-utils desktop-file-utils appstream
+          psmisc xvfb trayer xdotool imagemagick x11-utils desktop-file-utils appstream dbus-daemon
           dpkg-dev clang libclang-rt-14-dev)
 
 install_missing() {

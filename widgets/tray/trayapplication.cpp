@@ -3,6 +3,7 @@
 #include "monitorhost.h"
 #include "settings/settingsdialog.h"
 #include "status/statuswindow.h"
+#include "tray/desktopidlepoller.h"
 #include "tray/traycontroller.h"
 #include "tray/traylogging.h"
 
@@ -25,7 +26,8 @@ TrayApplication::TrayApplication(MonitorHost *monitor, const QString &logFilePat
       m_sink(m_trayIcon),
       m_notifier(new Notifier(&m_sink, clock, this)),
       m_statusWindow(new StatusWindow),
-      m_tickTimer(new QTimer(this))
+      m_tickTimer(new QTimer(this)),
+      m_desktopIdle(new DesktopIdlePoller(clock, this))
 {
     m_pause = m_pauseStore.load(m_clock->nowMs(), QDateTime::currentDateTimeUtc());
     m_monitor->setPause(m_pause);
@@ -39,6 +41,7 @@ TrayApplication::TrayApplication(MonitorHost *monitor, const QString &logFilePat
     });
     connect(m_monitor, &MonitorHost::configRejected, m_notifier, &Notifier::notifyConfigRejected);
     connect(m_statusWindow, &StatusWindow::visibilityChanged, m_monitor, &MonitorHost::setGpuSamplingWanted);
+    connect(m_desktopIdle, &DesktopIdlePoller::reported, m_monitor, &MonitorHost::setDesktopIdle);
 
     connect(m_controller, &TrayController::pauseAllRequested, this, [this](bool paused) {
         m_pause.all = paused;
@@ -126,6 +129,7 @@ void TrayApplication::applyState()
     const qint64 nowMs = m_clock->nowMs();
     const QDateTime wallNow = QDateTime::currentDateTime();
     m_controller->applyState(state, nowMs, wallNow);
+    m_desktopIdle->setEnabled(state.config.activity.pauseWhileActive);
     m_statusWindow->applyState(state, nowMs, wallNow);
     if (m_settingsDialog)
         m_settingsDialog->setMonitorState(state);

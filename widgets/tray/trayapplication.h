@@ -12,6 +12,7 @@
 #include <QObject>
 #include <QPointer>
 
+class DesktopIdlePoller;
 class MonitorHost;
 class QSystemTrayIcon;
 class QTimer;
@@ -61,4 +62,5 @@ private:
     PauseState m_pause;
     Autostart m_autostart;
     QTimer *m_tickTimer; // refreshes countdowns and run times once a second while they are shown
+    DesktopIdlePoller *m_desktopIdle; // asks the desktop while pause_while_active is on
 };

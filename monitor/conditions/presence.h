@@ -1,0 +1,63 @@
+#pragma once
+// Whether someone sits at the computer ([activity] pause_while_active): the rule that combines what the sources say
+// into one UserPresence. Pure: the sources are read elsewhere (LogindPresence on the system bus, the tray's
+// DesktopIdlePoller on the session bus) and handed in as values.
+#include "policy/snapshot.h"
+
+#include <QList>
+#include <QString>
+
+#include <optional>
+
+// One login session as systemd-logind describes it (org.freedesktop.login1.Session).
+struct LogindSession
+{
+    QString id;            // "2", as XDG_SESSION_ID names it
+    uint uid = uint(-1);
+    QString type;          // "x11", "wayland", "mir": graphical; "tty", "unspecified": not
+    QString sessionClass;  // "user" counts; "greeter", "lock-screen", "background", "manager" do not
+    bool remote = false;   // ssh, xrdp: not at the machine
+    bool active = true;    // in the foreground of its seat (another user switched to is not)
+    bool idle = false;     // IdleHint
+    qint64 idleSinceMs = 0; // IdleSinceHint, on the monitor's Clock; valid when idle
+    bool locked = false;   // LockedHint
+
+    bool isGraphical() const;
+    // Remote=false and Class "user": the only sessions that say whether someone sits at the machine.
+    bool isLocalUser() const;
+    bool operator==(const LogindSession &) const = default;
+};
+
+// What the desktop of the tray's own session says (GNOME Mutter's IdleMonitor, KDE's ScreenSaver, X11's
+// XScreenSaver): the time of the last input, and the lock where the desktop tells it.
+struct DesktopIdleReport
+{
+    bool answered = false;  // false: no desktop source answered (or the tray does not ask)
+    QString source;         // "GNOME", "KDE", "X11"
+    qint64 idleSinceMs = 0; // the last input, on the monitor's Clock (both sides use the monotonic clock)
+    bool locked = false;
+    QString sessionId;      // the tray's XDG_SESSION_ID; empty when unknown
+    uint uid = uint(-1);    // the tray's user
+    bool operator==(const DesktopIdleReport &) const = default;
+};
+
+namespace Presence {
+
+// The rule, over the local user sessions (Remote=false, Class "user"):
+//   none                                               -> NoLocalSession
+//   any one neither idle nor locked                    -> Active
+//   every graphical one locked (or every one locked)   -> Locked
+//   otherwise                                          -> Idle since the latest IdleSince of the unlocked ones
+// A session not in the foreground of its seat (Active=false) counts as locked: its user is not at the screen.
+// A desktop that answers refines the tray's session (matched by session id, else by uid among the graphical
+// sessions): its idle time replaces logind's IdleHint, which KDE never sets, and its lock adds to LockedHint. Where
+// logind does not answer, or does not know the tray's session, the desktop's session is judged alone.
+// `logind` absent: logind did not answer. Unknown only when neither source answers.
+UserPresence combine(const std::optional<QList<LogindSession>> &logind, const DesktopIdleReport &desktop);
+
+// "active", "idle", "locked", "no local session", "unknown": for logs and --status.
+QString stateName(UserPresence::State state);
+// "idle for 412 s (logind)": the presence in words, at `nowMs` on the same clock as its idleSinceMs.
+QString describe(const UserPresence &presence, qint64 nowMs);
+
+} // namespace Presence

@@ -1,0 +1,62 @@
+#pragma once
+// The desktop's own idle time for [activity] pause_while_active, asked on the session bus from the GUI thread and
+// handed to the monitor (MonitorHost::setDesktopIdle), which combines it with logind's word (conditions/presence.h).
+// KDE never sets logind's IdleHint and GNOME sets it only after its own idle delay: the desktop knows the last input.
+//
+// Sources, in this order, the first that answers kept until it fails:
+//   GNOME  org.gnome.Mutter.IdleMonitor /org/gnome/Mutter/IdleMonitor/Core GetIdletime (ms)
+//   KDE    org.freedesktop.ScreenSaver /ScreenSaver GetSessionIdleTime (s; X11 only) and GetActive (locked)
+//   X11    XScreenSaverQueryInfo of libXss.so.1, loaded when first needed, on the xcb platform only
+// Polled every kPollMs while enabled, each D-Bus call asynchronous with a timeout. Polling faster as the idle time
+// nears idle_seconds would gain nothing: the monitor gets the moment of the last input and wakes at the away time
+// itself; the poll only has to notice that input came again.
+#include "clock.h"
+#include "conditions/presence.h"
+
+#include <QObject>
+
+#include <functional>
+
+class QDBusMessage;
+class QTimer;
+
+class DesktopIdlePoller : public QObject
+{
+    Q_OBJECT
+public:
+    explicit DesktopIdlePoller(const Clock *clock = SystemClock::instance(), QObject *parent = nullptr);
+    ~DesktopIdlePoller() override;
+
+    // On while pause_while_active is: polls at once, then every kPollMs. Off: asks nothing, and reports once that
+    // no source answers, so that an old answer does not linger.
+    void setEnabled(bool enabled);
+    bool isEnabled() const;
+
+    static constexpr int kPollMs = 5000;
+    static constexpr int kCallTimeoutMs = 1000;
+
+public Q_SLOTS:
+    void poll();
+
+Q_SIGNALS:
+    // After each poll (answered=false when no source answers).
+    void reported(const DesktopIdleReport &report);
+
+private:
+    enum class Source { Gnome, Kde, X11, None };
+    void ask(Source source);
+    void askGnome();
+    void askKde();
+    void askKdeLock(qint64 idleMs);
+    void askX11();
+    void answer(Source source, qint64 idleMs, bool locked);
+    void failed(Source source);
+    void asyncCall(const QDBusMessage &call, std::function<void(const QDBusMessage &)> onReply);
+
+    const Clock *m_clock;
+    QTimer *m_timer;
+    Source m_source = Source::Gnome; // where the next poll starts
+    Source m_answering = Source::None; // the last poll's, for the log
+    bool m_inFlight = false;
+    quint64 m_generation = 0; // answers to a poll made before setEnabled(false) are dropped
+};
