@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// SPDX-FileCopyrightText: 2026 The idlegpu authors
 #pragma once
 // `idlegpu --status` and `idlegpu --check-config`: one-shot reports on stdout.
 #include "monitor.h"

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// SPDX-FileCopyrightText: 2026 The idlegpu authors
 // GUI stalls: how long the GUI thread's event loop goes without turning while the monitor handles an open/close
 // storm, with the monitor on the GUI thread ("before", as the tray had it) and on its own thread behind a
 // MonitorHost ("after", as the tray has it now), and with no monitor at all ("baseline": what the machine's

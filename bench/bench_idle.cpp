@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// SPDX-FileCopyrightText: 2026 The idlegpu authors
 // What idlegpu costs while nothing happens: CPU time, wakeups (context switches) and memory of --headless over
 // a quiet period, and the memory of the tray. Prints a table; never a pass/fail.
 //

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// SPDX-FileCopyrightText: 2026 The idlegpu authors
 // Preemption latency: the time from a foreign open() of a GPU node to the SIGTERM arriving in the workload, for
 // the real idlegpu binary and, in the same run on the same bystanders, for gpu_mon's method (gpumon_poller:
 // `fuser` on all nodes every 10 s). Prints a table and the ratio; never a pass/fail.

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// SPDX-FileCopyrightText: 2026 The idlegpu authors
 // Holder scan versus `fuser -v` (gpu_mon's method) on the same nodes and the same processes, in one run.
 //
 //   bench_scan [--bystanders N] [--fds-per-bystander N] [--rounds N]

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// SPDX-FileCopyrightText: 2026 The idlegpu authors
 #pragma once
 // Idle processes that hold files open, so that a /proc scan has the work of a busy machine to do.
 #include <fcntl.h>

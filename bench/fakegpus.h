@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// SPDX-FileCopyrightText: 2026 The idlegpu authors
 #pragma once
 // A fake device_root with GPUs 0 and 1 and the shared nodes, and a private config over it, for the benchmarks
 // that run a real monitor: plain files stand in for the nodes (inotify and /proc see them alike).

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// SPDX-FileCopyrightText: 2026 The idlegpu authors
 // gpu_mon's method, for bench_preemption to compare against: one loop over all GPUs that runs
 // `fuser -av <nodes>` (stderr merged into stdout, as gpu_mon's subprocess.run does), parses it as gpu_mon's
 // _parse_fuser_output does, stops the workload of every GPU that has a foreign holder, starts a workload on

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// SPDX-FileCopyrightText: 2026 The idlegpu authors
 // A stand-in workload for the benchmarks: appends "ready <pid> <t>" to a file when it starts and
 // "term <pid> <t>" the moment SIGTERM arrives (t: CLOCK_MONOTONIC in microseconds), then exits.
 #include <csignal>

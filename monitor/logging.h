@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// SPDX-FileCopyrightText: 2026 The idlegpu authors
 #pragma once
 // Logging categories of idlegpu. Enable with QT_LOGGING_RULES="idlegpu.*.debug=true".
 #include <QLoggingCategory>

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// SPDX-FileCopyrightText: 2026 The idlegpu authors
 #include "monitorhost.h"
 
 // The worker thread's side: owns the monitor and the runner, relays their signals with the values they need,

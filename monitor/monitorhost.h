@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// SPDX-FileCopyrightText: 2026 The idlegpu authors
 #pragma once
 // The monitor on a thread of its own, for the tray. A /proc scan takes tens of milliseconds with a thousand
 // processes (86 ms median measured with 1000), an NVML sample a few more, and an open/close storm asks for one scan

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// SPDX-FileCopyrightText: 2026 The idlegpu authors
 #pragma once
 // Assembles what one scan sees: the GPUs under device_root, the processes holding their nodes, what the GPU
 // backends say of those holders, and the tty sessions. The one place the monitor, `--status` and the settings

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// SPDX-FileCopyrightText: 2026 The idlegpu authors
 #pragma once
 // Turns SIGTERM, SIGINT and SIGHUP into Qt signals through a signalfd read by a QSocketNotifier, so that
 // handling them runs in the event loop (no work in a signal handler).

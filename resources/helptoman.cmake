@@ -1,3 +1,5 @@
+# SPDX-License-Identifier: GPL-3.0-or-later
+# SPDX-FileCopyrightText: 2026 The idlegpu authors
 # Writes the man page from the text of `idlegpu --help`, so that the two never disagree.
 #   cmake -DIDLEGPU=<binary> -DVERSION=<x.y.z> -DSUMMARY=<one line> -DTAIL=<roff file> -DOUTPUT=<idlegpu.1>
 #         -P helptoman.cmake

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// SPDX-FileCopyrightText: 2026 The idlegpu authors
 // idlegpu-iconrender: writes the application icon in the hicolor sizes, drawn by the same code as the tray
 // icon, so that the installed PNGs never drift from what the tray shows. Runs at build time only.
 //

@@ -1,3 +1,5 @@
+# SPDX-License-Identifier: GPL-3.0-or-later
+# SPDX-FileCopyrightText: 2026 The idlegpu authors
 # The Debian package: `cpack -G DEB` in the build folder (or scripts/package) writes idlegpu_<version>_<arch>.deb.
 # It installs to /usr whatever CMAKE_INSTALL_PREFIX the build was configured with. Nothing in it touches a
 # user's home: removing the package leaves ~/.config/idlegpu (and gpu_mon's file, and autostart entries) alone.

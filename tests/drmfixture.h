@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// SPDX-FileCopyrightText: 2026 The idlegpu authors
 #pragma once
 // A fake sysfs for AMD and Intel GPUs, laid out as the kernel does: the PCI device folder
 // <root>/devices/pci0000:00/<slot> with vendor, device, uevent (and unique_id for amdgpu), and

@@ -1,4 +1,6 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-3.0-or-later
+# SPDX-FileCopyrightText: 2026 The idlegpu authors
 # End-to-end test of the tray (issue 3): a virtual X display (Xvfb) with a real XEmbed system tray (trayer),
 # idlegpu in tray mode on fake device nodes. Checks that the icon docks, that a left click stops the workload
 # and a second one brings it back, that a right click opens the menu; then, with `idlegpu --demo`, that

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// SPDX-FileCopyrightText: 2026 The idlegpu authors
 #pragma once
 // A stand-in for systemd-logind on a private bus (tests/privatebus.h): org.freedesktop.login1 with the Manager's
 // ListSessions, SessionNew and SessionRemoved, and session objects that answer Properties.GetAll and send

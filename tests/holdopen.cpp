@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// SPDX-FileCopyrightText: 2026 The idlegpu authors
 // A stand-in for a user's GPU job in the tests: opens every file named on the command line, then waits to be
 // killed. Run through a symlink, it takes the link's name ("python3"), and it opens only after that exec, so a
 // scan never sees the files held under another name. The files after a "--then-on-input" are opened once a line

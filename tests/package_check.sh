@@ -1,4 +1,6 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-3.0-or-later
+# SPDX-FileCopyrightText: 2026 The idlegpu authors
 # Builds the Debian package from a finished build and checks it the way a user and a distribution would:
 # its metadata and file list, the desktop entry and AppStream metainfo validators, the files as they land
 # when unpacked, and the unpacked idlegpu itself (its version, the example config, and a headless run that

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// SPDX-FileCopyrightText: 2026 The idlegpu authors
 #pragma once
 // A private D-Bus daemon for the tests that stand in for logind or a desktop: started from the test, gone with it.
 // Point DBUS_SYSTEM_BUS_ADDRESS (or DBUS_SESSION_BUS_ADDRESS) at address() before the code under test first uses

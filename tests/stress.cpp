@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// SPDX-FileCopyrightText: 2026 The idlegpu authors
 // Load for the fault tests, made by a small process rather than the test itself (fork from a Qt process with
 // its page tables would cost far more per child; a shell loop would be too slow to reach the rates).
 //

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// SPDX-FileCopyrightText: 2026 The idlegpu authors
 #pragma once
 // Shared by the tests: fake device nodes in a temporary folder, and real processes that hold them open, so
 // that /proc, inotify and process groups are all real while no GPU is needed.

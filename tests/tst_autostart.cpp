@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// SPDX-FileCopyrightText: 2026 The idlegpu authors
 // The files the tray keeps: the autostart entry (XDG autostart, Hidden=true honoured) and the saved pause.
 #include "tray/autostart.h"
 #include "tray/pausestore.h"

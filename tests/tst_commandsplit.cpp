@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// SPDX-FileCopyrightText: 2026 The idlegpu authors
 // splitCommand and parseEnvAssignments: shell word splitting without a shell. Every expected value of the
 // splitting table was checked by hand against /bin/sh (dash) with `set -f; eval "set -- $cmd"`, except the
 // rows marked "no expansion", where a shell would expand what idlegpu keeps literal.

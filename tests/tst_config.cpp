@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// SPDX-FileCopyrightText: 2026 The idlegpu authors
 // ConfigLoader: gpu_mon's files into the typed Config, every problem as FILE:LINE, and which file to use.
 #include "config/config.h"
 

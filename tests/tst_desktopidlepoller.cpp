@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// SPDX-FileCopyrightText: 2026 The idlegpu authors
 // DesktopIdlePoller against fake desktops (GNOME Mutter's IdleMonitor, KDE's ScreenSaver) on a private session bus.
 #include "privatebus.h"
 #include "tray/desktopidlepoller.h"

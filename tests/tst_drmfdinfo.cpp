@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// SPDX-FileCopyrightText: 2026 The idlegpu authors
 // The DRM fdinfo parser (drmfdinfo.h) on real-looking amdgpu, i915 and xe texts (tests/data/fdinfo/), on hostile
 // text line by line, the per-process view by GPU, the busy percentage from two samples, and the reader over a
 // fake proc root and the real /proc.

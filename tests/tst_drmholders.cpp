@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// SPDX-FileCopyrightText: 2026 The idlegpu authors
 // What holders of AMD and Intel GPUs do there, from their fdinfo under a fake proc root: compute engine time or
 // an open /dev/kfd makes them computing, their resident memory is counted, and what cannot be told is left in doubt.
 // Between two looks, the engine counters say how busy each holder kept its GPU.

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// SPDX-FileCopyrightText: 2026 The idlegpu authors
 // readDrmSysfsGpu (drmsysfs.h) over fake sysfs trees built in a temporary folder: an amdgpu card with every
 // attribute, one without product name and with power1_input only, an Intel card, garbage in every file, a
 // missing folder, and the /sys/class/drm/renderD128/device link that callers pass.

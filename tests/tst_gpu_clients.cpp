@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// SPDX-FileCopyrightText: 2026 The idlegpu authors
 // On a machine with a real NVIDIA GPU: busy_when = auto's two kinds of client, as the monitor sees them (the holder
 // scan of /dev and /proc, then NVML's judgement where libnvidia-ml is there). A CUDA process (libcuda's cuInit and a
 // context, through python3's ctypes: no new build dependency) is a compute client; a headless OpenGL program (EGL's

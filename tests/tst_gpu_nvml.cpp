@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// SPDX-FileCopyrightText: 2026 The idlegpu authors
 // The NVML backend against the real libnvidia-ml.so.1: names, UUIDs, minor numbers that match the device
 // nodes, memory, and a real CUDA process in the compute list (when python3 with torch can start one).
 // Skips (exit 77) where /dev/nvidia0 does not exist.

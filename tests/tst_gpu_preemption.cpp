@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// SPDX-FileCopyrightText: 2026 The idlegpu authors
 // On a machine with a real NVIDIA GPU: idlegpu --headless on /dev, a workload on GPU 0, then a real CUDA
 // client (nvidia-smi opens nvidiactl, nvidia-uvm and nvidiaN like every CUDA process) must preempt it, and
 // the workload must come back once it is gone. Skips (exit 77) where /dev/nvidia0 does not exist.

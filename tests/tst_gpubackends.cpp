@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// SPDX-FileCopyrightText: 2026 The idlegpu authors
 // GpuBackends: which backend speaks for which GPU (the vendor library for NVIDIA GPUs under its device root, DRM
 // for AMD and Intel ones), and that a backend covering nothing is never asked.
 #include "backends/gpubackend.h"

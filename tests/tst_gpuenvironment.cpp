@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// SPDX-FileCopyrightText: 2026 The idlegpu authors
 // The variables through which a workload's GPU selection reaches each vendor's stack (workloadEnvironment() in
 // run/gpuenvironment.h): CUDA for NVIDIA, ROCr/HIP for AMD, Level Zero for Intel, on machines with one vendor or
 // several, with values inherited from idlegpu's own environment that must not point elsewhere.

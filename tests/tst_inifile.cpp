@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// SPDX-FileCopyrightText: 2026 The idlegpu authors
 // IniDocument and the QSettings format: reading as Python's configparser does (every expected value of the
 // parse table was checked against configparser 3.11 by hand), and editing files in place through QSettings and
 // through IniText (several edits, moved sections, one replace).

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// SPDX-FileCopyrightText: 2026 The idlegpu authors
 // busy_when = auto (the default) end to end: real processes holding fake device nodes, the real monitor and runner.
 // A compute client (it holds nvidia-uvm, as every CUDA process does) stops the workload on its GPU at once; a
 // graphics client (nvidia0 and nvidiactl only: a browser, a compositor, an OpenGL program) leaves it running and is

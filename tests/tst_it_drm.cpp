@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// SPDX-FileCopyrightText: 2026 The idlegpu authors
 // Integration tests of AMD and Intel GPUs: the real monitor and runner on a fake device root with dri/renderD128
 // and kfd, matched to a fixture sysfs, with real processes holding the nodes. Only the GPU and sysfs are fake.
 #include "drmfixture.h"

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// SPDX-FileCopyrightText: 2026 The idlegpu authors
 // Faults at the monitor level (GitHub issue 6, part 2): hostile workloads, a hostile file system, a hostile
 // kernel queue, many processes, a storm of opens, a config file mangled while idlegpu runs. Real Monitor, real
 // ProcessRunner and reaper, real processes on fake device nodes of two GPUs.

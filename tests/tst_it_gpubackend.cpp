@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// SPDX-FileCopyrightText: 2026 The idlegpu authors
 // The monitor with a GPU backend (a scripted one standing in for NVML): sampled at start and while someone
 // looks, never by a rescan; its processes become holders; workloads get CUDA_VISIBLE_DEVICES by UUID.
 #include "backends/nvmlbackend.h"

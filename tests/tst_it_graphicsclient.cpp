@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// SPDX-FileCopyrightText: 2026 The idlegpu authors
 // busy_when = auto on a desktop: the real monitor and runner with NVML (the fake libnvidia-ml, driven by a script
 // this test rewrites) over fake nodes held by real processes. A graphics client (nvidia0 and nvidiactl, no
 // nvidia-uvm) that NVML lists as a graphics process leaves the workload running while it uses little of the GPU,

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// SPDX-FileCopyrightText: 2026 The idlegpu authors
 // The real binary, as a user or supervisord runs it: idlegpu --headless, --status, --check-config.
 #include "testsupport.h"
 

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// SPDX-FileCopyrightText: 2026 The idlegpu authors
 // Integration tests of the monitor: real ProcessRunner, real processes holding fake device nodes, real /proc
 // and inotify. Only the GPU is fake.
 #include "monitor.h"

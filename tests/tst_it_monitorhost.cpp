@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// SPDX-FileCopyrightText: 2026 The idlegpu authors
 // The monitor's host: the Monitor and its runner live on a worker thread, the GUI thread gets the state by value
 // through queued signals and sends requests. Real ProcessRunner, real processes on fake device nodes.
 #include "monitorhost.h"

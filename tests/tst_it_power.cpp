@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// SPDX-FileCopyrightText: 2026 The idlegpu authors
 // Integration test of [defaults] on_battery: a real Monitor and ProcessRunner, a fake GPU and a fixture
 // <sysfs_root>/class/power_supply. A test cannot make the kernel send uevents for its fixture, so the watcher reads
 // it at the monitor's fallback poll (interval_seconds = 1), the path taken where no uevent socket opens.

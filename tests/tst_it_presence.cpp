@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// SPDX-FileCopyrightText: 2026 The idlegpu authors
 // [activity] pause_while_active end to end: a real Monitor and ProcessRunner, a fake GPU, and a fake logind on a
 // private bus that says whether someone sits at the computer.
 #include "conditions/logindpresence.h"

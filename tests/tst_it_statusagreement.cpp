@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// SPDX-FileCopyrightText: 2026 The idlegpu authors
 // `idlegpu --status --json` and a running Monitor look at the same fake tree (two GPUs as plain files, a CUDA-like
 // job holding one, a workload and a graphics client on the other) and must say the same of each GPU: its state
 // and its holders, with each holder's kind and why it counts or not. Both take their snapshot from

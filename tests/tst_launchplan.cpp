@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// SPDX-FileCopyrightText: 2026 The idlegpu authors
 // LaunchPlan::make, without starting anything: what the reaper is told, where it starts, and why a workload
 // cannot start. Who idlegpu runs as is injected, so the user switch is checked whoever runs the tests.
 #include "run/launchplan.h"

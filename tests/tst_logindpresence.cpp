@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// SPDX-FileCopyrightText: 2026 The idlegpu authors
 // LogindPresence against a fake logind on a private bus: what it reads, what it notices, how it fails.
 #include "conditions/logindpresence.h"
 #include "fakelogind.h"

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// SPDX-FileCopyrightText: 2026 The idlegpu authors
 // Notifier: the messages, coalescing per kind within 10 s (fake clock, no sleeping) and the per-kind switches.
 #include "tray/notifier.h"
 

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// SPDX-FileCopyrightText: 2026 The idlegpu authors
 // The NVML backend against a fake libnvidia-ml (tests/fakenvml) that answers from a script: identity and the
 // minor-number mapping, metrics, error codes, missing symbols, process lists, per-process utilization; the merge
 // of NVML's processes into the /proc holders; CUDA_VISIBLE_DEVICES by UUID; the status report's NVML lines.

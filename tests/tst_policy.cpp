@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// SPDX-FileCopyrightText: 2026 The idlegpu authors
 // Policy::decide and Policy::isForeign: tables of small worlds (GPUs, holders, workloads, runner state) and
 // timelines over a fake clock. Every timeline step also checks that the decision is stable: deciding again
 // on the same input gives the same orders, and after the runner applied them, no new ones.

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// SPDX-FileCopyrightText: 2026 The idlegpu authors
 // PowerSupply: the judgement over what the supplies say (a table), the reading of a fixture
 // <sysfs_root>/class/power_supply with hostile contents, the parsing of kernel uevents, and the watcher's poll.
 #include "conditions/powersupply.h"

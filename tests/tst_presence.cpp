@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// SPDX-FileCopyrightText: 2026 The idlegpu authors
 // Presence::combine: what logind's sessions and the tray's desktop say, in one UserPresence. A table.
 #include "conditions/presence.h"
 

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// SPDX-FileCopyrightText: 2026 The idlegpu authors
 // ProcessRunner over real processes (through the real idlegpu-reaper in build/bin): environment, folder,
 // log file, output capture, non-blocking stop with SIGKILL escalation, backoff, whole-tree stops.
 #include "run/gpuenvironment.h"

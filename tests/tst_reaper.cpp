@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// SPDX-FileCopyrightText: 2026 The idlegpu authors
 // idlegpu-reaper driven directly, over real processes: exit passthrough, stop and kill of whole trees
 // (escapees included), the end of everything when its parent dies by SIGKILL, and the priority of the tree.
 #include "testsupport.h"

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// SPDX-FileCopyrightText: 2026 The idlegpu authors
 // Schedule: [schedule] run = RULES parsed, and which minutes of the week it allows, and when that changes next.
 #include "config/schedule.h"
 

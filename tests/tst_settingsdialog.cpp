@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// SPDX-FileCopyrightText: 2026 The idlegpu authors
 // The settings dialog, driven through its widgets: problems shown next to their fields (and OK disabled), edits
 // saved in place and read back equal by ConfigLoader, hand-written files kept byte for byte, test runs.
 #include "config/commandsplit.h"

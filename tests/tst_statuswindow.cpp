@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// SPDX-FileCopyrightText: 2026 The idlegpu authors
 // The status window: a row per GPU from a MonitorState, run-time counters (also while hidden, across midnight)
 // and each GPU's history over the last hour.
 #include "status/statuswindow.h"

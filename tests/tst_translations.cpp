@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// SPDX-FileCopyrightText: 2026 The idlegpu authors
 // The translations are complete: lupdate extracts every source string of widgets/ and app/ into a scratch .ts;
 // each must be translated (finished) in every translations/idlegpu_*.ts, with the same placeholders.
 #include <QDir>

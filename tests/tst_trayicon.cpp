@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// SPDX-FileCopyrightText: 2026 The idlegpu authors
 // The tray icon: which overall state a MonitorState shows, the pictures, and the TrayController's tooltip, menu
 // and intents.
 #include "tray/overallstate.h"

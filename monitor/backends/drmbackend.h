@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// SPDX-FileCopyrightText: 2026 The idlegpu authors
 #pragma once
 // AMD and Intel GPUs without a vendor library: identity and metrics from sysfs (drmsysfs.h), what each holder does
 // there from the kernel's per-client DRM stats in /proc/<pid>/fdinfo (drmholders.h). Always available.

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// SPDX-FileCopyrightText: 2026 The idlegpu authors
 #pragma once
 // The DRM client usage stats that amdgpu, i915, xe (and other DRM drivers) print in /proc/<pid>/fdinfo/<fd> for
 // an open card or render node (the kernel's Documentation/gpu/drm-usage-stats.rst): which GPU and client, the

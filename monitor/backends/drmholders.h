@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// SPDX-FileCopyrightText: 2026 The idlegpu authors
 #pragma once
 // What the holders of AMD and Intel GPUs do there, from the kernel's per-client DRM stats in
 // /proc/<pid>/fdinfo: the counterpart of NVML's process lists for the busy_when option and the status.

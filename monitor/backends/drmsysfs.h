@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// SPDX-FileCopyrightText: 2026 The idlegpu authors
 #pragma once
 // What sysfs tells about an AMD or Intel GPU without a vendor library: its PCI device folder (the resolved
 // /sys/class/drm/renderD128/device, e.g. /sys/devices/pci0000:00/0000:00:01.1/0000:03:00.0) holds the PCI ids,

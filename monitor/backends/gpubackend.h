@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// SPDX-FileCopyrightText: 2026 The idlegpu authors
 #pragma once
 // What GPU backends tell about each GPU beyond its device node (name, UUID, bus id, metrics, the processes using
 // it) and what each holder does there. Sampled at a modest rate, never on the preemption path.

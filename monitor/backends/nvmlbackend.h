@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// SPDX-FileCopyrightText: 2026 The idlegpu authors
 #pragma once
 // NVIDIA's management library, loaded at run time: nothing NVIDIA is needed to build idlegpu, and a machine
 // without the driver's libnvidia-ml.so.1 runs in node-only mode (device nodes and /proc only).

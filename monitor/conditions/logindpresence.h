@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// SPDX-FileCopyrightText: 2026 The idlegpu authors
 #pragma once
 // Whether someone sits at the computer, as systemd-logind tells it on the system bus: its sessions' IdleHint,
 // IdleSinceHint and LockedHint (GNOME sets them; a text console gets IdleHint from its tty's access time; KDE sets

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// SPDX-FileCopyrightText: 2026 The idlegpu authors
 #pragma once
 // Where the machine's power comes from ([defaults] on_battery): the kernel's power supplies under
 // <sysfs_root>/class/power_supply, read again when the kernel announces a change of one of them (a uevent on a

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// SPDX-FileCopyrightText: 2026 The idlegpu authors
 #pragma once
 // Whether someone sits at the computer ([activity] pause_while_active): the rule that combines what the sources say
 // into one UserPresence. Pure: the sources are read elsewhere (LogindPresence on the system bus, the tray's

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// SPDX-FileCopyrightText: 2026 The idlegpu authors
 #pragma once
 // The configuration model: gpu_mon.conf's sections and keys, plus idlegpu's own, with their defaults.
 // Read from one parse of the file (IniDocument, inifile.h), values verbatim as the project's QSettings format

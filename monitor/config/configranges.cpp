@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// SPDX-FileCopyrightText: 2026 The idlegpu authors
 #include "config/configranges.h"
 
 std::optional<qint64> parseWholeNumber(const QString &text)

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// SPDX-FileCopyrightText: 2026 The idlegpu authors
 #pragma once
 // The numbers a config may hold, defined once: ConfigLoader refuses a value outside them and the settings
 // dialog explains the same bounds before saving.

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// SPDX-FileCopyrightText: 2026 The idlegpu authors
 #pragma once
 // The INI dialect of gpu_mon.conf, as Python's configparser reads it, as a QSettings format.
 //

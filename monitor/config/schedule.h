@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// SPDX-FileCopyrightText: 2026 The idlegpu authors
 #pragma once
 // [schedule] run = RULES: when workloads may run, as comma-separated rules of DAYS, HH:MM-HH:MM or
 // DAYS HH:MM-HH:MM ("Mon-Fri 18:00-08:00, Sat, Sun"). Days are Mon..Sun, alone or as ranges (Fri-Mon wraps);

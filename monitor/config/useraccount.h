@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// SPDX-FileCopyrightText: 2026 The idlegpu authors
 #pragma once
 // Who a workload runs as: the [process-*] user= key. A root-run idlegpu starts each workload as the user it
 // names (idlegpu-reaper drops to it before the exec); a workload never runs as root unless user = root says so.

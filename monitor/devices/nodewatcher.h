@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// SPDX-FileCopyrightText: 2026 The idlegpu authors
 #pragma once
 // inotify on device nodes: IN_OPEN and IN_CLOSE arrive the moment any process (of any user) opens or closes
 // a node, read through a QSocketNotifier. This is the fast path of preemption.

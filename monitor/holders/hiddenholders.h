@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// SPDX-FileCopyrightText: 2026 The idlegpu authors
 #pragma once
 // Infers how many open files of a device node belong to processes the scan cannot see (another user's, while
 // idlegpu is not root). inotify reports every open and close of a node by anyone; a scan counts only the fds

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// SPDX-FileCopyrightText: 2026 The idlegpu authors
 #pragma once
 // Finds the processes that hold device nodes open by reading /proc/<pid>/fd, as fuser does but in-process.
 #include "policy/snapshot.h"

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// SPDX-FileCopyrightText: 2026 The idlegpu authors
 #pragma once
 // Parsers of /proc files, kept pure (text in, fields out) so that tests/fuzz can feed them anything. Plain C++:
 // idlegpu-reaper, which has no Qt, uses them too.

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// SPDX-FileCopyrightText: 2026 The idlegpu authors
 #pragma once
 // The decision of what runs where: a pure function of a snapshot, the config, the runner's state, the
 // user's pause and the time. No I/O, no QObject; tested with tables and a fake clock.

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// SPDX-FileCopyrightText: 2026 The idlegpu authors
 #pragma once
 // The environment a workload runs in: idlegpu's own, the variables through which each vendor's stack selects
 // the workload's GPUs, and, for a workload run as another user, that user's identity.

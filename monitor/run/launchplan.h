@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// SPDX-FileCopyrightText: 2026 The idlegpu authors
 #pragma once
 // How one workload is started, worked out before anything runs. The monitor's runs (ProcessRunner) and the
 // settings dialog's test runs both start what a plan says, so a test run is the run it previews.

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// SPDX-FileCopyrightText: 2026 The idlegpu authors
 #pragma once
 // Runs each workload as a supervised process through idlegpu-reaper (see reaper/reaper.cpp), which puts it
 // in a session of its own, adopts anything that forks away, and ends the whole tree when told to or when

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// SPDX-FileCopyrightText: 2026 The idlegpu authors
 #pragma once
 // The runner behind an interface: the monitor's tests use a fake, the real one (ProcessRunner) runs
 // processes.

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// SPDX-FileCopyrightText: 2026 The idlegpu authors
 // A stand-in for libnvidia-ml.so.1: answers the NVML functions idlegpu uses from a script that the test writes
 // and names in FAKE_NVML_SCRIPT. The script is read by nvmlInit_v2, and again by nvmlDeviceGetCount_v2 (the start
 // of every sample) when the test has rewritten it. Lines (fields separated by spaces):

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// SPDX-FileCopyrightText: 2026 The idlegpu authors
 // libFuzzer target: splitCommand (cmd=) and parseEnvAssignments (env=) on arbitrary text.
 #include "config/commandsplit.h"
 #include "fuzzsupport.h"

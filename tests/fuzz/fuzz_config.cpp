@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// SPDX-FileCopyrightText: 2026 The idlegpu authors
 // libFuzzer target: the config reader (ConfigLoader::parse: IniDocument and every check)
 // on arbitrary bytes. It must never crash, and a file it accepts must be usable as it reads it.
 #include "config/config.h"

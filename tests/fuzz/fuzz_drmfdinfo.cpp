@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// SPDX-FileCopyrightText: 2026 The idlegpu authors
 // libFuzzer target: the DRM fdinfo parser (/proc/<pid>/fdinfo/<fd> of a render node) on arbitrary bytes, with
 // the per-GPU view and the busy percentage over what it accepts. It must never crash, and nothing it gives may
 // be negative, unbounded or a busy share outside 0..100.

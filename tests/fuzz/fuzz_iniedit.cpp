@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// SPDX-FileCopyrightText: 2026 The idlegpu authors
 // libFuzzer target: the config editor (IniText::edited, what the settings dialog saves) on arbitrary bytes with
 // edits drawn from what the file holds: a section moved to the end, another removed, keys set, added and removed.
 // It must never crash, and what it returns must read back as a text config.

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// SPDX-FileCopyrightText: 2026 The idlegpu authors
 // libFuzzer target: the /proc/<pid>/stat parser the holder scanner uses, on arbitrary bytes (as the scanner
 // reads them: at most 1023 bytes, NUL-terminated, so a NUL inside ends the text early).
 #include "fuzzsupport.h"

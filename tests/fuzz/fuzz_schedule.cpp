@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// SPDX-FileCopyrightText: 2026 The idlegpu authors
 // libFuzzer target: [schedule] run = RULES on arbitrary text, and what a parsed schedule promises: toString() reads
 // back as the same schedule, and msUntilChange() names the first minute whose answer differs.
 #include "config/schedule.h"

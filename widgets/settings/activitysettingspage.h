@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// SPDX-FileCopyrightText: 2026 The idlegpu authors
 #pragma once
 // The User activity page: when workloads may run at all. [activity] (pause while someone is at the computer),
 // [schedule] run, [tty] (a user active on a terminal), and [defaults] on_battery and max_temperature_c.

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// SPDX-FileCopyrightText: 2026 The idlegpu authors
 #pragma once
 // The General page: [defaults] interval_seconds, start_delay_seconds and notify, and "Start at login" (which
 // is no key of the file: the autostart entry).

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// SPDX-FileCopyrightText: 2026 The idlegpu authors
 #pragma once
 // The GPU groups page: the [gpu-*] sections, a list and an editor for the selected one (its GPUs, the
 // programs it ignores, busy_when with its thresholds).

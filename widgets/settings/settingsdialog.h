@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// SPDX-FileCopyrightText: 2026 The idlegpu authors
 #pragma once
 // The settings dialog: a page each for General, GPU groups, Workloads and User activity, each field checked as
 // it is typed, saved in place (only changed keys; comments and untouched lines stay byte for byte). It watches

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// SPDX-FileCopyrightText: 2026 The idlegpu authors
 #pragma once
 // What the settings dialog edits, apart from its widgets: a draft of the configuration, its problems, and how
 // to write it back so that only what changed is touched.

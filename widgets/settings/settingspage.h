@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// SPDX-FileCopyrightText: 2026 The idlegpu authors
 #pragma once
 // One page of the settings dialog: it shows its part of the draft, writes the user's edits back into it and
 // shows the problems found on its fields. The dialog owns the draft, validates it and saves it.

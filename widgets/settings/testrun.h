@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// SPDX-FileCopyrightText: 2026 The idlegpu authors
 #pragma once
 // "Test run": starts a workload's command for a few seconds exactly as the monitor would (a LaunchPlan: through
 // idlegpu-reaper, as its user, in its folder and environment) and shows what it prints. It never waits for the

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// SPDX-FileCopyrightText: 2026 The idlegpu authors
 #pragma once
 // The Workloads page: the [process-*] sections in their order (their priority), a list and an editor for the
 // selected one, and its test run.

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// SPDX-FileCopyrightText: 2026 The idlegpu authors
 #pragma once
 // What a GPU did over the last hour, from the states it was seen in, and a small graph that paints it.
 #include "policy/policy.h"

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// SPDX-FileCopyrightText: 2026 The idlegpu authors
 #pragma once
 // How long each workload has run today and since idlegpu started, summed from state updates. Cheap enough to
 // be fed every update, also while the status window is hidden. Kept in memory only.

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// SPDX-FileCopyrightText: 2026 The idlegpu authors
 #pragma once
 // The words the tray, the menu and the status window use for GPUs, holders and workloads (translated).
 #include "monitor.h"

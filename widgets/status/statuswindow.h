@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// SPDX-FileCopyrightText: 2026 The idlegpu authors
 #pragma once
 // The status window: a row per GPU (who holds it, which workload, how long it ran) and each GPU's last hour.
 // While hidden it only keeps its counters and histories (cheap); it redraws when shown.

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// SPDX-FileCopyrightText: 2026 The idlegpu authors
 #pragma once
 // "Start at login": $XDG_CONFIG_HOME/autostart/idlegpu.desktop (default ~/.config/autostart), as the XDG
 // autostart spec says.

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// SPDX-FileCopyrightText: 2026 The idlegpu authors
 #pragma once
 // The desktop's own idle time for [activity] pause_while_active, asked on the session bus from the GUI thread and
 // handed to the monitor (MonitorHost::setDesktopIdle), which combines it with logind's word (conditions/presence.h).

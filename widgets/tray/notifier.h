@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// SPDX-FileCopyrightText: 2026 The idlegpu authors
 #pragma once
 // Desktop notifications: a workload preempted, a workload failing again and again, a rejected configuration.
 // Coalesced per kind: the first message of a kind shows at once and opens a 10 s window; what else of that kind

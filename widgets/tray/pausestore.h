@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// SPDX-FileCopyrightText: 2026 The idlegpu authors
 #pragma once
 // Keeps the user's pause across restarts, in a private file (mode 0600) that QSettings reads and writes in its
 // IniFormat:

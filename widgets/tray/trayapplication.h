@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// SPDX-FileCopyrightText: 2026 The idlegpu authors
 #pragma once
 // Glue between the monitor's host and the tray's pieces: the states it sends go to the TrayController, the status
 // window and the notifier; the controller's intents go to the host as requests (and the pause to the PauseStore).

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// SPDX-FileCopyrightText: 2026 The idlegpu authors
 #pragma once
 // Applies a MonitorState to the tray icon: its picture, tooltip and menu. Knows nothing of the Monitor: what
 // the user asks for goes out as signals (intents) that TrayApplication forwards.

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// SPDX-FileCopyrightText: 2026 The idlegpu authors
 // idlegpu-reaper: supervises one idle workload for idlegpu.
 //
 //   idlegpu-reaper [--parent PID] [--grace-ms MS] [--orphan-grace-ms MS] [--priority idle|low|normal]
