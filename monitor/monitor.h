@@ -14,6 +14,7 @@
 #include "backends/gpubackend.h"
 #include "holders/hiddenholders.h"
 #include "holders/holderscanner.h"
+#include "ledger/ledgersummary.h"
 #include "policy/policy.h"
 #include "policy/snapshot.h"
 #include "run/workloadrunner.h"
@@ -39,6 +40,8 @@ struct PreemptionEvent
     int gpu = -1;
     Holder culprit;
     qint64 atMs = 0;
+    // From reading the open's inotify event to the SIGTERM; absent when a poll or a backend found the job.
+    std::optional<double> openToStopMs;
 };
 
 // Everything a front end shows: consumed by the headless logger, the tray, the status window, --status.
@@ -51,6 +54,7 @@ struct MonitorState
     QHash<QString, WorkloadRuntime> runtimes;
     PauseState pause;
     GpuMetrics gpuMetrics; // the GPU backends' last sample (names, UUIDs, utilization...)
+    LedgerSummary ledger;  // what the idle GPUs did: GPU-hours, energy, preemptions, the last 24 h
     bool shuttingDown = false;
 };
 

@@ -1,0 +1,67 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// SPDX-FileCopyrightText: 2026 The idlegpu authors
+#pragma once
+// What the idle GPUs did, as the front ends show it: workload time and energy, preemptions with the time from the
+// foreign open to the stop, and each GPU's last 24 hours. The monitor's WorkLedger keeps it across restarts (the
+// user's private state) and hands this summary on in MonitorState; the dashboard and the metrics read it.
+#include <QHash>
+#include <QList>
+#include <QString>
+
+#include <optional>
+
+// What a GPU was doing, for the 24-hour timeline.
+enum class GpuActivity {
+    Unwatched, // idlegpu was not running, or the GPU was absent
+    Idle,      // nobody used it, no workload ran (held by a rule, waiting, nothing configured)
+    Workload,  // an idle workload ran on it
+    ForeignUse // the owner's (or another foreign) job used it
+};
+
+struct ActivitySegment
+{
+    qint64 fromWallMs = 0; // ms since the epoch
+    qint64 toWallMs = 0;
+    GpuActivity activity = GpuActivity::Unwatched;
+};
+
+struct PreemptionRecord
+{
+    qint64 wallMs = 0; // when the workload was stopped, ms since the epoch
+    int gpu = -1;
+    QString workloadName;
+    QString culpritProgram; // the foreign process's program name; empty when it could not be seen
+    QString culpritUser;
+    qint64 culpritPid = 0;
+    // From the moment idlegpu read the foreign open's inotify event to the SIGTERM; absent when a poll or a backend
+    // found the job rather than an open event.
+    std::optional<double> openToStopMs;
+};
+
+struct WorkTotals
+{
+    qint64 workloadMs = 0; // GPU time with a workload running: GPU-hours = workloadMs / 3'600'000
+    int preemptions = 0;
+    // The GPU's energy while a workload ran on it; absent where no backend measures energy or power.
+    std::optional<double> energyJoules;
+};
+
+// Today and this week in local time (the week from Monday 00:00); total since the ledger began.
+struct WorkPeriods
+{
+    WorkTotals today;
+    WorkTotals week;
+    WorkTotals total;
+};
+
+struct LedgerSummary
+{
+    static constexpr int kRecentPreemptions = 50;
+    static constexpr qint64 kTimelineSpanMs = 24 * 3'600'000LL;
+
+    WorkPeriods all;                            // every GPU together
+    QHash<int, WorkPeriods> byGpu;              // by GPU index
+    QList<PreemptionRecord> recentPreemptions;  // newest first, at most kRecentPreemptions
+    QHash<int, QList<ActivitySegment>> lastDay; // by GPU index: oldest first, within the last kTimelineSpanMs
+    qint64 sinceWallMs = 0;                     // when the ledger began; 0: nothing recorded yet
+};
