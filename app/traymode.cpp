@@ -3,6 +3,7 @@
 #include "traymode.h"
 
 #include "config/config.h"
+#include "ledger/ledgerstore.h"
 #include "logging.h"
 #include "monitorhost.h"
 #include "backends/nvmlbackend.h"
@@ -203,10 +204,13 @@ int runTray(const QString &configPath, bool demo)
     }
 
     // The monitor and its runner live on the host's thread, made there; the tray only talks to the host.
-    MonitorHost monitor(path, [path] {
+    MonitorPaths paths;
+    if (!demo) // the demo's simulated GPUs leave no figures behind
+        paths.ledgerPath = LedgerStore::defaultPath();
+    MonitorHost monitor(path, [path, paths] {
         MonitorParts parts;
         parts.runner = std::make_unique<ProcessRunner>();
-        parts.monitor = std::make_unique<Monitor>(path, parts.runner.get());
+        parts.monitor = std::make_unique<Monitor>(path, parts.runner.get(), SystemClock::instance(), paths);
         parts.monitor->setGpuBackend(std::make_unique<NvmlBackend>());
         return parts;
     });
