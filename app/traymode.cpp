@@ -9,6 +9,7 @@
 #include "backends/nvmlbackend.h"
 #include "run/processrunner.h"
 #include "singleinstance.h"
+#include "statefolder.h"
 #include "status/statuswindow.h"
 #include "tray/trayapplication.h"
 #include "tray/traycontroller.h"
@@ -69,10 +70,7 @@ void logToFile(QtMsgType type, const QMessageLogContext &context, const QString 
 
 QString openLogFile()
 {
-    QString stateHome = qEnvironmentVariable("XDG_STATE_HOME");
-    if (stateHome.isEmpty() || !QDir::isAbsolutePath(stateHome))
-        stateHome = QDir::homePath() + QStringLiteral("/.local/state");
-    const QString path = stateHome + QStringLiteral("/idlegpu/idlegpu.log");
+    const QString path = idlegpuStateFolder() + QStringLiteral("/idlegpu.log");
     QDir().mkpath(QFileInfo(path).absolutePath());
     auto *file = new QFile(path, qApp);
     const bool tooBig = QFileInfo(path).size() > kMaxLogBytes;
