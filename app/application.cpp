@@ -3,6 +3,7 @@
 #include "application.h"
 
 #include "config/config.h"
+#include "ledger/ledgerstore.h"
 #include "logging.h"
 #include "monitor.h"
 #include "backends/nvmlbackend.h"
@@ -94,7 +95,8 @@ int printStatus(const Options &options)
         printErr(Cli::tr("%1: the configuration has errors; run idlegpu --check-config.").arg(location.path));
         return 1;
     }
-    const MonitorState state = StatusReport::collect(result.config, MonitorPaths(), std::make_unique<NvmlBackend>());
+    MonitorState state = StatusReport::collect(result.config, MonitorPaths(), std::make_unique<NvmlBackend>());
+    state.ledger = StatusReport::readLedger(LedgerStore::defaultPath());
     if (options.json)
         printOut(QString::fromUtf8(QJsonDocument(StatusReport::toJson(state)).toJson(QJsonDocument::Indented)));
     else
@@ -130,7 +132,9 @@ int runHeadless(const Options &options, UnixSignalWatcher *signalWatcher)
     }
 
     ProcessRunner runner;
-    Monitor monitor(location.path, &runner);
+    MonitorPaths paths;
+    paths.ledgerPath = LedgerStore::defaultPath();
+    Monitor monitor(location.path, &runner, SystemClock::instance(), paths);
     monitor.setGpuBackend(std::make_unique<NvmlBackend>());
     if (!monitor.start()) {
         for (const ConfigDiagnostic &problem : monitor.state().configProblems)

@@ -4,6 +4,7 @@
 
 #include "conditions/powersupply.h"
 #include "conditions/logindpresence.h"
+#include "ledger/ledgerstore.h"
 #include "logging.h"
 
 #include <QCoreApplication>
@@ -45,6 +46,57 @@ MonitorState collect(const Config &config, const MonitorPaths &paths, std::uniqu
     input.selfPid = ::getpid();
     state.decision = Policy::decide(input);
     return state;
+}
+
+LedgerSummary readLedger(const QString &path)
+{
+    WorkLedger ledger;
+    QString error;
+    if (LedgerStore::read(path, &ledger, &error) == LedgerStore::ReadResult::Unusable)
+        qCWarning(lcLedger, "%s holds no ledger (%s); the running idlegpu sets it aside", qPrintable(path),
+                  qPrintable(error));
+    return ledger.summary();
+}
+
+static double gpuHours(const WorkTotals &totals)
+{
+    return double(totals.workloadMs) / 3'600'000.0;
+}
+
+// "1.2 GPU-hours today, 5.0 this week, 34.5 in total since 2026-01-05; 3 preemptions; 12.3 kWh"
+static QString describeLedger(const LedgerSummary &ledger)
+{
+    const WorkPeriods &all = ledger.all;
+    QString text = QStringLiteral("%1 GPU-hours today, %2 this week, %3 in total since %4; %5 preemption(s)")
+                       .arg(gpuHours(all.today), 0, 'f', 1)
+                       .arg(gpuHours(all.week), 0, 'f', 1)
+                       .arg(gpuHours(all.total), 0, 'f', 1)
+                       .arg(QDateTime::fromMSecsSinceEpoch(ledger.sinceWallMs).date().toString(Qt::ISODate))
+                       .arg(all.total.preemptions);
+    if (all.total.energyJoules)
+        text += QStringLiteral("; %1 kWh in total").arg(*all.total.energyJoules / 3.6e6, 0, 'f', 1);
+    return text;
+}
+
+static QJsonObject totalsToJson(const WorkTotals &totals)
+{
+    QJsonObject object{{QStringLiteral("gpu_hours"), gpuHours(totals)},
+                       {QStringLiteral("preemptions"), totals.preemptions}};
+    if (totals.energyJoules)
+        object.insert(QStringLiteral("energy_joules"), *totals.energyJoules);
+    return object;
+}
+
+// {"since": "2026-01-05T12:00:00Z", "today": {...}, "week": {...}, "total": {...}}; null when nothing is recorded.
+static QJsonValue ledgerToJson(const LedgerSummary &ledger)
+{
+    if (ledger.sinceWallMs == 0)
+        return QJsonValue();
+    return QJsonObject{
+        {QStringLiteral("since"), QDateTime::fromMSecsSinceEpoch(ledger.sinceWallMs).toUTC().toString(Qt::ISODate)},
+        {QStringLiteral("today"), totalsToJson(ledger.all.today)},
+        {QStringLiteral("week"), totalsToJson(ledger.all.week)},
+        {QStringLiteral("total"), totalsToJson(ledger.all.total)}};
 }
 
 static GpuDevice deviceOf(const MonitorState &state, int index)
@@ -152,6 +204,8 @@ QString formatText(const MonitorState &state)
     if (state.config.activity.pauseWhileActive)
         s << "At the computer (pause_while_active): "
           << Presence::describe(state.snapshot.presence, state.snapshot.takenAtMs) << '\n';
+    if (state.ledger.sinceWallMs != 0)
+        s << "Idle GPUs' work: " << describeLedger(state.ledger) << '\n';
     if (!state.decision.activeUsers.isEmpty())
         s << "Active users (tty check): " << state.decision.activeUsers.join(QStringLiteral(", ")) << '\n';
     // As root the few processes whose fds stay closed (a container's init) hold no GPU, and nothing is inferred.
@@ -266,6 +320,7 @@ QJsonObject toJson(const MonitorState &state)
                        {QStringLiteral("workloads"), workloads},
                        {QStringLiteral("active_users"), QJsonArray::fromStringList(state.decision.activeUsers)},
                        {QStringLiteral("power"), powerToJson(state.snapshot.power)},
+                       {QStringLiteral("ledger"), ledgerToJson(state.ledger)},
                        {QStringLiteral("unreadable_processes"), state.snapshot.unreadableProcesses}};
 }
 

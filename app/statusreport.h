@@ -14,6 +14,10 @@ namespace StatusReport {
 MonitorState collect(const Config &config, const MonitorPaths &paths = MonitorPaths(),
                      std::unique_ptr<GpuBackend> vendorLibrary = nullptr);
 
+// What the idle GPUs did, as the monitor's ledger file says (read only; the running monitor writes it); empty when
+// there is none or it cannot be used.
+LedgerSummary readLedger(const QString &path);
+
 QString formatText(const MonitorState &state);
 QJsonObject toJson(const MonitorState &state);
 

@@ -3,11 +3,13 @@
 #include "traymode.h"
 
 #include "config/config.h"
+#include "ledger/ledgerstore.h"
 #include "logging.h"
 #include "monitorhost.h"
 #include "backends/nvmlbackend.h"
 #include "run/processrunner.h"
 #include "singleinstance.h"
+#include "statefolder.h"
 #include "status/statuswindow.h"
 #include "tray/trayapplication.h"
 #include "tray/traycontroller.h"
@@ -68,10 +70,7 @@ void logToFile(QtMsgType type, const QMessageLogContext &context, const QString 
 
 QString openLogFile()
 {
-    QString stateHome = qEnvironmentVariable("XDG_STATE_HOME");
-    if (stateHome.isEmpty() || !QDir::isAbsolutePath(stateHome))
-        stateHome = QDir::homePath() + QStringLiteral("/.local/state");
-    const QString path = stateHome + QStringLiteral("/idlegpu/idlegpu.log");
+    const QString path = idlegpuStateFolder() + QStringLiteral("/idlegpu.log");
     QDir().mkpath(QFileInfo(path).absolutePath());
     auto *file = new QFile(path, qApp);
     const bool tooBig = QFileInfo(path).size() > kMaxLogBytes;
@@ -203,10 +202,13 @@ int runTray(const QString &configPath, bool demo)
     }
 
     // The monitor and its runner live on the host's thread, made there; the tray only talks to the host.
-    MonitorHost monitor(path, [path] {
+    MonitorPaths paths;
+    if (!demo) // the demo's simulated GPUs leave no figures behind
+        paths.ledgerPath = LedgerStore::defaultPath();
+    MonitorHost monitor(path, [path, paths] {
         MonitorParts parts;
         parts.runner = std::make_unique<ProcessRunner>();
-        parts.monitor = std::make_unique<Monitor>(path, parts.runner.get());
+        parts.monitor = std::make_unique<Monitor>(path, parts.runner.get(), SystemClock::instance(), paths);
         parts.monitor->setGpuBackend(std::make_unique<NvmlBackend>());
         return parts;
     });

@@ -11,6 +11,13 @@ qint64 SystemClock::nowMs() const
     return qint64(ts.tv_sec) * 1000 + ts.tv_nsec / 1'000'000;
 }
 
+qint64 monotonicNowNs()
+{
+    timespec ts{};
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return qint64(ts.tv_sec) * 1'000'000'000 + ts.tv_nsec;
+}
+
 SystemClock *SystemClock::instance()
 {
     static SystemClock clock;

@@ -12,3 +12,4 @@ Q_DECLARE_LOGGING_CATEGORY(lcMonitor)  // idlegpu.monitor
 Q_DECLARE_LOGGING_CATEGORY(lcPresence) // idlegpu.presence: whether someone sits at the computer ([activity])
 Q_DECLARE_LOGGING_CATEGORY(lcWorkload) // idlegpu.workload: output of workloads without log=
 Q_DECLARE_LOGGING_CATEGORY(lcPower)    // idlegpu.power: on AC or on battery ([defaults] on_battery)
+Q_DECLARE_LOGGING_CATEGORY(lcLedger)   // idlegpu.ledger: what the idle GPUs did, kept in the user's state

@@ -6,6 +6,7 @@
 #include "conditions/powersupply.h"
 #include "conditions/logindpresence.h"
 #include "devices/nodewatcher.h"
+#include "ledger/ledgerstore.h"
 
 #include <QDir>
 #include <QFile>
@@ -32,6 +33,18 @@ constexpr int kReloadDelayMs = 200;
 // An idle time read again comes back a few milliseconds off (the desktop's round trip, logind's µs on another
 // clock): less than this is the same last input.
 constexpr qint64 kIdleSinceJitterMs = 1000;
+// An open read this long ago is no longer what a preemption answers (the poll found the job, or a backend).
+constexpr qint64 kOpenAnsweredAfterNs = 10'000'000'000LL;
+// The ledger is written this soon after a preemption: off the preemption path, where another GPU's may follow.
+constexpr int kLedgerSaveSoonMs = 1000;
+
+// ", stopped 2.8 ms after the open" for the preemption's log line; empty when no open was behind it.
+QString describeOpenToStop(const std::optional<double> &openToStopMs)
+{
+    if (!openToStopMs)
+        return QString();
+    return QStringLiteral(", stopped %1 ms after the open").arg(*openToStopMs, 0, 'f', 1);
+}
 
 // True when the file holds nothing but white space.
 bool isBlankFile(const QString &path)
@@ -52,7 +65,8 @@ Monitor::Monitor(const QString &configPath, WorkloadRunner *runner, const Clock 
       m_selfPid(::getpid()),
       m_inferHiddenHolders(::geteuid() != 0),
       m_collector(paths),
-      m_pendingEvents(new NodeEvents)
+      m_pendingEvents(new NodeEvents),
+      m_ledger(clock)
 {
     m_pollTimer = new QTimer(this);
     // Power supplies the kernel does not announce are read at the poll, before the scan that follows.
@@ -85,6 +99,22 @@ Monitor::Monitor(const QString &configPath, WorkloadRunner *runner, const Clock 
     m_openOnlyWatchTimer->setInterval(kOpenOnlyWatchMs);
     connect(m_openOnlyWatchTimer, &QTimer::timeout, this, &Monitor::watchOpenOnlyHolders);
 
+    m_ledgerTickTimer = new QTimer(this);
+    m_ledgerTickTimer->setInterval(kLedgerTickMs);
+    connect(m_ledgerTickTimer, &QTimer::timeout, this, [this] {
+        if (!anyWorkloadRunning())
+            return; // idle time moves nothing the front ends show but the timeline, which the next scan extends
+        m_ledger.advance();
+        Q_EMIT stateChanged();
+    });
+    m_ledgerSaveTimer = new QTimer(this);
+    m_ledgerSaveTimer->setInterval(kLedgerSaveMs);
+    connect(m_ledgerSaveTimer, &QTimer::timeout, this, &Monitor::saveLedger);
+    m_ledgerSaveSoonTimer = new QTimer(this);
+    m_ledgerSaveSoonTimer->setSingleShot(true);
+    m_ledgerSaveSoonTimer->setInterval(kLedgerSaveSoonMs);
+    connect(m_ledgerSaveSoonTimer, &QTimer::timeout, this, &Monitor::saveLedger);
+
     m_nodeWatcher = new NodeWatcher(this);
     connect(m_nodeWatcher, &NodeWatcher::eventsArrived, this, &Monitor::onNodeEvents);
 
@@ -109,23 +139,38 @@ Monitor::Monitor(const QString &configPath, WorkloadRunner *runner, const Clock 
     });
     connect(m_runner, &WorkloadRunner::workloadFailed, this, &Monitor::workloadFailed);
     connect(m_runner, &WorkloadRunner::allStopped, this, [this] {
-        if (m_shuttingDown)
-            Q_EMIT shutdownFinished();
+        if (!m_shuttingDown)
+            return;
+        feedLedger(); // the workloads' time ends here
+        m_ledger.stopWatching();
+        saveLedger();
+        Q_EMIT shutdownFinished();
     });
 }
 
 Monitor::~Monitor()
 {
+    if (m_ledgerStore && m_ledgerStore->isWriter()) {
+        m_ledger.stopWatching();
+        saveLedger();
+    }
     delete m_pendingEvents;
 }
 
 bool Monitor::start()
 {
+    // Before the config: a tray whose file has errors still shows what the idle GPUs did.
+    if (!m_ledgerStore && !m_collector.paths().ledgerPath.isEmpty()) {
+        m_ledgerStore = std::make_unique<LedgerStore>(m_collector.paths().ledgerPath);
+        if (m_ledgerStore->open(&m_ledger))
+            m_ledgerSaveTimer->start();
+    }
     const ConfigLoadResult result = ConfigLoader::load(m_configPath);
     if (!applyConfig(result, true))
         return false;
     m_started = true;
     watchConfigFile();
+    m_ledgerTickTimer->start();
     if (const GpuBackend *library = m_collector.backends().vendorLibrary()) {
         if (library->available())
             qCInfo(lcScan, "%s available: GPU names, UUIDs, metrics and other users' GPU processes are shown",
@@ -166,6 +211,7 @@ void Monitor::sampleGpus()
     m_gpuMetrics = m_collector.sampleGpus();
     m_gpuMetrics.sampledAtMs = m_clock->nowMs();
     const QHash<int, GpuInfo> &sample = m_gpuMetrics.gpus;
+    m_ledger.addEnergySample(sample);
     m_runner->setGpuUuids(gpuUuidsByIndex(sample.values()));
     // The backend lists every process using a GPU, other users' too: a hidden holder inferred from node events
     // on a GPU where it names none but visible ones, quiet for a while (a new job has had time to make its CUDA
@@ -224,6 +270,7 @@ void Monitor::shutdown()
     m_reloadTimer->stop();
     m_gpuSampleTimer->stop();
     m_openOnlyWatchTimer->stop();
+    m_ledgerTickTimer->stop();
     m_nodeWatcher->setNodes({});
     qCInfo(lcMonitor, "stopping all workloads");
     Q_EMIT stateChanged();
@@ -307,6 +354,7 @@ MonitorState Monitor::state() const
     state.runtimes = m_runner->runtimes();
     state.pause = m_pause;
     state.gpuMetrics = m_gpuMetrics;
+    state.ledger = m_ledger.summary();
     state.shuttingDown = m_shuttingDown;
     return state;
 }
@@ -454,6 +502,9 @@ void Monitor::absorbEvents(const NodeEvents &events)
         *m_pendingEvents = NodeEvents();
         return;
     }
+    for (auto it = events.opens.cbegin(); it != events.opens.cend() && events.readAtNs > 0; ++it)
+        if (!m_openReadAtNs.contains(it.key()))
+            m_openReadAtNs.insert(it.key(), events.readAtNs);
     for (const QString &path : events.gone)
         m_hidden.forgetNode(path); // a node deleted: its counts mean nothing for a node recreated there
     m_rewatchNodes = m_rewatchNodes || !events.gone.isEmpty();
@@ -510,11 +561,10 @@ void Monitor::preemptEarly(const Holder &scanned)
             if (!Policy::judgeHolder(holder, gpu, rule).makesBusy)
                 continue;
             const WorkloadConfig *config = m_config.workload(runtime.id);
-            PreemptionEvent event{runtime.id, config ? config->name : runtime.id, gpu, holder, m_clock->nowMs()};
             const QString reason = QStringLiteral("%1 opened GPU %2").arg(holder.describe()).arg(gpu);
-            qCInfo(lcMonitor, "preempting %s: %s", qPrintable(event.workloadName), qPrintable(reason));
             m_runner->stop(runtime.id, reason);
-            Q_EMIT preempted(event);
+            reportPreemption({runtime.id, config ? config->name : runtime.id, gpu, holder, m_clock->nowMs(), std::nullopt},
+                             reason);
             break;
         }
     }
@@ -533,6 +583,7 @@ void Monitor::rescan()
         return;
     m_inScan = true;
     m_coalesceTimer->stop();
+    const qint64 scanStartNs = monotonicNowNs();
 
     updateDevices();
     NodeEvents duringScan;
@@ -614,6 +665,8 @@ void Monitor::rescan()
         m_openOnlyWatchTimer->start();
     else if (!openOnlyBesideWorkload)
         m_openOnlyWatchTimer->stop();
+    forgetAnsweredOpens(scanStartNs);
+    feedLedger();
     m_inScan = false;
     Q_EMIT stateChanged();
 }
@@ -624,13 +677,16 @@ void Monitor::apply(const Decision &decision)
     for (const StopOrder &order : decision.stop) {
         if (runtimes.value(order.workloadId).state != WorkloadRuntime::Running)
             continue; // already stopped early by preemptEarly()
-        qCInfo(lcPolicy, "stopping %s: %s", qPrintable(order.workloadId), qPrintable(order.reason));
-        m_runner->stop(order.workloadId, order.reason);
-        if (order.cause == StopCause::ForeignHolder) {
-            const WorkloadConfig *config = m_config.workload(order.workloadId);
-            Q_EMIT preempted({order.workloadId, config ? config->name : order.workloadId, order.gpu, order.culprit,
-                              m_clock->nowMs()});
+        if (order.cause != StopCause::ForeignHolder) {
+            qCInfo(lcPolicy, "stopping %s: %s", qPrintable(order.workloadId), qPrintable(order.reason));
+            m_runner->stop(order.workloadId, order.reason);
+            continue;
         }
+        m_runner->stop(order.workloadId, order.reason);
+        const WorkloadConfig *config = m_config.workload(order.workloadId);
+        reportPreemption({order.workloadId, config ? config->name : order.workloadId, order.gpu, order.culprit,
+                          m_clock->nowMs(), std::nullopt},
+                         order.reason);
     }
     for (const StartOrder &order : decision.start) {
         const WorkloadConfig *config = m_config.workload(order.workloadId);
@@ -653,4 +709,72 @@ void Monitor::scheduleWake(qint64 wakeAtMs)
     }
     const qint64 delay = qMax<qint64>(0, wakeAtMs - m_clock->nowMs());
     m_wakeTimer->start(int(qMin<qint64>(delay, 24 * 3600 * 1000)));
+}
+
+void Monitor::reportPreemption(PreemptionEvent event, const QString &reason)
+{
+    event.openToStopMs = openToStopMs(event.culprit, event.gpu);
+    qCInfo(lcMonitor, "preempting %s: %s%s", qPrintable(event.workloadName), qPrintable(reason),
+           qPrintable(describeOpenToStop(event.openToStopMs)));
+    PreemptionRecord record;
+    record.gpu = event.gpu;
+    record.workloadName = event.workloadName;
+    const bool seen = !(event.culprit.hidden && event.culprit.pid == 0);
+    record.culpritProgram = seen ? event.culprit.comm : QString();
+    record.culpritUser = seen ? event.culprit.user : QString();
+    record.culpritPid = event.culprit.pid;
+    record.openToStopMs = event.openToStopMs;
+    m_ledger.addPreemption(record);
+    if (m_ledgerStore && m_ledgerStore->isWriter())
+        m_ledgerSaveSoonTimer->start();
+    Q_EMIT preempted(event);
+}
+
+std::optional<double> Monitor::openToStopMs(const Holder &culprit, int gpu) const
+{
+    qint64 readAtNs = 0;
+    const auto consider = [&](const QString &path) {
+        const qint64 at = m_openReadAtNs.value(path);
+        if (at > 0 && (readAtNs == 0 || at < readAtNs))
+            readAtNs = at;
+    };
+    for (const GpuDevice &device : m_collector.devices().gpus)
+        if (device.index == gpu)
+            consider(device.path);
+    if (culprit.holdsComputeNode)
+        for (const QString &path : m_collector.devices().sharedNodes)
+            if (HolderScanner::isComputeNode(path))
+                consider(path);
+    if (readAtNs == 0)
+        return std::nullopt;
+    return double(monotonicNowNs() - readAtNs) / 1e6;
+}
+
+void Monitor::forgetAnsweredOpens(qint64 scanStartNs)
+{
+    const qint64 staleBeforeNs = monotonicNowNs() - kOpenAnsweredAfterNs;
+    for (auto it = m_openReadAtNs.begin(); it != m_openReadAtNs.end();) {
+        const bool answered = it.value() < scanStartNs && m_hidden.provisionalCount(it.key()) == 0;
+        if (answered || it.value() < staleBeforeNs)
+            it = m_openReadAtNs.erase(it);
+        else
+            ++it;
+    }
+}
+
+void Monitor::feedLedger()
+{
+    const auto runtimes = m_runner->runtimes();
+    QHash<int, GpuActivity> activity;
+    for (const GpuStatus &gpu : std::as_const(m_decision.gpus))
+        activity.insert(gpu.index, WorkLedger::activityOf(gpu, runtimes));
+    m_ledger.setActivity(activity);
+}
+
+void Monitor::saveLedger()
+{
+    if (!m_ledgerStore || !m_ledgerStore->isWriter())
+        return;
+    m_ledger.advance();
+    m_ledgerStore->save(m_ledger);
 }

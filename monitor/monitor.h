@@ -15,6 +15,7 @@
 #include "holders/hiddenholders.h"
 #include "holders/holderscanner.h"
 #include "ledger/ledgersummary.h"
+#include "ledger/workledger.h"
 #include "policy/policy.h"
 #include "policy/snapshot.h"
 #include "run/workloadrunner.h"
@@ -25,6 +26,7 @@
 
 #include <memory>
 
+class LedgerStore;
 class LogindPresence;
 class NodeWatcher;
 class PowerSupplyWatcher;
@@ -96,6 +98,10 @@ public:
     // they count) and, under computes / memory, jobs that only have the GPU open. The price of computes / memory:
     // preemption waits up to this long after the job's CUDA context appears, instead of answering the open itself.
     static constexpr int kOpenOnlyWatchMs = 200;
+    // While a workload runs the ledger's totals move this often (MonitorState::ledger, stateChanged()).
+    static constexpr int kLedgerTickMs = 60'000;
+    // The ledger is written this often, on shutdown and soon after each preemption (MonitorPaths::ledgerPath).
+    static constexpr int kLedgerSaveMs = 300'000;
 
     MonitorState state() const;
     QString configPath() const { return m_configPath; }
@@ -133,6 +139,16 @@ private:
     void scheduleWake(qint64 wakeAtMs);
     void applyOnBatteryConfig(); // a PowerSupplyWatcher while on_battery = pause, none otherwise
     void applyActivityConfig(); // a LogindPresence while pause_while_active is on, none otherwise
+    // What each GPU does now, by the decision and the runner, for the ledger.
+    void feedLedger();
+    void saveLedger();
+    // The preemption's open-to-stop time, the log line, the ledger's record; then preempted().
+    void reportPreemption(PreemptionEvent event, const QString &reason);
+    // From reading the earliest open not yet answered of the culprit's GPU node (or of nvidia-uvm / kfd, which make
+    // it a compute client) to now; absent when none waits: a poll or a backend found the job.
+    std::optional<double> openToStopMs(const Holder &culprit, int gpu) const;
+    // A scan has answered the opens read before it began, but for those it could not explain yet (provisional).
+    void forgetAnsweredOpens(qint64 scanStartNs);
 
     QString m_configPath;
     WorkloadRunner *m_runner;
@@ -149,6 +165,9 @@ private:
     SnapshotCollector m_collector; // the scanners, the GPU backends and the GPUs present
     HiddenHolderTracker m_hidden;
     NodeEvents *m_pendingEvents;
+    QHash<QString, qint64> m_openReadAtNs; // node path -> when its earliest unanswered open was read (monotonicNowNs)
+    WorkLedger m_ledger;
+    std::unique_ptr<LedgerStore> m_ledgerStore; // with MonitorPaths::ledgerPath
     GpuMetrics m_gpuMetrics;
     PowerSupplyWatcher *m_powerWatcher = nullptr; // while on_battery = pause; the collector carries its state
     LogindPresence *m_logind = nullptr; // while pause_while_active is on
@@ -163,6 +182,9 @@ private:
     QTimer *m_reloadTimer = nullptr;   // editors write in several steps
     QTimer *m_gpuSampleTimer = nullptr; // while someone looks at the metrics
     QTimer *m_openOnlyWatchTimer = nullptr; // while open-only holders share a GPU with a workload
+    QTimer *m_ledgerTickTimer = nullptr;
+    QTimer *m_ledgerSaveTimer = nullptr;
+    QTimer *m_ledgerSaveSoonTimer = nullptr; // after a preemption, off the preemption path
     bool m_started = false;
     bool m_shuttingDown = false;
     bool m_inScan = false;

@@ -18,6 +18,9 @@ struct MonitorPaths
     // Where AMD and Intel render nodes (<device_root>/dri/renderDN) are matched to their PCI devices
     // (<sysfsRoot>/class/drm/renderDN/device); tests point it at a fixture.
     QString sysfsRoot = QStringLiteral("/sys");
+    // Where the monitor keeps its WorkLedger across restarts (LedgerStore; the app gives LedgerStore::defaultPath());
+    // empty: in memory only (tests, --status, the demo).
+    QString ledgerPath = QString();
 };
 
 class SnapshotCollector

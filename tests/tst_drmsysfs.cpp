@@ -167,6 +167,29 @@ private Q_SLOTS:
         QCOMPARE(gpu.processesKnown, false);
     }
 
+    // i915 and xe count energy in microjoules (energy1_input): read as millijoules; garbage leaves it absent.
+    void energyCounter_data()
+    {
+        QTest::addColumn<QByteArray>("contents");
+        QTest::addColumn<qint64>("millijoules");
+        QTest::newRow("counter") << QByteArray("123456789012\n") << qint64(123456789);
+        QTest::newRow("absent") << QByteArray() << kAbsent;
+        QTest::newRow("negative") << QByteArray("-5\n") << kAbsent;
+        QTest::newRow("not a number") << QByteArray("12 uJ\n") << kAbsent;
+    }
+    void energyCounter()
+    {
+        QFETCH(QByteArray, contents);
+        QFETCH(qint64, millijoules);
+        SysfsFiles files = {{"vendor", "0x8086\n"}, {"device", "0x56a0\n"}, {"hwmon/hwmon5/name", "i915\n"}};
+        if (!contents.isEmpty())
+            files.insert(QStringLiteral("hwmon/hwmon5/energy1_input"), contents);
+        QTemporaryDir dir;
+        const GpuInfo gpu = readDrmSysfsGpu(buildDevice(dir, QStringLiteral("0000:03:00.0"), files));
+        QCOMPARE(gpu.energyMillijoules, optionalFrom(millijoules));
+        QVERIFY(!gpu.powerMilliwatts);
+    }
+
     // Callers pass /sys/class/drm/renderD128/device, a link: the bus id comes from where it leads.
     void throughTheDrmClassLink()
     {

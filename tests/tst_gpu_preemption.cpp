@@ -52,6 +52,7 @@ private Q_SLOTS:
         QProcess idlegpu;
         QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
         env.insert(QStringLiteral("XDG_RUNTIME_DIR"), dir.path());
+        env.insert(QStringLiteral("XDG_STATE_HOME"), dir.path()); // its ledger: not the user's
         idlegpu.setProcessEnvironment(env);
         idlegpu.setProcessChannelMode(QProcess::ForwardedChannels);
         idlegpu.start(QStringLiteral(IDLEGPU_BINARY), {QStringLiteral("--headless"), QStringLiteral("--config"), config});

@@ -562,6 +562,7 @@ private Q_SLOTS:
         idlegpu.setArguments({QStringLiteral("--headless"), QStringLiteral("--config"), configPath});
         QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
         env.insert(QStringLiteral("XDG_RUNTIME_DIR"), m_dir->path()); // its single-instance lock
+        env.insert(QStringLiteral("XDG_STATE_HOME"), m_dir->path()); // its ledger: not the user's
         env.insert(QStringLiteral("QT_LOGGING_RULES"), QStringLiteral("idlegpu.*.info=true"));
         idlegpu.setProcessEnvironment(env);
         idlegpu.setProcessChannelMode(QProcess::MergedChannels);

@@ -48,6 +48,7 @@ private:
         process->setArguments({QStringLiteral("--headless"), QStringLiteral("--config"), config});
         QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
         env.insert(QStringLiteral("XDG_RUNTIME_DIR"), dir.path()); // its single-instance lock lives here
+        env.insert(QStringLiteral("XDG_STATE_HOME"), dir.path()); // its ledger: not the user's
         process->setProcessEnvironment(env);
         process->setProcessChannelMode(QProcess::MergedChannels);
         process->start();

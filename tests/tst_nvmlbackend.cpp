@@ -88,6 +88,17 @@ private Q_SLOTS:
         QVERIFY(h200->processes.isEmpty());
     }
 
+    // The energy counter where the GPU has one (Volta and later); NOT_SUPPORTED elsewhere leaves it absent.
+    void energyCounter()
+    {
+        script(kTwoGpus + "energy 0 98765432109\n");
+        NvmlBackend backend(QStringLiteral(IDLEGPU_FAKE_NVML));
+        const QList<GpuInfo> gpus = backend.sample();
+        QCOMPARE(byIndex(gpus, 3)->energyMillijoules, std::optional<qint64>(98765432109));
+        QVERIFY(!byIndex(gpus, 1)->energyMillijoules);
+        QVERIFY(byIndex(gpus, 1)->powerMilliwatts);
+    }
+
     // A function that answers an error leaves its metric absent, the others present.
     void errorCodePerMetric_data()
     {

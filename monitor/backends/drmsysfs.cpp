@@ -17,6 +17,7 @@ constexpr qint64 kMaxAttributeBytes = 4096;
 // Bounds that no real GPU reaches, so that garbage cannot pass for a reading.
 constexpr qint64 kMaxMemoryBytes = qint64(1) << 50;       // 1 PiB
 constexpr qint64 kMaxPowerMicrowatts = 100'000'000'000;    // 100 kW
+constexpr qint64 kMaxEnergyMicrojoules = qint64(1) << 62;
 constexpr qint64 kMinMillidegrees = -100'000;
 constexpr qint64 kMaxMillidegrees = 250'000;
 
@@ -139,6 +140,11 @@ void readHwmon(const QString &folder, GpuInfo *gpu)
                 microwatts = readInteger(path, QStringLiteral("power1_input"), 0, kMaxPowerMicrowatts);
             if (microwatts)
                 gpu->powerMilliwatts = int(*microwatts / 1000);
+        }
+        // Intel's i915 and xe count the energy (microjoules): exact where sampling the power would guess.
+        if (!gpu->energyMillijoules) {
+            if (const auto microjoules = readInteger(path, QStringLiteral("energy1_input"), 0, kMaxEnergyMicrojoules))
+                gpu->energyMillijoules = *microjoules / 1000;
         }
     }
 }

@@ -37,6 +37,9 @@ struct GpuInfo
     std::optional<qint64> memoryTotalBytes;
     std::optional<int> temperatureCelsius;
     std::optional<int> powerMilliwatts;
+    // The GPU's energy counter (NVML: since the driver loaded; hwmon energy1_input): only differences between two
+    // samples mean something. Absent where the GPU or the driver has none; the power is integrated instead.
+    std::optional<qint64> energyMillijoules;
     bool processesKnown = false; // the process lists could be read
     QList<GpuProcessUse> processes;
 };

@@ -158,6 +158,7 @@ struct NvmlBackend::Api
     nvmlReturn_t (*getMemory)(nvmlDevice_t, nvmlMemory_t *) = nullptr;
     nvmlReturn_t (*getTemperature)(nvmlDevice_t, unsigned, unsigned *) = nullptr;
     nvmlReturn_t (*getPower)(nvmlDevice_t, unsigned *) = nullptr;
+    nvmlReturn_t (*getTotalEnergy)(nvmlDevice_t, unsigned long long *) = nullptr;
     using ProcessList = nvmlReturn_t (*)(nvmlDevice_t, unsigned *, nvmlProcessInfo_t *);
     ProcessList getComputeProcesses = nullptr;
     ProcessList getGraphicsProcesses = nullptr;
@@ -319,6 +320,7 @@ NvmlBackend::NvmlBackend(const QString &libraryPath, const QStringList &missingS
     resolve(m_api->getMemory, "nvmlDeviceGetMemoryInfo");
     resolve(m_api->getTemperature, "nvmlDeviceGetTemperature");
     resolve(m_api->getPower, "nvmlDeviceGetPowerUsage");
+    resolve(m_api->getTotalEnergy, "nvmlDeviceGetTotalEnergyConsumption");
     resolve(m_api->getComputeProcesses, "nvmlDeviceGetComputeRunningProcesses_v3");
     resolve(m_api->getGraphicsProcesses, "nvmlDeviceGetGraphicsRunningProcesses_v3");
     resolve(m_api->getProcessUtilization, "nvmlDeviceGetProcessUtilization");
@@ -403,6 +405,10 @@ QList<GpuInfo> NvmlBackend::read(bool withMetrics)
             unsigned power = 0;
             if (api.getPower && api.getPower(device, &power) == NVML_SUCCESS && power <= unsigned(INT_MAX))
                 info.powerMilliwatts = int(power);
+            // Volta and later; older GPUs answer NOT_SUPPORTED and their power is integrated instead.
+            unsigned long long energy = 0;
+            if (api.getTotalEnergy && api.getTotalEnergy(device, &energy) == NVML_SUCCESS && energy <= LLONG_MAX)
+                info.energyMillijoules = qint64(energy);
         }
         QList<GpuProcessUse> compute;
         QList<GpuProcessUse> graphics;

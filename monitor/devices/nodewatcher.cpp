@@ -2,6 +2,7 @@
 // SPDX-FileCopyrightText: 2026 The idlegpu authors
 #include "devices/nodewatcher.h"
 
+#include "clock.h"
 #include "logging.h"
 
 #include <QFile>
@@ -140,6 +141,8 @@ NodeEvents NodeWatcher::takePendingEvents()
         }
         if (length == 0)
             break;
+        if (events.readAtNs == 0)
+            events.readAtNs = monotonicNowNs();
         for (ssize_t offset = 0; offset + ssize_t(sizeof(inotify_event)) <= length;) {
             const auto *event = reinterpret_cast<const inotify_event *>(buffer + offset);
             offset += ssize_t(sizeof(inotify_event)) + event->len;

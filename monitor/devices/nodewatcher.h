@@ -16,6 +16,9 @@ struct NodeEvents
     QHash<QString, int> closes; // node path -> IN_CLOSE_WRITE + IN_CLOSE_NOWRITE count
     QStringList gone;           // nodes deleted, unmounted or whose watch was dropped
     bool overflow = false;      // IN_Q_OVERFLOW: events were lost, rescan everything
+    // monotonicNowNs() when the first of them was read from the descriptor; 0 when none was. The start of the time
+    // from a foreign open to the workload's stop (PreemptionEvent::openToStopMs).
+    qint64 readAtNs = 0;
 };
 
 class NodeWatcher : public QObject

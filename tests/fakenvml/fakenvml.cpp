@@ -8,6 +8,8 @@
 //   process <nvml index> compute|graphics <pid> <usedBytes or na>
 //   sample <nvml index> <pid> <timeStamp> <smUtil%>   a per-process utilization sample (given when newer than
 //                                                 the caller's lastSeenTimeStamp)
+//   energy <nvml index> <millijoules>             nvmlDeviceGetTotalEnergyConsumption's counter (without this line
+//                                                 the device answers NOT_SUPPORTED, as GPUs before Volta do)
 //   error <function> <code> [<nvml index>]       that function returns <code> (for that device only)
 // Plain C++, no Qt: it is loaded with dlopen like the real library.
 #include <cstdint>
@@ -38,6 +40,8 @@ struct Device
     std::string uuid, busId, name;
     std::vector<Process> processes;
     std::vector<UtilizationSample> samples;
+    bool hasEnergy = false;
+    unsigned long long energy = 0;
 };
 struct Error
 {
@@ -91,6 +95,14 @@ void load()
             words >> index >> sample.pid >> sample.timeStamp >> sample.smUtil;
             if (index < script.devices.size())
                 script.devices[index].samples.push_back(sample);
+        } else if (kind == "energy") {
+            size_t index = 0;
+            unsigned long long millijoules = 0;
+            words >> index >> millijoules;
+            if (index < script.devices.size()) {
+                script.devices[index].hasEnergy = true;
+                script.devices[index].energy = millijoules;
+            }
         } else if (kind == "error") {
             Error e;
             words >> e.function >> e.code;
@@ -257,6 +269,14 @@ FAKE_EXPORT int nvmlDeviceGetPowerUsage(Handle device, unsigned *milliwatts)
 {
     DEVICE_OR_ERROR("nvmlDeviceGetPowerUsage")
     *milliwatts = d.power;
+    return 0;
+}
+FAKE_EXPORT int nvmlDeviceGetTotalEnergyConsumption(Handle device, unsigned long long *millijoules)
+{
+    DEVICE_OR_ERROR("nvmlDeviceGetTotalEnergyConsumption")
+    if (!d.hasEnergy)
+        return 3; // NOT_SUPPORTED
+    *millijoules = d.energy;
     return 0;
 }
 FAKE_EXPORT int nvmlDeviceGetComputeRunningProcesses_v3(Handle device, unsigned *count, ProcessInfo *infos)

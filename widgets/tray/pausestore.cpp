@@ -2,6 +2,7 @@
 // SPDX-FileCopyrightText: 2026 The idlegpu authors
 #include "tray/pausestore.h"
 
+#include "statefolder.h"
 #include "tray/traylogging.h"
 
 #include <QDir>
@@ -23,10 +24,7 @@ constexpr QFileDevice::Permissions kPrivateFile = QFileDevice::ReadOwner | QFile
 
 QString PauseStore::defaultPath()
 {
-    QString stateHome = qEnvironmentVariable("XDG_STATE_HOME");
-    if (stateHome.isEmpty() || !QDir::isAbsolutePath(stateHome))
-        stateHome = QDir::homePath() + QStringLiteral("/.local/state");
-    return stateHome + QStringLiteral("/idlegpu/state.ini");
+    return idlegpuStateFolder() + QStringLiteral("/state.ini");
 }
 
 PauseStore::PauseStore(const QString &filePath) : m_filePath(filePath) {}

@@ -1,0 +1,593 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// SPDX-FileCopyrightText: 2026 The idlegpu authors
+#include "ledger/workledger.h"
+
+#include "policy/policy.h"
+
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+
+#include <cmath>
+#include <limits>
+
+namespace {
+
+constexpr auto kFormat = "idlegpu-ledger";
+constexpr int kVersion = 1;
+
+// Bounds no real ledger reaches, so that a damaged or hostile file cannot pass for one.
+constexpr qint64 kMaxWallMs = 4'102'444'800'000LL;      // 2100-01-01
+constexpr qint64 kMaxDurationMs = kMaxWallMs;           // a GPU's workload time cannot exceed the epoch's span
+constexpr qint64 kMaxPreemptions = 1'000'000'000; // per GPU and day, or in total
+constexpr double kMaxJoules = 1e15;                     // 100 kW for 300 years
+constexpr double kMaxOpenToStopMs = 1e9;
+constexpr int kMaxGpuIndex = 4095;
+constexpr qint64 kMaxPid = qint64(1) << 31;
+constexpr int kMaxTextLength = 256;
+constexpr int kMaxDays = 64;                 // we keep kDaysKept; a little slack for a file from another zone
+constexpr int kMaxStoredPreemptions = 1000;  // we keep LedgerSummary::kRecentPreemptions
+// An energy counter that moved faster than this between two samples was reset or lies.
+constexpr double kMaxWatts = 100'000;
+
+QString activityName(GpuActivity activity)
+{
+    switch (activity) {
+    case GpuActivity::Unwatched: return QStringLiteral("unwatched");
+    case GpuActivity::Idle: return QStringLiteral("idle");
+    case GpuActivity::Workload: return QStringLiteral("workload");
+    case GpuActivity::ForeignUse: return QStringLiteral("foreign");
+    }
+    return QString();
+}
+
+std::optional<GpuActivity> activityFromName(const QString &name)
+{
+    for (GpuActivity activity : {GpuActivity::Unwatched, GpuActivity::Idle, GpuActivity::Workload,
+                                 GpuActivity::ForeignUse})
+        if (activityName(activity) == name)
+            return activity;
+    return std::nullopt;
+}
+
+QJsonObject totalsToJson(const WorkTotals &totals)
+{
+    QJsonObject object{{QStringLiteral("workload_ms"), totals.workloadMs},
+                       {QStringLiteral("preemptions"), totals.preemptions}};
+    if (totals.energyJoules)
+        object.insert(QStringLiteral("energy_j"), *totals.energyJoules);
+    return object;
+}
+
+// Reads a JSON document that should be a ledger; the first thing wrong ends it, named by its place in the file.
+class Reader
+{
+public:
+    QString error;
+
+    bool integer(const QJsonValue &value, const QString &where, qint64 min, qint64 max, qint64 *out)
+    {
+        const double number = value.toDouble(std::nan(""));
+        if (!value.isDouble() || !std::isfinite(number) || number != std::floor(number) || number < double(min)
+            || number > double(max))
+            return fail(QStringLiteral("%1: not a whole number in %2..%3").arg(where).arg(min).arg(max));
+        *out = qint64(number);
+        return true;
+    }
+    bool number(const QJsonValue &value, const QString &where, double max, double *out)
+    {
+        const double number = value.toDouble(std::nan(""));
+        if (!value.isDouble() || !std::isfinite(number) || number < 0 || number > max)
+            return fail(QStringLiteral("%1: not a number in 0..%2").arg(where).arg(max));
+        *out = number;
+        return true;
+    }
+    bool text(const QJsonValue &value, const QString &where, QString *out)
+    {
+        if (!value.isString() || value.toString().size() > kMaxTextLength)
+            return fail(QStringLiteral("%1: not a text of at most %2 characters").arg(where).arg(kMaxTextLength));
+        *out = value.toString();
+        return true;
+    }
+    bool object(const QJsonValue &value, const QString &where, QJsonObject *out)
+    {
+        if (!value.isObject())
+            return fail(QStringLiteral("%1: not an object").arg(where));
+        *out = value.toObject();
+        return true;
+    }
+    bool array(const QJsonValue &value, const QString &where, qsizetype maxSize, QJsonArray *out)
+    {
+        if (!value.isArray() || value.toArray().size() > maxSize)
+            return fail(QStringLiteral("%1: not a list of at most %2 entries").arg(where).arg(maxSize));
+        *out = value.toArray();
+        return true;
+    }
+    bool gpuIndex(const QString &key, const QString &where, int *out)
+    {
+        bool ok = false;
+        const int index = key.toInt(&ok);
+        if (!ok || index < 0 || index > kMaxGpuIndex || QString::number(index) != key)
+            return fail(QStringLiteral("%1: \"%2\" is not a GPU index").arg(where, key));
+        *out = index;
+        return true;
+    }
+    bool totals(const QJsonValue &value, const QString &where, WorkTotals *out)
+    {
+        QJsonObject object;
+        qint64 preemptions = 0;
+        if (!this->object(value, where, &object)
+            || !integer(object.value(QStringLiteral("workload_ms")), where + QStringLiteral(".workload_ms"), 0,
+                        kMaxDurationMs, &out->workloadMs)
+            || !integer(object.value(QStringLiteral("preemptions")), where + QStringLiteral(".preemptions"), 0,
+                        kMaxPreemptions, &preemptions))
+            return false;
+        out->preemptions = int(preemptions);
+        if (object.contains(QStringLiteral("energy_j"))) {
+            double joules = 0;
+            if (!number(object.value(QStringLiteral("energy_j")), where + QStringLiteral(".energy_j"), kMaxJoules,
+                        &joules))
+                return false;
+            out->energyJoules = joules;
+        }
+        return true;
+    }
+
+private:
+    bool fail(const QString &why)
+    {
+        error = why;
+        return false;
+    }
+};
+
+} // namespace
+
+WorkTotals &operator+=(WorkTotals &into, const WorkTotals &more)
+{
+    into.workloadMs += more.workloadMs;
+    // Saturating: a file may hold a million preemptions on each of thousands of GPUs.
+    into.preemptions = int(qMin<qint64>(std::numeric_limits<int>::max(), qint64(into.preemptions) + more.preemptions));
+    if (more.energyJoules)
+        into.energyJoules = into.energyJoules.value_or(0) + *more.energyJoules;
+    return into;
+}
+
+WorkLedger::WorkLedger(const Clock *clock) : m_clock(clock) {}
+
+GpuActivity WorkLedger::activityOf(const GpuStatus &gpu, const QHash<QString, WorkloadRuntime> &runtimes)
+{
+    if (gpu.state == GpuState::Busy)
+        return GpuActivity::ForeignUse;
+    for (const WorkloadRuntime &runtime : runtimes)
+        if (runtime.occupiesGpus() && runtime.gpus.contains(gpu.index))
+            return GpuActivity::Workload;
+    return GpuActivity::Idle;
+}
+
+qint64 WorkLedger::wallNowMs() const
+{
+    return m_clock->localNow().toMSecsSinceEpoch();
+}
+
+void WorkLedger::setActivity(const QHash<int, GpuActivity> &activity)
+{
+    advance();
+    if (m_countedToMs < 0) {
+        m_countedToMs = m_clock->nowMs();
+        if (m_sinceWallMs == 0)
+            m_sinceWallMs = wallNowMs();
+    }
+    for (auto it = activity.cbegin(); it != activity.cend(); ++it)
+        if (it.key() >= 0)
+            m_gpus[it.key()].activity = it.value();
+    for (auto it = m_gpus.begin(); it != m_gpus.end(); ++it)
+        if (!activity.contains(it.key()))
+            it->activity = GpuActivity::Unwatched;
+}
+
+void WorkLedger::advance()
+{
+    if (m_countedToMs < 0)
+        return;
+    const qint64 nowMs = m_clock->nowMs();
+    const QDateTime localNow = m_clock->localNow();
+    const qint64 nowWallMs = localNow.toMSecsSinceEpoch();
+    const qint64 elapsedMs = qMax<qint64>(0, nowMs - m_countedToMs);
+    const qint64 fromWallMs = nowWallMs - elapsedMs;
+    for (auto it = m_gpus.begin(); it != m_gpus.end(); ++it) {
+        GpuTrack &track = it.value();
+        addSpan(track, fromWallMs, nowWallMs, track.activity);
+        if (track.activity == GpuActivity::Workload && elapsedMs > 0) {
+            addWorkloadTime(it.key(), fromWallMs, nowWallMs);
+            track.workloadMsSinceSample += elapsedMs;
+        }
+        trimTimeline(track, nowWallMs);
+    }
+    m_countedToMs = nowMs;
+    dropOldDays(localNow.date());
+}
+
+void WorkLedger::stopWatching()
+{
+    advance();
+    m_countedToMs = -1;
+    for (GpuTrack &track : m_gpus) {
+        track.activity = GpuActivity::Unwatched;
+        track.sampledAtMs = -1;
+        track.workloadMsSinceSample = 0;
+    }
+}
+
+void WorkLedger::addSpan(GpuTrack &track, qint64 fromWallMs, qint64 toWallMs, GpuActivity activity)
+{
+    QList<ActivitySegment> &segments = track.segments;
+    if (segments.isEmpty()) {
+        if (toWallMs > fromWallMs)
+            segments.append({fromWallMs, toWallMs, activity});
+        return;
+    }
+    if (fromWallMs - segments.last().toWallMs > kMinSegmentMs)
+        addSpan(track, segments.last().toWallMs, fromWallMs, GpuActivity::Unwatched);
+    ActivitySegment &last = segments.last();
+    // Contiguous: the few milliseconds between the monotonic and the wall clock are no gap, and a wall clock set back
+    // does not draw over what was drawn.
+    fromWallMs = last.toWallMs;
+    if (toWallMs <= fromWallMs)
+        return;
+    if (last.activity == activity) {
+        last.toWallMs = toWallMs;
+        return;
+    }
+    if (last.toWallMs - last.fromWallMs < kMinSegmentMs) {
+        last.activity = activity;
+        last.toWallMs = toWallMs;
+        if (segments.size() >= 2 && segments.at(segments.size() - 2).activity == activity) {
+            segments[segments.size() - 2].toWallMs = toWallMs;
+            segments.removeLast();
+        }
+        return;
+    }
+    segments.append({fromWallMs, toWallMs, activity});
+    if (segments.size() > kMaxSegmentsPerGpu) {
+        ActivitySegment &first = segments.first();
+        const ActivitySegment &second = segments.at(1);
+        if (second.toWallMs - second.fromWallMs > first.toWallMs - first.fromWallMs)
+            first.activity = second.activity;
+        first.toWallMs = second.toWallMs;
+        segments.removeAt(1);
+    }
+}
+
+void WorkLedger::trimTimeline(GpuTrack &track, qint64 nowWallMs) const
+{
+    const qint64 cutoff = nowWallMs - LedgerSummary::kTimelineSpanMs;
+    while (!track.segments.isEmpty() && track.segments.first().toWallMs <= cutoff)
+        track.segments.removeFirst();
+    if (!track.segments.isEmpty() && track.segments.first().fromWallMs < cutoff)
+        track.segments.first().fromWallMs = cutoff;
+}
+
+void WorkLedger::addWorkloadTime(int gpu, qint64 fromWallMs, qint64 toWallMs)
+{
+    while (fromWallMs < toWallMs) {
+        const QDate day = QDateTime::fromMSecsSinceEpoch(fromWallMs).date();
+        qint64 endMs = QDateTime(day.addDays(1), QTime(0, 0)).toMSecsSinceEpoch();
+        if (endMs <= fromWallMs)
+            endMs = toWallMs; // a zone whose midnight is odd: the rest counts for this day
+        endMs = qMin(endMs, toWallMs);
+        m_days[day][gpu].workloadMs += endMs - fromWallMs;
+        m_totals[gpu].workloadMs += endMs - fromWallMs;
+        fromWallMs = endMs;
+    }
+}
+
+WorkTotals &WorkLedger::dayTotals(qint64 wallMs, int gpu)
+{
+    return m_days[QDateTime::fromMSecsSinceEpoch(wallMs).date()][gpu];
+}
+
+void WorkLedger::dropOldDays(const QDate &today)
+{
+    const QDate oldestKept = today.addDays(-(kDaysKept - 1));
+    while (!m_days.isEmpty() && m_days.firstKey() < oldestKept)
+        m_days.erase(m_days.begin());
+}
+
+void WorkLedger::addEnergySample(const QHash<int, GpuInfo> &gpus)
+{
+    advance();
+    const qint64 nowMs = m_clock->nowMs();
+    const qint64 nowWallMs = wallNowMs();
+    for (const GpuInfo &info : gpus) {
+        if (info.index < 0 || info.index > kMaxGpuIndex)
+            continue;
+        GpuTrack &track = m_gpus[info.index];
+        if (!info.energyMillijoules && !info.powerMilliwatts) {
+            track.sampledAtMs = -1;
+            track.workloadMsSinceSample = 0;
+            continue;
+        }
+        double joules = 0;
+        const qint64 spanMs = nowMs - track.sampledAtMs;
+        if (track.sampledAtMs >= 0 && track.workloadMsSinceSample > 0 && spanMs > 0) {
+            const double workloadShare = qMin(1.0, double(track.workloadMsSinceSample) / double(spanMs));
+            bool counted = false;
+            if (info.energyMillijoules && track.energyMillijoules && *info.energyMillijoules >= *track.energyMillijoules) {
+                const double counterJoules = double(*info.energyMillijoules - *track.energyMillijoules) / 1000.0;
+                if (counterJoules <= kMaxWatts * double(spanMs) / 1000.0) {
+                    joules = counterJoules * workloadShare;
+                    counted = true;
+                }
+            }
+            if (!counted && info.powerMilliwatts) {
+                const double watts = track.powerMilliwatts ? (*track.powerMilliwatts + *info.powerMilliwatts) / 2000.0
+                                                           : *info.powerMilliwatts / 1000.0;
+                joules = watts * double(qMin(track.workloadMsSinceSample, spanMs)) / 1000.0;
+            }
+        }
+        // Measured, if only to say 0 J: the energy is present from the first sample on.
+        WorkTotals &today = dayTotals(nowWallMs, info.index);
+        today.energyJoules = today.energyJoules.value_or(0) + joules;
+        WorkTotals &total = m_totals[info.index];
+        total.energyJoules = total.energyJoules.value_or(0) + joules;
+        track.sampledAtMs = nowMs;
+        track.energyMillijoules = info.energyMillijoules;
+        track.powerMilliwatts = info.powerMilliwatts;
+        track.workloadMsSinceSample = 0;
+    }
+}
+
+void WorkLedger::addPreemption(PreemptionRecord record)
+{
+    if (record.wallMs <= 0)
+        record.wallMs = wallNowMs();
+    if (record.gpu >= 0 && record.gpu <= kMaxGpuIndex) {
+        ++dayTotals(record.wallMs, record.gpu).preemptions;
+        ++m_totals[record.gpu].preemptions;
+    }
+    if (m_sinceWallMs == 0)
+        m_sinceWallMs = record.wallMs;
+    m_recent.prepend(record);
+    while (m_recent.size() > LedgerSummary::kRecentPreemptions)
+        m_recent.removeLast();
+}
+
+LedgerSummary WorkLedger::summary() const
+{
+    LedgerSummary summary;
+    summary.sinceWallMs = m_sinceWallMs;
+    summary.recentPreemptions = m_recent;
+    const QDateTime localNow = m_clock->localNow();
+    const QDate today = localNow.date();
+    const QDate monday = today.addDays(1 - today.dayOfWeek());
+
+    QList<int> gpus = m_totals.keys();
+    for (auto it = m_gpus.cbegin(); it != m_gpus.cend(); ++it)
+        if (!gpus.contains(it.key()))
+            gpus.append(it.key());
+    for (int gpu : std::as_const(gpus)) {
+        WorkPeriods periods;
+        periods.total = m_totals.value(gpu);
+        for (auto day = m_days.cbegin(); day != m_days.cend(); ++day) {
+            const auto totals = day->constFind(gpu);
+            if (totals == day->cend() || day.key() > today)
+                continue;
+            if (day.key() == today)
+                periods.today += *totals;
+            if (day.key() >= monday)
+                periods.week += *totals;
+        }
+        summary.byGpu.insert(gpu, periods);
+        summary.all.today += periods.today;
+        summary.all.week += periods.week;
+        summary.all.total += periods.total;
+    }
+
+    const qint64 cutoff = localNow.toMSecsSinceEpoch() - LedgerSummary::kTimelineSpanMs;
+    for (auto it = m_gpus.cbegin(); it != m_gpus.cend(); ++it) {
+        QList<ActivitySegment> segments;
+        bool watched = false;
+        for (ActivitySegment segment : it->segments) {
+            if (segment.toWallMs <= cutoff)
+                continue;
+            segment.fromWallMs = qMax(segment.fromWallMs, cutoff);
+            watched = watched || segment.activity != GpuActivity::Unwatched;
+            segments.append(segment);
+        }
+        if (watched)
+            summary.lastDay.insert(it.key(), segments);
+    }
+    return summary;
+}
+
+QByteArray WorkLedger::toJson() const
+{
+    QJsonObject gpus;
+    QList<int> indices = m_totals.keys();
+    for (auto it = m_gpus.cbegin(); it != m_gpus.cend(); ++it)
+        if (!indices.contains(it.key()))
+            indices.append(it.key());
+    for (int gpu : std::as_const(indices)) {
+        QJsonArray timeline;
+        for (const ActivitySegment &segment : m_gpus.value(gpu).segments)
+            timeline.append(QJsonArray{segment.fromWallMs, segment.toWallMs, activityName(segment.activity)});
+        gpus.insert(QString::number(gpu), QJsonObject{{QStringLiteral("total"), totalsToJson(m_totals.value(gpu))},
+                                                      {QStringLiteral("timeline"), timeline}});
+    }
+    QJsonObject days;
+    for (auto day = m_days.cbegin(); day != m_days.cend(); ++day) {
+        QJsonObject byGpu;
+        for (auto it = day->cbegin(); it != day->cend(); ++it)
+            byGpu.insert(QString::number(it.key()), totalsToJson(it.value()));
+        days.insert(day.key().toString(Qt::ISODate), byGpu);
+    }
+    QJsonArray preemptions;
+    for (const PreemptionRecord &record : m_recent) {
+        QJsonObject object{{QStringLiteral("wall_ms"), record.wallMs},
+                           {QStringLiteral("gpu"), record.gpu},
+                           {QStringLiteral("workload"), record.workloadName.left(kMaxTextLength)},
+                           {QStringLiteral("program"), record.culpritProgram.left(kMaxTextLength)},
+                           {QStringLiteral("user"), record.culpritUser.left(kMaxTextLength)},
+                           {QStringLiteral("pid"), record.culpritPid}};
+        if (record.openToStopMs)
+            object.insert(QStringLiteral("open_to_stop_ms"), *record.openToStopMs);
+        preemptions.append(object);
+    }
+    const QJsonObject root{{QStringLiteral("format"), QLatin1String(kFormat)},
+                           {QStringLiteral("version"), kVersion},
+                           {QStringLiteral("since_ms"), m_sinceWallMs},
+                           {QStringLiteral("saved_ms"), wallNowMs()},
+                           {QStringLiteral("gpus"), gpus},
+                           {QStringLiteral("days"), days},
+                           {QStringLiteral("preemptions"), preemptions}};
+    return QJsonDocument(root).toJson(QJsonDocument::Compact);
+}
+
+bool WorkLedger::restore(const QByteArray &json, QString *error)
+{
+    Reader read;
+    const auto failed = [&] {
+        if (error)
+            *error = read.error;
+        return false;
+    };
+    QJsonParseError parseError;
+    const QJsonDocument document = QJsonDocument::fromJson(json, &parseError);
+    if (parseError.error != QJsonParseError::NoError) {
+        if (error)
+            *error = QStringLiteral("not JSON (%1 at byte %2)").arg(parseError.errorString()).arg(parseError.offset);
+        return false;
+    }
+    if (!document.isObject()) {
+        if (error)
+            *error = QStringLiteral("not a JSON object");
+        return false;
+    }
+    const QJsonObject root = document.object();
+    if (root.value(QStringLiteral("format")).toString() != QLatin1String(kFormat)) {
+        if (error)
+            *error = QStringLiteral("not an idlegpu ledger (\"format\" is not \"%1\")").arg(QLatin1String(kFormat));
+        return false;
+    }
+    qint64 version = 0;
+    if (!read.integer(root.value(QStringLiteral("version")), QStringLiteral("version"), kVersion, kVersion, &version))
+        return failed();
+
+    qint64 since = 0;
+    if (!read.integer(root.value(QStringLiteral("since_ms")), QStringLiteral("since_ms"), 0, kMaxWallMs, &since))
+        return failed();
+
+    QMap<int, GpuTrack> tracks;
+    QHash<int, WorkTotals> totals;
+    QJsonObject gpus;
+    if (!read.object(root.value(QStringLiteral("gpus")), QStringLiteral("gpus"), &gpus))
+        return failed();
+    if (gpus.size() > kMaxGpuIndex + 1) {
+        if (error)
+            *error = QStringLiteral("gpus: more GPUs than a machine has");
+        return false;
+    }
+    for (auto it = gpus.constBegin(); it != gpus.constEnd(); ++it) {
+        const QString where = QStringLiteral("gpus.") + it.key();
+        int gpu = -1;
+        QJsonObject object;
+        QJsonArray timeline;
+        if (!read.gpuIndex(it.key(), QStringLiteral("gpus"), &gpu) || !read.object(it.value(), where, &object)
+            || !read.totals(object.value(QStringLiteral("total")), where + QStringLiteral(".total"), &totals[gpu])
+            || !read.array(object.value(QStringLiteral("timeline")), where + QStringLiteral(".timeline"),
+                           kMaxSegmentsPerGpu, &timeline))
+            return failed();
+        GpuTrack &track = tracks[gpu];
+        qint64 previousEnd = 0;
+        for (qsizetype i = 0; i < timeline.size(); ++i) {
+            const QString at = QStringLiteral("%1.timeline[%2]").arg(where).arg(i);
+            QJsonArray triple;
+            ActivitySegment segment;
+            if (!read.array(timeline.at(i), at, 3, &triple)
+                || !read.integer(triple.at(0), at + QStringLiteral("[0]"), previousEnd, kMaxWallMs, &segment.fromWallMs)
+                || !read.integer(triple.at(1), at + QStringLiteral("[1]"), segment.fromWallMs, kMaxWallMs,
+                                 &segment.toWallMs))
+                return failed();
+            const std::optional<GpuActivity> activity = activityFromName(triple.at(2).toString());
+            if (!activity) {
+                if (error)
+                    *error = QStringLiteral("%1[2]: not an activity").arg(at);
+                return false;
+            }
+            segment.activity = *activity;
+            previousEnd = segment.toWallMs;
+            track.segments.append(segment);
+        }
+    }
+
+    QMap<QDate, QHash<int, WorkTotals>> days;
+    QJsonObject dayObjects;
+    if (!read.object(root.value(QStringLiteral("days")), QStringLiteral("days"), &dayObjects))
+        return failed();
+    if (dayObjects.size() > kMaxDays) {
+        if (error)
+            *error = QStringLiteral("days: more than %1 days").arg(kMaxDays);
+        return false;
+    }
+    for (auto it = dayObjects.constBegin(); it != dayObjects.constEnd(); ++it) {
+        const QDate day = QDate::fromString(it.key(), Qt::ISODate);
+        const QString where = QStringLiteral("days.") + it.key();
+        QJsonObject byGpu;
+        if (!day.isValid() || day.year() < 2000 || day.year() > 2100) {
+            if (error)
+                *error = QStringLiteral("days: \"%1\" is not a date").arg(it.key());
+            return false;
+        }
+        if (!read.object(it.value(), where, &byGpu))
+            return failed();
+        for (auto gpuIt = byGpu.constBegin(); gpuIt != byGpu.constEnd(); ++gpuIt) {
+            int gpu = -1;
+            if (!read.gpuIndex(gpuIt.key(), where, &gpu)
+                || !read.totals(gpuIt.value(), where + QLatin1Char('.') + gpuIt.key(), &days[day][gpu]))
+                return failed();
+        }
+    }
+
+    QList<PreemptionRecord> recent;
+    QJsonArray preemptions;
+    if (!read.array(root.value(QStringLiteral("preemptions")), QStringLiteral("preemptions"), kMaxStoredPreemptions,
+                    &preemptions))
+        return failed();
+    for (qsizetype i = 0; i < preemptions.size() && recent.size() < LedgerSummary::kRecentPreemptions; ++i) {
+        const QString where = QStringLiteral("preemptions[%1]").arg(i);
+        QJsonObject object;
+        PreemptionRecord record;
+        qint64 gpu = -1;
+        if (!read.object(preemptions.at(i), where, &object)
+            || !read.integer(object.value(QStringLiteral("wall_ms")), where + QStringLiteral(".wall_ms"), 0, kMaxWallMs,
+                             &record.wallMs)
+            || !read.integer(object.value(QStringLiteral("gpu")), where + QStringLiteral(".gpu"), -1, kMaxGpuIndex, &gpu)
+            || !read.text(object.value(QStringLiteral("workload")), where + QStringLiteral(".workload"),
+                          &record.workloadName)
+            || !read.text(object.value(QStringLiteral("program")), where + QStringLiteral(".program"),
+                          &record.culpritProgram)
+            || !read.text(object.value(QStringLiteral("user")), where + QStringLiteral(".user"), &record.culpritUser)
+            || !read.integer(object.value(QStringLiteral("pid")), where + QStringLiteral(".pid"), 0, kMaxPid,
+                             &record.culpritPid))
+            return failed();
+        record.gpu = int(gpu);
+        if (object.contains(QStringLiteral("open_to_stop_ms"))) {
+            double ms = 0;
+            if (!read.number(object.value(QStringLiteral("open_to_stop_ms")), where + QStringLiteral(".open_to_stop_ms"),
+                             kMaxOpenToStopMs, &ms))
+                return failed();
+            record.openToStopMs = ms;
+        }
+        recent.append(record);
+    }
+
+    m_gpus = tracks;
+    m_totals = totals;
+    m_days = days;
+    m_recent = recent;
+    m_sinceWallMs = since;
+    m_countedToMs = -1; // every GPU Unwatched until the next setActivity
+    dropOldDays(m_clock->localNow().date());
+    return true;
+}
