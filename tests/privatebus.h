@@ -10,6 +10,9 @@
 #include <QStandardPaths>
 #include <QTemporaryDir>
 
+#include <signal.h>
+#include <sys/prctl.h>
+
 class PrivateBus
 {
 public:
@@ -59,6 +62,8 @@ public:
                                QStringLiteral("--print-address=1")});
         // Its complaints (as root: "Failed to set fd limit") only matter when it does not start.
         m_daemon.setStandardErrorFile(m_dir.filePath(QStringLiteral("stderr")));
+        // A test killed on its time-out leaves no bus behind.
+        m_daemon.setChildProcessModifier([] { ::prctl(PR_SET_PDEATHSIG, SIGTERM); });
         m_daemon.start();
         if (!m_daemon.waitForStarted(5000)) {
             *why = QStringLiteral("dbus-daemon does not start: %1").arg(m_daemon.errorString());

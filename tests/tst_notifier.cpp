@@ -1,47 +1,12 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // SPDX-FileCopyrightText: 2026 The idlegpu authors
 // Notifier: the messages, coalescing per kind within 10 s (fake clock, no sleeping) and the per-kind switches.
+#include "recordingsink.h"
 #include "tray/notifier.h"
 
 #include <QtTest>
 
 namespace {
-
-struct Message
-{
-    QString title;
-    QString body;
-    QSystemTrayIcon::MessageIcon icon;
-};
-
-class RecordingSink : public NotificationSink
-{
-public:
-    void showMessage(const QString &title, const QString &body, QSystemTrayIcon::MessageIcon icon) override
-    {
-        messages.append({title, body, icon});
-    }
-    QStringList bodies() const
-    {
-        QStringList result;
-        for (const Message &m : messages)
-            result.append(m.body);
-        return result;
-    }
-    QList<Message> messages;
-};
-
-PreemptionEvent preemption(int gpu = 0)
-{
-    PreemptionEvent event;
-    event.workloadId = QStringLiteral("process-miner");
-    event.workloadName = QStringLiteral("miner");
-    event.gpu = gpu;
-    event.culprit.comm = QStringLiteral("python3");
-    event.culprit.user = QStringLiteral("alice");
-    event.culprit.pid = 4242;
-    return event;
-}
 
 WorkloadRuntime failure(int consecutiveFailures, const QString &id = QStringLiteral("process-miner"))
 {
@@ -96,6 +61,9 @@ void TestNotifier::messagesSayWhatHappened()
     QCOMPARE(sink.messages.at(2).body, QStringLiteral("/c.conf:9: error: [process-x] has no cmd\n"
                                                       "The previous configuration stays in force."));
     QCOMPARE(sink.messages.at(2).icon, QSystemTrayIcon::Critical);
+    QCOMPARE(sink.messages.at(0).kind, NotificationKind::Preemption);
+    QCOMPARE(sink.messages.at(1).kind, NotificationKind::Failure);
+    QCOMPARE(sink.messages.at(2).kind, NotificationKind::ConfigError);
 }
 
 void TestNotifier::preemptionsAreCoalescedWithinTheWindow()
@@ -173,6 +141,7 @@ void TestNotifier::kindsHaveSeparateWindows()
     notifier.flushDue();
     QCOMPARE(sink.messages.size(), 4);
     QCOMPARE(sink.bodies().last(), QStringLiteral("2 more configuration errors"));
+    QCOMPARE(sink.messages.last().kind, NotificationKind::ConfigError); // a summary replaces its own kind's message
 }
 
 void TestNotifier::failureNoticedOncePerStreak()
@@ -232,7 +201,7 @@ void TestNotifier::kindsCanBeSwitchedOff()
     notifier.notifyConfigRejected(rejected());
 
     QStringList titles;
-    for (const Message &m : std::as_const(sink.messages))
+    for (const RecordedMessage &m : std::as_const(sink.messages))
         titles.append(m.title);
     QCOMPARE(titles.contains(QStringLiteral("Workload stopped")), preemption);
     QCOMPARE(titles.contains(QStringLiteral("Workload failing")), failure);

@@ -80,7 +80,7 @@ void Notifier::post(Kind kind, const QString &title, const QString &body, QSyste
         return;
     }
     m_windows.insert(int(kind), Window{now + kWindowMs, 0});
-    m_sink->showMessage(title, body, icon);
+    m_sink->showMessage(kind, title, body, icon);
     scheduleFlush();
 }
 
@@ -94,7 +94,7 @@ void Notifier::flushDue()
         }
         const Kind kind = Kind(window.key());
         if (window->held > 0 && enabled(kind)) {
-            m_sink->showMessage(tr("idlegpu"), summary(kind, window->held),
+            m_sink->showMessage(kind, tr("idlegpu"), summary(kind, window->held),
                                 kind == Kind::Preemption ? QSystemTrayIcon::Information : QSystemTrayIcon::Warning);
             // The summary is this kind's message for the next window.
             window->endsAtMs = now + kWindowMs;

@@ -23,19 +23,25 @@ struct NotifySettings
     bool configError = true;
 };
 
-// Where messages go: the tray icon's balloon in the application, a recorder in tests.
+// What a message is about: each kind has its own window, and a desktop notification replaces the last one of its
+// kind.
+enum class NotificationKind { Preemption, Failure, ConfigError };
+
+// Where messages go: the desktop's notification server or the tray icon's balloon, a recorder in tests.
 class NotificationSink
 {
 public:
     virtual ~NotificationSink() = default;
-    virtual void showMessage(const QString &title, const QString &body, QSystemTrayIcon::MessageIcon icon) = 0;
+    virtual void showMessage(NotificationKind kind, const QString &title, const QString &body,
+                             QSystemTrayIcon::MessageIcon icon) = 0;
 };
 
 class TrayNotificationSink final : public NotificationSink
 {
 public:
     explicit TrayNotificationSink(QSystemTrayIcon *trayIcon) : m_trayIcon(trayIcon) {}
-    void showMessage(const QString &title, const QString &body, QSystemTrayIcon::MessageIcon icon) override
+    void showMessage(NotificationKind, const QString &title, const QString &body,
+                     QSystemTrayIcon::MessageIcon icon) override
     {
         m_trayIcon->showMessage(title, body, icon);
     }
@@ -48,7 +54,7 @@ class Notifier : public QObject
 {
     Q_OBJECT
 public:
-    enum class Kind { Preemption, Failure, ConfigError };
+    using Kind = NotificationKind;
     static constexpr qint64 kWindowMs = 10'000;
     static constexpr int kFailuresBeforeNotice = 3;
 

@@ -6,6 +6,7 @@
 #include "settings/settingsdialog.h"
 #include "status/statuswindow.h"
 #include "tray/desktopidlepoller.h"
+#include "tray/desktopnotificationsink.h"
 #include "tray/traycontroller.h"
 #include "tray/traylogging.h"
 
@@ -25,8 +26,9 @@ TrayApplication::TrayApplication(MonitorHost *monitor, const QString &logFilePat
       m_clock(clock),
       m_trayIcon(new QSystemTrayIcon(this)),
       m_controller(new TrayController(m_trayIcon, this)),
-      m_sink(m_trayIcon),
-      m_notifier(new Notifier(&m_sink, clock, this)),
+      m_balloons(m_trayIcon),
+      m_desktopNotifications(new DesktopNotificationSink(&m_balloons, QDBusConnection::sessionBus(), this)),
+      m_notifier(new Notifier(m_desktopNotifications, clock, this)),
       m_statusWindow(new StatusWindow),
       m_tickTimer(new QTimer(this)),
       m_desktopIdle(new DesktopIdlePoller(clock, this))

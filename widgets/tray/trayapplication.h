@@ -15,6 +15,7 @@
 #include <QPointer>
 
 class DesktopIdlePoller;
+class DesktopNotificationSink;
 class MonitorHost;
 class QSystemTrayIcon;
 class QTimer;
@@ -54,7 +55,8 @@ private:
     const Clock *m_clock;
     QSystemTrayIcon *m_trayIcon;
     TrayController *m_controller;
-    TrayNotificationSink m_sink;
+    TrayNotificationSink m_balloons;                // where no notification server takes the messages
+    DesktopNotificationSink *m_desktopNotifications; // the notification server, the balloons behind it
     Notifier *m_notifier;
     StatusWindow *m_statusWindow;
     QPointer<SettingsDialog> m_settingsDialog; // deletes itself when closed

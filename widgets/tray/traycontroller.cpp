@@ -184,14 +184,28 @@ void TrayController::updateMenu()
     m_shownItems = items;
     ++m_menuRebuilds;
 
+    // Exported over D-Bus (the StatusNotifierItem tray), the panel draws the menu from com.canonical.dbusmenu, where
+    // Qt's export loses two things: a section's title (a section goes as a bare line; here its title follows the
+    // line, as an item that cannot be clicked) and a literal "_" (dbusmenu's mnemonic mark; doubled here, or "Pause
+    // folding_at_home" shows as "Pause foldingathome").
+    const bool exported = m_menu->platformMenu() != nullptr;
     m_menu->clear();
     for (const MenuItem &item : items) {
+        const QString text = exported ? QString(item.text).replace(QLatin1Char('_'), QLatin1String("__")) : item.text;
         QAction *action = nullptr;
         switch (item.kind) {
-        case MenuItem::Section: action = m_menu->addSection(item.text); break;
+        case MenuItem::Section:
+            if (exported) {
+                if (!m_menu->isEmpty())
+                    m_menu->addSeparator();
+                action = m_menu->addAction(text);
+            } else {
+                action = m_menu->addSection(text);
+            }
+            break;
         case MenuItem::Separator: action = m_menu->addSeparator(); break;
         case MenuItem::Info:
-        case MenuItem::Action: action = m_menu->addAction(item.text); break;
+        case MenuItem::Action: action = m_menu->addAction(text); break;
         }
         action->setObjectName(item.id);
         action->setData(item.data);

@@ -1,0 +1,149 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// SPDX-FileCopyrightText: 2026 The idlegpu authors
+#pragma once
+// A stand-in for the StatusNotifierWatcher of KDE Plasma, GNOME's AppIndicator extension and the Wayland panels
+// (org.kde.StatusNotifierWatcher at /StatusNotifierWatcher) on a private bus (tests/privatebus.h): items and hosts
+// register with it, and it says whether a host (a tray that shows the items) is there.
+//
+// Its introspection data declares its properties: Qt asks IsStatusNotifierHostRegistered through a QDBusInterface,
+// which knows only the properties introspection declares, and without a "true" there Qt uses the XEmbed tray.
+#include <QDBusConnection>
+#include <QDBusMessage>
+#include <QDBusVariant>
+#include <QDBusVirtualObject>
+#include <QMutex>
+#include <QStringList>
+
+class FakeStatusNotifierWatcher : public QDBusVirtualObject
+{
+public:
+    static constexpr const char *kService = "org.kde.StatusNotifierWatcher";
+    static constexpr const char *kPath = "/StatusNotifierWatcher";
+    static constexpr const char *kInterface = "org.kde.StatusNotifierWatcher";
+
+    // One RegisterStatusNotifierItem call: the item as the watcher lists it ("<service><path>", as Plasma's
+    // watcher writes it) and the unique name of the connection that called.
+    struct Registration
+    {
+        QString item;
+        QString sender;
+    };
+
+    // Connects to the bus at `address`, takes org.kde.StatusNotifierWatcher and, with `withHost`, registers a host
+    // of its own, as the panel of a desktop does.
+    bool start(const QString &address, QString *why, bool withHost = true)
+    {
+        m_bus = QDBusConnection::connectToBus(address, QStringLiteral("fake-sni-watcher"));
+        if (!m_bus.isConnected()) {
+            *why = QStringLiteral("cannot connect to the private bus: %1").arg(m_bus.lastError().message());
+            return false;
+        }
+        if (withHost) {
+            const QMutexLocker lock(&m_mutex);
+            m_hosts.append(QStringLiteral("org.kde.StatusNotifierHost-fake"));
+        }
+        if (!m_bus.registerVirtualObject(QLatin1String(kPath), this)) {
+            *why = QStringLiteral("cannot register the fake watcher's object");
+            return false;
+        }
+        if (!m_bus.registerService(QLatin1String(kService))) {
+            *why = QStringLiteral("cannot own %1: %2").arg(QLatin1String(kService), m_bus.lastError().message());
+            return false;
+        }
+        return true;
+    }
+    void stop()
+    {
+        m_bus.unregisterService(QLatin1String(kService));
+        m_bus.unregisterObject(QLatin1String(kPath));
+        QDBusConnection::disconnectFromBus(QStringLiteral("fake-sni-watcher"));
+    }
+
+    QList<Registration> registrations() const
+    {
+        const QMutexLocker lock(&m_mutex);
+        return m_registrations;
+    }
+    QDBusConnection connection() const { return m_bus; }
+
+    // The interface as the StatusNotifierItem specification (and Plasma's org.kde.StatusNotifierWatcher.xml)
+    // declares it, properties included.
+    QString introspect(const QString &) const override
+    {
+        return QStringLiteral(
+            "<interface name=\"org.kde.StatusNotifierWatcher\">"
+            "<method name=\"RegisterStatusNotifierItem\"><arg name=\"service\" type=\"s\" direction=\"in\"/></method>"
+            "<method name=\"RegisterStatusNotifierHost\"><arg name=\"service\" type=\"s\" direction=\"in\"/></method>"
+            "<property name=\"RegisteredStatusNotifierItems\" type=\"as\" access=\"read\"/>"
+            "<property name=\"IsStatusNotifierHostRegistered\" type=\"b\" access=\"read\"/>"
+            "<property name=\"ProtocolVersion\" type=\"i\" access=\"read\"/>"
+            "<signal name=\"StatusNotifierItemRegistered\"><arg type=\"s\"/></signal>"
+            "<signal name=\"StatusNotifierItemUnregistered\"><arg type=\"s\"/></signal>"
+            "<signal name=\"StatusNotifierHostRegistered\"/>"
+            "<signal name=\"StatusNotifierHostUnregistered\"/>"
+            "</interface>");
+    }
+
+    // Called on QtDBus's own thread: everything it touches is under the mutex.
+    bool handleMessage(const QDBusMessage &message, const QDBusConnection &connection) override
+    {
+        const QMutexLocker lock(&m_mutex);
+        const QString member = message.member();
+        if (message.interface() == QLatin1String("org.freedesktop.DBus.Properties")) {
+            const QString interface = message.arguments().value(0).toString();
+            if (interface != QLatin1String(kInterface))
+                return connection.send(message.createErrorReply(
+                    QStringLiteral("org.freedesktop.DBus.Error.UnknownInterface"), interface));
+            if (member == QLatin1String("GetAll"))
+                return connection.send(message.createReply(QVariant(properties())));
+            if (member == QLatin1String("Get")) {
+                const QString name = message.arguments().value(1).toString();
+                const QVariantMap all = properties();
+                if (!all.contains(name))
+                    return connection.send(message.createErrorReply(
+                        QStringLiteral("org.freedesktop.DBus.Error.UnknownProperty"), name));
+                return connection.send(message.createReply(QVariant::fromValue(QDBusVariant(all.value(name)))));
+            }
+            return connection.send(message.createErrorReply(QStringLiteral("org.freedesktop.DBus.Error.PropertyReadOnly"),
+                                                            QStringLiteral("the watcher's properties are read-only")));
+        }
+        if (message.interface() != QLatin1String(kInterface) || message.signature() != QLatin1String("s"))
+            return false;
+        const QString service = message.arguments().constFirst().toString();
+        if (member == QLatin1String("RegisterStatusNotifierItem")) {
+            // A bus name (Qt sends its connection's unique name) stands for <name>/StatusNotifierItem; a path for
+            // that path on the caller's connection (libappindicator).
+            const QString item = service.startsWith(QLatin1Char('/')) ? message.service() + service
+                                                                      : service + QStringLiteral("/StatusNotifierItem");
+            m_registrations.append({item, message.service()});
+            connection.send(message.createReply());
+            QDBusMessage signal = QDBusMessage::createSignal(QLatin1String(kPath), QLatin1String(kInterface),
+                                                             QStringLiteral("StatusNotifierItemRegistered"));
+            signal << item;
+            return connection.send(signal);
+        }
+        if (member == QLatin1String("RegisterStatusNotifierHost")) {
+            m_hosts.append(service);
+            connection.send(message.createReply());
+            return connection.send(QDBusMessage::createSignal(QLatin1String(kPath), QLatin1String(kInterface),
+                                                              QStringLiteral("StatusNotifierHostRegistered")));
+        }
+        return false;
+    }
+
+private:
+    QVariantMap properties() const
+    {
+        QStringList items;
+        for (const Registration &registration : m_registrations)
+            items.append(registration.item);
+        return {{QStringLiteral("RegisteredStatusNotifierItems"), items},
+                {QStringLiteral("IsStatusNotifierHostRegistered"), !m_hosts.isEmpty()},
+                {QStringLiteral("ProtocolVersion"), 0}};
+    }
+
+    mutable QMutex m_mutex;
+    QList<Registration> m_registrations;
+    QStringList m_hosts;
+    QDBusConnection m_bus{QString()};
+};
