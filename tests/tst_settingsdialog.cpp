@@ -8,6 +8,7 @@
 #include "settings/activitysettingspage.h"
 #include "settings/settingsdialog.h"
 #include "settings/settingsmodel.h"
+#include "settings/workloadtemplates.h"
 
 #include <QCheckBox>
 #include <QComboBox>
@@ -22,6 +23,7 @@
 #include <QTabBar>
 #include <QTabWidget>
 #include <QTableWidget>
+#include <QScopeGuard>
 #include <QTemporaryDir>
 #include <QtTest>
 
@@ -163,6 +165,16 @@ void typeInto(QLineEdit *edit, const QString &text)
     QTest::keyClicks(edit, text);
 }
 
+// Add ▸ <template>: the Add button's menu, as a click on one of its items.
+void addFromTemplate(const SettingsDialog &dialog, const QString &templateId)
+{
+    auto *add = child<QPushButton>(dialog, QStringLiteral("addWorkloadButton"));
+    QVERIFY(add && add->menu());
+    auto *action = add->menu()->findChild<QAction *>(QStringLiteral("addTemplate-") + templateId);
+    QVERIFY2(action, qPrintable(templateId));
+    action->trigger();
+}
+
 QPushButton *dialogButton(const SettingsDialog &dialog, QDialogButtonBox::StandardButton which)
 {
     return child<QDialogButtonBox>(dialog, QStringLiteral("buttons"))->button(which);
@@ -262,6 +274,8 @@ private Q_SLOTS:
     void okWithoutChangeLeavesFileUntouched_data();
     void okWithoutChangeLeavesFileUntouched();
     void addRemoveAndReorderWorkloads();
+    void templatesFillFieldsAndSave_data();
+    void templatesFillFieldsAndSave();
     void editAndMoveSavesOnce();
     void busyWhenEdits();
     void busyWhenAutoThresholds();
@@ -1105,7 +1119,7 @@ void TestSettingsDialog::addRemoveAndReorderWorkloads()
     selectRow(list, 1);
     QTest::mouseClick(child<QPushButton>(dialog, QStringLiteral("moveUpButton")), Qt::LeftButton);
     QCOMPARE(list->item(0)->text(), QStringLiteral("two"));
-    QTest::mouseClick(child<QPushButton>(dialog, QStringLiteral("addWorkloadButton")), Qt::LeftButton);
+    addFromTemplate(dialog, QStringLiteral("custom"));
     QCOMPARE(list->count(), 3);
     typeInto(child<QLineEdit>(dialog, QStringLiteral("nameEdit")), QStringLiteral("BOINC client"));
     typeInto(child<QLineEdit>(dialog, QStringLiteral("cmdEdit")), QStringLiteral("true --x"));
@@ -1145,6 +1159,82 @@ void TestSettingsDialog::addRemoveAndReorderWorkloads()
     QCOMPARE(result.config.workloads.at(0).cmd, QStringLiteral("true"));
     QCOMPARE(result.config.workloads.at(0).gpus, GpuSelection::of({1}));
     QVERIFY(!readAll(m_path).contains("[process-two]"));
+}
+
+// Each template of the Add menu fills the fields it names and says what it is; nothing is written until OK, and
+// the saved workload reads back as the template made it.
+void TestSettingsDialog::templatesFillFieldsAndSave_data()
+{
+    QTest::addColumn<QString>("templateId");
+    for (const WorkloadTemplate &choice : WorkloadTemplates::all(QDir::homePath()))
+        QTest::newRow(qPrintable(choice.id)) << choice.id;
+}
+
+void TestSettingsDialog::templatesFillFieldsAndSave()
+{
+    QFETCH(QString, templateId);
+    // The templates' folders are under the home folder: a scratch one, set up as a user of each would have it.
+    QTemporaryDir home;
+    const QByteArray realHome = qgetenv("HOME");
+    qputenv("HOME", QFile::encodeName(home.path()));
+    const auto restoreHome = qScopeGuard([&realHome] { qputenv("HOME", realHome); });
+    for (const char *folder : {"boinc", "fah", "jobs"})
+        QVERIFY(QDir(home.path()).mkdir(QLatin1String(folder)));
+    for (const char *program : {"boinc", "fah-client", "lolMiner"}) {
+        QFile fake(m_fakeBin + QLatin1Char('/') + QLatin1String(program));
+        QVERIFY(fake.open(QIODevice::WriteOnly));
+        fake.write("#!/bin/sh\nexit 0\n");
+        fake.close();
+        QVERIFY(fake.setPermissions(QFileDevice::ReadOwner | QFileDevice::WriteOwner | QFileDevice::ExeOwner));
+    }
+    const WorkloadTemplate expected = WorkloadTemplates::find(templateId, home.path()).value();
+    QVERIFY(!expected.explanation.isEmpty());
+
+    SettingsDialog dialog(m_path);
+    dialog.setMonitorState(gpus01());
+    dialog.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&dialog));
+    openTab(dialog, SettingsDialog::WorkloadsPage);
+    auto *list = child<QListWidget>(dialog, QStringLiteral("workloadList"));
+    auto *help = child<QLabel>(dialog, QStringLiteral("templateHelp"));
+    QVERIFY(!help->isVisibleTo(&dialog)); // a workload from the file came from no template
+    addFromTemplate(dialog, templateId);
+    QCOMPARE(list->count(), 3);
+    QCOMPARE(list->currentRow(), 2);
+    QCOMPARE(child<QLineEdit>(dialog, QStringLiteral("nameEdit"))->text(), expected.draft.name);
+    QCOMPARE(child<QLineEdit>(dialog, QStringLiteral("cmdEdit"))->text(), expected.draft.cmd);
+    QCOMPARE(child<QLineEdit>(dialog, QStringLiteral("dirEdit"))->text(), expected.draft.dir);
+    QCOMPARE(child<QLineEdit>(dialog, QStringLiteral("logEdit"))->text(), expected.draft.log);
+    QCOMPARE(child<QLineEdit>(dialog, QStringLiteral("stopTimeoutEdit"))->text(), expected.draft.stopTimeout);
+    QCOMPARE(child<QComboBox>(dialog, QStringLiteral("priorityCombo"))->currentData().toInt(),
+             int(expected.draft.priority));
+    QVERIFY(help->isVisibleTo(&dialog));
+    QCOMPARE(help->text(), expected.explanation);
+    if (expected.draft.cmd.isEmpty())
+        typeInto(child<QLineEdit>(dialog, QStringLiteral("cmdEdit")), QStringLiteral("true"));
+    QCOMPARE(readAll(m_path), twoWorkloads); // nothing written, nothing started, until saved
+
+    selectRow(list, 0);
+    QVERIFY(!help->isVisibleTo(&dialog));
+    selectRow(list, 2);
+    QVERIFY(help->isVisibleTo(&dialog));
+    QVERIFY2(dialogButton(dialog, QDialogButtonBox::Ok)->isEnabled(),
+             qPrintable(child<QLabel>(dialog, QStringLiteral("problemSummary"))->text()));
+    QTest::mouseClick(dialogButton(dialog, QDialogButtonBox::Ok), Qt::LeftButton);
+    QVERIFY(!dialog.isVisible());
+
+    const ConfigLoadResult saved = ConfigLoader::load(m_path);
+    QVERIFY2(saved.ok(), qPrintable(saved.diagnostics.value(0).toString()));
+    QCOMPARE(saved.config.workloads.size(), 3);
+    const WorkloadConfig &workload = saved.config.workloads.at(2);
+    QCOMPARE(workload.name, expected.draft.name);
+    QCOMPARE(workload.cmd, expected.draft.cmd.isEmpty() ? QStringLiteral("true") : expected.draft.cmd);
+    QVERIFY(!workload.argv.isEmpty());
+    QCOMPARE(workload.dir, expected.draft.dir);
+    QCOMPARE(workload.log, expected.draft.log);
+    QCOMPARE(workload.stopTimeoutSeconds, expected.draft.stopTimeout.toInt());
+    QCOMPARE(workload.priority, expected.draft.priority);
+    QCOMPARE(workload.gpus, GpuSelection::allGpus());
 }
 
 // One workload edited and another moved up: the file is replaced once, a watcher never sees it without a

@@ -57,6 +57,8 @@ struct WorkloadDraft
     QString stopTimeout = QStringLiteral("10"); // text, so that "0" or "abc" can be shown and explained
     WorkloadPriority priority = WorkloadPriority::Idle;
     bool enabled = true;
+    // The template it was made from in this dialog (WorkloadTemplates), whose explanation the pages show; not saved.
+    QString templateId;
 };
 
 struct SettingsDraft
