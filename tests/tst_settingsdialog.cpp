@@ -276,6 +276,7 @@ private Q_SLOTS:
     void addRemoveAndReorderWorkloads();
     void templatesFillFieldsAndSave_data();
     void templatesFillFieldsAndSave();
+    void welcomePageStartsTheFirstWorkload();
     void editAndMoveSavesOnce();
     void busyWhenEdits();
     void busyWhenAutoThresholds();
@@ -1191,6 +1192,7 @@ void TestSettingsDialog::templatesFillFieldsAndSave()
     QVERIFY(!expected.explanation.isEmpty());
 
     SettingsDialog dialog(m_path);
+    QVERIFY(!dialog.hasWelcomePage()); // the file exists: set up already
     dialog.setMonitorState(gpus01());
     dialog.show();
     QVERIFY(QTest::qWaitForWindowExposed(&dialog));
@@ -1235,6 +1237,74 @@ void TestSettingsDialog::templatesFillFieldsAndSave()
     QCOMPARE(workload.stopTimeoutSeconds, expected.draft.stopTimeout.toInt());
     QCOMPARE(workload.priority, expected.draft.priority);
     QCOMPARE(workload.gpus, GpuSelection::allGpus());
+}
+
+// No config file yet: the dialog opens on a welcome page that lists the GPUs and who uses them, and a template
+// chosen there, saved, is the file's one workload (in a private folder made for it).
+void TestSettingsDialog::welcomePageStartsTheFirstWorkload()
+{
+    const QString path = m_dir->filePath(QStringLiteral("fresh/idlegpu/idlegpu.conf"));
+    Holder python;
+    python.pid = 4242;
+    python.comm = QStringLiteral("python3");
+    python.user = QStringLiteral("alice");
+    python.gpus = {1};
+    MonitorState state = gpus01({python});
+    state.notSetUp = true;
+    state.config.deviceRoot = m_dir->filePath(QStringLiteral("dev")); // where the GPUs were found: kept in the file
+
+    SettingsDialog dialog(path);
+    QVERIFY(dialog.hasWelcomePage());
+    dialog.setMonitorState(state);
+    dialog.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&dialog));
+    QCOMPARE(child<QTabWidget>(dialog, QStringLiteral("pages"))->currentWidget()->objectName(),
+             QStringLiteral("welcomePage"));
+
+    auto *gpus = child<QTableWidget>(dialog, QStringLiteral("welcomeGpuTable"));
+    QCOMPARE(gpus->rowCount(), 2);
+    QCOMPARE(gpus->item(0, 0)->text(), QStringLiteral("0"));
+    QCOMPARE(gpus->item(1, 0)->text(), QStringLiteral("1"));
+    QCOMPARE(gpus->item(0, 2)->text(), QStringLiteral("nobody: free"));
+    QCOMPARE(gpus->item(1, 2)->text(), QStringLiteral("python3 (alice, pid 4242)"));
+    QVERIFY(!child<QLabel>(dialog, QStringLiteral("welcomeNoGpu"))->isVisibleTo(&dialog));
+    auto *save = child<QPushButton>(dialog, QStringLiteral("welcomeSaveButton"));
+    QVERIFY(!save->isEnabled()); // nothing chosen yet
+    QVERIFY(!child<QLabel>(dialog, QStringLiteral("welcomeCmdError"))->isVisibleTo(&dialog)); // nor complained of
+
+    auto *templates = child<QComboBox>(dialog, QStringLiteral("welcomeTemplateCombo"));
+    const int test = templates->findData(QStringLiteral("test"));
+    QVERIFY(test >= 0);
+    templates->setCurrentIndex(test);
+    Q_EMIT templates->activated(test); // as a choice in the list
+    const WorkloadTemplate expected = WorkloadTemplates::find(QStringLiteral("test"), QDir::homePath()).value();
+    QCOMPARE(child<QLineEdit>(dialog, QStringLiteral("welcomeNameEdit"))->text(), expected.draft.name);
+    QCOMPARE(child<QLineEdit>(dialog, QStringLiteral("welcomeCmdEdit"))->text(), expected.draft.cmd);
+    QCOMPARE(child<QLabel>(dialog, QStringLiteral("welcomeTemplateHelp"))->text(), expected.explanation);
+    // The Workloads page shows the same workload.
+    QCOMPARE(child<QListWidget>(dialog, QStringLiteral("workloadList"))->count(), 1);
+    QCOMPARE(child<QListWidget>(dialog, QStringLiteral("workloadList"))->item(0)->text(), expected.draft.name);
+
+    // GPU 0 only: the one nobody uses.
+    auto *all = child<QCheckBox>(dialog, QStringLiteral("welcomeGpusAll"));
+    QTest::mouseClick(all, Qt::LeftButton, {}, QPoint(5, all->height() / 2));
+    auto *gpu0 = child<QCheckBox>(dialog, QStringLiteral("welcomeGpusGpu0"));
+    QTest::mouseClick(gpu0, Qt::LeftButton, {}, QPoint(5, gpu0->height() / 2));
+    QVERIFY2(save->isEnabled(), qPrintable(child<QLabel>(dialog, QStringLiteral("problemSummary"))->text()));
+    QVERIFY(!QFile::exists(path));
+    QTest::mouseClick(save, Qt::LeftButton);
+    QVERIFY(!dialog.isVisible());
+
+    QCOMPARE(modeOf(path), mode_t(0600));
+    QCOMPARE(modeOf(QFileInfo(path).absolutePath()), mode_t(0700));
+    const ConfigLoadResult saved = ConfigLoader::load(path);
+    QVERIFY2(saved.ok(), qPrintable(saved.diagnostics.value(0).toString()));
+    QCOMPARE(saved.config.workloads.size(), 1);
+    QCOMPARE(saved.config.workloads.at(0).name, expected.draft.name);
+    QCOMPARE(saved.config.workloads.at(0).cmd, expected.draft.cmd);
+    QCOMPARE(saved.config.workloads.at(0).gpus, GpuSelection::of({0}));
+    QCOMPARE(saved.config.workloads.at(0).stopTimeoutSeconds, expected.draft.stopTimeout.toInt());
+    QCOMPARE(saved.config.deviceRoot, state.config.deviceRoot);
 }
 
 // One workload edited and another moved up: the file is replaced once, a watcher never sees it without a
