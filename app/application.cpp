@@ -18,6 +18,7 @@
 #include <QApplication>
 #include <QCommandLineParser>
 #include <QCoreApplication>
+#include <QFileInfo>
 #include <QJsonDocument>
 #include <QTextStream>
 
@@ -62,9 +63,23 @@ void setUpLogging()
                                       "%{category}: %{message}"));
 }
 
+// The default file does not exist (neither does gpu_mon's): idlegpu is not set up yet. A file given with --config
+// that does not exist is an error as any other unreadable file.
+bool notSetUp(const Options &options, const ConfigLoader::Location &location)
+{
+    return options.configPath.isEmpty() && !QFileInfo::exists(location.path);
+}
+
 int checkConfig(const Options &options)
 {
     const ConfigLoader::Location location = ConfigLoader::locate(options.configPath);
+    if (notSetUp(options, location)) {
+        const QString configHome = QFileInfo(QFileInfo(location.path).absolutePath()).absolutePath();
+        printErr(Cli::tr("No configuration file: %1 does not exist, nor does gpu_mon's %2.")
+                     .arg(location.path, configHome + QStringLiteral("/gpu_mon.conf")));
+        printErr(StatusReport::howToSetUp(location.path).trimmed());
+        return 1;
+    }
     const ConfigLoadResult result = ConfigLoader::load(location.path);
     for (const ConfigDiagnostic &problem : result.diagnostics)
         printErr(problem.toString());
@@ -88,7 +103,12 @@ int checkConfig(const Options &options)
 int printStatus(const Options &options)
 {
     const ConfigLoader::Location location = ConfigLoader::locate(options.configPath);
-    const ConfigLoadResult result = ConfigLoader::load(location.path);
+    const bool setUp = !notSetUp(options, location);
+    // Not set up yet: the GPUs and their holders all the same, with no workloads and how to add one.
+    ConfigLoadResult result;
+    result.config.filePath = location.path;
+    if (setUp)
+        result = ConfigLoader::load(location.path);
     for (const ConfigDiagnostic &problem : result.diagnostics)
         printErr(problem.toString());
     if (!result.ok()) {
@@ -97,6 +117,7 @@ int printStatus(const Options &options)
     }
     MonitorState state = StatusReport::collect(result.config, MonitorPaths(), std::make_unique<NvmlBackend>());
     state.ledger = StatusReport::readLedger(LedgerStore::defaultPath());
+    state.notSetUp = !setUp;
     if (options.json)
         printOut(QString::fromUtf8(QJsonDocument(StatusReport::toJson(state)).toJson(QJsonDocument::Indented)));
     else
@@ -123,6 +144,12 @@ int runSettings(const Options &options)
 int runHeadless(const Options &options, UnixSignalWatcher *signalWatcher)
 {
     const ConfigLoader::Location location = ConfigLoader::locate(options.configPath);
+    if (notSetUp(options, location)) {
+        // Headless, nobody would see a set-up state: say what to do, and fail so that a service manager shows it.
+        printErr(Cli::tr("idlegpu is not set up yet: %1 does not exist.").arg(location.path));
+        printErr(StatusReport::howToSetUp(location.path).trimmed());
+        return 1;
+    }
     SingleInstance instance(location.path);
     if (!instance.acquire()) {
         printErr(Cli::tr("idlegpu is already running for %1 (pid %2); not starting a second one.")

@@ -9,6 +9,8 @@
 
 #include <QCoreApplication>
 #include <QDateTime>
+#include <QDir>
+#include <QFileInfo>
 #include <QJsonArray>
 
 #include <unistd.h>
@@ -144,7 +146,10 @@ QString formatText(const MonitorState &state)
 {
     QString out;
     QTextStream s(&out);
-    s << "Config: " << state.config.filePath << '\n';
+    s << "Config: " << state.config.filePath;
+    if (state.notSetUp)
+        s << ' ' << QCoreApplication::translate("idlegpu", "(does not exist: idlegpu is not set up yet)");
+    s << '\n';
     if (state.snapshot.devices.gpus.isEmpty())
         s << "No GPU found under " << state.config.deviceRoot
           << " (no nvidia[0-9]* device node, no AMD or Intel render node in dri/).\n";
@@ -170,11 +175,15 @@ QString formatText(const MonitorState &state)
             s << " (" << identity.join(QStringLiteral(", ")) << ')';
         }
         s << ": ";
-        s << Policy::gpuStateName(gpu.state);
-        if (!gpu.workloadId.isEmpty())
-            s << ", would run " << workloadName(state.config, gpu.workloadId);
+        // --status runs nothing: a GPU the policy would run a workload on is free, and the workload only would run.
+        if (gpu.state == GpuState::RunningWorkload && !gpu.workloadId.isEmpty())
+            s << "free: " << workloadName(state.config, gpu.workloadId) << " would run";
+        else if (gpu.state == GpuState::Waiting && !gpu.workloadId.isEmpty())
+            s << "waiting: " << workloadName(state.config, gpu.workloadId) << " would start after the start delay";
         else if (!gpu.reason.isEmpty())
-            s << ", " << gpu.reason;
+            s << Policy::gpuStateName(gpu.state) << ", " << gpu.reason;
+        else
+            s << Policy::gpuStateName(gpu.state);
         s << '\n';
         if (info != state.gpuMetrics.gpus.cend() && !describeGpuMetrics(*info).isEmpty())
             s << "    " << describeGpuMetrics(*info) << '\n';
@@ -194,6 +203,16 @@ QString formatText(const MonitorState &state)
         if (!workload.user.isEmpty())
             s << " as user " << workload.user;
         s << ": " << (reason.isEmpty() ? QStringLiteral("would run") : reason) << '\n';
+    }
+    if (state.config.workloads.isEmpty()) {
+        s << QCoreApplication::translate("idlegpu", "No workloads configured.") << '\n';
+        if (state.notSetUp)
+            s << howToSetUp(state.config.filePath);
+        else
+            s << QCoreApplication::translate("idlegpu", "Add one with idlegpu --settings, or as a [process-NAME] "
+                                                        "section in %1.")
+                     .arg(state.config.filePath)
+              << '\n';
     }
     if (state.snapshot.power.known) {
         s << "Power: " << PowerSupply::describe(state.snapshot.power);
@@ -313,7 +332,9 @@ QJsonObject toJson(const MonitorState &state)
                               {QStringLiteral("mode"), state.gpuMetrics.available ? QStringLiteral("backend")
                                                                                   : QStringLiteral("node-only")},
                               {QStringLiteral("reason"), state.gpuMetrics.unavailableReason}};
+    // configured: false while the config file does not exist (idlegpu is not set up yet).
     return QJsonObject{{QStringLiteral("config"), state.config.filePath},
+                       {QStringLiteral("configured"), !state.notSetUp},
                        {QStringLiteral("gpu_backend"), backend},
                        {QStringLiteral("device_root"), state.config.deviceRoot},
                        {QStringLiteral("gpus"), gpus},
@@ -379,6 +400,34 @@ QString formatConfig(const Config &config)
       << "[schedule] run = "
       << (config.schedule.always() ? QStringLiteral("(always)") : config.schedule.toString()) << '\n';
     return out;
+}
+
+QString exampleConfigPath()
+{
+    const QString installed = QStringLiteral("/usr/share/doc/idlegpu/examples/idlegpu.conf.example");
+    const QString binDir = QCoreApplication::applicationDirPath();
+    // Beside the binary's prefix (cmake --install --prefix), the package's, a build folder inside the source tree.
+    const QStringList candidates{QDir::cleanPath(binDir + QStringLiteral("/../share/doc/idlegpu/examples/idlegpu.conf.example")),
+                                 installed,
+                                 QDir::cleanPath(binDir + QStringLiteral("/../../resources/idlegpu.conf.example"))};
+    for (const QString &candidate : candidates)
+        if (QFileInfo(candidate).isFile())
+            return candidate;
+    return installed;
+}
+
+QString howToSetUp(const QString &configPath)
+{
+    const QString folder = QFileInfo(configPath).absolutePath();
+    return QCoreApplication::translate("idlegpu",
+                                       "To set idlegpu up, either:\n"
+                                       "  - on the desktop, run idlegpu --settings (or click the idlegpu icon in the "
+                                       "tray), choose a workload and save; or\n"
+                                       "  - copy the example and edit it:\n"
+                                       "        mkdir -p %1\n"
+                                       "        cp %2 %3\n"
+                                       "    then check it with idlegpu --check-config.\n")
+        .arg(folder, exampleConfigPath(), configPath);
 }
 
 } // namespace StatusReport

@@ -24,4 +24,11 @@ QJsonObject toJson(const MonitorState &state);
 // The effective configuration, every workload with its command exactly as read.
 QString formatConfig(const Config &config);
 
+// How to create the configuration file `configPath` that does not exist yet: the settings dialog, or a copy of
+// the example file. Lines for a terminal, each ending in a newline.
+QString howToSetUp(const QString &configPath);
+// The example configuration installed with idlegpu (or the source tree's, for a build run from its tree); the
+// package's path when neither is found.
+QString exampleConfigPath();
+
 } // namespace StatusReport

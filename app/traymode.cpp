@@ -201,15 +201,19 @@ int runTray(const QString &configPath, bool demo)
         return 2;
     }
 
-    // The monitor and its runner live on the host's thread, made there; the tray only talks to the host.
+    // The monitor and its runner live on the host's thread, made there; the tray only talks to the host. Without a
+    // file at the default place idlegpu is not set up yet: the tray shows the GPUs and offers to set it up.
+    const bool acceptMissingConfig = !demo && configPath.isEmpty();
     MonitorPaths paths;
     if (!demo) // the demo's simulated GPUs leave no figures behind
         paths.ledgerPath = LedgerStore::defaultPath();
-    MonitorHost monitor(path, [path, paths] {
+    MonitorHost monitor(path, [path, paths, acceptMissingConfig] {
         MonitorParts parts;
         parts.runner = std::make_unique<ProcessRunner>();
         parts.monitor = std::make_unique<Monitor>(path, parts.runner.get(), SystemClock::instance(), paths);
         parts.monitor->setGpuBackend(std::make_unique<NvmlBackend>());
+        if (acceptMissingConfig)
+            parts.monitor->acceptMissingConfig();
         return parts;
     });
     TrayApplication tray(&monitor, logPath);

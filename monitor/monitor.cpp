@@ -124,8 +124,8 @@ Monitor::Monitor(const QString &configPath, WorkloadRunner *runner, const Clock 
             m_reloadTimer->start();
     });
     connect(m_fileWatcher, &QFileSystemWatcher::directoryChanged, this, [this](const QString &path) {
-        if (path == QFileInfo(m_configPath).absolutePath()) {
-            watchConfigFile(); // an editor that saves by rename replaces the watched file
+        if (path == m_configWatchFolder) {
+            watchConfigFile(); // an editor that saves by rename replaces the watched file; a folder made on the way
             m_reloadTimer->start();
         }
         if (path == m_config.deviceRoot || path == driFolder())
@@ -157,6 +157,13 @@ Monitor::~Monitor()
     delete m_pendingEvents;
 }
 
+void Monitor::acceptMissingConfig(const Config &placeholder)
+{
+    m_missingConfigPlaceholder = placeholder;
+    m_missingConfigPlaceholder->filePath = m_configPath;
+    m_missingConfigPlaceholder->workloads.clear();
+}
+
 bool Monitor::start()
 {
     // Before the config: a tray whose file has errors still shows what the idle GPUs did.
@@ -165,7 +172,15 @@ bool Monitor::start()
         if (m_ledgerStore->open(&m_ledger))
             m_ledgerSaveTimer->start();
     }
-    const ConfigLoadResult result = ConfigLoader::load(m_configPath);
+    ConfigLoadResult result;
+    m_notSetUp = m_missingConfigPlaceholder && !QFileInfo::exists(m_configPath);
+    if (m_notSetUp) {
+        qCInfo(lcConfig, "%s does not exist: idlegpu is not set up yet; watching the GPUs with no workloads until "
+                         "the file appears", qPrintable(m_configPath));
+        result.config = *m_missingConfigPlaceholder;
+    } else {
+        result = ConfigLoader::load(m_configPath);
+    }
     if (!applyConfig(result, true))
         return false;
     m_started = true;
@@ -355,6 +370,7 @@ MonitorState Monitor::state() const
     state.pause = m_pause;
     state.gpuMetrics = m_gpuMetrics;
     state.ledger = m_ledger.summary();
+    state.notSetUp = m_notSetUp;
     state.shuttingDown = m_shuttingDown;
     return state;
 }
@@ -366,8 +382,14 @@ void Monitor::reloadConfig()
     // A file replaced (renamed over, deleted and written anew) loses its watch only once the watcher has seen
     // the old one go, which may come after the folder's change: watch whatever now has the name.
     watchConfigFile();
+    if (m_notSetUp && !QFileInfo::exists(m_configPath))
+        return; // still not set up: a change of something else in the folder
+    const bool firstFile = std::exchange(m_notSetUp, false);
+    if (firstFile)
+        qCInfo(lcConfig, "%s appeared: applying it", qPrintable(m_configPath));
     ConfigLoadResult result = ConfigLoader::load(m_configPath);
-    if (result.ok() && isBlankFile(m_configPath)) {
+    // A first file has nothing to stop: an empty one is a setup without workloads.
+    if (result.ok() && !firstFile && isBlankFile(m_configPath)) {
         // A file cut to nothing (a save that failed half-way, a full disk, `> file`) would read as a valid
         // config without workloads and stop them all.
         result.diagnostics.append({ConfigDiagnostic::Error, m_configPath, 0,
@@ -423,9 +445,8 @@ bool Monitor::applyConfig(const ConfigLoadResult &result, bool initial)
     m_pollTimer->start(m_config.intervalSeconds * 1000);
     if (deviceRootChanged) {
         const QStringList dirs = m_fileWatcher->directories();
-        const QString configDir = QFileInfo(m_configPath).absolutePath();
         for (const QString &dir : dirs)
-            if (dir != configDir)
+            if (dir != m_configWatchFolder)
                 m_fileWatcher->removePath(dir);
         if (!m_fileWatcher->addPath(m_config.deviceRoot))
             qCWarning(lcScan, "cannot watch %s for GPUs appearing; the poll every %d s will notice them",
@@ -458,8 +479,19 @@ void Monitor::applyOnBatteryConfig()
 void Monitor::watchConfigFile()
 {
     const QFileInfo info(m_configPath);
-    if (!m_fileWatcher->directories().contains(info.absolutePath()))
-        m_fileWatcher->addPath(info.absolutePath());
+    // Not set up yet, the file's folder may be missing too (~/.config/idlegpu): watch the nearest folder above it
+    // that exists; its change brings the watch closer, until the file's own folder is watched.
+    QString folder = info.absolutePath();
+    for (QString parent = QFileInfo(folder).absolutePath(); !QFileInfo(folder).isDir() && parent != folder;
+         parent = QFileInfo(folder).absolutePath())
+        folder = parent;
+    if (folder != m_configWatchFolder) {
+        const QString previous = std::exchange(m_configWatchFolder, folder);
+        if (!previous.isEmpty() && previous != m_config.deviceRoot && previous != driFolder())
+            m_fileWatcher->removePath(previous);
+    }
+    if (!m_fileWatcher->directories().contains(folder))
+        m_fileWatcher->addPath(folder);
     if (info.exists() && !m_fileWatcher->files().contains(m_configPath))
         m_fileWatcher->addPath(m_configPath);
 }

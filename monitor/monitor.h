@@ -57,6 +57,8 @@ struct MonitorState
     PauseState pause;
     GpuMetrics gpuMetrics; // the GPU backends' last sample (names, UUIDs, utilization...)
     LedgerSummary ledger;  // what the idle GPUs did: GPU-hours, energy, preemptions, the last 24 h
+    // No config file yet (Monitor::acceptMissingConfig()): the GPUs are watched with no workloads until one appears.
+    bool notSetUp = false;
     bool shuttingDown = false;
 };
 
@@ -73,6 +75,11 @@ public:
     // Loads the config and starts watching. Returns false when the config cannot be used at all (the
     // problems are in state().configProblems); nothing is started then.
     bool start();
+    // A config file that does not exist is "not set up yet", not an error: start() then runs with `placeholder`
+    // (no workloads; its device_root is where GPUs are looked for), state().notSetUp says so, and the file is
+    // applied once it appears (the folder may not exist yet either). For the tray's default file; without this
+    // call a missing file fails start(). Call before start().
+    void acceptMissingConfig(const Config &placeholder = Config());
     // Stops every workload (SIGTERM, SIGKILL after their stop timeout), then emits shutdownFinished().
     void shutdown();
 
@@ -185,6 +192,11 @@ private:
     QTimer *m_ledgerTickTimer = nullptr;
     QTimer *m_ledgerSaveTimer = nullptr;
     QTimer *m_ledgerSaveSoonTimer = nullptr; // after a preemption, off the preemption path
+    std::optional<Config> m_missingConfigPlaceholder; // acceptMissingConfig()
+    bool m_notSetUp = false;
+    // The folder watched for the config file to appear or change: its own, or while that does not exist yet, the
+    // nearest one above it that does.
+    QString m_configWatchFolder;
     bool m_started = false;
     bool m_shuttingDown = false;
     bool m_inScan = false;

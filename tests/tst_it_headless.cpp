@@ -192,6 +192,15 @@ private Q_SLOTS:
                  qPrintable(holder.value(QStringLiteral("why")).toString()));
         const QJsonObject workload = json.value(QStringLiteral("workloads")).toArray().at(0).toObject();
         QCOMPARE(workload.value(QStringLiteral("would_run")).toBool(), true);
+        QCOMPARE(json.value(QStringLiteral("configured")).toBool(), true);
+
+        // The text says what would happen on a free GPU as a possibility, not as something running.
+        status.start(binary(), {QStringLiteral("--status"), QStringLiteral("--config"), config});
+        QVERIFY(status.waitForFinished(10000));
+        QCOMPARE(status.exitCode(), 0);
+        const QString text = QString::fromUtf8(status.readAllStandardOutput());
+        QVERIFY2(text.contains(QStringLiteral("\nGPU 0: free: miner would run\n")), qPrintable(text));
+        QVERIFY2(text.contains(QStringLiteral("\nGPU 1: busy")), qPrintable(text));
     }
 };
 

@@ -8,6 +8,7 @@
 #include "settings/activitysettingspage.h"
 #include "settings/settingsdialog.h"
 #include "settings/settingsmodel.h"
+#include "settings/workloadtemplates.h"
 
 #include <QCheckBox>
 #include <QComboBox>
@@ -22,6 +23,7 @@
 #include <QTabBar>
 #include <QTabWidget>
 #include <QTableWidget>
+#include <QScopeGuard>
 #include <QTemporaryDir>
 #include <QtTest>
 
@@ -163,6 +165,16 @@ void typeInto(QLineEdit *edit, const QString &text)
     QTest::keyClicks(edit, text);
 }
 
+// Add ▸ <template>: the Add button's menu, as a click on one of its items.
+void addFromTemplate(const SettingsDialog &dialog, const QString &templateId)
+{
+    auto *add = child<QPushButton>(dialog, QStringLiteral("addWorkloadButton"));
+    QVERIFY(add && add->menu());
+    auto *action = add->menu()->findChild<QAction *>(QStringLiteral("addTemplate-") + templateId);
+    QVERIFY2(action, qPrintable(templateId));
+    action->trigger();
+}
+
 QPushButton *dialogButton(const SettingsDialog &dialog, QDialogButtonBox::StandardButton which)
 {
     return child<QDialogButtonBox>(dialog, QStringLiteral("buttons"))->button(which);
@@ -262,6 +274,9 @@ private Q_SLOTS:
     void okWithoutChangeLeavesFileUntouched_data();
     void okWithoutChangeLeavesFileUntouched();
     void addRemoveAndReorderWorkloads();
+    void templatesFillFieldsAndSave_data();
+    void templatesFillFieldsAndSave();
+    void welcomePageStartsTheFirstWorkload();
     void editAndMoveSavesOnce();
     void busyWhenEdits();
     void busyWhenAutoThresholds();
@@ -1105,7 +1120,7 @@ void TestSettingsDialog::addRemoveAndReorderWorkloads()
     selectRow(list, 1);
     QTest::mouseClick(child<QPushButton>(dialog, QStringLiteral("moveUpButton")), Qt::LeftButton);
     QCOMPARE(list->item(0)->text(), QStringLiteral("two"));
-    QTest::mouseClick(child<QPushButton>(dialog, QStringLiteral("addWorkloadButton")), Qt::LeftButton);
+    addFromTemplate(dialog, QStringLiteral("custom"));
     QCOMPARE(list->count(), 3);
     typeInto(child<QLineEdit>(dialog, QStringLiteral("nameEdit")), QStringLiteral("BOINC client"));
     typeInto(child<QLineEdit>(dialog, QStringLiteral("cmdEdit")), QStringLiteral("true --x"));
@@ -1145,6 +1160,151 @@ void TestSettingsDialog::addRemoveAndReorderWorkloads()
     QCOMPARE(result.config.workloads.at(0).cmd, QStringLiteral("true"));
     QCOMPARE(result.config.workloads.at(0).gpus, GpuSelection::of({1}));
     QVERIFY(!readAll(m_path).contains("[process-two]"));
+}
+
+// Each template of the Add menu fills the fields it names and says what it is; nothing is written until OK, and
+// the saved workload reads back as the template made it.
+void TestSettingsDialog::templatesFillFieldsAndSave_data()
+{
+    QTest::addColumn<QString>("templateId");
+    for (const WorkloadTemplate &choice : WorkloadTemplates::all(QDir::homePath()))
+        QTest::newRow(qPrintable(choice.id)) << choice.id;
+}
+
+void TestSettingsDialog::templatesFillFieldsAndSave()
+{
+    QFETCH(QString, templateId);
+    // The templates' folders are under the home folder: a scratch one, set up as a user of each would have it.
+    QTemporaryDir home;
+    const QByteArray realHome = qgetenv("HOME");
+    qputenv("HOME", QFile::encodeName(home.path()));
+    const auto restoreHome = qScopeGuard([&realHome] { qputenv("HOME", realHome); });
+    for (const char *folder : {"boinc", "fah", "jobs"})
+        QVERIFY(QDir(home.path()).mkdir(QLatin1String(folder)));
+    for (const char *program : {"boinc", "fah-client", "lolMiner"}) {
+        QFile fake(m_fakeBin + QLatin1Char('/') + QLatin1String(program));
+        QVERIFY(fake.open(QIODevice::WriteOnly));
+        fake.write("#!/bin/sh\nexit 0\n");
+        fake.close();
+        QVERIFY(fake.setPermissions(QFileDevice::ReadOwner | QFileDevice::WriteOwner | QFileDevice::ExeOwner));
+    }
+    const WorkloadTemplate expected = WorkloadTemplates::find(templateId, home.path()).value();
+    QVERIFY(!expected.explanation.isEmpty());
+
+    SettingsDialog dialog(m_path);
+    QVERIFY(!dialog.hasWelcomePage()); // the file exists: set up already
+    dialog.setMonitorState(gpus01());
+    dialog.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&dialog));
+    openTab(dialog, SettingsDialog::WorkloadsPage);
+    auto *list = child<QListWidget>(dialog, QStringLiteral("workloadList"));
+    auto *help = child<QLabel>(dialog, QStringLiteral("templateHelp"));
+    QVERIFY(!help->isVisibleTo(&dialog)); // a workload from the file came from no template
+    addFromTemplate(dialog, templateId);
+    QCOMPARE(list->count(), 3);
+    QCOMPARE(list->currentRow(), 2);
+    QCOMPARE(child<QLineEdit>(dialog, QStringLiteral("nameEdit"))->text(), expected.draft.name);
+    QCOMPARE(child<QLineEdit>(dialog, QStringLiteral("cmdEdit"))->text(), expected.draft.cmd);
+    QCOMPARE(child<QLineEdit>(dialog, QStringLiteral("dirEdit"))->text(), expected.draft.dir);
+    QCOMPARE(child<QLineEdit>(dialog, QStringLiteral("logEdit"))->text(), expected.draft.log);
+    QCOMPARE(child<QLineEdit>(dialog, QStringLiteral("stopTimeoutEdit"))->text(), expected.draft.stopTimeout);
+    QCOMPARE(child<QComboBox>(dialog, QStringLiteral("priorityCombo"))->currentData().toInt(),
+             int(expected.draft.priority));
+    QVERIFY(help->isVisibleTo(&dialog));
+    QCOMPARE(help->text(), expected.explanation);
+    if (expected.draft.cmd.isEmpty())
+        typeInto(child<QLineEdit>(dialog, QStringLiteral("cmdEdit")), QStringLiteral("true"));
+    QCOMPARE(readAll(m_path), twoWorkloads); // nothing written, nothing started, until saved
+
+    selectRow(list, 0);
+    QVERIFY(!help->isVisibleTo(&dialog));
+    selectRow(list, 2);
+    QVERIFY(help->isVisibleTo(&dialog));
+    QVERIFY2(dialogButton(dialog, QDialogButtonBox::Ok)->isEnabled(),
+             qPrintable(child<QLabel>(dialog, QStringLiteral("problemSummary"))->text()));
+    QTest::mouseClick(dialogButton(dialog, QDialogButtonBox::Ok), Qt::LeftButton);
+    QVERIFY(!dialog.isVisible());
+
+    const ConfigLoadResult saved = ConfigLoader::load(m_path);
+    QVERIFY2(saved.ok(), qPrintable(saved.diagnostics.value(0).toString()));
+    QCOMPARE(saved.config.workloads.size(), 3);
+    const WorkloadConfig &workload = saved.config.workloads.at(2);
+    QCOMPARE(workload.name, expected.draft.name);
+    QCOMPARE(workload.cmd, expected.draft.cmd.isEmpty() ? QStringLiteral("true") : expected.draft.cmd);
+    QVERIFY(!workload.argv.isEmpty());
+    QCOMPARE(workload.dir, expected.draft.dir);
+    QCOMPARE(workload.log, expected.draft.log);
+    QCOMPARE(workload.stopTimeoutSeconds, expected.draft.stopTimeout.toInt());
+    QCOMPARE(workload.priority, expected.draft.priority);
+    QCOMPARE(workload.gpus, GpuSelection::allGpus());
+}
+
+// No config file yet: the dialog opens on a welcome page that lists the GPUs and who uses them, and a template
+// chosen there, saved, is the file's one workload (in a private folder made for it).
+void TestSettingsDialog::welcomePageStartsTheFirstWorkload()
+{
+    const QString path = m_dir->filePath(QStringLiteral("fresh/idlegpu/idlegpu.conf"));
+    Holder python;
+    python.pid = 4242;
+    python.comm = QStringLiteral("python3");
+    python.user = QStringLiteral("alice");
+    python.gpus = {1};
+    MonitorState state = gpus01({python});
+    state.notSetUp = true;
+    state.config.deviceRoot = m_dir->filePath(QStringLiteral("dev")); // where the GPUs were found: kept in the file
+
+    SettingsDialog dialog(path);
+    QVERIFY(dialog.hasWelcomePage());
+    dialog.setMonitorState(state);
+    dialog.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&dialog));
+    QCOMPARE(child<QTabWidget>(dialog, QStringLiteral("pages"))->currentWidget()->objectName(),
+             QStringLiteral("welcomePage"));
+
+    auto *gpus = child<QTableWidget>(dialog, QStringLiteral("welcomeGpuTable"));
+    QCOMPARE(gpus->rowCount(), 2);
+    QCOMPARE(gpus->item(0, 0)->text(), QStringLiteral("0"));
+    QCOMPARE(gpus->item(1, 0)->text(), QStringLiteral("1"));
+    QCOMPARE(gpus->item(0, 2)->text(), QStringLiteral("nobody: free"));
+    QCOMPARE(gpus->item(1, 2)->text(), QStringLiteral("python3 (alice, pid 4242)"));
+    QVERIFY(!child<QLabel>(dialog, QStringLiteral("welcomeNoGpu"))->isVisibleTo(&dialog));
+    auto *save = child<QPushButton>(dialog, QStringLiteral("welcomeSaveButton"));
+    QVERIFY(!save->isEnabled()); // nothing chosen yet
+    QVERIFY(!child<QLabel>(dialog, QStringLiteral("welcomeCmdError"))->isVisibleTo(&dialog)); // nor complained of
+
+    auto *templates = child<QComboBox>(dialog, QStringLiteral("welcomeTemplateCombo"));
+    const int test = templates->findData(QStringLiteral("test"));
+    QVERIFY(test >= 0);
+    templates->setCurrentIndex(test);
+    Q_EMIT templates->activated(test); // as a choice in the list
+    const WorkloadTemplate expected = WorkloadTemplates::find(QStringLiteral("test"), QDir::homePath()).value();
+    QCOMPARE(child<QLineEdit>(dialog, QStringLiteral("welcomeNameEdit"))->text(), expected.draft.name);
+    QCOMPARE(child<QLineEdit>(dialog, QStringLiteral("welcomeCmdEdit"))->text(), expected.draft.cmd);
+    QCOMPARE(child<QLabel>(dialog, QStringLiteral("welcomeTemplateHelp"))->text(), expected.explanation);
+    // The Workloads page shows the same workload.
+    QCOMPARE(child<QListWidget>(dialog, QStringLiteral("workloadList"))->count(), 1);
+    QCOMPARE(child<QListWidget>(dialog, QStringLiteral("workloadList"))->item(0)->text(), expected.draft.name);
+
+    // GPU 0 only: the one nobody uses.
+    auto *all = child<QCheckBox>(dialog, QStringLiteral("welcomeGpusAll"));
+    QTest::mouseClick(all, Qt::LeftButton, {}, QPoint(5, all->height() / 2));
+    auto *gpu0 = child<QCheckBox>(dialog, QStringLiteral("welcomeGpusGpu0"));
+    QTest::mouseClick(gpu0, Qt::LeftButton, {}, QPoint(5, gpu0->height() / 2));
+    QVERIFY2(save->isEnabled(), qPrintable(child<QLabel>(dialog, QStringLiteral("problemSummary"))->text()));
+    QVERIFY(!QFile::exists(path));
+    QTest::mouseClick(save, Qt::LeftButton);
+    QVERIFY(!dialog.isVisible());
+
+    QCOMPARE(modeOf(path), mode_t(0600));
+    QCOMPARE(modeOf(QFileInfo(path).absolutePath()), mode_t(0700));
+    const ConfigLoadResult saved = ConfigLoader::load(path);
+    QVERIFY2(saved.ok(), qPrintable(saved.diagnostics.value(0).toString()));
+    QCOMPARE(saved.config.workloads.size(), 1);
+    QCOMPARE(saved.config.workloads.at(0).name, expected.draft.name);
+    QCOMPARE(saved.config.workloads.at(0).cmd, expected.draft.cmd);
+    QCOMPARE(saved.config.workloads.at(0).gpus, GpuSelection::of({0}));
+    QCOMPARE(saved.config.workloads.at(0).stopTimeoutSeconds, expected.draft.stopTimeout.toInt());
+    QCOMPARE(saved.config.deviceRoot, state.config.deviceRoot);
 }
 
 // One workload edited and another moved up: the file is replaced once, a watcher never sees it without a

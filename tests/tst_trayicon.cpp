@@ -123,7 +123,18 @@ int greyDifference(const QImage &a, const QImage &b)
 
 const QList<OverallState> kAllStates = {OverallState::Idle,  OverallState::Busy,  OverallState::Running,
                                         OverallState::Paused, OverallState::Held,  OverallState::NoGpu,
-                                        OverallState::Failing};
+                                        OverallState::Failing, OverallState::NotSetUp};
+
+// The first start: no config file, so no workloads; the GPUs are watched all the same.
+MonitorState notSetUpState(int gpuCount)
+{
+    MonitorState state = baseState(gpuCount);
+    state.config.workloads.clear();
+    state.notSetUp = true;
+    for (GpuStatus &gpu : state.decision.gpus)
+        gpu.reason = QStringLiteral("no workload for this GPU");
+    return state;
+}
 
 // Every workload held back as the policy says it: the GPUs idle with the policy's reason (English, and counting
 // seconds where presence is concerned), the hold and its fields.
@@ -160,6 +171,7 @@ private Q_SLOTS:
     void holdBehindMoreUrgentState();
     void holdMenuStableWhilePolicyTextCounts();
     void tooHotGpuLine();
+    void notSetUpOffersSetUp();
 };
 
 void TestTrayIcon::overallState_data()
@@ -239,6 +251,12 @@ void TestTrayIcon::overallState_data()
     setHold(heldAndFailing, HoldReason::OutsideSchedule, QStringLiteral("outside the schedule"));
     heldAndFailing.configProblems.append({ConfigDiagnostic::Error, QStringLiteral("/c"), 3, QStringLiteral("bad")});
     QTest::newRow("failing beats held") << heldAndFailing << OverallState::Failing;
+
+    MonitorState notSetUp = notSetUpState(2);
+    QTest::newRow("no config file yet") << notSetUp << OverallState::NotSetUp;
+    MonitorState notSetUpNoGpu = notSetUpState(0);
+    notSetUpNoGpu.pause.all = true; // a pause kept from an earlier run
+    QTest::newRow("not set up beats no GPU and paused") << notSetUpNoGpu << OverallState::NotSetUp;
 }
 
 void TestTrayIcon::overallState()
@@ -661,6 +679,61 @@ void TestTrayIcon::tooHotGpuLine()
     controller.applyState(state, kNowMs, kWallNow);
     QCOMPARE(findAction(controller.menu(), QStringLiteral("gpuActivity"), 1)->text(),
              QStringLiteral("too hot, stopping miner"));
+}
+
+
+// The first start, without a config file: a calm icon of its own, a tooltip and a first menu line that say so, and a
+// left click or "Set up…" that asks for the settings dialog instead of pausing nothing.
+void TestTrayIcon::notSetUpOffersSetUp()
+{
+    QSystemTrayIcon trayIcon;
+    TrayController controller(&trayIcon);
+    controller.setSettingsAvailable(true);
+    const MonitorState state = notSetUpState(2);
+    controller.applyState(state, kNowMs, kWallNow);
+
+    QCOMPARE(controller.overallState(), OverallState::NotSetUp);
+    QCOMPARE(trayIcon.icon().pixmap(22).toImage().convertToFormat(QImage::Format_ARGB32_Premultiplied),
+             TrayIconRenderer::render(OverallState::NotSetUp, 22));
+    // Not the red exclamation mark of an error.
+    QVERIFY(TrayIconRenderer::render(OverallState::NotSetUp, 22) != TrayIconRenderer::render(OverallState::Failing, 22));
+
+    const QStringList toolTip = trayIcon.toolTip().split(QLatin1Char('\n'));
+    QCOMPARE(toolTip.value(0), QStringLiteral("idlegpu — Not set up yet"));
+    QCOMPARE(toolTip.value(1), QStringLiteral("Click to choose what runs on your idle GPUs"));
+    QCOMPARE(toolTip.size(), 4); // then a line per GPU
+    QVERIFY2(toolTip.value(2).startsWith(QStringLiteral("GPU 0: ")), qPrintable(toolTip.value(2)));
+
+    const QStringList texts = menuTexts(controller.menu());
+    QCOMPARE(texts.value(0), QStringLiteral("idlegpu is not set up yet"));
+    QCOMPARE(texts.value(1), QStringLiteral("Set up…"));
+    QVERIFY(!findAction(controller.menu(), QStringLiteral("notSetUp"))->isEnabled());
+    QVERIFY2(texts.contains(QStringLiteral("GPU 1")), qPrintable(texts.join(QLatin1Char('|')))); // the GPUs are shown
+    QVERIFY(!findAction(controller.menu(), QStringLiteral("pauseAll"))); // nothing to pause
+    QVERIFY(!findAction(controller.menu(), QStringLiteral("pauseForAnHour")));
+    QVERIFY(findAction(controller.menu(), QStringLiteral("settings")));
+    QVERIFY(findAction(controller.menu(), QStringLiteral("quit")));
+
+    QSignalSpy setUp(&controller, &TrayController::setUpRequested);
+    QSignalSpy pauseAll(&controller, &TrayController::pauseAllRequested);
+    QAction *setUpAction = findAction(controller.menu(), QStringLiteral("setUp"));
+    QVERIFY(setUpAction->isEnabled());
+    setUpAction->trigger();
+    QCOMPARE(setUp.count(), 1);
+    Q_EMIT trayIcon.activated(QSystemTrayIcon::Trigger);
+    QCOMPARE(setUp.count(), 2);
+    QCOMPARE(pauseAll.count(), 0);
+
+    // Set up: the usual icon, menu and click come back.
+    MonitorState configured = baseState(2);
+    controller.applyState(configured, kNowMs, kWallNow);
+    QCOMPARE(controller.overallState(), OverallState::Idle);
+    QVERIFY(!findAction(controller.menu(), QStringLiteral("setUp")));
+    QVERIFY(findAction(controller.menu(), QStringLiteral("pauseAll")));
+    QVERIFY(!trayIcon.toolTip().contains(QStringLiteral("Not set up")));
+    Q_EMIT trayIcon.activated(QSystemTrayIcon::Trigger);
+    QCOMPARE(pauseAll.count(), 1);
+    QCOMPARE(setUp.count(), 2);
 }
 
 QTEST_MAIN(TestTrayIcon)

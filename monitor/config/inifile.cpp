@@ -829,8 +829,12 @@ bool replaceIniFile(const QString &path, const QByteArray &contents, QString *er
     };
     const QFileInfo info(path);
     const bool exists = info.exists();
-    if (!exists && !QDir().mkpath(info.absolutePath()))
-        return fail(QStringLiteral("cannot create the folder %1").arg(info.absolutePath()));
+    // The folder made for a first file (~/.config/idlegpu) is private from the start, as the file is.
+    const QString folder = info.absolutePath();
+    if (!exists && !QFileInfo(folder).isDir()
+        && (!QDir().mkpath(QFileInfo(folder).absolutePath())
+            || !QDir().mkdir(folder, QFileDevice::ReadOwner | QFileDevice::WriteOwner | QFileDevice::ExeOwner)))
+        return fail(QStringLiteral("cannot create the folder %1").arg(folder));
     // QSaveFile writes a temporary file next to the target and renames it over the target: one replace, which
     // a watcher sees whole. It gives the new file the mode of the one it replaces.
     QSaveFile out(path);

@@ -6,6 +6,7 @@
 #include "settings/activitysettingspage.h"
 #include "settings/generalsettingspage.h"
 #include "settings/groupssettingspage.h"
+#include "settings/welcomesettingspage.h"
 #include "settings/workloadssettingspage.h"
 #include "tray/autostart.h"
 #include "tray/traylogging.h"
@@ -90,8 +91,17 @@ SettingsDialog::SettingsDialog(const QString &configPath, QWidget *parent)
     m_pages->addTab(m_groups, tr("GPU groups"));
     m_pages->addTab(m_workloads, tr("Workloads"));
     m_pages->addTab(m_activity, tr("User activity"));
+    // Not set up yet: a page to start from, in front. It edits the first workload, as the Workloads page does.
+    if (!QFileInfo::exists(m_path)) {
+        m_welcome = new WelcomeSettingsPage;
+        m_welcome->setObjectName(QStringLiteral("welcomePage"));
+        m_pages->insertTab(0, m_welcome, tr("Welcome"));
+        m_pages->setCurrentIndex(0);
+        m_allPages.append(m_welcome);
+        connect(m_welcome, &WelcomeSettingsPage::saveRequested, this, &SettingsDialog::accept);
+    }
     for (SettingsPage *page : std::as_const(m_allPages))
-        connect(page, &SettingsPage::edited, this, &SettingsDialog::onPageEdited);
+        connect(page, &SettingsPage::edited, this, [this, page] { onPageEdited(page); });
     layout->addWidget(m_pages, 1);
 
     m_summary->setObjectName(QStringLiteral("problemSummary"));
@@ -118,6 +128,9 @@ void SettingsDialog::setMonitorState(const MonitorState &state)
     m_groups->setHolders(holdersToOffer(state));
     // As the runner is told: the environment takes a UUID only for an NVIDIA GPU; AMD ids come with the devices.
     m_workloads->setGpuIdentities(state.snapshot.devices.gpus, gpuUuidsByIndex(state.gpuMetrics.gpus.values()));
+    m_monitorDeviceRoot = state.config.deviceRoot;
+    if (m_welcome)
+        m_welcome->setMonitorState(state);
     const QList<int> present = state.snapshot.devices.indices();
     if (present != m_presentGpus) {
         m_presentGpus = present;
@@ -127,11 +140,36 @@ void SettingsDialog::setMonitorState(const MonitorState &state)
     }
 }
 
-void SettingsDialog::onPageEdited()
+void SettingsDialog::onPageEdited(SettingsPage *edited)
 {
     for (const SettingsPage *page : std::as_const(m_allPages))
-        page->store(m_draft);
+        if (page != m_welcome)
+            page->store(m_draft);
+    // The welcome page and the Workloads page show the same first workload: the one edited last tells the other.
+    if (m_welcome && edited == m_welcome) {
+        m_welcome->store(m_draft);
+        m_workloads->load(m_draft);
+    } else if (m_welcome) {
+        m_welcome->load(m_draft);
+    }
     refresh();
+}
+
+void SettingsDialog::showWelcomePage()
+{
+    if (m_welcome)
+        m_pages->setCurrentWidget(m_welcome);
+}
+
+QWidget *SettingsDialog::pageWidget(SettingsProblem::Page page) const
+{
+    switch (page) {
+    case SettingsProblem::General: return m_general;
+    case SettingsProblem::Groups: return m_groups;
+    case SettingsProblem::Workloads: return m_workloads;
+    case SettingsProblem::Activity: return m_activity;
+    }
+    return nullptr;
 }
 
 void SettingsDialog::loadFile()
@@ -196,7 +234,7 @@ void SettingsDialog::refresh()
         });
         m_summary->setText(tr("Problems to fix before saving: %1. First: %2 (%3)")
                                .arg(errors)
-                               .arg(first->message, m_pages->tabText(first->page)));
+                               .arg(first->message, m_pages->tabText(m_pages->indexOf(pageWidget(first->page)))));
         m_summary->setStyleSheet(QStringLiteral("color: #b00020;"));
     } else {
         m_summary->clear();
@@ -204,6 +242,8 @@ void SettingsDialog::refresh()
     const bool changed = hasUnsavedChanges();
     m_buttons->button(QDialogButtonBox::Ok)->setEnabled(errors == 0);
     m_buttons->button(QDialogButtonBox::Apply)->setEnabled(errors == 0 && changed);
+    if (m_welcome)
+        m_welcome->setSaveEnabled(errors == 0 && changed);
 }
 
 bool SettingsDialog::hasUnsavedChanges() const
@@ -224,7 +264,13 @@ bool SettingsDialog::apply()
     const bool exists = QFileInfo::exists(m_path);
     const std::optional<QByteArray> onDisk = exists ? readIniFile(m_path, &error) : std::optional(QByteArray());
     const IniText file = onDisk ? IniText::parse(*onDisk) : m_file;
-    const SavePlan plan = SavePlan::make(m_baseline, m_draft, file.document());
+    SavePlan plan = SavePlan::make(m_baseline, m_draft, file.document());
+    // A first file keeps the device_root under which the GPUs offered were found (/dev, the default, writes nothing).
+    if (!exists && !plan.isEmpty() && m_draft.deviceRoot == m_baseline.deviceRoot && !m_monitorDeviceRoot.isEmpty()) {
+        SettingsDraft draft = m_draft;
+        draft.deviceRoot = m_monitorDeviceRoot;
+        plan = SavePlan::make(m_baseline, draft, file.document());
+    }
     if (!plan.isEmpty()) {
         if (!onDisk || !plan.apply(m_path, file, &error)) {
             qCWarning(lcTray, "settings not saved to %s: %s", qPrintable(m_path), qPrintable(error));

@@ -19,13 +19,15 @@ class QFrame;
 class QLabel;
 class QTabWidget;
 class SettingsPage;
+class WelcomeSettingsPage;
 class WorkloadsSettingsPage;
 
 class SettingsDialog : public QDialog
 {
     Q_OBJECT
 public:
-    enum Page { GeneralPage, GroupsPage, WorkloadsPage, ActivityPage };
+    // The tabs, in their order; WelcomePage comes first, and only while the file does not exist when the dialog opens.
+    enum Page { GeneralPage, GroupsPage, WorkloadsPage, ActivityPage, WelcomePage };
 
     explicit SettingsDialog(const QString &configPath, QWidget *parent = nullptr);
     ~SettingsDialog() override;
@@ -35,6 +37,9 @@ public:
     void setMonitorState(const MonitorState &state);
 
     bool hasUnsavedChanges() const;
+    // Brings the welcome page to the front, where there is one.
+    void showWelcomePage();
+    bool hasWelcomePage() const { return m_welcome != nullptr; }
     QList<SettingsProblem> problems() const { return m_problems; }
 
 public Q_SLOTS:
@@ -50,7 +55,8 @@ Q_SIGNALS:
 
 private:
     void loadFile();
-    void onPageEdited();
+    void onPageEdited(SettingsPage *edited);
+    QWidget *pageWidget(SettingsProblem::Page page) const;
     void refresh();
     void onFileChanged();
 
@@ -61,12 +67,14 @@ private:
     bool m_autostartBaseline = false;
     QList<SettingsProblem> m_problems;
     QList<int> m_presentGpus;
+    QString m_monitorDeviceRoot; // where the GPUs offered were found
 
     QTabWidget *m_pages;
     GeneralSettingsPage *m_general;
     GroupsSettingsPage *m_groups;
     WorkloadsSettingsPage *m_workloads;
     ActivitySettingsPage *m_activity;
+    WelcomeSettingsPage *m_welcome = nullptr; // while not set up
     QList<SettingsPage *> m_allPages;
     QLabel *m_fileProblems;
     QFrame *m_reloadBar;

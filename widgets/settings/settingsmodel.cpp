@@ -120,6 +120,7 @@ SettingsDraft SettingsDraft::fromConfig(const Config &config, const IniDocument 
     draft.interval = QString::number(config.intervalSeconds);
     draft.startDelay = QString::number(config.startDelaySeconds);
     draft.notify = config.notify;
+    draft.deviceRoot = config.deviceRoot;
     for (const GpuGroupConfig &group : config.gpuGroups)
         draft.groups.append({group.id, group.gpus, group.ignorePrograms, group.busyWhen, group.busyMemoryMib,
                              group.busyMemoryMibGiven, group.graphicsBusyPercent});
@@ -413,6 +414,8 @@ QMap<QString, QString> SettingsModel::defaultsKeys(const SettingsDraft &draft)
         keys.insert(QStringLiteral("on_battery"), QStringLiteral("run"));
     if (draft.maxTemperatureC != 0)
         keys.insert(QStringLiteral("max_temperature_c"), QString::number(draft.maxTemperatureC));
+    if (draft.deviceRoot != Config().deviceRoot)
+        keys.insert(QStringLiteral("device_root"), draft.deviceRoot);
     return keys;
 }
 

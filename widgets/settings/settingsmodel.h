@@ -57,6 +57,8 @@ struct WorkloadDraft
     QString stopTimeout = QStringLiteral("10"); // text, so that "0" or "abc" can be shown and explained
     WorkloadPriority priority = WorkloadPriority::Idle;
     bool enabled = true;
+    // The template it was made from in this dialog (WorkloadTemplates), whose explanation the pages show; not saved.
+    QString templateId;
 };
 
 struct SettingsDraft
@@ -74,6 +76,7 @@ struct SettingsDraft
     QString schedule;                              // [schedule] run, as typed; empty: always
     OnBattery onBattery = OnBattery::Pause;        // [defaults] on_battery
     int maxTemperatureC = 0;                       // [defaults] max_temperature_c; 0: off
+    QString deviceRoot = QStringLiteral("/dev");   // [defaults] device_root; no page edits it
 
     // `file` gives what the config keeps only parsed: the text of [schedule] run (when it parsed; else the field
     // shows its default, as every other field whose value could not be read).

@@ -3,6 +3,7 @@
 #include "settings/settingspage.h"
 
 #include <QFormLayout>
+#include <QFrame>
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QPushButton>
@@ -75,4 +76,15 @@ QPushButton *SettingsPage::button(const QString &text, const QString &objectName
     b->setObjectName(objectName);
     b->setAutoDefault(false);
     return b;
+}
+
+QLabel *SettingsPage::templateExplanation(const QString &objectName)
+{
+    auto *label = new QLabel;
+    label->setObjectName(objectName);
+    label->setWordWrap(true);
+    label->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    label->setFrameShape(QFrame::StyledPanel);
+    label->setMargin(6);
+    return label;
 }

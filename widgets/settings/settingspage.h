@@ -29,6 +29,8 @@ public:
     static QWidget *row(QWidget *main, const QList<QWidget *> &besides);
     // A button that Enter in a field does not press.
     static QPushButton *button(const QString &text, const QString &objectName);
+    // A framed, wrapped text for what a workload template says of itself (WorkloadTemplate::explanation).
+    static QLabel *templateExplanation(const QString &objectName);
 
 Q_SIGNALS:
     // The user changed something, or chose another item of a list: the dialog stores the page and shows the

@@ -6,6 +6,7 @@
 #include "run/processrunner.h"
 #include "settings/gpupicker.h"
 #include "settings/testrun.h"
+#include "settings/workloadtemplates.h"
 
 #include <QCheckBox>
 #include <QComboBox>
@@ -19,6 +20,7 @@
 #include <QLabel>
 #include <QLineEdit>
 #include <QListWidget>
+#include <QMenu>
 #include <QPlainTextEdit>
 #include <QPushButton>
 #include <QScrollArea>
@@ -42,6 +44,15 @@ WorkloadsSettingsPage::WorkloadsSettingsPage(QWidget *parent) : SettingsPage(par
     orderHint->setWordWrap(true);
     left->addWidget(orderHint);
     QPushButton *add = button(tr("Add"), QStringLiteral("addWorkloadButton"));
+    // A custom command or a filled-in example: nothing runs until the dialog saves.
+    auto *addMenu = new QMenu(add);
+    addMenu->setObjectName(QStringLiteral("addWorkloadMenu"));
+    for (const WorkloadTemplate &choice : WorkloadTemplates::all(QDir::homePath())) {
+        QAction *action = addMenu->addAction(choice.title);
+        action->setObjectName(QStringLiteral("addTemplate-") + choice.id);
+        connect(action, &QAction::triggered, this, [this, id = choice.id] { addWorkload(id); });
+    }
+    add->setMenu(addMenu);
     QPushButton *duplicate = button(tr("Duplicate"), QStringLiteral("duplicateWorkloadButton"));
     QPushButton *remove = button(tr("Remove"), QStringLiteral("removeWorkloadButton"));
     QPushButton *up = button(tr("Up"), QStringLiteral("moveUpButton"));
@@ -49,7 +60,6 @@ WorkloadsSettingsPage::WorkloadsSettingsPage(QWidget *parent) : SettingsPage(par
     left->addWidget(row(add, {duplicate, remove}));
     left->addWidget(row(up, {down}));
     layout->addLayout(left, 1);
-    connect(add, &QPushButton::clicked, this, &WorkloadsSettingsPage::addWorkload);
     connect(duplicate, &QPushButton::clicked, this, &WorkloadsSettingsPage::duplicateWorkload);
     connect(remove, &QPushButton::clicked, this, &WorkloadsSettingsPage::removeWorkload);
     connect(up, &QPushButton::clicked, this, [this] { moveWorkload(-1); });
@@ -62,7 +72,14 @@ WorkloadsSettingsPage::WorkloadsSettingsPage(QWidget *parent) : SettingsPage(par
     });
 
     m_workloadEditor = new QWidget;
-    auto *form = new QFormLayout(m_workloadEditor);
+    auto *editorLayout = new QVBoxLayout(m_workloadEditor);
+    editorLayout->setContentsMargins(0, 0, 0, 0);
+    m_templateHelp = templateExplanation(QStringLiteral("templateHelp"));
+    m_templateHelp->hide();
+    editorLayout->addWidget(m_templateHelp);
+    auto *form = new QFormLayout;
+    editorLayout->addLayout(form);
+    editorLayout->addStretch(1);
     const auto onEdit = [this] { readWorkload(); };
 
     m_name = new QLineEdit;
@@ -266,6 +283,9 @@ void WorkloadsSettingsPage::showWorkload(int row)
     m_stopTimeout->setText(w.stopTimeout);
     m_priority->setCurrentIndex(qMax(0, m_priority->findData(int(w.priority))));
     m_enabled->setChecked(w.enabled);
+    const std::optional<WorkloadTemplate> madeFrom = WorkloadTemplates::find(w.templateId, QDir::homePath());
+    m_templateHelp->setText(madeFrom ? madeFrom->explanation : QString());
+    m_templateHelp->setVisible(madeFrom.has_value());
     m_filling = false;
 }
 
@@ -305,16 +325,15 @@ void WorkloadsSettingsPage::readEnvTable()
     Q_EMIT edited();
 }
 
-void WorkloadsSettingsPage::addWorkload()
+void WorkloadsSettingsPage::addWorkload(const QString &templateId)
 {
-    WorkloadDraft w;
+    const std::optional<WorkloadTemplate> chosen = WorkloadTemplates::find(templateId, QDir::homePath());
+    if (!chosen)
+        return;
     QStringList names;
     for (const WorkloadDraft &other : std::as_const(m_workloads))
         names.append(other.name.trimmed());
-    w.name = tr("workload");
-    for (int n = 2; names.contains(w.name); ++n)
-        w.name = tr("workload %1").arg(n);
-    m_workloads.append(w);
+    m_workloads.append(WorkloadTemplates::withUniqueName(chosen->draft, names));
     m_workloadList->addItem(QString());
     m_workloadList->setCurrentRow(m_workloadList->count() - 1);
     m_name->setFocus();

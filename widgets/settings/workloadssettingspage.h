@@ -36,7 +36,7 @@ private:
     void showWorkload(int row); // fills the editor; emits nothing
     void readWorkload();
     void readEnvTable();
-    void addWorkload();
+    void addWorkload(const QString &templateId); // WorkloadTemplates' id
     void duplicateWorkload();
     void removeWorkload();
     void moveWorkload(int by);
@@ -53,6 +53,7 @@ private:
 
     QListWidget *m_workloadList;
     QWidget *m_workloadEditor;
+    QLabel *m_templateHelp; // what the template the workload was made from says
     QLineEdit *m_name;
     QLineEdit *m_cmd;
     QLineEdit *m_user;

@@ -14,6 +14,7 @@ QString StatusText::overallTitle(OverallState state)
     case OverallState::Held: return tr("Paused by a rule");
     case OverallState::NoGpu: return tr("No GPU found");
     case OverallState::Failing: return tr("Needs attention");
+    case OverallState::NotSetUp: return tr("Not set up yet");
     }
     return QString();
 }

@@ -6,6 +6,8 @@
 
 OverallState overallState(const MonitorState &state)
 {
+    if (state.notSetUp)
+        return OverallState::NotSetUp;
     const bool configError = std::any_of(state.configProblems.cbegin(), state.configProblems.cend(),
                                          [](const ConfigDiagnostic &d) { return d.severity == ConfigDiagnostic::Error; });
     const bool workloadFailing = std::any_of(state.runtimes.cbegin(), state.runtimes.cend(), [](const WorkloadRuntime &r) {

@@ -12,9 +12,11 @@ enum class OverallState {
     Held,    // a rule holds every workload back: the owner present, the schedule, the battery, a terminal user
     NoGpu,   // no GPU device node found
     Failing, // the configuration has errors, or a workload keeps failing (backing off)
+    NotSetUp, // no config file yet: GPUs are watched, nothing is configured to run
 };
 
-// Most urgent first: config error or a failing workload > no GPU > paused > held > running > busy > idle.
+// Most urgent first: not set up > config error or a failing workload > no GPU > paused > held > running > busy >
+// idle.
 // "Now" is the time of the state's snapshot, so a pause whose time is up no longer counts.
 OverallState overallState(const MonitorState &state);
 
@@ -28,6 +30,7 @@ inline const char *overallStateKey(OverallState state)
     case OverallState::Held: return "held";
     case OverallState::NoGpu: return "no-gpu";
     case OverallState::Failing: return "failing";
+    case OverallState::NotSetUp: return "not-set-up";
     }
     return "";
 }

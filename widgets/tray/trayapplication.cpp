@@ -66,6 +66,10 @@ TrayApplication::TrayApplication(MonitorHost *monitor, const QString &logFilePat
     });
     connect(m_controller, &TrayController::openStatusRequested, this, &TrayApplication::showStatusWindow);
     connect(m_controller, &TrayController::openSettingsRequested, this, &TrayApplication::showSettingsDialog);
+    connect(m_controller, &TrayController::setUpRequested, this, [this] {
+        showSettingsDialog();
+        m_settingsDialog->showWelcomePage();
+    });
     m_controller->setSettingsAvailable(true);
     connect(m_controller, &TrayController::openLogRequested, this, [this] {
         if (!QDesktopServices::openUrl(QUrl::fromLocalFile(m_logFilePath)))

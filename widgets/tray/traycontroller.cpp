@@ -70,6 +70,8 @@ QString TrayController::toolTipText(const MonitorState &state, qint64 nowMs, con
 {
     QStringList lines = StatusText::headlines(state);
     lines.first() = tr("idlegpu — %1").arg(lines.first());
+    if (state.notSetUp)
+        lines.append(tr("Click to choose what runs on your idle GPUs"));
 
     for (const ConfigDiagnostic &problem : state.configProblems)
         if (problem.severity == ConfigDiagnostic::Error) {
@@ -112,6 +114,11 @@ QList<TrayController::MenuItem> TrayController::menuItems() const
         return &items.last();
     };
 
+    const bool notSetUp = m_hasState && m_state.notSetUp;
+    if (notSetUp) {
+        add(MenuItem::Info, QStringLiteral("notSetUp"), tr("idlegpu is not set up yet"));
+        add(MenuItem::Action, QStringLiteral("setUp"), tr("Set up…"));
+    }
     if (m_hasState) {
         const QString hold = StatusText::holdReason(m_state.decision);
         if (!hold.isEmpty())
@@ -143,21 +150,23 @@ QList<TrayController::MenuItem> TrayController::menuItems() const
         add(MenuItem::Separator, QString(), QString());
     }
 
-    const bool pausedAll = m_state.pause.allPausedAt(m_nowMs);
-    QString pauseText = tr("Pause all");
-    if (pausedAll)
-        pauseText = m_state.pause.allUntilMs > 0
-                        ? tr("Resume (paused until %1)").arg(StatusText::clockTime(m_state.pause.allUntilMs, m_nowMs, m_wallNow))
-                        : tr("Resume");
-    add(MenuItem::Action, QStringLiteral("pauseAll"), pauseText, pausedAll);
-    add(MenuItem::Action, QStringLiteral("pauseForAnHour"), tr("Pause for 1 hour"));
-    for (const WorkloadConfig &workload : m_state.config.workloads) {
-        MenuItem *item = add(MenuItem::Action, QStringLiteral("pauseWorkload"),
-                             tr("Pause %1").arg(StatusText::workloadName(m_state.config, workload.id)), workload.id);
-        item->checkable = true;
-        item->checked = m_state.pause.workloads.contains(workload.id);
+    if (!notSetUp) { // nothing to pause yet
+        const bool pausedAll = m_state.pause.allPausedAt(m_nowMs);
+        QString pauseText = tr("Pause all");
+        if (pausedAll)
+            pauseText = m_state.pause.allUntilMs > 0
+                            ? tr("Resume (paused until %1)").arg(StatusText::clockTime(m_state.pause.allUntilMs, m_nowMs, m_wallNow))
+                            : tr("Resume");
+        add(MenuItem::Action, QStringLiteral("pauseAll"), pauseText, pausedAll);
+        add(MenuItem::Action, QStringLiteral("pauseForAnHour"), tr("Pause for 1 hour"));
+        for (const WorkloadConfig &workload : m_state.config.workloads) {
+            MenuItem *item = add(MenuItem::Action, QStringLiteral("pauseWorkload"),
+                                 tr("Pause %1").arg(StatusText::workloadName(m_state.config, workload.id)), workload.id);
+            item->checkable = true;
+            item->checked = m_state.pause.workloads.contains(workload.id);
+        }
+        add(MenuItem::Separator, QString(), QString());
     }
-    add(MenuItem::Separator, QString(), QString());
 
     if (m_demo)
         for (const GpuDevice &gpu : m_state.snapshot.devices.gpus)
@@ -219,7 +228,9 @@ void TrayController::updateMenu()
 void TrayController::onActionTriggered(QAction *action)
 {
     const QString id = action->objectName();
-    if (id == QLatin1String("pauseAll"))
+    if (id == QLatin1String("setUp"))
+        Q_EMIT setUpRequested();
+    else if (id == QLatin1String("pauseAll"))
         Q_EMIT pauseAllRequested(!action->data().toBool());
     else if (id == QLatin1String("pauseForAnHour"))
         Q_EMIT pauseForRequested(kPauseForMs);
@@ -242,7 +253,12 @@ void TrayController::onActionTriggered(QAction *action)
 void TrayController::onActivated(QSystemTrayIcon::ActivationReason reason)
 {
     // A left click pauses or resumes everything; the menu is on the right button. On an X11 tray a second click
-    // soon after the first comes as a double click: it is a second toggle, as the user meant it.
-    if (reason == QSystemTrayIcon::Trigger || reason == QSystemTrayIcon::DoubleClick)
+    // soon after the first comes as a double click: it is a second toggle, as the user meant it. Not set up yet,
+    // there is nothing to pause: a click sets it up.
+    if (reason != QSystemTrayIcon::Trigger && reason != QSystemTrayIcon::DoubleClick)
+        return;
+    if (m_state.notSetUp)
+        Q_EMIT setUpRequested();
+    else
         Q_EMIT pauseAllRequested(!m_state.pause.allPausedAt(m_nowMs));
 }

@@ -42,6 +42,7 @@ public:
     static QString toolTipText(const MonitorState &state, qint64 nowMs, const QDateTime &wallNow);
 
 Q_SIGNALS:
+    void setUpRequested(); // not set up yet: "Set up…" or a left click
     void pauseAllRequested(bool paused);
     void pauseForRequested(qint64 ms);
     void workloadPauseRequested(const QString &id, bool paused);

@@ -28,6 +28,8 @@ Palette paletteFor(OverallState state)
     case OverallState::Failing: return {QColor(0xe5, 0x39, 0x35), Qt::white};
     case OverallState::NoGpu: return {Qt::transparent, QColor(0xc6, 0x28, 0x28)};
     case OverallState::Idle: return {QColor(0xe0, 0xe0, 0xe0), QColor(0x42, 0x42, 0x42)};
+    // Calm, not an alarm: nothing is wrong, there is only nothing to run yet.
+    case OverallState::NotSetUp: return {QColor(0xe0, 0xf2, 0xf1), QColor(0x00, 0x79, 0x6b)};
     }
     return {};
 }
@@ -96,6 +98,10 @@ void drawBadge(QPainter &p, OverallState state, const Palette &palette)
         p.drawLine(QPointF(3.0, 21.0), QPointF(21.0, 3.0));
         break;
     }
+    case OverallState::NotSetUp: // a plus: add the first workload
+        p.drawRoundedRect(QRectF(7.2, 10.5, 9.6, 3.0), 0.8, 0.8);
+        p.drawRoundedRect(QRectF(10.5, 7.2, 3.0, 9.6), 0.8, 0.8);
+        break;
     case OverallState::Idle: { // an hourglass
         const QPointF glass[] = {{8.0, 6.8}, {16.0, 6.8}, {12.0, 12.0}, {16.0, 17.2}, {8.0, 17.2}, {12.0, 12.0}};
         p.setBrush(Qt::NoBrush);
