@@ -436,6 +436,10 @@ The previous configuration stays in force.</source>
         <source>Start at login could not be changed: %1</source>
         <translation>无法更改登录时启动：%1</translation>
     </message>
+    <message>
+        <source>Welcome</source>
+        <translation>欢迎</translation>
+    </message>
 </context>
 <context>
     <name>SettingsModel</name>
@@ -722,6 +726,10 @@ The previous configuration stays in force.</source>
         <source>%1: %2</source>
         <translation>%1：%2</translation>
     </message>
+    <message>
+        <source>Not set up yet</source>
+        <translation>尚未设置</translation>
+    </message>
 </context>
 <context>
     <name>StatusWindow</name>
@@ -935,6 +943,18 @@ The previous configuration stays in force.</source>
         <source>Quit</source>
         <translation>退出</translation>
     </message>
+    <message>
+        <source>Click to choose what runs on your idle GPUs</source>
+        <translation>点击选择在空闲 GPU 上运行的内容</translation>
+    </message>
+    <message>
+        <source>idlegpu is not set up yet</source>
+        <translation>idlegpu 尚未设置</translation>
+    </message>
+    <message>
+        <source>Set up…</source>
+        <translation>设置…</translation>
+    </message>
 </context>
 <context>
     <name>TrayMode</name>
@@ -945,6 +965,136 @@ The previous configuration stays in force.</source>
     <message>
         <source>idlegpu</source>
         <translation>idlegpu</translation>
+    </message>
+</context>
+<context>
+    <name>WelcomeSettingsPage</name>
+    <message>
+        <source>NVIDIA GPU (%1)</source>
+        <translation>NVIDIA GPU（%1）</translation>
+    </message>
+    <message>
+        <source>%1, ignored</source>
+        <translation>%1，已忽略</translation>
+    </message>
+    <message>
+        <source>nobody: free</source>
+        <translation>无：空闲</translation>
+    </message>
+    <message>
+        <source>Welcome to idlegpu</source>
+        <translation>欢迎使用 idlegpu</translation>
+    </message>
+    <message>
+        <source>idlegpu runs a workload of your choice (a BOINC or Folding@home client, a miner, any batch job) on the GPUs nobody uses, and stops it the moment one of your own programs opens the GPU. Nothing is set up yet: choose what to run and save.</source>
+        <translation>idlegpu 在无人使用的 GPU 上运行您选择的工作负载（BOINC 或 Folding@home 客户端、矿工程序、任意批处理作业），并在您自己的程序打开该 GPU 的那一刻将其停止。目前尚未设置任何内容：请选择要运行的内容并保存。</translation>
+    </message>
+    <message>
+        <source>GPUs found</source>
+        <translation>找到的 GPU</translation>
+    </message>
+    <message>
+        <source>GPU</source>
+        <translation>GPU</translation>
+    </message>
+    <message>
+        <source>Name</source>
+        <translation>名称</translation>
+    </message>
+    <message>
+        <source>In use now by</source>
+        <translation>当前使用者</translation>
+    </message>
+    <message>
+        <source>Your first workload</source>
+        <translation>您的第一个工作负载</translation>
+    </message>
+    <message>
+        <source>Start from:</source>
+        <translation>从以下开始：</translation>
+    </message>
+    <message>
+        <source>Name:</source>
+        <translation>名称：</translation>
+    </message>
+    <message>
+        <source>Split into words like a shell does (quotes, backslashes), but no shell runs: write sh -c &apos;…&apos; for pipes or variables.</source>
+        <translation>像 shell 一样拆分为单词（引号、反斜杠），但不会运行 shell：需要管道或变量时请写 sh -c &apos;…&apos;。</translation>
+    </message>
+    <message>
+        <source>Command:</source>
+        <translation>命令：</translation>
+    </message>
+    <message>
+        <source>GPUs:</source>
+        <translation>GPU：</translation>
+    </message>
+    <message>
+        <source>The working folder, log file, environment and the rules for when to pause are on the other pages. Nothing runs until you save; then idlegpu starts the workload as soon as its GPUs are free.</source>
+        <translation>工作文件夹、日志文件、环境变量以及何时暂停的规则在其他页面中。保存之前不会运行任何内容；保存后，idlegpu 会在其 GPU 空闲时立即启动该工作负载。</translation>
+    </message>
+    <message>
+        <source>Save and start</source>
+        <translation>保存并启动</translation>
+    </message>
+    <message>
+        <source>No GPU found under %1: idlegpu looks for NVIDIA device nodes (nvidia0, nvidia1, …) and the render nodes of AMD and Intel GPUs (dri/renderD128, …). Check that the driver is loaded; idlegpu notices a GPU when its node appears.</source>
+        <translation>在 %1 下未找到 GPU：idlegpu 查找 NVIDIA 设备节点（nvidia0、nvidia1、…）以及 AMD 和 Intel GPU 的渲染节点（dri/renderD128、…）。请检查驱动是否已加载；节点出现时 idlegpu 会发现该 GPU。</translation>
+    </message>
+</context>
+<context>
+    <name>WorkloadTemplates</name>
+    <message>
+        <source>Custom command</source>
+        <translation>自定义命令</translation>
+    </message>
+    <message>
+        <source>workload</source>
+        <translation>工作负载</translation>
+    </message>
+    <message>
+        <source>Any program that computes on the GPU. idlegpu starts it once its GPUs are free and stops it (SIGTERM, then SIGKILL after the stop timeout) the moment another program opens one of them. The command runs without a shell: write sh -c &apos;…&apos; for pipes, variables or ~.</source>
+        <translation>任何在 GPU 上计算的程序。idlegpu 在其 GPU 空闲后启动它，并在其他程序打开其中一个 GPU 的那一刻将其停止（先 SIGTERM，停止超时后 SIGKILL）。命令不经 shell 运行：需要管道、变量或 ~ 时请写 sh -c &apos;…&apos;。</translation>
+    </message>
+    <message>
+        <source>BOINC client</source>
+        <translation>BOINC 客户端</translation>
+    </message>
+    <message>
+        <source>The BOINC client (Debian package boinc-client). It keeps its data in the working folder: create %1 first, then attach a project with boinccmd --project_attach URL KEY, or with BOINC Manager. The package also runs a client of its own as the boinc-client service: disable it (sudo systemctl disable --now boinc-client) so that only idlegpu starts BOINC.</source>
+        <translation>BOINC 客户端（Debian 软件包 boinc-client）。它将数据保存在工作文件夹中：请先创建 %1，然后使用 boinccmd --project_attach URL KEY 或 BOINC Manager 加入项目。该软件包还会以 boinc-client 服务的形式运行自己的客户端：请将其禁用（sudo systemctl disable --now boinc-client），以便只由 idlegpu 启动 BOINC。</translation>
+    </message>
+    <message>
+        <source>Folding@home</source>
+        <translation>Folding@home</translation>
+    </message>
+    <message>
+        <source>Folding@home&apos;s client, version 8 (fah-client). It keeps its work in the working folder: create %1 first, and link the client to your account at app.foldingathome.org. Its package also installs a fah-client service: disable it (sudo systemctl disable --now fah-client) so that only idlegpu starts the client. For version 7 the command is FAHClient --user=NAME --team=0 --gpu=true.</source>
+        <translation>Folding@home 客户端第 8 版（fah-client）。它将工作保存在工作文件夹中：请先创建 %1，并在 app.foldingathome.org 将客户端关联到您的账户。其软件包还会安装 fah-client 服务：请将其禁用（sudo systemctl disable --now fah-client），以便只由 idlegpu 启动客户端。第 7 版的命令是 FAHClient --user=NAME --team=0 --gpu=true。</translation>
+    </message>
+    <message>
+        <source>Miner</source>
+        <translation>矿工程序</translation>
+    </message>
+    <message>
+        <source>A GPU miner: here lolMiner; T-Rex, NBMiner and the others take the same kind of options. Replace POOL_HOST:PORT with your pool&apos;s address, WALLET.WORKER with your wallet and a name for this computer, and ETCHASH with your coin&apos;s algorithm; Browse… picks the miner&apos;s program where it is not in PATH. A miner loses only the share it was working on when it stops, so its stop timeout is short.</source>
+        <translation>GPU 矿工程序：此处为 lolMiner；T-Rex、NBMiner 等使用同类选项。将 POOL_HOST:PORT 替换为矿池地址，将 WALLET.WORKER 替换为您的钱包和这台计算机的名称，将 ETCHASH 替换为您的币种算法；矿工程序不在 PATH 中时，可用“浏览…”选择其程序。矿工程序停止时只会丢失正在计算的份额，因此其停止超时较短。</translation>
+    </message>
+    <message>
+        <source>Batch script</source>
+        <translation>批处理脚本</translation>
+    </message>
+    <message>
+        <source>Your own script, run by bash: write in %1 whatever should run while the GPUs are idle (in the script, pipes, variables and loops work as in a terminal). CUDA_VISIBLE_DEVICES names the GPUs it may use. When a GPU is needed it gets SIGTERM: trap it to save your progress, or let it end; every process it started is stopped with it.</source>
+        <translation>您自己的脚本，由 bash 运行：在 %1 中写入 GPU 空闲时应运行的内容（脚本中的管道、变量和循环与终端中一样有效）。CUDA_VISIBLE_DEVICES 指明它可以使用的 GPU。需要 GPU 时它会收到 SIGTERM：可捕获该信号以保存进度，或任其结束；它启动的每个进程都会随之停止。</translation>
+    </message>
+    <message>
+        <source>Test workload (only waits)</source>
+        <translation>测试工作负载（仅等待）</translation>
+    </message>
+    <message>
+        <source>A harmless workload that only waits, to see idlegpu at work: it starts once its GPUs are free, writes a line to idlegpu&apos;s log, and stops the moment a program opens one of them, for instance a CUDA job such as python3 -c &apos;import torch; torch.ones(1).cuda(); input()&apos; (nvidia-smi is ignored by default).</source>
+        <translation>一个只会等待的无害工作负载，用于观察 idlegpu 的工作：它在其 GPU 空闲后启动，在 idlegpu 的日志中写入一行，并在某个程序打开其中一个 GPU 的那一刻停止，例如 CUDA 作业 python3 -c &apos;import torch; torch.ones(1).cuda(); input()&apos;（默认忽略 nvidia-smi）。</translation>
     </message>
 </context>
 <context>
@@ -1062,14 +1212,6 @@ The previous configuration stays in force.</source>
         <translation>— 已停止 —</translation>
     </message>
     <message>
-        <source>workload</source>
-        <translation>工作负载</translation>
-    </message>
-    <message>
-        <source>workload %1</source>
-        <translation>工作负载 %1</translation>
-    </message>
-    <message>
         <source>%1 (copy)</source>
         <translation>%1（副本）</translation>
     </message>
@@ -1185,6 +1327,42 @@ The previous configuration stays in force.</source>
         <translation>
             <numerusform>%1：有 %n 个工作负载不会运行（见上方错误）；其余配置仍会使用。</numerusform>
         </translation>
+    </message>
+    <message>
+        <source>No configuration file: %1 does not exist, nor does gpu_mon&apos;s %2.</source>
+        <translation>没有配置文件：%1 不存在，gpu_mon 的 %2 也不存在。</translation>
+    </message>
+    <message>
+        <source>idlegpu is not set up yet: %1 does not exist.</source>
+        <translation>idlegpu 尚未设置：%1 不存在。</translation>
+    </message>
+    <message>
+        <source>(does not exist: idlegpu is not set up yet)</source>
+        <translation>（不存在：idlegpu 尚未设置）</translation>
+    </message>
+    <message>
+        <source>No workloads configured.</source>
+        <translation>未配置工作负载。</translation>
+    </message>
+    <message>
+        <source>Add one with idlegpu --settings, or as a [process-NAME] section in %1.</source>
+        <translation>可使用 idlegpu --settings 添加，或在 %1 中添加 [process-NAME] 节。</translation>
+    </message>
+    <message>
+        <source>To set idlegpu up, either:
+  - on the desktop, run idlegpu --settings (or click the idlegpu icon in the tray), choose a workload and save; or
+  - copy the example and edit it:
+        mkdir -p %1
+        cp %2 %3
+    then check it with idlegpu --check-config.
+</source>
+        <translation>要设置 idlegpu，可以：
+  - 在桌面上运行 idlegpu --settings（或点击托盘中的 idlegpu 图标），选择一个工作负载并保存；或
+  - 复制示例并编辑：
+        mkdir -p %1
+        cp %2 %3
+    然后用 idlegpu --check-config 检查。
+</translation>
     </message>
 </context>
 </TS>

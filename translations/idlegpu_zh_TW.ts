@@ -436,6 +436,10 @@ The previous configuration stays in force.</source>
         <source>Start at login could not be changed: %1</source>
         <translation>無法變更登入時啟動：%1</translation>
     </message>
+    <message>
+        <source>Welcome</source>
+        <translation>歡迎</translation>
+    </message>
 </context>
 <context>
     <name>SettingsModel</name>
@@ -722,6 +726,10 @@ The previous configuration stays in force.</source>
         <source>%1: %2</source>
         <translation>%1：%2</translation>
     </message>
+    <message>
+        <source>Not set up yet</source>
+        <translation>尚未設定</translation>
+    </message>
 </context>
 <context>
     <name>StatusWindow</name>
@@ -935,6 +943,18 @@ The previous configuration stays in force.</source>
         <source>Quit</source>
         <translation>結束</translation>
     </message>
+    <message>
+        <source>Click to choose what runs on your idle GPUs</source>
+        <translation>點選選擇在閒置 GPU 上執行的內容</translation>
+    </message>
+    <message>
+        <source>idlegpu is not set up yet</source>
+        <translation>idlegpu 尚未設定</translation>
+    </message>
+    <message>
+        <source>Set up…</source>
+        <translation>設定…</translation>
+    </message>
 </context>
 <context>
     <name>TrayMode</name>
@@ -945,6 +965,136 @@ The previous configuration stays in force.</source>
     <message>
         <source>idlegpu</source>
         <translation>idlegpu</translation>
+    </message>
+</context>
+<context>
+    <name>WelcomeSettingsPage</name>
+    <message>
+        <source>NVIDIA GPU (%1)</source>
+        <translation>NVIDIA GPU（%1）</translation>
+    </message>
+    <message>
+        <source>%1, ignored</source>
+        <translation>%1，已忽略</translation>
+    </message>
+    <message>
+        <source>nobody: free</source>
+        <translation>無：閒置</translation>
+    </message>
+    <message>
+        <source>Welcome to idlegpu</source>
+        <translation>歡迎使用 idlegpu</translation>
+    </message>
+    <message>
+        <source>idlegpu runs a workload of your choice (a BOINC or Folding@home client, a miner, any batch job) on the GPUs nobody uses, and stops it the moment one of your own programs opens the GPU. Nothing is set up yet: choose what to run and save.</source>
+        <translation>idlegpu 在無人使用的 GPU 上執行您選擇的工作負載（BOINC 或 Folding@home 客戶端、挖礦程式、任意批次作業），並在您自己的程式開啟該 GPU 的那一刻將其停止。目前尚未設定任何內容：請選擇要執行的內容並儲存。</translation>
+    </message>
+    <message>
+        <source>GPUs found</source>
+        <translation>找到的 GPU</translation>
+    </message>
+    <message>
+        <source>GPU</source>
+        <translation>GPU</translation>
+    </message>
+    <message>
+        <source>Name</source>
+        <translation>名稱</translation>
+    </message>
+    <message>
+        <source>In use now by</source>
+        <translation>當前使用者</translation>
+    </message>
+    <message>
+        <source>Your first workload</source>
+        <translation>您的第一個工作負載</translation>
+    </message>
+    <message>
+        <source>Start from:</source>
+        <translation>從以下開始：</translation>
+    </message>
+    <message>
+        <source>Name:</source>
+        <translation>名稱：</translation>
+    </message>
+    <message>
+        <source>Split into words like a shell does (quotes, backslashes), but no shell runs: write sh -c &apos;…&apos; for pipes or variables.</source>
+        <translation>像 shell 一樣拆分為單詞（引號、反斜槓），但不會執行 shell：需要管道或變數時請寫 sh -c &apos;…&apos;。</translation>
+    </message>
+    <message>
+        <source>Command:</source>
+        <translation>命令：</translation>
+    </message>
+    <message>
+        <source>GPUs:</source>
+        <translation>GPU：</translation>
+    </message>
+    <message>
+        <source>The working folder, log file, environment and the rules for when to pause are on the other pages. Nothing runs until you save; then idlegpu starts the workload as soon as its GPUs are free.</source>
+        <translation>工作資料夾、日誌檔案、環境變數以及何時暫停的規則在其他頁面中。儲存之前不會執行任何內容；儲存後，idlegpu 會在其 GPU 閒置時立即啟動該工作負載。</translation>
+    </message>
+    <message>
+        <source>Save and start</source>
+        <translation>儲存並啟動</translation>
+    </message>
+    <message>
+        <source>No GPU found under %1: idlegpu looks for NVIDIA device nodes (nvidia0, nvidia1, …) and the render nodes of AMD and Intel GPUs (dri/renderD128, …). Check that the driver is loaded; idlegpu notices a GPU when its node appears.</source>
+        <translation>在 %1 下未找到 GPU：idlegpu 查詢 NVIDIA 裝置節點（nvidia0、nvidia1、…）以及 AMD 和 Intel GPU 的渲染節點（dri/renderD128、…）。請檢查驅動是否已載入；節點出現時 idlegpu 會發現該 GPU。</translation>
+    </message>
+</context>
+<context>
+    <name>WorkloadTemplates</name>
+    <message>
+        <source>Custom command</source>
+        <translation>自定義命令</translation>
+    </message>
+    <message>
+        <source>workload</source>
+        <translation>工作負載</translation>
+    </message>
+    <message>
+        <source>Any program that computes on the GPU. idlegpu starts it once its GPUs are free and stops it (SIGTERM, then SIGKILL after the stop timeout) the moment another program opens one of them. The command runs without a shell: write sh -c &apos;…&apos; for pipes, variables or ~.</source>
+        <translation>任何在 GPU 上計算的程式。idlegpu 在其 GPU 閒置後啟動它，並在其他程式開啟其中一個 GPU 的那一刻將其停止（先 SIGTERM，停止超時後 SIGKILL）。命令不經 shell 執行：需要管道、變數或 ~ 時請寫 sh -c &apos;…&apos;。</translation>
+    </message>
+    <message>
+        <source>BOINC client</source>
+        <translation>BOINC 客戶端</translation>
+    </message>
+    <message>
+        <source>The BOINC client (Debian package boinc-client). It keeps its data in the working folder: create %1 first, then attach a project with boinccmd --project_attach URL KEY, or with BOINC Manager. The package also runs a client of its own as the boinc-client service: disable it (sudo systemctl disable --now boinc-client) so that only idlegpu starts BOINC.</source>
+        <translation>BOINC 客戶端（Debian 軟體包 boinc-client）。它將資料儲存在工作資料夾中：請先建立 %1，然後使用 boinccmd --project_attach URL KEY 或 BOINC Manager 加入專案。該軟體包還會以 boinc-client 服務的形式執行自己的客戶端：請將其禁用（sudo systemctl disable --now boinc-client），以便只由 idlegpu 啟動 BOINC。</translation>
+    </message>
+    <message>
+        <source>Folding@home</source>
+        <translation>Folding@home</translation>
+    </message>
+    <message>
+        <source>Folding@home&apos;s client, version 8 (fah-client). It keeps its work in the working folder: create %1 first, and link the client to your account at app.foldingathome.org. Its package also installs a fah-client service: disable it (sudo systemctl disable --now fah-client) so that only idlegpu starts the client. For version 7 the command is FAHClient --user=NAME --team=0 --gpu=true.</source>
+        <translation>Folding@home 客戶端第 8 版（fah-client）。它將工作儲存在工作資料夾中：請先建立 %1，並在 app.foldingathome.org 將客戶端關聯到您的賬戶。其軟體包還會安裝 fah-client 服務：請將其禁用（sudo systemctl disable --now fah-client），以便只由 idlegpu 啟動客戶端。第 7 版的命令是 FAHClient --user=NAME --team=0 --gpu=true。</translation>
+    </message>
+    <message>
+        <source>Miner</source>
+        <translation>挖礦程式</translation>
+    </message>
+    <message>
+        <source>A GPU miner: here lolMiner; T-Rex, NBMiner and the others take the same kind of options. Replace POOL_HOST:PORT with your pool&apos;s address, WALLET.WORKER with your wallet and a name for this computer, and ETCHASH with your coin&apos;s algorithm; Browse… picks the miner&apos;s program where it is not in PATH. A miner loses only the share it was working on when it stops, so its stop timeout is short.</source>
+        <translation>GPU 挖礦程式：此處為 lolMiner；T-Rex、NBMiner 等使用同類選項。將 POOL_HOST:PORT 替換為礦池地址，將 WALLET.WORKER 替換為您的錢包和這台電腦的名稱，將 ETCHASH 替換為您的幣種演算法；挖礦程式不在 PATH 中時，可用「瀏覽…」選擇其程式。挖礦程式停止時只會丟失正在計算的份額，因此其停止超時較短。</translation>
+    </message>
+    <message>
+        <source>Batch script</source>
+        <translation>批次指令碼</translation>
+    </message>
+    <message>
+        <source>Your own script, run by bash: write in %1 whatever should run while the GPUs are idle (in the script, pipes, variables and loops work as in a terminal). CUDA_VISIBLE_DEVICES names the GPUs it may use. When a GPU is needed it gets SIGTERM: trap it to save your progress, or let it end; every process it started is stopped with it.</source>
+        <translation>您自己的指令碼，由 bash 執行：在 %1 中寫入 GPU 閒置時應執行的內容（指令碼中的管道、變數和迴圈與終端中一樣有效）。CUDA_VISIBLE_DEVICES 指明它可以使用的 GPU。需要 GPU 時它會收到 SIGTERM：可捕獲該訊號以儲存進度，或任其結束；它啟動的每個行程都會隨之停止。</translation>
+    </message>
+    <message>
+        <source>Test workload (only waits)</source>
+        <translation>測試工作負載（僅等待）</translation>
+    </message>
+    <message>
+        <source>A harmless workload that only waits, to see idlegpu at work: it starts once its GPUs are free, writes a line to idlegpu&apos;s log, and stops the moment a program opens one of them, for instance a CUDA job such as python3 -c &apos;import torch; torch.ones(1).cuda(); input()&apos; (nvidia-smi is ignored by default).</source>
+        <translation>一個只會等待的無害工作負載，用於觀察 idlegpu 的工作：它在其 GPU 閒置後啟動，在 idlegpu 的日誌中寫入一行，並在某個程式開啟其中一個 GPU 的那一刻停止，例如 CUDA 作業 python3 -c &apos;import torch; torch.ones(1).cuda(); input()&apos;（預設忽略 nvidia-smi）。</translation>
     </message>
 </context>
 <context>
@@ -1062,14 +1212,6 @@ The previous configuration stays in force.</source>
         <translation>— 已停止 —</translation>
     </message>
     <message>
-        <source>workload</source>
-        <translation>工作負載</translation>
-    </message>
-    <message>
-        <source>workload %1</source>
-        <translation>工作負載 %1</translation>
-    </message>
-    <message>
         <source>%1 (copy)</source>
         <translation>%1（副本）</translation>
     </message>
@@ -1185,6 +1327,42 @@ The previous configuration stays in force.</source>
         <translation>
             <numerusform>%1：有 %n 個工作負載不會執行（見上方錯誤）；其餘設定仍會使用。</numerusform>
         </translation>
+    </message>
+    <message>
+        <source>No configuration file: %1 does not exist, nor does gpu_mon&apos;s %2.</source>
+        <translation>沒有配置檔案：%1 不存在，gpu_mon 的 %2 也不存在。</translation>
+    </message>
+    <message>
+        <source>idlegpu is not set up yet: %1 does not exist.</source>
+        <translation>idlegpu 尚未設定：%1 不存在。</translation>
+    </message>
+    <message>
+        <source>(does not exist: idlegpu is not set up yet)</source>
+        <translation>（不存在：idlegpu 尚未設定）</translation>
+    </message>
+    <message>
+        <source>No workloads configured.</source>
+        <translation>未配置工作負載。</translation>
+    </message>
+    <message>
+        <source>Add one with idlegpu --settings, or as a [process-NAME] section in %1.</source>
+        <translation>可使用 idlegpu --settings 新增，或在 %1 中新增 [process-NAME] 節。</translation>
+    </message>
+    <message>
+        <source>To set idlegpu up, either:
+  - on the desktop, run idlegpu --settings (or click the idlegpu icon in the tray), choose a workload and save; or
+  - copy the example and edit it:
+        mkdir -p %1
+        cp %2 %3
+    then check it with idlegpu --check-config.
+</source>
+        <translation>要設定 idlegpu，可以：
+  - 在桌面上執行 idlegpu --settings（或點選系統匣中的 idlegpu 圖示），選擇一個工作負載並儲存；或
+  - 複製示例並編輯：
+        mkdir -p %1
+        cp %2 %3
+    然後用 idlegpu --check-config 檢查。
+</translation>
     </message>
 </context>
 </TS>
