@@ -72,10 +72,14 @@ public:
                 {QStringLiteral("LockedHint"), false}};
     }
     // The properties that make a session idle since `agoMs` before now.
+    // Idle for agoMs, or since boot where the machine has not been up that long: the monotonic clock starts at
+    // boot, and a time before it would wrap around to one far in the future.
     static QVariantMap idleFor(qint64 agoMs)
     {
+        const qulonglong nowUs = monotonicNowUs();
+        const qulonglong agoUs = qulonglong(agoMs) * 1000;
         return {{QStringLiteral("IdleHint"), true},
-                {QStringLiteral("IdleSinceHintMonotonic"), qulonglong(monotonicNowUs() - qulonglong(agoMs) * 1000)}};
+                {QStringLiteral("IdleSinceHintMonotonic"), agoUs < nowUs ? nowUs - agoUs : qulonglong(1)}};
     }
 
     // Connects to the bus at `address` and takes org.freedesktop.login1.
