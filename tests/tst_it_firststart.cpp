@@ -187,7 +187,7 @@ private Q_SLOTS:
         auto *gpus = child<QTableWidget>(dialog, QStringLiteral("welcomeGpuTable"));
         QTRY_COMPARE_WITH_TIMEOUT(gpus->rowCount(), 2, 5000);
         QTRY_VERIFY_WITH_TIMEOUT(gpus->item(1, 2)->text().contains(QStringLiteral("python3")), 5000);
-        QCOMPARE(gpus->item(0, 2)->text(), QStringLiteral("nobody: free"));
+        QCOMPARE(gpus->item(0, 2)->text(), QStringLiteral("free"));
 
         // No wait before the start: the General page's start delay, then the test template on GPU 0, saved.
         child<QLineEdit>(dialog, QStringLiteral("startDelayEdit"))->setText(QStringLiteral("0"));

@@ -1265,7 +1265,7 @@ void TestSettingsDialog::welcomePageStartsTheFirstWorkload()
     QCOMPARE(gpus->rowCount(), 2);
     QCOMPARE(gpus->item(0, 0)->text(), QStringLiteral("0"));
     QCOMPARE(gpus->item(1, 0)->text(), QStringLiteral("1"));
-    QCOMPARE(gpus->item(0, 2)->text(), QStringLiteral("nobody: free"));
+    QCOMPARE(gpus->item(0, 2)->text(), QStringLiteral("free"));
     QCOMPARE(gpus->item(1, 2)->text(), QStringLiteral("python3 (alice, pid 4242)"));
     QVERIFY(!child<QLabel>(dialog, QStringLiteral("welcomeNoGpu"))->isVisibleTo(&dialog));
     auto *save = child<QPushButton>(dialog, QStringLiteral("welcomeSaveButton"));

@@ -978,8 +978,8 @@ The previous configuration stays in force.</source>
         <translation>%1，已忽略</translation>
     </message>
     <message>
-        <source>nobody: free</source>
-        <translation>无：空闲</translation>
+        <source>free</source>
+        <translation>空闲</translation>
     </message>
     <message>
         <source>Welcome to idlegpu</source>

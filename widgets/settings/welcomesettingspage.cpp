@@ -47,7 +47,7 @@ QString gpuUsers(int gpu, const MonitorState &state)
         });
         users.append(isIgnored ? WelcomeSettingsPage::tr("%1, ignored").arg(holder.describe()) : holder.describe());
     }
-    return users.isEmpty() ? WelcomeSettingsPage::tr("nobody: free") : users.join(QStringLiteral("; "));
+    return users.isEmpty() ? WelcomeSettingsPage::tr("free") : users.join(QStringLiteral("; "));
 }
 
 } // namespace
