@@ -170,26 +170,30 @@ MonitorState dashboardState()
     return state;
 }
 
-// Feeds the window the last hour of `state`, sampled every 10 s as while hidden: miner on GPU 0 throughout, on GPU 1
-// until the job came 3 minutes ago.
+// Feeds the window the last hour of `state`, sampled every 10 s as while hidden: miner on the even GPUs throughout, on
+// the odd ones until the job came 3 minutes ago.
 void feedLastHour(StatusWindow &window, const MonitorState &state)
 {
     for (qint64 t = kNowMs - kHour; t <= kNowMs; t += 10'000) {
         const double minute = double(t - (kNowMs - kHour)) / 60'000;
         const bool preempted = t >= kNowMs - 3 * 60'000;
         MonitorState moment = state;
-        moment.decision.gpus[1].state = preempted ? GpuState::Busy : GpuState::RunningWorkload;
-        if (!preempted)
-            moment.decision.gpus[1].foreignHolders.clear();
-        for (int gpu = 0; gpu < 2; ++gpu) {
-            const bool job = gpu == 1 && preempted;
+        for (GpuStatus &status : moment.decision.gpus) {
+            if (status.index % 2 == 0)
+                continue;
+            status.state = preempted ? GpuState::Busy : GpuState::RunningWorkload;
+            if (!preempted)
+                status.foreignHolders.clear();
+        }
+        for (const GpuStatus &status : state.decision.gpus) {
+            const int gpu = status.index;
+            const bool job = gpu % 2 == 1 && preempted;
             GpuInfo info;
             info.index = gpu;
             info.backendIndex = gpu;
             info.name = QStringLiteral("NVIDIA H200");
-            info.uuid = gpu == 0 ? QStringLiteral("GPU-8f0c2d1e-3b4a-4c5d-9e6f-0a1b2c3d4e5f")
-                                 : QStringLiteral("GPU-1d2e3f4a-5b6c-7d8e-9f0a-1b2c3d4e5f60");
-            info.busId = gpu == 0 ? QStringLiteral("00000000:19:00.0") : QStringLiteral("00000000:3B:00.0");
+            info.uuid = QStringLiteral("GPU-%1f0c2d1e-3b4a-4c5d-9e6f-0a1b2c3d4e5f").arg(gpu);
+            info.busId = QStringLiteral("00000000:%1:00.0").arg(0x19 + 0x22 * gpu, 2, 16, QLatin1Char('0'));
             const double wave = std::sin(minute / (3.0 + gpu)) * 0.5 + std::sin(minute * 1.7 + gpu) * 0.5;
             info.utilizationPercent = job ? int(55 + 30 * wave) : int(96 + 3 * wave);
             info.memoryUsedBytes = qint64((job ? 71.5 + 4 * wave : 119.0 + wave) * kGiB);
@@ -662,6 +666,45 @@ void TestStatusWindow::screenshot()
     const QString folder = QCoreApplication::applicationDirPath() + QStringLiteral("/../test-artifacts");
     QVERIFY(QDir().mkpath(folder));
     QVERIFY(window.grab().save(folder + QStringLiteral("/dashboard.png")));
+
+    // The same in a dark theme.
+    QPalette dark;
+    dark.setColor(QPalette::Window, QColor(0x2b, 0x2b, 0x2b));
+    dark.setColor(QPalette::WindowText, QColor(0xe8, 0xe8, 0xe8));
+    dark.setColor(QPalette::Base, QColor(0x1e, 0x1e, 0x1e));
+    dark.setColor(QPalette::AlternateBase, QColor(0x26, 0x26, 0x26));
+    dark.setColor(QPalette::Text, QColor(0xe8, 0xe8, 0xe8));
+    dark.setColor(QPalette::Button, QColor(0x35, 0x35, 0x35));
+    dark.setColor(QPalette::ButtonText, QColor(0xe8, 0xe8, 0xe8));
+    dark.setColor(QPalette::Mid, QColor(0x60, 0x60, 0x60));
+    dark.setColor(QPalette::PlaceholderText, QColor(0x9a, 0x9a, 0x9a));
+    dark.setColor(QPalette::Highlight, QColor(0x3d, 0xae, 0xe9));
+    window.setPalette(dark);
+    settle();
+    QVERIFY(window.grab().save(folder + QStringLiteral("/dashboard-dark.png")));
+
+    // One GPU, and four: the cards' other layouts.
+    for (int gpus : {1, 4}) {
+        MonitorState state = dashboardState();
+        while (state.decision.gpus.size() > gpus) {
+            state.decision.gpus.removeLast();
+            state.snapshot.devices.gpus.removeLast();
+        }
+        for (int index = int(state.decision.gpus.size()); index < gpus; ++index) {
+            GpuStatus gpu = state.decision.gpus.at(index % 2);
+            gpu.index = index;
+            state.decision.gpus.append(gpu);
+            state.snapshot.devices.gpus.append({index, QStringLiteral("/dev/nvidia%1").arg(index)});
+            state.ledger.lastDay[index] = state.ledger.lastDay.value(index % 2);
+        }
+        StatusWindow other;
+        other.resize(1264, 740);
+        feedLastHour(other, state);
+        other.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&other));
+        settle();
+        QVERIFY(other.grab().save(folder + QStringLiteral("/dashboard-%1gpu.png").arg(gpus)));
+    }
 }
 
 QTEST_MAIN(TestStatusWindow)

@@ -8,6 +8,7 @@
 #include "status/statustext.h"
 #include "status/timelinestrip.h"
 
+#include <QEvent>
 #include <QGridLayout>
 #include <QLabel>
 #include <QPainter>
@@ -23,11 +24,6 @@ QColor accentOf(GpuState state, const QPalette &palette)
     case GpuState::Idle: break;
     }
     return palette.color(QPalette::Mid);
-}
-
-QColor muted(const QPalette &palette)
-{
-    return palette.color(QPalette::PlaceholderText);
 }
 
 // "miner (as alice)" for a workload with user=: who it runs as matters on a shared machine.
@@ -59,9 +55,7 @@ QString gpuDetails(const GpuInfo &info, const GpuDevice &device, int gpu)
 QLabel *caption(const QString &text, QWidget *parent)
 {
     auto *label = new QLabel(text, parent);
-    QPalette palette = label->palette();
-    palette.setColor(QPalette::WindowText, muted(palette));
-    label->setPalette(palette);
+    label->setForegroundRole(QPalette::PlaceholderText); // muted, and follows a change of theme
     return label;
 }
 } // namespace
@@ -104,9 +98,6 @@ GpuCard::GpuCard(int gpu, QWidget *parent) : QFrame(parent), m_gpu(gpu)
     m_note->setWordWrap(true);
     m_note->setTextInteractionFlags(Qt::TextSelectableByMouse);
     m_note->setAccessibleName(tr("Last preemption"));
-    m_note->setStyleSheet(QStringLiteral("QLabel { border-left: 3px solid %1; padding: 4px 8px; "
-                                         "background: rgba(229, 57, 53, 26); }")
-                              .arg(QColor(0xe5, 0x39, 0x35).name()));
     m_note->hide();
     layout->addWidget(m_note);
 
@@ -132,6 +123,31 @@ GpuCard::GpuCard(int gpu, QWidget *parent) : QFrame(parent), m_gpu(gpu)
     facts->addWidget(m_timeline, 5, 1);
     layout->addLayout(facts);
     layout->addStretch(1);
+    applyColors();
+}
+
+void GpuCard::applyColors()
+{
+    // Style sheets take fixed colours: they are made again from the palette when it changes (a change of theme).
+    if (!m_note)
+        return; // still under construction
+    const QColor accent = accentOf(m_state, palette());
+    m_badge->setStyleSheet(QStringLiteral("QLabel { background: %1; color: %2; border-radius: 9px; "
+                                          "padding: 1px 10px; font-weight: bold; }")
+                               .arg(accent.name(), accent.lightnessF() > 0.6 ? QStringLiteral("black")
+                                                                             : QStringLiteral("white")));
+    // The preemption: a red mark and a faint red tint, over light and dark themes alike.
+    m_note->setStyleSheet(QStringLiteral("QLabel { border-left: 3px solid #e53935; padding: 4px 8px; "
+                                         "background: rgba(229, 57, 53, 30); color: %1; }")
+                              .arg(palette().color(QPalette::WindowText).name()));
+    update(); // the stripe
+}
+
+void GpuCard::changeEvent(QEvent *event)
+{
+    QFrame::changeEvent(event);
+    if (event->type() == QEvent::PaletteChange)
+        applyColors();
 }
 
 QLabel *GpuCard::addRow(QGridLayout *grid, int row, const QString &text, const char *objectName)
@@ -173,13 +189,8 @@ void GpuCard::apply(const GpuStatus &gpu, const MonitorState &state, const GpuHi
 
     if (m_state != gpu.state || m_badge->text().isEmpty()) {
         m_state = gpu.state;
-        const QColor accent = accentOf(gpu.state, palette());
         m_badge->setText(stateName(gpu.state));
-        m_badge->setStyleSheet(QStringLiteral("QLabel { background: %1; color: %2; border-radius: 9px; "
-                                              "padding: 1px 10px; font-weight: bold; }")
-                                   .arg(accent.name(), accent.lightnessF() > 0.6 ? QStringLiteral("black")
-                                                                                 : QStringLiteral("white")));
-        update(); // the stripe
+        applyColors();
     }
     m_activity->setText(StatusText::gpuActivity(gpu, state, nowMs, wallNow, true));
 

@@ -39,27 +39,29 @@ public:
 protected:
     void paintEvent(QPaintEvent *event) override;
     void resizeEvent(QResizeEvent *event) override;
+    void changeEvent(QEvent *event) override;
 
 private:
     // Below this width per graph, two graphs share a row rather than four.
     static constexpr int kWideGraphWidth = 240;
     int graphColumns() const;
+    void applyColors();
     void placeGraphs();
     QLabel *addRow(QGridLayout *grid, int row, const QString &caption, const char *objectName);
 
     int m_gpu;
     GpuState m_state = GpuState::Idle;
-    QLabel *m_title;
-    QLabel *m_badge;
-    QLabel *m_activity;
-    QLabel *m_holders;
-    QLabel *m_workload;
-    QLabel *m_note;
-    QLabel *m_figures;
-    GpuHistoryGraph *m_busyIdle;
-    QGridLayout *m_graphGrid;
+    QLabel *m_title = nullptr;
+    QLabel *m_badge = nullptr;
+    QLabel *m_activity = nullptr;
+    QLabel *m_holders = nullptr;
+    QLabel *m_workload = nullptr;
+    QLabel *m_note = nullptr;
+    QLabel *m_figures = nullptr;
+    GpuHistoryGraph *m_busyIdle = nullptr;
+    QGridLayout *m_graphGrid = nullptr;
     QHash<GpuMetric, MetricGraph *> m_graphs; // made when first given
     QList<GpuMetric> m_shownMetrics;
     int m_placedColumns = 0;
-    TimelineStrip *m_timeline;
+    TimelineStrip *m_timeline = nullptr;
 };

@@ -8,6 +8,7 @@
 #include "status/statustext.h"
 #include "status/totalspanel.h"
 
+#include <QEvent>
 #include <QGridLayout>
 #include <QLabel>
 #include <QScrollArea>
@@ -46,6 +47,7 @@ StatusWindow::StatusWindow(QWidget *parent) : QWidget(parent)
     m_legend = new QLabel(content);
     m_legend->setObjectName(QStringLiteral("legend"));
     m_legend->setToolTip(tr("The colours of the busy/idle strips and the 24-hour timelines"));
+    m_legend->setText(ActivityBrush::legendHtml(palette()));
     header->addWidget(m_legend, 0, Qt::AlignBottom);
     layout->addLayout(header);
 
@@ -94,6 +96,13 @@ void StatusWindow::hideEvent(QHideEvent *event)
     Q_EMIT visibilityChanged(false);
 }
 
+void StatusWindow::changeEvent(QEvent *event)
+{
+    QWidget::changeEvent(event);
+    if (event->type() == QEvent::PaletteChange && m_legend)
+        m_legend->setText(ActivityBrush::legendHtml(palette()));
+}
+
 void StatusWindow::placeCards(const QList<GpuStatus> &gpus)
 {
     QList<int> present;
@@ -132,8 +141,6 @@ void StatusWindow::refresh()
     if (m_state.snapshot.devices.gpus.isEmpty())
         summary.append(tr("No GPU device node found in %1").arg(m_state.config.deviceRoot));
     m_summary->setText(summary.join(QLatin1Char('\n')));
-    m_legend->setText(ActivityBrush::legendHtml(palette()));
-
     placeCards(m_state.decision.gpus);
     for (const GpuStatus &gpu : std::as_const(m_state.decision.gpus))
         m_cards.value(gpu.index)->apply(gpu, m_state, m_histories.value(gpu.index), m_metrics.value(gpu.index),

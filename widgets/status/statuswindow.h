@@ -43,6 +43,7 @@ Q_SIGNALS:
 protected:
     void showEvent(QShowEvent *event) override;
     void hideEvent(QHideEvent *event) override;
+    void changeEvent(QEvent *event) override;
 
 private:
     void refresh();
@@ -50,7 +51,7 @@ private:
     void placeCards(const QList<GpuStatus> &gpus);
 
     QLabel *m_summary;
-    QLabel *m_legend;
+    QLabel *m_legend = nullptr;
     QScrollArea *m_scroll;
     QGridLayout *m_cardGrid;
     QMap<int, GpuCard *> m_cards;

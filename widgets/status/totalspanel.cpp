@@ -50,9 +50,7 @@ TotalsPanel::TotalsPanel(QWidget *parent) : QGroupBox(tr("What the idle GPUs did
     m_since = new QLabel(this);
     m_since->setObjectName(QStringLiteral("since"));
     m_since->setWordWrap(true);
-    QPalette muted = m_since->palette();
-    muted.setColor(QPalette::WindowText, muted.color(QPalette::PlaceholderText));
-    m_since->setPalette(muted);
+    m_since->setForegroundRole(QPalette::PlaceholderText);
     grid->addWidget(m_since, RowCount + 1, 0, 1, PeriodCount + 1);
     grid->setColumnStretch(0, 1);
     grid->setRowStretch(RowCount + 2, 1);
