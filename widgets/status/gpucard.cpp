@@ -84,6 +84,7 @@ GpuCard::GpuCard(int gpu, QWidget *parent) : QFrame(parent), m_gpu(gpu)
     m_badge = new QLabel(this);
     m_badge->setObjectName(QStringLiteral("state"));
     m_badge->setAlignment(Qt::AlignCenter);
+    m_badge->setAccessibleName(tr("State"));
     header->addWidget(m_badge, 0, Qt::AlignTop);
     layout->addLayout(header);
 
@@ -186,6 +187,7 @@ void GpuCard::apply(const GpuStatus &gpu, const MonitorState &state, const GpuHi
     const QString name = info.name.isEmpty() ? device.describe() : info.name; // AMD, Intel: vendor, driver, slot
     m_title->setText(name.isEmpty() ? tr("GPU %1").arg(gpu.index) : tr("GPU %1 · %2").arg(gpu.index).arg(name));
     m_title->setToolTip(gpuDetails(info, device, gpu.index));
+    setAccessibleName(m_title->text());
 
     if (m_state != gpu.state || m_badge->text().isEmpty()) {
         m_state = gpu.state;
