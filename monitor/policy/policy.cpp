@@ -125,7 +125,6 @@ private:
     QSet<int> waitedFor;   // free GPUs a workload waits on until they settle
 
     qint64 now() const { return in.nowMs; }
-    qint64 startDelayMs() const { return qMax(0, in.config.startDelaySeconds) * qint64(1000); }
     bool isPresent(int gpu) const { return gpus.contains(gpu); }
     const GpuView &view(int gpu) const
     {
@@ -187,7 +186,7 @@ private:
             if (view.foreign.isEmpty()) {
                 const auto remembered = in.memory.freeSinceMs.constFind(gpu);
                 view.freeSinceMs = remembered != in.memory.freeSinceMs.constEnd() ? qMin(*remembered, now()) : now();
-                view.settledAtMs = view.freeSinceMs + startDelayMs();
+                view.settledAtMs = Policy::settledAtMs(view.freeSinceMs, in.config);
                 decision.memory.freeSinceMs.insert(gpu, view.freeSinceMs);
             }
             gpus.insert(gpu, view);
@@ -570,6 +569,16 @@ private:
 } // namespace
 
 namespace Policy {
+
+qint64 startDelayMs(const Config &config)
+{
+    return qMax(0, config.startDelaySeconds) * qint64(1000);
+}
+
+qint64 settledAtMs(qint64 freeSinceMs, const Config &config)
+{
+    return freeSinceMs + startDelayMs(config);
+}
 
 bool matchesProgram(const Holder &holder, const QString &program)
 {

@@ -136,6 +136,12 @@ namespace Policy {
 // input gives the same decision.
 Decision decide(const PolicyInput &input);
 
+// The start rule's delay: start_delay_seconds in ms (a negative value counts as none).
+qint64 startDelayMs(const Config &config);
+// When a GPU free of foreign holders since `freeSinceMs` (GpuStatus::freeSinceMs) has been free long enough for a
+// workload to start on it: what decide() waits for, and what the front ends announce.
+qint64 settledAtMs(qint64 freeSinceMs, const Config &config);
+
 // The order in which decide() considers workloads, as indices into `gpusOfWorkloads` (each workload's gpus=, in
 // file order): those with gpus=ALL first, then those with a GPU list, each in file order. Of two workloads
 // that want the same GPU, the first in this order starts; the other waits while it runs.

@@ -2,6 +2,8 @@
 // SPDX-FileCopyrightText: 2026 The idlegpu authors
 #include "status/gpuhistory.h"
 
+#include "status/activitybrush.h"
+
 #include <QPainter>
 
 void GpuHistory::record(GpuState state, qint64 nowMs)
@@ -28,8 +30,11 @@ QList<GpuHistory::Segment> GpuHistory::segments(qint64 nowMs) const
 
 GpuHistoryGraph::GpuHistoryGraph(QWidget *parent) : QWidget(parent)
 {
-    setMinimumHeight(18);
-    setToolTip(tr("The last hour: solid = workload running, hatched = busy with your jobs, empty = free"));
+    setMinimumHeight(14);
+    setSizePolicy(QSizePolicy::Expanding, QSizePolicy::Fixed);
+    setAccessibleName(tr("Busy and idle, the last hour"));
+    setToolTip(tr("The last hour: green = workload running, blue = busy with your jobs, dotted = waiting, "
+                  "empty = free"));
 }
 
 void GpuHistoryGraph::setHistory(const GpuHistory &history, qint64 nowMs)
@@ -41,7 +46,7 @@ void GpuHistoryGraph::setHistory(const GpuHistory &history, qint64 nowMs)
 
 QSize GpuHistoryGraph::sizeHint() const
 {
-    return QSize(360, 22);
+    return QSize(360, qMax(14, fontMetrics().height()));
 }
 
 void GpuHistoryGraph::paintEvent(QPaintEvent *)
@@ -53,13 +58,13 @@ void GpuHistoryGraph::paintEvent(QPaintEvent *)
     const auto xOf = [&](qint64 ms) {
         return area.left() + area.width() * double(ms - spanStart) / double(GpuHistory::kSpanMs);
     };
-    // Told apart by pattern, not only colour: running solid, busy hatched, waiting dotted, idle empty.
+    // As the 24-hour timeline paints them (ActivityBrush); waiting dotted, idle empty.
     const QList<GpuHistory::Segment> segments = m_history.segments(m_nowMs);
     for (const GpuHistory::Segment &segment : segments) {
         const QRectF bar(QPointF(xOf(segment.fromMs), area.top()), QPointF(xOf(segment.toMs), area.bottom()));
         switch (segment.state) {
-        case GpuState::RunningWorkload: painter.fillRect(bar, QColor(0x43, 0xa0, 0x47)); break;
-        case GpuState::Busy: painter.fillRect(bar, QBrush(QColor(0x1e, 0x88, 0xe5), Qt::BDiagPattern)); break;
+        case GpuState::RunningWorkload: painter.fillRect(bar, ActivityBrush::of(GpuActivity::Workload, palette())); break;
+        case GpuState::Busy: painter.fillRect(bar, ActivityBrush::of(GpuActivity::ForeignUse, palette())); break;
         case GpuState::Waiting: painter.fillRect(bar, QBrush(palette().mid().color(), Qt::Dense6Pattern)); break;
         case GpuState::Idle: break;
         }

@@ -161,7 +161,7 @@ QString StatusText::gpuActivity(const GpuStatus &gpu, const MonitorState &state,
     case GpuState::Busy:
         return tr("busy — %1").arg(holders(gpu.foreignHolders));
     case GpuState::Waiting: {
-        const qint64 startAtMs = gpu.freeSinceMs + qint64(state.config.startDelaySeconds) * 1000;
+        const qint64 startAtMs = Policy::settledAtMs(gpu.freeSinceMs, state.config);
         if (!countdown)
             return tr("waiting, starting at %1")
                 .arg(wallNow.addMSecs(startAtMs - nowMs).toString(QStringLiteral("HH:mm:ss")));

@@ -2,46 +2,80 @@
 // SPDX-FileCopyrightText: 2026 The idlegpu authors
 #include "status/statuswindow.h"
 
+#include "status/activitybrush.h"
+#include "status/gpucard.h"
+#include "status/preemptionlist.h"
 #include "status/statustext.h"
+#include "status/totalspanel.h"
 
-#include <QHeaderView>
+#include <QEvent>
+#include <QGridLayout>
 #include <QLabel>
-#include <QTableWidget>
+#include <QScrollArea>
 #include <QVBoxLayout>
 
 StatusWindow::StatusWindow(QWidget *parent) : QWidget(parent)
 {
     setWindowTitle(tr("idlegpu status"));
-    auto *layout = new QVBoxLayout(this);
-    m_summary = new QLabel(this);
+    auto *outer = new QVBoxLayout(this);
+    outer->setContentsMargins(0, 0, 0, 0);
+
+    m_scroll = new QScrollArea(this);
+    m_scroll->setObjectName(QStringLiteral("dashboard"));
+    m_scroll->setWidgetResizable(true);
+    m_scroll->setFrameShape(QFrame::NoFrame);
+    // Sideways scrolling is a layout fault, not a feature: the cards wrap their text instead. Left as needed so
+    // that a fault shows (and the test sees it).
+    m_scroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAsNeeded);
+    outer->addWidget(m_scroll);
+
+    auto *content = new QWidget;
+    auto *layout = new QVBoxLayout(content);
+    layout->setContentsMargins(12, 10, 12, 12);
+    layout->setSpacing(10);
+
+    auto *header = new QHBoxLayout;
+    m_summary = new QLabel(content);
     m_summary->setObjectName(QStringLiteral("summary"));
     m_summary->setWordWrap(true);
     m_summary->setTextInteractionFlags(Qt::TextSelectableByMouse);
-    layout->addWidget(m_summary);
+    QFont summaryFont = m_summary->font();
+    summaryFont.setPointSizeF(summaryFont.pointSizeF() * 1.3);
+    summaryFont.setBold(true);
+    m_summary->setFont(summaryFont);
+    header->addWidget(m_summary, 1);
+    m_legend = new QLabel(content);
+    m_legend->setObjectName(QStringLiteral("legend"));
+    m_legend->setToolTip(tr("The colours of the busy/idle strips and the 24-hour timelines"));
+    m_legend->setText(ActivityBrush::legendHtml(palette()));
+    header->addWidget(m_legend, 0, Qt::AlignBottom);
+    layout->addLayout(header);
 
-    m_table = new QTableWidget(0, ColumnCount, this);
-    m_table->setObjectName(QStringLiteral("gpuTable"));
-    m_table->setHorizontalHeaderLabels({tr("GPU"), tr("Name"), tr("Activity"), tr("Held by"), tr("Workload"),
-                                        tr("Workload state"), tr("Run today"), tr("Run in total")});
-    m_table->verticalHeader()->hide();
-    m_table->setEditTriggers(QAbstractItemView::NoEditTriggers);
-    m_table->setSelectionMode(QAbstractItemView::NoSelection);
-    m_table->setFocusPolicy(Qt::NoFocus);
-    m_table->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
-    m_table->horizontalHeader()->setStretchLastSection(true);
-    layout->addWidget(m_table, 1);
+    m_cardGrid = new QGridLayout;
+    m_cardGrid->setSpacing(10);
+    layout->addLayout(m_cardGrid);
 
-    m_graphsLayout = new QVBoxLayout;
-    layout->addLayout(m_graphsLayout);
-    resize(1000, 440); // every column of a two-GPU machine fits without scrolling
+    auto *bottom = new QHBoxLayout;
+    bottom->setSpacing(10);
+    m_preemptions = new PreemptionList(content);
+    bottom->addWidget(m_preemptions, 3);
+    m_totals = new TotalsPanel(content);
+    bottom->addWidget(m_totals, 2);
+    layout->addLayout(bottom, 1); // room left over goes to the list of preemptions
+
+    m_scroll->setWidget(content);
+    resize(1240, 780); // two GPUs fit without scrolling, on a 1280×800 screen
 }
 
 void StatusWindow::applyState(const MonitorState &state, qint64 nowMs, const QDateTime &wallNow)
 {
-    // Always: the counters and histories, which must not miss time while the window is hidden.
-    m_ledger.update(state, nowMs, wallNow);
+    // Always: the last hour, which must not miss time while the window is hidden. A metric sample is recorded once
+    // (MetricHistory ignores one it has).
     for (const GpuStatus &gpu : state.decision.gpus)
         m_histories[gpu.index].record(gpu.state, nowMs);
+    if (state.gpuMetrics.sampledAtMs > 0)
+        for (auto it = state.gpuMetrics.gpus.cbegin(); it != state.gpuMetrics.gpus.cend(); ++it)
+            m_metrics[it.key()].record(*it, state.gpuMetrics.sampledAtMs);
     m_state = state;
     m_nowMs = nowMs;
     m_wallNow = wallNow;
@@ -62,12 +96,40 @@ void StatusWindow::hideEvent(QHideEvent *event)
     Q_EMIT visibilityChanged(false);
 }
 
-// "miner (as alice)" for a workload with user=: who it runs as matters on a shared machine.
-static QString workloadWithUser(const Config &config, const QString &id)
+void StatusWindow::changeEvent(QEvent *event)
 {
-    const QString name = StatusText::workloadName(config, id);
-    const WorkloadConfig *workload = config.workload(id);
-    return workload && !workload->user.isEmpty() ? StatusWindow::tr("%1 (as %2)").arg(name, workload->user) : name;
+    QWidget::changeEvent(event);
+    if (event->type() == QEvent::PaletteChange && m_legend)
+        m_legend->setText(ActivityBrush::legendHtml(palette()));
+}
+
+void StatusWindow::placeCards(const QList<GpuStatus> &gpus)
+{
+    QList<int> present;
+    for (const GpuStatus &gpu : gpus)
+        present.append(gpu.index);
+    std::sort(present.begin(), present.end());
+    if (present == m_cards.keys())
+        return;
+    for (auto it = m_cards.begin(); it != m_cards.end();) {
+        m_cardGrid->removeWidget(*it);
+        if (present.contains(it.key())) {
+            ++it;
+        } else {
+            delete *it;
+            it = m_cards.erase(it);
+        }
+    }
+    const int columns = present.size() == 1 ? 1 : 2;
+    for (int i = 0; i < present.size(); ++i) {
+        GpuCard *&card = m_cards[present.at(i)];
+        if (!card)
+            card = new GpuCard(present.at(i), m_scroll->widget());
+        m_cardGrid->addWidget(card, i / columns, i % columns);
+        card->show();
+    }
+    for (int column = 0; column < 2; ++column)
+        m_cardGrid->setColumnStretch(column, column < columns ? 1 : 0);
 }
 
 void StatusWindow::refresh()
@@ -79,80 +141,10 @@ void StatusWindow::refresh()
     if (m_state.snapshot.devices.gpus.isEmpty())
         summary.append(tr("No GPU device node found in %1").arg(m_state.config.deviceRoot));
     m_summary->setText(summary.join(QLatin1Char('\n')));
-
-    const QList<GpuStatus> &gpus = m_state.decision.gpus;
-    m_table->setRowCount(int(gpus.size()));
-    for (int row = 0; row < gpus.size(); ++row) {
-        const GpuStatus &gpu = gpus.at(row);
-        const auto runtime = m_state.runtimes.constFind(gpu.workloadId);
-        const bool hasWorkload = !gpu.workloadId.isEmpty();
-        const GpuInfo info = m_state.gpuMetrics.gpus.value(gpu.index);
-        GpuDevice device;
-        for (const GpuDevice &present : m_state.snapshot.devices.gpus)
-            if (present.index == gpu.index)
-                device = present;
-        const QString texts[ColumnCount] = {
-            QString::number(gpu.index),
-            info.name.isEmpty() ? device.describe() : info.name, // AMD and Intel: vendor, driver, PCI slot
-            StatusText::gpuActivity(gpu, m_state, m_nowMs, m_wallNow, true),
-            StatusText::gpuHolders(gpu, m_state.config),
-            hasWorkload ? workloadWithUser(m_state.config, gpu.workloadId) : QString(),
-            hasWorkload ? StatusText::workloadState(runtime == m_state.runtimes.cend() ? WorkloadRuntime::Stopped
-                                                                                      : runtime->state)
-                        : QString(),
-            hasWorkload ? StatusText::duration(m_ledger.todayMs(gpu.workloadId)) : QString(),
-            hasWorkload ? StatusText::duration(m_ledger.totalMs(gpu.workloadId)) : QString(),
-        };
-        for (int column = 0; column < ColumnCount; ++column) {
-            QTableWidgetItem *item = m_table->item(row, column);
-            if (!item) {
-                item = new QTableWidgetItem;
-                m_table->setItem(row, column, item);
-            }
-            item->setText(texts[column]);
-        }
-        QStringList details;
-        if (!info.uuid.isEmpty())
-            details.append(info.uuid);
-        if (!info.busId.isEmpty())
-            details.append(tr("PCI bus %1").arg(info.busId));
-        if (!device.uniqueId.isEmpty())
-            details.append(QStringLiteral("GPU-") + device.uniqueId);
-        if (!device.describe().isEmpty()) // nvidiaN is named by its index; a render node is not
-            details.append(device.path);
-        if (info.backendIndex >= 0 && info.backendIndex != gpu.index)
-            details.append(tr("nvidia-smi index %1").arg(info.backendIndex));
-        m_table->item(row, NameColumn)->setToolTip(details.join(QLatin1Char('\n')));
-        m_table->item(row, HoldersColumn)->setToolTip(StatusText::gpuHoldersWhy(gpu, m_state.config));
-    }
-
-    // One graph per GPU present, in index order.
-    QList<int> present;
-    for (const GpuStatus &gpu : gpus)
-        present.append(gpu.index);
-    for (auto it = m_graphs.begin(); it != m_graphs.end();) {
-        if (present.contains(it.key())) {
-            ++it;
-            continue;
-        }
-        delete m_graphLabels.take(it.key());
-        delete it.value();
-        it = m_graphs.erase(it);
-    }
-    for (int i = 0; i < present.size(); ++i) {
-        const int index = present.at(i);
-        if (!m_graphs.contains(index)) {
-            auto *label = new QLabel(tr("GPU %1, last hour").arg(index), this);
-            auto *graph = new GpuHistoryGraph(this);
-            graph->setObjectName(QStringLiteral("history%1").arg(index));
-            m_graphLabels.insert(index, label);
-            m_graphs.insert(index, graph);
-            m_graphsLayout->insertWidget(2 * i, label);
-            m_graphsLayout->insertWidget(2 * i + 1, graph);
-        }
-        const QString metrics = describeGpuMetrics(m_state.gpuMetrics.gpus.value(index));
-        m_graphLabels.value(index)->setText(metrics.isEmpty() ? tr("GPU %1, last hour").arg(index)
-                                                              : tr("GPU %1, last hour (now %2)").arg(index).arg(metrics));
-        m_graphs.value(index)->setHistory(m_histories.value(index), m_nowMs);
-    }
+    placeCards(m_state.decision.gpus);
+    for (const GpuStatus &gpu : std::as_const(m_state.decision.gpus))
+        m_cards.value(gpu.index)->apply(gpu, m_state, m_histories.value(gpu.index), m_metrics.value(gpu.index),
+                                        m_nowMs, m_wallNow);
+    m_preemptions->setRecords(m_state.ledger.recentPreemptions, m_wallNow);
+    m_totals->setLedger(m_state.ledger, m_wallNow);
 }

@@ -1,34 +1,39 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // SPDX-FileCopyrightText: 2026 The idlegpu authors
 #pragma once
-// The status window: a row per GPU (who holds it, which workload, how long it ran) and each GPU's last hour.
-// While hidden it only keeps its counters and histories (cheap); it redraws when shown.
-#include "status/gpuhistory.h"
+// The status window, a dashboard: a card per GPU (GpuCard), the last preemptions (PreemptionList) and what the idle
+// GPUs did (TotalsPanel), under the overall state. It composes them and applies the state; while hidden it only
+// records each GPU's last hour (states and metric samples: cheap) and redraws when shown.
 #include "monitor.h"
-#include "status/runtimeledger.h"
+#include "status/gpuhistory.h"
+#include "status/metrichistory.h"
 
 #include <QDateTime>
-#include <QHash>
+#include <QMap>
 #include <QWidget>
 
+class GpuCard;
+class PreemptionList;
+class QGridLayout;
 class QLabel;
-class QTableWidget;
-class QVBoxLayout;
+class QScrollArea;
+class TotalsPanel;
 
 class StatusWindow : public QWidget
 {
     Q_OBJECT
 public:
-    enum Column { GpuColumn, NameColumn, ActivityColumn, HoldersColumn, WorkloadColumn, WorkloadStateColumn,
-                  TodayColumn, TotalColumn, ColumnCount };
-
     explicit StatusWindow(QWidget *parent = nullptr);
 
     void applyState(const MonitorState &state, qint64 nowMs, const QDateTime &wallNow);
 
-    QTableWidget *table() const { return m_table; }
-    const RunTimeLedger &ledger() const { return m_ledger; }
+    GpuCard *card(int gpu) const { return m_cards.value(gpu); }
+    QList<GpuCard *> cards() const { return m_cards.values(); } // in GPU order
+    PreemptionList *preemptions() const { return m_preemptions; }
+    TotalsPanel *totals() const { return m_totals; }
+    QScrollArea *scrollArea() const { return m_scroll; }
     GpuHistory history(int gpu) const { return m_histories.value(gpu); }
+    MetricHistory metricHistory(int gpu) const { return m_metrics.value(gpu); }
     int refreshCount() const { return m_refreshes; } // how often the widgets were filled: not while hidden
 
 Q_SIGNALS:
@@ -38,20 +43,25 @@ Q_SIGNALS:
 protected:
     void showEvent(QShowEvent *event) override;
     void hideEvent(QHideEvent *event) override;
+    void changeEvent(QEvent *event) override;
 
 private:
     void refresh();
+    // A card for each GPU present, in index order, two to a row (one GPU: the whole width).
+    void placeCards(const QList<GpuStatus> &gpus);
 
     QLabel *m_summary;
-    QTableWidget *m_table;
-    QVBoxLayout *m_graphsLayout;
-    QHash<int, GpuHistoryGraph *> m_graphs;
-    QHash<int, QLabel *> m_graphLabels;
+    QLabel *m_legend = nullptr;
+    QScrollArea *m_scroll;
+    QGridLayout *m_cardGrid;
+    QMap<int, GpuCard *> m_cards;
+    PreemptionList *m_preemptions;
+    TotalsPanel *m_totals;
 
     MonitorState m_state;
     qint64 m_nowMs = 0;
     QDateTime m_wallNow;
-    RunTimeLedger m_ledger;
     QHash<int, GpuHistory> m_histories;
+    QHash<int, MetricHistory> m_metrics;
     int m_refreshes = 0;
 };

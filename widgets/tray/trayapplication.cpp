@@ -142,7 +142,7 @@ void TrayApplication::applyState()
     if (m_settingsDialog)
         m_settingsDialog->setMonitorState(state);
 
-    // Tick every second while something on screen counts: a countdown, or the run times in the status window.
+    // Tick every second while something on screen counts: a countdown, or the status window's clocks and graphs.
     const bool counting = m_statusWindow->isVisible()
                           || std::any_of(state.decision.gpus.cbegin(), state.decision.gpus.cend(),
                                          [](const GpuStatus &gpu) { return gpu.state == GpuState::Waiting; });
