@@ -144,6 +144,121 @@
     </message>
 </context>
 <context>
+    <name>DashboardText</name>
+    <message>
+        <source>%1 GPU-h</source>
+        <translation>%1 GPU·小时</translation>
+    </message>
+    <message>
+        <source>%1 Wh</source>
+        <translation>%1 Wh</translation>
+    </message>
+    <message>
+        <source>%1 kWh</source>
+        <translation>%1 kWh</translation>
+    </message>
+    <message>
+        <source>%1 ms</source>
+        <translation>%1 毫秒</translation>
+    </message>
+    <message>
+        <source>%1 s</source>
+        <translation>%1 秒</translation>
+    </message>
+    <message>
+        <source>Utilization</source>
+        <translation>利用率</translation>
+    </message>
+    <message>
+        <source>Memory</source>
+        <translation>显存</translation>
+    </message>
+    <message>
+        <source>Temperature</source>
+        <translation>温度</translation>
+    </message>
+    <message>
+        <source>Power</source>
+        <translation>功率</translation>
+    </message>
+    <message>
+        <source>%1 %</source>
+        <translation>%1%</translation>
+    </message>
+    <message>
+        <source>%1 GiB</source>
+        <translation>%1 GiB</translation>
+    </message>
+    <message>
+        <source>%1 °C</source>
+        <translation>%1 °C</translation>
+    </message>
+    <message>
+        <source>%1 W</source>
+        <translation>%1 W</translation>
+    </message>
+    <message>
+        <source>workload</source>
+        <translation>工作负载</translation>
+    </message>
+    <message>
+        <source>your jobs</source>
+        <translation>您的作业</translation>
+    </message>
+    <message>
+        <source>idle</source>
+        <translation>空闲</translation>
+    </message>
+    <message>
+        <source>not watched</source>
+        <translation>未监视</translation>
+    </message>
+    <message>
+        <source>%1 %2</source>
+        <translation>%1 %2</translation>
+    </message>
+    <message>
+        <source>, </source>
+        <translation>，</translation>
+    </message>
+    <message>
+        <source>starts again as soon as the GPU is free</source>
+        <translation>GPU 空闲后立即重新启动</translation>
+    </message>
+    <message>
+        <source>starts again %1 after the GPU is free</source>
+        <translation>GPU 空闲 %1 后重新启动</translation>
+    </message>
+    <message>
+        <source>starts again at %1</source>
+        <translation>将于 %1 重新启动</translation>
+    </message>
+    <message>
+        <source>does not start again for now (%1)</source>
+        <translation>暂不重新启动（%1）</translation>
+    </message>
+    <message>
+        <source>running again</source>
+        <translation>已重新运行</translation>
+    </message>
+    <message>
+        <source>the workload</source>
+        <translation>工作负载</translation>
+    </message>
+    <message>
+        <source>Stopped %1 at %2 for %3</source>
+        <translation>于 %2 为 %3 停止了 %1</translation>
+    </message>
+    <message>
+        <source>%1, %2 after its open</source>
+        <translation>%1，在其打开 GPU 后 %2</translation>
+    </message>
+    <message>
+        <source>%1; %2</source>
+        <translation>%1；%2</translation>
+    </message>
+</context>
+<context>
     <name>GeneralSettingsPage</name>
     <message>
         <source>How often idlegpu looks at the GPUs when nothing happens; opening a GPU is noticed at once anyway.</source>
@@ -187,10 +302,93 @@
     </message>
 </context>
 <context>
+    <name>GpuCard</name>
+    <message>
+        <source>%1 (as %2)</source>
+        <translation>%1（以 %2 身份）</translation>
+    </message>
+    <message>
+        <source>PCI bus %1</source>
+        <translation>PCI 总线 %1</translation>
+    </message>
+    <message>
+        <source>nvidia-smi index %1</source>
+        <translation>nvidia-smi 编号 %1</translation>
+    </message>
+    <message>
+        <source>State</source>
+        <translation>状态</translation>
+    </message>
+    <message>
+        <source>Last preemption</source>
+        <translation>最近一次抢占</translation>
+    </message>
+    <message>
+        <source>Holders</source>
+        <translation>占用者</translation>
+    </message>
+    <message>
+        <source>Workload</source>
+        <translation>工作负载</translation>
+    </message>
+    <message>
+        <source>Workload time</source>
+        <translation>工作负载时长</translation>
+    </message>
+    <message>
+        <source>Last hour</source>
+        <translation>最近一小时</translation>
+    </message>
+    <message>
+        <source>Last 24 hours</source>
+        <translation>最近 24 小时</translation>
+    </message>
+    <message>
+        <source>Running</source>
+        <translation>运行中</translation>
+    </message>
+    <message>
+        <source>Busy</source>
+        <translation>忙碌</translation>
+    </message>
+    <message>
+        <source>Waiting</source>
+        <translation>等待中</translation>
+    </message>
+    <message>
+        <source>Idle</source>
+        <translation>空闲</translation>
+    </message>
+    <message>
+        <source>GPU %1</source>
+        <translation>GPU %1</translation>
+    </message>
+    <message>
+        <source>GPU %1 · %2</source>
+        <translation>GPU %1 · %2</translation>
+    </message>
+    <message>
+        <source>none</source>
+        <translation>无</translation>
+    </message>
+    <message>
+        <source>%1 — %2</source>
+        <translation>%1 — %2</translation>
+    </message>
+    <message>
+        <source>%1 today, %2 this week, %3 in total</source>
+        <translation>今天 %1，本周 %2，总计 %3</translation>
+    </message>
+</context>
+<context>
     <name>GpuHistoryGraph</name>
     <message>
-        <source>The last hour: solid = workload running, hatched = busy with your jobs, empty = free</source>
-        <translation>最近一小时：实心 = 空闲任务运行中，斜线 = 被您的作业占用，空白 = 空闲</translation>
+        <source>Busy and idle, the last hour</source>
+        <translation>最近一小时的忙碌与空闲</translation>
+    </message>
+    <message>
+        <source>The last hour: green = workload running, blue = busy with your jobs, dotted = waiting, empty = free</source>
+        <translation>最近一小时：绿色 = 工作负载运行中，蓝色 = 被您的作业占用，点状 = 等待中，空白 = 空闲</translation>
     </message>
 </context>
 <context>
@@ -316,6 +514,29 @@
     </message>
 </context>
 <context>
+    <name>MetricGraph</name>
+    <message>
+        <source>%1, the last hour: now %2, at most %3</source>
+        <translation>%1，最近一小时：当前 %2，最高 %3</translation>
+    </message>
+    <message>
+        <source>%1, the last hour</source>
+        <translation>%1，最近一小时</translation>
+    </message>
+    <message>
+        <source>−60 min</source>
+        <translation>−60 分钟</translation>
+    </message>
+    <message>
+        <source>−30 min</source>
+        <translation>−30 分钟</translation>
+    </message>
+    <message>
+        <source>now</source>
+        <translation>现在</translation>
+    </message>
+</context>
+<context>
     <name>Notifier</name>
     <message>
         <source>Workload stopped</source>
@@ -374,6 +595,49 @@ The previous configuration stays in force.</source>
     <message>
         <source>%1 more configuration errors</source>
         <translation>另有 %1 个配置错误</translation>
+    </message>
+</context>
+<context>
+    <name>PreemptionList</name>
+    <message>
+        <source>Last preemptions</source>
+        <translation>最近的抢占</translation>
+    </message>
+    <message>
+        <source>When</source>
+        <translation>时间</translation>
+    </message>
+    <message>
+        <source>GPU</source>
+        <translation>GPU</translation>
+    </message>
+    <message>
+        <source>Stopped</source>
+        <translation>已停止</translation>
+    </message>
+    <message>
+        <source>For</source>
+        <translation>让位给</translation>
+    </message>
+    <message>
+        <source>Open to stop</source>
+        <translation>打开到停止</translation>
+    </message>
+    <message>
+        <source>From the foreign program&apos;s open of the GPU to the workload&apos;s stop</source>
+        <translation>从外部程序打开 GPU 到工作负载停止的时间</translation>
+    </message>
+    <message>
+        <source>No workload was stopped for a job of yours yet.</source>
+        <translation>尚未有工作负载因您的作业而停止。</translation>
+    </message>
+    <message>
+        <source>by a scan</source>
+        <translation>由扫描发现</translation>
+    </message>
+    <message>
+        <source>A scan found the job, not its open: no open-to-stop time</source>
+        <translation>作业是由扫描发现的，而不是由其打开事件：没有打开到停止的时间</translation>
     </message>
 </context>
 <context>
@@ -738,60 +1002,12 @@ The previous configuration stays in force.</source>
         <translation>idlegpu 状态</translation>
     </message>
     <message>
-        <source>GPU</source>
-        <translation>GPU</translation>
-    </message>
-    <message>
-        <source>Name</source>
-        <translation>名称</translation>
-    </message>
-    <message>
-        <source>Activity</source>
-        <translation>活动</translation>
-    </message>
-    <message>
-        <source>Held by</source>
-        <translation>占用者</translation>
-    </message>
-    <message>
-        <source>Workload</source>
-        <translation>任务</translation>
-    </message>
-    <message>
-        <source>Workload state</source>
-        <translation>任务状态</translation>
-    </message>
-    <message>
-        <source>Run today</source>
-        <translation>今日运行</translation>
-    </message>
-    <message>
-        <source>Run in total</source>
-        <translation>累计运行</translation>
-    </message>
-    <message>
         <source>No GPU device node found in %1</source>
         <translation>在 %1 中未找到 GPU 设备节点</translation>
     </message>
     <message>
-        <source>GPU %1, last hour</source>
-        <translation>GPU %1，最近一小时</translation>
-    </message>
-    <message>
-        <source>GPU %1, last hour (now %2)</source>
-        <translation>GPU %1，最近一小时（当前 %2）</translation>
-    </message>
-    <message>
-        <source>PCI bus %1</source>
-        <translation>PCI 总线 %1</translation>
-    </message>
-    <message>
-        <source>nvidia-smi index %1</source>
-        <translation>nvidia-smi 编号 %1</translation>
-    </message>
-    <message>
-        <source>%1 (as %2)</source>
-        <translation>%1（以 %2 身份）</translation>
+        <source>The colours of the busy/idle strips and the 24-hour timelines</source>
+        <translation>忙碌/空闲条和 24 小时时间线的颜色</translation>
     </message>
 </context>
 <context>
@@ -851,6 +1067,76 @@ The previous configuration stays in force.</source>
     <message>
         <source>Not started: idlegpu-reaper, which supervises the command, is not found at %1.</source>
         <translation>未启动：在 %1 找不到负责监管该命令的 idlegpu-reaper。</translation>
+    </message>
+</context>
+<context>
+    <name>TimelineStrip</name>
+    <message>
+        <source>The last 24 hours</source>
+        <translation>最近 24 小时</translation>
+    </message>
+    <message>
+        <source>The last 24 hours: nothing recorded yet</source>
+        <translation>最近 24 小时：尚无记录</translation>
+    </message>
+    <message>
+        <source>The last 24 hours: %1</source>
+        <translation>最近 24 小时：%1</translation>
+    </message>
+</context>
+<context>
+    <name>TotalsPanel</name>
+    <message>
+        <source>What the idle GPUs did</source>
+        <translation>空闲 GPU 完成的工作</translation>
+    </message>
+    <message>
+        <source>Today</source>
+        <translation>今天</translation>
+    </message>
+    <message>
+        <source>This week</source>
+        <translation>本周</translation>
+    </message>
+    <message>
+        <source>In total</source>
+        <translation>总计</translation>
+    </message>
+    <message>
+        <source>Workload</source>
+        <translation>工作负载</translation>
+    </message>
+    <message>
+        <source>Preemptions</source>
+        <translation>抢占次数</translation>
+    </message>
+    <message>
+        <source>Energy</source>
+        <translation>能耗</translation>
+    </message>
+    <message>
+        <source>GPU time with an idle workload running (two GPUs for an hour: 2 GPU-h)</source>
+        <translation>运行空闲工作负载的 GPU 时间（两块 GPU 运行一小时：2 GPU·小时）</translation>
+    </message>
+    <message>
+        <source>How often a workload was stopped because a program of yours opened its GPU</source>
+        <translation>因您的程序打开 GPU 而停止工作负载的次数</translation>
+    </message>
+    <message>
+        <source>What the GPUs used while a workload ran, as the driver measures it</source>
+        <translation>工作负载运行期间 GPU 的耗电量，由驱动测量</translation>
+    </message>
+    <message>
+        <source>—</source>
+        <translation>—</translation>
+    </message>
+    <message>
+        <source>Nothing recorded yet.</source>
+        <translation>尚无记录。</translation>
+    </message>
+    <message>
+        <source>Since %1; kept across restarts.</source>
+        <translation>自 %1 起；重启后保留。</translation>
     </message>
 </context>
 <context>

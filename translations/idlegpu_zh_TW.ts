@@ -144,6 +144,121 @@
     </message>
 </context>
 <context>
+    <name>DashboardText</name>
+    <message>
+        <source>%1 GPU-h</source>
+        <translation>%1 GPU·小時</translation>
+    </message>
+    <message>
+        <source>%1 Wh</source>
+        <translation>%1 Wh</translation>
+    </message>
+    <message>
+        <source>%1 kWh</source>
+        <translation>%1 kWh</translation>
+    </message>
+    <message>
+        <source>%1 ms</source>
+        <translation>%1 毫秒</translation>
+    </message>
+    <message>
+        <source>%1 s</source>
+        <translation>%1 秒</translation>
+    </message>
+    <message>
+        <source>Utilization</source>
+        <translation>利用率</translation>
+    </message>
+    <message>
+        <source>Memory</source>
+        <translation>視訊記憶體</translation>
+    </message>
+    <message>
+        <source>Temperature</source>
+        <translation>溫度</translation>
+    </message>
+    <message>
+        <source>Power</source>
+        <translation>功率</translation>
+    </message>
+    <message>
+        <source>%1 %</source>
+        <translation>%1%</translation>
+    </message>
+    <message>
+        <source>%1 GiB</source>
+        <translation>%1 GiB</translation>
+    </message>
+    <message>
+        <source>%1 °C</source>
+        <translation>%1 °C</translation>
+    </message>
+    <message>
+        <source>%1 W</source>
+        <translation>%1 W</translation>
+    </message>
+    <message>
+        <source>workload</source>
+        <translation>工作負載</translation>
+    </message>
+    <message>
+        <source>your jobs</source>
+        <translation>您的作業</translation>
+    </message>
+    <message>
+        <source>idle</source>
+        <translation>閒置</translation>
+    </message>
+    <message>
+        <source>not watched</source>
+        <translation>未監視</translation>
+    </message>
+    <message>
+        <source>%1 %2</source>
+        <translation>%1 %2</translation>
+    </message>
+    <message>
+        <source>, </source>
+        <translation>，</translation>
+    </message>
+    <message>
+        <source>starts again as soon as the GPU is free</source>
+        <translation>GPU 閒置後立即重新啟動</translation>
+    </message>
+    <message>
+        <source>starts again %1 after the GPU is free</source>
+        <translation>GPU 閒置 %1 後重新啟動</translation>
+    </message>
+    <message>
+        <source>starts again at %1</source>
+        <translation>將於 %1 重新啟動</translation>
+    </message>
+    <message>
+        <source>does not start again for now (%1)</source>
+        <translation>暫不重新啟動（%1）</translation>
+    </message>
+    <message>
+        <source>running again</source>
+        <translation>已重新執行</translation>
+    </message>
+    <message>
+        <source>the workload</source>
+        <translation>工作負載</translation>
+    </message>
+    <message>
+        <source>Stopped %1 at %2 for %3</source>
+        <translation>於 %2 為 %3 停止了 %1</translation>
+    </message>
+    <message>
+        <source>%1, %2 after its open</source>
+        <translation>%1，在其開啟 GPU 後 %2</translation>
+    </message>
+    <message>
+        <source>%1; %2</source>
+        <translation>%1；%2</translation>
+    </message>
+</context>
+<context>
     <name>GeneralSettingsPage</name>
     <message>
         <source>How often idlegpu looks at the GPUs when nothing happens; opening a GPU is noticed at once anyway.</source>
@@ -187,10 +302,93 @@
     </message>
 </context>
 <context>
+    <name>GpuCard</name>
+    <message>
+        <source>%1 (as %2)</source>
+        <translation>%1（以 %2 身份）</translation>
+    </message>
+    <message>
+        <source>PCI bus %1</source>
+        <translation>PCI 匯流排 %1</translation>
+    </message>
+    <message>
+        <source>nvidia-smi index %1</source>
+        <translation>nvidia-smi 編號 %1</translation>
+    </message>
+    <message>
+        <source>State</source>
+        <translation>狀態</translation>
+    </message>
+    <message>
+        <source>Last preemption</source>
+        <translation>最近一次搶佔</translation>
+    </message>
+    <message>
+        <source>Holders</source>
+        <translation>佔用者</translation>
+    </message>
+    <message>
+        <source>Workload</source>
+        <translation>工作負載</translation>
+    </message>
+    <message>
+        <source>Workload time</source>
+        <translation>工作負載時長</translation>
+    </message>
+    <message>
+        <source>Last hour</source>
+        <translation>最近一小時</translation>
+    </message>
+    <message>
+        <source>Last 24 hours</source>
+        <translation>最近 24 小時</translation>
+    </message>
+    <message>
+        <source>Running</source>
+        <translation>執行中</translation>
+    </message>
+    <message>
+        <source>Busy</source>
+        <translation>忙碌</translation>
+    </message>
+    <message>
+        <source>Waiting</source>
+        <translation>等待中</translation>
+    </message>
+    <message>
+        <source>Idle</source>
+        <translation>閒置</translation>
+    </message>
+    <message>
+        <source>GPU %1</source>
+        <translation>GPU %1</translation>
+    </message>
+    <message>
+        <source>GPU %1 · %2</source>
+        <translation>GPU %1 · %2</translation>
+    </message>
+    <message>
+        <source>none</source>
+        <translation>無</translation>
+    </message>
+    <message>
+        <source>%1 — %2</source>
+        <translation>%1 — %2</translation>
+    </message>
+    <message>
+        <source>%1 today, %2 this week, %3 in total</source>
+        <translation>今天 %1，本週 %2，總計 %3</translation>
+    </message>
+</context>
+<context>
     <name>GpuHistoryGraph</name>
     <message>
-        <source>The last hour: solid = workload running, hatched = busy with your jobs, empty = free</source>
-        <translation>最近一小時：實心 = 閒置任務執行中，斜線 = 被您的作業佔用，空白 = 空閒</translation>
+        <source>Busy and idle, the last hour</source>
+        <translation>最近一小時的忙碌與閒置</translation>
+    </message>
+    <message>
+        <source>The last hour: green = workload running, blue = busy with your jobs, dotted = waiting, empty = free</source>
+        <translation>最近一小時：綠色 = 工作負載執行中，藍色 = 被您的作業佔用，點狀 = 等待中，空白 = 閒置</translation>
     </message>
 </context>
 <context>
@@ -316,6 +514,29 @@
     </message>
 </context>
 <context>
+    <name>MetricGraph</name>
+    <message>
+        <source>%1, the last hour: now %2, at most %3</source>
+        <translation>%1，最近一小時：當前 %2，最高 %3</translation>
+    </message>
+    <message>
+        <source>%1, the last hour</source>
+        <translation>%1，最近一小時</translation>
+    </message>
+    <message>
+        <source>−60 min</source>
+        <translation>−60 分鐘</translation>
+    </message>
+    <message>
+        <source>−30 min</source>
+        <translation>−30 分鐘</translation>
+    </message>
+    <message>
+        <source>now</source>
+        <translation>現在</translation>
+    </message>
+</context>
+<context>
     <name>Notifier</name>
     <message>
         <source>Workload stopped</source>
@@ -374,6 +595,49 @@ The previous configuration stays in force.</source>
     <message>
         <source>%1 more configuration errors</source>
         <translation>另有 %1 個設定錯誤</translation>
+    </message>
+</context>
+<context>
+    <name>PreemptionList</name>
+    <message>
+        <source>Last preemptions</source>
+        <translation>最近的搶佔</translation>
+    </message>
+    <message>
+        <source>When</source>
+        <translation>時間</translation>
+    </message>
+    <message>
+        <source>GPU</source>
+        <translation>GPU</translation>
+    </message>
+    <message>
+        <source>Stopped</source>
+        <translation>已停止</translation>
+    </message>
+    <message>
+        <source>For</source>
+        <translation>讓位給</translation>
+    </message>
+    <message>
+        <source>Open to stop</source>
+        <translation>開啟到停止</translation>
+    </message>
+    <message>
+        <source>From the foreign program&apos;s open of the GPU to the workload&apos;s stop</source>
+        <translation>從外部程式開啟 GPU 到工作負載停止的時間</translation>
+    </message>
+    <message>
+        <source>No workload was stopped for a job of yours yet.</source>
+        <translation>尚未有工作負載因您的作業而停止。</translation>
+    </message>
+    <message>
+        <source>by a scan</source>
+        <translation>由掃描發現</translation>
+    </message>
+    <message>
+        <source>A scan found the job, not its open: no open-to-stop time</source>
+        <translation>作業是由掃描發現的，而不是由其開啟事件：沒有開啟到停止的時間</translation>
     </message>
 </context>
 <context>
@@ -738,60 +1002,12 @@ The previous configuration stays in force.</source>
         <translation>idlegpu 狀態</translation>
     </message>
     <message>
-        <source>GPU</source>
-        <translation>GPU</translation>
-    </message>
-    <message>
-        <source>Name</source>
-        <translation>名稱</translation>
-    </message>
-    <message>
-        <source>Activity</source>
-        <translation>活動</translation>
-    </message>
-    <message>
-        <source>Held by</source>
-        <translation>佔用者</translation>
-    </message>
-    <message>
-        <source>Workload</source>
-        <translation>任務</translation>
-    </message>
-    <message>
-        <source>Workload state</source>
-        <translation>任務狀態</translation>
-    </message>
-    <message>
-        <source>Run today</source>
-        <translation>今日執行</translation>
-    </message>
-    <message>
-        <source>Run in total</source>
-        <translation>累計執行</translation>
-    </message>
-    <message>
         <source>No GPU device node found in %1</source>
         <translation>在 %1 中找不到 GPU 裝置節點</translation>
     </message>
     <message>
-        <source>GPU %1, last hour</source>
-        <translation>GPU %1，最近一小時</translation>
-    </message>
-    <message>
-        <source>GPU %1, last hour (now %2)</source>
-        <translation>GPU %1，最近一小時（目前 %2）</translation>
-    </message>
-    <message>
-        <source>PCI bus %1</source>
-        <translation>PCI 匯流排 %1</translation>
-    </message>
-    <message>
-        <source>nvidia-smi index %1</source>
-        <translation>nvidia-smi 編號 %1</translation>
-    </message>
-    <message>
-        <source>%1 (as %2)</source>
-        <translation>%1（以 %2 身分）</translation>
+        <source>The colours of the busy/idle strips and the 24-hour timelines</source>
+        <translation>忙碌/閒置條和 24 小時時間線的顏色</translation>
     </message>
 </context>
 <context>
@@ -851,6 +1067,76 @@ The previous configuration stays in force.</source>
     <message>
         <source>Not started: idlegpu-reaper, which supervises the command, is not found at %1.</source>
         <translation>未啟動：在 %1 找不到負責監管該指令的 idlegpu-reaper。</translation>
+    </message>
+</context>
+<context>
+    <name>TimelineStrip</name>
+    <message>
+        <source>The last 24 hours</source>
+        <translation>最近 24 小時</translation>
+    </message>
+    <message>
+        <source>The last 24 hours: nothing recorded yet</source>
+        <translation>最近 24 小時：尚無記錄</translation>
+    </message>
+    <message>
+        <source>The last 24 hours: %1</source>
+        <translation>最近 24 小時：%1</translation>
+    </message>
+</context>
+<context>
+    <name>TotalsPanel</name>
+    <message>
+        <source>What the idle GPUs did</source>
+        <translation>閒置 GPU 完成的工作</translation>
+    </message>
+    <message>
+        <source>Today</source>
+        <translation>今天</translation>
+    </message>
+    <message>
+        <source>This week</source>
+        <translation>本週</translation>
+    </message>
+    <message>
+        <source>In total</source>
+        <translation>總計</translation>
+    </message>
+    <message>
+        <source>Workload</source>
+        <translation>工作負載</translation>
+    </message>
+    <message>
+        <source>Preemptions</source>
+        <translation>搶佔次數</translation>
+    </message>
+    <message>
+        <source>Energy</source>
+        <translation>能耗</translation>
+    </message>
+    <message>
+        <source>GPU time with an idle workload running (two GPUs for an hour: 2 GPU-h)</source>
+        <translation>執行閒置工作負載的 GPU 時間（兩塊 GPU 執行一小時：2 GPU·小時）</translation>
+    </message>
+    <message>
+        <source>How often a workload was stopped because a program of yours opened its GPU</source>
+        <translation>因您的程式開啟 GPU 而停止工作負載的次數</translation>
+    </message>
+    <message>
+        <source>What the GPUs used while a workload ran, as the driver measures it</source>
+        <translation>工作負載執行期間 GPU 的耗電量，由驅動測量</translation>
+    </message>
+    <message>
+        <source>—</source>
+        <translation>—</translation>
+    </message>
+    <message>
+        <source>Nothing recorded yet.</source>
+        <translation>尚無記錄。</translation>
+    </message>
+    <message>
+        <source>Since %1; kept across restarts.</source>
+        <translation>自 %1 起；重啟後保留。</translation>
     </message>
 </context>
 <context>
