@@ -2,6 +2,7 @@
 // SPDX-FileCopyrightText: 2026 The idlegpu authors
 // The status window: a row per GPU from a MonitorState, run-time counters (also while hidden, across midnight)
 // and each GPU's history over the last hour.
+#include "config/config.h"
 #include "status/statuswindow.h"
 
 #include <QLabel>
@@ -64,6 +65,7 @@ class TestStatusWindow : public QObject
 private Q_SLOTS:
     void rowPerGpu();
     void holdReasonInSummary();
+    void runsAsRootInSummaryAndRow();
     void hiddenWindowOnlyCounts();
     void runTimeCountsOnlyRunningTime();
     void todayStartsAtMidnight();
@@ -120,6 +122,28 @@ void TestStatusWindow::holdReasonInSummary()
              QStringLiteral("Paused: outside the schedule (until Mon 18:00)"));
     QCOMPARE(cell(window, 0, StatusWindow::ActivityColumn), QStringLiteral("idle — paused"));
     QCOMPARE(cell(window, 1, StatusWindow::ActivityColumn), QStringLiteral("busy — python3 (alice, pid 4242)"));
+}
+
+// A root idlegpu with a workload that names no user (gpu_mon's files): the loader's warning, with the way out, heads
+// the window as the monitor passes it on, and the workload's row says it runs as root.
+void TestStatusWindow::runsAsRootInSummaryAndRow()
+{
+    UserLookup root;
+    root.effectiveUid = 0;
+    root.find = [](const QString &) { return std::optional<UserAccount>(); };
+    const ConfigLoadResult loaded =
+        ConfigLoader::parse("[process-miner]\nname = miner\ncmd = miner-run\n", QStringLiteral("/c.conf"), root);
+    QVERIFY(loaded.ok());
+    MonitorState state = twoGpus();
+    state.config.workloads = loaded.config.workloads;
+    state.configProblems = loaded.diagnostics;
+    StatusWindow window;
+    window.applyState(state, kNowMs, kWallNow);
+    window.show();
+    QCOMPARE(window.findChild<QLabel *>(QStringLiteral("summary"))->text(),
+             QStringLiteral("Running idle workloads\n/c.conf:1: warning: [process-miner] runs as root, as gpu_mon ran "
+                            "it: add `user = NAME` to run it as that user"));
+    QCOMPARE(cell(window, 0, StatusWindow::WorkloadColumn), QStringLiteral("miner (as root)"));
 }
 
 void TestStatusWindow::hiddenWindowOnlyCounts()

@@ -62,12 +62,18 @@ void StatusWindow::hideEvent(QHideEvent *event)
     Q_EMIT visibilityChanged(false);
 }
 
-// "miner (as alice)" for a workload with user=: who it runs as matters on a shared machine.
-static QString workloadWithUser(const Config &config, const QString &id)
+// "miner (as alice)" for a workload with user=, "(as root)" for one a root idlegpu runs as root because it names
+// no user: who it runs as matters on a shared machine.
+static QString workloadWithUser(const MonitorState &state, const QString &id)
 {
-    const QString name = StatusText::workloadName(config, id);
-    const WorkloadConfig *workload = config.workload(id);
-    return workload && !workload->user.isEmpty() ? StatusWindow::tr("%1 (as %2)").arg(name, workload->user) : name;
+    const QString name = StatusText::workloadName(state.config, id);
+    const WorkloadConfig *workload = state.config.workload(id);
+    if (workload && !workload->user.isEmpty())
+        return StatusWindow::tr("%1 (as %2)").arg(name, workload->user);
+    for (const ConfigDiagnostic &problem : state.configProblems)
+        if (problem.rootWorkload == id)
+            return StatusWindow::tr("%1 (as %2)").arg(name, QStringLiteral("root"));
+    return name;
 }
 
 void StatusWindow::refresh()
@@ -96,7 +102,7 @@ void StatusWindow::refresh()
             info.name.isEmpty() ? device.describe() : info.name, // AMD and Intel: vendor, driver, PCI slot
             StatusText::gpuActivity(gpu, m_state, m_nowMs, m_wallNow, true),
             StatusText::gpuHolders(gpu, m_state.config),
-            hasWorkload ? workloadWithUser(m_state.config, gpu.workloadId) : QString(),
+            hasWorkload ? workloadWithUser(m_state, gpu.workloadId) : QString(),
             hasWorkload ? StatusText::workloadState(runtime == m_state.runtimes.cend() ? WorkloadRuntime::Stopped
                                                                                       : runtime->state)
                         : QString(),
