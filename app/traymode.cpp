@@ -133,7 +133,7 @@ public:
         QFile config(configPath());
         if (!config.open(QIODevice::WriteOnly))
             return false;
-        // The workloads run as whoever runs the demo: named, since a root idlegpu runs none that names no user.
+        // The workloads run as whoever runs the demo: named, so that a root demo shows no warning about root.
         const std::optional<UserAccount> me = UserLookup::findAccount(QString::number(::geteuid()));
         const QString user = me ? me->name : QString::number(::geteuid());
         QTextStream(&config) << "[defaults]\n"

@@ -176,7 +176,7 @@ Stalls measure(Placement placement, const Options &options)
     if (monitor) {
         monitor->start();
         if (!waitUntil([&] { return monitor->workloadRunning(); }, 15000)) {
-            fprintf(stderr, "the workload did not start (as root, set IDLEGPU_ALLOW_ROOT_WORKLOADS=1)\n");
+            fprintf(stderr, "the workload did not start\n");
             return result;
         }
     }

@@ -5,6 +5,8 @@
 # user's home: removing the package leaves ~/.config/idlegpu (and gpu_mon's file, and autostart entries) alone.
 
 # IDLEGPU_HOMEPAGE and IDLEGPU_MAINTAINER are set in the top-level CMakeLists.txt, before resources/ uses them.
+# The files Debian wants in /usr/share/doc/idlegpu (copyright in the machine-readable format, changelog.gz) are
+# installed by resources/CMakeLists.txt with the others; tests/package_check.sh runs lintian on the result.
 
 set(CPACK_GENERATOR DEB)
 set(CPACK_PACKAGE_NAME idlegpu)

@@ -20,11 +20,13 @@ build="$repo/build"
 #                                   (Qt D-Bus itself is in qt6-base-dev)
 #   dpkg-dev                        dpkg-shlibdeps: the Debian package's Depends, computed from the libraries
 #                                   the binaries link (cpack, scripts/package and the package test)
+#   lintian                         Debian's package checker, run on the built .deb by the package test
+#                                   (tests/package_check.sh fails on its errors)
 #   clang libclang-rt-14-dev        the libFuzzer targets of tests/fuzz (scripts/fuzz): clang++ and its
 #                                   fuzzer, address and undefined-behaviour sanitizer runtimes
 packages=(cmake ninja-build g++ pkgconf qt6-base-dev libgl-dev qt6-tools-dev qt6-tools-dev-tools qt6-l10n-tools
           psmisc xvfb trayer xdotool imagemagick x11-utils desktop-file-utils appstream dbus-daemon
-          dpkg-dev clang libclang-rt-14-dev)
+          dpkg-dev lintian clang libclang-rt-14-dev)
 
 install_missing() {
     local missing=()

@@ -2,8 +2,9 @@
 # SPDX-License-Identifier: GPL-3.0-or-later
 # SPDX-FileCopyrightText: 2026 The idlegpu authors
 # Builds the Debian package from a finished build and checks it the way a user and a distribution would:
-# its metadata and file list, the desktop entry and AppStream metainfo validators, the files as they land
-# when unpacked, and the unpacked idlegpu itself (its version, the example config, and a headless run that
+# its metadata and file list, lintian (Debian's package checker: its errors fail the check, its warnings and
+# notes are printed), the copyright file, the desktop entry and AppStream metainfo validators, the files as
+# they land when unpacked, and the unpacked idlegpu itself (its version, the example config, and a headless run that
 # must find the reaper installed beside it in libexec).
 #
 #   tests/package_check.sh BUILD_DIR VERSION
@@ -31,7 +32,7 @@ cleanup() {
 }
 trap cleanup EXIT
 
-for tool in cpack dpkg-deb dpkg desktop-file-validate appstreamcli; do
+for tool in cpack dpkg-deb dpkg desktop-file-validate appstreamcli lintian; do
     command -v "$tool" >/dev/null || { echo "FAIL: $tool is not installed (scripts/common.sh installs it)"; exit 1; }
 done
 
@@ -77,6 +78,8 @@ expected=(
     /usr/share/man/man1/idlegpu.1.gz
     /usr/share/doc/idlegpu/examples/idlegpu.conf.example
     /usr/share/doc/idlegpu/README.md
+    /usr/share/doc/idlegpu/copyright
+    /usr/share/doc/idlegpu/changelog.gz
 )
 icon_sizes=(16 22 24 32 48 64 128 256)
 for size in "${icon_sizes[@]}"; do
@@ -91,6 +94,20 @@ unexpected=$(grep -v '^/$' "$scratch/contents" | grep -v '^/usr/' || true)
 strays=$(grep -E '/(tst_|bench_|idlegpu-iconrender|sigterm_receiver)' "$scratch/contents" || true)
 [ -z "$strays" ] || fail "build-only files in the package: $strays"
 section_done "file list (${#expected[@]} expected paths)"
+
+# --- lintian -------------------------------------------------------------------------------------------------------
+# Errors fail; warnings (W:) and notes (I:) are listed for a person to judge. It says it should not run as root
+# (CI runs as root); that line is no tag.
+lintian --display-info "$deb" >"$scratch/lintian.log" 2>&1
+lintian_status=$?
+grep -E '^[WI]: ' "$scratch/lintian.log" || true
+errors=$(grep -E '^E: ' "$scratch/lintian.log" || true)
+[ -z "$errors" ] || fail "lintian reports errors:"$'\n'"$errors"
+# Lintian exits non-zero on an error tag and when it fails itself: without an error tag, it failed.
+if [ -z "$errors" ] && [ "$lintian_status" -ne 0 ]; then
+    fail "lintian failed (status $lintian_status): $(cat "$scratch/lintian.log")"
+fi
+section_done "lintian: no errors ($(grep -cE '^W: ' "$scratch/lintian.log") warnings, $(grep -cE '^I: ' "$scratch/lintian.log") notes)"
 
 # --- unpacked ----------------------------------------------------------------------------------------------------
 root="$scratch/root"
@@ -123,6 +140,8 @@ metainfo="$root/usr/share/metainfo/io.github.idlegpu.idlegpu.metainfo.xml"
 if [ -f "$metainfo" ]; then
     appstreamcli validate --no-net "$metainfo" || fail "appstreamcli rejects the metainfo"
     grep -q "<release version=\"$version\"" "$metainfo" || fail "the metainfo has no release $version"
+    grep -qF '<project_license>GPL-3.0-or-later</project_license>' "$metainfo" || fail "the metainfo does not say GPL-3.0-or-later"
+    grep -qF '<metadata_license>CC0-1.0</metadata_license>' "$metainfo" || fail "the metainfo has no metadata_license CC0-1.0"
     if grep -q '@[A-Z_]*@' "$metainfo"; then fail "the metainfo has unsubstituted @VARIABLES@"; fi
 fi
 
@@ -153,7 +172,22 @@ if [ -f "$man_page" ]; then
         [ -z "$warnings" ] || fail "groff warns about idlegpu.1: $warnings"
     fi
 fi
-section_done "unpacked files, icons, desktop entry, metainfo, unit, man page"
+copyright="$root/usr/share/doc/idlegpu/copyright"
+if [ -f "$copyright" ]; then
+    # Machine-readable (DEP-5), GPL-3.0-or-later for everything, pointing at the licence Debian ships.
+    head -1 "$copyright" | grep -qxF 'Format: https://www.debian.org/doc/packaging-manuals/copyright-format/1.0/' \
+        || fail "the copyright file is not in the machine-readable format: $(head -1 "$copyright")"
+    grep -qx 'Files: \*' "$copyright" || fail "the copyright file has no 'Files: *' stanza"
+    grep -qx 'License: GPL-3+' "$copyright" || fail "the copyright file does not name GPL-3+"
+    grep -qF '/usr/share/common-licenses/GPL-3' "$copyright" || fail "the copyright file does not point at /usr/share/common-licenses/GPL-3"
+    if grep -q '@[A-Z_]*@' "$copyright"; then fail "the copyright file has unsubstituted @VARIABLES@"; fi
+fi
+changelog="$root/usr/share/doc/idlegpu/changelog.gz"
+if [ -f "$changelog" ]; then
+    zcat "$changelog" | head -1 | grep -qxF "idlegpu ($version) unstable; urgency=medium" \
+        || fail "changelog.gz does not begin with the entry of $version: $(zcat "$changelog" | head -1)"
+fi
+section_done "unpacked files, icons, desktop entry, metainfo, unit, man page, copyright, changelog"
 
 # --- the unpacked program ----------------------------------------------------------------------------------------
 # No display: the unpacked binary must not try the tray. env execs idlegpu, so a background run's $! is its pid.

@@ -26,6 +26,16 @@ QStringList describe(const ConfigLoadResult &result)
     return lines;
 }
 
+// What a root idlegpu says of a workload that names no user, on the line of its section (gpu_mon's example files).
+QString runsAsRootWarning(const QString &file, int line, const QString &section)
+{
+    return QStringLiteral("%1:%2: warning: [%3] runs as root, as gpu_mon ran it: add `user = NAME` to run it as "
+                          "that user")
+        .arg(file)
+        .arg(line)
+        .arg(section);
+}
+
 bool writeFile(const QString &path, const QByteArray &contents)
 {
     QFile file(path);
@@ -76,6 +86,13 @@ UserLookup fakeUsers(uint effectiveUid)
     return lookup;
 }
 
+// idlegpu run by a plain user (alice), for the tests of what is not about user=: their workloads name none, which
+// a root idlegpu (CI runs as root) would warn about (see workloadUser and gpuMonExamplesAsRoot for that).
+UserLookup notRoot()
+{
+    return fakeUsers(1000);
+}
+
 } // namespace
 
 class TestConfig : public QObject
@@ -85,6 +102,8 @@ class TestConfig : public QObject
 private slots:
     void loadsGpuMonExampleAll();
     void loadsGpuMonExamplePerGpu();
+    void gpuMonExamplesAsRoot_data();
+    void gpuMonExamplesAsRoot();
     void loadsIdlegpuKeys();
     void readsValuesVerbatim();
     void acceptsGpuMonSectionPrefixes();
@@ -129,8 +148,11 @@ void TestConfig::loadsGpuMonExampleAll()
 {
     const QString path = QStringLiteral(IDLEGPU_TEST_DATA "/gpu_mon_example_all.conf");
     const ConfigLoadResult result = ConfigLoader::load(path);
-    QCOMPARE(describe(result), QStringList{});
+    // As root (CI) the workload runs as root, as gpu_mon ran it, and the loader says so (see gpuMonExamplesAsRoot).
+    QCOMPARE(describe(result), ::geteuid() == 0 ? QStringList{runsAsRootWarning(path, 13, "process-all")}
+                                                : QStringList{});
     QVERIFY(result.ok());
+    QVERIFY(result.refusedWorkloads().isEmpty());
     const Config &config = result.config;
     QCOMPARE(config.filePath, path);
     QCOMPARE(config.intervalSeconds, 10);
@@ -167,9 +189,12 @@ void TestConfig::loadsGpuMonExampleAll()
 
 void TestConfig::loadsGpuMonExamplePerGpu()
 {
-    const ConfigLoadResult result =
-        ConfigLoader::load(QStringLiteral(IDLEGPU_TEST_DATA "/gpu_mon_example_per_gpu.conf"));
-    QCOMPARE(describe(result), QStringList{});
+    const QString path = QStringLiteral(IDLEGPU_TEST_DATA "/gpu_mon_example_per_gpu.conf");
+    const ConfigLoadResult result = ConfigLoader::load(path);
+    const QStringList asRoot{runsAsRootWarning(path, 13, "process-0"), runsAsRootWarning(path, 22, "process-1")};
+    QCOMPARE(describe(result), ::geteuid() == 0 ? asRoot : QStringList{});
+    QVERIFY(result.ok());
+    QVERIFY(result.refusedWorkloads().isEmpty());
     const Config &config = result.config;
     QCOMPARE(config.workloads.size(), 2);
     const WorkloadConfig &first = config.workloads.at(0);
@@ -189,9 +214,49 @@ void TestConfig::loadsGpuMonExamplePerGpu()
     QCOMPARE(config.tty.idleSeconds, 300);
 }
 
+// gpu_mon ran as root under supervisord (fuser needs root to see other users' jobs): its files, which name no
+// user, must load unchanged for a root idlegpu, their workloads run as root with a warning that says how to drop
+// root, tagged so that the tray's tooltip can say it too. Whoever runs the test: who idlegpu runs as is injected.
+void TestConfig::gpuMonExamplesAsRoot_data()
+{
+    QTest::addColumn<QString>("file");
+    QTest::addColumn<QStringList>("sections");
+    QTest::addColumn<QList<int>>("lines");
+    QTest::newRow("all") << "gpu_mon_example_all.conf" << QStringList{"process-all"} << QList<int>{13};
+    QTest::newRow("per gpu") << "gpu_mon_example_per_gpu.conf" << QStringList{"process-0", "process-1"}
+                             << QList<int>{13, 22};
+}
+
+void TestConfig::gpuMonExamplesAsRoot()
+{
+    QFETCH(QString, file);
+    QFETCH(QStringList, sections);
+    QFETCH(QList<int>, lines);
+    QFile example(QStringLiteral(IDLEGPU_TEST_DATA "/") + file);
+    QVERIFY(example.open(QIODevice::ReadOnly));
+    const QByteArray contents = example.readAll();
+    const ConfigLoadResult result = ConfigLoader::parse(contents, file, fakeUsers(0));
+    QStringList expected;
+    for (qsizetype i = 0; i < sections.size(); ++i)
+        expected.append(runsAsRootWarning(file, lines.at(i), sections.at(i)));
+    QCOMPARE(describe(result), expected);
+    QVERIFY(result.ok());
+    QVERIFY(result.refusedWorkloads().isEmpty());
+    QCOMPARE(result.config.workloads.size(), sections.size());
+    for (qsizetype i = 0; i < sections.size(); ++i) {
+        QCOMPARE(result.diagnostics.at(i).severity, ConfigDiagnostic::Warning);
+        QCOMPARE(result.diagnostics.at(i).rootWorkload, sections.at(i));
+        QVERIFY(result.config.workloads.at(i).refusal.isEmpty());
+        QCOMPARE(result.config.workloads.at(i).user, QString());
+        QCOMPARE(result.config.workloads.at(i).dir, QStringLiteral("/tmp")); // as written
+    }
+    // And for a plain user nothing to say: the workloads run as that user.
+    QCOMPARE(describe(ConfigLoader::parse(contents, file, fakeUsers(1000))), QStringList());
+}
+
 void TestConfig::loadsIdlegpuKeys()
 {
-    const ConfigLoadResult result = ConfigLoader::load(QStringLiteral(IDLEGPU_TEST_DATA "/config_full.conf"));
+    const ConfigLoadResult result = ConfigLoader::load(QStringLiteral(IDLEGPU_TEST_DATA "/config_full.conf"), notRoot());
     QCOMPARE(describe(result), QStringList{});
     const Config &config = result.config;
     QCOMPARE(config.intervalSeconds, 5);
@@ -235,7 +300,7 @@ void TestConfig::readsValuesVerbatim()
 {
     // What Qt's own IniFormat mangles into a list with the quotes gone.
     const ConfigLoadResult result = ConfigLoader::parse(
-        "[process-x]\ncmd=miner --pool \"a:1\" -u x,y\ndir=\\\\server\\share\nlog=/tmp/100%;a.log\n", testFile);
+        "[process-x]\ncmd=miner --pool \"a:1\" -u x,y\ndir=\\\\server\\share\nlog=/tmp/100%;a.log\n", testFile, notRoot());
     QCOMPARE(describe(result), QStringList{});
     const WorkloadConfig &workload = result.config.workloads.first();
     QCOMPARE(workload.cmd, QStringLiteral("miner --pool \"a:1\" -u x,y"));
@@ -248,7 +313,7 @@ void TestConfig::acceptsGpuMonSectionPrefixes()
 {
     // gpu_mon matched sections with startswith('gpu') and startswith('process').
     const ConfigLoadResult result = ConfigLoader::parse(
-        "[gpu0]\ngpus=0\n[GPUs]\n[process1]\ncmd=a\n[process-]\ncmd=b\n[process-x]\ncmd=c\n", testFile);
+        "[gpu0]\ngpus=0\n[GPUs]\n[process1]\ncmd=a\n[process-]\ncmd=b\n[process-x]\ncmd=c\n", testFile, notRoot());
     QCOMPARE(describe(result), QStringList{});
     QCOMPARE(result.config.gpuGroups.size(), 2);
     QCOMPARE(result.config.gpuGroups.at(0).id, QStringLiteral("gpu0"));
@@ -495,7 +560,7 @@ void TestConfig::reportsProblems()
     QFETCH(QByteArray, contents);
     QFETCH(QStringList, diagnostics);
     QFETCH(bool, ok);
-    const ConfigLoadResult result = ConfigLoader::parse(contents, testFile);
+    const ConfigLoadResult result = ConfigLoader::parse(contents, testFile, notRoot());
     QCOMPARE(describe(result), diagnostics);
     QCOMPARE(result.ok(), ok);
 }
@@ -755,40 +820,42 @@ void TestConfig::workloadUser_data()
     QTest::addColumn<QString>("user");       // WorkloadConfig::user
     QTest::addColumn<QString>("diagnostic"); // the one diagnostic expected; empty: none
     QTest::addColumn<bool>("refused");
+    QTest::addColumn<bool>("rootByDefault"); // runs as root because it names no user: tagged for the tooltip
 
-    const QString noUser = QStringLiteral("test.conf:1: error: [process-a] will not run: idlegpu runs as root, and "
-                                          "this workload names no user: add `user = <name>` to run it as that user "
-                                          "(`user = root` if it must run as root)");
-    QTest::newRow("root, no user=: refused") << 0u << QByteArray() << QString() << noUser << true;
-    QTest::newRow("root, blank user=: refused") << 0u << QByteArray("user =   ") << QString()
-                                                << QString(noUser).replace(QStringLiteral(":1:"), QStringLiteral(":3:"))
-                                                << true;
-    QTest::newRow("root, a user") << 0u << QByteArray("user = alice") << "alice" << QString() << false;
-    QTest::newRow("root, a uid") << 0u << QByteArray("user = 1001") << "1001" << QString() << false;
+    // gpu_mon's files name no user and ran as root under supervisord: they run so, said with the way out.
+    const QString noUser = QStringLiteral("test.conf:1: warning: [process-a] runs as root, as gpu_mon ran it: add "
+                                          "`user = NAME` to run it as that user");
+    QTest::newRow("root, no user=: runs as root, warned") << 0u << QByteArray() << QString() << noUser << false
+                                                          << true;
+    QTest::newRow("root, blank user=: runs as root, warned")
+        << 0u << QByteArray("user =   ") << QString()
+        << QString(noUser).replace(QStringLiteral(":1:"), QStringLiteral(":3:")) << false << true;
+    QTest::newRow("root, a user") << 0u << QByteArray("user = alice") << "alice" << QString() << false << false;
+    QTest::newRow("root, a uid") << 0u << QByteArray("user = 1001") << "1001" << QString() << false << false;
     QTest::newRow("root, user = root: warned") << 0u << QByteArray("user = root") << "root"
                                                << "test.conf:3: warning: user = root: this workload runs as root, "
                                                   "with every privilege"
-                                               << false;
+                                               << false << false;
     QTest::newRow("root, unknown user") << 0u << QByteArray("user = mallory") << "mallory"
                                         << "test.conf:3: error: [process-a] will not run: user: there is no user "
                                            "named 'mallory'"
-                                        << true;
+                                        << true << false;
     QTest::newRow("root, unknown uid") << 0u << QByteArray("user = 4242") << "4242"
                                        << "test.conf:3: error: [process-a] will not run: user: no account has uid "
                                           "4242"
-                                       << true;
-    QTest::newRow("alice, no user=") << 1000u << QByteArray() << QString() << QString() << false;
-    QTest::newRow("alice, herself") << 1000u << QByteArray("user = alice") << "alice" << QString() << false;
-    QTest::newRow("alice, her uid") << 1000u << QByteArray("user=1000") << "1000" << QString() << false;
+                                       << true << false;
+    QTest::newRow("alice, no user=") << 1000u << QByteArray() << QString() << QString() << false << false;
+    QTest::newRow("alice, herself") << 1000u << QByteArray("user = alice") << "alice" << QString() << false << false;
+    QTest::newRow("alice, her uid") << 1000u << QByteArray("user=1000") << "1000" << QString() << false << false;
     QTest::newRow("alice, someone else") << 1000u << QByteArray("user = bob") << "bob"
                                          << "test.conf:3: error: [process-a] will not run: user: cannot run as bob "
                                             "(uid 1001): idlegpu runs as uid 1000, and only root can start programs "
                                             "as another user"
-                                         << true;
+                                         << true << false;
     QTest::newRow("alice, root") << 1000u << QByteArray("user = root") << "root"
                                  << "test.conf:3: error: [process-a] will not run: user: cannot run as root (uid 0): "
                                     "idlegpu runs as uid 1000, and only root can start programs as another user"
-                                 << true;
+                                 << true << false;
 }
 
 void TestConfig::workloadUser()
@@ -798,6 +865,7 @@ void TestConfig::workloadUser()
     QFETCH(QString, user);
     QFETCH(QString, diagnostic);
     QFETCH(bool, refused);
+    QFETCH(bool, rootByDefault);
     // [process-b] names bob for root and alice for alice: allowed either way.
     const QByteArray other = effectiveUid == 0 ? "bob" : "alice";
     const QByteArray contents = "[process-a]\ncmd=sleep 1\n" + userLine + "\n[process-b]\ncmd=sleep 2\nuser=" + other + "\n";
@@ -814,10 +882,15 @@ void TestConfig::workloadUser()
         QCOMPARE(result.refusedWorkloads().first().refusedWorkload, QStringLiteral("process-a"));
     QVERIFY(result.config.workloads.at(1).refusal.isEmpty());
     QCOMPARE(result.config.workloads.at(1).user, QString::fromLatin1(other));
+    QCOMPARE(!result.diagnostics.isEmpty() && result.diagnostics.first().rootWorkload == QLatin1String("process-a"),
+             rootByDefault);
+    QCOMPARE(result.diagnostics.isEmpty() ? QString() : result.diagnostics.first().refusedWorkload,
+             refused ? QStringLiteral("process-a") : QString());
 
     // The same check, as the settings dialog and the runner make it.
     const WorkloadUserCheck check = checkWorkloadUser(user, fakeUsers(effectiveUid));
     QCOMPARE(!check.error.isEmpty(), refused);
+    QCOMPARE(check.rootByDefault, rootByDefault);
 }
 
 void TestConfig::expandsHomeOfWorkloadUser()
@@ -932,7 +1005,7 @@ void TestConfig::readsWithoutTemporaryFile()
     QVERIFY(writeFile(notAFolder, QByteArray()));
     const ScopedEnv tmpdir("TMPDIR", QFile::encodeName(notAFolder));
     QCOMPARE(QDir::tempPath(), QFileInfo(notAFolder).canonicalFilePath());
-    const ConfigLoadResult result = ConfigLoader::load(path);
+    const ConfigLoadResult result = ConfigLoader::load(path, notRoot());
     QCOMPARE(describe(result), QStringList{});
     QCOMPARE(result.config.intervalSeconds, 7);
     QCOMPARE(result.config.workloads.size(), 1);

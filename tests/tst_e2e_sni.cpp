@@ -269,7 +269,7 @@ private Q_SLOTS:
         const std::optional<UserAccount> me = UserLookup::findAccount(QString::number(::geteuid()));
         QVERIFY(me);
         m_user = me->name;
-        // user= names whoever runs the test: a root idlegpu runs no workload that names none.
+        // user= names whoever runs the test: a root idlegpu would warn about a workload that names none.
         const QString config = writeFile(
             m_home.filePath(QStringLiteral("e2e.conf")),
             QStringLiteral("[defaults]\nstart_delay_seconds = 0\ndevice_root = %1\n\n"

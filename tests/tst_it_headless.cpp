@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // SPDX-FileCopyrightText: 2026 The idlegpu authors
 // The real binary, as a user or supervisord runs it: idlegpu --headless, --status, --check-config.
+#include "holders/ttyscanner.h"
 #include "testsupport.h"
 
 #include <QJsonArray>
@@ -11,6 +12,7 @@
 #include <QtTest>
 
 #include <signal.h>
+#include <unistd.h>
 
 using namespace TestSupport;
 
@@ -68,6 +70,37 @@ private:
             return {};
         const WorkloadPids pids{readPid(dir.filePath(QStringLiteral("workload.pid"))), readPid(childFile)};
         return QTest::qWaitFor([&] { return processAlive(pids.child); }, 3000) ? pids : WorkloadPids{};
+    }
+
+    // gpu_mon's example, byte for byte, in a folder of the test's own (the file must be root's and writable by
+    // root alone, whoever checked the sources out).
+    static QByteArray gpuMonExample()
+    {
+        QFile file(QStringLiteral(IDLEGPU_TEST_DATA "/gpu_mon_example_all.conf"));
+        return file.open(QIODevice::ReadOnly) ? file.readAll() : QByteArray();
+    }
+    static int lineOf(const QByteArray &text, const QByteArray &line)
+    {
+        const qsizetype at = text.indexOf("\n" + line + "\n");
+        return at < 0 ? 0 : int(text.left(at + 1).count('\n')) + 1;
+    }
+    static QString runsAsRootWarning(const QString &file, int line)
+    {
+        return QStringLiteral("%1:%2: warning: [process-all] runs as root, as gpu_mon ran it: add `user = NAME` to "
+                              "run it as that user")
+            .arg(file)
+            .arg(line);
+    }
+    // The uid a process runs as, from the Uid: line of /proc/<pid>/status (real, effective, saved, file system).
+    static QString uidsOf(qint64 pid)
+    {
+        QFile status(QStringLiteral("/proc/%1/status").arg(pid));
+        if (!status.open(QIODevice::ReadOnly))
+            return QString();
+        for (const QByteArray &line : status.readAll().split('\n'))
+            if (line.startsWith("Uid:"))
+                return QString::fromLatin1(line.mid(4).simplified());
+        return QString();
     }
 
 private Q_SLOTS:
@@ -166,6 +199,77 @@ private Q_SLOTS:
         check.start(binary(), {QStringLiteral("--check-config"), QStringLiteral("--config"), dir.filePath(QStringLiteral("missing.conf"))});
         QVERIFY(check.waitForFinished(10000));
         QCOMPARE(check.exitCode(), 1);
+    }
+
+    // As gpu_mon ran under supervisord (root, so that fuser saw every user): its own example file is accepted as
+    // it is, its workload named as running as root, with how to drop root.
+    void checkConfigAcceptsGpuMonExampleAsRoot()
+    {
+        if (::geteuid() != 0)
+            QSKIP("needs root: a workload without user= runs as root, with the warning, only when idlegpu is root");
+        QTemporaryDir dir;
+        const QByteArray example = gpuMonExample();
+        QVERIFY(!example.isEmpty());
+        const QString config = writeFile(dir.filePath(QStringLiteral("gpu_mon.conf")), example);
+        QVERIFY(QFile::setPermissions(config, QFile::ReadOwner | QFile::WriteOwner | QFile::ReadGroup | QFile::ReadOther));
+        QProcess check;
+        check.start(binary(), {QStringLiteral("--check-config"), QStringLiteral("--config"), config});
+        QVERIFY(check.waitForFinished(10000));
+        const QString err = QString::fromUtf8(check.readAllStandardError());
+        const QString out = QString::fromUtf8(check.readAllStandardOutput());
+        QVERIFY2(check.exitStatus() == QProcess::NormalExit && check.exitCode() == 0, qPrintable(err));
+        QCOMPARE(err.trimmed(), runsAsRootWarning(config, lineOf(example, "[process-all]")));
+        QVERIFY2(out.contains(QStringLiteral("cmd = miner-run")), qPrintable(out));
+    }
+
+    // And it runs it, as root: the example with only a program that exists for cmd= and a device_root of fake
+    // GPUs added (its log=/dev/null and dir=/tmp as they are; its start delay, the default 10 s, too).
+    void headlessRunsGpuMonExampleAsRoot()
+    {
+        if (::geteuid() != 0)
+            QSKIP("needs root: a workload without user= runs as root, with the warning, only when idlegpu is root");
+        QTemporaryDir dir;
+        FakeDevRoot dev(2);
+        QByteArray example = gpuMonExample();
+        QVERIFY(example.contains("\ncmd=miner-run\n"));
+        QVERIFY(example.contains("\ninterval_seconds=10\n"));
+        const QString pidFile = dir.filePath(QStringLiteral("workload.pid"));
+        example.replace("\ncmd=miner-run\n",
+                        QStringLiteral("\ncmd=sh -c 'echo $$ > %1.tmp; mv %1.tmp %1; exec sleep 1000'\n")
+                            .arg(pidFile)
+                            .toUtf8());
+        example.replace("\ninterval_seconds=10\n", "\ninterval_seconds=10\ndevice_root=" + dev.path().toUtf8() + "\n");
+        // The example's [tty] rule (enabled, whitelist user1,user2) holds every workload while someone else types in
+        // a terminal: as whoever runs this test from one does. Their terminals are whitelisted then; the rule stays.
+        QStringList active;
+        for (const TtySession &session : scanTtys(QStringLiteral("/dev/pts"), QDateTime::currentMSecsSinceEpoch()))
+            if (session.idleMs < 600'000 && !active.contains(session.user))
+                active.append(session.user);
+        if (!active.isEmpty())
+            example.replace("\nwhitelist=user1,user2\n", "\nwhitelist=user1,user2," + active.join(',').toUtf8() + "\n");
+        const QString config = writeFile(dir.filePath(QStringLiteral("gpu_mon.conf")), example);
+
+        auto idlegpu = startHeadless(config, dir);
+        QVERIFY(idlegpu->waitForStarted());
+        QByteArray log;
+        const bool started = QTest::qWaitFor(
+            [&] {
+                log += idlegpu->readAll();
+                return readPid(pidFile) > 0;
+            },
+            30000);
+        QVERIFY2(started, log.constData());
+        const qint64 workload = readPid(pidFile);
+        QCOMPARE(uidsOf(workload), QStringLiteral("0 0 0 0"));
+        log += idlegpu->readAll();
+        // In the log, under idlegpu's config category.
+        const QByteArray warned = "idlegpu.config: " + runsAsRootWarning(config, lineOf(example, "[process-all]")).toUtf8();
+        QVERIFY2(log.contains(warned), log.constData());
+
+        ::kill(pid_t(idlegpu->processId()), SIGTERM);
+        QVERIFY(idlegpu->waitForFinished(15000));
+        QCOMPARE(idlegpu->exitCode(), 0);
+        QTRY_VERIFY_WITH_TIMEOUT(!processAlive(workload), 5000);
     }
 
     void statusJsonNamesTheHolder()

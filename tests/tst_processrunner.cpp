@@ -663,19 +663,26 @@ private Q_SLOTS:
         QVERIFY(!QFile::exists(path(QStringLiteral("ran"))));
     }
 
-    // As root, a workload without user= does not run (the config loader refuses it too; this is the runner's
-    // own check, for configs built otherwise).
-    void rootWithoutUserFailsTheStart()
+    // As root, a workload without user= runs as root, as gpu_mon ran it (the config loader warns about it; the
+    // runner starts it as it is, in the folder it names, with idlegpu's own environment).
+    void rootWithoutUserRunsAsRoot()
     {
         if (::geteuid() != 0)
-            QSKIP("needs root");
-        const ScopedEnv notAllowed("IDLEGPU_ALLOW_ROOT_WORKLOADS", QByteArray());
+            QSKIP("needs root: a workload without user= runs as root only when idlegpu does");
         ProcessRunner runner(&m_clock, reaperPath());
-        QVERIFY(!runner.start(shellWorkload(QStringLiteral("w"), QStringLiteral("echo ran > ran"), m_dir->path()),
-                              {0}, false));
-        QVERIFY2(runner.runtimes().value("w").lastExit.contains(QStringLiteral("add `user = <name>`")),
-                 qPrintable(runner.runtimes().value("w").lastExit));
-        QVERIFY(!QFile::exists(path(QStringLiteral("ran"))));
+        QVERIFY(runner.start(shellWorkload(QStringLiteral("w"),
+                                           QStringLiteral("echo \"uid=$(id -u) home=$HOME in=$(pwd -P)\" > ran.tmp; "
+                                                          "mv ran.tmp ran; exec sleep 30"),
+                                           m_dir->path()),
+                             {0}, false));
+        QTRY_VERIFY_WITH_TIMEOUT(QFile::exists(path(QStringLiteral("ran"))), 5000);
+        QCOMPARE(readAll(path(QStringLiteral("ran"))).trimmed(),
+                 QStringLiteral("uid=0 home=%1 in=%2")
+                     .arg(qEnvironmentVariable("HOME"), QFileInfo(m_dir->path()).canonicalFilePath())
+                     .toUtf8());
+        QCOMPARE(stateOf(runner, "w"), WorkloadRuntime::Running);
+        runner.stopAll(QStringLiteral("test"));
+        QTRY_VERIFY_WITH_TIMEOUT(stateOf(runner, "w") == WorkloadRuntime::Stopped, 5000);
     }
 
     void userEnvironment()

@@ -290,6 +290,7 @@ private Q_SLOTS:
     void runAsUserValidated_data();
     void runAsUserValidated();
     void runAsUserSaved();
+    void runAsRootWithoutUserWarned();
     void addFromCurrentHolders();
     void externalChangeOffersReload();
     void testRunShowsOutput();
@@ -405,7 +406,14 @@ void TestSettingsDialog::invalidInputShowsMessageAndDisablesOk()
 
     auto *label = child<QLabel>(dialog, message);
     QVERIFY(label);
-    QVERIFY(!label->isVisibleTo(&dialog));
+    if (message == QLatin1String("userError") && ::geteuid() == 0) {
+        // As root (CI) the workload, which names no user, runs as root: warned from the start, Ok still enabled.
+        QVERIFY(label->isVisibleTo(&dialog));
+        QVERIFY2(label->text().contains(QStringLiteral("without a user this workload runs as root")),
+                 qPrintable(label->text()));
+    } else {
+        QVERIFY(!label->isVisibleTo(&dialog));
+    }
     if (auto *edit = dialog.findChild<QLineEdit *>(widget)) {
         typeInto(edit, text);
     } else {
@@ -993,7 +1001,11 @@ void TestSettingsDialog::runAsUserValidated_data()
     QTest::addColumn<int>("severity"); // -1: no problem with the field
     QTest::addColumn<QString>("message");
     const int error = SettingsProblem::Error, warning = SettingsProblem::Warning;
-    QTest::newRow("root, none") << 0u << "" << error << "idlegpu runs as root: enter the user";
+    // As gpu_mon ran it: allowed, and said with the way out.
+    QTest::newRow("root, none") << 0u << "" << warning
+                                << "without a user this workload runs as root, with every privilege (as gpu_mon ran "
+                                   "it): enter a user to run it as that user";
+    QTest::newRow("root, blank") << 0u << "  " << warning << "without a user this workload runs as root";
     QTest::newRow("root, alice") << 0u << "alice" << -1 << "";
     QTest::newRow("root, by uid") << 0u << "1000" << -1 << "";
     QTest::newRow("root, root") << 0u << "root" << warning << "runs as root, with every privilege";
@@ -1054,6 +1066,42 @@ void TestSettingsDialog::runAsUserSaved()
     QVERIFY(after.ok());
     QCOMPARE(after.config.workloads.at(0).user, me->name);
     QCOMPARE(after.config.workloads.at(1).user, QString());
+}
+
+// As root (CI runs as root), gpu_mon's example (no user=) opens with the same warning the loader gives: the
+// workload runs as root, Ok saves nothing new, and a user typed in takes the warning away.
+void TestSettingsDialog::runAsRootWithoutUserWarned()
+{
+    if (::geteuid() != 0)
+        QSKIP("needs root: only a root idlegpu runs a workload without user= as root");
+    QFile example(QStringLiteral(IDLEGPU_TEST_DATA "/gpu_mon_example_all.conf"));
+    QVERIFY(example.open(QIODevice::ReadOnly));
+    const QByteArray original = example.readAll();
+    writeAll(m_path, original);
+    SettingsDialog dialog(m_path);
+    dialog.setMonitorState(gpus01());
+    dialog.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&dialog));
+    openTab(dialog, SettingsDialog::WorkloadsPage);
+    auto *user = child<QLineEdit>(dialog, QStringLiteral("userEdit"));
+    QCOMPARE(user->text(), QString());
+    QCOMPARE(user->placeholderText(), QStringLiteral("root (idlegpu runs as root): enter a user to drop root"));
+    auto *message = child<QLabel>(dialog, QStringLiteral("userError"));
+    QTRY_VERIFY(message->isVisibleTo(&dialog));
+    QVERIFY2(message->text().contains(QStringLiteral("without a user this workload runs as root")),
+             qPrintable(message->text()));
+    QVERIFY(dialogButton(dialog, QDialogButtonBox::Ok)->isEnabled()); // a warning, not an error
+
+    const std::optional<UserAccount> nobody = UserLookup::findAccount(QStringLiteral("nobody"));
+    if (nobody) {
+        typeInto(user, nobody->name);
+        QTRY_VERIFY(!message->isVisibleTo(&dialog));
+        typeInto(user, QString());
+        QTRY_VERIFY(message->isVisibleTo(&dialog));
+    }
+    QTest::mouseClick(dialogButton(dialog, QDialogButtonBox::Ok), Qt::LeftButton);
+    QVERIFY(!dialog.isVisible());
+    QCOMPARE(readAll(m_path), original);
 }
 
 void TestSettingsDialog::okWithoutChangeLeavesFileUntouched_data()

@@ -3,6 +3,7 @@
 // The status window, a dashboard: a card per GPU from a MonitorState (state, holders and whether they count,
 // workload, the last preemption and when it starts again, graphs for the metrics a backend gives, the 24-hour
 // timeline), the last preemptions, the totals; only recording while hidden; no sideways scrolling at 1280×800.
+#include "config/config.h"
 #include "status/gpucard.h"
 #include "status/metricgraph.h"
 #include "status/preemptionlist.h"
@@ -215,6 +216,7 @@ class TestStatusWindow : public QObject
 private Q_SLOTS:
     void cardPerGpu();
     void holdReasonInSummary();
+    void runsAsRootInSummaryAndCard();
     void hiddenWindowOnlyRecords();
     void historyKeepsTheLastHour();
     void backendNamesAndMetrics();
@@ -293,6 +295,28 @@ void TestStatusWindow::holdReasonInSummary()
 }
 
 // Hidden, the window records each GPU's last hour (states and metric samples) and fills no widget.
+// A root idlegpu with a workload that names no user (gpu_mon's files): the loader's warning, with the way out, heads
+// the window as the monitor passes it on, and the workload's card says it runs as root.
+void TestStatusWindow::runsAsRootInSummaryAndCard()
+{
+    UserLookup root;
+    root.effectiveUid = 0;
+    root.find = [](const QString &) { return std::optional<UserAccount>(); };
+    const ConfigLoadResult loaded =
+        ConfigLoader::parse("[process-miner]\nname = miner\ncmd = miner-run\n", QStringLiteral("/c.conf"), root);
+    QVERIFY(loaded.ok());
+    MonitorState state = twoGpus();
+    state.config.workloads = loaded.config.workloads;
+    state.configProblems = loaded.diagnostics;
+    StatusWindow window;
+    window.applyState(state, kNowMs, kWallNow);
+    window.show();
+    QCOMPARE(window.findChild<QLabel *>(QStringLiteral("summary"))->text(),
+             QStringLiteral("Running idle workloads\n/c.conf:1: warning: [process-miner] runs as root, as gpu_mon ran "
+                            "it: add `user = NAME` to run it as that user"));
+    QCOMPARE(text(cardOf(window, 0), "workload"), QStringLiteral("miner (as root) — running"));
+}
+
 void TestStatusWindow::hiddenWindowOnlyRecords()
 {
     MonitorState state = twoGpus();

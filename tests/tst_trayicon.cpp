@@ -160,6 +160,7 @@ private Q_SLOTS:
     void iconsAtEverySize();
     void toolTipHasOneLinePerGpu();
     void toolTipNamesProblemsAndPause();
+    void toolTipSaysWhatRunsAsRoot();
     void menuHasSectionPerGpuAndActions();
     void menuActionsEmitIntents();
     void demoModeAddsSimulateItems();
@@ -349,6 +350,28 @@ void TestTrayIcon::toolTipNamesProblemsAndPause()
                             "miner failing (exit code 3), retry in 40 s\n"
                             "All workloads paused until 15:32\n"
                             "No GPU device node found in /dev"));
+}
+
+// A root idlegpu running gpu_mon's file (no user=): the workloads it runs as root, named in one short line with the
+// way out; the full warning stays in the status window and the log. A plain warning adds no line.
+void TestTrayIcon::toolTipSaysWhatRunsAsRoot()
+{
+    MonitorState state = mixedState();
+    state.configProblems.append({ConfigDiagnostic::Warning, QStringLiteral("/c.conf"), 2, QStringLiteral("odd key")});
+    for (const QString &id : {QStringLiteral("process-miner"), QStringLiteral("process-boinc")}) {
+        ConfigDiagnostic root(ConfigDiagnostic::Warning, QStringLiteral("/c.conf"), 9,
+                              QStringLiteral("[%1] runs as root, as gpu_mon ran it: add `user = NAME` to run it as "
+                                             "that user")
+                                  .arg(id));
+        root.rootWorkload = id;
+        state.configProblems.append(root);
+    }
+    QCOMPARE(TrayController::toolTipText(state, kNowMs, kWallNow),
+             QStringLiteral("idlegpu — Running idle workloads\n"
+                            "Runs as root (no user =): miner, boinc — add user = NAME to drop root\n"
+                            "GPU 0: running miner since 14:02\n"
+                            "GPU 1: busy — python3 (alice, pid 4242)\n"
+                            "GPU 2: waiting, starting in 7 s"));
 }
 
 void TestTrayIcon::menuHasSectionPerGpuAndActions()

@@ -369,6 +369,10 @@ private:
             workload->refusal = check.error;
             report(ConfigDiagnostic::Error, line,
                    QStringLiteral("[%1] will not run: %2").arg(section.name, check.error), section.name);
+        } else if (check.rootByDefault) {
+            if (ConfigDiagnostic *said = report(ConfigDiagnostic::Warning, line,
+                                                QStringLiteral("[%1] %2").arg(section.name, check.warning)))
+                said->rootWorkload = section.name;
         } else if (!check.warning.isEmpty()) {
             warning(line, check.warning);
         }
@@ -502,15 +506,18 @@ private:
 
     void error(int line, const QString &message) { report(ConfigDiagnostic::Error, line, message); }
     void warning(int line, const QString &message) { report(ConfigDiagnostic::Warning, line, message); }
-    void report(ConfigDiagnostic::Severity severity, int line, const QString &message,
-                const QString &refusedWorkload = QString())
+    // Returns the diagnostic added, for the caller to tag; nullptr when past the limit.
+    ConfigDiagnostic *report(ConfigDiagnostic::Severity severity, int line, const QString &message,
+                             const QString &refusedWorkload = QString())
     {
         // A file of garbage gives a problem a line; the first ones show what is wrong.
         constexpr int maxDiagnostics = 200;
-        if (m_result.diagnostics.size() < maxDiagnostics)
+        if (m_result.diagnostics.size() < maxDiagnostics) {
             m_result.diagnostics.append({severity, m_result.config.filePath, line, message, refusedWorkload});
-        else
-            ++(severity == ConfigDiagnostic::Error ? m_droppedErrors : m_droppedWarnings);
+            return &m_result.diagnostics.last();
+        }
+        ++(severity == ConfigDiagnostic::Error ? m_droppedErrors : m_droppedWarnings);
+        return nullptr;
     }
 
     struct SectionRef

@@ -283,6 +283,9 @@ struct ConfigDiagnostic
     QString message;
     // An Error that refuses only this workload (its section id): the rest of the file is used.
     QString refusedWorkload;
+    // A Warning that this workload (its section id) runs as root because it names no user (as gpu_mon ran it):
+    // shown wherever idlegpu says what it runs, the tray's tooltip included.
+    QString rootWorkload;
 
     QString toString() const
     {

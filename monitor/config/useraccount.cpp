@@ -41,7 +41,6 @@ UserLookup UserLookup::system()
     UserLookup lookup;
     lookup.effectiveUid = ::geteuid();
     lookup.find = &UserLookup::findAccount;
-    lookup.rootWithoutUserAllowed = qEnvironmentVariable("IDLEGPU_ALLOW_ROOT_WORKLOADS") == QLatin1String("1");
     return lookup;
 }
 
@@ -75,9 +74,10 @@ WorkloadUserCheck checkWorkloadUser(const QString &user, const UserLookup &looku
     WorkloadUserCheck check;
     const QString wanted = user.trimmed();
     if (wanted.isEmpty()) {
-        if (lookup.asRoot() && !lookup.rootWithoutUserAllowed)
-            check.error = QStringLiteral("idlegpu runs as root, and this workload names no user: add `user = "
-                                         "<name>` to run it as that user (`user = root` if it must run as root)");
+        if (lookup.asRoot()) {
+            check.rootByDefault = true;
+            check.warning = QStringLiteral("runs as root, as gpu_mon ran it: add `user = NAME` to run it as that user");
+        }
         return check;
     }
     check.account = lookup.find ? lookup.find(wanted) : std::nullopt;

@@ -2,7 +2,9 @@
 // SPDX-FileCopyrightText: 2026 The idlegpu authors
 #pragma once
 // Who a workload runs as: the [process-*] user= key. A root-run idlegpu starts each workload as the user it
-// names (idlegpu-reaper drops to it before the exec); a workload never runs as root unless user = root says so.
+// names (idlegpu-reaper drops to it before the exec). One that names no user runs as root, as gpu_mon (run as
+// root under supervisord, so that fuser saw every user) ran it: its files must keep working unchanged. That is
+// said as a warning that tells how to drop the privileges, never done silently.
 #include <QString>
 
 #include <functional>
@@ -26,9 +28,6 @@ struct UserLookup
 {
     uint effectiveUid = 0;
     std::function<std::optional<UserAccount>(const QString &nameOrUid)> find;
-    // IDLEGPU_ALLOW_ROOT_WORKLOADS=1: as root, a workload without user= runs as root (no warning). For test
-    // harnesses and containers where everything is root anyway; the test suite sets it (CI runs as root).
-    bool rootWithoutUserAllowed = false;
 
     bool asRoot() const { return effectiveUid == 0; }
 
@@ -43,7 +42,8 @@ struct WorkloadUserCheck
 {
     std::optional<UserAccount> account; // whom it runs as, when known
     QString error;                      // why it may not run; empty when it may
-    QString warning;                    // user = root as root: allowed, but said
+    QString warning;                    // it runs as root (user = root, or no user as root): allowed, but said
+    bool rootByDefault = false;         // as root with no user named: runs as root, as gpu_mon ran it
 };
 WorkloadUserCheck checkWorkloadUser(const QString &user, const UserLookup &lookup);
 

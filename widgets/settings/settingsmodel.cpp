@@ -229,13 +229,15 @@ QList<SettingsProblem> SettingsModel::validate(const SettingsDraft &draft, const
         const WorkloadUserCheck userCheck = checkWorkloadUser(w.user, users);
         const QString user = w.user.trimmed();
         if (w.enabled && !userCheck.error.isEmpty()) {
-            if (user.isEmpty())
-                problem(QStringLiteral("user"), tr("idlegpu runs as root: enter the user this workload runs as "
-                                                   "(root only if it must have every privilege)."));
-            else if (!userCheck.account)
+            if (!userCheck.account)
                 problem(QStringLiteral("user"), tr("There is no user “%1”.").arg(user));
             else
                 problem(QStringLiteral("user"), tr("Only root can run a workload as another user (“%1”).").arg(user));
+        } else if (w.enabled && userCheck.rootByDefault) {
+            problems.append({SettingsProblem::Workloads, i, QStringLiteral("user"),
+                             tr("idlegpu runs as root, so without a user this workload runs as root, with every "
+                                "privilege (as gpu_mon ran it): enter a user to run it as that user."),
+                             SettingsProblem::Warning});
         } else if (w.enabled && !userCheck.warning.isEmpty()) {
             problems.append({SettingsProblem::Workloads, i, QStringLiteral("user"),
                              tr("This workload runs as root, with every privilege."), SettingsProblem::Warning});

@@ -97,9 +97,10 @@ WorkloadsSettingsPage::WorkloadsSettingsPage(QWidget *parent) : SettingsPage(par
 
     m_user = new QLineEdit;
     m_user->setObjectName(QStringLiteral("userEdit"));
-    m_user->setPlaceholderText(::geteuid() == 0 ? tr("Required: idlegpu runs as root") : tr("You"));
+    m_user->setPlaceholderText(::geteuid() == 0 ? tr("root (idlegpu runs as root): enter a user to drop root")
+                                                : tr("You"));
     m_user->setToolTip(tr("The login name (or uid) the workload runs as. Only an idlegpu running as root can "
-                          "run workloads as other users; it then needs one for every workload."));
+                          "run workloads as other users; without one, a workload of a root idlegpu runs as root."));
     form->addRow(tr("Run as user:"), m_user);
     m_messages.insert(QStringLiteral("user"), addMessage(form, QStringLiteral("userError")));
 

@@ -26,12 +26,18 @@ QColor accentOf(GpuState state, const QPalette &palette)
     return palette.color(QPalette::Mid);
 }
 
-// "miner (as alice)" for a workload with user=: who it runs as matters on a shared machine.
-QString workloadWithUser(const Config &config, const QString &id)
+// "miner (as alice)" for a workload with user=, "(as root)" for one a root idlegpu runs as root because it names
+// no user (the loader's warning says so): who it runs as matters on a shared machine.
+QString workloadWithUser(const MonitorState &state, const QString &id)
 {
-    const QString name = StatusText::workloadName(config, id);
-    const WorkloadConfig *workload = config.workload(id);
-    return workload && !workload->user.isEmpty() ? GpuCard::tr("%1 (as %2)").arg(name, workload->user) : name;
+    const QString name = StatusText::workloadName(state.config, id);
+    const WorkloadConfig *workload = state.config.workload(id);
+    if (workload && !workload->user.isEmpty())
+        return GpuCard::tr("%1 (as %2)").arg(name, workload->user);
+    for (const ConfigDiagnostic &problem : state.configProblems)
+        if (problem.rootWorkload == id)
+            return GpuCard::tr("%1 (as %2)").arg(name, QStringLiteral("root"));
+    return name;
 }
 
 // What the card's title tooltip says of the GPU: UUID, bus, node.
@@ -204,7 +210,7 @@ void GpuCard::apply(const GpuStatus &gpu, const MonitorState &state, const GpuHi
         m_workload->setText(tr("none"));
     } else {
         const auto runtime = state.runtimes.constFind(gpu.workloadId);
-        m_workload->setText(tr("%1 — %2").arg(workloadWithUser(state.config, gpu.workloadId),
+        m_workload->setText(tr("%1 — %2").arg(workloadWithUser(state, gpu.workloadId),
                                               StatusText::workloadState(runtime == state.runtimes.cend()
                                                                             ? WorkloadRuntime::Stopped
                                                                             : runtime->state)));

@@ -78,6 +78,15 @@ QString TrayController::toolTipText(const MonitorState &state, qint64 nowMs, con
             lines.append(tr("Configuration error: %1").arg(problem.toString()));
             break;
         }
+    // Root privileges nobody asked for by name (a gpu_mon file run as root): one short line, the full warning
+    // with the fix is in the status window and the log.
+    QStringList asRoot;
+    for (const ConfigDiagnostic &problem : state.configProblems)
+        if (!problem.rootWorkload.isEmpty())
+            asRoot.append(StatusText::workloadName(state.config, problem.rootWorkload));
+    if (!asRoot.isEmpty())
+        lines.append(tr("Runs as root (no user =): %1 — add user = NAME to drop root")
+                         .arg(asRoot.join(QStringLiteral(", "))));
     for (const WorkloadConfig &workload : state.config.workloads) {
         const auto runtime = state.runtimes.constFind(workload.id);
         if (runtime == state.runtimes.cend() || runtime->state != WorkloadRuntime::BackingOff)
