@@ -804,10 +804,6 @@ The previous configuration stays in force.</source>
         <translation>“%1”与此工作负载共用 GPU：此工作负载先运行，它运行期间“%1”等待。</translation>
     </message>
     <message>
-        <source>idlegpu runs as root: enter the user this workload runs as (root only if it must have every privilege).</source>
-        <translation>idlegpu 以 root 身份运行：请填写此工作负载的运行用户（只有确需全部权限时才填 root）。</translation>
-    </message>
-    <message>
         <source>There is no user “%1”.</source>
         <translation>不存在用户“%1”。</translation>
     </message>
@@ -822,6 +818,10 @@ The previous configuration stays in force.</source>
     <message>
         <source>Not a schedule: %1.</source>
         <translation>不是有效的时间表：%1。</translation>
+    </message>
+    <message>
+        <source>idlegpu runs as root, so without a user this workload runs as root, with every privilege (as gpu_mon ran it): enter a user to run it as that user.</source>
+        <translation>idlegpu 以 root 运行，因此未指定用户时此工作负载将以 root 身份运行，拥有全部权限（与 gpu_mon 的做法相同）：输入一个用户即可以该用户身份运行。</translation>
     </message>
 </context>
 <context>
@@ -1241,6 +1241,10 @@ The previous configuration stays in force.</source>
         <source>Set up…</source>
         <translation>设置…</translation>
     </message>
+    <message>
+        <source>Runs as root (no user =): %1 — add user = NAME to drop root</source>
+        <translation>以 root 运行（未设置 user =）：%1 — 添加 user = NAME 以放弃 root 权限</translation>
+    </message>
 </context>
 <context>
     <name>TrayMode</name>
@@ -1426,16 +1430,8 @@ The previous configuration stays in force.</source>
         <translation>命令：</translation>
     </message>
     <message>
-        <source>Required: idlegpu runs as root</source>
-        <translation>必填：idlegpu 以 root 身份运行</translation>
-    </message>
-    <message>
         <source>You</source>
         <translation>你</translation>
-    </message>
-    <message>
-        <source>The login name (or uid) the workload runs as. Only an idlegpu running as root can run workloads as other users; it then needs one for every workload.</source>
-        <translation>工作负载以哪个登录名（或 uid）运行。只有以 root 身份运行的 idlegpu 才能以其他用户运行工作负载，此时每个工作负载都必须填写。</translation>
     </message>
     <message>
         <source>Run as user:</source>
@@ -1532,6 +1528,14 @@ The previous configuration stays in force.</source>
     <message>
         <source>CPU priority:</source>
         <translation>CPU 优先级：</translation>
+    </message>
+    <message>
+        <source>root (idlegpu runs as root): enter a user to drop root</source>
+        <translation>root（idlegpu 以 root 运行）：输入用户以放弃 root 权限</translation>
+    </message>
+    <message>
+        <source>The login name (or uid) the workload runs as. Only an idlegpu running as root can run workloads as other users; without one, a workload of a root idlegpu runs as root.</source>
+        <translation>工作负载运行所用的登录名（或 uid）。只有以 root 运行的 idlegpu 才能以其他用户身份运行工作负载；未指定时，root 运行的 idlegpu 的工作负载以 root 身份运行。</translation>
     </message>
 </context>
 <context>

@@ -804,10 +804,6 @@ The previous configuration stays in force.</source>
         <translation>「%1」與此工作負載共用 GPU：此工作負載先執行，它執行期間「%1」等待。</translation>
     </message>
     <message>
-        <source>idlegpu runs as root: enter the user this workload runs as (root only if it must have every privilege).</source>
-        <translation>idlegpu 以 root 身分執行：請填寫此工作負載的執行使用者（只有確需全部權限時才填 root）。</translation>
-    </message>
-    <message>
         <source>There is no user “%1”.</source>
         <translation>不存在使用者「%1」。</translation>
     </message>
@@ -822,6 +818,10 @@ The previous configuration stays in force.</source>
     <message>
         <source>Not a schedule: %1.</source>
         <translation>不是有效的排程：%1。</translation>
+    </message>
+    <message>
+        <source>idlegpu runs as root, so without a user this workload runs as root, with every privilege (as gpu_mon ran it): enter a user to run it as that user.</source>
+        <translation>idlegpu 以 root 執行，因此未指定使用者時此工作負載將以 root 身份執行，擁有全部許可權（與 gpu_mon 的做法相同）：輸入一個使用者即可以該使用者身份執行。</translation>
     </message>
 </context>
 <context>
@@ -1241,6 +1241,10 @@ The previous configuration stays in force.</source>
         <source>Set up…</source>
         <translation>設定…</translation>
     </message>
+    <message>
+        <source>Runs as root (no user =): %1 — add user = NAME to drop root</source>
+        <translation>以 root 執行（未設定 user =）：%1 — 新增 user = NAME 以放棄 root 許可權</translation>
+    </message>
 </context>
 <context>
     <name>TrayMode</name>
@@ -1426,16 +1430,8 @@ The previous configuration stays in force.</source>
         <translation>指令：</translation>
     </message>
     <message>
-        <source>Required: idlegpu runs as root</source>
-        <translation>必填：idlegpu 以 root 身分執行</translation>
-    </message>
-    <message>
         <source>You</source>
         <translation>你</translation>
-    </message>
-    <message>
-        <source>The login name (or uid) the workload runs as. Only an idlegpu running as root can run workloads as other users; it then needs one for every workload.</source>
-        <translation>工作負載以哪個登入名稱（或 uid）執行。只有以 root 身分執行的 idlegpu 才能以其他使用者執行工作負載，此時每個工作負載都必須填寫。</translation>
     </message>
     <message>
         <source>Run as user:</source>
@@ -1532,6 +1528,14 @@ The previous configuration stays in force.</source>
     <message>
         <source>CPU priority:</source>
         <translation>CPU 優先順序：</translation>
+    </message>
+    <message>
+        <source>root (idlegpu runs as root): enter a user to drop root</source>
+        <translation>root（idlegpu 以 root 執行）：輸入使用者以放棄 root 許可權</translation>
+    </message>
+    <message>
+        <source>The login name (or uid) the workload runs as. Only an idlegpu running as root can run workloads as other users; without one, a workload of a root idlegpu runs as root.</source>
+        <translation>工作負載執行所用的登入名（或 uid）。只有以 root 執行的 idlegpu 才能以其他使用者身份執行工作負載；未指定時，root 執行的 idlegpu 的工作負載以 root 身份執行。</translation>
     </message>
 </context>
 <context>
