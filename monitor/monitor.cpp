@@ -773,10 +773,12 @@ std::optional<double> Monitor::openToStopMs(const Holder &culprit, int gpu) cons
     for (const GpuDevice &device : m_collector.devices().gpus)
         if (device.index == gpu)
             consider(device.path);
-    if (culprit.holdsComputeNode)
+    // A CUDA job opens nvidiactl, nvidia-uvm and nvidiaN within microseconds: the scan that answers the first event
+    // read (often nvidiactl's alone) already finds all three fds and stops the workload before the others' events
+    // are read. Its time counts from that first event.
+    if (culprit.holdsSharedNode || culprit.holdsComputeNode)
         for (const QString &path : m_collector.devices().sharedNodes)
-            if (HolderScanner::isComputeNode(path))
-                consider(path);
+            consider(path);
     if (readAtNs == 0)
         return std::nullopt;
     return double(monotonicNowNs() - readAtNs) / 1e6;
