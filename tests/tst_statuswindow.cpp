@@ -256,6 +256,7 @@ void TestStatusWindow::cardPerGpu()
     QCOMPARE(text(gpu1, "holders"), QStringLiteral("python3 (alice, pid 4242), compute client"));
     QCOMPARE(text(gpu1, "workload"), QStringLiteral("none"));
     QCOMPARE(window.findChild<QLabel *>(QStringLiteral("summary"))->text(), QStringLiteral("Running idle workloads"));
+    QVERIFY(!window.findChild<QLabel *>(QStringLiteral("problems"))->isVisible());
 
     // A GPU goes away: its card goes too; one left takes the whole width.
     MonitorState oneGpu = twoGpus();
@@ -311,9 +312,11 @@ void TestStatusWindow::runsAsRootInSummaryAndCard()
     StatusWindow window;
     window.applyState(state, kNowMs, kWallNow);
     window.show();
-    QCOMPARE(window.findChild<QLabel *>(QStringLiteral("summary"))->text(),
-             QStringLiteral("Running idle workloads\n/c.conf:1: warning: [process-miner] runs as root, as gpu_mon ran "
-                            "it: add `user = NAME` to run it as that user"));
+    QCOMPARE(window.findChild<QLabel *>(QStringLiteral("summary"))->text(), QStringLiteral("Running idle workloads"));
+    const QLabel *problems = window.findChild<QLabel *>(QStringLiteral("problems"));
+    QVERIFY(problems->isVisible());
+    QCOMPARE(problems->text(), QStringLiteral("/c.conf:1: warning: [process-miner] runs as root, as gpu_mon ran it: add "
+                                              "`user = NAME` to run it as that user"));
     QCOMPARE(text(cardOf(window, 0), "workload"), QStringLiteral("miner (as root) — running"));
 }
 

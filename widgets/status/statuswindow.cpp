@@ -43,7 +43,17 @@ StatusWindow::StatusWindow(QWidget *parent) : QWidget(parent)
     summaryFont.setPointSizeF(summaryFont.pointSizeF() * 1.3);
     summaryFont.setBold(true);
     m_summary->setFont(summaryFont);
-    header->addWidget(m_summary, 1);
+    // The headline in large type; the config's problems and warnings below it in the normal font, selectable.
+    auto *headline = new QVBoxLayout;
+    headline->setSpacing(2);
+    headline->addWidget(m_summary);
+    m_problems = new QLabel(content);
+    m_problems->setObjectName(QStringLiteral("problems"));
+    m_problems->setWordWrap(true);
+    m_problems->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_problems->hide();
+    headline->addWidget(m_problems);
+    header->addLayout(headline, 1);
     m_legend = new QLabel(content);
     m_legend->setObjectName(QStringLiteral("legend"));
     m_legend->setToolTip(tr("The colours of the busy/idle strips and the 24-hour timelines"));
@@ -135,12 +145,14 @@ void StatusWindow::placeCards(const QList<GpuStatus> &gpus)
 void StatusWindow::refresh()
 {
     ++m_refreshes;
-    QStringList summary = StatusText::headlines(m_state);
+    m_summary->setText(StatusText::headlines(m_state).join(QLatin1Char('\n')));
+    QStringList problems;
     for (const ConfigDiagnostic &problem : std::as_const(m_state.configProblems))
-        summary.append(problem.toString());
+        problems.append(problem.toString());
     if (m_state.snapshot.devices.gpus.isEmpty())
-        summary.append(tr("No GPU device node found in %1").arg(m_state.config.deviceRoot));
-    m_summary->setText(summary.join(QLatin1Char('\n')));
+        problems.append(tr("No GPU device node found in %1").arg(m_state.config.deviceRoot));
+    m_problems->setText(problems.join(QLatin1Char('\n')));
+    m_problems->setVisible(!problems.isEmpty());
     placeCards(m_state.decision.gpus);
     for (const GpuStatus &gpu : std::as_const(m_state.decision.gpus))
         m_cards.value(gpu.index)->apply(gpu, m_state, m_histories.value(gpu.index), m_metrics.value(gpu.index),

@@ -50,7 +50,8 @@ private:
     // A card for each GPU present, in index order, two to a row (one GPU: the whole width).
     void placeCards(const QList<GpuStatus> &gpus);
 
-    QLabel *m_summary;
+    QLabel *m_summary;  // what idlegpu is doing, in a word or two
+    QLabel *m_problems; // the config's errors and warnings, a missing GPU
     QLabel *m_legend = nullptr;
     QScrollArea *m_scroll;
     QGridLayout *m_cardGrid;
