@@ -440,6 +440,7 @@ bool Monitor::applyConfig(const ConfigLoadResult &result, bool initial)
     }
     const bool deviceRootChanged = next.deviceRoot != m_config.deviceRoot || initial;
     m_config = next;
+    m_runner->setWorkloads(m_config.workloads);
     applyOnBatteryConfig();
     applyActivityConfig();
     m_pollTimer->start(m_config.intervalSeconds * 1000);

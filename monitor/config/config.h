@@ -92,6 +92,12 @@ enum class WorkloadPriority {
     Normal // as idlegpu's own
 };
 
+// How a workload is carried out, one runner each (run/runnerrouter.h routes a workload to the runner of its kind).
+enum class WorkloadKind {
+    Process,         // cmd=: idlegpu runs the command while the GPUs are idle and ends it to preempt (ProcessRunner)
+    ControlCommands, // start_cmd= and stop_cmd=: a service that pauses itself, lent by one command, taken back by the other
+};
+
 // [process-*]: one idle workload.
 struct WorkloadConfig
 {
@@ -99,6 +105,10 @@ struct WorkloadConfig
     QString name;        // name= ; default: the section name without "process-"
     QString cmd;         // cmd= exactly as written
     QStringList argv;    // cmd split into words as a POSIX shell would (no shell is run)
+    QString startCmd;    // start_cmd= exactly as written: lends the GPUs to a service (instead of cmd=)
+    QStringList startArgv;
+    QString stopCmd;     // stop_cmd= exactly as written: takes them back
+    QStringList stopArgv;
     QString user;        // user= (a login name or uid), trimmed; empty: the user idlegpu runs as
     QString dir;         // dir= ; empty: the home folder of the user it runs as
     GpuSelection gpus;   // gpus= ; default ALL
@@ -113,11 +123,17 @@ struct WorkloadConfig
     // it may. Such a workload is shown but never started; the rest of the config is used.
     QString refusal;
 
+    WorkloadKind kind() const
+    {
+        return startCmd.isEmpty() && stopCmd.isEmpty() ? WorkloadKind::Process : WorkloadKind::ControlCommands;
+    }
+
     // Same settings (the line it stands on does not count): a running workload whose settings are equal
     // after a reload keeps running.
     bool sameSettings(const WorkloadConfig &o) const
     {
-        return id == o.id && name == o.name && cmd == o.cmd && argv == o.argv && user == o.user && dir == o.dir
+        return id == o.id && name == o.name && cmd == o.cmd && argv == o.argv && startCmd == o.startCmd
+               && startArgv == o.startArgv && stopCmd == o.stopCmd && stopArgv == o.stopArgv && user == o.user && dir == o.dir
                && gpus == o.gpus && log == o.log && env == o.env && stopTimeoutSeconds == o.stopTimeoutSeconds
                && priority == o.priority && enabled == o.enabled && refusal == o.refusal;
     }
