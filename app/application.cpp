@@ -7,7 +7,7 @@
 #include "logging.h"
 #include "monitor.h"
 #include "backends/nvmlbackend.h"
-#include "run/processrunner.h"
+#include "run/runnerrouter.h"
 #include "singleinstance.h"
 #include "statusreport.h"
 #include "unixsignals.h"
@@ -158,10 +158,10 @@ int runHeadless(const Options &options, UnixSignalWatcher *signalWatcher)
         return 2;
     }
 
-    ProcessRunner runner;
+    const std::unique_ptr<RunnerRouter> runner = makeWorkloadRunner();
     MonitorPaths paths;
     paths.ledgerPath = LedgerStore::defaultPath();
-    Monitor monitor(location.path, &runner, SystemClock::instance(), paths);
+    Monitor monitor(location.path, runner.get(), SystemClock::instance(), paths);
     monitor.setGpuBackend(std::make_unique<NvmlBackend>());
     if (!monitor.start()) {
         for (const ConfigDiagnostic &problem : monitor.state().configProblems)

@@ -94,7 +94,7 @@ enum class WorkloadPriority {
 
 // [slurm]: one queue for a lab of workstations. Each GPU is lent to the lab's Slurm jobs while it is free and held for
 // the owner (a job of the hidden owner partition on its GRES type preempts the lab's job there) while a foreign
-// program uses it. A workload per GPU carries it out (Config::withGpuWorkloads(), run/ SlurmLender).
+// program uses it. A workload per GPU carries it out (Config::withGpuWorkloads(), slurm/ SlurmLender).
 struct SlurmConfig
 {
     bool enabled = false;
@@ -110,6 +110,13 @@ struct SlurmConfig
     bool operator==(const SlurmConfig &) const = default;
 };
 
+// How a workload is carried out, one runner each (run/runnerrouter.h routes a workload to the runner of its kind).
+enum class WorkloadKind {
+    Process,         // cmd=: idlegpu runs the command while the GPUs are idle and ends it to preempt (ProcessRunner)
+    ControlCommands, // start_cmd= and stop_cmd=: a service that pauses itself, lent by one command, taken back by the other
+    SlurmLending,    // [slurm]: a GPU lent to the lab's Slurm queue, held for the owner to preempt (SlurmLender)
+};
+
 // [process-*]: one idle workload.
 struct WorkloadConfig
 {
@@ -117,6 +124,10 @@ struct WorkloadConfig
     QString name;        // name= ; default: the section name without "process-"
     QString cmd;         // cmd= exactly as written
     QStringList argv;    // cmd split into words as a POSIX shell would (no shell is run)
+    QString startCmd;    // start_cmd= exactly as written: lends the GPUs to a service (instead of cmd=)
+    QStringList startArgv;
+    QString stopCmd;     // stop_cmd= exactly as written: takes them back
+    QStringList stopArgv;
     QString user;        // user= (a login name or uid), trimmed; empty: the user idlegpu runs as
     QString dir;         // dir= ; empty: the home folder of the user it runs as
     GpuSelection gpus;   // gpus= ; default ALL
@@ -134,11 +145,19 @@ struct WorkloadConfig
     // file: Config::withGpuWorkloads() makes one per GPU present.
     std::optional<SlurmConfig> slurm;
 
+    WorkloadKind kind() const
+    {
+        if (slurm)
+            return WorkloadKind::SlurmLending;
+        return startCmd.isEmpty() && stopCmd.isEmpty() ? WorkloadKind::Process : WorkloadKind::ControlCommands;
+    }
+
     // Same settings (the line it stands on does not count): a running workload whose settings are equal
     // after a reload keeps running.
     bool sameSettings(const WorkloadConfig &o) const
     {
-        return id == o.id && name == o.name && cmd == o.cmd && argv == o.argv && user == o.user && dir == o.dir
+        return id == o.id && name == o.name && cmd == o.cmd && argv == o.argv && startCmd == o.startCmd
+               && startArgv == o.startArgv && stopCmd == o.stopCmd && stopArgv == o.stopArgv && user == o.user && dir == o.dir
                && gpus == o.gpus && log == o.log && env == o.env && stopTimeoutSeconds == o.stopTimeoutSeconds
                && priority == o.priority && enabled == o.enabled && refusal == o.refusal && slurm == o.slurm;
     }

@@ -57,7 +57,7 @@ public:
     void setGpuDevices(const QList<GpuDevice> &devices) override;
     // The lending workloads of the configuration in force: each GPU named is held (after the first listing) until
     // the policy starts its workload.
-    void setWorkloads(const QList<WorkloadConfig> &workloads);
+    void setWorkloads(const QList<WorkloadConfig> &workloads) override;
 
     // The jobs as the last listing saw them from this node; empty before one succeeded.
     Slurm::NodeView nodeView() const { return m_view; }
