@@ -251,7 +251,10 @@ NodeView viewOfNode(const QList<Job> &jobs, const SlurmConfig &slurm, const QLis
 {
     NodeView view;
     // gpu%d -> ^gpu(\d+)$: the GPU a type names.
-    const QString pattern = QRegularExpression::escape(slurm.gresType).replace(QLatin1String("%d"), QLatin1String("(\\d+)"));
+    QStringList parts = slurm.gresType.split(QLatin1String("%d"));
+    for (QString &part : parts)
+        part = QRegularExpression::escape(part);
+    const QString pattern = parts.join(QLatin1String("(\\d+)"));
     const QRegularExpression typePattern(QLatin1Char('^') + pattern + QLatin1Char('$'));
     for (const Job &job : jobs) {
         if (!job.isActive())

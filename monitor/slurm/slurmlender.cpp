@@ -49,6 +49,7 @@ struct SlurmLender::Gpu
     QPointer<QProcess> command;
     Op op = Op::Hold;
     quint64 lastCommandEnd = 0; // m_commandsFinished when its last command ended
+    qint64 commandStartedMs = 0;
     int failures = 0;
     qint64 retryAtMs = 0;
     QString unreachable;
@@ -275,6 +276,7 @@ void SlurmLender::runCommand(Gpu &gpu, Op op)
     }
     qCDebug(lcSlurm).noquote() << program << arguments.join(QLatin1Char(' '));
     gpu.op = op;
+    gpu.commandStartedMs = m_clock->nowMs();
     const int index = gpu.index;
     gpu.command = launch(program, arguments, timeoutMs, [this, index, op](QProcess *process, bool timedOut) {
         onCommandFinished(index, op, process, timedOut);
@@ -347,8 +349,9 @@ void SlurmLender::onCommandFinished(int gpuIndex, Op op, QProcess *process, bool
             gpu->holdIds.clear();
             if (const std::optional<qint64> id = Slurm::jobIdOfSalloc(output))
                 gpu->holdIds.append(*id);
-            qCInfo(lcSlurm, "GPU %d held for the owner (job %s)", gpuIndex,
-                   gpu->holdIds.isEmpty() ? "?" : qPrintable(QString::number(gpu->holdIds.first())));
+            qCInfo(lcSlurm, "GPU %d held for the owner (job %s, granted in %lld ms)", gpuIndex,
+                   gpu->holdIds.isEmpty() ? "?" : qPrintable(QString::number(gpu->holdIds.first())),
+                   qlonglong(m_clock->nowMs() - gpu->commandStartedMs));
             break;
         case Op::Release:
             gpu->holdPlaced = false;

@@ -8,7 +8,8 @@
 # cred_expire + 1 s), the node's Gres never changed with scontrol. Its own munged socket and ports, so that a
 # distribution's munge or slurmd (which Debian may start on install) is left alone.
 #
-#   cluster_init DIR NODE GPUS     the folders, the munge key, munged, the fake GPUs DIR/dev/nvidia0..GPUS-1
+#   cluster_init DIR NODE GPUS     the folders, the munge key, munged, the fake GPUs DIR/dev/nvidia0..GPUS-1 (and
+#                                  nvidiactl, nvidia-uvm)
 #   cluster_conf SLURM_LINES GRES_LINES   slurm.conf = the test's globals + SLURM_LINES; gres.conf = GRES_LINES
 #   cluster_start                  slurmctld and slurmd; waits until the node is idle
 #   cluster_stop                   cancels every job, stops the daemons and munged (for a trap)
@@ -41,6 +42,8 @@ cluster_init() {
         --pid-file="$CLUSTER_DIR/run/munged.pid" --log-file="$CLUSTER_DIR/log/munged.log" \
         --seed-file="$CLUSTER_DIR/munge/seed"
     for ((i = 0; i < gpus; i++)); do mknod "$CLUSTER_DIR/dev/nvidia$i" c 1 3; done
+    mknod "$CLUSTER_DIR/dev/nvidiactl" c 1 3 # what every CUDA process opens besides its GPU's node
+    mknod "$CLUSTER_DIR/dev/nvidia-uvm" c 1 3
     export SLURM_CONF=$CLUSTER_DIR/etc/slurm.conf
 }
 
