@@ -84,12 +84,14 @@ SlurmLender::~SlurmLender()
         if (gpu->command) {
             gpu->command->disconnect(this);
             gpu->command->kill();
+            gpu->command->waitForFinished(kKillGraceMs); // reaped at once after SIGKILL; only at exit
         }
         delete gpu;
     }
     if (m_listing) {
         m_listing->disconnect(this);
         m_listing->kill();
+        m_listing->waitForFinished(kKillGraceMs);
     }
 }
 

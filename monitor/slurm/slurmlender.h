@@ -46,7 +46,7 @@ class SlurmLender : public WorkloadRunner
 public:
     explicit SlurmLender(const Clock *clock = SystemClock::instance(), QObject *parent = nullptr);
     SlurmLender(const SlurmCommands &commands, const Clock *clock, QObject *parent = nullptr);
-    ~SlurmLender() override; // kills the commands still running (no waiting)
+    ~SlurmLender() override; // kills the commands still running (the holds stay as Slurm has them)
 
     bool start(const WorkloadConfig &config, const QList<int> &gpus, bool allGpus) override;
     void stop(const QString &id, const QString &reason) override;
