@@ -7,8 +7,10 @@
 #include "logging.h"
 #include "monitor.h"
 #include "backends/nvmlbackend.h"
-#include "run/processrunner.h"
+#include "run/runnerrouter.h"
 #include "singleinstance.h"
+#include "slurm/slurmcommands.h"
+#include "devices/devicescanner.h"
 #include "statusreport.h"
 #include "unixsignals.h"
 
@@ -21,6 +23,7 @@
 #include <QFileInfo>
 #include <QJsonDocument>
 #include <QTextStream>
+#include <QThread>
 
 #include <cstdio>
 #include <memory>
@@ -100,6 +103,25 @@ int checkConfig(const Options &options)
     return 0;
 }
 
+// --print-slurm-conf: the slurm.conf and gres.conf lines for the GPUs found under device_root, with [slurm]'s node,
+// partition and gres_type (or their defaults, without a config file).
+int printSlurmConf(const Options &options)
+{
+    const ConfigLoader::Location location = ConfigLoader::locate(options.configPath);
+    ConfigLoadResult result = ConfigLoader::parse(QByteArray(), location.path); // the defaults, the host name as node
+    if (!notSetUp(options, location))
+        result = ConfigLoader::load(location.path);
+    for (const ConfigDiagnostic &problem : result.diagnostics)
+        printErr(problem.toString());
+    if (!result.ok()) {
+        printErr(Cli::tr("%1: the configuration has errors; run idlegpu --check-config.").arg(location.path));
+        return 1;
+    }
+    const DeviceNodes devices = scanDevices(result.config.deviceRoot);
+    printOut(Slurm::slurmConfText(result.config.slurm, devices.gpus, QThread::idealThreadCount()));
+    return devices.gpus.isEmpty() ? 1 : 0;
+}
+
 int printStatus(const Options &options)
 {
     const ConfigLoader::Location location = ConfigLoader::locate(options.configPath);
@@ -158,10 +180,10 @@ int runHeadless(const Options &options, UnixSignalWatcher *signalWatcher)
         return 2;
     }
 
-    ProcessRunner runner;
+    const std::unique_ptr<RunnerRouter> runner = makeWorkloadRunner();
     MonitorPaths paths;
     paths.ledgerPath = LedgerStore::defaultPath();
-    Monitor monitor(location.path, &runner, SystemClock::instance(), paths);
+    Monitor monitor(location.path, runner.get(), SystemClock::instance(), paths);
     monitor.setGpuBackend(std::make_unique<NvmlBackend>());
     if (!monitor.start()) {
         for (const ConfigDiagnostic &problem : monitor.state().configProblems)
@@ -192,7 +214,8 @@ static bool wantsTray(int argc, char **argv)
 {
     for (int i = 1; i < argc; ++i) {
         const QByteArray arg = argv[i];
-        if (arg == "--headless" || arg == "--status" || arg == "--check-config" || arg == "--help" || arg == "-h"
+        if (arg == "--headless" || arg == "--status" || arg == "--check-config" || arg == "--print-slurm-conf"
+            || arg == "--help" || arg == "-h"
             || arg == "--help-all" || arg == "--version" || arg == "-v")
             return false;
     }
@@ -242,7 +265,12 @@ int runIdlegpu(int argc, char **argv)
     const QCommandLineOption settingsOption(QStringLiteral("settings"),
                                             Cli::tr("Open the settings dialog on the configuration file (a running "
                                                     "idlegpu applies what you save at once)."));
-    parser.addOptions({headlessOption, statusOption, jsonOption, checkOption, demoOption, settingsOption, configOption});
+    const QCommandLineOption slurmConfOption(QStringLiteral("print-slurm-conf"),
+                                             Cli::tr("Print the lines of slurm.conf and gres.conf that lend this "
+                                                     "computer's GPUs to a Slurm queue ([slurm] in the "
+                                                     "configuration), for the cluster's admin to paste; then exit."));
+    parser.addOptions({headlessOption, statusOption, jsonOption, checkOption, demoOption, settingsOption, configOption,
+                       slurmConfOption});
     parser.process(*app);
 
     Options options;
@@ -250,9 +278,10 @@ int runIdlegpu(int argc, char **argv)
     options.json = parser.isSet(jsonOption);
     const int modes = int(parser.isSet(headlessOption)) + int(parser.isSet(statusOption))
                       + int(parser.isSet(checkOption)) + int(parser.isSet(demoOption))
-                      + int(parser.isSet(settingsOption));
+                      + int(parser.isSet(settingsOption)) + int(parser.isSet(slurmConfOption));
     if (modes > 1) {
-        printErr(Cli::tr("Choose one of --headless, --status, --check-config, --demo and --settings."));
+        printErr(Cli::tr("Choose one of --headless, --status, --check-config, --print-slurm-conf, --demo and "
+                         "--settings."));
         return 2;
     }
     if (options.json && !parser.isSet(statusOption)) {
@@ -263,6 +292,8 @@ int runIdlegpu(int argc, char **argv)
         return checkConfig(options);
     if (parser.isSet(statusOption))
         return printStatus(options);
+    if (parser.isSet(slurmConfOption))
+        return printSlurmConf(options);
     if (tray && parser.isSet(settingsOption))
         return runSettings(options);
     if (tray)

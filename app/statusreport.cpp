@@ -6,6 +6,7 @@
 #include "conditions/logindpresence.h"
 #include "ledger/ledgerstore.h"
 #include "logging.h"
+#include "slurm/slurmlender.h"
 
 #include <QCoreApplication>
 #include <QDateTime>
@@ -19,6 +20,36 @@ namespace StatusReport {
 
 // A one-shot look may wait this long for logind; the desktop's own idle time is the tray's alone to ask.
 constexpr int kPresenceTimeoutMs = 1000;
+
+// [slurm]: what Slurm says of each GPU now, as the runtimes of its lending workloads: held (a hold job there), lent
+// (with the lab's jobs), or Slurm unreachable.
+static QHash<QString, WorkloadRuntime> slurmRuntimes(const Config &config, const DeviceNodes &devices)
+{
+    QList<int> gresOrder;
+    for (const GpuDevice &gpu : devices.gpus)
+        if (gpu.vendor == GpuVendor::Nvidia)
+            gresOrder.append(gpu.index);
+    QString error;
+    const std::optional<Slurm::NodeView> view = SlurmLender::listOnce(config.slurm, gresOrder, &error);
+    QHash<QString, WorkloadRuntime> runtimes;
+    for (const WorkloadConfig &workload : config.workloads) {
+        if (workload.kind() != WorkloadKind::SlurmLending)
+            continue;
+        const int gpu = workload.gpus.indices.value(0, -1);
+        WorkloadRuntime runtime;
+        runtime.id = workload.id;
+        runtime.gpus = {gpu};
+        if (!view) {
+            runtime.unreachable = error;
+        } else {
+            runtime.state = view->holds.contains(gpu) ? WorkloadRuntime::Stopped : WorkloadRuntime::Running;
+            for (const Slurm::Job &job : view->labJobs.value(gpu))
+                runtime.labJobs.append({job.id, job.user, job.name});
+        }
+        runtimes.insert(workload.id, runtime);
+    }
+    return runtimes;
+}
 
 MonitorState collect(const Config &config, const MonitorPaths &paths, std::unique_ptr<GpuBackend> vendorLibrary)
 {
@@ -34,14 +65,17 @@ MonitorState collect(const Config &config, const MonitorPaths &paths, std::uniqu
     }
     const SnapshotCollector::Survey survey = collector.survey(config);
     MonitorState state;
-    state.config = config;
+    state.config = config.withGpuWorkloads(survey.snapshot.devices.indices());
+    if (config.slurm.enabled)
+        state.runtimes = slurmRuntimes(state.config, survey.snapshot.devices);
     state.snapshot = survey.snapshot;
     state.snapshot.takenAtMs = SystemClock::instance()->nowMs(); // the presence's idle time is measured from it
     state.gpuMetrics = survey.gpuMetrics;
 
     PolicyInput input;
     input.snapshot = state.snapshot;
-    input.config = config;
+    input.config = state.config;
+    input.runtimes = state.runtimes;
     input.config.startDelaySeconds = 0; // "what would run": as if every GPU had been free long enough
     input.nowMs = state.snapshot.takenAtMs;
     input.localNow = QDateTime::currentDateTime();
@@ -142,6 +176,25 @@ static QString workloadName(const Config &config, const QString &id)
     return workload ? workload->name : id;
 }
 
+QString describeSlurmGpu(const MonitorState &state, int gpu)
+{
+    if (!state.config.slurm.enabled)
+        return QString();
+    const auto runtime = state.runtimes.constFind(Config::slurmWorkloadId(gpu));
+    if (runtime == state.runtimes.cend())
+        return QString();
+    if (!runtime->unreachable.isEmpty())
+        return QCoreApplication::translate("idlegpu", "Slurm unreachable: %1").arg(runtime->unreachable);
+    if (runtime->state != WorkloadRuntime::Running)
+        return QCoreApplication::translate("idlegpu", "held for you");
+    if (runtime->labJobs.isEmpty())
+        return QCoreApplication::translate("idlegpu", "lent to the lab (no job yet)");
+    QStringList jobs;
+    for (const WorkloadRuntime::LabJob &job : runtime->labJobs)
+        jobs.append(QCoreApplication::translate("idlegpu", "job %1 (%2)").arg(job.id).arg(job.user));
+    return QCoreApplication::translate("idlegpu", "lent to the lab: %1").arg(jobs.join(QStringLiteral(", ")));
+}
+
 QString formatText(const MonitorState &state)
 {
     QString out;
@@ -175,8 +228,14 @@ QString formatText(const MonitorState &state)
             s << " (" << identity.join(QStringLiteral(", ")) << ')';
         }
         s << ": ";
+        const QString lending = describeSlurmGpu(state, gpu.index);
+        if (!lending.isEmpty()) {
+            s << lending;
+            if (gpu.state == GpuState::Busy)
+                s << "; " << gpu.reason;
+        }
         // --status runs nothing: a GPU the policy would run a workload on is free, and the workload only would run.
-        if (gpu.state == GpuState::RunningWorkload && !gpu.workloadId.isEmpty())
+        else if (gpu.state == GpuState::RunningWorkload && !gpu.workloadId.isEmpty())
             s << "free: " << workloadName(state.config, gpu.workloadId) << " would run";
         else if (gpu.state == GpuState::Waiting && !gpu.workloadId.isEmpty())
             s << "waiting: " << workloadName(state.config, gpu.workloadId) << " would start after the start delay";
@@ -198,12 +257,17 @@ QString formatText(const MonitorState &state)
               << describeVerdict(holder, gpu.index, state.config, true) << '\n';
     }
     for (const WorkloadConfig &workload : state.config.workloads) {
+        if (workload.kind() == WorkloadKind::SlurmLending)
+            continue; // its GPU's line says it
         const QString reason = state.decision.workloadReasons.value(workload.id);
         s << "Workload " << workload.name << " [" << workload.id << "] on GPUs " << workload.gpus.toString();
         if (!workload.user.isEmpty())
             s << " as user " << workload.user;
         s << ": " << (reason.isEmpty() ? QStringLiteral("would run") : reason) << '\n';
     }
+    if (state.config.slurm.enabled)
+        s << "Slurm mode: node " << state.config.slurm.node << ", holds in partition " << state.config.slurm.partition
+          << '\n';
     if (state.config.workloads.isEmpty()) {
         s << QCoreApplication::translate("idlegpu", "No workloads configured.") << '\n';
         if (state.notSetUp)
@@ -285,6 +349,21 @@ QJsonObject toJson(const MonitorState &state)
                            {QStringLiteral("reason"), gpu.reason},
                            {QStringLiteral("workload"), gpu.workloadId},
                            {QStringLiteral("holders"), holders}};
+        if (const auto lending = state.runtimes.constFind(Config::slurmWorkloadId(gpu.index));
+            state.config.slurm.enabled && lending != state.runtimes.cend()) {
+            // "lent", "held" or "unreachable" (with why); the lab's jobs on the GPU.
+            QJsonArray jobs;
+            for (const WorkloadRuntime::LabJob &job : lending->labJobs)
+                jobs.append(QJsonObject{{QStringLiteral("id"), job.id},
+                                        {QStringLiteral("user"), job.user},
+                                        {QStringLiteral("name"), job.name}});
+            const QString slurmState = !lending->unreachable.isEmpty()               ? QStringLiteral("unreachable")
+                                       : lending->state == WorkloadRuntime::Running ? QStringLiteral("lent")
+                                                                                    : QStringLiteral("held");
+            object.insert(QStringLiteral("slurm"), QJsonObject{{QStringLiteral("state"), slurmState},
+                                                               {QStringLiteral("unreachable"), lending->unreachable},
+                                                               {QStringLiteral("jobs"), jobs}});
+        }
         if (const QString described = device.describe(); !described.isEmpty()) {
             object.insert(QStringLiteral("name"), described);
             object.insert(QStringLiteral("driver"), device.driver);

@@ -19,6 +19,9 @@ MonitorState collect(const Config &config, const MonitorPaths &paths = MonitorPa
 LedgerSummary readLedger(const QString &path);
 
 QString formatText(const MonitorState &state);
+// [slurm]: "lent to the lab: job 1234 (bob)", "lent to the lab (no job yet)", "held for you" or "Slurm unreachable:
+// ..." for a GPU, from its lending workload's runtime; empty when the GPU has none (not in Slurm mode).
+QString describeSlurmGpu(const MonitorState &state, int gpu);
 QJsonObject toJson(const MonitorState &state);
 
 // The effective configuration, every workload with its command exactly as read.

@@ -7,7 +7,7 @@
 #include "logging.h"
 #include "monitorhost.h"
 #include "backends/nvmlbackend.h"
-#include "run/processrunner.h"
+#include "run/runnerrouter.h"
 #include "singleinstance.h"
 #include "statefolder.h"
 #include "status/statuswindow.h"
@@ -209,7 +209,7 @@ int runTray(const QString &configPath, bool demo)
         paths.ledgerPath = LedgerStore::defaultPath();
     MonitorHost monitor(path, [path, paths, acceptMissingConfig] {
         MonitorParts parts;
-        parts.runner = std::make_unique<ProcessRunner>();
+        parts.runner = makeWorkloadRunner();
         parts.monitor = std::make_unique<Monitor>(path, parts.runner.get(), SystemClock::instance(), paths);
         parts.monitor->setGpuBackend(std::make_unique<NvmlBackend>());
         if (acceptMissingConfig)

@@ -420,8 +420,9 @@ bool Monitor::applyConfig(const ConfigLoadResult &result, bool initial)
         return false;
     }
 
-    const Config &next = result.config;
-    if (!initial && sameSettings(next, m_config))
+    // The file's settings, and the workloads they imply for the GPUs present ([slurm]: one per GPU).
+    const Config next = result.config.withGpuWorkloads(m_collector.devices().indices());
+    if (!initial && sameSettings(result.config, m_fileConfig))
         return true; // touched or rewritten without a change (a log file written in its folder, say)
     if (!initial) {
         // A workload whose settings changed restarts (if it was running); the others are left alone. A removed
@@ -439,6 +440,7 @@ bool Monitor::applyConfig(const ConfigLoadResult &result, bool initial)
         qCInfo(lcConfig, "applied the new configuration of %s", qPrintable(m_configPath));
     }
     const bool deviceRootChanged = next.deviceRoot != m_config.deviceRoot || initial;
+    m_fileConfig = result.config;
     m_config = next;
     applyOnBatteryConfig();
     applyActivityConfig();
@@ -453,7 +455,9 @@ bool Monitor::applyConfig(const ConfigLoadResult &result, bool initial)
                       qPrintable(m_config.deviceRoot), m_config.intervalSeconds);
         m_collector.setDevices(DeviceNodes());
         m_runner->setGpuDevices({});
+        m_config = m_fileConfig.withGpuWorkloads({});
     }
+    m_runner->setWorkloads(m_config.workloads);
     return true;
 }
 
@@ -522,6 +526,12 @@ void Monitor::updateDevices()
         m_collector.setDevices(devices);
         m_hidden.reset();
         m_runner->setGpuDevices(devices.gpus);
+        // Workloads the file implies per GPU ([slurm]) come and go with the GPUs.
+        const Config config = m_fileConfig.withGpuWorkloads(devices.indices());
+        if (config.workloads.size() != m_config.workloads.size() || !sameSettings(config, m_config)) {
+            m_config = config;
+            m_runner->setWorkloads(m_config.workloads);
+        }
     }
     m_nodeWatcher->setNodes(devices.allPaths()); // unchanged nodes keep their watch
 }

@@ -163,7 +163,8 @@ private:
     qint64 m_selfPid;
     bool m_inferHiddenHolders; // not as root: root sees every holder
 
-    Config m_config;
+    Config m_fileConfig; // as read from the file
+    Config m_config;     // in force: the file's, with the workloads it implies for the GPUs present
     QList<ConfigDiagnostic> m_configProblems;
     Snapshot m_snapshot;
     Decision m_decision;

@@ -24,9 +24,14 @@ build="$repo/build"
 #                                   (tests/package_check.sh fails on its errors)
 #   clang libclang-rt-14-dev        the libFuzzer targets of tests/fuzz (scripts/fuzz): clang++ and its
 #                                   fuzzer, address and undefined-behaviour sanitizer runtimes
+#   slurmctld slurmd slurm-client   the slurm tests (tests/slurm): a real single-host cluster under a temporary
+#   munge                           folder (Slurm 22.05, munged). They use their own munge socket and ports
+#                                   (16917-16918), so the munge and slurmd services Debian may start on install
+#                                   (slurmd only once /etc/slurm/slurm.conf exists) are left alone: the tests do not
+#                                   need them
 packages=(cmake ninja-build g++ pkgconf qt6-base-dev libgl-dev qt6-tools-dev qt6-tools-dev-tools qt6-l10n-tools
           psmisc xvfb trayer xdotool imagemagick x11-utils desktop-file-utils appstream dbus-daemon
-          dpkg-dev lintian clang libclang-rt-14-dev)
+          dpkg-dev lintian clang libclang-rt-14-dev slurmctld slurmd slurm-client munge)
 
 install_missing() {
     local missing=()

@@ -524,7 +524,7 @@ void TestConfig::reportsProblems_data()
         << QByteArray("[defaults]\ninterval=5\n[extra]\nx=1\n[process-a]\ncmd=x\ncommand=y\n")
         << QStringList{"test.conf:2: warning: unknown key 'interval' in [defaults] ignored",
                        "test.conf:3: warning: unknown section [extra] ignored: idlegpu reads [defaults], [gpu-*], "
-                       "[process-*], [tty], [activity] and [schedule]",
+                       "[process-*], [tty], [activity], [schedule] and [slurm]",
                        "test.conf:7: warning: unknown key 'command' in [process-a] ignored"}
         << true;
     QTest::newRow("DEFAULT section")

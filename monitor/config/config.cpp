@@ -40,6 +40,30 @@ const QStringList workloadKeys{QStringLiteral("dir"),  QStringLiteral("cmd"), QS
 const QStringList ttyKeys{QStringLiteral("enabled"), QStringLiteral("whitelist"), QStringLiteral("idle_seconds")};
 const QStringList activityKeys{QStringLiteral("pause_while_active"), QStringLiteral("idle_seconds")};
 const QStringList scheduleKeys{QStringLiteral("run")};
+const QStringList slurmKeys{QStringLiteral("enabled"), QStringLiteral("node"), QStringLiteral("partition"),
+                            QStringLiteral("gres_type")};
+
+// The host name up to its first dot, as `hostname -s` prints it: [slurm] node's default.
+QString shortHostName()
+{
+    char name[256] = {};
+    if (::gethostname(name, sizeof name - 1) != 0)
+        return QString();
+    const QString host = QString::fromLocal8Bit(name);
+    return host.left(host.indexOf(QLatin1Char('.')));
+}
+
+// A word Slurm takes as one name (a node, a partition, a GRES type): no white space, ',', ':', '=' or parentheses.
+bool isSlurmName(const QString &text)
+{
+    if (text.isEmpty())
+        return false;
+    for (const QChar c : text)
+        if (c.isSpace() || c == QLatin1Char(',') || c == QLatin1Char(':') || c == QLatin1Char('=')
+            || c == QLatin1Char('(') || c == QLatin1Char(')'))
+            return false;
+    return true;
+}
 
 // Words a shell would take as operators; idlegpu runs no shell, so they reach the program as arguments.
 const QStringList shellOperators{QStringLiteral("|"),  QStringLiteral("||"), QStringLiteral("&"),
@@ -89,6 +113,8 @@ public:
             error(problem.line, problem.message);
         for (const IniDocument::Section &section : m_doc.sections)
             readSection(section);
+        if (m_result.config.slurm.node.isEmpty())
+            m_result.config.slurm.node = shortHostName();
         if (m_droppedErrors + m_droppedWarnings > 0)
             m_result.diagnostics.append({m_droppedErrors > 0 ? ConfigDiagnostic::Error : ConfigDiagnostic::Warning,
                                          m_result.config.filePath, 0,
@@ -122,6 +148,9 @@ private:
         } else if (section.name == QLatin1String("schedule")) {
             warnUnknownKeys(section, scheduleKeys);
             readSchedule(section);
+        } else if (section.name == QLatin1String("slurm")) {
+            warnUnknownKeys(section, slurmKeys);
+            readSlurm(section);
         } else if (isGpuGroup) {
             warnUnknownKeys(section, gpuGroupKeys);
             readGpuGroup(section);
@@ -134,7 +163,7 @@ private:
                                       .arg(section.name));
         } else {
             warning(section.line, QStringLiteral("unknown section [%1] ignored: idlegpu reads [defaults], [gpu-*], "
-                                                 "[process-*], [tty], [activity] and [schedule]")
+                                                 "[process-*], [tty], [activity], [schedule] and [slurm]")
                                       .arg(section.name));
         }
     }
@@ -184,6 +213,32 @@ private:
             m_result.config.schedule = *schedule;
         else
             error(entry->line, QStringLiteral("run: %1").arg(message));
+    }
+
+    void readSlurm(const IniDocument::Section &section)
+    {
+        SlurmConfig &slurm = m_result.config.slurm;
+        readBoolean(section, QStringLiteral("enabled"), &slurm.enabled);
+        const auto readName = [&](const QString &key, QString *name, const char *what) {
+            const IniDocument::Entry *entry = find(section, key);
+            if (!entry)
+                return;
+            const QString text = value(*entry).trimmed();
+            if (!isSlurmName(text))
+                error(entry->line, QStringLiteral("%1: '%2' is not %3 (one word, without spaces, ',', ':', '=' or "
+                                                  "parentheses)")
+                                       .arg(key, value(*entry), QLatin1String(what)));
+            else
+                *name = text;
+        };
+        readName(QStringLiteral("node"), &slurm.node, "a Slurm node name");
+        readName(QStringLiteral("partition"), &slurm.partition, "a Slurm partition name");
+        const IniDocument::Entry *typeEntry = find(section, QStringLiteral("gres_type"));
+        readName(QStringLiteral("gres_type"), &slurm.gresType, "a GRES type");
+        if (typeEntry && slurm.gresType.count(QLatin1String("%d")) != 1)
+            error(typeEntry->line, QStringLiteral("gres_type: '%1' must hold %d once, where the GPU index goes (one GRES "
+                                                  "type per GPU: gpu%d gives gpu0, gpu1...)")
+                                       .arg(value(*typeEntry)));
     }
 
     // vendors = auto | a comma list of nvidia, amd, intel

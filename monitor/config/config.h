@@ -92,6 +92,31 @@ enum class WorkloadPriority {
     Normal // as idlegpu's own
 };
 
+// [slurm]: one queue for a lab of workstations. Each GPU is lent to the lab's Slurm jobs while it is free and held for
+// the owner (a job of the hidden owner partition on its GRES type preempts the lab's job there) while a foreign
+// program uses it. A workload per GPU carries it out (Config::withGpuWorkloads(), slurm/ SlurmLender).
+struct SlurmConfig
+{
+    bool enabled = false;
+    QString node;                                // the NodeName of this workstation; default: the short host name
+    QString partition = QStringLiteral("owner"); // where the holds go: hidden, high PriorityTier, AllowGroups=root
+    QString gresType = QStringLiteral("gpu%d");  // the GRES type of GPU %d (gres.conf Type=)
+    // "gpu1": the GRES type of GPU `gpu`.
+    QString gresTypeOf(int gpu) const
+    {
+        QString type = gresType;
+        return type.replace(QLatin1String("%d"), QString::number(gpu));
+    }
+    bool operator==(const SlurmConfig &) const = default;
+};
+
+// How a workload is carried out, one runner each (run/runnerrouter.h routes a workload to the runner of its kind).
+enum class WorkloadKind {
+    Process,         // cmd=: idlegpu runs the command while the GPUs are idle and ends it to preempt (ProcessRunner)
+    ControlCommands, // start_cmd= and stop_cmd=: a service that pauses itself, lent by one command, taken back by the other
+    SlurmLending,    // [slurm]: a GPU lent to the lab's Slurm queue, held for the owner to preempt (SlurmLender)
+};
+
 // [process-*]: one idle workload.
 struct WorkloadConfig
 {
@@ -99,6 +124,10 @@ struct WorkloadConfig
     QString name;        // name= ; default: the section name without "process-"
     QString cmd;         // cmd= exactly as written
     QStringList argv;    // cmd split into words as a POSIX shell would (no shell is run)
+    QString startCmd;    // start_cmd= exactly as written: lends the GPUs to a service (instead of cmd=)
+    QStringList startArgv;
+    QString stopCmd;     // stop_cmd= exactly as written: takes them back
+    QStringList stopArgv;
     QString user;        // user= (a login name or uid), trimmed; empty: the user idlegpu runs as
     QString dir;         // dir= ; empty: the home folder of the user it runs as
     GpuSelection gpus;   // gpus= ; default ALL
@@ -112,14 +141,25 @@ struct WorkloadConfig
     // Why it must not run (a problem with user=: none given as root, an unknown or forbidden user); empty when
     // it may. Such a workload is shown but never started; the rest of the config is used.
     QString refusal;
+    // A GPU lent to the lab ([slurm]): the settings its holds use; gpus names that one GPU. Not from a section of the
+    // file: Config::withGpuWorkloads() makes one per GPU present.
+    std::optional<SlurmConfig> slurm;
+
+    WorkloadKind kind() const
+    {
+        if (slurm)
+            return WorkloadKind::SlurmLending;
+        return startCmd.isEmpty() && stopCmd.isEmpty() ? WorkloadKind::Process : WorkloadKind::ControlCommands;
+    }
 
     // Same settings (the line it stands on does not count): a running workload whose settings are equal
     // after a reload keeps running.
     bool sameSettings(const WorkloadConfig &o) const
     {
-        return id == o.id && name == o.name && cmd == o.cmd && argv == o.argv && user == o.user && dir == o.dir
+        return id == o.id && name == o.name && cmd == o.cmd && argv == o.argv && startCmd == o.startCmd
+               && startArgv == o.startArgv && stopCmd == o.stopCmd && stopArgv == o.stopArgv && user == o.user && dir == o.dir
                && gpus == o.gpus && log == o.log && env == o.env && stopTimeoutSeconds == o.stopTimeoutSeconds
-               && priority == o.priority && enabled == o.enabled && refusal == o.refusal;
+               && priority == o.priority && enabled == o.enabled && refusal == o.refusal && slurm == o.slurm;
     }
 };
 
@@ -174,6 +214,26 @@ struct Config
     int maxTemperatureC = 0;                   // [defaults] max_temperature_c; 0: off
     // A GPU stopped for heat may run again once this much cooler than max_temperature_c.
     static constexpr int kCoolDownCelsius = 5;
+    SlurmConfig slurm; // [slurm]
+
+    // The workloads the file implies for the GPUs present, after its own: with [slurm] enabled, one per GPU that
+    // lends it to the lab (id slurm-gpuN, kind Slurm lending). The monitor's configuration in force is this.
+    Config withGpuWorkloads(const QList<int> &gpus) const
+    {
+        Config config = *this;
+        if (!slurm.enabled)
+            return config;
+        for (int gpu : gpus) {
+            WorkloadConfig lending;
+            lending.id = slurmWorkloadId(gpu);
+            lending.name = QStringLiteral("lent to the lab (GPU %1)").arg(gpu);
+            lending.gpus = GpuSelection::of({gpu});
+            lending.slurm = slurm;
+            config.workloads.append(lending);
+        }
+        return config;
+    }
+    static QString slurmWorkloadId(int gpu) { return QStringLiteral("slurm-gpu%1").arg(gpu); }
 
     const WorkloadConfig *workload(const QString &id) const
     {
@@ -258,7 +318,7 @@ inline bool sameSettings(const Config &a, const Config &b)
         || a.deviceRoot != b.deviceRoot || a.vendors != b.vendors || !(a.notify == b.notify) || !(a.gpuGroups == b.gpuGroups) || a.workloads.size() != b.workloads.size()
         || a.tty.enabled != b.tty.enabled || a.tty.whitelist != b.tty.whitelist || a.tty.idleSeconds != b.tty.idleSeconds
         || !(a.activity == b.activity) || !(a.schedule == b.schedule) || a.onBattery != b.onBattery
-        || a.maxTemperatureC != b.maxTemperatureC)
+        || a.maxTemperatureC != b.maxTemperatureC || !(a.slurm == b.slurm))
         return false;
     for (qsizetype i = 0; i < a.workloads.size(); ++i)
         if (!a.workloads.at(i).sameSettings(b.workloads.at(i)))

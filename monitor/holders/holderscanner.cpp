@@ -29,7 +29,8 @@
 // on the calling thread. Where it goes (1000 processes x 22 fds, 2-core VM, kernel 6.18): about 2.5 us per fd
 // for the fstatat through the /proc magic link and about 20 us per process to open and list its fd folder;
 // readlinkat or statx cost the same as fstatat. So past a few hundred processes the folders are read on two
-// threads.
+// threads. A holder's details (comm, status, exe, cmdline, its ancestors' stat, environ for SLURM_JOB_ID) are read
+// for the few holders only.
 
 namespace {
 
@@ -44,6 +45,9 @@ struct NodeIdentity
 constexpr int kMaxAncestors = 64;
 // argv0 longer than this is cut: enough for any real path, bounded against a hostile cmdline.
 constexpr size_t kMaxArgv0Bytes = 64 * 1024;
+// Enough of /proc/<pid>/environ for SLURM_JOB_ID: Slurm puts its variables among a job's first hundred or so, and an
+// environment past this is cut (ARG_MAX allows 2 MiB).
+constexpr size_t kMaxEnvironBytes = 256 * 1024;
 
 bool isVanished(int error)
 {
@@ -77,7 +81,8 @@ ssize_t readSmallFile(int dirFd, const char *path, char *buffer, size_t capacity
 
 enum class StatRead { Read, Missing, Garbage };
 
-StatRead readStat(const QString &procRoot, int procFd, qint64 pid, ProcStat *stat)
+// `isSlurmStepd`, when given, tells whether the process is slurmstepd (its comm, from the same line).
+StatRead readStat(const QString &procRoot, int procFd, qint64 pid, ProcStat *stat, bool *isSlurmStepd = nullptr)
 {
     char path[32];
     std::snprintf(path, sizeof path, "%lld/stat", static_cast<long long>(pid));
@@ -91,7 +96,35 @@ StatRead readStat(const QString &procRoot, int procFd, qint64 pid, ProcStat *sta
                                     << "not a process status line";
         return StatRead::Garbage;
     }
+    if (isSlurmStepd) {
+        const char *comm = nullptr;
+        int length = 0;
+        *isSlurmStepd = procStatComm(buffer, &comm, &length) && length == 10 && std::memcmp(comm, "slurmstepd", 10) == 0;
+    }
     return StatRead::Read;
+}
+
+// SLURM_JOB_ID in /proc/<pid>/environ (readable as root or by the process's own user); 0 when absent or unreadable.
+// Read for holders only: one small file per holder, about the cost of reading its comm.
+qint64 readSlurmJobId(int procFd, qint64 pid)
+{
+    char path[32];
+    std::snprintf(path, sizeof path, "%lld/environ", static_cast<long long>(pid));
+    static thread_local std::vector<char> buffer(kMaxEnvironBytes);
+    const ssize_t length = readSmallFile(procFd, path, buffer.data(), buffer.size());
+    if (length <= 0)
+        return 0;
+    int valueLength = 0;
+    const char *value = environValue(buffer.data(), int(length), "SLURM_JOB_ID", &valueLength);
+    if (!value || valueLength <= 0 || valueLength > 18)
+        return 0;
+    qint64 id = 0;
+    for (int i = 0; i < valueLength; ++i) {
+        if (value[i] < '0' || value[i] > '9')
+            return 0;
+        id = id * 10 + (value[i] - '0');
+    }
+    return id;
 }
 
 // The real uid, from the "Uid:" line of /proc/<pid>/status. The owner of /proc/<pid> is only the fallback: it
@@ -476,13 +509,19 @@ private:
         holder->exe = readExe(m_procFd, pid);
         holder->argv0 = readArgv0(m_procFd, pid);
         qint64 ancestor = stat.ppid;
+        bool underSlurmStepd = false;
         while (ancestor > 1 && holder->ancestors.size() < kMaxAncestors) {
             holder->ancestors.append(ancestor);
             ProcStat ancestorStat;
-            if (readStat(m_procRoot, m_procFd, ancestor, &ancestorStat) != StatRead::Read)
+            bool isStepd = false;
+            if (readStat(m_procRoot, m_procFd, ancestor, &ancestorStat, &isStepd) != StatRead::Read)
                 break;
+            underSlurmStepd = underSlurmStepd || isStepd;
             ancestor = ancestorStat.ppid;
         }
+        holder->slurmJobId = readSlurmJobId(m_procFd, pid);
+        if (holder->slurmJobId == 0 && underSlurmStepd)
+            holder->slurmJobId = -1;
         return true;
     }
 

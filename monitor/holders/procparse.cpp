@@ -41,3 +41,31 @@ bool parseProcStat(const char *text, ProcStat *stat)
     stat->startTime = parsed == kFieldsToStartTime ? static_cast<unsigned long long>(values[kFieldsToStartTime - 1]) : 0;
     return true;
 }
+
+bool procStatComm(const char *text, const char **begin, int *length)
+{
+    const char *open = std::strchr(text, '(');
+    const char *close = std::strrchr(text, ')');
+    if (!open || !close || close < open)
+        return false;
+    *begin = open + 1;
+    *length = int(close - open - 1);
+    return true;
+}
+
+const char *environValue(const char *data, int size, const char *key, int *length)
+{
+    const int keyLength = int(std::strlen(key));
+    int start = 0;
+    while (start < size) {
+        const void *nul = std::memchr(data + start, '\0', size_t(size - start));
+        const int end = nul ? int(static_cast<const char *>(nul) - data) : size;
+        if (end - start > keyLength && std::memcmp(data + start, key, size_t(keyLength)) == 0
+            && data[start + keyLength] == '=') {
+            *length = end - start - keyLength - 1;
+            return data + start + keyLength + 1;
+        }
+        start = end + 1;
+    }
+    return nullptr;
+}

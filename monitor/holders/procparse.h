@@ -19,3 +19,11 @@ struct ProcStat
 // Parses the NUL-terminated text of /proc/<pid>/stat, "pid (comm) state ppid pgrp session ... starttime ...".
 // comm may hold spaces and ')', so the fields start after the LAST ')'. False when the text is not such a line.
 bool parseProcStat(const char *text, ProcStat *stat);
+
+// The comm of a /proc/<pid>/stat line: the text between the first '(' and the last ')'; false when there is none.
+// `*begin` and `*length` then point into `text`.
+bool procStatComm(const char *text, const char **begin, int *length);
+
+// The value of `key` in the bytes of /proc/<pid>/environ (NUL-separated KEY=VALUE entries, the last one perhaps cut
+// short): a pointer into `data` and its length, or nullptr when the key is not there.
+const char *environValue(const char *data, int size, const char *key, int *length);

@@ -606,6 +606,9 @@ bool isForeign(const Holder &holder, int gpu, const Config &config, const QHash<
     for (const WorkloadRuntime &runtime : runtimes)
         if (belongsToWorkload(holder, runtime))
             return false;
+    // [slurm]: the lab's jobs run on the GPUs lent to them; a hold takes a GPU back from them, not the reverse.
+    if (config.slurm.enabled && holder.slurmJobId != 0)
+        return false;
     const QStringList ignored = config.ignoredProgramsFor(gpu);
     for (const QString &program : ignored)
         if (matchesProgram(holder, program))
@@ -696,6 +699,12 @@ HolderVerdict explainHolder(const Holder &holder, int gpu, const Config &config,
             verdict.why = QStringLiteral("ignore_programs names it (%1)").arg(program);
             return verdict;
         }
+    if (config.slurm.enabled && holder.slurmJobId != 0) {
+        verdict.why = holder.slurmJobId > 0
+                          ? QStringLiteral("a process of Slurm job %1: the lab's jobs never count").arg(holder.slurmJobId)
+                          : QStringLiteral("a process of a Slurm job (under slurmstepd): the lab's jobs never count");
+        return verdict;
+    }
     verdict.why = QStringLiteral("idlegpu itself or a process of a workload it runs");
     return verdict;
 }

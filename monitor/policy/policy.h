@@ -148,7 +148,8 @@ qint64 settledAtMs(qint64 freeSinceMs, const Config &config);
 QList<int> startOrder(const QList<GpuSelection> &gpusOfWorkloads);
 
 // Whether a holder counts against a GPU: not idlegpu, not a process of a running workload's session or
-// its descendants, not an ignored program (whole name of comm, exe basename or argv[0] basename).
+// its descendants, in Slurm mode not a process of a Slurm job (Holder::slurmJobId), not an ignored program (whole
+// name of comm, exe basename or argv[0] basename).
 bool isForeign(const Holder &holder, int gpu, const Config &config,
                const QHash<QString, WorkloadRuntime> &runtimes, qint64 selfPid);
 

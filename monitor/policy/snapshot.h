@@ -101,6 +101,10 @@ struct Holder
     std::optional<qint64> gpuMemoryBytes; // GPU memory it uses in all, when a backend (NVML, DRM fdinfo) names it
     // By GPU index, what a backend says it does there. A GPU missing here: no backend could say.
     QHash<int, GpuUse> gpuUse;
+    // A process of a Slurm job: SLURM_JOB_ID in its environment (readable as root), or -1 when it descends from
+    // slurmstepd but its environment could not be read; 0: no Slurm job's. In Slurm mode such a holder is never
+    // foreign: the lab's jobs run on the GPUs lent to them.
+    qint64 slurmJobId = 0;
 
     // "python3 (alice, pid 4242)": how the user is told who holds a GPU.
     QString describe() const

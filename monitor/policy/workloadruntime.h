@@ -24,6 +24,18 @@ struct WorkloadRuntime
     QString lastExit;        // "exit code 3" / "killed by signal 9"; empty when none yet
     QStringList lastOutput;  // last lines it printed (the last run), for the failing state
 
+    // A GPU lent to a lab's Slurm queue (slurm/ SlurmLender): Running = lent (its hold released), Stopping = the hold
+    // being placed, Stopped = held for the owner.
+    struct LabJob
+    {
+        qint64 id = 0;
+        QString user;
+        QString name;
+        bool operator==(const LabJob &) const = default;
+    };
+    QList<LabJob> labJobs; // the lab's jobs on the GPU now, as Slurm last said
+    QString unreachable;   // why Slurm could not be asked ("slurmctld did not answer within 5 s"); empty: it answers
+
     bool occupiesGpus() const { return state == Running || state == Stopping; }
 };
 

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // SPDX-FileCopyrightText: 2026 The idlegpu authors
 #pragma once
-// The runner behind an interface: the monitor's tests use a fake, the real one (ProcessRunner) runs
-// processes.
+// The runner behind an interface: the monitor's tests use a fake; the real one is a RunnerRouter
+// (run/runnerrouter.h) that hands each workload to the runner of its kind (ProcessRunner runs processes).
 #include "config/config.h"
 #include "policy/snapshot.h"
 #include "policy/workloadruntime.h"
@@ -36,6 +36,10 @@ public:
     // variables their stacks read (workloadEnvironment() in run/gpuenvironment.h). Runners that start no
     // processes ignore it.
     virtual void setGpuDevices(const QList<GpuDevice> &devices) { Q_UNUSED(devices) }
+    // The workloads of the configuration in force, at each config applied (before the decision that follows):
+    // a runner that must bring something it controls into a known state sees its workloads here first.
+    // Runners that only act on start() and stop() ignore it.
+    virtual void setWorkloads(const QList<WorkloadConfig> &workloads) { Q_UNUSED(workloads) }
 
     bool anyRunning() const
     {

@@ -145,9 +145,42 @@ QString StatusText::duration(qint64 ms)
     return tr("%1 h %2 min").arg(seconds / 3600).arg((seconds % 3600) / 60, 2, 10, QLatin1Char('0'));
 }
 
+QString StatusText::slurmActivity(const GpuStatus &gpu, const MonitorState &state, qint64 nowMs,
+                                  const QDateTime &wallNow, bool countdown)
+{
+    if (!state.config.slurm.enabled)
+        return QString();
+    const auto runtime = state.runtimes.constFind(Config::slurmWorkloadId(gpu.index));
+    if (runtime == state.runtimes.cend())
+        return QString();
+    if (!runtime->unreachable.isEmpty())
+        return tr("Slurm unreachable: %1").arg(runtime->unreachable);
+    if (runtime->state == WorkloadRuntime::Running) {
+        if (runtime->labJobs.isEmpty())
+            return tr("lent to the lab (no job yet)");
+        QStringList jobs;
+        for (const WorkloadRuntime::LabJob &job : runtime->labJobs)
+            jobs.append(tr("job %1 (%2)").arg(job.id).arg(job.user));
+        return tr("lent to the lab: %1").arg(jobs.join(tr(", ")));
+    }
+    switch (gpu.state) {
+    case GpuState::Busy: return tr("held for you — %1").arg(holders(gpu.foreignHolders));
+    case GpuState::Waiting: {
+        const qint64 lendAtMs = gpu.freeSinceMs + qint64(state.config.startDelaySeconds) * 1000;
+        if (!countdown)
+            return tr("held for you, lent to the lab at %1")
+                .arg(wallNow.addMSecs(lendAtMs - nowMs).toString(QStringLiteral("HH:mm:ss")));
+        return tr("held for you, lent to the lab in %1 s").arg(qMax<qint64>(0, (lendAtMs - nowMs + 999) / 1000));
+    }
+    default: return state.decision.hold != HoldReason::None ? tr("held for you — paused") : tr("held for you");
+    }
+}
+
 QString StatusText::gpuActivity(const GpuStatus &gpu, const MonitorState &state, qint64 nowMs,
                                 const QDateTime &wallNow, bool countdown)
 {
+    if (const QString lending = slurmActivity(gpu, state, nowMs, wallNow, countdown); !lending.isEmpty())
+        return lending;
     switch (gpu.state) {
     case GpuState::RunningWorkload: {
         const QString name = workloadName(state.config, gpu.workloadId);

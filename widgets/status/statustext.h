@@ -49,7 +49,13 @@ public:
     // "running miner since 14:02", "busy — python3 (alice, pid 4242)", "idle — reason",
     // "waiting, starting in 7 s" (with `countdown`) or "waiting, starting at 14:05:07" (without: it does not change
     // every second, so a menu that shows it need not be rebuilt); "idle — too hot" (with `countdown`, its
-    // temperature too); "idle — paused" while every workload is held back (holdReason() says why).
+    // temperature too); "idle — paused" while every workload is held back (holdReason() says why); in Slurm mode
+    // slurmActivity()'s words.
     static QString gpuActivity(const GpuStatus &gpu, const MonitorState &state, qint64 nowMs, const QDateTime &wallNow,
                                bool countdown);
+    // [slurm]: a GPU lent to the lab's queue or held for its owner: "lent to the lab: job 1234 (bob)", "lent to the lab
+    // (no job yet)", "held for you", "held for you — python3 (alice, pid 4242)", "held for you, lent to the lab in 7 s",
+    // "Slurm unreachable: …". Empty when the GPU has no lending workload (gpuActivity() says what it does then).
+    static QString slurmActivity(const GpuStatus &gpu, const MonitorState &state, qint64 nowMs, const QDateTime &wallNow,
+                                 bool countdown);
 };

@@ -1,0 +1,55 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// SPDX-FileCopyrightText: 2026 The idlegpu authors
+#pragma once
+// The runner the Monitor gets: one WorkloadRunner per WorkloadKind behind it, each workload handed to the runner of
+// its kind (WorkloadConfig::kind()). The Monitor sees one runner: runtimes() merges theirs, their signals are its
+// signals, stopAll() stops them all and allStopped() comes once every one has stopped. A new way of carrying out a
+// workload is a runner registered for a new kind (addRunner), nothing more.
+#include "clock.h"
+#include "run/workloadrunner.h"
+
+#include <QHash>
+
+#include <map>
+#include <memory>
+
+class RunnerRouter : public WorkloadRunner
+{
+    Q_OBJECT
+public:
+    explicit RunnerRouter(QObject *parent = nullptr);
+    ~RunnerRouter() override;
+
+    // Workloads of `kind` go to `runner` from now on; the router owns it. One runner per kind: a second replaces
+    // the first (which must have nothing running).
+    void addRunner(WorkloadKind kind, std::unique_ptr<WorkloadRunner> runner);
+    WorkloadRunner *runner(WorkloadKind kind) const;
+
+    // To the runner of config.kind(); false, with a warning, when no runner is registered for it. A workload that
+    // changed kind (a reload: cmd= became start_cmd=) is forgotten by its former runner first.
+    bool start(const WorkloadConfig &config, const QList<int> &gpus, bool allGpus) override;
+    void stop(const QString &id, const QString &reason) override;
+    void stopAll(const QString &reason) override;
+    void forget(const QString &id) override;
+    QHash<QString, WorkloadRuntime> runtimes() const override;
+    void setGpuUuids(const QHash<int, QString> &uuidsByIndex) override;
+    void setGpuDevices(const QList<GpuDevice> &devices) override;
+    // Each runner gets the workloads of its kind (an empty list when none is of it).
+    void setWorkloads(const QList<WorkloadConfig> &workloads) override;
+
+private:
+    // The runner that last got this workload (start, setWorkloads); null when none did.
+    WorkloadRunner *ownerOf(const QString &id) const { return m_owners.value(id); }
+    void claim(const QString &id, WorkloadRunner *runner);
+    void onRunnerStopped(WorkloadRunner *runner);
+
+    std::map<WorkloadKind, std::unique_ptr<WorkloadRunner>> m_runners;
+    QHash<QString, WorkloadRunner *> m_owners;
+    QList<WorkloadRunner *> m_stillStopping; // during stopAll(): the runners that have not said allStopped
+    bool m_stoppingAll = false;
+};
+
+// The runner idlegpu's modes give the Monitor: a router with every kind's runner registered (ProcessRunner for
+// cmd=, SlurmLender for the GPUs [slurm] lends). `reaperPath` as for ProcessRunner; empty: its default.
+std::unique_ptr<RunnerRouter> makeWorkloadRunner(const Clock *clock = SystemClock::instance(),
+                                                 const QString &reaperPath = QString());

@@ -1,0 +1,118 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// SPDX-FileCopyrightText: 2026 The idlegpu authors
+#pragma once
+// The runner of the workloads that lend GPUs to a lab's Slurm queue ([slurm], one workload slurm-gpuN per GPU): to
+// start one is to release the GPU's hold (the lab's jobs may land there), to stop it is to place the hold (the
+// owner partition's job on the GPU's GRES type preempts the lab's job there: SIGTERM, requeued). The policy decides
+// as for any workload; this runner only talks to Slurm.
+//
+// Every command runs through QProcess, asynchronously, under a timeout (Slurm's clients hang for seconds while
+// slurmctld is down), one at a time per GPU; a failed one is retried with a backoff and its reason shown
+// (WorkloadRuntime::unreachable). Holds are idempotent: a listing of the jobs (scontrol show job -d) comes before
+// the first command, so an existing hold job (from an earlier run) counts as held and duplicates are cancelled; the
+// listing is read again every kRefreshMs to converge on what is wanted (a hold cancelled by hand is placed again) and
+// to name the lab's jobs on each GPU. A GPU is held until the policy lends it: from the first workloads given, and
+// again by stopAll(), which emits allStopped() once every hold is placed or has failed.
+#include "clock.h"
+#include "run/workloadrunner.h"
+#include "slurm/slurmjobs.h"
+
+#include <QHash>
+#include <QPointer>
+
+#include <functional>
+#include <memory>
+
+class QProcess;
+class QTimer;
+
+// The programs it runs (tests give fakes) and how long each may take.
+struct SlurmCommands
+{
+    QString salloc = QStringLiteral("salloc");
+    QString scancel = QStringLiteral("scancel");
+    QString scontrol = QStringLiteral("scontrol");
+    // A query or a release: slurmctld answers in milliseconds, a client that cannot reach it gives up after
+    // about 9 s (scontrol) to 18 s (scancel) on its own.
+    int commandTimeoutMs = 5'000;
+    // A hold: granted in 28-84 ms, preemption included (measured); one still pending after this is given up
+    // (salloc revokes its request when killed) and tried again.
+    int holdTimeoutMs = 10'000;
+};
+
+class SlurmLender : public WorkloadRunner
+{
+    Q_OBJECT
+public:
+    explicit SlurmLender(const Clock *clock = SystemClock::instance(), QObject *parent = nullptr);
+    SlurmLender(const SlurmCommands &commands, const Clock *clock, QObject *parent = nullptr);
+    ~SlurmLender() override; // kills the commands still running (the holds stay as Slurm has them)
+
+    bool start(const WorkloadConfig &config, const QList<int> &gpus, bool allGpus) override;
+    void stop(const QString &id, const QString &reason) override;
+    void stopAll(const QString &reason) override;
+    void forget(const QString &id) override;
+    QHash<QString, WorkloadRuntime> runtimes() const override;
+    // The NVIDIA GPUs present, in gres.conf's order: an untyped GRES index names the GPU at that position.
+    void setGpuDevices(const QList<GpuDevice> &devices) override;
+    // The lending workloads of the configuration in force: each GPU named is held (after the first listing) until
+    // the policy starts its workload.
+    void setWorkloads(const QList<WorkloadConfig> &workloads) override;
+
+    // The jobs as the last listing saw them from this node; empty before one succeeded.
+    Slurm::NodeView nodeView() const { return m_view; }
+
+    // How often the job listing is read while the GPUs are known.
+    static constexpr int kRefreshMs = 10'000;
+    // After a release, the listing is read this soon to name the lab's job that lands there.
+    static constexpr int kSoonAfterReleaseMs = 2'000;
+    // A failed command is retried after 1 s, doubling to this.
+    static constexpr qint64 kMaxRetryMs = 60'000;
+    // stopAll() gives up waiting for holds after this long.
+    static constexpr int kStopAllTimeoutMs = 20'000;
+
+    // For --status: lists the jobs once, waiting at most the commands' timeout (blocking: not for the monitor's
+    // thread). nullopt with *error set when Slurm cannot be asked.
+    static std::optional<Slurm::NodeView> listOnce(const SlurmConfig &slurm, const QList<int> &gresOrder,
+                                                   QString *error, const SlurmCommands &commands = SlurmCommands());
+
+private:
+    struct Gpu;
+    enum class Op { Hold, Release, CancelDuplicates };
+
+    Gpu *gpuOf(const QString &id) const;
+    Gpu &ensureGpu(const WorkloadConfig &config);
+    void converge();
+    void converge(Gpu &gpu);
+    void runCommand(Gpu &gpu, Op op);
+    void onCommandFinished(int gpuIndex, Op op, QProcess *process, bool timedOut);
+    void list();
+    void onListFinished(QProcess *process, bool timedOut);
+    void applyView(const Slurm::NodeView &view);
+    void fail(Gpu &gpu, const QString &what);
+    void scheduleRetry();
+    void maybeFinishStopAll();
+    void finishStopAll();
+    WorkloadRuntime runtimeOf(const Gpu &gpu) const;
+    // Starts `program` with a kill after `timeoutMs`; `done(process, timedOut)` once it ends either way.
+    QProcess *launch(const QString &program, const QStringList &arguments, int timeoutMs,
+                     std::function<void(QProcess *, bool)> done);
+
+    SlurmCommands m_commands;
+    const Clock *m_clock;
+    QHash<int, Gpu *> m_gpus; // by GPU index
+    SlurmConfig m_slurm;      // of the workloads last given (the listing is read from its node)
+    QList<int> m_gresOrder;
+    Slurm::NodeView m_view;
+    bool m_listed = false;    // a listing has succeeded since the GPUs were given
+    QPointer<QProcess> m_listing;
+    quint64 m_commandsFinished = 0; // a listing started before a command ended says nothing of that GPU's hold
+    quint64 m_listingStartedAt = 0;
+    int m_listFailures = 0;
+    qint64 m_listRetryAtMs = 0;
+    QString m_listProblem;
+    QTimer *m_refreshTimer = nullptr;
+    QTimer *m_retryTimer = nullptr;
+    QTimer *m_stopAllTimer = nullptr;
+    bool m_stoppingAll = false;
+};

@@ -1,0 +1,160 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-3.0-or-later
+# SPDX-FileCopyrightText: 2026 The idlegpu authors
+# Slurm mode end to end (ctest label slurm): a real munged, slurmctld and slurmd on this machine (tests/slurm/
+# cluster.sh), two fake GPUs made by mknod, slurm.conf and gres.conf from idlegpu --print-slurm-conf, and
+# idlegpu --headless as root with [slurm] enabled:
+#   - a stale hold of GPU 0 from "an earlier run" is taken over, not doubled; both GPUs are held, then lent;
+#   - two scavenger jobs run, one per GPU; --status names the job on each;
+#   - a process that is no job opens fake GPU 1: the job on GPU 1 is requeued, GPU 0's runs on (and the time from
+#     the open to that job's SIGTERM is printed: the bench figure);
+#   - the open closes: the hold goes and the job runs again;
+#   - idlegpu exits on SIGTERM: every GPU is held.
+# Skips (exit 77, with the reason) where the Slurm packages are missing or not run as root. The cluster is torn
+# down on every exit. Usage: test_slurm_mode.sh IDLEGPU HOLDOPEN
+set -uo pipefail
+IDLEGPU=$1 HOLDOPEN=$2
+here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+source "$here/cluster.sh"
+[ "$(id -u)" -eq 0 ] || { echo "SKIP: needs root (slurmd and the holds' salloc -p owner run as root)"; exit 77; }
+reason=$(cluster_have_packages) || { echo "SKIP: $reason"; exit 77; }
+
+t0=$(date +%s%3N)
+ms() { echo $(( $(date +%s%3N) - t0 )); }
+log() { echo "[$(ms) ms] $*"; }
+failures=0
+pass() { log "PASS $*"; }
+fail() { log "FAIL $*"; failures=$((failures + 1)); }
+
+B=$(mktemp -d /tmp/idlegpu-slurm.XXXX)
+export XDG_STATE_HOME=$B/state # idlegpu's ledger, apart from the user's
+idlegpu_pid="" owner_pid=""
+cleanup() {
+    [ -n "$owner_pid" ] && kill "$owner_pid" 2>/dev/null
+    if [ -n "$idlegpu_pid" ] && kill -0 "$idlegpu_pid" 2>/dev/null; then
+        kill "$idlegpu_pid"
+        for _ in $(seq 60); do kill -0 "$idlegpu_pid" 2>/dev/null || break; sleep 0.25; done
+        kill -9 "$idlegpu_pid" 2>/dev/null
+    fi
+    cluster_stop
+    if [ "$failures" -ne 0 ]; then
+        echo "--- idlegpu's log"; tail -60 "$B/log/idlegpu.log" 2>/dev/null
+        echo "--- slurmctld.log"; tail -30 "$B/log/slurmctld.log" 2>/dev/null
+    fi
+    rm -rf "$B"
+    log "torn down"
+}
+trap cleanup EXIT
+
+# wait_for SECONDS COMMAND...: until the command succeeds, polling every 0.1 s.
+wait_for() {
+    local deadline=$(( $(date +%s%3N) + $1 * 1000 )); shift
+    until "$@"; do
+        [ "$(date +%s%3N)" -lt "$deadline" ] || return 1
+        sleep 0.1
+    done
+}
+state_of() { sl squeue -h -j "$1" -o %T 2>/dev/null; }
+is_state() { [ "$(state_of "$1")" = "$2" ]; }
+holds_of() { sl squeue -h -n "idlegpu-hold-gpu$1" -o %i 2>/dev/null | wc -l; }
+has_holds() { [ "$(holds_of 0)" = "$1" ] && [ "$(holds_of 1)" = "$2" ]; }
+running_jobs() { [ "$(sl squeue -h -p scavenger -t RUNNING | wc -l)" = "$1" ]; }
+# The running job whose GRES index on the node is $1 (IDX is the position in gres.conf).
+job_on_gpu() {
+    sl scontrol show job -d --oneliner | awk -v idx="$1" '/JobState=RUNNING/ && /Partition=scavenger/ &&
+        $0 ~ ("GRES=[^ ]*:1\\(IDX:" idx "\\)") { for (i = 1; i <= NF; i++) if ($i ~ /^JobId=/) { sub("JobId=", "", $i); print $i } }'
+}
+
+cluster_init "$B" ws0 2
+cat > "$B/idlegpu.conf" <<CONF
+[defaults]
+device_root = $B/dev
+start_delay_seconds = 1
+interval_seconds = 5
+
+[slurm]
+enabled = true
+node = ws0
+CONF
+chmod 600 "$B/idlegpu.conf"
+
+# slurm.conf and gres.conf from what idlegpu prints for the admin, with this cluster's address and a short KillWait.
+"$IDLEGPU" --print-slurm-conf -c "$B/idlegpu.conf" > "$B/print.txt" || { fail "--print-slurm-conf"; exit 1; }
+grep -q '^NodeName=ws0 CPUs=[0-9]* Gres=gpu:gpu0:1,gpu:gpu1:1 State=UNKNOWN$' "$B/print.txt" && pass "--print-slurm-conf: the node's Gres" || fail "--print-slurm-conf: $(cat "$B/print.txt")"
+slurm_lines=$(grep -v '^#' "$B/print.txt" | grep -v ' Name=gpu ' \
+    | sed -e "s/^NodeName=ws0 CPUs=[0-9]*/NodeName=ws0 NodeAddr=127.0.0.1 NodeHostname=$(hostname -s) CPUs=$(nproc)/" \
+          -e 's/^KillWait=.*/KillWait=2/')
+cluster_conf "$slurm_lines" "$(grep ' Name=gpu ' "$B/print.txt")"
+cluster_start || { fail "the cluster did not start"; exit 1; }
+log "cluster up"
+
+# A hold left by an earlier run: idlegpu must count it, not place a second one.
+sl salloc -Q --no-shell -p owner -w ws0 --gres=gpu:gpu0:1 -c 1 -J idlegpu-hold-gpu0 || fail "the stale hold"
+
+"$IDLEGPU" --headless -c "$B/idlegpu.conf" > "$B/log/idlegpu.log" 2>&1 &
+idlegpu_pid=$!
+duplicate=0
+for _ in $(seq 30); do
+    [ "$(holds_of 0)" -gt 1 ] && duplicate=1
+    sleep 0.1
+done
+[ "$duplicate" = 0 ] && pass "the stale hold of GPU 0 was taken over, not doubled" || fail "GPU 0 got a second hold"
+wait_for 20 has_holds 0 0 && pass "both GPUs lent once free for start_delay_seconds" || fail "holds: $(sl squeue -h -o '%i %j %T')"
+
+cat > "$B/job.sh" <<JOB
+#!/bin/bash
+trap 'date +%s%N > $B/out/term.\$SLURM_JOB_ID; exit 143' TERM
+echo "start job=\$SLURM_JOB_ID CUDA_VISIBLE_DEVICES=\$CUDA_VISIBLE_DEVICES restart=\${SLURM_RESTART_COUNT:-0}"
+sleep 600 & wait \$!
+JOB
+chmod +x "$B/job.sh"
+for _ in 1 2; do
+    sl sbatch -Q -p scavenger --requeue --gres=gpu:1 -c 1 -J lab -o "$B/out/%j.out" --open-mode=append "$B/job.sh"
+done
+wait_for 30 running_jobs 2 && pass "two scavenger jobs run" || fail "jobs: $(sl squeue -h -o '%i %j %T %r')"
+victim=$(job_on_gpu 1) other=$(job_on_gpu 0)
+log "job on GPU 1: $victim, on GPU 0: $other"
+sleep 2.5 # idlegpu reads the listing again soon after a release
+"$IDLEGPU" --status -c "$B/idlegpu.conf" > "$B/status.txt" 2>&1
+grep -q "^GPU 1: lent to the lab: job $victim (root)" "$B/status.txt" && pass "--status: GPU 1 lent to job $victim" || fail "--status: $(cat "$B/status.txt")"
+
+# The owner's program, not a Slurm job, opens GPU 1 on a line from the fifo, so the time of the open is known. As
+# a CUDA process it holds nvidiactl and nvidia-uvm: a compute client (busy_when = auto).
+mkfifo "$B/go"
+(exec -a python3 "$HOLDOPEN" "$B/dev/nvidiactl" "$B/dev/nvidia-uvm" --then-on-input "$B/dev/nvidia1" < "$B/go") &
+owner_pid=$!
+exec 3> "$B/go"
+sleep 0.3
+open_ns=$(date +%s%N); echo go >&3
+wait_for 10 is_state "$victim" PENDING && pass "the job on GPU 1 was requeued" || fail "job $victim is $(state_of "$victim")"
+is_state "$other" RUNNING && pass "the job on GPU 0 runs on" || fail "job $other is $(state_of "$other")"
+[ "$(holds_of 1)" = 1 ] && pass "GPU 1 held for the owner" || fail "GPU 1 has $(holds_of 1) holds"
+term_ns=$(cat "$B/out/term.$victim" 2>/dev/null)
+if [ -n "$term_ns" ]; then
+    latency_ms=$(awk -v a="$open_ns" -v b="$term_ns" 'BEGIN { printf "%.1f", (b - a) / 1e6 }')
+    log "BENCH owner's open of GPU 1 -> SIGTERM of job $victim: $latency_ms ms"
+else
+    fail "job $victim got no SIGTERM"
+fi
+grep -o 'preempting.*' "$B/log/idlegpu.log" | head -1
+"$IDLEGPU" --status -c "$B/idlegpu.conf" > "$B/status.txt" 2>&1
+grep -q "^GPU 1: held for you" "$B/status.txt" && pass "--status: GPU 1 held for you" || fail "--status: $(cat "$B/status.txt")"
+
+# The owner's program ends: the hold goes after start_delay_seconds, the job runs again after cred_expire + 1 s.
+kill "$owner_pid"; wait "$owner_pid" 2>/dev/null; owner_pid=""; exec 3>&-
+closed_ms=$(ms)
+wait_for 10 has_holds 0 0 && pass "GPU 1 lent again" || fail "holds: $(sl squeue -h -o '%i %j %T')"
+wait_for 30 is_state "$victim" RUNNING && pass "the requeued job runs again, $(( $(ms) - closed_ms )) ms after the close" \
+    || fail "job $victim is $(state_of "$victim")"
+
+# idlegpu exits: every GPU held, so that no lab job lands on a GPU no one guards.
+kill "$idlegpu_pid"
+wait_for 30 bash -c "! kill -0 $idlegpu_pid 2>/dev/null" && pass "idlegpu exited on SIGTERM" || fail "idlegpu still runs"
+wait "$idlegpu_pid"; rc=$?; idlegpu_pid=""
+[ "$rc" = 0 ] || fail "idlegpu's exit status $rc"
+has_holds 1 1 && pass "every GPU held after the exit" || fail "holds: $(sl squeue -h -o '%i %j %T')"
+wait_for 10 bash -c "[ \"\$(timeout 5 squeue -h -p scavenger -t RUNNING | wc -l)\" = 0 ]" \
+    && pass "no lab job runs on an unguarded GPU" || fail "jobs: $(sl squeue -h -o '%i %j %T')"
+grep -E 'idlegpu.slurm' "$B/log/idlegpu.log" | sed 's/^/    /' | head -40
+log "done, $failures failure(s)"
+[ "$failures" -eq 0 ]
