@@ -398,6 +398,8 @@ QJsonObject toJson(const MonitorState &state)
         workloads.append(QJsonObject{{QStringLiteral("id"), workload.id},
                                      {QStringLiteral("name"), workload.name},
                                      {QStringLiteral("cmd"), workload.cmd},
+                                     {QStringLiteral("start_cmd"), workload.startCmd},
+                                     {QStringLiteral("stop_cmd"), workload.stopCmd},
                                      {QStringLiteral("gpus"), workload.gpus.toString()},
                                      {QStringLiteral("user"), workload.user},
                                      {QStringLiteral("refused"), workload.refusal},
@@ -450,13 +452,27 @@ QString formatConfig(const Config &config)
         s << '\n';
     }
     for (const WorkloadConfig &w : config.workloads) {
-        s << '[' << w.id << "] name = " << w.name << (w.enabled ? "" : " (disabled)") << '\n'
-          << "    cmd = " << w.cmd << '\n'
-          << "    argv =";
-        for (const QString &arg : w.argv)
-            s << " [" << arg << ']';
-        s << '\n'
-          << "    gpus = " << w.gpus.toString() << '\n'
+        s << '[' << w.id << "] name = " << w.name << (w.enabled ? "" : " (disabled)") << '\n';
+        const auto command = [&s](const char *key, const QString &text, const QStringList &argv) {
+            s << "    " << key << " = " << text << '\n' << "    " << key << " argv =";
+            for (const QString &arg : argv)
+                s << " [" << arg << ']';
+            s << '\n';
+        };
+        if (w.kind() == WorkloadKind::ControlCommands) {
+            s << "    controls a service (start_cmd lends it the GPUs, stop_cmd takes them back)\n";
+            command("start_cmd", w.startCmd, w.startArgv);
+            command("stop_cmd", w.stopCmd, w.stopArgv);
+            s << "    command_timeout_seconds = " << w.commandTimeoutSeconds << '\n';
+        } else {
+            s << "    cmd = " << w.cmd << '\n' << "    argv =";
+            for (const QString &arg : w.argv)
+                s << " [" << arg << ']';
+            s << '\n';
+        }
+        if (!w.servicePrograms.isEmpty())
+            s << "    service_programs = " << w.servicePrograms.join(QStringLiteral(", ")) << '\n';
+        s << "    gpus = " << w.gpus.toString() << '\n'
           << "    user = " << (w.user.isEmpty() ? QStringLiteral("(the user idlegpu runs as)") : w.user) << '\n'
           << "    dir = " << (w.dir.isEmpty() ? QStringLiteral("(home folder)") : w.dir) << '\n'
           << "    log = " << (w.log.isEmpty() ? QStringLiteral("(idlegpu's log)") : w.log) << '\n';

@@ -126,6 +126,7 @@ private slots:
     void busyRule_data();
     void busyRule();
     void readsDesktopKeys();
+    void readsControlCommands();
     void readsVendors_data();
     void readsVendors();
     void readsNotify_data();
@@ -476,7 +477,45 @@ void TestConfig::reportsProblems_data()
                                                   "indices separated by commas, like 0,1"}
                                    << false;
     QTest::newRow("no cmd") << QByteArray("; a workload\n[process-x]\ndir=/tmp\n")
-                            << QStringList{"test.conf:2: error: [process-x] has no cmd=: nothing to run"} << false;
+                            << QStringList{"test.conf:2: error: [process-x] has no cmd=: nothing to run (or "
+                                           "start_cmd= and stop_cmd= to control a service)"}
+                            << false;
+    QTest::newRow("control: start_cmd without stop_cmd")
+        << QByteArray("[process-boinc]\nstart_cmd=boinccmd --set_gpu_mode auto 0\n")
+        << QStringList{"test.conf:2: error: [process-boinc] has start_cmd= but no stop_cmd=: a service is lent with "
+                       "start_cmd= and taken back with stop_cmd=, both are needed"}
+        << false;
+    QTest::newRow("control: stop_cmd without start_cmd")
+        << QByteArray("[process-boinc]\n\nstop_cmd=boinccmd --set_gpu_mode never 0\n")
+        << QStringList{"test.conf:3: error: [process-boinc] has stop_cmd= but no start_cmd=: a service is lent with "
+                       "start_cmd= and taken back with stop_cmd=, both are needed"}
+        << false;
+    QTest::newRow("control: with cmd")
+        << QByteArray("[process-boinc]\ncmd=boinc\nstart_cmd=a\nstop_cmd=b\n")
+        << QStringList{"test.conf:3: error: [process-boinc] has cmd= (line 2) and start_cmd=: a workload either runs a "
+                       "command (cmd=) or controls a service (start_cmd= and stop_cmd=), not both"}
+        << false;
+    QTest::newRow("control: empty stop_cmd")
+        << QByteArray("[process-boinc]\nstart_cmd=a\nstop_cmd=\n")
+        << QStringList{"test.conf:3: error: stop_cmd is empty: nothing to run"} << false;
+    QTest::newRow("control: unbalanced quote")
+        << QByteArray("[process-boinc]\nstart_cmd=a 'b\nstop_cmd=b\n")
+        << QStringList{"test.conf:2: error: start_cmd: unterminated single quote: the ' at column 3 is never closed"} << false;
+    QTest::newRow("control: shell operator")
+        << QByteArray("[process-boinc]\nstart_cmd=a > /tmp/x\nstop_cmd=b\n")
+        << QStringList{"test.conf:2: warning: start_cmd: '>' is passed to the program as an argument: idlegpu runs no "
+                       "shell (write start_cmd=sh -c '...' for pipes and redirections)"}
+        << true;
+    QTest::newRow("control: command_timeout_seconds zero")
+        << QByteArray("[process-boinc]\nstart_cmd=a\nstop_cmd=b\ncommand_timeout_seconds=0\n")
+        << QStringList{"test.conf:4: error: command_timeout_seconds: '0' is out of range (1 to 3600 seconds)"} << false;
+    QTest::newRow("command_timeout_seconds with cmd")
+        << QByteArray("[process-x]\ncmd=a\ncommand_timeout_seconds=5\n")
+        << QStringList{"test.conf:3: warning: command_timeout_seconds is ignored without start_cmd= and stop_cmd="}
+        << true;
+    QTest::newRow("control: complete") << QByteArray("[process-boinc]\nstart_cmd=a\nstop_cmd=b\n"
+                                                     "command_timeout_seconds=60\nservice_programs=boinc, boinc-client\n")
+                                       << QStringList{} << true;
     QTest::newRow("empty cmd") << QByteArray("[process-x]\ncmd=\n")
                                << QStringList{"test.conf:2: error: cmd is empty: nothing to run"} << false;
     QTest::newRow("cmd of a comment") << QByteArray("[process-x]\ncmd=# nothing\n")
@@ -959,6 +998,41 @@ void TestConfig::readsNotify()
     QCOMPARE(result.config.notify.preemption, preemption);
     QCOMPARE(result.config.notify.failure, failure);
     QCOMPARE(result.config.notify.configError, configError);
+}
+
+void TestConfig::readsControlCommands()
+{
+    const ConfigLoadResult result = ConfigLoader::parse(
+        "[process-boinc]\nstart_cmd=boinccmd --set_gpu_mode auto 0\nstop_cmd = boinccmd --set_gpu_mode 'never' 0\n"
+        "command_timeout_seconds=45\nservice_programs=boinc, boinc-client,,\ngpus=1\n"
+        "[process-miner]\ncmd=miner\n",
+        testFile);
+    QVERIFY2(result.ok(), qPrintable(describe(result).join(QLatin1Char('\n'))));
+    const WorkloadConfig *boinc = result.config.workload(QStringLiteral("process-boinc"));
+    QVERIFY(boinc);
+    QCOMPARE(boinc->kind(), WorkloadKind::ControlCommands);
+    QCOMPARE(boinc->startCmd, QStringLiteral("boinccmd --set_gpu_mode auto 0"));
+    QCOMPARE(boinc->startArgv, (QStringList{"boinccmd", "--set_gpu_mode", "auto", "0"}));
+    QCOMPARE(boinc->stopArgv, (QStringList{"boinccmd", "--set_gpu_mode", "never", "0"}));
+    QVERIFY(boinc->cmd.isEmpty() && boinc->argv.isEmpty());
+    QCOMPARE(boinc->commandTimeoutSeconds, 45);
+    QCOMPARE(boinc->servicePrograms, (QStringList{"boinc", "boinc-client"}));
+    const WorkloadConfig *miner = result.config.workload(QStringLiteral("process-miner"));
+    QCOMPARE(miner->kind(), WorkloadKind::Process);
+    QCOMPARE(miner->commandTimeoutSeconds, 30); // the default
+
+    // Only on the GPUs of the workload that names them.
+    QCOMPARE(result.config.serviceProgramsFor(1).size(), 2);
+    QCOMPARE(result.config.serviceProgramsFor(1).first(), (QPair<QString, QString>{"boinc", "process-boinc"}));
+    QVERIFY(result.config.serviceProgramsFor(0).isEmpty());
+
+    // A changed command is a changed workload (a lent service is taken back and lent again).
+    WorkloadConfig changed = *boinc;
+    changed.stopCmd = QStringLiteral("boinccmd --set_gpu_mode never 60");
+    QVERIFY(!changed.sameSettings(*boinc));
+    changed = *boinc;
+    changed.commandTimeoutSeconds = 10;
+    QVERIFY(!changed.sameSettings(*boinc));
 }
 
 void TestConfig::refusesFileOfAnotherUser()

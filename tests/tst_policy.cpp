@@ -165,6 +165,20 @@ struct World
         config.workloads.append(w);
         return *this;
     }
+    // A control workload (start_cmd/stop_cmd) whose service runs `programs`.
+    World &service(const QString &id, const QString &gpuText, const QStringList &programs, bool enabled = true)
+    {
+        workload(id, gpuText, enabled);
+        WorkloadConfig &w = config.workloads.last();
+        w.cmd.clear();
+        w.argv.clear();
+        w.startCmd = QStringLiteral("boinccmd --set_gpu_mode auto 0");
+        w.startArgv = w.startCmd.split(QLatin1Char(' '));
+        w.stopCmd = QStringLiteral("boinccmd --set_gpu_mode never 0");
+        w.stopArgv = w.stopCmd.split(QLatin1Char(' '));
+        w.servicePrograms = programs;
+        return *this;
+    }
     World &ignore(const QString &gpuText, const QStringList &programs)
     {
         GpuGroupConfig group;
@@ -839,6 +853,14 @@ void TestPolicy::isForeign_data()
         << Holder(proc(58, "tensorboard-lo").exe("/usr/bin/python3").argv0("python3").gpu(0)) << 0 << true;
     QTest::newRow("ignored on GPU 1 only, held on GPU 1") << Holder(proc(60, "blender").gpu(1)) << 1 << false;
     QTest::newRow("ignored on GPU 1 only, held on GPU 0") << Holder(proc(60, "blender").gpu(0)) << 0 << true;
+    QTest::newRow("a service's program on its workload's GPU") << Holder(proc(70, "boinc").gpu(1)) << 1 << false;
+    QTest::newRow("a service's other program on its workload's GPU")
+        << Holder(proc(71, "boinc-client").gpu(1)) << 1 << false;
+    QTest::newRow("a service's program on another GPU") << Holder(proc(70, "boinc").gpu(0)) << 0 << true;
+    QTest::newRow("a service's program by exe basename")
+        << Holder(proc(72, "einstein_O3").exe("/usr/bin/boinc-client").gpu(1)) << 1 << false;
+    QTest::newRow("a prefix of a service's program") << Holder(proc(73, "boin").gpu(1)) << 1 << true;
+    QTest::newRow("a service's program, its workload disabled") << Holder(proc(74, "FAHClient").gpu(0)) << 0 << true;
     QTest::newRow("hidden, nothing known") << Holder(unseen().gpu(0)) << 0 << true;
     QTest::newRow("hidden, known to be the workload") << Holder(unseen().sid(500).gpu(0)) << 0 << true;
     QTest::newRow("hidden, pid named by a backend as the workload's")
@@ -855,6 +877,8 @@ void TestPolicy::isForeign()
 
     World world = World().gpus({0, 1});
     world.ignore("ALL", {"Xorg", "nvidia", "tensorboard-long-name"}).ignore("1", {"blender"});
+    world.service("process-boinc", "1", {"boinc", "boinc-client"});
+    world.service("process-fah", "ALL", {"FAHClient"}, false);
     world.runtimes.insert("run", {});
     world.runtimes["run"].state = WorkloadRuntime::Running;
     world.runtimes["run"].pid = 500;
@@ -889,6 +913,9 @@ void TestPolicy::explainHolder_data()
     QTest::newRow("ignored by name") << Holder(proc(3, "nvidia-smi").gpu(0)) << false
                                      << int(Policy::ClientKind::Compute)
                                      << QStringLiteral("ignore_programs names it (nvidia-smi)");
+    QTest::newRow("named by service_programs") << Holder(proc(5, "boinc").gpu(0).graphics()) << false
+                                               << int(Policy::ClientKind::Graphics)
+                                               << QStringLiteral("the service_programs of [process-boinc] name it (boinc)");
     QTest::newRow("the workload's own") << Holder(proc(4, "miner").gpu(0).graphics()) << false
                                         << int(Policy::ClientKind::Graphics)
                                         << QStringLiteral("idlegpu itself or a process of a workload it runs");
@@ -900,7 +927,7 @@ void TestPolicy::explainHolder()
     QFETCH(bool, foreign);
     QFETCH(int, kind);
     QFETCH(QString, why);
-    World world = World().gpus({0}).ignore("ALL", {"nvidia-smi"});
+    World world = World().gpus({0}).ignore("ALL", {"nvidia-smi"}).service("process-boinc", "ALL", {"boinc"});
     const Policy::HolderVerdict verdict = Policy::explainHolder(holder, 0, world.config, foreign);
     QCOMPARE(int(verdict.kind), kind);
     QCOMPARE(verdict.why, why);

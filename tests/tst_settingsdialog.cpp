@@ -1229,7 +1229,7 @@ void TestSettingsDialog::templatesFillFieldsAndSave()
     const auto restoreHome = qScopeGuard([&realHome] { qputenv("HOME", realHome); });
     for (const char *folder : {"boinc", "fah", "jobs"})
         QVERIFY(QDir(home.path()).mkdir(QLatin1String(folder)));
-    for (const char *program : {"boinc", "fah-client", "lolMiner"}) {
+    for (const char *program : {"boinc", "boinccmd", "fah-client", "lolMiner"}) {
         QFile fake(m_fakeBin + QLatin1Char('/') + QLatin1String(program));
         QVERIFY(fake.open(QIODevice::WriteOnly));
         fake.write("#!/bin/sh\nexit 0\n");
@@ -1253,6 +1253,13 @@ void TestSettingsDialog::templatesFillFieldsAndSave()
     QCOMPARE(list->currentRow(), 2);
     QCOMPARE(child<QLineEdit>(dialog, QStringLiteral("nameEdit"))->text(), expected.draft.name);
     QCOMPARE(child<QLineEdit>(dialog, QStringLiteral("cmdEdit"))->text(), expected.draft.cmd);
+    const bool controls = expected.draft.controlsService;
+    QCOMPARE(child<QComboBox>(dialog, QStringLiteral("kindCombo"))->currentData().toBool(), controls);
+    QCOMPARE(child<QLineEdit>(dialog, QStringLiteral("cmdEdit"))->isVisibleTo(&dialog), !controls);
+    QCOMPARE(child<QLineEdit>(dialog, QStringLiteral("startCmdEdit"))->isVisibleTo(&dialog), controls);
+    QCOMPARE(child<QLineEdit>(dialog, QStringLiteral("startCmdEdit"))->text(), expected.draft.startCmd);
+    QCOMPARE(child<QLineEdit>(dialog, QStringLiteral("stopCmdEdit"))->text(), expected.draft.stopCmd);
+    QCOMPARE(child<QLineEdit>(dialog, QStringLiteral("serviceProgramsEdit"))->text(), expected.draft.servicePrograms);
     QCOMPARE(child<QLineEdit>(dialog, QStringLiteral("dirEdit"))->text(), expected.draft.dir);
     QCOMPARE(child<QLineEdit>(dialog, QStringLiteral("logEdit"))->text(), expected.draft.log);
     QCOMPARE(child<QLineEdit>(dialog, QStringLiteral("stopTimeoutEdit"))->text(), expected.draft.stopTimeout);
@@ -1260,7 +1267,7 @@ void TestSettingsDialog::templatesFillFieldsAndSave()
              int(expected.draft.priority));
     QVERIFY(help->isVisibleTo(&dialog));
     QCOMPARE(help->text(), expected.explanation);
-    if (expected.draft.cmd.isEmpty())
+    if (expected.draft.cmd.isEmpty() && !controls)
         typeInto(child<QLineEdit>(dialog, QStringLiteral("cmdEdit")), QStringLiteral("true"));
     QCOMPARE(readAll(m_path), twoWorkloads); // nothing written, nothing started, until saved
 
@@ -1278,8 +1285,16 @@ void TestSettingsDialog::templatesFillFieldsAndSave()
     QCOMPARE(saved.config.workloads.size(), 3);
     const WorkloadConfig &workload = saved.config.workloads.at(2);
     QCOMPARE(workload.name, expected.draft.name);
-    QCOMPARE(workload.cmd, expected.draft.cmd.isEmpty() ? QStringLiteral("true") : expected.draft.cmd);
-    QVERIFY(!workload.argv.isEmpty());
+    if (controls) {
+        QCOMPARE(workload.kind(), WorkloadKind::ControlCommands);
+        QVERIFY(workload.cmd.isEmpty());
+        QCOMPARE(workload.startCmd, expected.draft.startCmd);
+        QCOMPARE(workload.stopCmd, expected.draft.stopCmd);
+        QCOMPARE(workload.servicePrograms.join(QStringLiteral(", ")), expected.draft.servicePrograms);
+    } else {
+        QCOMPARE(workload.cmd, expected.draft.cmd.isEmpty() ? QStringLiteral("true") : expected.draft.cmd);
+        QVERIFY(!workload.argv.isEmpty());
+    }
     QCOMPARE(workload.dir, expected.draft.dir);
     QCOMPARE(workload.log, expected.draft.log);
     QCOMPARE(workload.stopTimeoutSeconds, expected.draft.stopTimeout.toInt());

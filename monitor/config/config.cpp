@@ -36,7 +36,9 @@ const QStringList workloadKeys{QStringLiteral("dir"),  QStringLiteral("cmd"), QS
                                QStringLiteral("gpus"), QStringLiteral("log"),
                                QStringLiteral("name"), QStringLiteral("env"),
                                QStringLiteral("stop_timeout_seconds"), QStringLiteral("enabled"),
-                               QStringLiteral("priority")};
+                               QStringLiteral("priority"), QStringLiteral("start_cmd"),
+                               QStringLiteral("stop_cmd"), QStringLiteral("command_timeout_seconds"),
+                               QStringLiteral("service_programs")};
 const QStringList ttyKeys{QStringLiteral("enabled"), QStringLiteral("whitelist"), QStringLiteral("idle_seconds")};
 const QStringList activityKeys{QStringLiteral("pause_while_active"), QStringLiteral("idle_seconds")};
 const QStringList scheduleKeys{QStringLiteral("run")};
@@ -371,12 +373,7 @@ private:
         else
             m_workloadNames.insert(workload.name, {section.name, section.line});
 
-        if (const IniDocument::Entry *entry = find(section, QStringLiteral("cmd"))) {
-            workload.cmd = value(*entry);
-            readCommand(*entry, &workload);
-        } else {
-            error(section.line, QStringLiteral("[%1] has no cmd=: nothing to run").arg(section.name));
-        }
+        readCommands(section, &workload);
         readBoolean(section, QStringLiteral("enabled"), &workload.enabled);
         const QString home = readUser(section, &workload);
         if (const IniDocument::Entry *entry = find(section, QStringLiteral("dir")))
@@ -394,6 +391,13 @@ private:
         }
         readSeconds(section, QStringLiteral("stop_timeout_seconds"), ConfigRanges::stopTimeoutSeconds,
                     &workload.stopTimeoutSeconds);
+        readSeconds(section, QStringLiteral("command_timeout_seconds"), ConfigRanges::commandTimeoutSeconds,
+                    &workload.commandTimeoutSeconds);
+        if (const IniDocument::Entry *entry = find(section, QStringLiteral("command_timeout_seconds"));
+            entry && workload.kind() != WorkloadKind::ControlCommands)
+            warning(entry->line, QStringLiteral("command_timeout_seconds is ignored without start_cmd= and stop_cmd="));
+        if (const IniDocument::Entry *entry = find(section, QStringLiteral("service_programs")))
+            workload.servicePrograms = parseCommaList(value(*entry));
         if (const auto choice = readWord<WorkloadPriority>(section, QStringLiteral("priority"),
                                                            {{"idle", WorkloadPriority::Idle},
                                                             {"low", WorkloadPriority::Low},
@@ -434,28 +438,73 @@ private:
         return check.account && !workload->user.isEmpty() ? check.account->home : QDir::homePath();
     }
 
-    void readCommand(const IniDocument::Entry &entry, WorkloadConfig *workload)
+    // A workload either runs a command (cmd=) or controls a service that pauses itself (start_cmd= and stop_cmd=).
+    void readCommands(const IniDocument::Section &section, WorkloadConfig *workload)
     {
+        const IniDocument::Entry *cmd = find(section, QStringLiteral("cmd"));
+        const IniDocument::Entry *start = find(section, QStringLiteral("start_cmd"));
+        const IniDocument::Entry *stop = find(section, QStringLiteral("stop_cmd"));
+        if (cmd && (start || stop)) {
+            const IniDocument::Entry *other = start ? start : stop;
+            error(other->line, QStringLiteral("[%1] has cmd= (line %2) and %3=: a workload either runs a command "
+                                              "(cmd=) or controls a service (start_cmd= and stop_cmd=), not both")
+                                   .arg(section.name)
+                                   .arg(cmd->line)
+                                   .arg(other->key));
+            return;
+        }
+        if (cmd) {
+            workload->cmd = value(*cmd);
+            readCommand(*cmd, workload->cmd, &workload->argv);
+            return;
+        }
+        if (!start && !stop) {
+            error(section.line, QStringLiteral("[%1] has no cmd=: nothing to run (or start_cmd= and stop_cmd= to "
+                                               "control a service)")
+                                    .arg(section.name));
+            return;
+        }
+        if (!start || !stop) {
+            const IniDocument::Entry *given = start ? start : stop;
+            error(given->line, QStringLiteral("[%1] has %2= but no %3=: a service is lent with start_cmd= and taken "
+                                              "back with stop_cmd=, both are needed")
+                                   .arg(section.name, given->key,
+                                        start ? QStringLiteral("stop_cmd") : QStringLiteral("start_cmd")));
+        }
+        if (start) {
+            workload->startCmd = value(*start);
+            readCommand(*start, workload->startCmd, &workload->startArgv);
+        }
+        if (stop) {
+            workload->stopCmd = value(*stop);
+            readCommand(*stop, workload->stopCmd, &workload->stopArgv);
+        }
+    }
+
+    // One command line (cmd=, start_cmd=, stop_cmd=) split into *argv, as a POSIX shell would.
+    void readCommand(const IniDocument::Entry &entry, const QString &command, QStringList *argv)
+    {
+        const QString &key = entry.key;
         QString message;
-        const std::optional<QStringList> argv = splitCommand(workload->cmd, &message);
-        if (!argv) {
-            error(entry.line, QStringLiteral("cmd: %1").arg(message));
+        const std::optional<QStringList> words = splitCommand(command, &message);
+        if (!words) {
+            error(entry.line, QStringLiteral("%1: %2").arg(key, message));
             return;
         }
-        workload->argv = *argv;
-        if (argv->isEmpty()) {
-            error(entry.line, QStringLiteral("cmd is empty: nothing to run"));
+        *argv = *words;
+        if (words->isEmpty()) {
+            error(entry.line, QStringLiteral("%1 is empty: nothing to run").arg(key));
             return;
         }
-        if (argv->first().isEmpty()) {
-            error(entry.line, QStringLiteral("cmd: the program name is empty"));
+        if (words->first().isEmpty()) {
+            error(entry.line, QStringLiteral("%1: the program name is empty").arg(key));
             return;
         }
-        for (const QString &word : *argv)
+        for (const QString &word : *words)
             if (shellOperators.contains(word)) {
-                warning(entry.line, QStringLiteral("cmd: '%1' is passed to the program as an argument: idlegpu runs "
-                                                   "no shell (write cmd=sh -c '...' for pipes and redirections)")
-                                        .arg(word));
+                warning(entry.line, QStringLiteral("%1: '%2' is passed to the program as an argument: idlegpu runs "
+                                                   "no shell (write %1=sh -c '...' for pipes and redirections)")
+                                        .arg(key, word));
                 break;
             }
     }

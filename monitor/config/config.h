@@ -128,6 +128,10 @@ struct WorkloadConfig
     QStringList startArgv;
     QString stopCmd;     // stop_cmd= exactly as written: takes them back
     QStringList stopArgv;
+    int commandTimeoutSeconds = 30; // command_timeout_seconds: how long start_cmd or stop_cmd may take
+    // service_programs: the service's own programs (whole names, matched as ignore_programs are): never foreign on
+    // this workload's GPUs, since the service computes there when lent and may keep them open when not.
+    QStringList servicePrograms;
     QString user;        // user= (a login name or uid), trimmed; empty: the user idlegpu runs as
     QString dir;         // dir= ; empty: the home folder of the user it runs as
     GpuSelection gpus;   // gpus= ; default ALL
@@ -157,7 +161,9 @@ struct WorkloadConfig
     bool sameSettings(const WorkloadConfig &o) const
     {
         return id == o.id && name == o.name && cmd == o.cmd && argv == o.argv && startCmd == o.startCmd
-               && startArgv == o.startArgv && stopCmd == o.stopCmd && stopArgv == o.stopArgv && user == o.user && dir == o.dir
+               && startArgv == o.startArgv && stopCmd == o.stopCmd && stopArgv == o.stopArgv
+               && commandTimeoutSeconds == o.commandTimeoutSeconds && servicePrograms == o.servicePrograms
+               && user == o.user && dir == o.dir
                && gpus == o.gpus && log == o.log && env == o.env && stopTimeoutSeconds == o.stopTimeoutSeconds
                && priority == o.priority && enabled == o.enabled && refusal == o.refusal && slurm == o.slurm;
     }
@@ -266,6 +272,18 @@ struct Config
             }
         }
         return given ? result : builtinIgnoredPrograms();
+    }
+
+    // The service_programs of each enabled workload that may run on this GPU, with that workload's id: a service's own
+    // processes are not foreign where it is lent its GPUs (and stay out of the way of the others).
+    QList<QPair<QString, QString>> serviceProgramsFor(int gpu) const
+    {
+        QList<QPair<QString, QString>> result;
+        for (const WorkloadConfig &workload : workloads)
+            if (workload.enabled && workload.gpus.contains(gpu))
+                for (const QString &program : workload.servicePrograms)
+                    result.append({program, workload.id});
+        return result;
     }
 
     // What makes this GPU busy: the union of the busy_when of every [gpu-*] group covering it (groups that give

@@ -20,6 +20,7 @@ namespace ConfigRanges {
 inline constexpr ConfigRange intervalSeconds{1, 3600};        // [defaults] interval_seconds
 inline constexpr ConfigRange startDelaySeconds{0, 86400};     // [defaults] start_delay_seconds
 inline constexpr ConfigRange stopTimeoutSeconds{1, 3600};     // [process-*] stop_timeout_seconds
+inline constexpr ConfigRange commandTimeoutSeconds{1, 3600};  // [process-*] command_timeout_seconds
 inline constexpr ConfigRange ttyIdleSeconds{0, 31536000};     // [tty] idle_seconds: up to a year
 inline constexpr ConfigRange busyMemoryMib{1, 16 * 1024 * 1024}; // [gpu-*] busy_memory_mib: 16 TiB, beyond any GPU
 inline constexpr ConfigRange graphicsBusyPercent{1, 100};     // [gpu-*] graphics_busy_percent

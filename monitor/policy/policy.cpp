@@ -406,6 +406,11 @@ private:
             const WorkloadRuntime runtime = runtimeOf(id);
             if (runtime.state == WorkloadRuntime::Stopping) {
                 decision.workloadReasons.insert(id, QStringLiteral("stopping"));
+            } else if (runtime.state == WorkloadRuntime::StopFailed) {
+                decision.workloadReasons.insert(
+                    id, QStringLiteral("%1; its GPUs stay its own, stopping again in %2 s")
+                            .arg(runtime.lastExit)
+                            .arg(secondsRoundedUp(qMax<qint64>(0, runtime.retryAtMs - now()))));
             } else if (runtime.state == WorkloadRuntime::Running) {
                 const std::optional<StopOrder> order = stopOrderFor(runtime);
                 decision.workloadReasons.insert(id, order ? workloadReasonForStop(*order) : QString());
@@ -543,7 +548,7 @@ private:
         for (int gpu : std::as_const(waitedFor))
             moments.append(view(gpu).settledAtMs);
         for (const WorkloadRuntime &runtime : in.runtimes)
-            if (runtime.state == WorkloadRuntime::BackingOff)
+            if (runtime.failing())
                 moments.append(runtime.retryAtMs);
         if (in.pause.all)
             moments.append(in.pause.allUntilMs);
@@ -611,6 +616,10 @@ bool isForeign(const Holder &holder, int gpu, const Config &config, const QHash<
         return false;
     const QStringList ignored = config.ignoredProgramsFor(gpu);
     for (const QString &program : ignored)
+        if (matchesProgram(holder, program))
+            return false;
+    const QList<QPair<QString, QString>> services = config.serviceProgramsFor(gpu);
+    for (const auto &[program, workloadId] : services)
         if (matchesProgram(holder, program))
             return false;
     return true;
@@ -705,6 +714,12 @@ HolderVerdict explainHolder(const Holder &holder, int gpu, const Config &config,
                           : QStringLiteral("a process of a Slurm job (under slurmstepd): the lab's jobs never count");
         return verdict;
     }
+    const QList<QPair<QString, QString>> services = config.serviceProgramsFor(gpu);
+    for (const auto &[program, workloadId] : services)
+        if (matchesProgram(holder, program)) {
+            verdict.why = QStringLiteral("the service_programs of [%1] name it (%2)").arg(workloadId, program);
+            return verdict;
+        }
     verdict.why = QStringLiteral("idlegpu itself or a process of a workload it runs");
     return verdict;
 }

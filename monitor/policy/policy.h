@@ -149,7 +149,8 @@ QList<int> startOrder(const QList<GpuSelection> &gpusOfWorkloads);
 
 // Whether a holder counts against a GPU: not idlegpu, not a process of a running workload's session or
 // its descendants, in Slurm mode not a process of a Slurm job (Holder::slurmJobId), not an ignored program (whole
-// name of comm, exe basename or argv[0] basename).
+// name of comm, exe basename or argv[0] basename), not a program a workload that may run on this GPU names in
+// service_programs (matched the same way).
 bool isForeign(const Holder &holder, int gpu, const Config &config,
                const QHash<QString, WorkloadRuntime> &runtimes, qint64 selfPid);
 

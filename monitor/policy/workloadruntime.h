@@ -13,12 +13,16 @@ struct WorkloadRuntime
         Running,    // its process (and session) exists
         Stopping,   // SIGTERM sent, waiting for the session to end (SIGKILL after stop_timeout)
         BackingOff, // exited by itself; not restarted before retryAtMs
+        // A service's stop command failed (control commands): it may still compute on the GPUs, which stay its own;
+        // the runner tries again at retryAtMs.
+        StopFailed,
     };
     QString id;
     State state = Stopped;
-    qint64 pid = 0;         // the workload's session leader (its session id); 0 when none
+    qint64 pid = 0;         // the workload's session leader (its session id); 0 when none (and for a service idlegpu
+                            // does not run: only its control command, while one runs)
     qint64 startedAtMs = 0; // monotonic; when it last started
-    qint64 retryAtMs = 0;   // BackingOff: earliest restart
+    qint64 retryAtMs = 0;   // BackingOff: earliest restart; StopFailed: the next try of the stop command
     QList<int> gpus;        // GPUs it was started on (resolved; all present GPUs for gpus=ALL)
     int consecutiveFailures = 0;
     QString lastExit;        // "exit code 3" / "killed by signal 9"; empty when none yet
@@ -36,7 +40,8 @@ struct WorkloadRuntime
     QList<LabJob> labJobs; // the lab's jobs on the GPU now, as Slurm last said
     QString unreachable;   // why Slurm could not be asked ("slurmctld did not answer within 5 s"); empty: it answers
 
-    bool occupiesGpus() const { return state == Running || state == Stopping; }
+    bool occupiesGpus() const { return state == Running || state == Stopping || state == StopFailed; }
+    bool failing() const { return state == BackingOff || state == StopFailed; }
 };
 
 inline QString workloadStateName(WorkloadRuntime::State state)
@@ -46,6 +51,7 @@ inline QString workloadStateName(WorkloadRuntime::State state)
     case WorkloadRuntime::Running: return QStringLiteral("running");
     case WorkloadRuntime::Stopping: return QStringLiteral("stopping");
     case WorkloadRuntime::BackingOff: return QStringLiteral("failing");
+    case WorkloadRuntime::StopFailed: return QStringLiteral("failed to stop");
     }
     return QString();
 }

@@ -3,6 +3,7 @@
 #include "run/processrunner.h"
 
 #include "run/launchplan.h"
+#include "run/workloadlog.h"
 
 #include "logging.h"
 
@@ -30,9 +31,7 @@ struct ProcessRunner::Entry
     bool killRequested = false;  // the escalation has sent SIGUSR1
     bool stopRequested = false;
     QString stopReason;
-    std::unique_ptr<QFile> log;  // log=, open while the workload runs
-    bool logAtLineStart = true;  // so that idlegpu's own lines never start in the middle of output
-    bool logWriteFailed = false; // warned once already
+    WorkloadLog log;             // log=, open while the workload runs
     QByteArray partialLine;      // output after the last newline, capped
     bool allGpus = false;        // started with gpus=ALL: no CUDA_VISIBLE_DEVICES
 
@@ -47,15 +46,16 @@ QString signalName(int sig)
     return abbreviation ? QStringLiteral("SIG") + QLatin1String(abbreviation) : QStringLiteral("unknown signal");
 }
 
-// The reaper exits the way the workload did, so its exit is the workload's.
-QString describeExit(QProcess::ExitStatus status, int code)
+} // namespace
+
+QString ProcessRunner::describeExit(QProcess::ExitStatus status, int code)
 {
     if (status == QProcess::CrashExit)
         return QStringLiteral("killed by signal %1 (%2)").arg(code).arg(signalName(code));
     return QStringLiteral("exit code %1").arg(code);
 }
 
-QString describeGpus(const QList<int> &gpus, bool allGpus)
+QString ProcessRunner::describeGpus(const QList<int> &gpus, bool allGpus)
 {
     if (allGpus)
         return QStringLiteral("all GPUs");
@@ -67,15 +67,13 @@ QString describeGpus(const QList<int> &gpus, bool allGpus)
     return QStringLiteral("GPUs ") + numbers.join(QLatin1Char(','));
 }
 
-qint64 backoffMs(int consecutiveFailures)
+qint64 ProcessRunner::backoffMs(int consecutiveFailures)
 {
     qint64 ms = ProcessRunner::kFirstBackoffMs;
     for (int i = 1; i < consecutiveFailures && ms < ProcessRunner::kMaxBackoffMs; ++i)
         ms *= 2;
     return qMin(ms, ProcessRunner::kMaxBackoffMs);
 }
-
-} // namespace
 
 ProcessRunner::ProcessRunner(const Clock *clock, const QString &reaperPath, QObject *parent)
     : WorkloadRunner(parent), m_clock(clock), m_reaperPath(reaperPath.isEmpty() ? defaultReaperPath() : reaperPath)
@@ -148,28 +146,9 @@ bool ProcessRunner::start(const WorkloadConfig &config, const QList<int> &gpus, 
     const std::optional<UserAccount> &switchTo = plan.switchTo;
 
     if (!config.log.isEmpty()) {
-        auto log = std::make_unique<QFile>(config.log);
-        // Append: the log outlives runs. Owner-only: workload output may hold wallet addresses or tokens.
-        bool opened = false;
-        if (switchTo) {
-            // Opened as the user: the file is theirs, and a path they control cannot make root write elsewhere.
-            QString error;
-            const int fd = openAppendAsUser(config.log, *switchTo, &error);
-            if (fd < 0)
-                return failToStart(entry, QStringLiteral("cannot open log file %1: %2").arg(config.log, error));
-            opened = log->open(fd, QIODevice::WriteOnly | QIODevice::Append | QIODevice::Unbuffered,
-                               QFileDevice::AutoCloseHandle);
-            if (!opened)
-                ::close(fd);
-        } else {
-            opened = log->open(QIODevice::WriteOnly | QIODevice::Append | QIODevice::Unbuffered,
-                               QFileDevice::ReadOwner | QFileDevice::WriteOwner);
-        }
-        if (!opened)
-            return failToStart(entry, QStringLiteral("cannot open log file %1: %2").arg(config.log, log->errorString()));
-        entry.log = std::move(log);
-        entry.logAtLineStart = true;
-        entry.logWriteFailed = false;
+        QString error;
+        if (!entry.log.open(config.log, switchTo, &error))
+            return failToStart(entry, error);
     }
 
     QProcess *process = plan.makeProcess(this);
@@ -312,7 +291,7 @@ void ProcessRunner::onFinished(const QString &id)
         entry->runtime.lastExit = QStringLiteral("stopped: %1").arg(entry->stopReason);
         qCInfo(lcRunner).noquote() << QStringLiteral("stopped %1: %2").arg(entry->name(), entry->stopReason);
         writeLogLine(*entry, QStringLiteral("stopped %1: %2").arg(entry->name(), entry->stopReason));
-        entry->log.reset();
+        entry->log.close();
         emit runtimeChanged(id);
     } else {
         writeLogLine(*entry, exitStatus == QProcess::CrashExit
@@ -321,7 +300,7 @@ void ProcessRunner::onFinished(const QString &id)
                                        .arg(exitCode)
                                        .arg(signalName(exitCode))
                                  : QStringLiteral("%1 exited with code %2").arg(entry->name()).arg(exitCode));
-        entry->log.reset();
+        entry->log.close();
         const bool ranClean = m_clock->nowMs() - entry->runtime.startedAtMs >= kCleanRunMs;
         if (ranClean)
             entry->runtime.consecutiveFailures = 0; // a long healthy run: start the backoff over
@@ -333,9 +312,9 @@ void ProcessRunner::onFinished(const QString &id)
 
 bool ProcessRunner::failToStart(Entry &entry, const QString &message)
 {
-    if (entry.log) {
+    if (entry.log.isOpen()) {
         writeLogLine(entry, QStringLiteral("cannot start %1: %2").arg(entry.name(), message));
-        entry.log.reset();
+        entry.log.close();
     }
     backOff(entry, message, QStringLiteral("cannot start %1: %2").arg(entry.name(), message));
     return false;
@@ -366,14 +345,7 @@ void ProcessRunner::appendOutput(const QString &id, const QByteArray &bytes)
     Entry *entry = m_entries.value(id);
     if (!entry || bytes.isEmpty())
         return;
-    if (entry->log) {
-        if (entry->log->write(bytes) != bytes.size() && !entry->logWriteFailed) {
-            entry->logWriteFailed = true; // say it once, not once per line of output
-            qCWarning(lcRunner).noquote() << QStringLiteral("cannot write to log file %1 of %2: %3")
-                                                 .arg(entry->log->fileName(), entry->name(), entry->log->errorString());
-        }
-        entry->logAtLineStart = bytes.endsWith('\n');
-    }
+    entry->log.writeOutput(bytes, entry->name());
     // A line may hold up to 4 UTF-8 bytes per character; longer ones are cut, never buffered whole.
     const int maxLineBytes = kMaxOutputLineChars * 4;
     qsizetype lineStart = 0;
@@ -396,7 +368,7 @@ void ProcessRunner::addOutputLine(Entry &entry, const QByteArray &line)
     if (text.endsWith(QLatin1Char('\r')))
         text.chop(1);
     text.truncate(kMaxOutputLineChars);
-    if (!entry.log)
+    if (!entry.log.isOpen())
         qCInfo(lcWorkload).noquote() << entry.name() + QStringLiteral(": ") + text;
     QStringList &lastOutput = entry.runtime.lastOutput;
     lastOutput.append(text);
@@ -406,14 +378,7 @@ void ProcessRunner::addOutputLine(Entry &entry, const QByteArray &line)
 
 void ProcessRunner::writeLogLine(Entry &entry, const QString &line)
 {
-    if (!entry.log)
-        return;
-    const QString stamp = QDateTime::currentDateTime().toString(QStringLiteral("yyyy-MM-ddTHH:mm:ss"));
-    QByteArray bytes = (stamp + QStringLiteral(" idlegpu: ") + line + QLatin1Char('\n')).toUtf8();
-    if (!entry.logAtLineStart)
-        bytes.prepend('\n');
-    entry.log->write(bytes);
-    entry.logAtLineStart = true;
+    entry.log.writeLine(line);
 }
 
 void ProcessRunner::maybeEmitAllStopped()

@@ -10,8 +10,8 @@
 
 #include <QHash>
 #include <QPointer>
+#include <QProcess>
 
-class QProcess;
 class QTimer;
 
 class ProcessRunner : public WorkloadRunner
@@ -33,6 +33,14 @@ public:
 
     // Next to the running executable (build/bin, /usr/libexec/idlegpu), else the build tree's.
     static QString defaultReaperPath();
+
+    // "exit code 3", "killed by signal 9 (SIGKILL)": the reaper exits the way the workload did, so its exit is the
+    // workload's.
+    static QString describeExit(QProcess::ExitStatus status, int code);
+    // "GPUs 0,1", "all GPUs", "no GPU"
+    static QString describeGpus(const QList<int> &gpus, bool allGpus);
+    // The wait before the next try after this many failures in a row: kFirstBackoffMs doubling to kMaxBackoffMs.
+    static qint64 backoffMs(int consecutiveFailures);
 
     // Backoff after a workload exits by itself: 5 s doubling to 10 min; a run longer than this resets it.
     static constexpr qint64 kFirstBackoffMs = 5'000;

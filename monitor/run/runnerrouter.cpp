@@ -3,6 +3,7 @@
 #include "run/runnerrouter.h"
 
 #include "logging.h"
+#include "run/controlcommandrunner.h"
 #include "run/processrunner.h"
 #include "slurm/slurmlender.h"
 
@@ -134,6 +135,7 @@ std::unique_ptr<RunnerRouter> makeWorkloadRunner(const Clock *clock, const QStri
 {
     auto router = std::make_unique<RunnerRouter>();
     router->addRunner(WorkloadKind::Process, std::make_unique<ProcessRunner>(clock, reaperPath));
+    router->addRunner(WorkloadKind::ControlCommands, std::make_unique<ControlCommandRunner>(clock, reaperPath));
     router->addRunner(WorkloadKind::SlurmLending, std::make_unique<SlurmLender>(clock));
     return router;
 }

@@ -129,6 +129,11 @@ SettingsDraft SettingsDraft::fromConfig(const Config &config, const IniDocument 
         workload.id = w.id;
         workload.name = w.name;
         workload.cmd = QString(w.cmd).replace(QLatin1Char('\n'), QLatin1Char(' '));
+        workload.controlsService = w.kind() == WorkloadKind::ControlCommands;
+        workload.startCmd = QString(w.startCmd).replace(QLatin1Char('\n'), QLatin1Char(' '));
+        workload.stopCmd = QString(w.stopCmd).replace(QLatin1Char('\n'), QLatin1Char(' '));
+        workload.servicePrograms = w.servicePrograms.join(QStringLiteral(", "));
+        workload.commandTimeout = QString::number(w.commandTimeoutSeconds);
         workload.user = w.user;
         workload.dir = w.dir;
         workload.gpus = w.gpus;
@@ -247,28 +252,44 @@ QList<SettingsProblem> SettingsModel::validate(const SettingsDraft &draft, const
         if (!w.dir.trimmed().isEmpty() && !QFileInfo(workingDir).isDir())
             problem(QStringLiteral("dir"), tr("The folder “%1” does not exist.").arg(workingDir));
 
-        QString splitError;
-        const std::optional<QStringList> argv = splitCommand(w.cmd, &splitError);
-        if (w.cmd.trimmed().isEmpty()) {
-            problem(QStringLiteral("cmd"), tr("Enter the command to run."));
-        } else if (!argv) {
-            problem(QStringLiteral("cmd"), tr("The command cannot be split into words: %1.").arg(splitError));
-        } else if (argv->isEmpty() || argv->first().isEmpty()) {
-            problem(QStringLiteral("cmd"), tr("The command names no program."));
-        } else {
-            QString path = qEnvironmentVariable("PATH");
-            for (const auto &[key, value] : w.env)
-                if (key == QLatin1String("PATH"))
-                    path = value;
-            bool notExecutable = false;
-            if (LaunchPlan::resolveProgram(argv->first(), workingDir, path, &notExecutable).isEmpty()) {
-                if (notExecutable)
-                    problem(QStringLiteral("cmd"), tr("“%1” is not an executable program.").arg(argv->first()));
-                else if (argv->first().contains(QLatin1Char('/')))
-                    problem(QStringLiteral("cmd"), tr("The program “%1” does not exist.").arg(argv->first()));
-                else
-                    problem(QStringLiteral("cmd"), tr("The program “%1” is not found in PATH.").arg(argv->first()));
+        // cmd=, start_cmd= or stop_cmd=: a program that can be run.
+        const auto checkCommand = [&](const QString &field, const QString &command, const QString &whenEmpty) {
+            QString splitError;
+            const std::optional<QStringList> argv = splitCommand(command, &splitError);
+            if (command.trimmed().isEmpty()) {
+                problem(field, whenEmpty);
+            } else if (!argv) {
+                problem(field, tr("The command cannot be split into words: %1.").arg(splitError));
+            } else if (argv->isEmpty() || argv->first().isEmpty()) {
+                problem(field, tr("The command names no program."));
+            } else {
+                QString path = qEnvironmentVariable("PATH");
+                for (const auto &[key, value] : w.env)
+                    if (key == QLatin1String("PATH"))
+                        path = value;
+                bool notExecutable = false;
+                if (LaunchPlan::resolveProgram(argv->first(), workingDir, path, &notExecutable).isEmpty()) {
+                    if (notExecutable)
+                        problem(field, tr("“%1” is not an executable program.").arg(argv->first()));
+                    else if (argv->first().contains(QLatin1Char('/')))
+                        problem(field, tr("The program “%1” does not exist.").arg(argv->first()));
+                    else
+                        problem(field, tr("The program “%1” is not found in PATH.").arg(argv->first()));
+                }
             }
+        };
+        if (w.controlsService) {
+            checkCommand(QStringLiteral("startCmd"), w.startCmd,
+                         tr("Enter the command that lets the service use the GPUs."));
+            checkCommand(QStringLiteral("stopCmd"), w.stopCmd,
+                         tr("Enter the command that makes the service leave the GPUs."));
+            constexpr ConfigRange range = ConfigRanges::commandTimeoutSeconds;
+            const std::optional<qint64> seconds = parseWholeNumber(w.commandTimeout);
+            if (!seconds || !range.contains(*seconds))
+                problem(QStringLiteral("commandTimeout"),
+                        tr("Enter a whole number of seconds from %1 to %2.").arg(range.min).arg(range.max));
+        } else {
+            checkCommand(QStringLiteral("cmd"), w.cmd, tr("Enter the command to run."));
         }
 
         checkGpus(SettingsProblem::Workloads, i, w.gpus);
@@ -373,6 +394,20 @@ WorkloadConfig SettingsModel::workloadConfig(const WorkloadDraft &workload)
     config.cmd = workload.cmd.trimmed();
     QString error;
     config.argv = splitCommand(config.cmd, &error).value_or(QStringList());
+    if (workload.controlsService) {
+        config.cmd.clear();
+        config.argv.clear();
+        config.startCmd = workload.startCmd.trimmed();
+        config.startArgv = splitCommand(config.startCmd, &error).value_or(QStringList());
+        config.stopCmd = workload.stopCmd.trimmed();
+        config.stopArgv = splitCommand(config.stopCmd, &error).value_or(QStringList());
+        if (const std::optional<qint64> seconds = parseWholeNumber(workload.commandTimeout);
+            seconds && ConfigRanges::commandTimeoutSeconds.contains(*seconds))
+            config.commandTimeoutSeconds = int(*seconds);
+    }
+    for (const QString &program : workload.servicePrograms.split(QLatin1Char(',')))
+        if (!program.trimmed().isEmpty())
+            config.servicePrograms.append(program.trimmed());
     config.user = workload.user.trimmed();
     config.dir = workload.dir.trimmed();
     config.gpus = workload.gpus;
@@ -467,10 +502,19 @@ QMap<QString, QString> SettingsModel::groupKeys(const GroupDraft &group)
 QMap<QString, QString> SettingsModel::workloadKeys(const WorkloadDraft &workload, const QString &id)
 {
     QMap<QString, QString> keys{
-        {QStringLiteral("cmd"), workload.cmd.trimmed()},
         {QStringLiteral("gpus"), workload.gpus.toString()},
         {QStringLiteral("stop_timeout_seconds"), workload.stopTimeout.trimmed()},
         {QStringLiteral("enabled"), workload.enabled ? QStringLiteral("true") : QStringLiteral("false")}};
+    if (workload.controlsService) {
+        keys.insert(QStringLiteral("start_cmd"), workload.startCmd.trimmed());
+        keys.insert(QStringLiteral("stop_cmd"), workload.stopCmd.trimmed());
+        if (workload.commandTimeout.trimmed() != QLatin1String("30"))
+            keys.insert(QStringLiteral("command_timeout_seconds"), workload.commandTimeout.trimmed());
+    } else {
+        keys.insert(QStringLiteral("cmd"), workload.cmd.trimmed());
+    }
+    if (!workload.servicePrograms.trimmed().isEmpty())
+        keys.insert(QStringLiteral("service_programs"), workload.servicePrograms.trimmed());
     if (workload.name.trimmed() != defaultWorkloadName(id))
         keys.insert(QStringLiteral("name"), workload.name.trimmed());
     if (!workload.user.trimmed().isEmpty())

@@ -49,6 +49,12 @@ struct WorkloadDraft
     QString id; // section name; empty for a workload added in the dialog (named when saved)
     QString name;
     QString cmd; // one line: continuation lines of the file are joined with spaces (the same words)
+    // Controls a service that pauses itself (start_cmd=, stop_cmd=) instead of running cmd=.
+    bool controlsService = false;
+    QString startCmd; // one line each, as cmd
+    QString stopCmd;
+    QString servicePrograms;                        // service_programs, comma list as typed
+    QString commandTimeout = QStringLiteral("30"); // command_timeout_seconds, as typed
     QString user; // user=: empty for the user idlegpu runs as
     QString dir;
     GpuSelection gpus;

@@ -78,6 +78,7 @@ WorkloadsSettingsPage::WorkloadsSettingsPage(QWidget *parent) : SettingsPage(par
     m_templateHelp->hide();
     editorLayout->addWidget(m_templateHelp);
     auto *form = new QFormLayout;
+    m_form = form;
     editorLayout->addLayout(form);
     editorLayout->addStretch(1);
     const auto onEdit = [this] { readWorkload(); };
@@ -91,9 +92,47 @@ WorkloadsSettingsPage::WorkloadsSettingsPage(QWidget *parent) : SettingsPage(par
     m_cmd->setObjectName(QStringLiteral("cmdEdit"));
     m_cmd->setToolTip(tr("Split into words like a shell does (quotes, backslashes), but no shell runs: write "
                          "sh -c '…' for pipes or variables."));
+    m_kind = new QComboBox;
+    m_kind->setObjectName(QStringLiteral("kindCombo"));
+    m_kind->addItem(tr("Runs a command"), false);
+    m_kind->addItem(tr("Controls a service"), true);
+    m_kind->setToolTip(tr("Runs a command: idlegpu starts it when its GPUs are free and ends it when another program "
+                          "opens one. Controls a service: a program that runs all the time and pauses itself on "
+                          "request (BOINC, Folding@home); idlegpu runs one command to let it use the GPUs and another "
+                          "to make it leave them."));
+    form->addRow(tr("Kind:"), m_kind);
+
     QPushButton *browseCmd = button(tr("Browse…"), QStringLiteral("browseCmdButton"));
-    form->addRow(tr("Command:"), row(m_cmd, {browseCmd}));
+    m_cmdRow = row(m_cmd, {browseCmd});
+    form->addRow(tr("Command:"), m_cmdRow);
     m_messages.insert(QStringLiteral("cmd"), addMessage(form, QStringLiteral("cmdError")));
+
+    m_startCmd = new QLineEdit;
+    m_startCmd->setObjectName(QStringLiteral("startCmdEdit"));
+    m_startCmd->setToolTip(tr("Run when the service may use the GPUs; it must exit with 0 once the service computes. "
+                              "Split into words like cmd, no shell runs."));
+    form->addRow(tr("Start command:"), m_startCmd);
+    m_messages.insert(QStringLiteral("startCmd"), addMessage(form, QStringLiteral("startCmdError")));
+    m_stopCmd = new QLineEdit;
+    m_stopCmd->setObjectName(QStringLiteral("stopCmdEdit"));
+    m_stopCmd->setToolTip(tr("Run the moment another program opens one of the GPUs; it must exit with 0 once the "
+                             "service has left them. While it fails the GPUs stay the service's and idlegpu tries "
+                             "again."));
+    form->addRow(tr("Stop command:"), m_stopCmd);
+    m_messages.insert(QStringLiteral("stopCmd"), addMessage(form, QStringLiteral("stopCmdError")));
+    m_commandTimeout = new QLineEdit;
+    m_commandTimeout->setObjectName(QStringLiteral("commandTimeoutEdit"));
+    m_commandTimeout->setToolTip(tr("How long the start or stop command may take before it is killed and counted "
+                                    "as failed."));
+    form->addRow(tr("Command timeout (seconds):"), m_commandTimeout);
+    m_messages.insert(QStringLiteral("commandTimeout"), addMessage(form, QStringLiteral("commandTimeoutError")));
+    m_servicePrograms = new QLineEdit;
+    m_servicePrograms->setObjectName(QStringLiteral("serviceProgramsEdit"));
+    m_servicePrograms->setPlaceholderText(tr("None"));
+    m_servicePrograms->setToolTip(tr("The service's own programs, separated by commas (whole names, as in "
+                                     "ignore_programs): they never count as another program on this workload's "
+                                     "GPUs."));
+    form->addRow(tr("Service programs:"), m_servicePrograms);
 
     m_user = new QLineEdit;
     m_user->setObjectName(QStringLiteral("userEdit"));
@@ -182,8 +221,14 @@ WorkloadsSettingsPage::WorkloadsSettingsPage(QWidget *parent) : SettingsPage(par
     m_testRun = new TestRun(testRunButton, testRunOutput, this);
     connect(testRunButton, &QPushButton::clicked, this, &WorkloadsSettingsPage::startOrStopTestRun);
 
-    for (QLineEdit *edit : {m_name, m_cmd, m_user, m_dir, m_log, m_stopTimeout})
+    for (QLineEdit *edit : {m_name, m_cmd, m_startCmd, m_stopCmd, m_commandTimeout, m_servicePrograms, m_user, m_dir,
+                            m_log, m_stopTimeout})
         connect(edit, &QLineEdit::textChanged, this, onEdit);
+    connect(m_kind, &QComboBox::currentIndexChanged, this, [this, onEdit] {
+        showKindRows(m_kind->currentData().toBool());
+        onEdit();
+    });
+    showKindRows(false);
     connect(m_enabled, &QCheckBox::toggled, this, onEdit);
     connect(browseCmd, &QPushButton::clicked, this, &WorkloadsSettingsPage::browseCommand);
     connect(browseDir, &QPushButton::clicked, this, &WorkloadsSettingsPage::browseFolder);
@@ -269,6 +314,12 @@ void WorkloadsSettingsPage::showWorkload(int row)
     const WorkloadDraft w = valid ? m_workloads.at(row) : WorkloadDraft();
     m_name->setText(w.name);
     m_cmd->setText(w.cmd);
+    m_kind->setCurrentIndex(w.controlsService ? 1 : 0);
+    showKindRows(w.controlsService);
+    m_startCmd->setText(w.startCmd);
+    m_stopCmd->setText(w.stopCmd);
+    m_commandTimeout->setText(w.commandTimeout);
+    m_servicePrograms->setText(w.servicePrograms);
     m_user->setText(w.user);
     m_dir->setText(w.dir);
     m_workloadGpus->setPresent(m_presentGpus);
@@ -290,6 +341,14 @@ void WorkloadsSettingsPage::showWorkload(int row)
     m_filling = false;
 }
 
+void WorkloadsSettingsPage::showKindRows(bool controlsService)
+{
+    m_form->setRowVisible(m_cmdRow, !controlsService);
+    for (QWidget *field : {static_cast<QWidget *>(m_startCmd), static_cast<QWidget *>(m_stopCmd),
+                           static_cast<QWidget *>(m_commandTimeout)})
+        m_form->setRowVisible(field, controlsService);
+}
+
 void WorkloadsSettingsPage::readWorkload()
 {
     const int row = m_workloadList->currentRow();
@@ -298,6 +357,11 @@ void WorkloadsSettingsPage::readWorkload()
     WorkloadDraft &w = m_workloads[row];
     w.name = m_name->text();
     w.cmd = m_cmd->text();
+    w.controlsService = m_kind->currentData().toBool();
+    w.startCmd = m_startCmd->text();
+    w.stopCmd = m_stopCmd->text();
+    w.commandTimeout = m_commandTimeout->text();
+    w.servicePrograms = m_servicePrograms->text();
     w.user = m_user->text();
     w.dir = m_dir->text();
     w.gpus = m_workloadGpus->selection();

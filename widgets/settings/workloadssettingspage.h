@@ -9,6 +9,7 @@
 class GpuPicker;
 class QCheckBox;
 class QComboBox;
+class QFormLayout;
 class QLineEdit;
 class QListWidget;
 class QPlainTextEdit;
@@ -49,13 +50,21 @@ private:
     QList<int> m_presentGpus;
     QList<GpuDevice> m_gpuDevices;
     QHash<int, QString> m_gpuUuids;
+    void showKindRows(bool controlsService);
     bool m_filling = false; // widgets are being set: their signals are not edits
 
     QListWidget *m_workloadList;
     QWidget *m_workloadEditor;
     QLabel *m_templateHelp; // what the template the workload was made from says
     QLineEdit *m_name;
+    QFormLayout *m_form;
+    QComboBox *m_kind; // runs a command (cmd=) or controls a service (start_cmd=, stop_cmd=)
     QLineEdit *m_cmd;
+    QWidget *m_cmdRow;
+    QLineEdit *m_startCmd;
+    QLineEdit *m_stopCmd;
+    QLineEdit *m_commandTimeout;
+    QLineEdit *m_servicePrograms;
     QLineEdit *m_user;
     QLineEdit *m_dir;
     GpuPicker *m_workloadGpus;

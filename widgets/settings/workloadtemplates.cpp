@@ -41,6 +41,21 @@ QList<WorkloadTemplate> WorkloadTemplates::all(const QString &home)
     boinc.draft.stopTimeout = QStringLiteral("30"); // it writes a checkpoint as it quits
     templates.append(boinc);
 
+    WorkloadTemplate boincControl =
+        make(QStringLiteral("boinc-control"), tr("BOINC (control the running client)"), QStringLiteral("boinc"),
+             QString(),
+             tr("Leaves the BOINC client of the boinc-client service running and only tells it when it may use the "
+                "GPUs: boinccmd --set_gpu_mode auto lends them, never takes them back. The mode is global to all of "
+                "BOINC's GPUs, so keep GPUs at all (or every GPU BOINC may use). Service programs: the client's name, "
+                "boinc; add the names of your projects' GPU applications (ps shows them while they compute), or a "
+                "paused one that stays in memory counts as another program. boinccmd must reach the client: run "
+                "idlegpu as a user that can read /var/lib/boinc-client/gui_rpc_auth.cfg (in the group boinc)."));
+    boincControl.draft.controlsService = true;
+    boincControl.draft.startCmd = QStringLiteral("boinccmd --set_gpu_mode auto 0");
+    boincControl.draft.stopCmd = QStringLiteral("boinccmd --set_gpu_mode never 0");
+    boincControl.draft.servicePrograms = QStringLiteral("boinc");
+    templates.append(boincControl);
+
     const QString fahDir = home + QStringLiteral("/fah");
     WorkloadTemplate fah = make(
         QStringLiteral("folding"), tr("Folding@home"), QStringLiteral("folding"), QStringLiteral("fah-client"),

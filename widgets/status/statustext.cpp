@@ -123,6 +123,7 @@ QString StatusText::workloadState(WorkloadRuntime::State state)
     case WorkloadRuntime::Running: return tr("running");
     case WorkloadRuntime::Stopping: return tr("stopping");
     case WorkloadRuntime::BackingOff: return tr("failing");
+    case WorkloadRuntime::StopFailed: return tr("failed to stop, still lent");
     }
     return QString();
 }

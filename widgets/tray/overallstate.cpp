@@ -11,7 +11,7 @@ OverallState overallState(const MonitorState &state)
     const bool configError = std::any_of(state.configProblems.cbegin(), state.configProblems.cend(),
                                          [](const ConfigDiagnostic &d) { return d.severity == ConfigDiagnostic::Error; });
     const bool workloadFailing = std::any_of(state.runtimes.cbegin(), state.runtimes.cend(), [](const WorkloadRuntime &r) {
-        return r.state == WorkloadRuntime::BackingOff;
+        return r.failing();
     });
     if (configError || workloadFailing)
         return OverallState::Failing;

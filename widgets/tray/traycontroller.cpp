@@ -89,7 +89,7 @@ QString TrayController::toolTipText(const MonitorState &state, qint64 nowMs, con
                          .arg(asRoot.join(QStringLiteral(", "))));
     for (const WorkloadConfig &workload : state.config.workloads) {
         const auto runtime = state.runtimes.constFind(workload.id);
-        if (runtime == state.runtimes.cend() || runtime->state != WorkloadRuntime::BackingOff)
+        if (runtime == state.runtimes.cend() || !runtime->failing())
             continue;
         lines.append(tr("%1 failing (%2), retry in %3")
                          .arg(StatusText::workloadName(state.config, workload.id),

@@ -1,0 +1,425 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// SPDX-FileCopyrightText: 2026 The idlegpu authors
+#include "run/controlcommandrunner.h"
+
+#include "run/launchplan.h"
+#include "run/processrunner.h"
+#include "run/workloadlog.h"
+
+#include "logging.h"
+
+#include <QProcess>
+#include <QTimer>
+
+#include <utility>
+
+#include <signal.h>
+
+struct ControlCommandRunner::Entry
+{
+    enum class Phase {
+        Idle,       // not lent: Stopped or BackingOff
+        Starting,   // start_cmd runs (runtime: Running, or Stopping once stop() came)
+        Lent,       // start_cmd succeeded
+        Stopping,   // stop_cmd runs
+        StopFailed, // stop_cmd failed: the service may still compute; tried again at retryAtMs
+    };
+    WorkloadConfig config;
+    WorkloadRuntime runtime;
+    Phase phase = Phase::Idle;
+    bool allGpus = false;
+    QProcess *process = nullptr; // the reaper of the command that runs; null when none
+    Command command = Command::Start;
+    QTimer timeout; // command_timeout_seconds, then the reaper's own kill delay
+    bool timedOut = false;
+    bool reaperKillSent = false;
+    QTimer retry; // StopFailed: the next stop_cmd
+    bool stopAsked = false; // stop() came while start_cmd ran: stop_cmd follows it, whatever its outcome
+    QString stopReason;
+    QString startFailure; // start_cmd failed: stop_cmd runs to undo what it may have done, then this backs off
+    WorkloadLog log;      // log=, open while a command runs
+    QByteArray output;    // of the command that runs, its last kMaxOutputBytes
+
+    QString name() const { return config.name.isEmpty() ? config.id : config.name; }
+    QString key() const { return command == Command::Start ? QStringLiteral("start_cmd") : QStringLiteral("stop_cmd"); }
+    QString gpus() const { return ProcessRunner::describeGpus(runtime.gpus, allGpus); }
+};
+
+ControlCommandRunner::ControlCommandRunner(const Clock *clock, const QString &reaperPath, QObject *parent)
+    : WorkloadRunner(parent),
+      m_clock(clock),
+      m_reaperPath(reaperPath.isEmpty() ? ProcessRunner::defaultReaperPath() : reaperPath)
+{
+}
+
+ControlCommandRunner::~ControlCommandRunner()
+{
+    for (Entry *entry : std::as_const(m_entries)) {
+        if (QProcess *process = entry->process) {
+            // As ProcessRunner does: the reaper ends the command's tree itself; its QProcess deletes itself.
+            disconnect(process, nullptr, this, nullptr);
+            process->setParent(nullptr);
+            connect(process, &QProcess::finished, process, &QObject::deleteLater);
+            if (process->processId() > 0)
+                ::kill(pid_t(process->processId()), SIGTERM);
+        }
+        if (entry->phase != Entry::Phase::Idle)
+            qCWarning(lcRunner).noquote() << QStringLiteral("idlegpu exits while %1 may still compute on %2")
+                                                 .arg(entry->name(), entry->gpus());
+        delete entry;
+    }
+}
+
+ControlCommandRunner::Entry &ControlCommandRunner::entryFor(const QString &id)
+{
+    Entry *&slot = m_entries[id];
+    if (!slot) {
+        slot = new Entry;
+        slot->runtime.id = id;
+        slot->timeout.setSingleShot(true);
+        slot->retry.setSingleShot(true);
+        connect(&slot->timeout, &QTimer::timeout, this, [this, id] { onTimeout(id); });
+        connect(&slot->retry, &QTimer::timeout, this, [this, id] {
+            Entry *entry = m_entries.value(id);
+            if (entry && entry->phase == Entry::Phase::StopFailed && !entry->process)
+                takeBack(*entry);
+        });
+    }
+    return *slot;
+}
+
+bool ControlCommandRunner::start(const WorkloadConfig &config, const QList<int> &gpus, bool allGpus)
+{
+    Entry &entry = entryFor(config.id);
+    if (entry.phase != Entry::Phase::Idle) {
+        qCWarning(lcRunner).noquote() << "not lending to" << entry.name() << "again: it is"
+                                      << workloadStateName(entry.runtime.state);
+        return false;
+    }
+    entry.config = config;
+    entry.runtime.gpus = gpus;
+    entry.allGpus = allGpus;
+    entry.runtime.lastOutput.clear();
+    entry.stopAsked = false;
+    entry.stopReason.clear();
+    entry.startFailure.clear();
+    entry.phase = Entry::Phase::Starting;
+    entry.runtime.state = WorkloadRuntime::Running;
+    entry.runtime.startedAtMs = m_clock->nowMs();
+    entry.runtime.retryAtMs = 0;
+    if (!runCommand(entry, Command::Start))
+        return false; // nothing ran: backed off, nothing to undo
+    qCInfo(lcRunner).noquote()
+        << QStringLiteral("lending %1 to %2: %3").arg(entry.gpus(), entry.name(), config.startCmd);
+    emit runtimeChanged(config.id);
+    return true;
+}
+
+bool ControlCommandRunner::runCommand(Entry &entry, Command command)
+{
+    entry.command = command;
+    WorkloadConfig asWorkload = entry.config;
+    asWorkload.cmd = command == Command::Start ? entry.config.startCmd : entry.config.stopCmd;
+    asWorkload.argv = command == Command::Start ? entry.config.startArgv : entry.config.stopArgv;
+    const LaunchPlan plan = LaunchPlan::make(asWorkload, entry.runtime.gpus, entry.allGpus,
+                                             {m_reaperPath, m_gpuUuids, m_gpuDevices, UserLookup::system()});
+    QString error;
+    if (!plan.ready())
+        error = plan.error();
+    else if (!entry.config.log.isEmpty() && !entry.log.isOpen())
+        entry.log.open(entry.config.log, plan.switchTo, &error);
+    if (!error.isEmpty()) {
+        const QString outcome = QStringLiteral("cannot run %1: %2").arg(entry.key(), error);
+        entry.log.writeLine(QStringLiteral("%1: %2").arg(entry.name(), outcome));
+        entry.log.close();
+        if (command == Command::Start) {
+            entry.phase = Entry::Phase::Idle;
+            backOff(entry, outcome);
+        } else {
+            stopFailed(entry, outcome);
+        }
+        return false;
+    }
+
+    entry.output.clear();
+    entry.timedOut = false;
+    entry.reaperKillSent = false;
+    entry.log.writeLine(QStringLiteral("running %1 of %2 (%3): %4").arg(entry.key(), entry.name(), entry.gpus(), asWorkload.cmd));
+    QProcess *process = plan.makeProcess(this);
+    const QString id = entry.config.id;
+    connect(process, &QProcess::readyReadStandardOutput, this, [this, id, process] {
+        Entry *entry = m_entries.value(id);
+        const QByteArray bytes = process->readAll();
+        entry->log.writeOutput(bytes, entry->name());
+        entry->output.append(bytes);
+        if (entry->output.size() > kMaxOutputBytes)
+            entry->output.remove(0, entry->output.size() - kMaxOutputBytes);
+    });
+    connect(process, &QProcess::finished, this, [this, id](int code, QProcess::ExitStatus status) {
+        onCommandEnded(id, status == QProcess::NormalExit && code == 0, ProcessRunner::describeExit(status, code));
+    });
+    // Queued: a start that fails at once reports it from start(), before runCommand() has returned.
+    connect(
+        process, &QProcess::errorOccurred, this,
+        [this, id, process](QProcess::ProcessError error) {
+            if (error == QProcess::FailedToStart)
+                onCommandEnded(id, false, QStringLiteral("cannot run %1: %2").arg(m_reaperPath, process->errorString()));
+        },
+        Qt::QueuedConnection);
+    entry.process = process;
+    entry.timeout.start(qMax(1, entry.config.commandTimeoutSeconds) * 1000);
+    process->start();
+    entry.runtime.pid = process->processId();
+    return true;
+}
+
+void ControlCommandRunner::onTimeout(const QString &id)
+{
+    Entry *entry = m_entries.value(id);
+    if (!entry || !entry->process)
+        return;
+    const pid_t pid = pid_t(entry->process->processId());
+    if (pid <= 0) // never kill(0, ...): that would be idlegpu's own process group
+        return;
+    if (!entry->reaperKillSent) {
+        entry->timedOut = true;
+        entry->reaperKillSent = true;
+        qCWarning(lcRunner).noquote() << QStringLiteral("%1 of %2 did not finish within %3 s: killing it")
+                                             .arg(entry->key(), entry->name())
+                                             .arg(entry->config.commandTimeoutSeconds);
+        ::kill(pid, SIGUSR1); // the reaper SIGKILLs the whole tree
+        entry->timeout.start(kReaperKillDelayMs);
+    } else {
+        ::kill(-pid, SIGKILL);
+        ::kill(pid, SIGKILL);
+    }
+}
+
+void ControlCommandRunner::onCommandEnded(const QString &id, bool succeeded, const QString &exit)
+{
+    Entry *entry = m_entries.value(id);
+    if (!entry || !entry->process)
+        return;
+    QProcess *process = entry->process;
+    const QByteArray rest = process->readAll();
+    entry->log.writeOutput(rest, entry->name());
+    entry->output.append(rest);
+    disconnect(process, nullptr, this, nullptr);
+    process->deleteLater();
+    entry->process = nullptr;
+    entry->timeout.stop();
+    entry->runtime.pid = 0;
+
+    QStringList lines = QString::fromUtf8(entry->output).split(QLatin1Char('\n'), Qt::SkipEmptyParts);
+    while (lines.size() > ProcessRunner::kMaxOutputLines)
+        lines.removeFirst();
+    for (QString &line : lines)
+        line = line.left(ProcessRunner::kMaxOutputLineChars);
+    entry->runtime.lastOutput = lines;
+    if (!entry->log.isOpen())
+        for (const QString &line : std::as_const(lines))
+            qCInfo(lcWorkload).noquote() << entry->name() + QStringLiteral(": ") + line;
+
+    const QString outcome =
+        entry->timedOut ? QStringLiteral("timed out after %1 s").arg(entry->config.commandTimeoutSeconds) : exit;
+    succeeded = succeeded && !entry->timedOut;
+    entry->log.writeLine(succeeded ? QStringLiteral("%1 of %2 succeeded").arg(entry->key(), entry->name())
+                                   : QStringLiteral("%1 of %2 failed (%3)").arg(entry->key(), entry->name(), outcome));
+
+    if (entry->command == Command::Start) {
+        if (entry->stopAsked) {
+            takeBack(*entry); // whatever the start did, stop_cmd undoes it
+        } else if (succeeded) {
+            entry->phase = Entry::Phase::Lent;
+            entry->runtime.consecutiveFailures = 0;
+            qCInfo(lcRunner).noquote() << QStringLiteral("lent %1 to %2").arg(entry->gpus(), entry->name());
+            emit runtimeChanged(id);
+        } else {
+            // A command that failed or was killed half-way may have done part of its work: undo it before backing off.
+            entry->startFailure = QStringLiteral("start_cmd failed (%1)").arg(outcome);
+            entry->stopReason = entry->startFailure;
+            qCWarning(lcRunner).noquote() << QStringLiteral("%1 of %2: running its stop_cmd in case it lent the GPUs")
+                                                 .arg(entry->startFailure, entry->name());
+            takeBack(*entry);
+        }
+    } else if (succeeded) {
+        if (!entry->startFailure.isEmpty()) {
+            entry->phase = Entry::Phase::Idle;
+            backOff(*entry, std::exchange(entry->startFailure, QString()));
+        } else {
+            entry->phase = Entry::Phase::Idle;
+            entry->runtime.state = WorkloadRuntime::Stopped;
+            entry->runtime.retryAtMs = 0;
+            entry->runtime.lastExit = QStringLiteral("stopped: %1").arg(entry->stopReason);
+            qCInfo(lcRunner).noquote() << QStringLiteral("stopped %1: %2").arg(entry->name(), entry->stopReason);
+            entry->log.writeLine(QStringLiteral("stopped %1: %2").arg(entry->name(), entry->stopReason));
+            emit runtimeChanged(id);
+        }
+    } else {
+        stopFailed(*entry, outcome);
+    }
+    if (!entry->process)
+        entry->log.close();
+    maybeEmitAllStopped();
+}
+
+void ControlCommandRunner::takeBack(Entry &entry)
+{
+    entry.retry.stop();
+    entry.stopAsked = false;
+    entry.phase = Entry::Phase::Stopping;
+    entry.runtime.state = WorkloadRuntime::Stopping;
+    if (runCommand(entry, Command::Stop))
+        emit runtimeChanged(entry.config.id);
+}
+
+void ControlCommandRunner::stopFailed(Entry &entry, const QString &outcome)
+{
+    WorkloadRuntime &runtime = entry.runtime;
+    entry.phase = Entry::Phase::StopFailed;
+    runtime.state = WorkloadRuntime::StopFailed;
+    runtime.pid = 0;
+    runtime.lastExit = QStringLiteral("stop_cmd failed (%1)").arg(outcome);
+    ++runtime.consecutiveFailures;
+    QString message;
+    if (m_stoppingAll) {
+        runtime.retryAtMs = 0;
+        message = QStringLiteral("%1 of %2: idlegpu exits while it may still compute on %3")
+                      .arg(runtime.lastExit, entry.name(), entry.gpus());
+    } else {
+        const qint64 delayMs = ProcessRunner::backoffMs(runtime.consecutiveFailures);
+        runtime.retryAtMs = m_clock->nowMs() + delayMs;
+        entry.retry.start(int(delayMs));
+        message = QStringLiteral("%1 of %2: it may still compute on %3, which stay its own; failure %4 in a row, "
+                                 "next try in %5 s")
+                      .arg(runtime.lastExit, entry.name(), entry.gpus())
+                      .arg(runtime.consecutiveFailures)
+                      .arg(delayMs / 1000);
+    }
+    entry.log.writeLine(message);
+    if (!runtime.lastOutput.isEmpty())
+        message += QStringLiteral("; last output:\n    ") + runtime.lastOutput.join(QStringLiteral("\n    "));
+    qCWarning(lcRunner).noquote() << message;
+    emit runtimeChanged(runtime.id);
+    emit workloadFailed(runtime.id, runtime);
+}
+
+void ControlCommandRunner::backOff(Entry &entry, const QString &failure)
+{
+    WorkloadRuntime &runtime = entry.runtime;
+    runtime.state = WorkloadRuntime::BackingOff;
+    runtime.pid = 0;
+    runtime.lastExit = failure;
+    ++runtime.consecutiveFailures;
+    const qint64 delayMs = ProcessRunner::backoffMs(runtime.consecutiveFailures);
+    runtime.retryAtMs = m_clock->nowMs() + delayMs;
+    QString message = QStringLiteral("%1 of %2: not lent; failure %3 in a row, next try in %4 s")
+                          .arg(failure, entry.name())
+                          .arg(runtime.consecutiveFailures)
+                          .arg(delayMs / 1000);
+    entry.log.writeLine(message);
+    if (!runtime.lastOutput.isEmpty())
+        message += QStringLiteral("; last output:\n    ") + runtime.lastOutput.join(QStringLiteral("\n    "));
+    qCWarning(lcRunner).noquote() << message;
+    emit runtimeChanged(runtime.id);
+    emit workloadFailed(runtime.id, runtime);
+}
+
+void ControlCommandRunner::stop(const QString &id, const QString &reason)
+{
+    Entry *entry = m_entries.value(id);
+    if (!entry)
+        return;
+    if (entry->phase == Entry::Phase::Lent) {
+        entry->stopReason = reason;
+        qCInfo(lcRunner).noquote() << QStringLiteral("stopping %1: %2").arg(entry->name(), reason);
+        takeBack(*entry);
+    } else if (entry->phase == Entry::Phase::Starting && !entry->stopAsked) {
+        // The start command is cut short (SIGTERM to its tree, SIGKILL after stop_timeout_seconds); stop_cmd follows.
+        entry->stopAsked = true;
+        entry->stopReason = reason;
+        entry->runtime.state = WorkloadRuntime::Stopping;
+        qCInfo(lcRunner).noquote() << QStringLiteral("stopping %1 while its start_cmd runs: %2").arg(entry->name(), reason);
+        if (entry->process && entry->process->processId() > 0)
+            ::kill(pid_t(entry->process->processId()), SIGTERM);
+        emit runtimeChanged(id);
+    }
+}
+
+void ControlCommandRunner::stopAll(const QString &reason)
+{
+    m_stoppingAll = true;
+    const QStringList ids = m_entries.keys();
+    for (const QString &id : ids) {
+        Entry *entry = m_entries.value(id);
+        if (entry->phase == Entry::Phase::StopFailed && !entry->process) {
+            entry->stopReason = reason;
+            takeBack(*entry); // one last try, now
+        } else {
+            stop(id, reason);
+        }
+    }
+    QMetaObject::invokeMethod(this, &ControlCommandRunner::maybeEmitAllStopped, Qt::QueuedConnection);
+}
+
+void ControlCommandRunner::forget(const QString &id)
+{
+    Entry *entry = m_entries.value(id);
+    if (!entry)
+        return;
+    if (entry->process || entry->phase != Entry::Phase::Idle) {
+        qCWarning(lcRunner).noquote() << QStringLiteral("not forgetting %1: it is %2")
+                                             .arg(entry->name(), workloadStateName(entry->runtime.state));
+        return;
+    }
+    m_entries.remove(id);
+    delete entry;
+}
+
+QHash<QString, WorkloadRuntime> ControlCommandRunner::runtimes() const
+{
+    QHash<QString, WorkloadRuntime> result;
+    for (auto it = m_entries.cbegin(); it != m_entries.cend(); ++it)
+        result.insert(it.key(), it.value()->runtime);
+    return result;
+}
+
+void ControlCommandRunner::setWorkloads(const QList<WorkloadConfig> &workloads)
+{
+    for (const WorkloadConfig &workload : workloads) {
+        if (workload.kind() != WorkloadKind::ControlCommands || !workload.enabled || !workload.refusal.isEmpty())
+            continue;
+        if (Entry *known = m_entries.value(workload.id)) {
+            if (known->phase == Entry::Phase::Idle && !known->process)
+                known->config = workload; // a lent one keeps the stop_cmd that matches what lent it
+            continue;
+        }
+        // How the service was left is unknown (idlegpu killed while it was lent, a reboot): take it back first.
+        QList<int> gpus = workload.gpus.indices;
+        if (workload.gpus.all) {
+            gpus.clear();
+            for (const GpuDevice &device : std::as_const(m_gpuDevices))
+                gpus.append(device.index);
+        }
+        Entry *entry = &entryFor(workload.id);
+        entry->config = workload;
+        entry->runtime.gpus = gpus;
+        entry->allGpus = workload.gpus.all;
+        entry->stopReason = QStringLiteral("idlegpu takes it back before lending it (how it was left is unknown)");
+        qCInfo(lcRunner).noquote() << QStringLiteral("taking %1 back before lending it: %2")
+                                          .arg(entry->name(), workload.stopCmd);
+        takeBack(*entry);
+    }
+}
+
+void ControlCommandRunner::maybeEmitAllStopped()
+{
+    if (!m_stoppingAll)
+        return;
+    for (const Entry *entry : std::as_const(m_entries))
+        if (entry->process || entry->phase == Entry::Phase::Starting || entry->phase == Entry::Phase::Lent
+            || entry->phase == Entry::Phase::Stopping)
+            return;
+    m_stoppingAll = false;
+    emit allStopped();
+}
