@@ -823,6 +823,14 @@ The previous configuration stays in force.</source>
         <source>idlegpu runs as root, so without a user this workload runs as root, with every privilege (as gpu_mon ran it): enter a user to run it as that user.</source>
         <translation>idlegpu 以 root 运行，因此未指定用户时此工作负载将以 root 身份运行，拥有全部权限（与 gpu_mon 的做法相同）：输入一个用户即可以该用户身份运行。</translation>
     </message>
+    <message>
+        <source>Enter the command that lets the service use the GPUs.</source>
+        <translation>请输入允许该服务使用 GPU 的命令。</translation>
+    </message>
+    <message>
+        <source>Enter the command that makes the service leave the GPUs.</source>
+        <translation>请输入让该服务让出 GPU 的命令。</translation>
+    </message>
 </context>
 <context>
     <name>StatusText</name>
@@ -993,6 +1001,46 @@ The previous configuration stays in force.</source>
     <message>
         <source>Not set up yet</source>
         <translation>尚未设置</translation>
+    </message>
+    <message>
+        <source>failed to stop, still lent</source>
+        <translation>停止失败，仍在出借</translation>
+    </message>
+    <message>
+        <source>Slurm unreachable: %1</source>
+        <translation>无法连接 Slurm：%1</translation>
+    </message>
+    <message>
+        <source>lent to the lab (no job yet)</source>
+        <translation>已借给实验室（尚无作业）</translation>
+    </message>
+    <message>
+        <source>job %1 (%2)</source>
+        <translation>作业 %1（%2）</translation>
+    </message>
+    <message>
+        <source>lent to the lab: %1</source>
+        <translation>已借给实验室：%1</translation>
+    </message>
+    <message>
+        <source>held for you — %1</source>
+        <translation>为您保留 — %1</translation>
+    </message>
+    <message>
+        <source>held for you, lent to the lab at %1</source>
+        <translation>为您保留，将于 %1 借给实验室</translation>
+    </message>
+    <message>
+        <source>held for you, lent to the lab in %1 s</source>
+        <translation>为您保留，%1 秒后借给实验室</translation>
+    </message>
+    <message>
+        <source>held for you — paused</source>
+        <translation>为您保留 — 已暂停</translation>
+    </message>
+    <message>
+        <source>held for you</source>
+        <translation>为您保留</translation>
     </message>
 </context>
 <context>
@@ -1386,6 +1434,14 @@ The previous configuration stays in force.</source>
         <source>A harmless workload that only waits, to see idlegpu at work: it starts once its GPUs are free, writes a line to idlegpu&apos;s log, and stops the moment a program opens one of them, for instance a CUDA job such as python3 -c &apos;import torch; torch.ones(1).cuda(); input()&apos; (nvidia-smi is ignored by default).</source>
         <translation>一个只会等待的无害工作负载，用于观察 idlegpu 的工作：它在其 GPU 空闲后启动，在 idlegpu 的日志中写入一行，并在某个程序打开其中一个 GPU 的那一刻停止，例如 CUDA 作业 python3 -c &apos;import torch; torch.ones(1).cuda(); input()&apos;（默认忽略 nvidia-smi）。</translation>
     </message>
+    <message>
+        <source>BOINC (control the running client)</source>
+        <translation>BOINC（控制正在运行的客户端）</translation>
+    </message>
+    <message>
+        <source>Leaves the BOINC client of the boinc-client service running and only tells it when it may use the GPUs: boinccmd --set_gpu_mode auto lends them, never takes them back. The mode is global to all of BOINC&apos;s GPUs, so keep GPUs at all (or every GPU BOINC may use). Service programs: the client&apos;s name, boinc; add the names of your projects&apos; GPU applications (ps shows them while they compute), or a paused one that stays in memory counts as another program. boinccmd must reach the client: run idlegpu as a user that can read /var/lib/boinc-client/gui_rpc_auth.cfg (in the group boinc).</source>
+        <translation>让 boinc-client 服务的 BOINC 客户端保持运行，只告诉它何时可以使用 GPU：boinccmd --set_gpu_mode auto 将 GPU 借给它，never 将其收回。该模式对 BOINC 的所有 GPU 全局生效，因此 GPU 请保持为全部（或 BOINC 可能使用的每块 GPU）。服务程序：客户端的名称 boinc；请添加您的项目的 GPU 应用程序名称（计算时可用 ps 查看），否则暂停后仍驻留内存的应用程序会被算作其他程序。boinccmd 必须能连接到客户端：请以能读取 /var/lib/boinc-client/gui_rpc_auth.cfg 的用户（属于 boinc 组）运行 idlegpu。</translation>
+    </message>
 </context>
 <context>
     <name>WorkloadsSettingsPage</name>
@@ -1537,6 +1593,58 @@ The previous configuration stays in force.</source>
         <source>The login name (or uid) the workload runs as. Only an idlegpu running as root can run workloads as other users; without one, a workload of a root idlegpu runs as root.</source>
         <translation>工作负载运行所用的登录名（或 uid）。只有以 root 运行的 idlegpu 才能以其他用户身份运行工作负载；未指定时，root 运行的 idlegpu 的工作负载以 root 身份运行。</translation>
     </message>
+    <message>
+        <source>Runs a command</source>
+        <translation>运行命令</translation>
+    </message>
+    <message>
+        <source>Controls a service</source>
+        <translation>控制服务</translation>
+    </message>
+    <message>
+        <source>Runs a command: idlegpu starts it when its GPUs are free and ends it when another program opens one. Controls a service: a program that runs all the time and pauses itself on request (BOINC, Folding@home); idlegpu runs one command to let it use the GPUs and another to make it leave them.</source>
+        <translation>运行命令：idlegpu 在其 GPU 空闲时启动它，并在其他程序打开其中一个 GPU 时结束它。控制服务：一个始终运行、可按请求自行暂停的程序（BOINC、Folding@home）；idlegpu 运行一条命令让它使用 GPU，运行另一条命令让它让出 GPU。</translation>
+    </message>
+    <message>
+        <source>Kind:</source>
+        <translation>类型：</translation>
+    </message>
+    <message>
+        <source>Run when the service may use the GPUs; it must exit with 0 once the service computes. Split into words like cmd, no shell runs.</source>
+        <translation>在服务可以使用 GPU 时运行；服务开始计算后它必须以 0 退出。像 cmd 一样拆分为单词，不运行 shell。</translation>
+    </message>
+    <message>
+        <source>Start command:</source>
+        <translation>启动命令：</translation>
+    </message>
+    <message>
+        <source>Run the moment another program opens one of the GPUs; it must exit with 0 once the service has left them. While it fails the GPUs stay the service&apos;s and idlegpu tries again.</source>
+        <translation>在其他程序打开其中一个 GPU 的那一刻运行；服务让出 GPU 后它必须以 0 退出。失败期间 GPU 仍归该服务使用，idlegpu 会重试。</translation>
+    </message>
+    <message>
+        <source>Stop command:</source>
+        <translation>停止命令：</translation>
+    </message>
+    <message>
+        <source>How long the start or stop command may take before it is killed and counted as failed.</source>
+        <translation>启动或停止命令在被终止并计为失败之前可以运行的时长。</translation>
+    </message>
+    <message>
+        <source>Command timeout (seconds):</source>
+        <translation>命令超时（秒）：</translation>
+    </message>
+    <message>
+        <source>None</source>
+        <translation>无</translation>
+    </message>
+    <message>
+        <source>The service&apos;s own programs, separated by commas (whole names, as in ignore_programs): they never count as another program on this workload&apos;s GPUs.</source>
+        <translation>该服务自己的程序，以逗号分隔（完整名称，与 ignore_programs 相同）：在此工作负载的 GPU 上它们从不算作其他程序。</translation>
+    </message>
+    <message>
+        <source>Service programs:</source>
+        <translation>服务程序：</translation>
+    </message>
 </context>
 <context>
     <name>idlegpu</name>
@@ -1605,10 +1713,6 @@ The previous configuration stays in force.</source>
         <translation>打开配置文件的设置对话框（正在运行的 idlegpu 会立即应用您保存的内容）。</translation>
     </message>
     <message>
-        <source>Choose one of --headless, --status, --check-config, --demo and --settings.</source>
-        <translation>请在 --headless、--status、--check-config、--demo 和 --settings 中只选择一个。</translation>
-    </message>
-    <message>
         <source>--demo and --settings need a desktop (no DISPLAY or WAYLAND_DISPLAY is set).</source>
         <translation>--demo 和 --settings 需要桌面环境（未设置 DISPLAY 或 WAYLAND_DISPLAY）。</translation>
     </message>
@@ -1653,6 +1757,34 @@ The previous configuration stays in force.</source>
         cp %2 %3
     然后用 idlegpu --check-config 检查。
 </translation>
+    </message>
+    <message>
+        <source>Print the lines of slurm.conf and gres.conf that lend this computer&apos;s GPUs to a Slurm queue ([slurm] in the configuration), for the cluster&apos;s admin to paste; then exit.</source>
+        <translation>打印将本机 GPU 借给 Slurm 队列（配置中的 [slurm]）所需的 slurm.conf 和 gres.conf 行，供集群管理员粘贴；然后退出。</translation>
+    </message>
+    <message>
+        <source>Choose one of --headless, --status, --check-config, --print-slurm-conf, --demo and --settings.</source>
+        <translation>请从 --headless、--status、--check-config、--print-slurm-conf、--demo 和 --settings 中选择一个。</translation>
+    </message>
+    <message>
+        <source>Slurm unreachable: %1</source>
+        <translation>无法连接 Slurm：%1</translation>
+    </message>
+    <message>
+        <source>held for you</source>
+        <translation>为您保留</translation>
+    </message>
+    <message>
+        <source>lent to the lab (no job yet)</source>
+        <translation>已借给实验室（尚无作业）</translation>
+    </message>
+    <message>
+        <source>job %1 (%2)</source>
+        <translation>作业 %1（%2）</translation>
+    </message>
+    <message>
+        <source>lent to the lab: %1</source>
+        <translation>已借给实验室：%1</translation>
     </message>
 </context>
 </TS>

@@ -823,6 +823,14 @@ The previous configuration stays in force.</source>
         <source>idlegpu runs as root, so without a user this workload runs as root, with every privilege (as gpu_mon ran it): enter a user to run it as that user.</source>
         <translation>idlegpu 以 root 執行，因此未指定使用者時此工作負載將以 root 身份執行，擁有全部許可權（與 gpu_mon 的做法相同）：輸入一個使用者即可以該使用者身份執行。</translation>
     </message>
+    <message>
+        <source>Enter the command that lets the service use the GPUs.</source>
+        <translation>請輸入允許該服務使用 GPU 的命令。</translation>
+    </message>
+    <message>
+        <source>Enter the command that makes the service leave the GPUs.</source>
+        <translation>請輸入讓該服務讓出 GPU 的命令。</translation>
+    </message>
 </context>
 <context>
     <name>StatusText</name>
@@ -993,6 +1001,46 @@ The previous configuration stays in force.</source>
     <message>
         <source>Not set up yet</source>
         <translation>尚未設定</translation>
+    </message>
+    <message>
+        <source>failed to stop, still lent</source>
+        <translation>停止失敗，仍在出借</translation>
+    </message>
+    <message>
+        <source>Slurm unreachable: %1</source>
+        <translation>無法連線 Slurm：%1</translation>
+    </message>
+    <message>
+        <source>lent to the lab (no job yet)</source>
+        <translation>已借給實驗室（尚無作業）</translation>
+    </message>
+    <message>
+        <source>job %1 (%2)</source>
+        <translation>作業 %1（%2）</translation>
+    </message>
+    <message>
+        <source>lent to the lab: %1</source>
+        <translation>已借給實驗室：%1</translation>
+    </message>
+    <message>
+        <source>held for you — %1</source>
+        <translation>為您保留 — %1</translation>
+    </message>
+    <message>
+        <source>held for you, lent to the lab at %1</source>
+        <translation>為您保留，將於 %1 借給實驗室</translation>
+    </message>
+    <message>
+        <source>held for you, lent to the lab in %1 s</source>
+        <translation>為您保留，%1 秒後借給實驗室</translation>
+    </message>
+    <message>
+        <source>held for you — paused</source>
+        <translation>為您保留 — 已暫停</translation>
+    </message>
+    <message>
+        <source>held for you</source>
+        <translation>為您保留</translation>
     </message>
 </context>
 <context>
@@ -1386,6 +1434,14 @@ The previous configuration stays in force.</source>
         <source>A harmless workload that only waits, to see idlegpu at work: it starts once its GPUs are free, writes a line to idlegpu&apos;s log, and stops the moment a program opens one of them, for instance a CUDA job such as python3 -c &apos;import torch; torch.ones(1).cuda(); input()&apos; (nvidia-smi is ignored by default).</source>
         <translation>一個只會等待的無害工作負載，用於觀察 idlegpu 的工作：它在其 GPU 閒置後啟動，在 idlegpu 的日誌中寫入一行，並在某個程式開啟其中一個 GPU 的那一刻停止，例如 CUDA 作業 python3 -c &apos;import torch; torch.ones(1).cuda(); input()&apos;（預設忽略 nvidia-smi）。</translation>
     </message>
+    <message>
+        <source>BOINC (control the running client)</source>
+        <translation>BOINC（控制正在執行的客戶端）</translation>
+    </message>
+    <message>
+        <source>Leaves the BOINC client of the boinc-client service running and only tells it when it may use the GPUs: boinccmd --set_gpu_mode auto lends them, never takes them back. The mode is global to all of BOINC&apos;s GPUs, so keep GPUs at all (or every GPU BOINC may use). Service programs: the client&apos;s name, boinc; add the names of your projects&apos; GPU applications (ps shows them while they compute), or a paused one that stays in memory counts as another program. boinccmd must reach the client: run idlegpu as a user that can read /var/lib/boinc-client/gui_rpc_auth.cfg (in the group boinc).</source>
+        <translation>讓 boinc-client 服務的 BOINC 客戶端保持執行，只告訴它何時可以使用 GPU：boinccmd --set_gpu_mode auto 將 GPU 借給它，never 將其收回。該模式對 BOINC 的所有 GPU 全域性生效，因此 GPU 請保持為全部（或 BOINC 可能使用的每塊 GPU）。服務程式：客戶端的名稱 boinc；請新增您的專案的 GPU 應用程式名稱（計算時可用 ps 檢視），否則暫停後仍駐留記憶體的應用程式會被算作其他程式。boinccmd 必須能連線到客戶端：請以能讀取 /var/lib/boinc-client/gui_rpc_auth.cfg 的使用者（屬於 boinc 組）執行 idlegpu。</translation>
+    </message>
 </context>
 <context>
     <name>WorkloadsSettingsPage</name>
@@ -1537,6 +1593,58 @@ The previous configuration stays in force.</source>
         <source>The login name (or uid) the workload runs as. Only an idlegpu running as root can run workloads as other users; without one, a workload of a root idlegpu runs as root.</source>
         <translation>工作負載執行所用的登入名（或 uid）。只有以 root 執行的 idlegpu 才能以其他使用者身份執行工作負載；未指定時，root 執行的 idlegpu 的工作負載以 root 身份執行。</translation>
     </message>
+    <message>
+        <source>Runs a command</source>
+        <translation>執行命令</translation>
+    </message>
+    <message>
+        <source>Controls a service</source>
+        <translation>控制服務</translation>
+    </message>
+    <message>
+        <source>Runs a command: idlegpu starts it when its GPUs are free and ends it when another program opens one. Controls a service: a program that runs all the time and pauses itself on request (BOINC, Folding@home); idlegpu runs one command to let it use the GPUs and another to make it leave them.</source>
+        <translation>執行命令：idlegpu 在其 GPU 閒置時啟動它，並在其他程式開啟其中一個 GPU 時結束它。控制服務：一個始終執行、可按請求自行暫停的程式（BOINC、Folding@home）；idlegpu 執行一條命令讓它使用 GPU，執行另一條命令讓它讓出 GPU。</translation>
+    </message>
+    <message>
+        <source>Kind:</source>
+        <translation>型別：</translation>
+    </message>
+    <message>
+        <source>Run when the service may use the GPUs; it must exit with 0 once the service computes. Split into words like cmd, no shell runs.</source>
+        <translation>在服務可以使用 GPU 時執行；服務開始計算後它必須以 0 退出。像 cmd 一樣拆分為單詞，不執行 shell。</translation>
+    </message>
+    <message>
+        <source>Start command:</source>
+        <translation>啟動命令：</translation>
+    </message>
+    <message>
+        <source>Run the moment another program opens one of the GPUs; it must exit with 0 once the service has left them. While it fails the GPUs stay the service&apos;s and idlegpu tries again.</source>
+        <translation>在其他程式開啟其中一個 GPU 的那一刻執行；服務讓出 GPU 後它必須以 0 退出。失敗期間 GPU 仍歸該服務使用，idlegpu 會重試。</translation>
+    </message>
+    <message>
+        <source>Stop command:</source>
+        <translation>停止命令：</translation>
+    </message>
+    <message>
+        <source>How long the start or stop command may take before it is killed and counted as failed.</source>
+        <translation>啟動或停止命令在被終止並計為失敗之前可以執行的時長。</translation>
+    </message>
+    <message>
+        <source>Command timeout (seconds):</source>
+        <translation>命令超時（秒）：</translation>
+    </message>
+    <message>
+        <source>None</source>
+        <translation>無</translation>
+    </message>
+    <message>
+        <source>The service&apos;s own programs, separated by commas (whole names, as in ignore_programs): they never count as another program on this workload&apos;s GPUs.</source>
+        <translation>該服務自己的程式，以逗號分隔（完整名稱，與 ignore_programs 相同）：在此工作負載的 GPU 上它們從不算作其他程式。</translation>
+    </message>
+    <message>
+        <source>Service programs:</source>
+        <translation>服務程式：</translation>
+    </message>
 </context>
 <context>
     <name>idlegpu</name>
@@ -1605,10 +1713,6 @@ The previous configuration stays in force.</source>
         <translation>開啟設定檔的設定對話框（正在執行的 idlegpu 會立即套用您儲存的內容）。</translation>
     </message>
     <message>
-        <source>Choose one of --headless, --status, --check-config, --demo and --settings.</source>
-        <translation>請在 --headless、--status、--check-config、--demo 和 --settings 中只選擇一個。</translation>
-    </message>
-    <message>
         <source>--demo and --settings need a desktop (no DISPLAY or WAYLAND_DISPLAY is set).</source>
         <translation>--demo 和 --settings 需要桌面環境（未設定 DISPLAY 或 WAYLAND_DISPLAY）。</translation>
     </message>
@@ -1653,6 +1757,34 @@ The previous configuration stays in force.</source>
         cp %2 %3
     然後用 idlegpu --check-config 檢查。
 </translation>
+    </message>
+    <message>
+        <source>Print the lines of slurm.conf and gres.conf that lend this computer&apos;s GPUs to a Slurm queue ([slurm] in the configuration), for the cluster&apos;s admin to paste; then exit.</source>
+        <translation>列印將本機 GPU 借給 Slurm 佇列（配置中的 [slurm]）所需的 slurm.conf 和 gres.conf 行，供叢集管理員貼上；然後退出。</translation>
+    </message>
+    <message>
+        <source>Choose one of --headless, --status, --check-config, --print-slurm-conf, --demo and --settings.</source>
+        <translation>請從 --headless、--status、--check-config、--print-slurm-conf、--demo 和 --settings 中選擇一個。</translation>
+    </message>
+    <message>
+        <source>Slurm unreachable: %1</source>
+        <translation>無法連線 Slurm：%1</translation>
+    </message>
+    <message>
+        <source>held for you</source>
+        <translation>為您保留</translation>
+    </message>
+    <message>
+        <source>lent to the lab (no job yet)</source>
+        <translation>已借給實驗室（尚無作業）</translation>
+    </message>
+    <message>
+        <source>job %1 (%2)</source>
+        <translation>作業 %1（%2）</translation>
+    </message>
+    <message>
+        <source>lent to the lab: %1</source>
+        <translation>已借給實驗室：%1</translation>
     </message>
 </context>
 </TS>
