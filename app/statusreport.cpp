@@ -493,7 +493,9 @@ QString formatConfig(const Config &config)
       << "[activity] pause_while_active = " << (config.activity.pauseWhileActive ? "true" : "false")
       << ", idle_seconds = " << config.activity.idleSeconds << '\n'
       << "[schedule] run = "
-      << (config.schedule.always() ? QStringLiteral("(always)") : config.schedule.toString()) << '\n';
+      << (config.schedule.always() ? QStringLiteral("(always)") : config.schedule.toString()) << '\n'
+      << "[slurm] enabled = " << (config.slurm.enabled ? "true" : "false") << ", node = " << config.slurm.node
+      << ", partition = " << config.slurm.partition << ", gres_type = " << config.slurm.gresType << '\n';
     return out;
 }
 

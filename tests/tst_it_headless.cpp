@@ -8,6 +8,7 @@
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QProcess>
+#include <QRegularExpression>
 #include <QTemporaryDir>
 #include <QtTest>
 
@@ -179,6 +180,10 @@ private Q_SLOTS:
         // The settings a key may leave at their defaults are shown with them.
         QVERIFY2(out.contains(QStringLiteral("    priority = idle\n")), qPrintable(out));
         QVERIFY2(out.contains(QStringLiteral("[schedule] run = (always)\n")), qPrintable(out));
+        // The node defaults to the short host name, whatever this machine's is.
+        QVERIFY2(out.contains(QRegularExpression(QStringLiteral(
+                     "\\[slurm\\] enabled = false, node = [^ ,.]+, partition = owner, gres_type = gpu%d\n"))),
+                 qPrintable(out));
         QVERIFY2(out.contains(QStringLiteral("on_battery = pause\n")), qPrintable(out));
 
         const QString bad = writeFile(dir.filePath(QStringLiteral("bad.conf")),
