@@ -161,6 +161,7 @@ private Q_SLOTS:
     void toolTipHasOneLinePerGpu();
     void toolTipNamesProblemsAndPause();
     void toolTipSaysWhatRunsAsRoot();
+    void toolTipSaysWhatIsLentToTheLab();
     void menuHasSectionPerGpuAndActions();
     void menuActionsEmitIntents();
     void demoModeAddsSimulateItems();
@@ -372,6 +373,44 @@ void TestTrayIcon::toolTipSaysWhatRunsAsRoot()
                             "GPU 0: running miner since 14:02\n"
                             "GPU 1: busy — python3 (alice, pid 4242)\n"
                             "GPU 2: waiting, starting in 7 s"));
+}
+
+// Slurm mode: each GPU's line says whether it is lent to the lab (and to whose job) or held for the owner, and why.
+void TestTrayIcon::toolTipSaysWhatIsLentToTheLab()
+{
+    MonitorState state = baseState(4);
+    state.config.workloads.clear();
+    state.config.slurm.enabled = true;
+    state.config = state.config.withGpuWorkloads({0, 1, 2, 3});
+    const auto lending = [&](int gpu, WorkloadRuntime::State runtimeState) -> WorkloadRuntime & {
+        WorkloadRuntime &runtime = state.runtimes[Config::slurmWorkloadId(gpu)];
+        runtime.id = Config::slurmWorkloadId(gpu);
+        runtime.state = runtimeState;
+        runtime.gpus = {gpu};
+        return runtime;
+    };
+    lending(0, WorkloadRuntime::Running).labJobs = {{1234, QStringLiteral("bob"), QStringLiteral("train.sh")}};
+    state.decision.gpus[0].state = GpuState::RunningWorkload;
+    state.decision.gpus[0].workloadId = Config::slurmWorkloadId(0);
+    lending(1, WorkloadRuntime::Stopped);
+    setBusy(state, 1, holder(QStringLiteral("python3"), QStringLiteral("alice"), 4242, {1}));
+    lending(2, WorkloadRuntime::Running);
+    state.decision.gpus[2].state = GpuState::RunningWorkload;
+    state.decision.gpus[2].workloadId = Config::slurmWorkloadId(2);
+    lending(3, WorkloadRuntime::Stopped).unreachable = QStringLiteral("slurmctld did not answer within 5 s");
+
+    const QStringList lines = TrayController::toolTipText(state, kNowMs, kWallNow).split(QLatin1Char('\n'));
+    QCOMPARE(lines.mid(1), QStringList({QStringLiteral("GPU 0: lent to the lab: job 1234 (bob)"),
+                                        QStringLiteral("GPU 1: held for you — python3 (alice, pid 4242)"),
+                                        QStringLiteral("GPU 2: lent to the lab (no job yet)"),
+                                        QStringLiteral("GPU 3: Slurm unreachable: slurmctld did not answer within 5 s")}));
+
+    // Free again, but not for start_delay_seconds yet: held, and when it is lent again.
+    state.decision.gpus[1].state = GpuState::Waiting;
+    state.decision.gpus[1].foreignHolders.clear();
+    state.decision.gpus[1].freeSinceMs = kNowMs - 3'000;
+    QCOMPARE(TrayController::toolTipText(state, kNowMs, kWallNow).split(QLatin1Char('\n')).value(2),
+             QStringLiteral("GPU 1: held for you, lent to the lab in 7 s"));
 }
 
 void TestTrayIcon::menuHasSectionPerGpuAndActions()

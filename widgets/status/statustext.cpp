@@ -167,7 +167,7 @@ QString StatusText::slurmActivity(const GpuStatus &gpu, const MonitorState &stat
     switch (gpu.state) {
     case GpuState::Busy: return tr("held for you — %1").arg(holders(gpu.foreignHolders));
     case GpuState::Waiting: {
-        const qint64 lendAtMs = gpu.freeSinceMs + qint64(state.config.startDelaySeconds) * 1000;
+        const qint64 lendAtMs = Policy::settledAtMs(gpu.freeSinceMs, state.config);
         if (!countdown)
             return tr("held for you, lent to the lab at %1")
                 .arg(wallNow.addMSecs(lendAtMs - nowMs).toString(QStringLiteral("HH:mm:ss")));
