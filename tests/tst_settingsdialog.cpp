@@ -1353,6 +1353,15 @@ void TestSettingsDialog::welcomePageStartsTheFirstWorkload()
     QTest::mouseClick(all, Qt::LeftButton, {}, QPoint(5, all->height() / 2));
     auto *gpu0 = child<QCheckBox>(dialog, QStringLiteral("welcomeGpusGpu0"));
     QTest::mouseClick(gpu0, Qt::LeftButton, {}, QPoint(5, gpu0->height() / 2));
+    // As root (CI runs as root) the page asks whom the workload runs as; without root it runs as you, unasked.
+    auto *user = child<QLineEdit>(dialog, QStringLiteral("welcomeUserEdit"));
+    const bool root = ::geteuid() == 0;
+    QCOMPARE(user->isVisibleTo(&dialog), root);
+    if (root) {
+        QVERIFY(child<QLabel>(dialog, QStringLiteral("welcomeUserError"))->isVisibleTo(&dialog)); // runs as root
+        typeInto(user, QStringLiteral("nobody"));
+        QTRY_VERIFY(!child<QLabel>(dialog, QStringLiteral("welcomeUserError"))->isVisibleTo(&dialog));
+    }
     QVERIFY2(save->isEnabled(), qPrintable(child<QLabel>(dialog, QStringLiteral("problemSummary"))->text()));
     QVERIFY(!QFile::exists(path));
     QTest::mouseClick(save, Qt::LeftButton);
@@ -1367,6 +1376,7 @@ void TestSettingsDialog::welcomePageStartsTheFirstWorkload()
     QCOMPARE(saved.config.workloads.at(0).cmd, expected.draft.cmd);
     QCOMPARE(saved.config.workloads.at(0).gpus, GpuSelection::of({0}));
     QCOMPARE(saved.config.workloads.at(0).stopTimeoutSeconds, expected.draft.stopTimeout.toInt());
+    QCOMPARE(saved.config.workloads.at(0).user, root ? QStringLiteral("nobody") : QString());
     QCOMPARE(saved.config.deviceRoot, state.config.deviceRoot);
 }
 

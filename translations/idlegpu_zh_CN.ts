@@ -1379,6 +1379,14 @@ The previous configuration stays in force.</source>
         <source>No GPU found under %1: idlegpu looks for NVIDIA device nodes (nvidia0, nvidia1, …) and the render nodes of AMD and Intel GPUs (dri/renderD128, …). Check that the driver is loaded; idlegpu notices a GPU when its node appears.</source>
         <translation>在 %1 下未找到 GPU：idlegpu 查找 NVIDIA 设备节点（nvidia0、nvidia1、…）以及 AMD 和 Intel GPU 的渲染节点（dri/renderD128、…）。请检查驱动是否已加载；节点出现时 idlegpu 会发现该 GPU。</translation>
     </message>
+    <message>
+        <source>root (idlegpu runs as root): enter a user to drop root</source>
+        <translation>root（idlegpu 以 root 运行）：输入用户以放弃 root 权限</translation>
+    </message>
+    <message>
+        <source>Run as user:</source>
+        <translation>运行用户：</translation>
+    </message>
 </context>
 <context>
     <name>WorkloadTemplates</name>

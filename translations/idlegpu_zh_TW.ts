@@ -1379,6 +1379,14 @@ The previous configuration stays in force.</source>
         <source>No GPU found under %1: idlegpu looks for NVIDIA device nodes (nvidia0, nvidia1, …) and the render nodes of AMD and Intel GPUs (dri/renderD128, …). Check that the driver is loaded; idlegpu notices a GPU when its node appears.</source>
         <translation>在 %1 下未找到 GPU：idlegpu 查詢 NVIDIA 裝置節點（nvidia0、nvidia1、…）以及 AMD 和 Intel GPU 的渲染節點（dri/renderD128、…）。請檢查驅動是否已載入；節點出現時 idlegpu 會發現該 GPU。</translation>
     </message>
+    <message>
+        <source>root (idlegpu runs as root): enter a user to drop root</source>
+        <translation>root（idlegpu 以 root 執行）：輸入使用者以放棄 root 許可權</translation>
+    </message>
+    <message>
+        <source>Run as user:</source>
+        <translation>執行使用者：</translation>
+    </message>
 </context>
 <context>
     <name>WorkloadTemplates</name>

@@ -171,7 +171,8 @@ void SlurmLender::stop(const QString &id, const QString &reason)
 
 void SlurmLender::stopAll(const QString &reason)
 {
-    qCInfo(lcSlurm, "holding every GPU for the owner: %s", qPrintable(reason));
+    if (!m_gpus.isEmpty()) // not in Slurm mode: nothing to say
+        qCInfo(lcSlurm, "holding every GPU for the owner: %s", qPrintable(reason));
     m_stoppingAll = true;
     m_refreshTimer->stop();
     for (Gpu *gpu : std::as_const(m_gpus)) {

@@ -16,6 +16,8 @@
 #include <QTableWidget>
 #include <QVBoxLayout>
 
+#include <unistd.h>
+
 #include <algorithm>
 
 namespace {
@@ -112,10 +114,17 @@ WelcomeSettingsPage::WelcomeSettingsPage(QWidget *parent) : SettingsPage(parent)
     m_gpus = new GpuPicker(QStringLiteral("welcomeGpus"), [this] { readFields(); });
     form->addRow(tr("GPUs:"), m_gpus);
     m_messages.insert(QStringLiteral("gpus"), addMessage(form, QStringLiteral("welcomeGpusError")));
+    // A root idlegpu (a system service, gpu_mon's way) runs a workload without a user as root: the first thing such
+    // an admin wants to say is whom it runs as. Without root the workload runs as you, and there is nothing to ask.
+    m_user = new QLineEdit;
+    m_user->setObjectName(QStringLiteral("welcomeUserEdit"));
+    m_user->setPlaceholderText(tr("root (idlegpu runs as root): enter a user to drop root"));
+    form->addRow(tr("Run as user:"), m_user);
+    form->setRowVisible(m_user, ::geteuid() == 0);
+    m_messages.insert(QStringLiteral("user"), addMessage(form, QStringLiteral("welcomeUserError")));
     // The template's other fields (folder, log, stop timeout) need no word here; they show on the Workloads page.
     m_messages.insert(QStringLiteral("dir"), addMessage(form, QStringLiteral("welcomeDirError")));
     m_messages.insert(QStringLiteral("log"), addMessage(form, QStringLiteral("welcomeLogError")));
-    m_messages.insert(QStringLiteral("user"), addMessage(form, QStringLiteral("welcomeUserError")));
     layout->addWidget(workloadBox);
 
     auto *more = new QLabel(tr("The working folder, log file, environment and the rules for when to pause are on the "
@@ -130,6 +139,7 @@ WelcomeSettingsPage::WelcomeSettingsPage(QWidget *parent) : SettingsPage(parent)
     connect(m_template, &QComboBox::activated, this, &WelcomeSettingsPage::applyTemplate);
     connect(m_name, &QLineEdit::textEdited, this, &WelcomeSettingsPage::readFields);
     connect(m_cmd, &QLineEdit::textEdited, this, &WelcomeSettingsPage::readFields);
+    connect(m_user, &QLineEdit::textEdited, this, &WelcomeSettingsPage::readFields);
     connect(m_save, &QPushButton::clicked, this, &WelcomeSettingsPage::saveRequested);
 
     load(SettingsDraft());
@@ -215,6 +225,7 @@ void WelcomeSettingsPage::readFields()
         return;
     m_workload.name = m_name->text();
     m_workload.cmd = m_cmd->text();
+    m_workload.user = m_user->text().trimmed();
     m_workload.gpus = m_gpus->selection();
     m_hasWorkload = true;
     Q_EMIT edited();
@@ -232,6 +243,8 @@ void WelcomeSettingsPage::showWorkload()
         m_name->setText(m_workload.name);
     if (m_cmd->text() != m_workload.cmd)
         m_cmd->setText(m_workload.cmd);
+    if (m_user->text() != m_workload.user)
+        m_user->setText(m_workload.user);
     m_gpus->setSelection(m_workload.gpus);
     m_filling = false;
 }

@@ -47,6 +47,7 @@ private:
     QLabel *m_templateHelp;
     QLineEdit *m_name;
     QLineEdit *m_cmd;
+    QLineEdit *m_user; // shown only when idlegpu runs as root
     GpuPicker *m_gpus;
     QPushButton *m_save;
     QHash<QString, QLabel *> m_messages;
