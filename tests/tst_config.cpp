@@ -563,8 +563,28 @@ void TestConfig::reportsProblems_data()
         << QByteArray("[defaults]\ninterval=5\n[extra]\nx=1\n[process-a]\ncmd=x\ncommand=y\n")
         << QStringList{"test.conf:2: warning: unknown key 'interval' in [defaults] ignored",
                        "test.conf:3: warning: unknown section [extra] ignored: idlegpu reads [defaults], [gpu-*], "
-                       "[process-*], [tty], [activity], [schedule] and [slurm]",
+                       "[process-*], [tty], [activity], [schedule], [slurm] and [metrics]",
                        "test.conf:7: warning: unknown key 'command' in [process-a] ignored"}
+        << true;
+    QTest::newRow("metrics textfile") << QByteArray("[metrics]\ntextfile = /tmp/idlegpu.prom\n") << QStringList{}
+                                      << true;
+    QTest::newRow("metrics textfile not absolute")
+        << QByteArray("[metrics]\ntextfile = idlegpu.prom\n")
+        << QStringList{"test.conf:2: error: textfile: 'idlegpu.prom' is not an absolute path (it must start with /)"}
+        << false;
+    QTest::newRow("metrics textfile is a folder")
+        << QByteArray("[metrics]\ntextfile = /tmp/\n")
+        << QStringList{"test.conf:2: error: textfile: /tmp is a folder; name the file in it (idlegpu.prom)"} << false;
+    QTest::newRow("metrics textfile in a missing folder")
+        << QByteArray("\n[metrics]\ntextfile = /nonexistent-idlegpu/idlegpu.prom\n")
+        << QStringList{"test.conf:3: warning: textfile: the folder /nonexistent-idlegpu does not exist (yet); no "
+                       "metrics are written until it does (Debian's prometheus-node-exporter makes "
+                       "/var/lib/prometheus/node-exporter)"}
+        << true;
+    QTest::newRow("metrics textfile not .prom")
+        << QByteArray("[metrics]\ntextfile = /tmp/idlegpu.txt\n")
+        << QStringList{"test.conf:2: warning: textfile: node_exporter's textfile collector reads only files whose "
+                       "name ends in .prom; idlegpu.txt would be ignored"}
         << true;
     QTest::newRow("DEFAULT section")
         << QByteArray("[DEFAULT]\ndir=/tmp\n")
@@ -804,6 +824,9 @@ void TestConfig::readsDesktopKeys()
     QVERIFY(!sameSettings(config, other));
     other = config;
     other.schedule = Schedule();
+    QVERIFY(!sameSettings(config, other));
+    other = config;
+    other.metrics.textfile = QStringLiteral("/tmp/idlegpu.prom");
     QVERIFY(!sameSettings(config, other));
 }
 

@@ -44,6 +44,7 @@ const QStringList activityKeys{QStringLiteral("pause_while_active"), QStringLite
 const QStringList scheduleKeys{QStringLiteral("run")};
 const QStringList slurmKeys{QStringLiteral("enabled"), QStringLiteral("node"), QStringLiteral("partition"),
                             QStringLiteral("gres_type")};
+const QStringList metricsKeys{QStringLiteral("textfile")};
 
 // The host name up to its first dot, as `hostname -s` prints it: [slurm] node's default.
 QString shortHostName()
@@ -153,6 +154,9 @@ private:
         } else if (section.name == QLatin1String("slurm")) {
             warnUnknownKeys(section, slurmKeys);
             readSlurm(section);
+        } else if (section.name == QLatin1String("metrics")) {
+            warnUnknownKeys(section, metricsKeys);
+            readMetrics(section);
         } else if (isGpuGroup) {
             warnUnknownKeys(section, gpuGroupKeys);
             readGpuGroup(section);
@@ -165,7 +169,7 @@ private:
                                       .arg(section.name));
         } else {
             warning(section.line, QStringLiteral("unknown section [%1] ignored: idlegpu reads [defaults], [gpu-*], "
-                                                 "[process-*], [tty], [activity], [schedule] and [slurm]")
+                                                 "[process-*], [tty], [activity], [schedule], [slurm] and [metrics]")
                                       .arg(section.name));
         }
     }
@@ -241,6 +245,39 @@ private:
             error(typeEntry->line, QStringLiteral("gres_type: '%1' must hold %d once, where the GPU index goes (one GRES "
                                                   "type per GPU: gpu%d gives gpu0, gpu1...)")
                                        .arg(value(*typeEntry)));
+    }
+
+    void readMetrics(const IniDocument::Section &section)
+    {
+        const IniDocument::Entry *entry = find(section, QStringLiteral("textfile"));
+        if (!entry)
+            return;
+        const QString path = value(*entry).trimmed();
+        if (path.isEmpty())
+            return; // off, as without the key
+        if (!QDir::isAbsolutePath(path)) {
+            error(entry->line, QStringLiteral("textfile: '%1' is not an absolute path (it must start with /)").arg(path));
+            return;
+        }
+        const QFileInfo file(QDir::cleanPath(path));
+        if (file.isDir()) {
+            error(entry->line, QStringLiteral("textfile: %1 is a folder; name the file in it (idlegpu.prom)")
+                                   .arg(file.filePath()));
+            return;
+        }
+        MetricsConfig &metrics = m_result.config.metrics;
+        metrics.textfile = file.filePath();
+        metrics.line = entry->line;
+        // Not fatal: node_exporter may be installed later; the writer tries again at each write.
+        if (!QFileInfo(file.absolutePath()).isDir())
+            warning(entry->line, QStringLiteral("textfile: the folder %1 does not exist (yet); no metrics are written "
+                                                "until it does (Debian's prometheus-node-exporter makes "
+                                                "/var/lib/prometheus/node-exporter)")
+                                     .arg(file.absolutePath()));
+        else if (!file.fileName().endsWith(QLatin1String(".prom")))
+            warning(entry->line, QStringLiteral("textfile: node_exporter's textfile collector reads only files whose "
+                                                "name ends in .prom; %1 would be ignored")
+                                     .arg(file.fileName()));
     }
 
     // vendors = auto | a comma list of nvidia, amd, intel
