@@ -2,8 +2,8 @@
 // SPDX-FileCopyrightText: 2026 The idlegpu authors
 // WorkLedger on a FakeClock: workload time by local day across midnight and the Monday that starts a week, a workload
 // on two GPUs, energy from a counter and from the power, the 24-hour timeline (merged, trimmed, an Unwatched gap
-// after a restart), preemptions, each workload's time, the open-to-stop histogram; LedgerStore: the JSON round trip, a damaged or hostile file set aside with a warning,
-// the file's mode, one writer at a time.
+// after a restart), preemptions, each workload's time, the open-to-stop histogram; LedgerStore: the JSON round trip,
+// older files, a damaged or hostile file set aside with a warning, the file's mode, one writer at a time.
 #include "clock.h"
 #include "ledger/ledgerstore.h"
 #include "ledger/workledger.h"
