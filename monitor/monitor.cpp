@@ -831,8 +831,9 @@ void Monitor::feedLedger()
     m_ledger.setActivity(activity, workloads);
 }
 
-QByteArray Monitor::renderMetrics() const
+QByteArray Monitor::renderMetrics()
 {
+    m_ledger.advance(); // a workload's seconds move between decisions too (the refresh every interval_seconds)
     MetricsText::Moment moment;
     moment.nowMs = m_clock->nowMs();
     moment.nowWallMs = m_clock->localNow().toMSecsSinceEpoch();

@@ -150,8 +150,9 @@ private:
     // What each GPU does now, by the decision and the runner, for the ledger.
     void feedLedger();
     void saveLedger();
-    // [metrics] textfile's text now; up = false in the last file, once every workload has stopped.
-    QByteArray renderMetrics() const;
+    // [metrics] textfile's text now, the ledger counted up to now; idlegpu_up 0 in the last file, once every workload
+    // has stopped.
+    QByteArray renderMetrics();
     // The preemption's open-to-stop time, the log line, the ledger's record; then preempted().
     void reportPreemption(PreemptionEvent event, const QString &reason);
     // From reading the earliest open not yet answered of the culprit's GPU node (or of nvidia-uvm / kfd, which make

@@ -126,6 +126,7 @@ private slots:
     void busyRule_data();
     void busyRule();
     void readsDesktopKeys();
+    void metricsTextfileOutsideWatchedFolders();
     void readsControlCommands();
     void readsVendors_data();
     void readsVendors();
@@ -828,6 +829,29 @@ void TestConfig::readsDesktopKeys()
     other = config;
     other.metrics.textfile = QStringLiteral("/tmp/idlegpu.prom");
     QVERIFY(!sameSettings(config, other));
+}
+
+// The monitor answers each change in the config file's folder and in device_root with a reload or a scan, which
+// writes the textfile again: a textfile there would loop.
+void TestConfig::metricsTextfileOutsideWatchedFolders()
+{
+    const auto errorsOf = [](const QByteArray &text) {
+        QStringList errors;
+        for (const ConfigDiagnostic &d : ConfigLoader::parse(text, QStringLiteral("/etc/idlegpu/idlegpu.conf")).diagnostics)
+            if (d.severity == ConfigDiagnostic::Error)
+                errors.append(d.toString());
+        return errors;
+    };
+    QCOMPARE(errorsOf("[metrics]\ntextfile = /etc/idlegpu/idlegpu.prom\n"),
+             QStringList{"/etc/idlegpu/idlegpu.conf:2: error: textfile: /etc/idlegpu/idlegpu.prom is in the folder of "
+                         "the config file, which idlegpu watches for edits: each write would make it read the file "
+                         "again; choose another folder (/var/lib/prometheus/node-exporter)"});
+    // device_root after [metrics]: checked once the whole file is read.
+    QCOMPARE(errorsOf("[metrics]\ntextfile = /tmp/fake-dev/dri/idlegpu.prom\n[defaults]\ndevice_root = /tmp/fake-dev\n"),
+             QStringList{"/etc/idlegpu/idlegpu.conf:2: error: textfile: /tmp/fake-dev/dri/idlegpu.prom is in "
+                         "device_root, which idlegpu watches for GPUs; choose another folder "
+                         "(/var/lib/prometheus/node-exporter)"});
+    QCOMPARE(errorsOf("[metrics]\ntextfile = /tmp/idlegpu.prom\n"), QStringList());
 }
 
 void TestConfig::readsVendors_data()

@@ -118,6 +118,7 @@ public:
             readSection(section);
         if (m_result.config.slurm.node.isEmpty())
             m_result.config.slurm.node = shortHostName();
+        checkMetricsFolder();
         if (m_droppedErrors + m_droppedWarnings > 0)
             m_result.diagnostics.append({m_droppedErrors > 0 ? ConfigDiagnostic::Error : ConfigDiagnostic::Warning,
                                          m_result.config.filePath, 0,
@@ -278,6 +279,35 @@ private:
             warning(entry->line, QStringLiteral("textfile: node_exporter's textfile collector reads only files whose "
                                                 "name ends in .prom; %1 would be ignored")
                                      .arg(file.fileName()));
+    }
+
+    // Once every section is read (device_root may come after [metrics]): the monitor watches the config file's folder
+    // and device_root (and its dri/) for changes, and answers each with a reload or a scan, which writes the textfile
+    // again: a file there would rewrite itself four times a second.
+    void checkMetricsFolder()
+    {
+        const MetricsConfig &metrics = m_result.config.metrics;
+        if (metrics.textfile.isEmpty())
+            return;
+        const auto same = [](const QString &a, const QString &b) {
+            const QString canonicalA = QFileInfo(a).canonicalFilePath();
+            const QString canonicalB = QFileInfo(b).canonicalFilePath();
+            return QDir::cleanPath(a) == QDir::cleanPath(b) || (!canonicalA.isEmpty() && canonicalA == canonicalB);
+        };
+        const QString folder = QFileInfo(metrics.textfile).absolutePath();
+        const QString deviceRoot = m_result.config.deviceRoot;
+        const QString configFolder = m_result.config.filePath.isEmpty()
+                                         ? QString()
+                                         : QFileInfo(m_result.config.filePath).absolutePath();
+        if (!configFolder.isEmpty() && same(folder, configFolder))
+            error(metrics.line, QStringLiteral("textfile: %1 is in the folder of the config file, which idlegpu watches "
+                                               "for edits: each write would make it read the file again; choose "
+                                               "another folder (/var/lib/prometheus/node-exporter)")
+                                    .arg(metrics.textfile));
+        else if (same(folder, deviceRoot) || same(folder, QDir(deviceRoot).filePath(QStringLiteral("dri"))))
+            error(metrics.line, QStringLiteral("textfile: %1 is in device_root, which idlegpu watches for GPUs; choose "
+                                               "another folder (/var/lib/prometheus/node-exporter)")
+                                    .arg(metrics.textfile));
     }
 
     // vendors = auto | a comma list of nvidia, amd, intel

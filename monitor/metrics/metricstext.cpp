@@ -193,7 +193,8 @@ QByteArray render(const MonitorState &state, const Moment &moment)
     }
     cumulative += histogram.counts.back();
     latency.sample(label("le", QStringLiteral("+Inf")), double(cumulative), "_bucket");
-    latency.sample(QString(), histogram.sumMs / 1000.0, "_sum");
+    // Whole nanoseconds: 1.62268 ms reads 0.00162268, not 0.0016226799999999998.
+    latency.sample(QString(), std::round(histogram.sumMs * 1e6) / 1e9, "_sum");
     latency.sample(QString(), double(cumulative), "_count");
     return out;
 }
