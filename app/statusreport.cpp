@@ -436,6 +436,8 @@ QString formatConfig(const Config &config)
       << "device_root = " << config.deviceRoot << '\n'
       << "on_battery = " << (config.onBattery == OnBattery::Pause ? "pause" : "run") << '\n'
       << "max_temperature_c = " << config.maxTemperatureC << (config.maxTemperatureC > 0 ? "" : " (off)") << '\n';
+    s << "[metrics] textfile = "
+      << (config.metrics.textfile.isEmpty() ? QStringLiteral("(off)") : config.metrics.textfile) << '\n';
     for (const GpuGroupConfig &group : config.gpuGroups) {
         s << '[' << group.id << "] gpus = " << group.gpus.toString()
           << ", ignore_programs = " << group.ignorePrograms.join(QLatin1Char(',')) << ", busy_when = ";

@@ -14,3 +14,4 @@ Q_DECLARE_LOGGING_CATEGORY(lcWorkload) // idlegpu.workload: output of workloads 
 Q_DECLARE_LOGGING_CATEGORY(lcPower)    // idlegpu.power: on AC or on battery ([defaults] on_battery)
 Q_DECLARE_LOGGING_CATEGORY(lcLedger)   // idlegpu.ledger: what the idle GPUs did, kept in the user's state
 Q_DECLARE_LOGGING_CATEGORY(lcSlurm)    // idlegpu.slurm: the holds and lending of [slurm], what Slurm answers
+Q_DECLARE_LOGGING_CATEGORY(lcMetrics)  // idlegpu.metrics: the [metrics] textfile for node_exporter

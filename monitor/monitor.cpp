@@ -7,6 +7,8 @@
 #include "conditions/logindpresence.h"
 #include "devices/nodewatcher.h"
 #include "ledger/ledgerstore.h"
+#include "metrics/metricstext.h"
+#include "metrics/metricstextfile.h"
 
 #include <QDir>
 #include <QFile>
@@ -115,6 +117,9 @@ Monitor::Monitor(const QString &configPath, WorkloadRunner *runner, const Clock 
     m_ledgerSaveSoonTimer->setInterval(kLedgerSaveSoonMs);
     connect(m_ledgerSaveSoonTimer, &QTimer::timeout, this, &Monitor::saveLedger);
 
+    m_metrics = new MetricsTextFile([this] { return renderMetrics(); }, this);
+    connect(this, &Monitor::stateChanged, m_metrics, &MetricsTextFile::changed);
+
     m_nodeWatcher = new NodeWatcher(this);
     connect(m_nodeWatcher, &NodeWatcher::eventsArrived, this, &Monitor::onNodeEvents);
 
@@ -144,6 +149,10 @@ Monitor::Monitor(const QString &configPath, WorkloadRunner *runner, const Clock 
         feedLedger(); // the workloads' time ends here
         m_ledger.stopWatching();
         saveLedger();
+        // The last file: node_exporter goes on serving it, so it says that idlegpu is down (and since when), with
+        // the counters where they ended and no workload running.
+        m_metricsUp = false;
+        m_metrics->writeNow();
         Q_EMIT shutdownFinished();
     });
 }
@@ -458,6 +467,8 @@ bool Monitor::applyConfig(const ConfigLoadResult &result, bool initial)
         m_config = m_fileConfig.withGpuWorkloads({});
     }
     m_runner->setWorkloads(m_config.workloads);
+    m_metrics->setRefreshIntervalMs(m_config.intervalSeconds * 1000);
+    m_metrics->setPath(m_config.metrics.textfile);
     return true;
 }
 
@@ -810,9 +821,25 @@ void Monitor::feedLedger()
 {
     const auto runtimes = m_runner->runtimes();
     QHash<int, GpuActivity> activity;
-    for (const GpuStatus &gpu : std::as_const(m_decision.gpus))
-        activity.insert(gpu.index, WorkLedger::activityOf(gpu, runtimes));
-    m_ledger.setActivity(activity);
+    QHash<int, QStringList> workloads;
+    for (const GpuStatus &gpu : std::as_const(m_decision.gpus)) {
+        const GpuActivity what = WorkLedger::activityOf(gpu, runtimes);
+        activity.insert(gpu.index, what);
+        if (what == GpuActivity::Workload)
+            workloads.insert(gpu.index, WorkLedger::workloadsOn(gpu.index, runtimes));
+    }
+    m_ledger.setActivity(activity, workloads);
+}
+
+QByteArray Monitor::renderMetrics()
+{
+    m_ledger.advance(); // a workload's seconds move between decisions too (the refresh every interval_seconds)
+    MetricsText::Moment moment;
+    moment.nowMs = m_clock->nowMs();
+    moment.nowWallMs = m_clock->localNow().toMSecsSinceEpoch();
+    moment.up = m_metricsUp;
+    moment.version = QStringLiteral(IDLEGPU_VERSION);
+    return MetricsText::render(state(), moment);
 }
 
 void Monitor::saveLedger()

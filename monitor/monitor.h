@@ -28,6 +28,7 @@
 
 class LedgerStore;
 class LogindPresence;
+class MetricsTextFile;
 class NodeWatcher;
 class PowerSupplyWatcher;
 struct NodeEvents;
@@ -149,6 +150,9 @@ private:
     // What each GPU does now, by the decision and the runner, for the ledger.
     void feedLedger();
     void saveLedger();
+    // [metrics] textfile's text now, the ledger counted up to now; idlegpu_up 0 in the last file, once every workload
+    // has stopped.
+    QByteArray renderMetrics();
     // The preemption's open-to-stop time, the log line, the ledger's record; then preempted().
     void reportPreemption(PreemptionEvent event, const QString &reason);
     // From reading the earliest open not yet answered of the culprit's GPU node (or of nvidia-uvm / kfd, which make
@@ -193,6 +197,8 @@ private:
     QTimer *m_ledgerTickTimer = nullptr;
     QTimer *m_ledgerSaveTimer = nullptr;
     QTimer *m_ledgerSaveSoonTimer = nullptr; // after a preemption, off the preemption path
+    MetricsTextFile *m_metrics = nullptr;    // [metrics] textfile: written after each stateChanged()
+    bool m_metricsUp = true;                 // false once shut down: the last file says idlegpu_up 0
     std::optional<Config> m_missingConfigPlaceholder; // acceptMissingConfig()
     bool m_notSetUp = false;
     // The folder watched for the config file to appear or change: its own, or while that does not exist yet, the

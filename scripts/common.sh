@@ -32,9 +32,11 @@ build="$repo/build"
 #                                   (16917-16918), so the munge and slurmd services Debian may start on install
 #                                   (slurmd only once /etc/slurm/slurm.conf exists) are left alone: the tests do not
 #                                   need them
+#   python3-prometheus-client       the metrics test (tst_it_metrics): Prometheus's own text parser reads the
+#                                   [metrics] textfile as node_exporter would
 packages=(cmake ninja-build g++ pkgconf qt6-base-dev libgl-dev qt6-tools-dev qt6-tools-dev-tools qt6-l10n-tools
           psmisc xvfb trayer xdotool imagemagick x11-utils desktop-file-utils appstream dbus-daemon
-          dpkg-dev lintian clang libclang-rt-14-dev ccache slurmctld slurmd slurm-client munge)
+          dpkg-dev lintian clang libclang-rt-14-dev ccache slurmctld slurmd slurm-client munge python3-prometheus-client)
 
 install_missing() {
     local missing=()

@@ -126,6 +126,7 @@ private slots:
     void busyRule_data();
     void busyRule();
     void readsDesktopKeys();
+    void metricsTextfileOutsideWatchedFolders();
     void readsControlCommands();
     void readsVendors_data();
     void readsVendors();
@@ -563,8 +564,28 @@ void TestConfig::reportsProblems_data()
         << QByteArray("[defaults]\ninterval=5\n[extra]\nx=1\n[process-a]\ncmd=x\ncommand=y\n")
         << QStringList{"test.conf:2: warning: unknown key 'interval' in [defaults] ignored",
                        "test.conf:3: warning: unknown section [extra] ignored: idlegpu reads [defaults], [gpu-*], "
-                       "[process-*], [tty], [activity], [schedule] and [slurm]",
+                       "[process-*], [tty], [activity], [schedule], [slurm] and [metrics]",
                        "test.conf:7: warning: unknown key 'command' in [process-a] ignored"}
+        << true;
+    QTest::newRow("metrics textfile") << QByteArray("[metrics]\ntextfile = /tmp/idlegpu.prom\n") << QStringList{}
+                                      << true;
+    QTest::newRow("metrics textfile not absolute")
+        << QByteArray("[metrics]\ntextfile = idlegpu.prom\n")
+        << QStringList{"test.conf:2: error: textfile: 'idlegpu.prom' is not an absolute path (it must start with /)"}
+        << false;
+    QTest::newRow("metrics textfile is a folder")
+        << QByteArray("[metrics]\ntextfile = /tmp/\n")
+        << QStringList{"test.conf:2: error: textfile: /tmp is a folder; name the file in it (idlegpu.prom)"} << false;
+    QTest::newRow("metrics textfile in a missing folder")
+        << QByteArray("\n[metrics]\ntextfile = /nonexistent-idlegpu/idlegpu.prom\n")
+        << QStringList{"test.conf:3: warning: textfile: the folder /nonexistent-idlegpu does not exist (yet); no "
+                       "metrics are written until it does (Debian's prometheus-node-exporter makes "
+                       "/var/lib/prometheus/node-exporter)"}
+        << true;
+    QTest::newRow("metrics textfile not .prom")
+        << QByteArray("[metrics]\ntextfile = /tmp/idlegpu.txt\n")
+        << QStringList{"test.conf:2: warning: textfile: node_exporter's textfile collector reads only files whose "
+                       "name ends in .prom; idlegpu.txt would be ignored"}
         << true;
     QTest::newRow("DEFAULT section")
         << QByteArray("[DEFAULT]\ndir=/tmp\n")
@@ -805,6 +826,32 @@ void TestConfig::readsDesktopKeys()
     other = config;
     other.schedule = Schedule();
     QVERIFY(!sameSettings(config, other));
+    other = config;
+    other.metrics.textfile = QStringLiteral("/tmp/idlegpu.prom");
+    QVERIFY(!sameSettings(config, other));
+}
+
+// The monitor answers each change in the config file's folder and in device_root with a reload or a scan, which
+// writes the textfile again: a textfile there would loop.
+void TestConfig::metricsTextfileOutsideWatchedFolders()
+{
+    const auto errorsOf = [](const QByteArray &text) {
+        QStringList errors;
+        for (const ConfigDiagnostic &d : ConfigLoader::parse(text, QStringLiteral("/etc/idlegpu/idlegpu.conf")).diagnostics)
+            if (d.severity == ConfigDiagnostic::Error)
+                errors.append(d.toString());
+        return errors;
+    };
+    QCOMPARE(errorsOf("[metrics]\ntextfile = /etc/idlegpu/idlegpu.prom\n"),
+             QStringList{"/etc/idlegpu/idlegpu.conf:2: error: textfile: /etc/idlegpu/idlegpu.prom is in the folder of "
+                         "the config file, which idlegpu watches for edits: each write would make it read the file "
+                         "again; choose another folder (/var/lib/prometheus/node-exporter)"});
+    // device_root after [metrics]: checked once the whole file is read.
+    QCOMPARE(errorsOf("[metrics]\ntextfile = /tmp/fake-dev/dri/idlegpu.prom\n[defaults]\ndevice_root = /tmp/fake-dev\n"),
+             QStringList{"/etc/idlegpu/idlegpu.conf:2: error: textfile: /tmp/fake-dev/dri/idlegpu.prom is in "
+                         "device_root, which idlegpu watches for GPUs; choose another folder "
+                         "(/var/lib/prometheus/node-exporter)"});
+    QCOMPARE(errorsOf("[metrics]\ntextfile = /tmp/idlegpu.prom\n"), QStringList());
 }
 
 void TestConfig::readsVendors_data()

@@ -2,8 +2,8 @@
 // SPDX-FileCopyrightText: 2026 The idlegpu authors
 // WorkLedger on a FakeClock: workload time by local day across midnight and the Monday that starts a week, a workload
 // on two GPUs, energy from a counter and from the power, the 24-hour timeline (merged, trimmed, an Unwatched gap
-// after a restart), preemptions; LedgerStore: the JSON round trip, a damaged or hostile file set aside with a warning,
-// the file's mode, one writer at a time.
+// after a restart), preemptions, each workload's time, the open-to-stop histogram; LedgerStore: the JSON round trip,
+// older files, a damaged or hostile file set aside with a warning, the file's mode, one writer at a time.
 #include "clock.h"
 #include "ledger/ledgerstore.h"
 #include "ledger/workledger.h"
@@ -391,6 +391,96 @@ private Q_SLOTS:
         QCOMPARE(describe(b.lastDay.value(0)), QStringLiteral("workload 180 min, foreign 1 min"));
     }
 
+    // Each workload's time on each GPU (for the metrics' per-workload counter): while the GPU does Workload, for each
+    // workload that occupies it; not while the GPU is the owner's or idle.
+    void workloadTimeByWorkload()
+    {
+        WorkloadRuntime miner;
+        miner.id = QStringLiteral("process-miner");
+        miner.state = WorkloadRuntime::Running;
+        miner.gpus = {0, 1};
+        WorkloadRuntime boinc;
+        boinc.id = QStringLiteral("process-boinc");
+        boinc.state = WorkloadRuntime::Stopping; // still holds its GPU
+        boinc.gpus = {1};
+        const QHash<QString, WorkloadRuntime> runtimes{{miner.id, miner}, {boinc.id, boinc}};
+        QCOMPARE(WorkLedger::workloadsOn(0, runtimes), QStringList{miner.id});
+        QCOMPARE(WorkLedger::workloadsOn(1, runtimes), (QStringList{boinc.id, miner.id}));
+        QCOMPARE(WorkLedger::workloadsOn(2, runtimes), QStringList());
+
+        WorkLedger ledger(&m_clock);
+        ledger.setActivity({{0, Activity::Workload}, {1, Activity::Workload}},
+                           {{0, {miner.id}}, {1, {boinc.id, miner.id}}});
+        pass(10 * kMinute);
+        ledger.setActivity({{0, Activity::ForeignUse}, {1, Activity::Workload}}, {{0, {miner.id}}, {1, {miner.id}}});
+        pass(5 * kMinute);
+        ledger.setActivity({{0, Activity::Idle}, {1, Activity::Idle}});
+        pass(kHour);
+        ledger.advance();
+        const LedgerSummary summary = ledger.summary();
+        QCOMPARE(summary.workloadMs.value(0).value(miner.id), 10 * kMinute);
+        QCOMPARE(summary.workloadMs.value(1).value(miner.id), 15 * kMinute);
+        QCOMPARE(summary.workloadMs.value(1).value(boinc.id), 10 * kMinute);
+        QCOMPARE(summary.byGpu.value(1).total.workloadMs, 15 * kMinute); // the GPU's own time counts once
+
+        WorkLedger copy(&m_clock);
+        QString error;
+        QVERIFY2(copy.restore(ledger.toJson(), &error), qPrintable(error));
+        QCOMPARE(copy.summary().workloadMs, summary.workloadMs);
+    }
+
+    // Every open-to-stop time counts in the histogram, beyond the recent list's 50; a preemption without one does not.
+    void openToStopHistogram()
+    {
+        WorkLedger ledger(&m_clock);
+        PreemptionRecord record;
+        record.gpu = 0;
+        for (int i = 0; i < 60; ++i) {
+            record.openToStopMs = 3.0; // (2, 5] ms
+            ledger.addPreemption(record);
+        }
+        record.openToStopMs = 1.0; // exactly on a bound: that bucket (le is inclusive)
+        ledger.addPreemption(record);
+        record.openToStopMs = 60'000.0; // above the last bound
+        ledger.addPreemption(record);
+        record.openToStopMs.reset(); // the poll found it
+        ledger.addPreemption(record);
+        const LatencyHistogram histogram = ledger.summary().openToStop;
+        QCOMPARE(histogram.count(), 62);
+        QCOMPARE(histogram.counts[0], 1);
+        QCOMPARE(histogram.counts[2], 60);
+        QCOMPARE(histogram.counts.back(), 1);
+        QCOMPARE(histogram.sumMs, 60 * 3.0 + 1.0 + 60'000.0);
+        QCOMPARE(ledger.summary().all.total.preemptions, 63);
+
+        WorkLedger copy(&m_clock);
+        QString error;
+        QVERIFY2(copy.restore(ledger.toJson(), &error), qPrintable(error));
+        QCOMPARE(copy.summary().openToStop, histogram);
+    }
+
+    // A file written before the ledger kept workloads and the histogram reads as one with neither; one whose
+    // histogram has other bounds keeps its totals and starts the histogram afresh.
+    void olderFilesStillRead()
+    {
+        const QByteArray old = "{\"format\":\"idlegpu-ledger\",\"version\":1,\"since_ms\":1767614400000,"
+                               "\"gpus\":{\"0\":{\"total\":{\"workload_ms\":5000,\"preemptions\":2},\"timeline\":[]}},"
+                               "\"days\":{},\"preemptions\":[]}";
+        WorkLedger ledger(&m_clock);
+        QString error;
+        QVERIFY2(ledger.restore(old, &error), qPrintable(error));
+        QCOMPARE(ledger.summary().byGpu.value(0).total.preemptions, 2);
+        QVERIFY(ledger.summary().workloadMs.isEmpty());
+        QCOMPARE(ledger.summary().openToStop.count(), 0);
+
+        QByteArray otherBounds = old;
+        otherBounds.chop(1);
+        otherBounds += ",\"open_to_stop\":{\"bounds_ms\":[1,10],\"counts\":[4,5,6],\"sum_ms\":99}}";
+        QVERIFY2(ledger.restore(otherBounds, &error), qPrintable(error));
+        QCOMPARE(ledger.summary().byGpu.value(0).total.workloadMs, 5000);
+        QCOMPARE(ledger.summary().openToStop, LatencyHistogram());
+    }
+
     void restoreRefusesWhatIsNoLedger_data()
     {
         QTest::addColumn<QByteArray>("json");
@@ -434,6 +524,23 @@ private Q_SLOTS:
                    + QByteArray(300, 'x') + "\",\"user\":\"u\",\"pid\":1}]}"
             << "preemptions[0].program";
         QTest::newRow("days missing") << head + "\"gpus\":{},\"preemptions\":[]}" << "days: not an object";
+        QTest::newRow("negative workload time of a workload")
+            << head + "\"gpus\":{\"0\":{\"total\":{\"workload_ms\":5,\"preemptions\":0},\"timeline\":[],"
+                      "\"workloads\":{\"process-0\":-1}}},\"days\":{},\"preemptions\":[]}"
+            << "gpus.0.workloads.process-0";
+        QTest::newRow("workloads as a list")
+            << head + "\"gpus\":{\"0\":{\"total\":{\"workload_ms\":5,\"preemptions\":0},\"timeline\":[],"
+                      "\"workloads\":[1]}},\"days\":{},\"preemptions\":[]}"
+            << "gpus.0.workloads: not an object";
+        const QByteArray bounds = "\"bounds_ms\":[1,2,5,10,20,50,100,200,500,1000,2000,5000,10000]";
+        QTest::newRow("a fractional histogram count")
+            << head + empty.chopped(1) + ",\"open_to_stop\":{" + bounds
+                   + ",\"counts\":[0,0.5,0,0,0,0,0,0,0,0,0,0,0,0],\"sum_ms\":1}}"
+            << "open_to_stop.counts[1]";
+        QTest::newRow("a negative histogram sum")
+            << head + empty.chopped(1) + ",\"open_to_stop\":{" + bounds
+                   + ",\"counts\":[0,0,0,0,0,0,0,0,0,0,0,0,0,0],\"sum_ms\":-1}}"
+            << "open_to_stop.sum_ms";
     }
     void restoreRefusesWhatIsNoLedger()
     {

@@ -44,6 +44,7 @@ const QStringList activityKeys{QStringLiteral("pause_while_active"), QStringLite
 const QStringList scheduleKeys{QStringLiteral("run")};
 const QStringList slurmKeys{QStringLiteral("enabled"), QStringLiteral("node"), QStringLiteral("partition"),
                             QStringLiteral("gres_type")};
+const QStringList metricsKeys{QStringLiteral("textfile")};
 
 // The host name up to its first dot, as `hostname -s` prints it: [slurm] node's default.
 QString shortHostName()
@@ -117,6 +118,7 @@ public:
             readSection(section);
         if (m_result.config.slurm.node.isEmpty())
             m_result.config.slurm.node = shortHostName();
+        checkMetricsFolder();
         if (m_droppedErrors + m_droppedWarnings > 0)
             m_result.diagnostics.append({m_droppedErrors > 0 ? ConfigDiagnostic::Error : ConfigDiagnostic::Warning,
                                          m_result.config.filePath, 0,
@@ -153,6 +155,9 @@ private:
         } else if (section.name == QLatin1String("slurm")) {
             warnUnknownKeys(section, slurmKeys);
             readSlurm(section);
+        } else if (section.name == QLatin1String("metrics")) {
+            warnUnknownKeys(section, metricsKeys);
+            readMetrics(section);
         } else if (isGpuGroup) {
             warnUnknownKeys(section, gpuGroupKeys);
             readGpuGroup(section);
@@ -165,7 +170,7 @@ private:
                                       .arg(section.name));
         } else {
             warning(section.line, QStringLiteral("unknown section [%1] ignored: idlegpu reads [defaults], [gpu-*], "
-                                                 "[process-*], [tty], [activity], [schedule] and [slurm]")
+                                                 "[process-*], [tty], [activity], [schedule], [slurm] and [metrics]")
                                       .arg(section.name));
         }
     }
@@ -241,6 +246,68 @@ private:
             error(typeEntry->line, QStringLiteral("gres_type: '%1' must hold %d once, where the GPU index goes (one GRES "
                                                   "type per GPU: gpu%d gives gpu0, gpu1...)")
                                        .arg(value(*typeEntry)));
+    }
+
+    void readMetrics(const IniDocument::Section &section)
+    {
+        const IniDocument::Entry *entry = find(section, QStringLiteral("textfile"));
+        if (!entry)
+            return;
+        const QString path = value(*entry).trimmed();
+        if (path.isEmpty())
+            return; // off, as without the key
+        if (!QDir::isAbsolutePath(path)) {
+            error(entry->line, QStringLiteral("textfile: '%1' is not an absolute path (it must start with /)").arg(path));
+            return;
+        }
+        const QFileInfo file(QDir::cleanPath(path));
+        if (file.isDir()) {
+            error(entry->line, QStringLiteral("textfile: %1 is a folder; name the file in it (idlegpu.prom)")
+                                   .arg(file.filePath()));
+            return;
+        }
+        MetricsConfig &metrics = m_result.config.metrics;
+        metrics.textfile = file.filePath();
+        metrics.line = entry->line;
+        // Not fatal: node_exporter may be installed later; the writer tries again at each write.
+        if (!QFileInfo(file.absolutePath()).isDir())
+            warning(entry->line, QStringLiteral("textfile: the folder %1 does not exist (yet); no metrics are written "
+                                                "until it does (Debian's prometheus-node-exporter makes "
+                                                "/var/lib/prometheus/node-exporter)")
+                                     .arg(file.absolutePath()));
+        else if (!file.fileName().endsWith(QLatin1String(".prom")))
+            warning(entry->line, QStringLiteral("textfile: node_exporter's textfile collector reads only files whose "
+                                                "name ends in .prom; %1 would be ignored")
+                                     .arg(file.fileName()));
+    }
+
+    // Once every section is read (device_root may come after [metrics]): the monitor watches the config file's folder
+    // and device_root (and its dri/) for changes, and answers each with a reload or a scan, which writes the textfile
+    // again: a file there would rewrite itself four times a second.
+    void checkMetricsFolder()
+    {
+        const MetricsConfig &metrics = m_result.config.metrics;
+        if (metrics.textfile.isEmpty())
+            return;
+        const auto same = [](const QString &a, const QString &b) {
+            const QString canonicalA = QFileInfo(a).canonicalFilePath();
+            const QString canonicalB = QFileInfo(b).canonicalFilePath();
+            return QDir::cleanPath(a) == QDir::cleanPath(b) || (!canonicalA.isEmpty() && canonicalA == canonicalB);
+        };
+        const QString folder = QFileInfo(metrics.textfile).absolutePath();
+        const QString deviceRoot = m_result.config.deviceRoot;
+        const QString configFolder = m_result.config.filePath.isEmpty()
+                                         ? QString()
+                                         : QFileInfo(m_result.config.filePath).absolutePath();
+        if (!configFolder.isEmpty() && same(folder, configFolder))
+            error(metrics.line, QStringLiteral("textfile: %1 is in the folder of the config file, which idlegpu watches "
+                                               "for edits: each write would make it read the file again; choose "
+                                               "another folder (/var/lib/prometheus/node-exporter)")
+                                    .arg(metrics.textfile));
+        else if (same(folder, deviceRoot) || same(folder, QDir(deviceRoot).filePath(QStringLiteral("dri"))))
+            error(metrics.line, QStringLiteral("textfile: %1 is in device_root, which idlegpu watches for GPUs; choose "
+                                               "another folder (/var/lib/prometheus/node-exporter)")
+                                    .arg(metrics.textfile));
     }
 
     // vendors = auto | a comma list of nvidia, amd, intel

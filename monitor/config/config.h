@@ -197,6 +197,16 @@ struct NotifyConfig
     bool operator==(const NotifyConfig &) const = default;
 };
 
+// [metrics]: what idlegpu does, for a fleet's Prometheus (metrics/ MetricsText, MetricsTextFile).
+struct MetricsConfig
+{
+    // textfile: the file node_exporter's textfile collector reads (Debian: /var/lib/prometheus/node-exporter/*.prom),
+    // replaced at each change and every interval_seconds; empty: none.
+    QString textfile;
+    int line = 0; // of the key, for the writer's warnings
+    bool operator==(const MetricsConfig &o) const { return textfile == o.textfile; }
+};
+
 struct Config;
 bool sameSettings(const Config &a, const Config &b);
 
@@ -221,6 +231,7 @@ struct Config
     // A GPU stopped for heat may run again once this much cooler than max_temperature_c.
     static constexpr int kCoolDownCelsius = 5;
     SlurmConfig slurm; // [slurm]
+    MetricsConfig metrics; // [metrics]
 
     // The workloads the file implies for the GPUs present, after its own: with [slurm] enabled, one per GPU that
     // lends it to the lab (id slurm-gpuN, kind Slurm lending). The monitor's configuration in force is this.
@@ -336,7 +347,7 @@ inline bool sameSettings(const Config &a, const Config &b)
         || a.deviceRoot != b.deviceRoot || a.vendors != b.vendors || !(a.notify == b.notify) || !(a.gpuGroups == b.gpuGroups) || a.workloads.size() != b.workloads.size()
         || a.tty.enabled != b.tty.enabled || a.tty.whitelist != b.tty.whitelist || a.tty.idleSeconds != b.tty.idleSeconds
         || !(a.activity == b.activity) || !(a.schedule == b.schedule) || a.onBattery != b.onBattery
-        || a.maxTemperatureC != b.maxTemperatureC || !(a.slurm == b.slurm))
+        || a.maxTemperatureC != b.maxTemperatureC || !(a.slurm == b.slurm) || !(a.metrics == b.metrics))
         return false;
     for (qsizetype i = 0; i < a.workloads.size(); ++i)
         if (!a.workloads.at(i).sameSettings(b.workloads.at(i)))

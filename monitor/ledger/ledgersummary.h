@@ -8,6 +8,7 @@
 #include <QList>
 #include <QString>
 
+#include <array>
 #include <optional>
 
 // What a GPU was doing, for the 24-hour timeline.
@@ -46,6 +47,34 @@ struct WorkTotals
     std::optional<double> energyJoules;
 };
 
+// The open-to-stop times (PreemptionRecord::openToStopMs) of every preemption that had one, counted into fixed
+// buckets: the recent list keeps only the last kRecentPreemptions, a fleet's latency histogram needs them all.
+struct LatencyHistogram
+{
+    // Upper bounds, inclusive; a last bucket without bound follows. From 1 ms (an inotify-driven stop takes a few)
+    // to 10 s (the fallback poll's default interval).
+    static constexpr std::array<double, 13> kBoundsMs{1, 2, 5, 10, 20, 50, 100, 200, 500, 1000, 2000, 5000, 10000};
+    std::array<qint64, kBoundsMs.size() + 1> counts{}; // per bucket, not cumulative; the last: above 10 s
+    double sumMs = 0;
+
+    void add(double ms)
+    {
+        std::size_t bucket = 0;
+        while (bucket < kBoundsMs.size() && ms > kBoundsMs[bucket])
+            ++bucket;
+        ++counts[bucket];
+        sumMs += ms;
+    }
+    qint64 count() const
+    {
+        qint64 total = 0;
+        for (qint64 n : counts)
+            total += n;
+        return total;
+    }
+    bool operator==(const LatencyHistogram &) const = default;
+};
+
 // Today and this week in local time (the week from Monday 00:00); total since the ledger began.
 struct WorkPeriods
 {
@@ -64,4 +93,8 @@ struct LedgerSummary
     QList<PreemptionRecord> recentPreemptions;  // newest first, at most kRecentPreemptions
     QHash<int, QList<ActivitySegment>> lastDay; // by GPU index: oldest first, within the last kTimelineSpanMs
     qint64 sinceWallMs = 0;                     // when the ledger began; 0: nothing recorded yet
+    // By GPU index, then workload id: the time each workload occupied the GPU since the ledger began keeping it (a
+    // GPU's total.workloadMs is its time with any workload; two at once on one GPU count each).
+    QHash<int, QHash<QString, qint64>> workloadMs;
+    LatencyHistogram openToStop; // every GPU together
 };

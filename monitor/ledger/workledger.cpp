@@ -27,6 +27,7 @@ constexpr qint64 kMaxPid = qint64(1) << 31;
 constexpr int kMaxTextLength = 256;
 constexpr int kMaxDays = 64;                 // we keep kDaysKept; a little slack for a file from another zone
 constexpr int kMaxStoredPreemptions = 1000;  // we keep LedgerSummary::kRecentPreemptions
+constexpr int kMaxWorkloadsPerGpu = 1024;    // a config with more sections than that is no config
 // An energy counter that moved faster than this between two samples was reset or lies.
 constexpr double kMaxWatts = 100'000;
 
@@ -155,6 +156,16 @@ WorkTotals &operator+=(WorkTotals &into, const WorkTotals &more)
 
 WorkLedger::WorkLedger(const Clock *clock) : m_clock(clock) {}
 
+QStringList WorkLedger::workloadsOn(int gpu, const QHash<QString, WorkloadRuntime> &runtimes)
+{
+    QStringList ids;
+    for (const WorkloadRuntime &runtime : runtimes)
+        if (runtime.occupiesGpus() && runtime.gpus.contains(gpu))
+            ids.append(runtime.id);
+    ids.sort(); // the hash's order is no order
+    return ids;
+}
+
 GpuActivity WorkLedger::activityOf(const GpuStatus &gpu, const QHash<QString, WorkloadRuntime> &runtimes)
 {
     if (gpu.state == GpuState::Busy)
@@ -170,7 +181,7 @@ qint64 WorkLedger::wallNowMs() const
     return m_clock->localNow().toMSecsSinceEpoch();
 }
 
-void WorkLedger::setActivity(const QHash<int, GpuActivity> &activity)
+void WorkLedger::setActivity(const QHash<int, GpuActivity> &activity, const QHash<int, QStringList> &workloads)
 {
     advance();
     if (m_countedToMs < 0) {
@@ -179,11 +190,16 @@ void WorkLedger::setActivity(const QHash<int, GpuActivity> &activity)
             m_sinceWallMs = wallNowMs();
     }
     for (auto it = activity.cbegin(); it != activity.cend(); ++it)
-        if (it.key() >= 0)
-            m_gpus[it.key()].activity = it.value();
+        if (it.key() >= 0 && it.key() <= kMaxGpuIndex) {
+            GpuTrack &track = m_gpus[it.key()];
+            track.activity = it.value();
+            track.workloads = it.value() == GpuActivity::Workload ? workloads.value(it.key()) : QStringList();
+        }
     for (auto it = m_gpus.begin(); it != m_gpus.end(); ++it)
-        if (!activity.contains(it.key()))
+        if (!activity.contains(it.key())) {
             it->activity = GpuActivity::Unwatched;
+            it->workloads.clear();
+        }
 }
 
 void WorkLedger::advance()
@@ -201,6 +217,8 @@ void WorkLedger::advance()
         if (track.activity == GpuActivity::Workload && elapsedMs > 0) {
             addWorkloadTime(it.key(), fromWallMs, nowWallMs);
             track.workloadMsSinceSample += elapsedMs;
+            for (const QString &id : std::as_const(track.workloads))
+                m_workloadMs[it.key()][id] += elapsedMs;
         }
         trimTimeline(track, nowWallMs);
     }
@@ -214,6 +232,7 @@ void WorkLedger::stopWatching()
     m_countedToMs = -1;
     for (GpuTrack &track : m_gpus) {
         track.activity = GpuActivity::Unwatched;
+        track.workloads.clear();
         track.sampledAtMs = -1;
         track.workloadMsSinceSample = 0;
     }
@@ -348,6 +367,8 @@ void WorkLedger::addPreemption(PreemptionRecord record)
     }
     if (m_sinceWallMs == 0)
         m_sinceWallMs = record.wallMs;
+    if (record.openToStopMs && std::isfinite(*record.openToStopMs) && *record.openToStopMs >= 0)
+        m_openToStop.add(qMin(*record.openToStopMs, kMaxOpenToStopMs));
     m_recent.prepend(record);
     while (m_recent.size() > LedgerSummary::kRecentPreemptions)
         m_recent.removeLast();
@@ -358,6 +379,8 @@ LedgerSummary WorkLedger::summary() const
     LedgerSummary summary;
     summary.sinceWallMs = m_sinceWallMs;
     summary.recentPreemptions = m_recent;
+    summary.workloadMs = m_workloadMs;
+    summary.openToStop = m_openToStop;
     const QDateTime localNow = m_clock->localNow();
     const QDate today = localNow.date();
     const QDate monday = today.addDays(1 - today.dayOfWeek());
@@ -412,8 +435,16 @@ QByteArray WorkLedger::toJson() const
         QJsonArray timeline;
         for (const ActivitySegment &segment : m_gpus.value(gpu).segments)
             timeline.append(QJsonArray{segment.fromWallMs, segment.toWallMs, activityName(segment.activity)});
-        gpus.insert(QString::number(gpu), QJsonObject{{QStringLiteral("total"), totalsToJson(m_totals.value(gpu))},
-                                                      {QStringLiteral("timeline"), timeline}});
+        QJsonObject object{{QStringLiteral("total"), totalsToJson(m_totals.value(gpu))},
+                           {QStringLiteral("timeline"), timeline}};
+        const QHash<QString, qint64> byWorkload = m_workloadMs.value(gpu);
+        if (!byWorkload.isEmpty()) {
+            QJsonObject workloads;
+            for (auto it = byWorkload.cbegin(); it != byWorkload.cend(); ++it)
+                workloads.insert(it.key().left(kMaxTextLength), it.value());
+            object.insert(QStringLiteral("workloads"), workloads);
+        }
+        gpus.insert(QString::number(gpu), object);
     }
     QJsonObject days;
     for (auto day = m_days.cbegin(); day != m_days.cend(); ++day) {
@@ -434,13 +465,23 @@ QByteArray WorkLedger::toJson() const
             object.insert(QStringLiteral("open_to_stop_ms"), *record.openToStopMs);
         preemptions.append(object);
     }
+    QJsonArray bounds;
+    for (double bound : LatencyHistogram::kBoundsMs)
+        bounds.append(bound);
+    QJsonArray counts;
+    for (qint64 count : m_openToStop.counts)
+        counts.append(count);
+    const QJsonObject openToStop{{QStringLiteral("bounds_ms"), bounds},
+                                 {QStringLiteral("counts"), counts},
+                                 {QStringLiteral("sum_ms"), m_openToStop.sumMs}};
     const QJsonObject root{{QStringLiteral("format"), QLatin1String(kFormat)},
                            {QStringLiteral("version"), kVersion},
                            {QStringLiteral("since_ms"), m_sinceWallMs},
                            {QStringLiteral("saved_ms"), wallNowMs()},
                            {QStringLiteral("gpus"), gpus},
                            {QStringLiteral("days"), days},
-                           {QStringLiteral("preemptions"), preemptions}};
+                           {QStringLiteral("preemptions"), preemptions},
+                           {QStringLiteral("open_to_stop"), openToStop}};
     return QJsonDocument(root).toJson(QJsonDocument::Compact);
 }
 
@@ -480,6 +521,7 @@ bool WorkLedger::restore(const QByteArray &json, QString *error)
 
     QMap<int, GpuTrack> tracks;
     QHash<int, WorkTotals> totals;
+    QHash<int, QHash<QString, qint64>> workloadMs;
     QJsonObject gpus;
     if (!read.object(root.value(QStringLiteral("gpus")), QStringLiteral("gpus"), &gpus))
         return failed();
@@ -498,6 +540,29 @@ bool WorkLedger::restore(const QByteArray &json, QString *error)
             || !read.array(object.value(QStringLiteral("timeline")), where + QStringLiteral(".timeline"),
                            kMaxSegmentsPerGpu, &timeline))
             return failed();
+        // Since the ledger kept it (absent in older files): each workload's time.
+        if (object.contains(QStringLiteral("workloads"))) {
+            QJsonObject workloads;
+            if (!read.object(object.value(QStringLiteral("workloads")), where + QStringLiteral(".workloads"),
+                             &workloads))
+                return failed();
+            if (workloads.size() > kMaxWorkloadsPerGpu) {
+                if (error)
+                    *error = QStringLiteral("%1.workloads: more than %2 workloads").arg(where).arg(kMaxWorkloadsPerGpu);
+                return false;
+            }
+            for (auto w = workloads.constBegin(); w != workloads.constEnd(); ++w) {
+                qint64 ms = 0;
+                if (w.key().isEmpty() || w.key().size() > kMaxTextLength) {
+                    if (error)
+                        *error = QStringLiteral("%1.workloads: \"%2\" is not a workload id").arg(where, w.key().left(40));
+                    return false;
+                }
+                if (!read.integer(w.value(), where + QStringLiteral(".workloads.") + w.key(), 0, kMaxDurationMs, &ms))
+                    return failed();
+                workloadMs[gpu].insert(w.key(), ms);
+            }
+        }
         GpuTrack &track = tracks[gpu];
         qint64 previousEnd = 0;
         for (qsizetype i = 0; i < timeline.size(); ++i) {
@@ -582,8 +647,38 @@ bool WorkLedger::restore(const QByteArray &json, QString *error)
         recent.append(record);
     }
 
+    // Since the ledger kept it (absent in older files). Counts kept under other bounds than ours are not ours to read:
+    // the histogram starts afresh then.
+    LatencyHistogram openToStop;
+    if (root.contains(QStringLiteral("open_to_stop"))) {
+        QJsonObject object;
+        QJsonArray bounds;
+        QJsonArray counts;
+        constexpr qsizetype kBuckets = qsizetype(LatencyHistogram::kBoundsMs.size());
+        if (!read.object(root.value(QStringLiteral("open_to_stop")), QStringLiteral("open_to_stop"), &object)
+            || !read.array(object.value(QStringLiteral("bounds_ms")), QStringLiteral("open_to_stop.bounds_ms"), 64,
+                           &bounds)
+            || !read.array(object.value(QStringLiteral("counts")), QStringLiteral("open_to_stop.counts"), 65, &counts)
+            || !read.number(object.value(QStringLiteral("sum_ms")), QStringLiteral("open_to_stop.sum_ms"),
+                            kMaxOpenToStopMs * double(kMaxPreemptions), &openToStop.sumMs))
+            return failed();
+        bool sameBounds = bounds.size() == kBuckets && counts.size() == kBuckets + 1;
+        for (qsizetype i = 0; sameBounds && i < kBuckets; ++i)
+            sameBounds = bounds.at(i).toDouble(-1) == LatencyHistogram::kBoundsMs[std::size_t(i)];
+        if (sameBounds) {
+            for (qsizetype i = 0; i < counts.size(); ++i)
+                if (!read.integer(counts.at(i), QStringLiteral("open_to_stop.counts[%1]").arg(i), 0, kMaxPreemptions,
+                                  &openToStop.counts[std::size_t(i)]))
+                    return failed();
+        } else {
+            openToStop = LatencyHistogram();
+        }
+    }
+
     m_gpus = tracks;
     m_totals = totals;
+    m_workloadMs = workloadMs;
+    m_openToStop = openToStop;
     m_days = days;
     m_recent = recent;
     m_sinceWallMs = since;

@@ -37,9 +37,13 @@ public:
     // workload occupies it (Workload, also while it stops), else Idle.
     static GpuActivity activityOf(const GpuStatus &gpu, const QHash<QString, WorkloadRuntime> &runtimes);
 
-    // What each GPU present does from now on; a GPU left out is absent (Unwatched). The time since the last call
+    // The workloads (ids) that occupy a GPU by the runner, as activityOf() counts them.
+    static QStringList workloadsOn(int gpu, const QHash<QString, WorkloadRuntime> &runtimes);
+
+    // What each GPU present does from now on; a GPU left out is absent (Unwatched); `workloads`: which workloads
+    // (ids) occupy each GPU that does Workload, whose time counts for each of them too. The time since the last call
     // counts under what each did until now.
-    void setActivity(const QHash<int, GpuActivity> &activity);
+    void setActivity(const QHash<int, GpuActivity> &activity, const QHash<int, QStringList> &workloads = {});
     // Counts the time up to now under the activities in force.
     void advance();
     // idlegpu stops watching: the time up to now counts; until the next setActivity nothing does.
@@ -63,6 +67,7 @@ private:
     struct GpuTrack
     {
         GpuActivity activity = GpuActivity::Unwatched; // in force since the last advance
+        QStringList workloads;                         // with Workload: the ids whose time it is
         QList<ActivitySegment> segments;               // oldest first, contiguous but for Unwatched gaps
         // The previous energy sample, and the workload time since.
         qint64 sampledAtMs = -1; // monotonic; -1: none
@@ -85,6 +90,8 @@ private:
     QMap<int, GpuTrack> m_gpus;
     QMap<QDate, QHash<int, WorkTotals>> m_days; // by local date, the last kDaysKept
     QHash<int, WorkTotals> m_totals;            // since the ledger began
+    QHash<int, QHash<QString, qint64>> m_workloadMs; // by GPU, then workload id: since the ledger began
+    LatencyHistogram m_openToStop;
     QList<PreemptionRecord> m_recent;           // newest first
     qint64 m_sinceWallMs = 0;
     qint64 m_countedToMs = -1; // monotonic time counted up to; -1: not counting (before the first setActivity)
