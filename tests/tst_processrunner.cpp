@@ -305,6 +305,22 @@ private Q_SLOTS:
         QVERIFY2(lines.at(2).endsWith(QStringLiteral(" idlegpu: w exited with code 3")), qPrintable(lines.at(2)));
     }
 
+    // gpu_mon's example has log=/dev/null: a device, not a file to append to. The workload runs and prints, and
+    // nothing warns (Qt did, "Cannot call seek on a sequential device", at each start).
+    void logToDevNull()
+    {
+        QTest::failOnWarning(QRegularExpression(QStringLiteral(".")));
+        ProcessRunner runner(&m_clock, reaperPath());
+        WorkloadConfig config =
+            shellWorkload(QStringLiteral("w"), QStringLiteral("echo printed; exec sleep 30"), m_dir->path());
+        config.log = QStringLiteral("/dev/null");
+        QVERIFY(runner.start(config, {}, true));
+        QTRY_COMPARE_WITH_TIMEOUT(runner.runtimes().value("w").lastOutput, QStringList{"printed"}, 5000);
+        QCOMPARE(stateOf(runner, "w"), WorkloadRuntime::Running);
+        runner.stop(QStringLiteral("w"), QStringLiteral("test over"));
+        QTRY_COMPARE_WITH_TIMEOUT(stateOf(runner, "w"), WorkloadRuntime::Stopped, 5000);
+    }
+
     void outputWithoutLog()
     {
         ProcessRunner runner(&m_clock, reaperPath());

@@ -5,8 +5,20 @@
 #include "logging.h"
 
 #include <QDateTime>
+#include <QFileInfo>
 
+#include <sys/stat.h>
 #include <unistd.h>
+
+// Append to a file; a device or a pipe (gpu_mon's example has log=/dev/null) has no end to seek to, and Qt warns
+// "Cannot call seek on a sequential device" at each start when asked to append to one.
+static QIODevice::OpenMode writeMode(bool regularFile)
+{
+    QIODevice::OpenMode mode = QIODevice::WriteOnly | QIODevice::Unbuffered;
+    if (regularFile)
+        mode |= QIODevice::Append;
+    return mode;
+}
 
 bool WorkloadLog::open(const QString &path, const std::optional<UserAccount> &asUser, QString *error)
 {
@@ -19,12 +31,14 @@ bool WorkloadLog::open(const QString &path, const std::optional<UserAccount> &as
             *error = QStringLiteral("cannot open log file %1: %2").arg(path, why);
             return false;
         }
-        opened = file->open(fd, QIODevice::WriteOnly | QIODevice::Append | QIODevice::Unbuffered,
-                            QFileDevice::AutoCloseHandle);
+        struct stat info{};
+        const bool regular = ::fstat(fd, &info) == 0 && S_ISREG(info.st_mode);
+        opened = file->open(fd, writeMode(regular), QFileDevice::AutoCloseHandle);
         if (!opened)
             ::close(fd);
     } else {
-        opened = file->open(QIODevice::WriteOnly | QIODevice::Append | QIODevice::Unbuffered,
+        const QFileInfo existing(path);
+        opened = file->open(writeMode(!existing.exists() || existing.isFile()),
                             QFileDevice::ReadOwner | QFileDevice::WriteOwner);
     }
     if (!opened) {
