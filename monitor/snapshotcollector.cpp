@@ -37,7 +37,8 @@ Snapshot SnapshotCollector::collect(const Config &config, const Hooks &hooks) co
     snapshot.temperatures = m_temperatures;
     snapshot.power = m_power;
     snapshot.presence = m_presence;
-    const HolderScanner::Result scan = m_scanner.scan(HolderScanner::nodesOf(snapshot.devices), hooks.onHolder);
+    const HolderScanner::Result scan =
+        m_scanner.scan(HolderScanner::nodesOf(snapshot.devices), hooks.onHolder, config.slurm.enabled);
     snapshot.holders = scan.holders;
     snapshot.unreadableProcesses = scan.unreadableProcesses;
     if (hooks.addHidden)

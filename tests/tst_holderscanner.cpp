@@ -51,6 +51,7 @@ private Q_SLOTS:
     void garbageStatStillReportsTheHolder();
     void uidComesFromStatusOrOwner();
     void ancestorChainIsCapped();
+    void slurmJobIdsOnlyWhenAsked();
     void hugeCmdlineIsCut();
     void unreadableProcessesAreCounted();
     void unreadableByPermission();
@@ -180,6 +181,31 @@ void TestHolderScanner::uidComesFromStatusOrOwner()
     QCOMPARE(result.holders.at(1).uid, 4242u);
     QCOMPARE(result.holders.at(1).user, QStringLiteral("4242"));
     QCOMPARE(result.holders.at(0).uid, uint(::geteuid()));
+}
+
+// Slurm mode: a holder with SLURM_JOB_ID in its environment is that job's, one under slurmstepd a job's (-1). Read
+// only when asked: it costs a file per holder on the preemption path.
+void TestHolderScanner::slurmJobIdsOnlyWhenAsked()
+{
+    TestSupport::FakeDevRoot dev(1);
+    TestSupport::FakeProc proc;
+    proc.add({30, 1, 30, 30, "python3", "python3", {}, {dev.node(0)}});
+    TestSupport::writeFile(proc.pidDir(30) + "/environ", QByteArray("PATH=/bin") + '\0' + "SLURM_JOB_ID=1234" + '\0' + "HOME=/");
+    proc.add({31, 1, 31, 31, "slurmstepd", "slurmstepd", {}, {}});
+    proc.add({32, 31, 31, 31, "train", "train", {}, {dev.node(0)}});
+    proc.add({33, 1, 33, 33, "mine", "mine", {}, {dev.node(0)}});
+
+    const HolderScanner scanner(proc.path());
+    const HolderScanner::Result asked = scanner.scan(nodesOf(dev, 1), {}, true);
+    QCOMPARE(asked.holders.size(), 3);
+    QCOMPARE(findHolder(asked.holders, 30)->slurmJobId, 1234);
+    QCOMPARE(findHolder(asked.holders, 32)->slurmJobId, -1);
+    QCOMPARE(findHolder(asked.holders, 33)->slurmJobId, 0);
+
+    const HolderScanner::Result notAsked = scanner.scan(nodesOf(dev, 1));
+    QCOMPARE(notAsked.holders.size(), 3);
+    for (const Holder &holder : notAsked.holders)
+        QCOMPARE(holder.slurmJobId, 0);
 }
 
 void TestHolderScanner::ancestorChainIsCapped()

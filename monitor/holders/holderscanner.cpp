@@ -296,7 +296,8 @@ constexpr size_t kTwoThreadsFrom = 256;
 class Scan
 {
 public:
-    Scan(const QString &procRoot, const QList<HolderScanner::Node> &nodes) : m_procRoot(procRoot), m_nodes(nodes)
+    Scan(const QString &procRoot, const QList<HolderScanner::Node> &nodes, bool readSlurmJobIds)
+        : m_procRoot(procRoot), m_nodes(nodes), m_readSlurmJobIds(readSlurmJobIds)
     {
         for (int i = 0; i < nodes.size(); ++i) {
             struct stat info;
@@ -519,14 +520,17 @@ private:
             underSlurmStepd = underSlurmStepd || isStepd;
             ancestor = ancestorStat.ppid;
         }
-        holder->slurmJobId = readSlurmJobId(m_procFd, pid);
-        if (holder->slurmJobId == 0 && underSlurmStepd)
-            holder->slurmJobId = -1;
+        if (m_readSlurmJobIds) { // one more file per holder, on the preemption path: only where jobs are lent
+            holder->slurmJobId = readSlurmJobId(m_procFd, pid);
+            if (holder->slurmJobId == 0 && underSlurmStepd)
+                holder->slurmJobId = -1;
+        }
         return true;
     }
 
     const QString m_procRoot;
     const QList<HolderScanner::Node> &m_nodes;
+    const bool m_readSlurmJobIds;
     std::vector<NodeIdentity> m_identities;
     int m_procFd = -1;
     qint64 m_lastPid = 0; // ns_last_pid when the pids were listed; 0: unknown
@@ -554,16 +558,18 @@ QList<HolderScanner::Node> HolderScanner::nodesOf(const DeviceNodes &devices)
 }
 
 HolderScanner::Result HolderScanner::scan(const QList<Node> &nodes,
-                                          const std::function<void(const Holder &)> &onHolder) const
+                                          const std::function<void(const Holder &)> &onHolder,
+                                          bool readSlurmJobIds) const
 {
-    Scan scan(m_procRoot, nodes);
+    Scan scan(m_procRoot, nodes, readSlurmJobIds);
     scan.scanProcesses(scan.listPids(), onHolder);
     return scan.takeResult();
 }
 
-HolderScanner::Result HolderScanner::scanPids(const QList<qint64> &pids, const QList<Node> &nodes) const
+HolderScanner::Result HolderScanner::scanPids(const QList<qint64> &pids, const QList<Node> &nodes,
+                                              bool readSlurmJobIds) const
 {
-    Scan scan(m_procRoot, nodes);
+    Scan scan(m_procRoot, nodes, readSlurmJobIds);
     std::vector<qint64> newestFirst;
     for (const qint64 pid : pids) {
         if (pid > 0)

@@ -44,10 +44,13 @@ public:
     // `onHolder` is called for each holder as soon as it is found (before the scan ends): the monitor uses
     // it to preempt without waiting for the rest of the scan. Processes that vanish mid-read are skipped.
     // Nodes are matched by device and inode of the fd's target, so another path to the same node counts.
-    Result scan(const QList<Node> &nodes, const std::function<void(const Holder &)> &onHolder = {}) const;
+    // `readSlurmJobIds`: each holder's Holder::slurmJobId (SLURM_JOB_ID in its environment, or slurmstepd among its
+    // ancestors), one more file per holder: for Slurm mode only.
+    Result scan(const QList<Node> &nodes, const std::function<void(const Holder &)> &onHolder = {},
+                bool readSlurmJobIds = false) const;
 
     // Reads the fds of these pids only (a quick check of processes already suspected).
-    Result scanPids(const QList<qint64> &pids, const QList<Node> &nodes) const;
+    Result scanPids(const QList<qint64> &pids, const QList<Node> &nodes, bool readSlurmJobIds = false) const;
 
     QString procRoot() const { return m_procRoot; }
 
