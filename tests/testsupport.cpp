@@ -11,7 +11,9 @@
 #include <QSignalSpy>
 #include <QThread>
 
+#include <pwd.h>
 #include <signal.h>
+#include <unistd.h>
 #include <sys/stat.h>
 
 namespace TestSupport {
@@ -189,6 +191,65 @@ void FakeProc::add(const Process &process)
         QFile::link(process.exe, dir + "/exe");
     for (int fd = 0; fd < process.fds.size(); ++fd)
         QFile::link(process.fds.at(fd), dir + "/fd/" + QString::number(fd));
+}
+
+TemporaryUser::TemporaryUser()
+{
+    if (::geteuid() != 0) {
+        m_skipReason = QStringLiteral("needs root: the attack needs a second user, made with useradd");
+        return;
+    }
+    const QString useradd = QStandardPaths::findExecutable(QStringLiteral("useradd"),
+                                                           {QStringLiteral("/usr/sbin"), QStringLiteral("/sbin")});
+    if (useradd.isEmpty()) {
+        m_skipReason = QStringLiteral("useradd is not installed (Debian's passwd package)");
+        return;
+    }
+    static int made = 0;
+    m_name = QStringLiteral("igt%1x%2").arg(::getpid()).arg(made++);
+    m_home = QStringLiteral("/tmp/%1-home").arg(m_name);
+    QProcess add;
+    add.start(useradd, {QStringLiteral("--create-home"), QStringLiteral("--home-dir"), m_home,
+                        QStringLiteral("--shell"), QStringLiteral("/bin/sh"), QStringLiteral("--user-group"), m_name});
+    if (!add.waitForFinished(30000) || add.exitStatus() != QProcess::NormalExit || add.exitCode() != 0) {
+        m_skipReason = QStringLiteral("useradd %1 failed: %2").arg(m_name, QString::fromLocal8Bit(add.readAll()));
+        return;
+    }
+    const passwd *account = ::getpwnam(m_name.toLocal8Bit().constData());
+    if (!account) {
+        m_skipReason = QStringLiteral("useradd made %1, but getpwnam does not find it").arg(m_name);
+        return;
+    }
+    m_uid = int(account->pw_uid);
+    m_gid = int(account->pw_gid);
+    ::chmod(QFile::encodeName(m_home).constData(), 0755);
+}
+
+TemporaryUser::~TemporaryUser()
+{
+    if (m_name.isEmpty() || m_uid < 0)
+        return;
+    // Whatever the user still runs would keep userdel from removing the account.
+    QProcess::execute(QStringLiteral("pkill"), {QStringLiteral("-KILL"), QStringLiteral("-U"), m_name});
+    QProcess::execute(QStringLiteral("userdel"), {QStringLiteral("--remove"), m_name});
+    QDir(m_home).removeRecursively();
+}
+
+int TemporaryUser::run(const QString &script, QByteArray *output) const
+{
+    if (!valid())
+        return -1;
+    QProcess shell;
+    shell.setProcessChannelMode(QProcess::MergedChannels);
+    shell.setStandardInputFile(QProcess::nullDevice());
+    shell.setWorkingDirectory(m_home);
+    shell.start(QStringLiteral("runuser"), {QStringLiteral("-u"), m_name, QStringLiteral("--"), QStringLiteral("/bin/sh"),
+                                            QStringLiteral("-c"), script});
+    if (!shell.waitForFinished(60000) || shell.exitStatus() != QProcess::NormalExit)
+        return -1;
+    if (output)
+        *output = shell.readAll();
+    return shell.exitCode();
 }
 
 } // namespace TestSupport

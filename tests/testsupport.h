@@ -85,6 +85,33 @@ private:
     QTemporaryDir m_dir;
 };
 
+// A local user made for one test and removed after it (userdel -r): the second user an attack on root's idlegpu
+// needs. valid() is false, with skipReason() saying why, where the test does not run as root or useradd is
+// missing; the test then QSKIPs with that reason. The name is unique per process ("igt<pid><n>").
+class TemporaryUser
+{
+public:
+    TemporaryUser();
+    ~TemporaryUser();
+    TemporaryUser(const TemporaryUser &) = delete;
+    TemporaryUser &operator=(const TemporaryUser &) = delete;
+    bool valid() const { return m_uid >= 0; }
+    QString skipReason() const { return m_skipReason; }
+    QString name() const { return m_name; }
+    QString home() const { return m_home; } // made, owned by the user, mode 0755
+    int uid() const { return m_uid; }
+    int gid() const { return m_gid; }
+    // Runs `script` through /bin/sh as this user (runuser), waits; returns its exit code, -1 if it did not run.
+    int run(const QString &script, QByteArray *output = nullptr) const;
+
+private:
+    QString m_name;
+    QString m_home;
+    QString m_skipReason;
+    int m_uid = -1;
+    int m_gid = -1;
+};
+
 // Stops the monitor as idlegpu's exit does (every workload ended) and waits for it; false on time-out.
 bool shutDownMonitor(Monitor &monitor, int timeoutMs = 15000);
 

@@ -1,0 +1,316 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// SPDX-FileCopyrightText: 2026 The idlegpu authors
+#include "config/securefile.h"
+
+#include <QDir>
+#include <QFile>
+#include <QStringList>
+
+#include <errno.h>
+#include <fcntl.h>
+#include <grp.h>
+#include <limits.h>
+#include <pwd.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <vector>
+
+UniqueFd &UniqueFd::operator=(UniqueFd &&other) noexcept
+{
+    if (this != &other)
+        reset(other.release());
+    return *this;
+}
+
+int UniqueFd::release()
+{
+    const int fd = m_fd;
+    m_fd = -1;
+    return fd;
+}
+
+void UniqueFd::reset(int fd)
+{
+    if (m_fd >= 0)
+        ::close(m_fd);
+    m_fd = fd;
+}
+
+namespace SecureFile {
+
+namespace {
+
+constexpr int kMaxLinks = 40; // as the kernel's own path walk (ELOOP)
+
+QString errnoText(int error)
+{
+    return QString::fromLocal8Bit(strerror(error));
+}
+
+QString userName(uid_t uid)
+{
+    passwd entry{};
+    passwd *found = nullptr;
+    std::vector<char> buffer(16384);
+    if (getpwuid_r(uid, &entry, buffer.data(), buffer.size(), &found) == 0 && found)
+        return QString::fromLocal8Bit(found->pw_name);
+    return QStringLiteral("uid %1").arg(uid);
+}
+
+// True when only root or `owner` can be in group `gid`: root's group, or the owner's own primary group that lists
+// no other member (Debian's user private groups; the group a home folder of mode 0775 has).
+bool groupHoldsOnlyTrusted(gid_t gid, uid_t owner)
+{
+    if (gid == 0)
+        return true;
+    passwd account{};
+    passwd *foundAccount = nullptr;
+    std::vector<char> accountBuffer(16384);
+    if (getpwuid_r(owner, &account, accountBuffer.data(), accountBuffer.size(), &foundAccount) != 0 || !foundAccount
+        || foundAccount->pw_gid != gid)
+        return false;
+    group entry{};
+    group *found = nullptr;
+    std::vector<char> buffer(65536);
+    if (getgrgid_r(gid, &entry, buffer.data(), buffer.size(), &found) != 0 || !found)
+        return false;
+    for (char **member = found->gr_mem; member && *member; ++member)
+        if (strcmp(*member, foundAccount->pw_name) != 0)
+            return false;
+    return true;
+}
+
+// Why a file or folder with status `st` may be changed by someone other than root and `owner`; empty when not.
+QString untrustedReason(const struct stat &st, const QString &name, uid_t owner)
+{
+    if (st.st_uid != 0 && st.st_uid != owner)
+        return QStringLiteral("%1 is owned by %2, not by root or %3").arg(name, userName(st.st_uid), userName(owner));
+    const bool sticky = S_ISDIR(st.st_mode) && (st.st_mode & S_ISVTX);
+    if ((st.st_mode & S_IWOTH) && !sticky)
+        return QStringLiteral("%1 is writable by every user (mode %2)").arg(name).arg(st.st_mode & 07777, 4, 8,
+                                                                                     QLatin1Char('0'));
+    if ((st.st_mode & S_IWGRP) && !sticky && !groupHoldsOnlyTrusted(st.st_gid, owner))
+        return QStringLiteral("%1 is writable by the group %2 (mode %3)")
+            .arg(name)
+            .arg(st.st_gid)
+            .arg(st.st_mode & 07777, 4, 8, QLatin1Char('0'));
+    return QString();
+}
+
+QString joinPath(const QString &folder, const QString &name)
+{
+    return folder.endsWith(QLatin1Char('/')) ? folder + name : folder + QLatin1Char('/') + name;
+}
+
+QString parentPath(const QString &folder)
+{
+    const qsizetype slash = folder.lastIndexOf(QLatin1Char('/'));
+    return slash <= 0 ? QStringLiteral("/") : folder.left(slash);
+}
+
+QStringList components(const QString &path)
+{
+    return path.split(QLatin1Char('/'), Qt::SkipEmptyParts);
+}
+
+Opened refuse(const QString &error)
+{
+    Opened result;
+    result.error = error;
+    return result;
+}
+
+// The walk of openTrustedFile and openTrustedFolder (see the header).
+Opened walk(const QString &path, uid_t owner, bool wantFolder)
+{
+    if (path.isEmpty())
+        return refuse(QStringLiteral("no path given"));
+    QStringList pending = components(QDir::isAbsolutePath(path) ? path : QDir::current().absoluteFilePath(path));
+    UniqueFd folder(::open("/", O_PATH | O_DIRECTORY | O_CLOEXEC));
+    QString folderPath = QStringLiteral("/");
+    int links = 0;
+    const auto checkFolder = [&](const UniqueFd &fd, const QString &name) { return untrustedFolderReason(fd.get(), name, owner); };
+    if (QString why = checkFolder(folder, folderPath); !why.isEmpty())
+        return refuse(why);
+    while (!pending.isEmpty()) {
+        const QString part = pending.takeFirst();
+        if (part == QLatin1String("."))
+            continue;
+        const QByteArray encoded = QFile::encodeName(part);
+        const bool last = pending.isEmpty();
+        UniqueFd next(::openat(folder.get(), encoded.constData(), O_PATH | O_NOFOLLOW | O_CLOEXEC));
+        const QString nextPath = part == QLatin1String("..") ? parentPath(folderPath) : joinPath(folderPath, part);
+        if (!next.valid())
+            return refuse(QStringLiteral("cannot open %1: %2").arg(nextPath, errnoText(errno)));
+        struct stat st{};
+        if (::fstat(next.get(), &st) != 0)
+            return refuse(QStringLiteral("cannot read the status of %1: %2").arg(nextPath, errnoText(errno)));
+        if (S_ISLNK(st.st_mode)) {
+            // The folder holding the link is trusted (checked when it was entered): only root or the owner could
+            // have put the link there, and only they can swap it.
+            if (++links > kMaxLinks)
+                return refuse(QStringLiteral("too many symbolic links on the way to %1").arg(path));
+            char target[PATH_MAX + 1];
+            const ssize_t size = ::readlinkat(folder.get(), encoded.constData(), target, PATH_MAX);
+            if (size < 0)
+                return refuse(QStringLiteral("cannot read the link %1: %2").arg(nextPath, errnoText(errno)));
+            const QString targetPath = QFile::decodeName(QByteArray(target, size));
+            pending = components(targetPath) + pending;
+            if (targetPath.startsWith(QLatin1Char('/'))) {
+                folder.reset(::open("/", O_PATH | O_DIRECTORY | O_CLOEXEC));
+                folderPath = QStringLiteral("/");
+            }
+            continue;
+        }
+        if (S_ISDIR(st.st_mode) && (!last || wantFolder)) {
+            if (QString why = checkFolder(next, nextPath); !why.isEmpty())
+                return refuse(why);
+            folder = std::move(next);
+            folderPath = nextPath;
+            continue;
+        }
+        if (!last)
+            return refuse(QStringLiteral("%1 is not a folder").arg(nextPath));
+        if (wantFolder)
+            return refuse(QStringLiteral("%1 is not a folder").arg(nextPath));
+        if (!S_ISREG(st.st_mode))
+            return refuse(QStringLiteral("%1 is not a regular file").arg(nextPath));
+        if (QString why = untrustedReason(st, nextPath, owner); !why.isEmpty())
+            return refuse(why);
+        // Opened again from the same trusted folder, for reading, without following a link and without waiting on
+        // anything that is not a plain file; the same inode as the one checked.
+        UniqueFd file(::openat(folder.get(), encoded.constData(), O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC));
+        struct stat opened{};
+        if (!file.valid() || ::fstat(file.get(), &opened) != 0)
+            return refuse(QStringLiteral("cannot open %1: %2").arg(nextPath, errnoText(errno)));
+        if (opened.st_dev != st.st_dev || opened.st_ino != st.st_ino)
+            return refuse(QStringLiteral("%1 was replaced while it was opened").arg(nextPath));
+        Opened result;
+        result.fd = std::move(file);
+        result.path = nextPath;
+        return result;
+    }
+    if (!wantFolder)
+        return refuse(QStringLiteral("%1 is a folder, not a file").arg(folderPath));
+    Opened result;
+    result.fd.reset(::openat(folder.get(), ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC));
+    if (!result.fd.valid())
+        return refuse(QStringLiteral("cannot open %1: %2").arg(folderPath, errnoText(errno)));
+    result.path = folderPath;
+    return result;
+}
+
+} // namespace
+
+Opened openTrustedFile(const QString &path, uid_t owner)
+{
+    return walk(path, owner, false);
+}
+
+Opened openTrustedFolder(const QString &path, uid_t owner)
+{
+    return walk(path, owner, true);
+}
+
+QString untrustedFolderReason(int fd, const QString &name, uid_t owner)
+{
+    struct stat st{};
+    if (::fstat(fd, &st) != 0)
+        return QStringLiteral("cannot read the status of %1: %2").arg(name, errnoText(errno));
+    if (!S_ISDIR(st.st_mode))
+        return QStringLiteral("%1 is not a folder").arg(name);
+    return untrustedReason(st, name, owner);
+}
+
+std::optional<QByteArray> readAll(int fd, qint64 maxBytes, QString *error)
+{
+    QByteArray contents;
+    char buffer[65536];
+    for (off_t offset = 0;;) {
+        const ssize_t size = ::pread(fd, buffer, sizeof buffer, offset);
+        if (size < 0 && errno == EINTR)
+            continue;
+        if (size < 0) {
+            if (error)
+                *error = errnoText(errno);
+            return std::nullopt;
+        }
+        if (size == 0)
+            return contents;
+        if (contents.size() + size > maxBytes) {
+            if (error)
+                *error = QStringLiteral("larger than %1 bytes").arg(maxBytes);
+            return std::nullopt;
+        }
+        contents.append(buffer, size);
+        offset += size;
+    }
+}
+
+bool replaceFileAt(int folderFd, const QString &name, const QByteArray &contents, mode_t mode, bool keepMode,
+                   QString *error)
+{
+    const auto fail = [error](const QString &message) {
+        if (error)
+            *error = message;
+        return false;
+    };
+    const QByteArray target = QFile::encodeName(name);
+    if (name.isEmpty() || name.contains(QLatin1Char('/')) || name == QLatin1String(".") || name == QLatin1String(".."))
+        return fail(QStringLiteral("'%1' is not a file name").arg(name));
+    struct stat existing{};
+    const bool exists = ::fstatat(folderFd, target.constData(), &existing, AT_SYMLINK_NOFOLLOW) == 0;
+    if (!exists && errno != ENOENT)
+        return fail(QStringLiteral("cannot read the status of %1: %2").arg(name, errnoText(errno)));
+    if (exists && !S_ISREG(existing.st_mode))
+        return fail(QStringLiteral("%1 is not a regular file (a link, FIFO, device or folder): not replaced").arg(name));
+    if (exists && keepMode)
+        mode = existing.st_mode & 07777;
+
+    // A name nobody else can have made: O_EXCL fails on anything already there, a link included.
+    QByteArray temporary;
+    UniqueFd out;
+    for (int attempt = 0; attempt < 100 && !out.valid(); ++attempt) {
+        temporary = "." + target + ".tmp" + QByteArray::number(::getpid()) + "." + QByteArray::number(attempt);
+        out.reset(::openat(folderFd, temporary.constData(), O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC,
+                           mode & 0777));
+        if (!out.valid() && errno != EEXIST)
+            return fail(QStringLiteral("cannot create a file beside %1: %2").arg(name, errnoText(errno)));
+    }
+    if (!out.valid())
+        return fail(QStringLiteral("cannot create a file beside %1: %2").arg(name, errnoText(EEXIST)));
+    const auto discard = [&](const QString &message) {
+        out.reset();
+        ::unlinkat(folderFd, temporary.constData(), 0);
+        return fail(QStringLiteral("cannot write %1: %2; the old file is kept").arg(name, message));
+    };
+    if (::fchmod(out.get(), mode) != 0) // the umask narrowed the mode at creation
+        return discard(errnoText(errno));
+    for (qsizetype written = 0; written < contents.size();) {
+        const ssize_t size = ::write(out.get(), contents.constData() + written, size_t(contents.size() - written));
+        if (size < 0 && errno == EINTR)
+            continue;
+        if (size <= 0)
+            return discard(size < 0 ? errnoText(errno) : QStringLiteral("nothing written"));
+        written += size;
+    }
+    // A full disk may show only here: the data is on disk before the old file goes.
+    if (::fsync(out.get()) != 0)
+        return discard(errnoText(errno));
+    if (::close(out.release()) != 0) {
+        const int closeError = errno;
+        ::unlinkat(folderFd, temporary.constData(), 0);
+        return fail(QStringLiteral("cannot write %1: %2; the old file is kept").arg(name, errnoText(closeError)));
+    }
+    if (::renameat(folderFd, temporary.constData(), folderFd, target.constData()) != 0) {
+        const int renameError = errno;
+        ::unlinkat(folderFd, temporary.constData(), 0);
+        return fail(QStringLiteral("cannot replace %1: %2; the old file is kept").arg(name, errnoText(renameError)));
+    }
+    ::fsync(folderFd); // the rename itself on disk; a failure here loses nothing that was there before
+    return true;
+}
+
+} // namespace SecureFile
