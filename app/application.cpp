@@ -8,6 +8,7 @@
 #include "monitor.h"
 #include "backends/nvmlbackend.h"
 #include "run/runnerrouter.h"
+#include "servicenotifier.h"
 #include "singleinstance.h"
 #include "slurm/slurmcommands.h"
 #include "devices/devicescanner.h"
@@ -163,7 +164,30 @@ int runSettings(const Options &options)
     return QCoreApplication::exec();
 }
 
-int runHeadless(const Options &options, UnixSignalWatcher *signalWatcher)
+// One line for `systemctl status`: the GPUs by state, and what holds every workload back.
+QString serviceStatus(const MonitorState &state)
+{
+    int running = 0, busy = 0, waiting = 0, idle = 0;
+    for (const GpuStatus &gpu : state.decision.gpus) {
+        switch (gpu.state) {
+        case GpuState::RunningWorkload: ++running; break;
+        case GpuState::Busy: ++busy; break;
+        case GpuState::Waiting: ++waiting; break;
+        case GpuState::Idle: ++idle; break;
+        }
+    }
+    QString line = QStringLiteral("%1 GPU(s): %2 running a workload, %3 busy, %4 waiting, %5 idle")
+                       .arg(state.decision.gpus.size())
+                       .arg(running)
+                       .arg(busy)
+                       .arg(waiting)
+                       .arg(idle);
+    if (!state.decision.holdText.isEmpty())
+        line += QStringLiteral("; ") + state.decision.holdText;
+    return line;
+}
+
+int runHeadless(const Options &options, UnixSignalWatcher *signalWatcher, const ServiceNotifier &serviceManager)
 {
     const ConfigLoader::Location location = ConfigLoader::locate(options.configPath);
     if (notSetUp(options, location)) {
@@ -193,9 +217,22 @@ int runHeadless(const Options &options, UnixSignalWatcher *signalWatcher)
     }
     qCInfo(lcMonitor, "idlegpu %s monitoring with %s (pid %lld)", IDLEGPU_VERSION, qPrintable(location.path),
            QCoreApplication::applicationPid());
+    // Ready: the config is loaded and the first scan done (start() did both). The watchdog is fed from the monitor's
+    // thread, here the main one.
+    QString status = serviceStatus(monitor.state());
+    serviceManager.ready(status);
+    serviceManager.feedWatchdogFrom(&monitor);
+    QObject::connect(&monitor, &Monitor::stateChanged, &monitor, [&] {
+        if (QString now = serviceStatus(monitor.state()); now != status) {
+            status = std::move(now);
+            serviceManager.setStatus(status);
+        }
+    });
 
-    QObject::connect(signalWatcher, &UnixSignalWatcher::terminateRequested, &monitor, [&monitor](int signal) {
+    QObject::connect(signalWatcher, &UnixSignalWatcher::terminateRequested, &monitor,
+                     [&monitor, &serviceManager](int signal) {
         qCInfo(lcMonitor, "signal %d: stopping workloads, then exiting", signal);
+        serviceManager.stopping();
         monitor.shutdown();
     });
     QObject::connect(signalWatcher, &UnixSignalWatcher::reloadRequested, &monitor, [&monitor] {
@@ -233,6 +270,12 @@ int runIdlegpu(int argc, char **argv)
     // Before any thread exists, so that every thread leaves SIGTERM/SIGINT/SIGHUP to the signalfd.
     UnixSignalWatcher::blockHandledSignals();
     setUpLogging();
+    // Before any thread too: it rids the environment of systemd's variables, which no workload may inherit.
+    const ServiceNotifier serviceManager = ServiceNotifier::fromEnvironment();
+    if (serviceManager.active())
+        qCInfo(lcMonitor, "systemd: %s", qPrintable(serviceManager.describe()));
+    else
+        qCDebug(lcMonitor, "systemd: %s", qPrintable(serviceManager.describe()));
     const bool tray = wantsTray(argc, argv) && hasDisplay();
     std::unique_ptr<QCoreApplication> app = tray ? std::make_unique<QApplication>(argc, argv)
                                                  : std::make_unique<QCoreApplication>(argc, argv);
@@ -297,12 +340,12 @@ int runIdlegpu(int argc, char **argv)
     if (tray && parser.isSet(settingsOption))
         return runSettings(options);
     if (tray)
-        return runTray(options.configPath, parser.isSet(demoOption));
+        return runTray(options.configPath, parser.isSet(demoOption), serviceManager);
     if (parser.isSet(demoOption) || parser.isSet(settingsOption)) {
         printErr(Cli::tr("--demo and --settings need a desktop (no DISPLAY or WAYLAND_DISPLAY is set)."));
         return 2;
     }
     if (!parser.isSet(headlessOption))
         qCInfo(lcMonitor, "no display (DISPLAY and WAYLAND_DISPLAY are unset): running headless");
-    return runHeadless(options, signalWatcher);
+    return runHeadless(options, signalWatcher, serviceManager);
 }

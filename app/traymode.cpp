@@ -8,6 +8,7 @@
 #include "monitorhost.h"
 #include "backends/nvmlbackend.h"
 #include "run/runnerrouter.h"
+#include "servicenotifier.h"
 #include "singleinstance.h"
 #include "statefolder.h"
 #include "status/statuswindow.h"
@@ -175,7 +176,7 @@ private:
 
 } // namespace
 
-int runTray(const QString &configPath, bool demo)
+int runTray(const QString &configPath, bool demo, const ServiceNotifier &serviceManager)
 {
     loadTranslations();
     QApplication::setQuitOnLastWindowClosed(false); // closing the status window does not stop the monitor
@@ -224,8 +225,9 @@ int runTray(const QString &configPath, bool demo)
     // Quit: stop the workloads (they get their grace time), then leave; the host's thread ends after the event
     // loop, when the host goes.
     bool quitting = false;
-    const auto quit = [&monitor, &quitting] {
+    const auto quit = [&monitor, &quitting, &serviceManager] {
         quitting = true;
+        serviceManager.stopping();
         monitor.shutdown();
     };
     QObject::connect(tray.controller(), &TrayController::quitRequested, &monitor, quit);
@@ -241,6 +243,10 @@ int runTray(const QString &configPath, bool demo)
     bool firstStart = true;
     QObject::connect(&monitor, &MonitorHost::started, &monitor, [&](bool ok) {
         const bool first = std::exchange(firstStart, false);
+        if (first) { // up, with a usable config or showing what is wrong with it
+            serviceManager.ready(ok ? QStringLiteral("in the tray") : QStringLiteral("in the tray; the config has errors"));
+            serviceManager.feedWatchdogFrom(monitor.monitorThreadContext());
+        }
         if (ok) {
             if (first)
                 qCInfo(lcMonitor, "idlegpu %s in the tray with %s (pid %lld)", IDLEGPU_VERSION, qPrintable(path),

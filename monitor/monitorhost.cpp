@@ -90,6 +90,11 @@ MonitorHost::~MonitorHost()
     m_thread.wait();
 }
 
+QObject *MonitorHost::monitorThreadContext() const
+{
+    return m_worker;
+}
+
 void MonitorHost::post(std::function<void(Monitor &)> request)
 {
     QMetaObject::invokeMethod(

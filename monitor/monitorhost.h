@@ -48,6 +48,9 @@ public:
     // The last state received from the monitor; a default one until the first arrives.
     const MonitorState &state() const { return m_state; }
     QThread *workerThread() { return &m_thread; }
+    // An object that lives on the monitor's thread, for a timer that must fire there (the service watchdog: it
+    // stops when the monitor's event loop hangs). Its children end with the thread.
+    QObject *monitorThreadContext() const;
 
     // Requests, each queued to the worker thread and answered, where it changes something, by stateChanged().
     void start(); // answered by started(); a monitor already started ignores it

@@ -34,9 +34,13 @@ build="$repo/build"
 #                                   need them
 #   python3-prometheus-client       the metrics test (tst_it_metrics): Prometheus's own text parser reads the
 #                                   [metrics] textfile as node_exporter would
+#   systemd                         systemd-analyze: the package test checks both units with systemd's own parser
+#                                   (verify) and the system unit's sandbox (security --offline); on a machine that
+#                                   boots with another init it only adds the tools
 packages=(cmake ninja-build g++ pkgconf qt6-base-dev libgl-dev qt6-tools-dev qt6-tools-dev-tools qt6-l10n-tools
           psmisc xvfb trayer xdotool imagemagick x11-utils desktop-file-utils appstream dbus-daemon
-          dpkg-dev lintian clang libclang-rt-14-dev ccache slurmctld slurmd slurm-client munge python3-prometheus-client)
+          dpkg-dev lintian clang libclang-rt-14-dev ccache slurmctld slurmd slurm-client munge python3-prometheus-client
+          systemd)
 
 install_missing() {
     local missing=()
