@@ -7,6 +7,7 @@
 #include "logging.h"
 #include "monitor.h"
 #include "backends/nvmlbackend.h"
+#include "run/containment.h"
 #include "run/runnerrouter.h"
 #include "singleinstance.h"
 #include "slurm/slurmcommands.h"
@@ -232,6 +233,8 @@ int runIdlegpu(int argc, char **argv)
 {
     // Before any thread exists, so that every thread leaves SIGTERM/SIGINT/SIGHUP to the signalfd.
     UnixSignalWatcher::blockHandledSignals();
+    // Before any child exists: what a killed idlegpu-reaper leaves is re-parented to idlegpu, which sweeps it.
+    Containment::becomeSubreaper();
     setUpLogging();
     const bool tray = wantsTray(argc, argv) && hasDisplay();
     std::unique_ptr<QCoreApplication> app = tray ? std::make_unique<QApplication>(argc, argv)
@@ -294,6 +297,7 @@ int runIdlegpu(int argc, char **argv)
         return printStatus(options);
     if (parser.isSet(slurmConfOption))
         return printSlurmConf(options);
+    Containment::establish(); // the modes below run workloads
     if (tray && parser.isSet(settingsOption))
         return runSettings(options);
     if (tray)
