@@ -298,6 +298,7 @@ int runIdlegpu(int argc, char **argv)
     if (parser.isSet(slurmConfOption))
         return printSlurmConf(options);
     Containment::establish(); // the modes below run workloads
+    Containment::reapAdoptedOrphansPeriodically(app.get());
     if (tray && parser.isSet(settingsOption))
         return runSettings(options);
     if (tray)

@@ -302,6 +302,30 @@ private Q_SLOTS:
         killedReaperIsSwept(parent.path());
     }
 
+    // As a subreaper, idlegpu adopts orphans it never started (a program started detached, a control command's
+    // escapee): dead, they must be reaped, while a QProcess's own dead child is left to its QProcess.
+    void adoptedOrphansAreReapedQProcessChildrenAreNot()
+    {
+        qint64 detached = 0;
+        QVERIFY(QProcess::startDetached(QStringLiteral("sh"), {QStringLiteral("-c"), QStringLiteral("exit 0")},
+                                        QString(), &detached));
+        QTRY_VERIFY_WITH_TIMEOUT(zombieChildrenOf(getpid()).contains(pid_t(detached)), 5000);
+
+        QProcess own;
+        own.start(QStringLiteral("sh"), {QStringLiteral("-c"), QStringLiteral("exit 7")});
+        QVERIFY(own.waitForStarted());
+        // Dead, and not yet reaped by Qt: no event is processed meanwhile.
+        for (int i = 0; i < 500 && !zombieChildrenOf(getpid()).contains(pid_t(own.processId())); ++i)
+            usleep(10'000);
+        QVERIFY(zombieChildrenOf(getpid()).contains(pid_t(own.processId())));
+
+        QCOMPARE(Containment::reapAdoptedOrphans(), 1);
+        QVERIFY(!zombieChildrenOf(getpid()).contains(pid_t(detached)));
+        QVERIFY(own.waitForFinished(5000));
+        QCOMPARE(own.exitStatus(), QProcess::NormalExit);
+        QCOMPARE(own.exitCode(), 7);
+    }
+
     // The detection of a cgroup systemd delegated (Delegate=yes marks it trusted.delegate=1), and idlegpu's move to
     // its leaf, on a real cgroup v2 folder that stands in for the service's.
     void delegatedCgroupIsFoundAndEntered()

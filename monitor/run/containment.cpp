@@ -2,12 +2,15 @@
 // SPDX-FileCopyrightText: 2026 The idlegpu authors
 #include "run/containment.h"
 
+#include "holders/procparse.h"
 #include "logging.h"
 
 #include <QByteArray>
 #include <QDir>
 #include <QFile>
 #include <QFileInfo>
+#include <QSet>
+#include <QTimer>
 
 #include <errno.h>
 #include <fcntl.h>
@@ -15,6 +18,7 @@
 #include <string.h>
 #include <sys/prctl.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <sys/xattr.h>
 #include <unistd.h>
 
@@ -65,6 +69,45 @@ bool Containment::becomeSubreaper()
     qCWarning(lcRunner, "cannot become a child subreaper (%s): what a killed idlegpu-reaper leaves goes to init",
               strerror(errno));
     return false;
+}
+
+int Containment::reapAdoptedOrphans()
+{
+    // /proc/self/task/<tid>/children: an orphan is re-parented to any live thread of the subreaper.
+    QSet<pid_t> children;
+    QSet<QByteArray> threadNames;
+    const QStringList tasks = QDir(QStringLiteral("/proc/self/task")).entryList(QDir::Dirs | QDir::NoDotAndDotDot);
+    for (const QString &task : tasks) {
+        const QString folder = QStringLiteral("/proc/self/task/") + task;
+        threadNames.insert(readKernelFile(folder + QStringLiteral("/comm")).trimmed());
+        for (const QByteArray &pid : readKernelFile(folder + QStringLiteral("/children")).split(' '))
+            if (pid.toLongLong() > 0)
+                children.insert(pid_t(pid.toLongLong()));
+    }
+    const pid_t ownSession = ::getsid(0);
+    int reaped = 0;
+    for (pid_t pid : std::as_const(children)) {
+        const QByteArray text = readKernelFile(QStringLiteral("/proc/%1/stat").arg(pid));
+        ProcStat stat;
+        const char *comm = nullptr;
+        int commLength = 0;
+        if (!parseProcStat(text.constData(), &stat) || !procStatComm(text.constData(), &comm, &commLength))
+            continue;
+        const QByteArray name(comm, commLength);
+        if (stat.state != 'Z' || stat.sid == ownSession || name == "idlegpu-reaper" || threadNames.contains(name))
+            continue;
+        siginfo_t info{};
+        if (::waitid(P_PID, id_t(pid), &info, WEXITED | WNOHANG) == 0 && info.si_pid == pid)
+            ++reaped;
+    }
+    return reaped;
+}
+
+void Containment::reapAdoptedOrphansPeriodically(QObject *owner)
+{
+    auto *timer = new QTimer(owner);
+    QObject::connect(timer, &QTimer::timeout, timer, [] { reapAdoptedOrphans(); });
+    timer->start(kOrphanReapIntervalMs);
 }
 
 QString Containment::findDelegatedCgroup(const CgroupSystem &system, QString *why)

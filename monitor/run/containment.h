@@ -14,12 +14,24 @@
 #include <QList>
 #include <QString>
 
+class QObject;
+
 #include <sys/types.h>
 
 namespace Containment {
 
 // PR_SET_CHILD_SUBREAPER for this process: at the start of main, before any child exists.
 bool becomeSubreaper();
+
+// Reaps this process's dead children that no one else waits for: orphans re-parented to it as a subreaper (a program
+// it started detached, a control command's escapee) once they exit. A QProcess reaps its own children through their
+// pidfds, so only zombies no QProcess can own are taken: outside this process's session (Slurm's commands stay in
+// it), and neither an idlegpu-reaper (ProcessRunner's, ControlCommandRunner's children) nor named as one of this
+// process's threads (QProcess::startDetached's intermediate child, which Qt waits for itself). Returns how many.
+int reapAdoptedOrphans();
+// reapAdoptedOrphans() every kOrphanReapIntervalMs from `owner`'s thread's event loop, as long as `owner` lives.
+void reapAdoptedOrphansPeriodically(QObject *owner);
+inline constexpr int kOrphanReapIntervalMs = 10'000;
 
 // Where systemd delegated a cgroup v2 folder to this process, moves the process to its leaf "idlegpu" and returns
 // the folder the workloads' cgroups go in; otherwise returns an empty string. Logs once (idlegpu.runner) which
