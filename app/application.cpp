@@ -7,6 +7,7 @@
 #include "logging.h"
 #include "monitor.h"
 #include "backends/nvmlbackend.h"
+#include "run/containment.h"
 #include "run/runnerrouter.h"
 #include "servicenotifier.h"
 #include "singleinstance.h"
@@ -269,6 +270,8 @@ int runIdlegpu(int argc, char **argv)
 {
     // Before any thread exists, so that every thread leaves SIGTERM/SIGINT/SIGHUP to the signalfd.
     UnixSignalWatcher::blockHandledSignals();
+    // Before any child exists: what a killed idlegpu-reaper leaves is re-parented to idlegpu, which sweeps it.
+    Containment::becomeSubreaper();
     setUpLogging();
     // Before any thread too: it rids the environment of systemd's variables, which no workload may inherit.
     const ServiceNotifier serviceManager = ServiceNotifier::fromEnvironment();
@@ -337,6 +340,8 @@ int runIdlegpu(int argc, char **argv)
         return printStatus(options);
     if (parser.isSet(slurmConfOption))
         return printSlurmConf(options);
+    Containment::establish(); // the modes below run workloads
+    Containment::reapAdoptedOrphansPeriodically(app.get());
     if (tray && parser.isSet(settingsOption))
         return runSettings(options);
     if (tray)

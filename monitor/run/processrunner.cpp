@@ -2,8 +2,10 @@
 // SPDX-FileCopyrightText: 2026 The idlegpu authors
 #include "run/processrunner.h"
 
+#include "run/containment.h"
 #include "run/launchplan.h"
 #include "run/workloadlog.h"
+#include "run/workloadsweep.h"
 
 #include "logging.h"
 
@@ -15,9 +17,11 @@
 #include <QProcess>
 #include <QTimer>
 
+#include <functional>
 #include <memory>
 #include <utility>
 
+#include <errno.h>
 #include <signal.h>
 #include <string.h>
 #include <unistd.h>
@@ -34,6 +38,9 @@ struct ProcessRunner::Entry
     WorkloadLog log;             // log=, open while the workload runs
     QByteArray partialLine;      // output after the last newline, capped
     bool allGpus = false;        // started with gpus=ALL: no CUDA_VISIBLE_DEVICES
+    QString cgroup;              // the workload's own cgroup while it runs and is swept; empty: none
+    unsigned long long reaperStartTime = 0;
+    WorkloadSweep *sweep = nullptr; // after the reaper ended: what it left, still being ended
 
     QString name() const { return config.name.isEmpty() ? config.id : config.name; }
 };
@@ -76,7 +83,10 @@ qint64 ProcessRunner::backoffMs(int consecutiveFailures)
 }
 
 ProcessRunner::ProcessRunner(const Clock *clock, const QString &reaperPath, QObject *parent)
-    : WorkloadRunner(parent), m_clock(clock), m_reaperPath(reaperPath.isEmpty() ? defaultReaperPath() : reaperPath)
+    : WorkloadRunner(parent),
+      m_clock(clock),
+      m_reaperPath(reaperPath.isEmpty() ? defaultReaperPath() : reaperPath),
+      m_cgroupParent(Containment::workloadCgroupParent())
 {
 }
 
@@ -93,6 +103,8 @@ ProcessRunner::~ProcessRunner()
                 ::kill(pid_t(process->processId()), SIGTERM);
             writeLogLine(*entry, QStringLiteral("stopped %1: idlegpu is exiting").arg(entry->name()));
         }
+        if (entry->sweep) // nobody would end what its dead reaper left
+            entry->sweep->killNow();
         delete entry;
     }
 }
@@ -153,6 +165,29 @@ bool ProcessRunner::start(const WorkloadConfig &config, const QList<int> &gpus, 
 
     QProcess *process = plan.makeProcess(this);
     const QString id = config.id;
+    int cgroupProcs = -1; // open on the workload's cgroup.procs until the reaper has started
+    if (!m_cgroupParent.isEmpty()) {
+        const QString cgroup = WorkloadCgroup::pathFor(m_cgroupParent, id);
+        QString error;
+        if (WorkloadCgroup::create(cgroup, &error) && (cgroupProcs = WorkloadCgroup::openProcs(cgroup, &error)) >= 0) {
+            entry.cgroup = cgroup;
+            const std::function<void()> previous = process->childProcessModifier();
+            process->setChildProcessModifier([cgroupProcs, previous] {
+                // In the forked child before the reaper's exec: the reaper and all it starts live in the cgroup.
+                // A workload that cannot be put there does not run (a plain write: async-signal-safe).
+                if (::write(cgroupProcs, "0", 1) != 1) {
+                    static const char message[] = "idlegpu: cannot enter the workload's cgroup\n";
+                    [[maybe_unused]] const ssize_t ignored = ::write(STDERR_FILENO, message, sizeof message - 1);
+                    ::_exit(127);
+                }
+                if (previous)
+                    previous();
+            });
+        } else {
+            qCWarning(lcRunner).noquote()
+                << QStringLiteral("%1 runs without a cgroup of its own: %2").arg(entry.name(), error);
+        }
+    }
     connect(process, &QProcess::readyReadStandardOutput, this, [this, id, process] {
         // Bounded reads: a flooding workload cannot make one call hold much memory.
         while (process->bytesAvailable() > 0)
@@ -162,6 +197,7 @@ bool ProcessRunner::start(const WorkloadConfig &config, const QList<int> &gpus, 
     connect(process, &QProcess::started, this, [this, id, process, asUser] {
         Entry *entry = m_entries.value(id);
         entry->runtime.pid = process->processId();
+        entry->reaperStartTime = WorkloadSweep::startTimeOf(pid_t(entry->runtime.pid));
         writeLogLine(*entry, QStringLiteral("started %1 (pid %2) on %3%4")
                                  .arg(entry->name())
                                  .arg(entry->runtime.pid)
@@ -176,6 +212,7 @@ bool ProcessRunner::start(const WorkloadConfig &config, const QList<int> &gpus, 
         process->deleteLater();
         entry->process = nullptr;
         entry->escalation.stop();
+        releaseCgroup(*entry);
         failToStart(*entry, QStringLiteral("cannot run %1: %2").arg(m_reaperPath, process->errorString()));
         maybeEmitAllStopped();
     });
@@ -185,6 +222,8 @@ bool ProcessRunner::start(const WorkloadConfig &config, const QList<int> &gpus, 
     entry.runtime.startedAtMs = m_clock->nowMs();
     entry.runtime.retryAtMs = 0;
     process->start();
+    if (cgroupProcs >= 0)
+        ::close(cgroupProcs); // the child has its copy (or failed to start)
     if (process->state() == QProcess::NotRunning)
         return false; // failed at once: errorOccurred() has backed off already (and may have let go of entry)
     entry.runtime.pid = process->processId();
@@ -234,6 +273,8 @@ void ProcessRunner::onEscalation(const QString &id)
             << QStringLiteral("idlegpu-reaper of %1 (pid %2) does not exit: killing it").arg(entry->name()).arg(pid);
         ::kill(-pid, SIGKILL);
         ::kill(pid, SIGKILL);
+        if (!entry->cgroup.isEmpty())
+            WorkloadCgroup::kill(entry->cgroup);
     }
 }
 
@@ -252,7 +293,7 @@ void ProcessRunner::forget(const QString &id)
     Entry *entry = m_entries.value(id);
     if (!entry)
         return;
-    if (entry->process) {
+    if (entry->process || entry->sweep) {
         qCWarning(lcRunner).noquote() << QStringLiteral("not forgetting %1: it still runs").arg(entry->name());
         return;
     }
@@ -284,7 +325,46 @@ void ProcessRunner::onFinished(const QString &id)
     process->deleteLater();
     entry->process = nullptr;
     entry->escalation.stop();
+
+    // The reaper ends the workload's tree before it exits; one that was killed leaves it running, re-parented to
+    // idlegpu. Nothing counts as stopped, and nothing restarts, before that is gone.
+    WorkloadSweep::Target target;
+    target.name = entry->name();
+    target.reaperPid = pid_t(entry->runtime.pid);
+    target.reaperStartTime = entry->reaperStartTime;
+    target.cgroup = entry->cgroup;
+    target.reaperName = QFileInfo(m_reaperPath).fileName();
+    target.graceMs = entry->killRequested ? 0 : qMax(0, entry->config.stopTimeoutSeconds) * 1000;
+    auto *sweep = new WorkloadSweep(target, this);
+    if (target.reaperPid <= 0 || sweep->start()) {
+        delete sweep;
+        finishRun(id, exitStatus, exitCode);
+        return;
+    }
+    qCWarning(lcRunner).noquote() << QStringLiteral("idlegpu-reaper of %1 (pid %2) ended (%3) leaving %4 of its "
+                                                    "processes: ending them")
+                                         .arg(entry->name())
+                                         .arg(target.reaperPid)
+                                         .arg(describeExit(exitStatus, exitCode))
+                                         .arg(sweep->remaining());
+    entry->sweep = sweep;
+    entry->runtime.state = WorkloadRuntime::Stopping; // its processes still hold the GPUs
+    connect(sweep, &WorkloadSweep::finished, this, [this, id, exitStatus, exitCode] {
+        Entry *entry = m_entries.value(id);
+        if (!entry || !entry->sweep)
+            return;
+        entry->sweep->deleteLater();
+        entry->sweep = nullptr;
+        finishRun(id, exitStatus, exitCode);
+    });
+    emit runtimeChanged(id);
+}
+
+void ProcessRunner::finishRun(const QString &id, QProcess::ExitStatus exitStatus, int exitCode)
+{
+    Entry *entry = m_entries.value(id);
     entry->runtime.pid = 0;
+    releaseCgroup(*entry);
 
     if (entry->stopRequested) {
         entry->runtime.state = WorkloadRuntime::Stopped;
@@ -308,6 +388,16 @@ void ProcessRunner::onFinished(const QString &id)
         backOff(*entry, exit, QStringLiteral("%1 ended without being asked to (%2)").arg(entry->name(), exit));
     }
     maybeEmitAllStopped();
+}
+
+void ProcessRunner::releaseCgroup(Entry &entry)
+{
+    if (entry.cgroup.isEmpty())
+        return;
+    if (!WorkloadCgroup::remove(entry.cgroup))
+        qCWarning(lcRunner).noquote() << QStringLiteral("cannot remove the cgroup %1: %2")
+                                             .arg(entry.cgroup, QString::fromLocal8Bit(strerror(errno)));
+    entry.cgroup.clear();
 }
 
 bool ProcessRunner::failToStart(Entry &entry, const QString &message)

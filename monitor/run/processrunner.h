@@ -3,7 +3,9 @@
 #pragma once
 // Runs each workload as a supervised process through idlegpu-reaper (see reaper/reaper.cpp), which puts it
 // in a session of its own, adopts anything that forks away, and ends the whole tree when told to or when
-// idlegpu dies (even by SIGKILL). How it starts is a LaunchPlan (run/launchplan.h); with user= naming another
+// idlegpu dies (even by SIGKILL). When the reaper itself is gone, what it left is swept (run/workloadsweep.h)
+// before the workload counts as stopped; where idlegpu has a delegated cgroup (run/containment.h), each workload
+// runs in a cgroup of its own. How it starts is a LaunchPlan (run/launchplan.h); with user= naming another
 // user (idlegpu as root), its log= file is opened as that user.
 #include "clock.h"
 #include "run/workloadrunner.h"
@@ -31,6 +33,10 @@ public:
     void setGpuUuids(const QHash<int, QString> &uuidsByIndex) override { m_gpuUuids = uuidsByIndex; }
     void setGpuDevices(const QList<GpuDevice> &devices) override { m_gpuDevices = devices; }
 
+    // The folder the workloads' cgroups are made in (the default: Containment::workloadCgroupParent()); empty:
+    // none, the session sweep alone. For tests, which inject a cgroup v2 folder of their own.
+    void setCgroupParent(const QString &folder) { m_cgroupParent = folder; }
+
     // Next to the running executable (build/bin, /usr/libexec/idlegpu), else the build tree's.
     static QString defaultReaperPath();
 
@@ -55,6 +61,9 @@ public:
 private:
     struct Entry;
     void onFinished(const QString &id);
+    // What onFinished() does once nothing of the workload is left: Stopped, or a backoff.
+    void finishRun(const QString &id, QProcess::ExitStatus exitStatus, int exitCode);
+    void releaseCgroup(Entry &entry);
     void onEscalation(const QString &id);
     void appendOutput(const QString &id, const QByteArray &bytes);
     void addOutputLine(Entry &entry, const QByteArray &line);
@@ -66,6 +75,7 @@ private:
 
     const Clock *m_clock;
     QString m_reaperPath;
+    QString m_cgroupParent;
     QHash<QString, Entry *> m_entries;
     bool m_stoppingAll = false;
     QHash<int, QString> m_gpuUuids;

@@ -1,0 +1,73 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// SPDX-FileCopyrightText: 2026 The idlegpu authors
+#pragma once
+// How idlegpu keeps hold of every process of a workload, so that none outlives the workload's stop even when its
+// idlegpu-reaper is gone (killed, crashed):
+//  - idlegpu is a child subreaper: what a dead reaper leaves is re-parented to idlegpu, not to init, and stays
+//    findable (its session, its descendants, idlegpu's own children) for the sweep (run/workloadsweep.h);
+//  - where systemd is the service manager, cgroup v2 is mounted alone, and idlegpu's cgroup was delegated to it
+//    (a service with Delegate=yes), each workload runs in a cgroup of its own, <idlegpu's cgroup>/workload-<id>,
+//    which nothing inside can leave, and cgroup.kill ends it whole. idlegpu moves itself to the leaf
+//    <idlegpu's cgroup>/idlegpu first: cgroup v2 lets no process stay in a cgroup whose children have controllers.
+// Without such a cgroup (no systemd, cgroup v1 or hybrid, a desktop session's scope) the sweep by session and
+// descent is the containment.
+#include <QList>
+#include <QString>
+
+class QObject;
+
+#include <sys/types.h>
+
+namespace Containment {
+
+// PR_SET_CHILD_SUBREAPER for this process: at the start of main, before any child exists.
+bool becomeSubreaper();
+
+// Reaps this process's dead children that no one else waits for: orphans re-parented to it as a subreaper (a program
+// it started detached, a control command's escapee) once they exit. A QProcess reaps its own children through their
+// pidfds, so only zombies no QProcess can own are taken: outside this process's session (Slurm's commands stay in
+// it), and neither an idlegpu-reaper (ProcessRunner's, ControlCommandRunner's children) nor named as one of this
+// process's threads (QProcess::startDetached's intermediate child, which Qt waits for itself). Returns how many.
+int reapAdoptedOrphans();
+// reapAdoptedOrphans() every kOrphanReapIntervalMs from `owner`'s thread's event loop, as long as `owner` lives.
+void reapAdoptedOrphansPeriodically(QObject *owner);
+inline constexpr int kOrphanReapIntervalMs = 10'000;
+
+// Where systemd delegated a cgroup v2 folder to this process, moves the process to its leaf "idlegpu" and returns
+// the folder the workloads' cgroups go in; otherwise returns an empty string. Logs once (idlegpu.runner) which
+// containment is in force. Called once, before the first workload starts; workloadCgroupParent() then answers.
+QString establish();
+QString workloadCgroupParent();
+
+// The pieces of establish(), with the file system injected for tests.
+struct CgroupSystem
+{
+    QString mountPoint = QStringLiteral("/sys/fs/cgroup"); // cgroup v2 alone: holds cgroup.controllers
+    QString procSelfCgroup = QStringLiteral("/proc/self/cgroup");
+    QString systemdRunFolder = QStringLiteral("/run/systemd/system"); // exists when systemd is PID 1 (sd_booted)
+};
+// The cgroup folder systemd delegated to this process; empty with *why when there is none.
+QString findDelegatedCgroup(const CgroupSystem &system, QString *why);
+// Moves this process into <delegated>/idlegpu (made when missing); false with *error.
+bool moveSelfToLeaf(const QString &delegated, QString *error);
+
+} // namespace Containment
+
+// One workload's cgroup v2 folder, <parent>/workload-<id>.
+namespace WorkloadCgroup {
+
+// The folder's path for this workload (the id percent-encoded, so that two ids never share one).
+QString pathFor(const QString &parent, const QString &workloadId);
+// Makes the folder (or takes the one a previous run left, ending what still runs in it); false with *error.
+bool create(const QString &cgroup, QString *error);
+// An fd on <cgroup>/cgroup.procs open for writing (O_CLOEXEC): a child that writes "0" to it before its exec
+// moves itself in. -1 with *error.
+int openProcs(const QString &cgroup, QString *error);
+// The processes in the cgroup (cgroup.procs); empty when there are none or the folder is gone.
+QList<pid_t> members(const QString &cgroup);
+// SIGKILL to every process in it: cgroup.kill (kernel >= 5.14), else a SIGKILL to each pid in cgroup.procs.
+void kill(const QString &cgroup);
+// Removes the folder once it is empty; false (errno kept) otherwise.
+bool remove(const QString &cgroup);
+
+} // namespace WorkloadCgroup

@@ -1,0 +1,67 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// SPDX-FileCopyrightText: 2026 The idlegpu authors
+#pragma once
+// Ends what a workload left when its idlegpu-reaper is gone (killed by a user or the OOM killer, crashed): the reaper
+// ends the workload's tree itself whenever it can, so a sweep finds nothing after a normal exit, but a reaper killed
+// by SIGKILL leaves the whole tree running. idlegpu, a child subreaper (run/containment.h), then holds it:
+//  - every process in the workload's session or process group (both are the dead reaper's pid);
+//  - every descendant of those (a child that called setsid stays a child);
+//  - idlegpu's own children outside its session that are no idlegpu-reaper and started after this one, when the
+//    workload has no cgroup and the reaper left its session's processes behind: the reaper's adopted orphans
+//    (double forks that left the session), re-parented to idlegpu at its death;
+//  - every process in the workload's cgroup, where it has one: that alone catches whatever escaped both.
+// Each gets SIGTERM (and SIGCONT) once, SIGKILL after the grace; the sweep rescans on a timer (never blocking the
+// event loop) until none is alive, reaping those that became idlegpu's zombies by their pid alone (waitid(P_PID),
+// never waitpid(-1): QProcess reaps its own children through their pidfds).
+#include <QElapsedTimer>
+#include <QObject>
+#include <QString>
+#include <QTimer>
+
+#include <sys/types.h>
+
+#include <set>
+#include <utility>
+
+class WorkloadSweep : public QObject
+{
+    Q_OBJECT
+public:
+    struct Target
+    {
+        QString name;                           // the workload, for the log
+        pid_t reaperPid = 0;                    // the dead reaper: the workload's session and process group
+        unsigned long long reaperStartTime = 0; // its start in clock ticks after boot (/proc/<pid>/stat); 0: unknown
+        QString cgroup;                         // the workload's cgroup folder; empty: none
+        QString reaperName = QStringLiteral("idlegpu-reaper"); // live supervisors are never taken for orphans
+        int graceMs = 10'000;                   // SIGTERM, then SIGKILL after this; 0: SIGKILL at once
+    };
+
+    explicit WorkloadSweep(const Target &target, QObject *parent = nullptr);
+
+    // Scans and signals once. True when nothing of the workload is left (finished() is then not emitted);
+    // otherwise the sweep goes on from the event loop and emits finished() once nothing is left.
+    bool start();
+    // SIGKILL to everything found, now, without waiting (idlegpu is exiting).
+    void killNow();
+    // The processes of the workload alive at the last scan.
+    int remaining() const { return m_remaining; }
+
+    static constexpr int kScanIntervalMs = 50;
+    // When `pid` started, in clock ticks after boot (/proc/<pid>/stat); 0 when it cannot be read.
+    static unsigned long long startTimeOf(pid_t pid);
+
+Q_SIGNALS:
+    void finished();
+
+private:
+    bool scan(); // true when nothing is left
+    const Target m_target;
+    QTimer m_timer;
+    QElapsedTimer m_clock; // since start(): SIGKILL to everything from graceMs on
+    bool m_killing = false;
+    bool m_reaperLeftTree = false; // its session or cgroup held processes at some scan
+    int m_remaining = 0;
+    std::set<std::pair<pid_t, unsigned long long>> m_members; // (pid, start time) found so far
+    std::set<std::pair<pid_t, unsigned long long>> m_terminated; // sent SIGTERM already (once each)
+};
