@@ -534,8 +534,10 @@ void Monitor::updateDevices()
                                                   : QStringLiteral("%1 (%2)").arg(gpu.index).arg(gpu.describe()));
         qCInfo(lcScan, "GPUs under %s: %s", qPrintable(m_config.deviceRoot),
                found.isEmpty() ? "none" : qPrintable(found.join(QStringLiteral(", "))));
+        for (const QString &path : m_collector.devices().allPaths())
+            if (!devices.allPaths().contains(path))
+                m_hidden.forgetNode(path); // the others' counts stand: a node keeps its path
         m_collector.setDevices(devices);
-        m_hidden.reset();
         m_runner->setGpuDevices(devices.gpus);
         // Workloads the file implies per GPU ([slurm]) come and go with the GPUs.
         const Config config = m_fileConfig.withGpuWorkloads(devices.indices());
@@ -551,7 +553,10 @@ void Monitor::absorbEvents(const NodeEvents &events)
 {
     if (events.overflow) {
         qCWarning(lcScan, "inotify queue overflowed: events were lost, rescanning everything");
-        m_hidden.reset();
+        // What the lost events did is unknown: a GPU another user's job may hold stays busy until shown free, and
+        // nodes removed or made anew meanwhile are watched afresh.
+        m_hidden.eventsLost(m_clock->nowMs());
+        m_rewatchNodes = true;
         *m_pendingEvents = NodeEvents();
         return;
     }

@@ -113,6 +113,9 @@ public:
 
     MonitorState state() const;
     QString configPath() const { return m_configPath; }
+    // Whether holders the scan cannot see are inferred from node events: by default when not root, since root sees
+    // every holder. Tests set it over a fake proc root with an unreadable process, as another user's is.
+    void setInferHiddenHolders(bool infer) { m_inferHiddenHolders = infer; }
 
 public Q_SLOTS:
     void reloadConfig();
