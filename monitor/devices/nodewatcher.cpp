@@ -115,7 +115,7 @@ void NodeWatcher::dropWatch(const QString &path)
 void NodeWatcher::readEvents()
 {
     const NodeEvents events = takePendingEvents();
-    if (events.overflow || !events.opens.isEmpty() || !events.closes.isEmpty() || !events.gone.isEmpty())
+    if (!events.isEmpty())
         Q_EMIT eventsArrived(events);
 }
 

@@ -17,8 +17,11 @@ struct NodeEvents
     QStringList gone;           // nodes deleted, unmounted or whose watch was dropped
     bool overflow = false;      // IN_Q_OVERFLOW: events were lost, rescan everything
     // monotonicNowNs() when the first of them was read from the descriptor; 0 when none was. The start of the time
-    // from a foreign open to the workload's stop (PreemptionEvent::openToStopMs).
+    // from a foreign open to the workload's stop (PreemptionEvent::openToStopMs), unless the monitor stood still
+    // before the read (Monitor::earliestOpenNs()).
     qint64 readAtNs = 0;
+
+    bool isEmpty() const { return !overflow && opens.isEmpty() && closes.isEmpty() && gone.isEmpty(); }
 };
 
 class NodeWatcher : public QObject
