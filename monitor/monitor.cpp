@@ -543,7 +543,9 @@ void Monitor::updateDevices()
     if (!m_fileWatcher->directories().contains(dri) && QFileInfo(dri).isDir())
         m_fileWatcher->addPath(dri);
     const DeviceNodes devices = m_collector.scanDevices(m_config);
-    if (devices == m_collector.devices() && !m_rewatchNodes)
+    // A node that could not be watched (gone between the scan and its watch, in a storm of removals and additions) is
+    // tried again at every scan until it is: else a job that opens it is noticed by the poll only.
+    if (devices == m_collector.devices() && !m_rewatchNodes && m_nodeWatcher->watchesAll())
         return;
     m_rewatchNodes = false;
     if (devices != m_collector.devices()) {
