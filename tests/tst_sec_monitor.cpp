@@ -300,6 +300,26 @@ private Q_SLOTS:
         QCOMPARE(printableName(name), printed);
     }
 
+    // A ledger written before names were escaped where they are read may hold one raw: it is escaped when read, once.
+    void ledgerFromBeforeHoldsNoRawName()
+    {
+        FakeClock clock;
+        WorkLedger written(&clock);
+        PreemptionRecord record;
+        record.gpu = 0;
+        record.culpritProgram = QStringLiteral("x\nFAKE\x1b[31m");
+        record.culpritUser = QStringLiteral("bob");
+        written.addPreemption(record);
+        WorkLedger read(&clock);
+        QString error;
+        QVERIFY2(read.restore(written.toJson(), &error), qPrintable(error));
+        QCOMPARE(read.summary().recentPreemptions.first().culpritProgram, QStringLiteral("x\\nFAKE\\x1b[31m"));
+        WorkLedger readAgain(&clock);
+        QVERIFY2(readAgain.restore(read.toJson(), &error), qPrintable(error));
+        QCOMPARE(readAgain.summary().recentPreemptions.first().culpritProgram, QStringLiteral("x\\nFAKE\\x1b[31m"));
+        QCOMPARE(readAgain.summary().recentPreemptions.first().culpritUser, QStringLiteral("bob"));
+    }
+
     // Item 14 (a). While idlegpu stood still (SIGSTOP; here its thread blocked, which is the same to it) a job opened
     // the GPU; the open's event is read once it runs again. The open-to-stop time must count the stall, not the
     // microseconds after the read.

@@ -52,3 +52,9 @@ QString printableName(const QString &name)
     }
     return text;
 }
+
+bool isPrintableName(const QString &name)
+{
+    const QList<uint> characters = name.toUcs4();
+    return std::none_of(characters.cbegin(), characters.cend(), [](uint c) { return c != '\\' && needsEscape(c); });
+}

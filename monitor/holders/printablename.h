@@ -9,3 +9,6 @@
 // cannot forge a line or a colour and each escape reads one way only. Every such name passes through this where it
 // is read, so that no printer has to remember it; an ordinary name comes back unchanged.
 QString printableName(const QString &name);
+
+// Whether `name` holds nothing printableName() would escape but backslashes: a name that went through it already.
+bool isPrintableName(const QString &name);

@@ -2,6 +2,7 @@
 // SPDX-FileCopyrightText: 2026 The idlegpu authors
 #include "ledger/workledger.h"
 
+#include "holders/printablename.h"
 #include "policy/policy.h"
 
 #include <QJsonArray>
@@ -657,6 +658,10 @@ bool WorkLedger::restore(const QByteArray &json, QString *error)
                              &record.culpritPid))
             return failed();
         record.gpu = int(gpu);
+        // Written before names were made printable where they are read: escape what such a file holds, once.
+        for (QString *name : {&record.culpritProgram, &record.culpritUser})
+            if (!isPrintableName(*name))
+                *name = printableName(*name);
         if (object.contains(QStringLiteral("open_to_stop_ms"))) {
             double ms = 0;
             if (!read.number(object.value(QStringLiteral("open_to_stop_ms")), where + QStringLiteral(".open_to_stop_ms"),
