@@ -25,6 +25,9 @@ public:
 // CLOCK_MONOTONIC in nanoseconds, for figures finer than a millisecond (the time from a foreign open to the stop). Not
 // injected: it measures idlegpu itself, not the world the Clock stands for.
 qint64 monotonicNowNs();
+// A process's start time from /proc/<pid>/stat (clock ticks after boot, suspend included) on the monotonicNowNs()
+// scale; 0 for 0 (unknown).
+qint64 monotonicNsOfBootTicks(unsigned long long ticks);
 
 // A clock that tests advance by hand. Its wall time moves with its monotonic time from a settable start (by
 // default Monday 2026-01-05 12:00 local time).

@@ -6,6 +6,7 @@
 #include "conditions/powersupply.h"
 #include "conditions/logindpresence.h"
 #include "devices/nodewatcher.h"
+#include "holders/procparse.h"
 #include "ledger/ledgerstore.h"
 #include "metrics/metricstext.h"
 #include "metrics/metricstextfile.h"
@@ -46,6 +47,17 @@ QString describeOpenToStop(const std::optional<double> &openToStopMs)
     if (!openToStopMs)
         return QString();
     return QStringLiteral(", stopped %1 ms after the open").arg(*openToStopMs, 0, 'f', 1);
+}
+
+// When a process started, in clock ticks after boot (/proc/<pid>/stat); 0 when unknown.
+unsigned long long processStartTicks(const QString &procRoot, qint64 pid)
+{
+    QFile file(QStringLiteral("%1/%2/stat").arg(procRoot).arg(pid));
+    if (!file.open(QIODevice::ReadOnly))
+        return 0;
+    const QByteArray text = file.read(4096);
+    ProcStat stat;
+    return parseProcStat(text.constData(), &stat) ? stat.startTime : 0;
 }
 
 // True when the file holds nothing but white space.
@@ -100,6 +112,10 @@ Monitor::Monitor(const QString &configPath, WorkloadRunner *runner, const Clock 
     m_openOnlyWatchTimer = new QTimer(this);
     m_openOnlyWatchTimer->setInterval(kOpenOnlyWatchMs);
     connect(m_openOnlyWatchTimer, &QTimer::timeout, this, &Monitor::watchOpenOnlyHolders);
+
+    m_heartbeatTimer = new QTimer(this);
+    m_heartbeatTimer->setInterval(kHeartbeatMs);
+    connect(m_heartbeatTimer, &QTimer::timeout, this, &Monitor::onHeartbeat);
 
     m_ledgerTickTimer = new QTimer(this);
     m_ledgerTickTimer->setInterval(kLedgerTickMs);
@@ -194,6 +210,8 @@ bool Monitor::start()
         return false;
     m_started = true;
     watchConfigFile();
+    m_heartbeatNs = monotonicNowNs();
+    m_heartbeatTimer->start();
     m_ledgerTickTimer->start();
     if (const GpuBackend *library = m_collector.backends().vendorLibrary()) {
         if (library->available())
@@ -294,6 +312,7 @@ void Monitor::shutdown()
     m_reloadTimer->stop();
     m_gpuSampleTimer->stop();
     m_openOnlyWatchTimer->stop();
+    m_heartbeatTimer->stop();
     m_ledgerTickTimer->stop();
     m_nodeWatcher->setNodes({});
     qCInfo(lcMonitor, "stopping all workloads");
@@ -524,7 +543,9 @@ void Monitor::updateDevices()
     if (!m_fileWatcher->directories().contains(dri) && QFileInfo(dri).isDir())
         m_fileWatcher->addPath(dri);
     const DeviceNodes devices = m_collector.scanDevices(m_config);
-    if (devices == m_collector.devices() && !m_rewatchNodes)
+    // A node that could not be watched (gone between the scan and its watch, in a storm of removals and additions) is
+    // tried again at every scan until it is: else a job that opens it is noticed by the poll only.
+    if (devices == m_collector.devices() && !m_rewatchNodes && m_nodeWatcher->watchesAll())
         return;
     m_rewatchNodes = false;
     if (devices != m_collector.devices()) {
@@ -534,8 +555,10 @@ void Monitor::updateDevices()
                                                   : QStringLiteral("%1 (%2)").arg(gpu.index).arg(gpu.describe()));
         qCInfo(lcScan, "GPUs under %s: %s", qPrintable(m_config.deviceRoot),
                found.isEmpty() ? "none" : qPrintable(found.join(QStringLiteral(", "))));
+        for (const QString &path : m_collector.devices().allPaths())
+            if (!devices.allPaths().contains(path))
+                m_hidden.forgetNode(path); // the others' counts stand: a node keeps its path
         m_collector.setDevices(devices);
-        m_hidden.reset();
         m_runner->setGpuDevices(devices.gpus);
         // Workloads the file implies per GPU ([slurm]) come and go with the GPUs.
         const Config config = m_fileConfig.withGpuWorkloads(devices.indices());
@@ -549,15 +572,18 @@ void Monitor::updateDevices()
 
 void Monitor::absorbEvents(const NodeEvents &events)
 {
+    for (auto it = events.opens.cbegin(); it != events.opens.cend() && events.readAtNs > 0; ++it)
+        if (!m_openReadAtNs.contains(it.key()))
+            m_openReadAtNs.insert(it.key(), earliestOpenNs(events.readAtNs));
     if (events.overflow) {
         qCWarning(lcScan, "inotify queue overflowed: events were lost, rescanning everything");
-        m_hidden.reset();
+        // What the lost events did is unknown: a GPU another user's job may hold stays busy until shown free, and
+        // nodes removed or made anew meanwhile are watched afresh.
+        m_hidden.eventsLost(m_clock->nowMs());
+        m_rewatchNodes = true;
         *m_pendingEvents = NodeEvents();
         return;
     }
-    for (auto it = events.opens.cbegin(); it != events.opens.cend() && events.readAtNs > 0; ++it)
-        if (!m_openReadAtNs.contains(it.key()))
-            m_openReadAtNs.insert(it.key(), events.readAtNs);
     for (const QString &path : events.gone)
         m_hidden.forgetNode(path); // a node deleted: its counts mean nothing for a node recreated there
     m_rewatchNodes = m_rewatchNodes || !events.gone.isEmpty();
@@ -802,7 +828,36 @@ std::optional<double> Monitor::openToStopMs(const Holder &culprit, int gpu) cons
             consider(path);
     if (readAtNs == 0)
         return std::nullopt;
+    // No process opens a node before it exists: after a stall, the culprit's start narrows the window earliestOpenNs()
+    // left open (a tick's rounding down keeps it a lower bound). Read now, after the stop: off the preemption path.
+    if (culprit.pid > 0)
+        readAtNs = qMax(readAtNs, monotonicNsOfBootTicks(processStartTicks(m_collector.paths().procRoot, culprit.pid)));
     return double(monotonicNowNs() - readAtNs) / 1e6;
+}
+
+qint64 Monitor::earliestOpenNs(qint64 readAtNs) const
+{
+    // inotify events carry no time. One read the moment it is queued counts from its reading (the figure is then off
+    // by the wake-up, microseconds). One read after the monitor thread stood still (SIGSTOP, a blocked loop, a scan
+    // that took seconds) may have waited all that time: it counts from the last beat before, so that the figure
+    // includes the stall rather than hide it. A stall shorter than kHeartbeatMs + kHeartbeatLateMs goes unseen.
+    const qint64 lateAfterNs = qint64(kHeartbeatMs + kHeartbeatLateMs) * 1'000'000;
+    if (m_heartbeatNs > 0 && readAtNs - m_heartbeatNs > lateAfterNs)
+        return m_heartbeatNs;
+    return readAtNs;
+}
+
+void Monitor::onHeartbeat()
+{
+    // After a stall this beat and the node events are due at once, in either order: take the events first, while the
+    // last beat still marks when the thread stopped.
+    const qint64 nowNs = monotonicNowNs();
+    if (earliestOpenNs(nowNs) != nowNs) {
+        const NodeEvents events = m_nodeWatcher->takePendingEvents();
+        if (!events.isEmpty())
+            onNodeEvents(events);
+    }
+    m_heartbeatNs = monotonicNowNs();
 }
 
 void Monitor::forgetAnsweredOpens(qint64 scanStartNs)

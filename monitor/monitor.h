@@ -43,7 +43,8 @@ struct PreemptionEvent
     int gpu = -1;
     Holder culprit;
     qint64 atMs = 0;
-    // From reading the open's inotify event to the SIGTERM; absent when a poll or a backend found the job.
+    // From the open to the SIGTERM, as far as idlegpu can know when the open was (Monitor::openToStopMs()); absent
+    // when a poll or a backend found the job.
     std::optional<double> openToStopMs;
 };
 
@@ -106,6 +107,10 @@ public:
     // they count) and, under computes / memory, jobs that only have the GPU open. The price of computes / memory:
     // preemption waits up to this long after the job's CUDA context appears, instead of answering the open itself.
     static constexpr int kOpenOnlyWatchMs = 200;
+    // The monitor thread's pulse: a beat later than kHeartbeatMs + kHeartbeatLateMs means it did not run meanwhile
+    // (stopped by SIGSTOP, a blocked loop), and an open read then may have waited since the last beat.
+    static constexpr int kHeartbeatMs = 1000;
+    static constexpr int kHeartbeatLateMs = 250;
     // While a workload runs the ledger's totals move this often (MonitorState::ledger, stateChanged()).
     static constexpr int kLedgerTickMs = 60'000;
     // The ledger is written this often, on shutdown and soon after each preemption (MonitorPaths::ledgerPath).
@@ -113,6 +118,9 @@ public:
 
     MonitorState state() const;
     QString configPath() const { return m_configPath; }
+    // Whether holders the scan cannot see are inferred from node events: by default when not root, since root sees
+    // every holder. Tests set it over a fake proc root with an unreadable process, as another user's is.
+    void setInferHiddenHolders(bool infer) { m_inferHiddenHolders = infer; }
 
 public Q_SLOTS:
     void reloadConfig();
@@ -155,9 +163,14 @@ private:
     QByteArray renderMetrics();
     // The preemption's open-to-stop time, the log line, the ledger's record; then preempted().
     void reportPreemption(PreemptionEvent event, const QString &reason);
-    // From reading the earliest open not yet answered of the culprit's GPU node (or of nvidia-uvm / kfd, which make
-    // it a compute client) to now; absent when none waits: a poll or a backend found the job.
+    // From the earliest open not yet answered of the culprit's GPU node (or of nvidia-uvm / kfd, which make it a
+    // compute client) to now; absent when none waits: a poll or a backend found the job. inotify gives no time of its
+    // own: an open counts from when its event was read (earliestOpenNs()).
     std::optional<double> openToStopMs(const Holder &culprit, int gpu) const;
+    // The earliest an open whose event was read at readAtNs may have happened: readAtNs while the monitor thread keeps
+    // its heartbeat, else the last beat, since the thread did not run after it and the event may have waited since.
+    qint64 earliestOpenNs(qint64 readAtNs) const;
+    void onHeartbeat();
     // A scan has answered the opens read before it began, but for those it could not explain yet (provisional).
     void forgetAnsweredOpens(qint64 scanStartNs);
 
@@ -177,7 +190,8 @@ private:
     SnapshotCollector m_collector; // the scanners, the GPU backends and the GPUs present
     HiddenHolderTracker m_hidden;
     NodeEvents *m_pendingEvents;
-    QHash<QString, qint64> m_openReadAtNs; // node path -> when its earliest unanswered open was read (monotonicNowNs)
+    QHash<QString, qint64> m_openReadAtNs; // node path -> earliestOpenNs() of its earliest unanswered open
+    qint64 m_heartbeatNs = 0;              // monotonicNowNs() of the last heartbeat; 0 before start()
     WorkLedger m_ledger;
     std::unique_ptr<LedgerStore> m_ledgerStore; // with MonitorPaths::ledgerPath
     GpuMetrics m_gpuMetrics;
@@ -194,6 +208,7 @@ private:
     QTimer *m_reloadTimer = nullptr;   // editors write in several steps
     QTimer *m_gpuSampleTimer = nullptr; // while someone looks at the metrics
     QTimer *m_openOnlyWatchTimer = nullptr; // while open-only holders share a GPU with a workload
+    QTimer *m_heartbeatTimer = nullptr;
     QTimer *m_ledgerTickTimer = nullptr;
     QTimer *m_ledgerSaveTimer = nullptr;
     QTimer *m_ledgerSaveSoonTimer = nullptr; // after a preemption, off the preemption path

@@ -32,6 +32,7 @@ private Q_SLOTS:
     void resetForgetsEverything();
     void forgetNodeForgetsOneNode();
     void hiddenHolderExpiresWithoutEvents();
+    void lostEventsLeaveUnseenNodesHeld();
 };
 
 void TestHiddenHolders::sequences_data()
@@ -155,6 +156,38 @@ void TestHiddenHolders::hiddenHolderExpiresWithoutEvents()
     QCOMPARE(tracker.hiddenCount(node), 1);
     tracker.update(node, 0, 0, 0, true, start + 2 * HiddenHolderTracker::kHiddenHolderTtlMs);
     QCOMPARE(tracker.hiddenCount(node), 0);
+}
+
+void TestHiddenHolders::lostEventsLeaveUnseenNodesHeld()
+{
+    HiddenHolderTracker tracker;
+    const QString unseen = QStringLiteral("/dev/nvidia0"); // its last update could not see every process
+    const QString seen = QStringLiteral("/dev/nvidia1");   // its last update saw every process
+    const QString known = QStringLiteral("/dev/nvidia2");  // a hidden holder confirmed before the loss
+    tracker.update(unseen, 0, 0, 0, true, 1000);
+    tracker.update(seen, 0, 0, 0, false, 1000);
+    tracker.update(known, 1, 0, 0, true, 1000);
+    tracker.update(known, 0, 0, 0, true, 1000);
+    QCOMPARE(tracker.hiddenCount(known), 1);
+
+    tracker.eventsLost(2000);
+    QVERIFY(tracker.heldByUnknown(unseen));
+    QCOMPARE(tracker.hiddenCount(unseen), 1);
+    QVERIFY(!tracker.heldByUnknown(seen));
+    QCOMPARE(tracker.hiddenCount(seen), 0);
+    QCOMPARE(tracker.hiddenCount(known), 2); // the confirmed one stays, with the unknown one
+    // Counts that balance to nothing prove nothing now: a close does not free the node.
+    tracker.update(unseen, 0, 1, 0, true, 3000);
+    tracker.update(unseen, 0, 0, 0, true, 4000);
+    QCOMPARE(tracker.hiddenCount(unseen), 1);
+    // A scan that sees every process does.
+    tracker.update(unseen, 0, 0, 0, false, 5000);
+    QCOMPARE(tracker.hiddenCount(unseen), 0);
+    // So does the expiry that bounds any hidden count, counted from the loss.
+    tracker.update(known, 0, 0, 0, true, 2000 + HiddenHolderTracker::kHiddenHolderTtlMs - 1);
+    QCOMPARE(tracker.hiddenCount(known), 2);
+    tracker.update(known, 0, 0, 0, true, 2000 + HiddenHolderTracker::kHiddenHolderTtlMs);
+    QCOMPARE(tracker.hiddenCount(known), 0);
 }
 
 QTEST_GUILESS_MAIN(TestHiddenHolders)

@@ -6,6 +6,7 @@
 
 #include <algorithm>
 
+#include "holders/printablename.h"
 #include "holders/ttyscanner.h"
 
 #include <QFile>
@@ -111,7 +112,7 @@ void readIdentity(const QString &procRoot, qint64 pid, Holder *holder)
     const QList<QByteArray> lines = status.read(64 * 1024).split('\n');
     for (const QByteArray &line : lines) {
         if (line.startsWith("Name:")) {
-            holder->comm = QString::fromUtf8(line.mid(5).trimmed()).left(64);
+            holder->comm = printableName(QString::fromUtf8(line.mid(5).trimmed()).left(64));
         } else if (line.startsWith("Uid:")) {
             bool ok = false;
             const uint uid = line.mid(4).simplified().split(' ').value(0).toUInt(&ok);

@@ -74,6 +74,7 @@ void NodeWatcher::setNodes(const QStringList &paths)
         if (!paths.contains(path))
             dropWatch(path);
     }
+    QSet<QString> unwatchable;
     for (const QString &path : paths) {
         // Asking again is exact where comparing inode numbers is not (a recreated node may get the old number):
         // the kernel answers with the existing watch while the path still names the watched node.
@@ -87,7 +88,9 @@ void NodeWatcher::setNodes(const QStringList &paths)
             dropWatch(path);
         }
         if (watch < 0) {
-            qCWarning(lcScan).noquote() << "cannot watch" << path << "for opens:" << std::strerror(watchError);
+            if (!unwatchable.contains(path) && !m_unwatchable.contains(path))
+                qCWarning(lcScan).noquote() << "cannot watch" << path << "for opens:" << std::strerror(watchError);
+            unwatchable.insert(path);
             continue;
         }
         const QString alias = m_pathByWatch.value(watch);
@@ -101,6 +104,7 @@ void NodeWatcher::setNodes(const QStringList &paths)
         m_watchByPath.insert(path, watch);
         m_identityByPath.insert(path, identityOf(path));
     }
+    m_unwatchable = unwatchable;
 }
 
 void NodeWatcher::dropWatch(const QString &path)
@@ -115,7 +119,7 @@ void NodeWatcher::dropWatch(const QString &path)
 void NodeWatcher::readEvents()
 {
     const NodeEvents events = takePendingEvents();
-    if (events.overflow || !events.opens.isEmpty() || !events.closes.isEmpty() || !events.gone.isEmpty())
+    if (!events.isEmpty())
         Q_EMIT eventsArrived(events);
 }
 

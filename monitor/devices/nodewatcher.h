@@ -5,6 +5,7 @@
 // a node, read through a QSocketNotifier. This is the fast path of preemption.
 #include <QHash>
 #include <QObject>
+#include <QSet>
 #include <QStringList>
 
 class QSocketNotifier;
@@ -17,8 +18,11 @@ struct NodeEvents
     QStringList gone;           // nodes deleted, unmounted or whose watch was dropped
     bool overflow = false;      // IN_Q_OVERFLOW: events were lost, rescan everything
     // monotonicNowNs() when the first of them was read from the descriptor; 0 when none was. The start of the time
-    // from a foreign open to the workload's stop (PreemptionEvent::openToStopMs).
+    // from a foreign open to the workload's stop (PreemptionEvent::openToStopMs), unless the monitor stood still
+    // before the read (Monitor::earliestOpenNs()).
     qint64 readAtNs = 0;
+
+    bool isEmpty() const { return !overflow && opens.isEmpty() && closes.isEmpty() && gone.isEmpty(); }
 };
 
 class NodeWatcher : public QObject
@@ -34,6 +38,9 @@ public:
     // same path gets a new watch). Paths that cannot be watched are logged and skipped.
     void setNodes(const QStringList &paths);
     QStringList watchedNodes() const;
+    // Whether every path of the last setNodes() is watched (or shares the watch of another path to the same node). A
+    // node that vanished between the device scan and its watch (a storm of removals) is not: call setNodes() again.
+    bool watchesAll() const { return m_unwatchable.isEmpty(); }
 
     // Reads the events queued so far without emitting them: the monitor takes them right after a scan, so
     // that every fd the scan saw has its open counted (the kernel queues IN_OPEN before the fd exists).
@@ -51,4 +58,5 @@ private:
     QHash<int, QString> m_pathByWatch;
     QHash<QString, int> m_watchByPath;
     QHash<QString, QPair<quint64, quint64>> m_identityByPath; // dev, inode: notices a node unlinked while open
+    QSet<QString> m_unwatchable; // paths of the last setNodes() whose watch failed; warned once
 };

@@ -32,9 +32,10 @@ void HiddenHolderTracker::update(const QString &node, int opens, int closes, int
         // once can come too early, and the monitor looks again while any is provisional.
         const int unexplainedCloses = std::max(0, closes - std::max(-visibleChange, 0)); // a short-lived opener's
         const int unexplainedOpens = std::max(0, opens - std::max(visibleChange, 0) - unexplainedCloses);
-        counts = NodeCounts{visibleFds, 0, unexplainedOpens, 0, 0, nowMs};
+        counts = NodeCounts{visibleFds, 0, unexplainedOpens, 0, 0, nowMs, false, false};
         return;
     }
+    counts.someUnreadable = true;
     if (opens || closes)
         counts.lastEventMs = nowMs;
     const int visibleIncrease = std::max(visibleChange, 0);
@@ -60,11 +61,12 @@ void HiddenHolderTracker::update(const QString &node, int opens, int closes, int
     counts.hidden -= closesOfHidden;
     // Closes that no hidden open explains either: fds this scan saw, closed before their events were read.
     counts.closedAfterScan = std::min(visibleFds, hiddenCloses - closesOfProvisional - closesOfHidden);
-    if (counts.hidden > 0 && nowMs - counts.lastEventMs >= kHiddenHolderTtlMs) {
+    if ((counts.hidden > 0 || counts.heldByUnknown) && nowMs - counts.lastEventMs >= kHiddenHolderTtlMs) {
         qCInfo(lcScan).noquote() << "no open or close of" << node << "for" << kHiddenHolderTtlMs / 60000
-                                 << "min: no longer counting" << counts.hidden
+                                 << "min: no longer counting" << hiddenCount(node)
                                  << "hidden holder(s) on it (run idlegpu as root to see every process)";
         counts.hidden = 0;
+        counts.heldByUnknown = false;
     }
     if (counts.hidden != hiddenBefore)
         qCDebug(lcScan).noquote() << "hidden holders of" << node + QLatin1Char(':') << hiddenBefore << "->"
@@ -74,7 +76,8 @@ void HiddenHolderTracker::update(const QString &node, int opens, int closes, int
 
 int HiddenHolderTracker::hiddenCount(const QString &node) const
 {
-    return m_countsByNode.value(node).hidden;
+    const NodeCounts counts = m_countsByNode.value(node);
+    return counts.hidden + (counts.heldByUnknown ? 1 : 0);
 }
 
 int HiddenHolderTracker::provisionalCount(const QString &node) const
@@ -89,9 +92,23 @@ int HiddenHolderTracker::sharedCount(const QString &node) const
 
 void HiddenHolderTracker::reset()
 {
-    if (!m_countsByNode.isEmpty())
-        qCInfo(lcScan) << "node events were lost (inotify overflow): hidden holders are counted anew";
     m_countsByNode.clear();
+}
+
+void HiddenHolderTracker::eventsLost(qint64 nowMs)
+{
+    for (auto it = m_countsByNode.begin(); it != m_countsByNode.end(); ++it) {
+        NodeCounts &counts = it.value();
+        if (!counts.someUnreadable)
+            continue; // the next scan sees every holder of it
+        if (!counts.heldByUnknown)
+            qCInfo(lcScan).noquote() << "opens and closes of" << it.key() << "were lost: it counts as held by a "
+                                        "process of another user until a scan or a GPU backend shows it free";
+        counts.heldByUnknown = true;
+        counts.provisional = 0;
+        counts.closedAfterScan = 0;
+        counts.lastEventMs = nowMs;
+    }
 }
 
 void HiddenHolderTracker::forgetNode(const QString &node)

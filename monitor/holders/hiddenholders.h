@@ -20,9 +20,13 @@ public:
     void update(const QString &node, int opens, int closes, int visibleFds, bool someUnreadable, qint64 nowMs);
     static constexpr qint64 kHiddenHolderTtlMs = 10 * 60 * 1000;
 
-    // Open files of `node` held by invisible processes, as far as the events tell; 0 for an unknown node.
-    // Counts only confirmed ones: an unexplained open stays provisional for one update first.
+    // Open files of `node` held by invisible processes, as far as the events tell, plus one for an unknown holder
+    // (eventsLost()); 0 for an unknown node. Counts only confirmed ones: an unexplained open stays provisional for one
+    // update first.
     int hiddenCount(const QString &node) const;
+    // Whether events of `node` were lost while it had invisible processes (eventsLost()) and nothing has shown it
+    // free since.
+    bool heldByUnknown(const QString &node) const { return m_countsByNode.value(node).heldByUnknown; }
     // Unexplained opens of the last update. Most are a visible process that opened the node during the scan,
     // after the scan had passed it, or just before it with its fd not yet in /proc: the next update sees its fd
     // without an open and cancels them. What is still unexplained then is confirmed (only while some process is
@@ -31,8 +35,14 @@ public:
     // Visible fds that share an open file with another fd (fork, dup): their exit sends no close event.
     int sharedCount(const QString &node) const;
 
-    // Forgets every count: after an inotify overflow the events are lost and the counts unknown.
+    // Forgets every count.
     void reset();
+    // Events were lost (an inotify overflow): opens and closes of that time are unknown, so a count that reached 0
+    // proves nothing any more. Each node whose last update could not see every process is held by an unknown holder
+    // from now on, until an update sees every process, forgetNode() (a backend names no unseen process there) or the
+    // expiry after kHiddenHolderTtlMs without events that bounds any drift of the counts. Confirmed hidden holders
+    // stay; provisional opens are folded into the unknown holder.
+    void eventsLost(qint64 nowMs);
     // When the last open or close of `node` was seen (monotonic ms); 0 for an unknown node.
     qint64 lastEventMs(const QString &node) const { return m_countsByNode.value(node).lastEventMs; }
 
@@ -47,7 +57,9 @@ private:
         int provisional = 0;
         int shared = 0;
         int closedAfterScan = 0; // visible fds of the last update whose close was read with its events
-        qint64 lastEventMs = 0; // of the last open or close
+        qint64 lastEventMs = 0; // of the last open or close, or of eventsLost()
+        bool someUnreadable = false; // at the last update
+        bool heldByUnknown = false;  // since eventsLost()
     };
     QHash<QString, NodeCounts> m_countsByNode;
 };

@@ -3,6 +3,7 @@
 #include "holders/holderscanner.h"
 
 #include "logging.h"
+#include "holders/printablename.h"
 #include "holders/procparse.h"
 #include "holders/ttyscanner.h"
 
@@ -162,7 +163,7 @@ QString readComm(int procFd, qint64 pid, bool *ok)
     *ok = length >= 0;
     if (length > 0 && buffer[length - 1] == '\n')
         --length;
-    return length > 0 ? QString::fromUtf8(buffer, length) : QString();
+    return length > 0 ? printableName(QString::fromUtf8(buffer, length)) : QString();
 }
 
 QString readExe(int procFd, qint64 pid)
@@ -171,7 +172,7 @@ QString readExe(int procFd, qint64 pid)
     std::snprintf(path, sizeof path, "%lld/exe", static_cast<long long>(pid));
     char target[PATH_MAX];
     const ssize_t length = ::readlinkat(procFd, path, target, sizeof target);
-    return length > 0 ? QFile::decodeName(QByteArray(target, length)) : QString(); // kernel threads have none
+    return length > 0 ? printableName(QFile::decodeName(QByteArray(target, length))) : QString(); // kernel threads: none
 }
 
 QString readArgv0(int procFd, qint64 pid)
@@ -196,7 +197,7 @@ QString readArgv0(int procFd, qint64 pid)
     }
     ::close(fd);
     argv0.truncate(qsizetype(kMaxArgv0Bytes));
-    return QFile::decodeName(argv0);
+    return printableName(QFile::decodeName(argv0));
 }
 
 enum class FdsRead { Read, Gone, Unreadable };

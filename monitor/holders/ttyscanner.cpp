@@ -3,6 +3,7 @@
 #include "holders/ttyscanner.h"
 
 #include "logging.h"
+#include "holders/printablename.h"
 
 #include <QFile>
 #include <QHash>
@@ -46,7 +47,7 @@ QString lookUpUserName(uint uid)
             continue;
         }
         if (error == 0 && found && found->pw_name && *found->pw_name)
-            return QString::fromLocal8Bit(found->pw_name);
+            return printableName(QString::fromLocal8Bit(found->pw_name));
         return QString::number(uid);
     }
 }

@@ -2,6 +2,7 @@
 // SPDX-FileCopyrightText: 2026 The idlegpu authors
 #include "ledger/workledger.h"
 
+#include "holders/printablename.h"
 #include "policy/policy.h"
 
 #include <QJsonArray>
@@ -211,6 +212,7 @@ void WorkLedger::advance()
     const qint64 nowWallMs = localNow.toMSecsSinceEpoch();
     const qint64 elapsedMs = qMax<qint64>(0, nowMs - m_countedToMs);
     const qint64 fromWallMs = nowWallMs - elapsedMs;
+    clampToNow(nowWallMs, localNow.date());
     for (auto it = m_gpus.begin(); it != m_gpus.end(); ++it) {
         GpuTrack &track = it.value();
         addSpan(track, fromWallMs, nowWallMs, track.activity);
@@ -313,6 +315,25 @@ void WorkLedger::dropOldDays(const QDate &today)
         m_days.erase(m_days.begin());
 }
 
+void WorkLedger::clampToNow(qint64 nowWallMs, const QDate &today)
+{
+    while (!m_days.isEmpty() && m_days.lastKey() > today) {
+        const QHash<int, WorkTotals> later = m_days.take(m_days.lastKey());
+        for (auto it = later.cbegin(); it != later.cend(); ++it)
+            m_days[today][it.key()] += it.value();
+    }
+    for (GpuTrack &track : m_gpus) {
+        QList<ActivitySegment> &segments = track.segments;
+        while (!segments.isEmpty() && segments.last().fromWallMs >= nowWallMs)
+            segments.removeLast();
+        if (!segments.isEmpty())
+            segments.last().toWallMs = qMin(segments.last().toWallMs, nowWallMs);
+    }
+    for (PreemptionRecord &record : m_recent)
+        record.wallMs = qMin(record.wallMs, nowWallMs);
+    m_sinceWallMs = qMin(m_sinceWallMs, nowWallMs);
+}
+
 void WorkLedger::addEnergySample(const QHash<int, GpuInfo> &gpus)
 {
     advance();
@@ -359,7 +380,7 @@ void WorkLedger::addEnergySample(const QHash<int, GpuInfo> &gpus)
 
 void WorkLedger::addPreemption(PreemptionRecord record)
 {
-    if (record.wallMs <= 0)
+    if (record.wallMs <= 0 || record.wallMs > wallNowMs())
         record.wallMs = wallNowMs();
     if (record.gpu >= 0 && record.gpu <= kMaxGpuIndex) {
         ++dayTotals(record.wallMs, record.gpu).preemptions;
@@ -637,6 +658,10 @@ bool WorkLedger::restore(const QByteArray &json, QString *error)
                              &record.culpritPid))
             return failed();
         record.gpu = int(gpu);
+        // Written before names were made printable where they are read: escape what such a file holds, once.
+        for (QString *name : {&record.culpritProgram, &record.culpritUser})
+            if (!isPrintableName(*name))
+                *name = printableName(*name);
         if (object.contains(QStringLiteral("open_to_stop_ms"))) {
             double ms = 0;
             if (!read.number(object.value(QStringLiteral("open_to_stop_ms")), where + QStringLiteral(".open_to_stop_ms"),
@@ -683,6 +708,8 @@ bool WorkLedger::restore(const QByteArray &json, QString *error)
     m_recent = recent;
     m_sinceWallMs = since;
     m_countedToMs = -1; // every GPU Unwatched until the next setActivity
-    dropOldDays(m_clock->localNow().date());
+    const QDateTime localNow = m_clock->localNow();
+    clampToNow(localNow.toMSecsSinceEpoch(), localNow.date()); // a file saved while the clock ran ahead
+    dropOldDays(localNow.date());
     return true;
 }

@@ -85,6 +85,9 @@ private:
     void addWorkloadTime(int gpu, qint64 fromWallMs, qint64 toWallMs);
     WorkTotals &dayTotals(qint64 wallMs, int gpu);
     void dropOldDays(const QDate &today);
+    // After the wall clock was set back: nothing may lie after now. Days after today add to today (their time was
+    // counted by the monotonic clock, so it happened, just not then), segments and preemptions end at now.
+    void clampToNow(qint64 nowWallMs, const QDate &today);
 
     const Clock *m_clock;
     QMap<int, GpuTrack> m_gpus;

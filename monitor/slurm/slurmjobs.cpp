@@ -2,6 +2,8 @@
 // SPDX-FileCopyrightText: 2026 The idlegpu authors
 #include "slurm/slurmjobs.h"
 
+#include "holders/printablename.h"
+
 #include <QRegularExpression>
 
 namespace Slurm {
@@ -97,9 +99,9 @@ Job parseLine(QStringView line)
             if (job.id == 0) // a heterogeneous job's components repeat it
                 job.id = value.toLongLong();
         } else if (key == QLatin1String("JobName")) {
-            job.name = value;
+            job.name = printableName(value);
         } else if (key == QLatin1String("UserId")) {
-            job.user = value.left(value.indexOf(QLatin1Char('(')));
+            job.user = printableName(value.left(value.indexOf(QLatin1Char('('))));
         } else if (key == QLatin1String("JobState")) {
             job.state = value;
         } else if (key == QLatin1String("Partition")) {
