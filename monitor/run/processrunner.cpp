@@ -145,13 +145,11 @@ bool ProcessRunner::start(const WorkloadConfig &config, const QList<int> &gpus, 
         return failToStart(entry, plan.error());
     const std::optional<UserAccount> &switchTo = plan.switchTo;
 
-    if (!config.log.isEmpty()) {
-        QString error;
-        if (!entry.log.open(config.log, switchTo, &error))
-            return failToStart(entry, error);
-    }
-
-    QProcess *process = plan.makeProcess(this);
+    // log= is opened by the workload's process, as its user (WorkloadLog); a refusal comes back in onFinished().
+    QString error;
+    QProcess *process = plan.makeProcess(this, &entry.log, &error);
+    if (!process)
+        return failToStart(entry, error);
     const QString id = config.id;
     connect(process, &QProcess::readyReadStandardOutput, this, [this, id, process] {
         // Bounded reads: a flooding workload cannot make one call hold much memory.
@@ -285,6 +283,7 @@ void ProcessRunner::onFinished(const QString &id)
     entry->process = nullptr;
     entry->escalation.stop();
     entry->runtime.pid = 0;
+    entry->log.collect();
 
     if (entry->stopRequested) {
         entry->runtime.state = WorkloadRuntime::Stopped;
@@ -293,6 +292,8 @@ void ProcessRunner::onFinished(const QString &id)
         writeLogLine(*entry, QStringLiteral("stopped %1: %2").arg(entry->name(), entry->stopReason));
         entry->log.close();
         emit runtimeChanged(id);
+    } else if (const QString refused = entry->log.failure(); !refused.isEmpty()) {
+        failToStart(*entry, refused); // the workload's process refused its log file: the program never ran
     } else {
         writeLogLine(*entry, exitStatus == QProcess::CrashExit
                                  ? QStringLiteral("%1 was killed by signal %2 (%3)")

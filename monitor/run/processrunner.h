@@ -3,8 +3,8 @@
 #pragma once
 // Runs each workload as a supervised process through idlegpu-reaper (see reaper/reaper.cpp), which puts it
 // in a session of its own, adopts anything that forks away, and ends the whole tree when told to or when
-// idlegpu dies (even by SIGKILL). How it starts is a LaunchPlan (run/launchplan.h); with user= naming another
-// user (idlegpu as root), its log= file is opened as that user.
+// idlegpu dies (even by SIGKILL). How it starts is a LaunchPlan (run/launchplan.h); its log= file is opened by
+// the workload's own process, as the workload's user, and handed to idlegpu (run/workloadlog.h).
 #include "clock.h"
 #include "run/workloadrunner.h"
 
