@@ -247,7 +247,8 @@ private Q_SLOTS:
     void environmentFromDescriptor()
     {
         const QString bin = m_dir->filePath(QStringLiteral("bin"));
-        const QString program = TestSupport::writeFile(bin + QStringLiteral("/idlegpu-test-env"), "#!/bin/sh\nenv > \"$OUT\"\n");
+        const QString program =
+            TestSupport::writeFile(bin + QStringLiteral("/idlegpu-test-env"), "#!/bin/sh\n/usr/bin/env > \"$OUT\"\n");
         QVERIFY(QFile::setPermissions(program, QFile::ReadOwner | QFile::WriteOwner | QFile::ExeOwner));
         const QString out = m_dir->filePath(QStringLiteral("env.txt"));
         const QByteArray block = "PATH=" + QFile::encodeName(bin) + '\0' + "OUT=" + QFile::encodeName(out) + '\0'

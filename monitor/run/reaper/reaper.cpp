@@ -382,7 +382,8 @@ bool readEnvironment(int fd, Environment &environment)
         char *entry = environment.block.data() + start;
         const size_t length = strlen(entry);
         if (length == 0 || entry[0] == '=' || !strchr(entry, '=')) {
-            fprintf(stderr, "idlegpu-reaper: the environment (--env-fd %d) holds an entry that is not NAME=VALUE\n", fd);
+            fprintf(stderr, "idlegpu-reaper: the environment (--env-fd %d) holds an entry that is not NAME=VALUE\n",
+                    fd);
             return false;
         }
         environment.entries.push_back(entry);
