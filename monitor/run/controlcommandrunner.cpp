@@ -137,7 +137,8 @@ bool ControlCommandRunner::runCommand(Entry &entry, Command command)
     entry.output.clear();
     entry.timedOut = false;
     entry.reaperKillSent = false;
-    entry.log.writeLine(QStringLiteral("running %1 of %2 (%3): %4").arg(entry.key(), entry.name(), entry.gpus(), asWorkload.cmd));
+    entry.log.writeLine(
+        QStringLiteral("running %1 of %2 (%3): %4").arg(entry.key(), entry.name(), entry.gpus(), asWorkload.cmd));
     const QString id = entry.config.id;
     connect(process, &QProcess::readyReadStandardOutput, this, [this, id, process] {
         Entry *entry = m_entries.value(id);

@@ -113,7 +113,8 @@ QProcess *LaunchPlan::makeProcess(QObject *parent, WorkloadLog *log, QString *er
     }
     QStringList fdArguments{QStringLiteral("--env-fd"), QString::number(fds.front().get())};
     if (fds.size() > 1)
-        fdArguments += {QStringLiteral("--log"), logPath, QStringLiteral("--log-socket"), QString::number(fds.back().get())};
+        fdArguments += {QStringLiteral("--log"), logPath, QStringLiteral("--log-socket"),
+                        QString::number(fds.back().get())};
     std::vector<int> inherited;
     for (const UniqueFd &fd : fds)
         inherited.push_back(fd.get());

@@ -57,7 +57,8 @@ void WorkloadLog::collect()
     UniqueFd received;
     if (size > 0) {
         for (cmsghdr *item = CMSG_FIRSTHDR(&header); item; item = CMSG_NXTHDR(&header, item)) {
-            if (item->cmsg_level == SOL_SOCKET && item->cmsg_type == SCM_RIGHTS && item->cmsg_len >= CMSG_LEN(sizeof(int))) {
+            if (item->cmsg_level == SOL_SOCKET && item->cmsg_type == SCM_RIGHTS
+                && item->cmsg_len >= CMSG_LEN(sizeof(int))) {
                 int fd = -1;
                 memcpy(&fd, CMSG_DATA(item), sizeof fd);
                 received.reset(fd);
