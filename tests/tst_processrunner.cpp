@@ -222,8 +222,6 @@ private Q_SLOTS:
                                         << "command not found: ./plain-file";
         QTest::newRow("missing folder") << QStringList{"true"} << "TMP/missing" << ""
                                         << "working folder does not exist: TMP/missing";
-        QTest::newRow("log folder missing") << QStringList{"true"} << "TMP" << "TMP/missing/w.log"
-                                            << "cannot open log file TMP/missing/w.log: ";
         QTest::newRow("empty command") << QStringList{} << "" << "" << "no command given (cmd= is empty)";
     }
 
@@ -254,6 +252,25 @@ private Q_SLOTS:
         QCOMPARE(runtime.retryAtMs, m_clock.nowMs() + ProcessRunner::kFirstBackoffMs);
         QCOMPARE(failed.count(), 1);
         QCOMPARE(runtime.pid, 0);
+    }
+
+    // The log file is opened by the workload's process, so a start it refuses fails once that process has said
+    // why: the program never runs, and the failure backs off as one found before the start.
+    void logCannotBeOpened()
+    {
+        ProcessRunner runner(&m_clock, reaperPath());
+        QSignalSpy failed(&runner, &WorkloadRunner::workloadFailed);
+        WorkloadConfig config = shellWorkload(QStringLiteral("w"), QStringLiteral("echo ran > ran"), m_dir->path());
+        config.log = path("missing/w.log");
+        QVERIFY(runner.start(config, {0}, false));
+        QTRY_COMPARE_WITH_TIMEOUT(stateOf(runner, "w"), WorkloadRuntime::BackingOff, 5000);
+        const WorkloadRuntime runtime = runner.runtimes().value("w");
+        QCOMPARE(runtime.lastExit,
+                 QStringLiteral("cannot open log file %1: No such file or directory").arg(config.log));
+        QCOMPARE(runtime.retryAtMs, m_clock.nowMs() + ProcessRunner::kFirstBackoffMs);
+        QCOMPARE(failed.count(), 1);
+        QCOMPARE(runtime.pid, 0);
+        QVERIFY(!QFile::exists(path(QStringLiteral("ran"))));
     }
 
     void logFile()
@@ -631,7 +648,8 @@ private Q_SLOTS:
         config.user = QStringLiteral("nobody");
         config.log = logPath;
         ProcessRunner runner(&m_clock, reaperPath());
-        QVERIFY(!runner.start(config, {0}, false));
+        QVERIFY(runner.start(config, {0}, false)); // the reaper starts; its child, as nobody, cannot open the log
+        QTRY_COMPARE_WITH_TIMEOUT(stateOf(runner, "w"), WorkloadRuntime::BackingOff, 5000);
         QCOMPARE(runner.runtimes().value("w").lastExit,
                  QStringLiteral("cannot open log file %1: Permission denied (opened as user nobody)").arg(logPath));
         QVERIFY(!QFile::exists(logPath));
@@ -701,23 +719,32 @@ private Q_SLOTS:
         QTRY_VERIFY_WITH_TIMEOUT(stateOf(runner, "w") == WorkloadRuntime::Stopped, 5000);
     }
 
+    // Another user's workload starts from a fresh environment, as runuser -l makes one: that user's identity, a fixed
+    // PATH and idlegpu's language, then the GPU selection and env=; nothing else of idlegpu's (root's) own.
     void userEnvironment()
     {
-        QProcessEnvironment base;
-        base.insert(QStringLiteral("PATH"), QStringLiteral("/usr/bin"));
-        base.insert(QStringLiteral("HOME"), QStringLiteral("/root"));
-        base.insert(QStringLiteral("XDG_RUNTIME_DIR"), QStringLiteral("/run/user/0"));
-        base.insert(QStringLiteral("CUDA_VISIBLE_DEVICES"), QStringLiteral("1"));
+        QProcessEnvironment own;
+        own.insert(QStringLiteral("PATH"), QStringLiteral("/root/bin:/usr/bin"));
+        own.insert(QStringLiteral("HOME"), QStringLiteral("/root"));
+        own.insert(QStringLiteral("XDG_RUNTIME_DIR"), QStringLiteral("/run/user/0"));
+        own.insert(QStringLiteral("CUDA_VISIBLE_DEVICES"), QStringLiteral("3"));
+        own.insert(QStringLiteral("FOO_SECRET"), QStringLiteral("root's"));
+        own.insert(QStringLiteral("LANG"), QStringLiteral("de_DE.UTF-8"));
+        own.insert(QStringLiteral("LC_TIME"), QStringLiteral("C"));
         const UserAccount alice{QStringLiteral("alice"), 1000, 1000, QStringLiteral("/home/alice"), QString()};
         const QProcessEnvironment env =
-            ::userEnvironment(base, alice, {{QStringLiteral("LOGNAME"), QStringLiteral("miner")}});
+            workloadEnvironment({{QStringLiteral("LOGNAME"), QStringLiteral("miner")}}, {1}, false, {}, {},
+                                loginEnvironment(alice, own));
         QCOMPARE(env.value(QStringLiteral("HOME")), QStringLiteral("/home/alice"));
         QCOMPARE(env.value(QStringLiteral("USER")), QStringLiteral("alice"));
         QCOMPARE(env.value(QStringLiteral("LOGNAME")), QStringLiteral("miner")); // env= has the last word
         QCOMPARE(env.value(QStringLiteral("SHELL")), QStringLiteral("/bin/sh"));  // none in passwd
-        QCOMPARE(env.value(QStringLiteral("PATH")), QStringLiteral("/usr/bin"));
+        QCOMPARE(env.value(QStringLiteral("PATH")), QLatin1String(kLoginPath));
         QCOMPARE(env.value(QStringLiteral("CUDA_VISIBLE_DEVICES")), QStringLiteral("1"));
+        QCOMPARE(env.value(QStringLiteral("LANG")), QStringLiteral("de_DE.UTF-8"));
+        QCOMPARE(env.value(QStringLiteral("LC_TIME")), QStringLiteral("C"));
         QVERIFY(!env.contains(QStringLiteral("XDG_RUNTIME_DIR")));
+        QVERIFY(!env.contains(QStringLiteral("FOO_SECRET")));
     }
 };
 

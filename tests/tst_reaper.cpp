@@ -8,6 +8,7 @@
 #include <QDir>
 #include <QFile>
 #include <QProcess>
+#include <QScopeGuard>
 #include <QTemporaryDir>
 #include <QtTest>
 
@@ -16,6 +17,7 @@
 #include <algorithm>
 #include <memory>
 
+#include <fcntl.h>
 #include <sched.h>
 #include <signal.h>
 #include <sys/resource.h>
@@ -149,6 +151,11 @@ private Q_SLOTS:
                                           "(any more)";
         QTest::newRow("empty user") << QStringList{"--user", "", "--", "touch", "DIR/ran"} << 2
                                     << "usage: idlegpu-reaper";
+        QTest::newRow("log without socket") << QStringList{"--log", "DIR/w.log", "--", "touch", "DIR/ran"} << 2
+                                            << "usage: idlegpu-reaper";
+        QTest::newRow("no environment") << QStringList{"--env-fd", "999", "--", "touch", "DIR/ran"} << 127
+                                        << "idlegpu-reaper: cannot read the environment (--env-fd 999): Bad file "
+                                           "descriptor";
     }
 
     void cannotRun()
@@ -233,6 +240,39 @@ private Q_SLOTS:
         reaper.terminate();
         QVERIFY(reaper.waitForFinished(5000));
         QVERIFY(!processAlive(child));
+    }
+
+    // --env-fd: the workload gets the environment read from the descriptor, none of the reaper's own, and its
+    // program is looked up in that environment's PATH.
+    void environmentFromDescriptor()
+    {
+        const QString bin = m_dir->filePath(QStringLiteral("bin"));
+        const QString program =
+            TestSupport::writeFile(bin + QStringLiteral("/idlegpu-test-env"), "#!/bin/sh\n/usr/bin/env > \"$OUT\"\n");
+        QVERIFY(QFile::setPermissions(program, QFile::ReadOwner | QFile::WriteOwner | QFile::ExeOwner));
+        const QString out = m_dir->filePath(QStringLiteral("env.txt"));
+        const QByteArray block = "PATH=" + QFile::encodeName(bin) + '\0' + "OUT=" + QFile::encodeName(out) + '\0'
+                                 + "WHO=the workload" + '\0';
+        const QString blockFile = TestSupport::writeFile(m_dir->filePath(QStringLiteral("env.block")), block);
+        const int fd = ::open(QFile::encodeName(blockFile).constData(), O_RDONLY); // no O_CLOEXEC: the reaper gets it
+        QVERIFY(fd > 2);
+        const auto closeFd = qScopeGuard([fd] { ::close(fd); });
+
+        QProcess reaper;
+        QProcessEnvironment own = QProcessEnvironment::systemEnvironment();
+        own.insert(QStringLiteral("REAPER_ONLY"), QStringLiteral("1"));
+        reaper.setProcessEnvironment(own);
+        reaper.start(reaperPath(), {QStringLiteral("--env-fd"), QString::number(fd), QStringLiteral("--"),
+                                    QStringLiteral("idlegpu-test-env")});
+        QVERIFY(reaper.waitForFinished(10000));
+        QCOMPARE(reaper.exitCode(), 0);
+        QFile written(out);
+        QVERIFY(written.open(QIODevice::ReadOnly));
+        const QByteArray environment = written.readAll();
+        QVERIFY2(environment.contains("\nWHO=the workload\n") || environment.startsWith("WHO=the workload\n"),
+                 environment.constData());
+        QVERIFY2(environment.contains("PATH=" + QFile::encodeName(bin) + '\n'), environment.constData());
+        QVERIFY2(!environment.contains("REAPER_ONLY") && !environment.contains("HOME="), environment.constData());
     }
 
     void parentGoneBeforeStart()

@@ -2,27 +2,13 @@
 // SPDX-FileCopyrightText: 2026 The idlegpu authors
 #include "config/useraccount.h"
 
-#include <QFile>
-
 #include <cerrno>
-#include <cstring>
-#include <thread>
 #include <vector>
 
-#include <fcntl.h>
-#include <grp.h>
 #include <pwd.h>
-#include <sys/syscall.h>
 #include <unistd.h>
 
 namespace {
-
-// The 32-bit-id calls where a 32-bit architecture also has 16-bit ones under the plain names.
-#ifdef SYS_setgroups32
-constexpr long kSetGroups = SYS_setgroups32, kSetFsUid = SYS_setfsuid32, kSetFsGid = SYS_setfsgid32;
-#else
-constexpr long kSetGroups = SYS_setgroups, kSetFsUid = SYS_setfsuid, kSetFsGid = SYS_setfsgid;
-#endif
 
 bool isDecimal(const QString &text)
 {
@@ -99,51 +85,4 @@ WorkloadUserCheck checkWorkloadUser(const QString &user, const UserLookup &looku
                           .arg(check.account->uid)
                           .arg(lookup.effectiveUid);
     return check;
-}
-
-int openAppendAsUser(const QString &path, const UserAccount &account, QString *error)
-{
-    // The groups are looked up here, in a normal thread; the thread below only makes system calls.
-    const QByteArray name = account.name.toLocal8Bit();
-    int count = 64;
-    std::vector<gid_t> groups(static_cast<size_t>(count));
-    if (::getgrouplist(name.constData(), gid_t(account.gid), groups.data(), &count) < 0) {
-        groups.resize(size_t(count));
-        if (::getgrouplist(name.constData(), gid_t(account.gid), groups.data(), &count) < 0)
-            count = 0; // the primary group alone then
-    }
-    groups.resize(size_t(qMax(count, 0)));
-    if (groups.empty())
-        groups.push_back(gid_t(account.gid));
-
-    const QByteArray file = QFile::encodeName(path);
-    int fd = -1;
-    int openErrno = 0;
-    QString failure;
-    // Raw system calls: glibc's wrappers of setgroups would change every thread of idlegpu, the kernel's calls
-    // change only this one, which ends right after the open.
-    std::thread opener([&] {
-        if (::syscall(kSetGroups, groups.size(), groups.data()) != 0) {
-            failure = QStringLiteral("cannot take the groups of %1: %2").arg(account.name, QString::fromLocal8Bit(strerror(errno)));
-            return;
-        }
-        ::syscall(kSetFsGid, gid_t(account.gid));
-        ::syscall(kSetFsUid, uid_t(account.uid));
-        // Both calls return the previous id whatever happens: asking again (-1 changes nothing) tells the result.
-        if (uid_t(::syscall(kSetFsUid, uid_t(-1))) != uid_t(account.uid)
-            || gid_t(::syscall(kSetFsGid, gid_t(-1))) != gid_t(account.gid)) {
-            failure = QStringLiteral("cannot take the file-system identity of %1").arg(account.name);
-            return;
-        }
-        fd = ::open(file.constData(), O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC | O_NOCTTY, 0600);
-        openErrno = errno;
-    });
-    opener.join();
-    if (!failure.isEmpty()) {
-        *error = failure;
-        return -1;
-    }
-    if (fd < 0)
-        *error = QStringLiteral("%1 (opened as user %2)").arg(QString::fromLocal8Bit(strerror(openErrno)), account.name);
-    return fd;
 }

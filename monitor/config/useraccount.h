@@ -46,10 +46,3 @@ struct WorkloadUserCheck
     bool rootByDefault = false;         // as root with no user named: runs as root, as gpu_mon ran it
 };
 WorkloadUserCheck checkWorkloadUser(const QString &user, const UserLookup &lookup);
-
-// Opens (creating it with mode 0600 when missing) a file for appending with the file-system credentials of
-// `account` (uid, gid and its groups), so that a path the user controls cannot make root write or create a
-// file the user could not: the file belongs to the user, as if the user had opened it. Only the calling
-// thread's credentials change, in a short-lived thread of its own, so idlegpu stays root. Returns the file
-// descriptor (O_CLOEXEC), or -1 with *error.
-int openAppendAsUser(const QString &path, const UserAccount &account, QString *error);

@@ -124,28 +124,21 @@ bool ControlCommandRunner::runCommand(Entry &entry, Command command)
     const LaunchPlan plan = LaunchPlan::make(asWorkload, entry.runtime.gpus, entry.allGpus,
                                              {m_reaperPath, m_gpuUuids, m_gpuDevices, UserLookup::system()});
     QString error;
+    QProcess *process = nullptr;
     if (!plan.ready())
         error = plan.error();
-    else if (!entry.config.log.isEmpty() && !entry.log.isOpen())
-        entry.log.open(entry.config.log, plan.switchTo, &error);
-    if (!error.isEmpty()) {
-        const QString outcome = QStringLiteral("cannot run %1: %2").arg(entry.key(), error);
-        entry.log.writeLine(QStringLiteral("%1: %2").arg(entry.name(), outcome));
-        entry.log.close();
-        if (command == Command::Start) {
-            entry.phase = Entry::Phase::Idle;
-            backOff(entry, outcome);
-        } else {
-            stopFailed(entry, outcome);
-        }
+    else // log= is opened by the command's process, as its user, unless a command before it opened it already
+        process = plan.makeProcess(this, entry.log.isOpen() ? nullptr : &entry.log, &error);
+    if (!process) {
+        notRun(entry, QStringLiteral("cannot run %1: %2").arg(entry.key(), error));
         return false;
     }
 
     entry.output.clear();
     entry.timedOut = false;
     entry.reaperKillSent = false;
-    entry.log.writeLine(QStringLiteral("running %1 of %2 (%3): %4").arg(entry.key(), entry.name(), entry.gpus(), asWorkload.cmd));
-    QProcess *process = plan.makeProcess(this);
+    entry.log.writeLine(
+        QStringLiteral("running %1 of %2 (%3): %4").arg(entry.key(), entry.name(), entry.gpus(), asWorkload.cmd));
     const QString id = entry.config.id;
     connect(process, &QProcess::readyReadStandardOutput, this, [this, id, process] {
         Entry *entry = m_entries.value(id);
@@ -171,6 +164,18 @@ bool ControlCommandRunner::runCommand(Entry &entry, Command command)
     process->start();
     entry.runtime.pid = process->processId();
     return true;
+}
+
+void ControlCommandRunner::notRun(Entry &entry, const QString &outcome)
+{
+    entry.log.writeLine(QStringLiteral("%1: %2").arg(entry.name(), outcome));
+    entry.log.close();
+    if (entry.command == Command::Start) {
+        entry.phase = Entry::Phase::Idle;
+        backOff(entry, outcome);
+    } else {
+        stopFailed(entry, outcome);
+    }
 }
 
 void ControlCommandRunner::onTimeout(const QString &id)
@@ -209,6 +214,12 @@ void ControlCommandRunner::onCommandEnded(const QString &id, bool succeeded, con
     entry->process = nullptr;
     entry->timeout.stop();
     entry->runtime.pid = 0;
+    entry->log.collect();
+    if (const QString refused = entry->log.failure(); !refused.isEmpty()) {
+        notRun(*entry, QStringLiteral("cannot run %1: %2").arg(entry->key(), refused)); // the command never ran
+        maybeEmitAllStopped();
+        return;
+    }
 
     QStringList lines = QString::fromUtf8(entry->output).split(QLatin1Char('\n'), Qt::SkipEmptyParts);
     while (lines.size() > ProcessRunner::kMaxOutputLines)

@@ -50,6 +50,8 @@ private:
     Entry &entryFor(const QString &id); // made on first use
     // Runs the command; false when it cannot run (the command failed then, as one that ran and failed).
     bool runCommand(Entry &entry, Command command);
+    // The command could not run (no plan, or its process refused log=): as one that ran and failed, nothing to undo.
+    void notRun(Entry &entry, const QString &outcome);
     void onCommandEnded(const QString &id, bool succeeded, const QString &outcome);
     void onTimeout(const QString &id);
     // The stop command: stopping (or undoing a failed start); Stopped once it succeeds.

@@ -102,9 +102,10 @@ void selectGpus(QProcessEnvironment &result, const QList<int> &gpus, const QHash
 } // namespace
 
 QProcessEnvironment workloadEnvironment(const QList<QPair<QString, QString>> &env, const QList<int> &gpus, bool allGpus,
-                                        const QHash<int, QString> &uuidsByIndex, const QList<GpuDevice> &devices)
+                                        const QHash<int, QString> &uuidsByIndex, const QList<GpuDevice> &devices,
+                                        const QProcessEnvironment &base)
 {
-    QProcessEnvironment result = QProcessEnvironment::systemEnvironment();
+    QProcessEnvironment result = base;
     result.insert(QStringLiteral("CUDA_DEVICE_ORDER"), QStringLiteral("PCI_BUS_ID"));
     if (!allGpus)
         selectGpus(result, gpus, uuidsByIndex, devices);
@@ -113,19 +114,16 @@ QProcessEnvironment workloadEnvironment(const QList<QPair<QString, QString>> &en
     return result;
 }
 
-QProcessEnvironment userEnvironment(const QProcessEnvironment &base, const UserAccount &account,
-                                    const QList<QPair<QString, QString>> &env)
+QProcessEnvironment loginEnvironment(const UserAccount &account, const QProcessEnvironment &own)
 {
-    QProcessEnvironment result = base;
-    // idlegpu's own per-user folders (root's, under sudo) are no place for another user's files.
-    for (const char *name : {"XDG_RUNTIME_DIR", "XDG_CONFIG_HOME", "XDG_CACHE_HOME", "XDG_DATA_HOME", "XDG_STATE_HOME",
-                             "MAIL"})
-        result.remove(QLatin1String(name));
+    QProcessEnvironment result;
+    for (const QString &name : own.keys())
+        if (name == QLatin1String("LANG") || name == QLatin1String("LANGUAGE") || name.startsWith(QLatin1String("LC_")))
+            result.insert(name, own.value(name));
     result.insert(QStringLiteral("HOME"), account.home);
     result.insert(QStringLiteral("USER"), account.name);
     result.insert(QStringLiteral("LOGNAME"), account.name);
     result.insert(QStringLiteral("SHELL"), account.shell.isEmpty() ? QStringLiteral("/bin/sh") : account.shell);
-    for (const auto &[key, value] : env) // env= has the last word, as always
-        result.insert(key, value);
+    result.insert(QStringLiteral("PATH"), QLatin1String(kLoginPath));
     return result;
 }

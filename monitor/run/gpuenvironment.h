@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // SPDX-FileCopyrightText: 2026 The idlegpu authors
 #pragma once
-// The environment a workload runs in: idlegpu's own, the variables through which each vendor's stack selects
-// the workload's GPUs, and, for a workload run as another user, that user's identity.
+// The environment a workload runs in: idlegpu's own (for another user's workload, a fresh one with that user's
+// identity), the variables through which each vendor's stack selects the workload's GPUs, and env=.
 #include "config/useraccount.h"
 #include "policy/snapshot.h"
 
@@ -12,8 +12,8 @@
 #include <QProcessEnvironment>
 #include <QString>
 
-// idlegpu's own environment (PATH, HOME...), CUDA_DEVICE_ORDER=PCI_BUS_ID so that CUDA numbers GPUs in PCI
-// order, then, unless allGpus, each vendor's selection of `gpus`, then env= over all.
+// `base` (idlegpu's own environment, PATH, HOME..., or a loginEnvironment()), CUDA_DEVICE_ORDER=PCI_BUS_ID so that
+// CUDA numbers GPUs in PCI order, then, unless allGpus, each vendor's selection of `gpus`, then env= over all.
 // - NVIDIA: CUDA_VISIBLE_DEVICES names the selected NVIDIA GPUs by UUID (GPU-...) when `uuidsByIndex` knows
 //   every one of them, so no renumbering can put a workload on another card; else by number. "-1" (an
 //   invalid index: CUDA shows the devices before it, none) when none of them is selected. Unset on a machine
@@ -30,9 +30,14 @@
 // `devices` empty (the caller does not know them): every index is an NVIDIA GPU, as before DRM support.
 QProcessEnvironment workloadEnvironment(const QList<QPair<QString, QString>> &env, const QList<int> &gpus,
                                         bool allGpus, const QHash<int, QString> &uuidsByIndex = QHash<int, QString>(),
-                                        const QList<GpuDevice> &devices = QList<GpuDevice>());
+                                        const QList<GpuDevice> &devices = QList<GpuDevice>(),
+                                        const QProcessEnvironment &base = QProcessEnvironment::systemEnvironment());
 
-// With user= naming someone else (idlegpu as root): `base` with HOME, USER, LOGNAME and SHELL of `account`
-// and without idlegpu's XDG folders, then env= over all again.
-QProcessEnvironment userEnvironment(const QProcessEnvironment &base, const UserAccount &account,
-                                    const QList<QPair<QString, QString>> &env);
+// The PATH of a workload run as another user: systemd's default for services (sudo's secure_path), never idlegpu's.
+inline constexpr char kLoginPath[] = "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin";
+
+// The base environment of a workload that user= runs as someone else (idlegpu as root), made afresh as
+// `runuser -l` and sudo's env_reset make it: HOME, USER, LOGNAME and SHELL of `account`, PATH = kLoginPath, and of
+// `own` (idlegpu's environment) only the language (LANG, LANGUAGE, LC_*). Nothing else of root's (a token, its
+// PATH, LD_* variables, its XDG folders) reaches another user's workload; env= adds what the workload needs.
+QProcessEnvironment loginEnvironment(const UserAccount &account, const QProcessEnvironment &own);

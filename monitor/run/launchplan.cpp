@@ -2,12 +2,20 @@
 // SPDX-FileCopyrightText: 2026 The idlegpu authors
 #include "run/launchplan.h"
 
+#include "config/securefile.h"
 #include "run/gpuenvironment.h"
+#include "run/workloadlog.h"
 
 #include <QCoreApplication>
 #include <QDir>
 #include <QFileInfo>
 #include <QStandardPaths>
+
+#include <memory>
+
+#include <fcntl.h>
+#include <sys/mman.h>
+#include <unistd.h>
 
 QString LaunchPlan::error() const
 {
@@ -35,15 +43,96 @@ static QString priorityArgument(WorkloadPriority priority)
     return QStringLiteral("idle");
 }
 
-QProcess *LaunchPlan::makeProcess(QObject *parent) const
+QProcessEnvironment LaunchPlan::reaperEnvironment()
 {
+    QProcessEnvironment result;
+    result.insert(QStringLiteral("PATH"), QStringLiteral("/usr/sbin:/usr/bin:/sbin:/bin"));
+    result.insert(QStringLiteral("LANG"), QStringLiteral("C"));
+    return result;
+}
+
+namespace {
+
+// The workload's environment as the reaper reads it (--env-fd): NAME=VALUE entries, each ended by a NUL byte, in
+// a memfd (no size limit, nothing on the command line, gone with its last descriptor). Invalid with *error.
+UniqueFd environmentFile(const QProcessEnvironment &environment, QString *error)
+{
+    QByteArray block;
+    for (const QString &entry : environment.toStringList()) {
+        QByteArray bytes = entry.toLocal8Bit();
+        bytes.truncate(bytes.indexOf('\0') < 0 ? bytes.size() : bytes.indexOf('\0')); // where an exec would end it
+        block += bytes + '\0';
+    }
+    UniqueFd file(::memfd_create("idlegpu-workload-environment", MFD_CLOEXEC));
+    qsizetype written = 0;
+    while (file.valid() && written < block.size()) {
+        const ssize_t size = ::write(file.get(), block.constData() + written, size_t(block.size() - written));
+        if (size < 0 && errno == EINTR)
+            continue;
+        if (size <= 0)
+            break;
+        written += size;
+    }
+    if (!file.valid() || written < block.size() || ::lseek(file.get(), 0, SEEK_SET) != 0) {
+        *error = QStringLiteral("cannot pass the environment to idlegpu-reaper: %1")
+                     .arg(QString::fromLocal8Bit(strerror(errno)));
+        return UniqueFd();
+    }
+    return file;
+}
+
+// The descriptors the reaper inherits, held until it has started (or failed to), then closed on our side.
+class InheritedFds : public QObject
+{
+public:
+    InheritedFds(QProcess *process, std::vector<UniqueFd> fds) : QObject(process), m_fds(std::move(fds))
+    {
+        QObject::connect(process, &QProcess::stateChanged, this, [this](QProcess::ProcessState state) {
+            if (state != QProcess::Starting)
+                m_fds.clear();
+        });
+    }
+
+private:
+    std::vector<UniqueFd> m_fds;
+};
+
+} // namespace
+
+QProcess *LaunchPlan::makeProcess(QObject *parent, WorkloadLog *log, QString *error) const
+{
+    QString why;
+    std::vector<UniqueFd> fds;
+    fds.push_back(environmentFile(environment, &why));
+    if (fds.back().valid() && log && !logPath.isEmpty())
+        fds.push_back(log->expect(logPath, &why));
+    if (!fds.back().valid()) {
+        if (error)
+            *error = why;
+        return nullptr;
+    }
+    QStringList fdArguments{QStringLiteral("--env-fd"), QString::number(fds.front().get())};
+    if (fds.size() > 1)
+        fdArguments += {QStringLiteral("--log"), logPath, QStringLiteral("--log-socket"),
+                        QString::number(fds.back().get())};
+    std::vector<int> inherited;
+    for (const UniqueFd &fd : fds)
+        inherited.push_back(fd.get());
+
     auto *process = new QProcess(parent);
     process->setProgram(program);
-    process->setArguments(arguments);
-    process->setProcessEnvironment(environment);
+    process->setArguments(fdArguments + arguments);
+    process->setProcessEnvironment(reaperEnvironment());
     process->setWorkingDirectory(reaperFolder);
     process->setProcessChannelMode(QProcess::MergedChannels);
     process->setStandardInputFile(QProcess::nullDevice());
+    // In the forked child, before the exec: these alone lose close-on-exec (they were made with it, so no other
+    // process idlegpu starts meanwhile inherits them).
+    process->setChildProcessModifier([inherited] {
+        for (int fd : inherited)
+            ::fcntl(fd, F_SETFD, 0);
+    });
+    new InheritedFds(process, std::move(fds));
     return process;
 }
 
@@ -71,9 +160,13 @@ LaunchPlan LaunchPlan::make(const WorkloadConfig &config, const QList<int> &gpus
     if (!QFileInfo(plan.workingFolder).isDir())
         return fail(NoFolder, plan.workingFolder);
 
-    plan.environment = workloadEnvironment(config.env, gpus, allGpus, context.gpuUuids, context.gpuDevices);
-    if (plan.switchTo)
-        plan.environment = userEnvironment(plan.environment, *plan.switchTo, config.env);
+    // Another user's workload starts from a fresh environment (as runuser -l gives), never from root's.
+    const QProcessEnvironment own = QProcessEnvironment::systemEnvironment();
+    plan.environment = workloadEnvironment(config.env, gpus, allGpus, context.gpuUuids, context.gpuDevices,
+                                           plan.switchTo ? loginEnvironment(*plan.switchTo, own) : own);
+    // Relative to idlegpu's folder, as always (the workload's process opens it after entering its own).
+    if (!config.log.isEmpty())
+        plan.logPath = QDir::current().absoluteFilePath(config.log);
     bool notExecutable = false;
     const QString executable = resolveProgram(config.argv.first(), plan.workingFolder,
                                               plan.environment.value(QStringLiteral("PATH")), &notExecutable);

@@ -7,7 +7,9 @@
 // A workload always runs under idlegpu-reaper (reaper/reaper.cpp): it gets a session of its own, and its whole
 // tree ends when the reaper is told to or when idlegpu dies. With user= naming another user (idlegpu as root),
 // the reaper stays root, the workload drops to that user, and only then enters its working folder (--dir), with
-// that user's permissions.
+// that user's permissions. The reaper runs with a small fixed environment of its own (reaperEnvironment()); the
+// workload's reaches it through a file descriptor and is applied only in the workload's exec, and the workload's
+// log file is opened there too, as the workload's user: idlegpu itself never opens a file a user controls.
 #include "config/config.h"
 #include "config/useraccount.h"
 #include "policy/snapshot.h"
@@ -20,6 +22,8 @@
 #include <QStringList>
 
 #include <optional>
+
+class WorkloadLog;
 
 // What a plan depends on besides the workload: where the reaper is, the GPUs, who idlegpu runs as.
 struct LaunchContext
@@ -47,7 +51,8 @@ struct LaunchPlan
 
     QString program;       // the reaper
     QStringList arguments; // the reaper's, then "--", the workload's program and its arguments
-    QProcessEnvironment environment;
+    QProcessEnvironment environment; // the workload's (the reaper gets reaperEnvironment())
+    QString logPath;       // log=, made absolute; empty: none
     QString reaperFolder;  // where the reaper starts: the working folder, or "/" when it enters it as the user
     QString workingFolder; // where the workload runs
     std::optional<UserAccount> switchTo; // the user the workload drops to; none: the one idlegpu runs as
@@ -56,8 +61,13 @@ struct LaunchPlan
     // Why it cannot start, as idlegpu's log says it ("command not found: miner-run"); empty when ready.
     QString error() const;
     // A process set up to start what the plan says, its output merged, no standard input (a workload that
-    // reads stdin must not hang); the caller connects it and starts it.
-    QProcess *makeProcess(QObject *parent) const;
+    // reads stdin must not hang); the caller connects it and starts it. The reaper gets reaperEnvironment() and
+    // the workload's environment through a memfd (--env-fd). With `log` and a logPath, the workload's process
+    // opens the log file and hands it to `log` (WorkloadLog::expect()). Null with *error when the descriptors
+    // for that cannot be made.
+    QProcess *makeProcess(QObject *parent, WorkloadLog *log = nullptr, QString *error = nullptr) const;
+    // The reaper's own environment, whatever the workload's: a fixed PATH and the C locale, nothing inherited.
+    static QProcessEnvironment reaperEnvironment();
 
     // The plan for `config` on `gpus` (allGpus: gpus=ALL, no selection in the environment). The reaper ends the
     // tree with SIGKILL config.stopTimeoutSeconds after a SIGTERM, and on its own when idlegpu dies; it sets

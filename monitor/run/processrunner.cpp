@@ -157,19 +157,18 @@ bool ProcessRunner::start(const WorkloadConfig &config, const QList<int> &gpus, 
         return failToStart(entry, plan.error());
     const std::optional<UserAccount> &switchTo = plan.switchTo;
 
-    if (!config.log.isEmpty()) {
-        QString error;
-        if (!entry.log.open(config.log, switchTo, &error))
-            return failToStart(entry, error);
-    }
-
-    QProcess *process = plan.makeProcess(this);
+    // log= is opened by the workload's process, as its user (WorkloadLog); a refusal comes back in onFinished().
+    QString error;
+    QProcess *process = plan.makeProcess(this, &entry.log, &error);
+    if (!process)
+        return failToStart(entry, error);
     const QString id = config.id;
     int cgroupProcs = -1; // open on the workload's cgroup.procs until the reaper has started
     if (!m_cgroupParent.isEmpty()) {
         const QString cgroup = WorkloadCgroup::pathFor(m_cgroupParent, id);
-        QString error;
-        if (WorkloadCgroup::create(cgroup, &error) && (cgroupProcs = WorkloadCgroup::openProcs(cgroup, &error)) >= 0) {
+        QString cgroupError;
+        if (WorkloadCgroup::create(cgroup, &cgroupError)
+            && (cgroupProcs = WorkloadCgroup::openProcs(cgroup, &cgroupError)) >= 0) {
             entry.cgroup = cgroup;
             const std::function<void()> previous = process->childProcessModifier();
             process->setChildProcessModifier([cgroupProcs, previous] {
@@ -185,7 +184,7 @@ bool ProcessRunner::start(const WorkloadConfig &config, const QList<int> &gpus, 
             });
         } else {
             qCWarning(lcRunner).noquote()
-                << QStringLiteral("%1 runs without a cgroup of its own: %2").arg(entry.name(), error);
+                << QStringLiteral("%1 runs without a cgroup of its own: %2").arg(entry.name(), cgroupError);
         }
     }
     connect(process, &QProcess::readyReadStandardOutput, this, [this, id, process] {
@@ -365,6 +364,7 @@ void ProcessRunner::finishRun(const QString &id, QProcess::ExitStatus exitStatus
     Entry *entry = m_entries.value(id);
     entry->runtime.pid = 0;
     releaseCgroup(*entry);
+    entry->log.collect();
 
     if (entry->stopRequested) {
         entry->runtime.state = WorkloadRuntime::Stopped;
@@ -373,6 +373,8 @@ void ProcessRunner::finishRun(const QString &id, QProcess::ExitStatus exitStatus
         writeLogLine(*entry, QStringLiteral("stopped %1: %2").arg(entry->name(), entry->stopReason));
         entry->log.close();
         emit runtimeChanged(id);
+    } else if (const QString refused = entry->log.failure(); !refused.isEmpty()) {
+        failToStart(*entry, refused); // the workload's process refused its log file: the program never ran
     } else {
         writeLogLine(*entry, exitStatus == QProcess::CrashExit
                                  ? QStringLiteral("%1 was killed by signal %2 (%3)")

@@ -43,7 +43,12 @@ void TestRun::start(WorkloadConfig workload, const LaunchContext &context)
         return;
     }
 
-    QProcess *process = plan.makeProcess(this);
+    QString error;
+    QProcess *process = plan.makeProcess(this, nullptr, &error);
+    if (!process) {
+        m_output->appendPlainText(tr("Not started: %1").arg(error));
+        return;
+    }
     connect(process, &QProcess::readyReadStandardOutput, this, [this, process] {
         const QString text = QString::fromLocal8Bit(process->read(64 * 1024));
         if (m_output->toPlainText().size() < kMaxOutputChars) {

@@ -3,7 +3,7 @@
 // idlegpu-reaper: supervises one idle workload for idlegpu.
 //
 //   idlegpu-reaper [--parent PID] [--grace-ms MS] [--orphan-grace-ms MS] [--priority idle|low|normal]
-//                  [--user NAME [--dir FOLDER]] -- program [args...]
+//                  [--user NAME [--dir FOLDER]] [--env-fd FD] [--log FILE --log-socket FD] -- program [args...]
 //
 // Why it exists: idlegpu must be able to end a workload's whole process tree (children that fork, double-fork
 // or call setsid included), and nothing may survive idlegpu itself, even when idlegpu dies by SIGKILL.
@@ -25,6 +25,24 @@
 // or outlive its supervisor, and its PR_SET_PDEATHSIG (cleared by a credential change) stays armed. Any
 // failure ends the start with 127 and a message: the program never runs as root instead. --dir FOLDER: the
 // workload's working folder, entered after the switch, so that it is entered with the user's permissions.
+//
+// --env-fd FD: the workload's environment, read from FD (NAME=VALUE entries, each ended by a NUL byte; idlegpu
+// passes a memfd) to its end before anything starts. It is applied only in the workload's own exec, after the
+// user switch: the reaper itself runs with the small fixed environment idlegpu gives it, so that no variable of
+// the workload (LD_PRELOAD, LD_LIBRARY_PATH naming a user's folder) reaches a process that runs as root, and none
+// (env= may hold tokens) shows in the reaper's command line or /proc/PID/environ. The program is looked up in
+// the workload's PATH. Without --env-fd the workload inherits the reaper's environment.
+//
+// --log FILE --log-socket FD: the workload's log file, opened in the forked child after the user switch (with the
+// user's permissions: a path the user controls cannot make root write elsewhere), appending, created 0600, never
+// through a link (O_NOFOLLOW) and never waited for (O_NONBLOCK: a FIFO without a reader fails at once). Only a
+// regular file (with no second hard link, when opened as root), /dev/null or /dev/full is taken. The child hands
+// the open file to idlegpu through the Unix socket FD (SCM_RIGHTS, with the message "+"), and idlegpu writes the
+// workload's output and its own lines into it; a refused file goes there as "-" and the reason instead, and the
+// start ends with 127 without running the program.
+//
+// Every file descriptor above 2 is closed in the child before the exec: the workload inherits only its standard
+// input (idlegpu gives /dev/null), output and error.
 //
 // --priority ([process-*] priority; default normal): how the workload's processes share the machine, set in the
 // forked child before the exec, so that the whole workload tree inherits it while the reaper itself keeps
@@ -57,12 +75,16 @@
 #include <sys/prctl.h>
 #include <sched.h>
 #include <sys/resource.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
 #include <sys/syscall.h>
+#include <sys/sysmacros.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
 #include <algorithm>
+#include <climits>
 #include <set>
 #include <utility>
 #include <vector>
@@ -79,13 +101,17 @@ struct Options
     const char *user = nullptr; // --user: the login name the workload runs as; null: as the reaper
     const char *dir = nullptr;  // --dir: the folder the workload starts in, entered as the user; null: inherited
     Priority priority = Priority::Normal; // --priority
+    int envFd = -1;              // --env-fd: where the workload's environment is read from; -1: inherited
+    const char *log = nullptr;   // --log: the workload's log file, opened in the child
+    int logSocket = -1;          // --log-socket: where the opened log file (or why not) goes
     char **program = nullptr;   // argv of the workload, null-terminated
 };
 
 void printUsage()
 {
     fprintf(stderr, "usage: idlegpu-reaper [--parent PID] [--grace-ms MS] [--orphan-grace-ms MS] "
-                    "[--priority idle|low|normal] [--user NAME [--dir FOLDER]] -- program [args...]\n");
+                    "[--priority idle|low|normal] [--user NAME [--dir FOLDER]] [--env-fd FD] "
+                    "[--log FILE --log-socket FD] -- program [args...]\n");
 }
 
 bool parseNumber(const char *text, long &value)
@@ -109,12 +135,13 @@ bool parseOptions(int argc, char **argv, Options &options)
             if (i + 1 >= argc)
                 return false;
             options.program = argv + i + 1;
-            return true;
+            return (options.log == nullptr) == (options.logSocket < 0); // --log and --log-socket come together
         }
-        if (strcmp(arg, "--user") == 0 || strcmp(arg, "--dir") == 0) {
+        if (strcmp(arg, "--user") == 0 || strcmp(arg, "--dir") == 0 || strcmp(arg, "--log") == 0) {
             if (i + 1 >= argc || !*argv[i + 1])
                 return false;
-            (strcmp(arg, "--user") == 0 ? options.user : options.dir) = argv[++i];
+            (strcmp(arg, "--user") == 0 ? options.user : strcmp(arg, "--dir") == 0 ? options.dir : options.log) =
+                argv[++i];
             continue;
         }
         if (strcmp(arg, "--priority") == 0) {
@@ -138,6 +165,10 @@ bool parseOptions(int argc, char **argv, Options &options)
             options.graceMs = value;
         else if (strcmp(arg, "--orphan-grace-ms") == 0)
             options.orphanGraceMs = value;
+        else if (strcmp(arg, "--env-fd") == 0 && value <= INT_MAX)
+            options.envFd = int(value);
+        else if (strcmp(arg, "--log-socket") == 0 && value <= INT_MAX)
+            options.logSocket = int(value);
         else
             return false;
         ++i;
@@ -313,8 +344,161 @@ void lowerPriority(Priority priority)
     niceAtLeast(priority == Priority::Idle ? 19 : 10);
 }
 
-[[noreturn]] void runWorkload(char **program, const char *user, const char *dir, Priority priority)
+// The workload's environment from --env-fd: the bytes, and the null-terminated list of entries in them.
+struct Environment
 {
+    std::vector<char> block;
+    std::vector<char *> entries;
+};
+
+// Reads NAME=VALUE entries, each ended by a NUL byte, from `fd` to its end, and closes it. False (with a message)
+// when the read fails or the block is malformed: the workload never starts with half an environment.
+bool readEnvironment(int fd, Environment &environment)
+{
+    constexpr size_t kMaxBytes = size_t(64) << 20; // far above what an exec takes: only a guard against a runaway
+    char chunk[64 * 1024];
+    for (;;) {
+        const ssize_t size = read(fd, chunk, sizeof chunk);
+        if (size < 0 && errno == EINTR)
+            continue;
+        if (size < 0) {
+            fprintf(stderr, "idlegpu-reaper: cannot read the environment (--env-fd %d): %s\n", fd, strerror(errno));
+            return false;
+        }
+        if (size == 0)
+            break;
+        if (environment.block.size() + size_t(size) > kMaxBytes) {
+            fprintf(stderr, "idlegpu-reaper: the environment (--env-fd %d) is larger than %zu bytes\n", fd, kMaxBytes);
+            return false;
+        }
+        environment.block.insert(environment.block.end(), chunk, chunk + size);
+    }
+    close(fd);
+    if (!environment.block.empty() && environment.block.back() != '\0') {
+        fprintf(stderr, "idlegpu-reaper: the environment (--env-fd %d) does not end with a NUL byte\n", fd);
+        return false;
+    }
+    for (size_t start = 0; start < environment.block.size();) {
+        char *entry = environment.block.data() + start;
+        const size_t length = strlen(entry);
+        if (length == 0 || entry[0] == '=' || !strchr(entry, '=')) {
+            fprintf(stderr, "idlegpu-reaper: the environment (--env-fd %d) holds an entry that is not NAME=VALUE\n",
+                    fd);
+            return false;
+        }
+        environment.entries.push_back(entry);
+        start += length + 1;
+    }
+    environment.entries.push_back(nullptr);
+    return true;
+}
+
+// Why what lies at the log's path is no file to append to.
+const char *describeNonFile(mode_t mode)
+{
+    if (S_ISLNK(mode))
+        return "it is a symbolic link, and log files are opened without following links";
+    if (S_ISFIFO(mode))
+        return "it is a FIFO, not a regular file";
+    if (S_ISSOCK(mode))
+        return "it is a socket, not a regular file";
+    if (S_ISCHR(mode) || S_ISBLK(mode))
+        return "it is a device, not a regular file (of the devices only /dev/null and /dev/full are taken)";
+    if (S_ISDIR(mode))
+        return "it is a folder";
+    return "it is not a regular file";
+}
+
+// In the forked child, after the user switch: opens --log FILE. Returns the file descriptor, or -1 with *why.
+int openLog(const char *path, char *why, size_t whySize)
+{
+    const int fd = open(path, O_WRONLY | O_APPEND | O_CREAT | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY | O_CLOEXEC, 0600);
+    struct stat info{};
+    if (fd < 0) {
+        const int error = errno;
+        // O_NOFOLLOW fails a link with ELOOP, O_NONBLOCK a FIFO without a reader with ENXIO: say what is there.
+        if ((error == ELOOP || error == ENXIO) && lstat(path, &info) == 0 && !S_ISREG(info.st_mode))
+            snprintf(why, whySize, "%s", describeNonFile(info.st_mode));
+        else
+            snprintf(why, whySize, "%s", strerror(error));
+        return -1;
+    }
+    const char *refusal = nullptr;
+    if (fstat(fd, &info) != 0)
+        refusal = strerror(errno);
+    else if (S_ISCHR(info.st_mode) && (info.st_rdev == makedev(1, 3) || info.st_rdev == makedev(1, 7)))
+        ; // /dev/null (gpu_mon's example has log=/dev/null), /dev/full: sinks that do nothing else
+    else if (!S_ISREG(info.st_mode))
+        refusal = describeNonFile(info.st_mode);
+    else if (info.st_nlink > 1 && geteuid() == 0) // a user's hard link to a file of root's, where links are allowed
+        refusal = "it has more than one hard link, and root appends only to a file with one";
+    if (refusal) {
+        snprintf(why, whySize, "%s", refusal);
+        close(fd);
+        return -1;
+    }
+    // Blocking writes from here on: the workload must never see EAGAIN on its output.
+    fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK);
+    return fd;
+}
+
+// Hands the open log file (fd >= 0: "+" with the file) or why there is none (fd < 0: "-" and the text) to idlegpu
+// through --log-socket. False when it could not be sent.
+bool reportLog(int socket, int fd, const char *text)
+{
+    char message[2048];
+    const int length = snprintf(message, sizeof message, "%c%s", fd >= 0 ? '+' : '-', fd >= 0 ? "" : text);
+    iovec part{message, size_t(std::min(length, int(sizeof message) - 1))};
+    msghdr header{};
+    header.msg_iov = &part;
+    header.msg_iovlen = 1;
+    alignas(cmsghdr) char control[CMSG_SPACE(sizeof(int))] = {};
+    if (fd >= 0) {
+        header.msg_control = control;
+        header.msg_controllen = sizeof control;
+        cmsghdr *rights = CMSG_FIRSTHDR(&header);
+        rights->cmsg_level = SOL_SOCKET;
+        rights->cmsg_type = SCM_RIGHTS;
+        rights->cmsg_len = CMSG_LEN(sizeof(int));
+        memcpy(CMSG_DATA(rights), &fd, sizeof fd);
+    }
+    ssize_t sent;
+    while ((sent = sendmsg(socket, &header, MSG_NOSIGNAL)) < 0 && errno == EINTR) {
+    }
+    return sent >= 0;
+}
+
+// In the forked child, just before the exec: nothing of idlegpu's or the reaper's (the log socket, files idlegpu
+// did not mark close-on-exec) reaches the workload but its standard input, output and error.
+void closeInheritedFds()
+{
+#ifdef SYS_close_range
+    if (syscall(SYS_close_range, 3U, ~0U, 0U) == 0)
+        return;
+#endif
+    std::vector<int> fds; // read first, then closed: closing while reading the folder would close its own fd
+    if (DIR *folder = opendir("/proc/self/fd")) {
+        while (const dirent *entry = readdir(folder)) {
+            char *end = nullptr;
+            const long fd = strtol(entry->d_name, &end, 10);
+            if (*end == '\0' && fd > 2 && fd != dirfd(folder))
+                fds.push_back(int(fd));
+        }
+        closedir(folder);
+    } else {
+        const long limit = sysconf(_SC_OPEN_MAX);
+        for (long fd = 3; fd < (limit > 0 ? std::min(limit, 65536L) : 1024L); ++fd)
+            fds.push_back(int(fd));
+    }
+    for (int fd : fds)
+        close(fd);
+}
+
+[[noreturn]] void runWorkload(const Options &options, char **environment)
+{
+    char **program = options.program;
+    const char *user = options.user;
+    const char *dir = options.dir;
     // The workload starts with default dispositions and nothing blocked. Not the mask the reaper inherited:
     // idlegpu blocks SIGTERM, SIGINT and SIGHUP in every thread to read them from a signalfd, and a workload
     // started with SIGTERM blocked could never be stopped gracefully.
@@ -325,12 +509,31 @@ void lowerPriority(Priority priority)
     sigprocmask(SIG_SETMASK, &nothing, nullptr);
     if (user && !becomeUser(user))
         _exit(127);
-    lowerPriority(priority);
+    lowerPriority(options.priority);
     if (dir && chdir(dir) != 0) {
         dprintf(STDERR_FILENO, "idlegpu-reaper: cannot enter the working folder '%s'%s%s: %s\n", dir,
                 user ? " as user " : "", user ? user : "", strerror(errno));
         _exit(127);
     }
+    if (options.log) {
+        char why[1024];
+        const int log = openLog(options.log, why, sizeof why);
+        if (log < 0) {
+            char text[1800];
+            snprintf(text, sizeof text, "cannot open log file %s: %s%s%s%s", options.log, why,
+                     user ? " (opened as user " : "", user ? user : "", user ? ")" : "");
+            reportLog(options.logSocket, -1, text);
+            _exit(127);
+        }
+        if (!reportLog(options.logSocket, log, nullptr)) {
+            dprintf(STDERR_FILENO, "idlegpu-reaper: cannot hand the log file %s to idlegpu: %s\n", options.log,
+                    strerror(errno));
+            _exit(127);
+        }
+    }
+    closeInheritedFds();
+    if (environment)
+        environ = environment; // execvp passes it on, and looks the program up in its PATH
     execvp(program[0], program);
     dprintf(STDERR_FILENO, "idlegpu-reaper: cannot run '%s': %s\n", program[0], strerror(errno));
     _exit(127);
@@ -475,6 +678,9 @@ int main(int argc, char **argv)
         printUsage();
         return 2;
     }
+    Environment environment;
+    if (options.envFd >= 0 && !readEnvironment(options.envFd, environment))
+        return 127;
 
     // A session (and process group) of its own: the workload inherits both, and its session id is our pid.
     if (setsid() < 0)
@@ -494,7 +700,9 @@ int main(int argc, char **argv)
         return 127;
     }
     if (child == 0)
-        runWorkload(options.program, options.user, options.dir, options.priority);
+        runWorkload(options, options.envFd >= 0 ? environment.entries.data() : nullptr);
+    if (options.logSocket >= 0)
+        close(options.logSocket); // the child's alone: it reports the log file, or idlegpu reads the end of it
 
     Reaper(options, parent).run(child);
 }
