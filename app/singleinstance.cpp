@@ -141,7 +141,8 @@ bool SingleInstance::acquire()
     case FileLock::Result::HeldByAnother:
         return false;
     case FileLock::Result::Failed:
-        m_error = QStringLiteral("cannot lock %1 against a second idlegpu: %2 in %3").arg(m_configPath, why, folder.path);
+        m_error = QStringLiteral("cannot lock %1 against a second idlegpu: %2 in %3")
+                      .arg(m_configPath, why, folder.path);
         return false;
     }
     return false;

@@ -193,10 +193,11 @@ private:
     // The config of the headless tests: one workload on the fake GPU 0.
     QString writeHeadlessConfig(const QString &path) const
     {
-        return writeFile(path, QStringLiteral("[defaults]\ninterval_seconds=60\nstart_delay_seconds=0\ndevice_root=%1\n\n"
-                                              "[process-miner]\ncmd=sleep 1000\ngpus=0\nstop_timeout_seconds=2\n")
-                                   .arg(m_dev->path())
-                                   .toUtf8());
+        return writeFile(path,
+                         QStringLiteral("[defaults]\ninterval_seconds=60\nstart_delay_seconds=0\ndevice_root=%1\n\n"
+                                        "[process-miner]\ncmd=sleep 1000\ngpus=0\nstop_timeout_seconds=2\n")
+                             .arg(m_dev->path())
+                             .toUtf8());
     }
 
     // idlegpu --headless as supervisord starts it as root: no XDG_RUNTIME_DIR, the temp folder `tmpDir`.
@@ -300,8 +301,9 @@ private slots:
         QVERIFY(result.ok());
         bool said = false;
         for (const ConfigDiagnostic &diagnostic : result.diagnostics)
-            said = said || (diagnostic.message.contains(QLatin1String("textfile")) && diagnostic.message.contains(folder)
-                            && diagnostic.message.contains(alice.name()));
+            said = said
+                   || (diagnostic.message.contains(QLatin1String("textfile")) && diagnostic.message.contains(folder)
+                       && diagnostic.message.contains(alice.name()));
         QVERIFY2(said, "the config check says nothing of the textfile's folder");
 
         // Written: refused, with a warning naming the file and why.
@@ -406,7 +408,8 @@ private slots:
             QSKIP(qPrintable(disk.skipReason()));
         const QString prom = disk.filePath(QStringLiteral("idlegpu.prom"));
         int writes = 0;
-        MetricsTextFile writer([&writes] { return QByteArray("# idlegpu\nidlegpu_writes ") + QByteArray::number(++writes) + '\n'; });
+        MetricsTextFile writer(
+            [&writes] { return QByteArray("# idlegpu\nidlegpu_writes ") + QByteArray::number(++writes) + '\n'; });
         writer.setPath(prom);
         QVERIFY(writer.writeNow());
         const QByteArray saved = contentsOf(prom);
@@ -460,7 +463,8 @@ private slots:
         QVERIFY2(store.errorString().contains(store.filePath()) && store.errorString().contains(noSpaceText()),
                  qPrintable(store.errorString()));
         QCOMPARE(contentsOf(store.filePath()), saved);
-        QCOMPARE(PauseStore(store.filePath()).load(1'000, wallNow).workloads, QSet<QString>{QStringLiteral("process-miner")});
+        QCOMPARE(PauseStore(store.filePath()).load(1'000, wallNow).workloads,
+                 QSet<QString>{QStringLiteral("process-miner")});
     }
 
     // Item 9: without XDG_RUNTIME_DIR, what alice left where idlegpu's temp-folder lock used to be does not keep
@@ -563,8 +567,8 @@ private slots:
         const QString place = QDir(tmp).filePath(QStringLiteral("idlegpu-%1").arg(alice.uid()));
         QCOMPARE(bob.run(QStringLiteral("ln -s '%1' '%2'").arg(hers, place)), 0);
         const QString config = QDir(alice.home()).filePath(QStringLiteral("idlegpu.conf"));
-        QCOMPARE(alice.run(QStringLiteral("printf '[defaults]\\ninterval_seconds=60\\n\\n[process-a]\\ncmd=sleep 1000\\n'"
-                                          " > '%1' && chmod 0600 '%1'")
+        QCOMPARE(alice.run(QStringLiteral("printf '[defaults]\\ninterval_seconds=60\\n\\n[process-a]\\n"
+                                          "cmd=sleep 1000\\n' > '%1' && chmod 0600 '%1'")
                                .arg(config)),
                  0);
 
