@@ -199,6 +199,10 @@ int runHeadless(const Options &options, UnixSignalWatcher *signalWatcher, const 
     }
     SingleInstance instance(location.path);
     if (!instance.acquire()) {
+        if (!instance.error().isEmpty()) {
+            qCCritical(lcMonitor, "%s", qPrintable(instance.error()));
+            return 1;
+        }
         printErr(Cli::tr("idlegpu is already running for %1 (pid %2); not starting a second one.")
                      .arg(location.path)
                      .arg(instance.ownerPid()));

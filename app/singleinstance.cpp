@@ -2,39 +2,148 @@
 // SPDX-FileCopyrightText: 2026 The idlegpu authors
 #include "singleinstance.h"
 
+#include "config/securefile.h"
+#include "logging.h"
+
 #include <QCryptographicHash>
 #include <QDir>
-#include <QFileInfo>
 #include <QFile>
+#include <QFileInfo>
 
+#include <errno.h>
+#include <fcntl.h>
+#include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
-SingleInstance::SingleInstance(const QString &configPath)
+namespace {
+
+QString errnoText(int error)
 {
-    // $XDG_RUNTIME_DIR where a login session made one; under supervisord or cron there is none, and a
-    // private folder in /tmp (made here, mode 0700) serves instead.
-    QString dir = qEnvironmentVariable("XDG_RUNTIME_DIR");
-    if (dir.isEmpty() || !QFileInfo(dir).isDir()) {
-        dir = QDir::tempPath() + QStringLiteral("/idlegpu-%1").arg(::getuid());
-        QDir().mkpath(dir);
-        QFile::setPermissions(dir, QFileDevice::ReadOwner | QFileDevice::WriteOwner | QFileDevice::ExeOwner);
-    }
-    const QByteArray key = QFileInfo(configPath).absoluteFilePath().toUtf8();
-    const QString hash = QString::fromLatin1(QCryptographicHash::hash(key, QCryptographicHash::Sha256).toHex().left(16));
-    m_path = QDir(dir).filePath(QStringLiteral("idlegpu-%1.lock").arg(hash));
-    m_lock = std::make_unique<QLockFile>(m_path);
-    m_lock->setStaleLockTime(0); // only a dead owner makes the lock stale, never its age
+    return QString::fromLocal8Bit(strerror(error));
 }
+
+// The lock's name: the config's device and inode as it opens (links followed), else its absolute path's hash.
+QString lockName(const QString &configPath)
+{
+    struct stat st{};
+    if (::stat(QFile::encodeName(configPath).constData(), &st) == 0)
+        return QStringLiteral("idlegpu-%1-%2.lock").arg(quint64(st.st_dev), 0, 16).arg(quint64(st.st_ino));
+    const QByteArray key = QFileInfo(configPath).absoluteFilePath().toUtf8();
+    return QStringLiteral("idlegpu-%1.lock")
+        .arg(QString::fromLatin1(QCryptographicHash::hash(key, QCryptographicHash::Sha256).toHex().left(16)));
+}
+
+// root's: systemd's RuntimeDirectory (root's, 0755), else /run/idlegpu, made so where missing.
+SecureFile::Opened rootFolder()
+{
+    QString folder = qEnvironmentVariable("RUNTIME_DIRECTORY").section(QLatin1Char(':'), 0, 0);
+    if (!QDir::isAbsolutePath(folder)) {
+        folder = QStringLiteral("/run/idlegpu");
+        if (::mkdir(QFile::encodeName(folder).constData(), 0755) != 0 && errno != EEXIST) {
+            SecureFile::Opened failed;
+            failed.error = QStringLiteral("cannot create the folder %1: %2").arg(folder, errnoText(errno));
+            return failed;
+        }
+    }
+    return SecureFile::openTrustedFolder(folder, 0);
+}
+
+// A user's without a login session's runtime folder: <temp folder>/idlegpu-<uid>, made here and used only when it is
+// the user's own folder of mode 0700. The temp folder is sticky (/tmp): whatever another user put at that name stays
+// theirs, and is refused rather than worked around, so that two idlegpu of this user never lock in two places.
+SecureFile::Opened privateTempFolder()
+{
+    SecureFile::Opened result;
+    const uid_t self = ::geteuid();
+    const QString tempPath = QDir::tempPath();
+    const QString name = QStringLiteral("idlegpu-%1").arg(self);
+    const QString path = QDir(tempPath).filePath(name);
+    const QByteArray encoded = QFile::encodeName(name);
+    const UniqueFd temp(::open(QFile::encodeName(tempPath).constData(), O_RDONLY | O_DIRECTORY | O_CLOEXEC));
+    if (!temp.valid()) {
+        result.error = QStringLiteral("cannot open the temporary folder %1: %2").arg(tempPath, errnoText(errno));
+        return result;
+    }
+    if (::mkdirat(temp.get(), encoded.constData(), 0700) != 0 && errno != EEXIST) {
+        result.error = QStringLiteral("cannot create the folder %1: %2").arg(path, errnoText(errno));
+        return result;
+    }
+    const QString remedy = QStringLiteral("remove it, or set XDG_RUNTIME_DIR to a folder of your own");
+    UniqueFd folder(::openat(temp.get(), encoded.constData(), O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC));
+    if (!folder.valid()) {
+        const int openError = errno;
+        result.error = openError == ELOOP || openError == ENOTDIR
+                           ? QStringLiteral("%1 is not a folder idlegpu made (a link or a file is in its place); %2")
+                                 .arg(path, remedy)
+                           : QStringLiteral("cannot open %1: %2").arg(path, errnoText(openError));
+        return result;
+    }
+    struct stat st{};
+    if (::fstat(folder.get(), &st) != 0) {
+        result.error = QStringLiteral("cannot read the status of %1: %2").arg(path, errnoText(errno));
+        return result;
+    }
+    if (st.st_uid != self) {
+        result.error = QStringLiteral("%1 is not a folder idlegpu made (its owner is uid %2); %3")
+                           .arg(path)
+                           .arg(st.st_uid)
+                           .arg(remedy);
+        return result;
+    }
+    if ((st.st_mode & 07777) != 0700) {
+        result.error = QStringLiteral("%1 has mode %2, not 0700: others may have put things in it; %3")
+                           .arg(path)
+                           .arg(st.st_mode & 07777, 4, 8, QLatin1Char('0'))
+                           .arg(remedy);
+        return result;
+    }
+    result.fd = std::move(folder);
+    result.path = path;
+    return result;
+}
+
+SecureFile::Opened lockFolder()
+{
+    if (::geteuid() == 0)
+        return rootFolder();
+    const QString runtime = qEnvironmentVariable("XDG_RUNTIME_DIR");
+    if (QDir::isAbsolutePath(runtime)) {
+        SecureFile::Opened opened = SecureFile::openTrustedFolder(runtime, ::geteuid());
+        if (opened.ok())
+            return opened;
+        qCWarning(lcMonitor, "XDG_RUNTIME_DIR: %s; the lock that keeps a second idlegpu from starting goes to the "
+                             "temporary folder",
+                  qPrintable(opened.error));
+    }
+    return privateTempFolder();
+}
+
+} // namespace
+
+SingleInstance::SingleInstance(const QString &configPath) : m_configPath(configPath) {}
 
 bool SingleInstance::acquire()
 {
-    return m_lock->tryLock(0);
-}
-
-qint64 SingleInstance::ownerPid() const
-{
-    qint64 pid = 0;
-    QString host, app;
-    m_lock->getLockInfo(&pid, &host, &app);
-    return pid;
+    m_error.clear();
+    // Named when acquired, not when made: the config may have been written in between (the first start's setup).
+    const QString name = lockName(m_configPath);
+    const SecureFile::Opened folder = lockFolder();
+    if (!folder.ok()) {
+        m_error = QStringLiteral("cannot lock %1 against a second idlegpu: %2").arg(m_configPath, folder.error);
+        return false;
+    }
+    m_path = QDir(folder.path).filePath(name);
+    QString why;
+    switch (m_lock.acquire(folder.fd.get(), name, &why)) {
+    case FileLock::Result::Acquired:
+        return true;
+    case FileLock::Result::HeldByAnother:
+        return false;
+    case FileLock::Result::Failed:
+        m_error = QStringLiteral("cannot lock %1 against a second idlegpu: %2 in %3")
+                      .arg(m_configPath, why, folder.path);
+        return false;
+    }
+    return false;
 }

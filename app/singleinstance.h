@@ -1,22 +1,31 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // SPDX-FileCopyrightText: 2026 The idlegpu authors
 #pragma once
-#include <QLockFile>
+#include "config/filelock.h"
+
 #include <QString>
 
-#include <memory>
-
-// One idlegpu monitor per user and config file: a lock in $XDG_RUNTIME_DIR (else the temp folder) named
-// after the config's absolute path. A stale lock of a crashed idlegpu is taken over.
+// One idlegpu monitor per config file: a FileLock (flock(), let go by the kernel when idlegpu ends) named after the
+// config's device and inode, so that every path to the same file (a symbolic link, a bind mount) takes the same lock;
+// before the first start, when there is no file yet, after its absolute path. The lock's folder is one nobody else
+// can write, checked on the fd it was opened as:
+//  - root: $RUNTIME_DIRECTORY (systemd's RuntimeDirectory=idlegpu), else /run/idlegpu, made 0755 where missing;
+//  - another user: $XDG_RUNTIME_DIR, else <temp folder>/idlegpu-<uid>, made 0700 and used only while it is the
+//    user's own folder of mode 0700 (what another user put there, a link, a file, a folder of theirs, is refused,
+//    never followed or chmodded).
 class SingleInstance
 {
 public:
     explicit SingleInstance(const QString &configPath);
-    bool acquire();          // false when another idlegpu holds it
-    qint64 ownerPid() const; // of the other instance, after a failed acquire()
+    // False when another idlegpu holds the lock (ownerPid()), or when it cannot be taken at all (error()).
+    bool acquire();
+    qint64 ownerPid() const { return m_lock.ownerPid(); } // of the other instance; 0 when unknown
+    QString error() const { return m_error; }            // empty when another idlegpu holds the lock
     QString lockPath() const { return m_path; }
 
 private:
+    QString m_configPath;
     QString m_path;
-    std::unique_ptr<QLockFile> m_lock;
+    QString m_error;
+    FileLock m_lock;
 };

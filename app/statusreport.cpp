@@ -88,9 +88,18 @@ LedgerSummary readLedger(const QString &path)
 {
     WorkLedger ledger;
     QString error;
-    if (LedgerStore::read(path, &ledger, &error) == LedgerStore::ReadResult::Unusable)
+    switch (LedgerStore::read(path, &ledger, &error)) {
+    case LedgerStore::ReadResult::Unusable:
         qCWarning(lcLedger, "%s holds no ledger (%s); the running idlegpu sets it aside", qPrintable(path),
                   qPrintable(error));
+        break;
+    case LedgerStore::ReadResult::Unreadable:
+        qCWarning(lcLedger, "cannot read %s: %s", qPrintable(path), qPrintable(error));
+        break;
+    case LedgerStore::ReadResult::Loaded:
+    case LedgerStore::ReadResult::Missing:
+        break;
+    }
     return ledger.summary();
 }
 

@@ -196,6 +196,11 @@ int runTray(const QString &configPath, bool demo, const ServiceNotifier &service
 
     SingleInstance instance(path);
     if (!instance.acquire()) {
+        if (!instance.error().isEmpty()) {
+            qCCritical(lcTray, "%s", qPrintable(instance.error()));
+            QMessageBox::critical(nullptr, TrayMode::tr("idlegpu"), instance.error());
+            return 1;
+        }
         const QString message = TrayMode::tr("idlegpu is already running for %1 (pid %2).").arg(path).arg(instance.ownerPid());
         QTextStream(stderr) << message << Qt::endl;
         QMessageBox::information(nullptr, TrayMode::tr("idlegpu"), message);

@@ -4,12 +4,23 @@
 #include <QDir>
 #include <QString>
 
-// $XDG_STATE_HOME/idlegpu (by default ~/.local/state/idlegpu): the user's private state, what idlegpu keeps across
-// restarts (the pause, the ledger, the tray's log). Qt 6.4 has no QStandardPaths::StateLocation.
+#include <unistd.h>
+
+// Where idlegpu keeps what it keeps across restarts (the pause, the ledger, the tray's log), private to its user:
+//  - $STATE_DIRECTORY, set by systemd for a unit with StateDirectory=idlegpu (/var/lib/idlegpu for the system
+//    service, ~/.local/state/idlegpu for a user's), the first of its folders;
+//  - else $XDG_STATE_HOME/idlegpu;
+//  - else root's /var/lib/idlegpu (a service under supervisord), or the user's ~/.local/state/idlegpu.
+// Qt 6.4 has no QStandardPaths::StateLocation.
 inline QString idlegpuStateFolder()
 {
-    QString stateHome = qEnvironmentVariable("XDG_STATE_HOME");
-    if (stateHome.isEmpty() || !QDir::isAbsolutePath(stateHome))
-        stateHome = QDir::homePath() + QStringLiteral("/.local/state");
-    return stateHome + QStringLiteral("/idlegpu");
+    const QString systemdState = qEnvironmentVariable("STATE_DIRECTORY").section(QLatin1Char(':'), 0, 0);
+    if (QDir::isAbsolutePath(systemdState))
+        return QDir::cleanPath(systemdState);
+    const QString stateHome = qEnvironmentVariable("XDG_STATE_HOME");
+    if (QDir::isAbsolutePath(stateHome))
+        return stateHome + QStringLiteral("/idlegpu");
+    if (::geteuid() == 0)
+        return QStringLiteral("/var/lib/idlegpu");
+    return QDir::homePath() + QStringLiteral("/.local/state/idlegpu");
 }

@@ -5,6 +5,7 @@
 #include "config/commandsplit.h"
 #include "config/configranges.h"
 #include "config/inifile.h"
+#include "config/securefile.h"
 #include "logging.h"
 
 #include <QDir>
@@ -275,6 +276,13 @@ private:
                                                 "until it does (Debian's prometheus-node-exporter makes "
                                                 "/var/lib/prometheus/node-exporter)")
                                      .arg(file.absolutePath()));
+        else if (const SecureFile::Opened folder = SecureFile::openTrustedFolder(file.absolutePath(),
+                                                                                 m_users.effectiveUid);
+                 !folder.ok())
+            warning(entry->line, QStringLiteral("textfile: %1; no metrics are written to %2 while other users can "
+                                                "change its folder (node_exporter's /var/lib/prometheus/node-exporter "
+                                                "is root's)")
+                                     .arg(folder.error, file.filePath()));
         else if (!file.fileName().endsWith(QLatin1String(".prom")))
             warning(entry->line, QStringLiteral("textfile: node_exporter's textfile collector reads only files whose "
                                                 "name ends in .prom; %1 would be ignored")

@@ -2,6 +2,7 @@
 // SPDX-FileCopyrightText: 2026 The idlegpu authors
 #include "config/inifile.h"
 
+#include "config/securefile.h"
 #include "logging.h"
 
 #include <QDir>
@@ -10,12 +11,12 @@
 #include <QFileInfo>
 #include <QHash>
 #include <QMap>
-#include <QSaveFile>
 #include <QSet>
 #include <QStringDecoder>
 
 #include <algorithm>
 
+#include <errno.h>
 #include <fcntl.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -827,23 +828,22 @@ bool replaceIniFile(const QString &path, const QByteArray &contents, QString *er
             *error = message;
         return false;
     };
-    const QFileInfo info(path);
-    const bool exists = info.exists();
     // The folder made for a first file (~/.config/idlegpu) is private from the start, as the file is.
-    const QString folder = info.absolutePath();
-    if (!exists && !QFileInfo(folder).isDir()
-        && (!QDir().mkpath(QFileInfo(folder).absolutePath())
-            || !QDir().mkdir(folder, QFileDevice::ReadOwner | QFileDevice::WriteOwner | QFileDevice::ExeOwner)))
-        return fail(QStringLiteral("cannot create the folder %1").arg(folder));
-    // QSaveFile writes a temporary file next to the target and renames it over the target: one replace, which
-    // a watcher sees whole. It gives the new file the mode of the one it replaces.
-    QSaveFile out(path);
-    if (!out.open(QIODevice::WriteOnly))
-        return fail(out.errorString());
-    // A new config file is private from the start: ConfigLoader refuses one that others can write.
-    if (!exists && !out.setPermissions(QFileDevice::ReadOwner | QFileDevice::WriteOwner))
-        return fail(out.errorString());
-    if (out.write(contents) != contents.size() || !out.commit())
-        return fail(out.errorString());
+    const QString folderPath = QFileInfo(path).absolutePath();
+    if (!QFileInfo(folderPath).isDir()
+        && (!QDir().mkpath(QFileInfo(folderPath).absolutePath())
+            || (::mkdir(QFile::encodeName(folderPath).constData(), 0700) != 0 && errno != EEXIST)))
+        return fail(QStringLiteral("cannot create the folder %1").arg(folderPath));
+    // The file's final folder (through a link in a trusted folder, to its target), checked as ConfigLoader checks the
+    // config's: nobody but root and this user can change it. The file is replaced there in one rename, which a
+    // watcher sees whole; a failed write (a full disk) keeps the old file. A new config file is private from the
+    // start (ConfigLoader refuses one that others can write); an existing one keeps its mode.
+    QString name;
+    const SecureFile::Opened folder = SecureFile::openTrustedFolderOf(path, ::geteuid(), &name);
+    if (!folder.ok())
+        return fail(QStringLiteral("cannot save %1: %2").arg(path, folder.error));
+    QString why;
+    if (!SecureFile::replaceFileAt(folder.fd.get(), name, contents, 0600, true, &why))
+        return fail(QStringLiteral("%1: %2").arg(QDir(folder.path).filePath(name), why));
     return true;
 }

@@ -125,7 +125,8 @@ private:
     std::shared_ptr<const Parsed> m_parsed;
 };
 
-// Puts `contents` in the place of the file at `path` in one atomic replace (QSaveFile, through a symbolic link
-// to its target): the mode of the file replaced is kept; a new file is private (0600), its folder created.
-// Returns false and sets *error when it cannot.
+// Puts `contents` in the place of the file at `path` in one atomic replace (SecureFile::replaceFileAt, through a
+// symbolic link to its target when the link's folder is trusted): the mode of the file replaced is kept; a new file
+// is private (0600), its folder created (0700). Returns false and sets *error, naming the file and why, when it
+// cannot: a folder other users can change, a full disk (the old file is then kept whole).
 bool replaceIniFile(const QString &path, const QByteArray &contents, QString *error);

@@ -214,6 +214,38 @@ Opened openTrustedFolder(const QString &path, uid_t owner)
     return walk(path, owner, true);
 }
 
+Opened openTrustedFolderOf(const QString &path, uid_t owner, QString *name)
+{
+    QString current = path.isEmpty() || QDir::isAbsolutePath(path) ? path : QDir::current().absoluteFilePath(path);
+    for (int links = 0;; ++links) {
+        while (current.size() > 1 && current.endsWith(QLatin1Char('/')))
+            current.chop(1);
+        const qsizetype slash = current.lastIndexOf(QLatin1Char('/'));
+        const QString base = current.mid(slash + 1);
+        if (slash < 0 || base.isEmpty() || base == QLatin1String(".") || base == QLatin1String(".."))
+            return refuse(QStringLiteral("'%1' names no file").arg(path));
+        Opened folder = walk(slash == 0 ? QStringLiteral("/") : current.left(slash), owner, true);
+        if (!folder.ok())
+            return folder;
+        const QByteArray encoded = QFile::encodeName(base);
+        struct stat st{};
+        if (::fstatat(folder.fd.get(), encoded.constData(), &st, AT_SYMLINK_NOFOLLOW) != 0 || !S_ISLNK(st.st_mode)) {
+            *name = base;
+            return folder;
+        }
+        // The link is in a trusted folder: only root or the owner could have put it there.
+        if (links >= kMaxLinks)
+            return refuse(QStringLiteral("too many symbolic links on the way to %1").arg(path));
+        char target[PATH_MAX + 1];
+        const ssize_t size = ::readlinkat(folder.fd.get(), encoded.constData(), target, PATH_MAX);
+        if (size < 0)
+            return refuse(QStringLiteral("cannot read the link %1: %2")
+                              .arg(joinPath(folder.path, base), errnoText(errno)));
+        const QString targetPath = QFile::decodeName(QByteArray(target, size));
+        current = targetPath.startsWith(QLatin1Char('/')) ? targetPath : joinPath(folder.path, targetPath);
+    }
+}
+
 QString untrustedFolderReason(int fd, const QString &name, uid_t owner)
 {
     struct stat st{};

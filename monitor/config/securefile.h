@@ -58,6 +58,11 @@ Opened openTrustedFile(const QString &path, uid_t owner);
 // Opens the folder `path` (O_DIRECTORY) when it and every folder above it are trusted.
 Opened openTrustedFolder(const QString &path, uid_t owner);
 
+// Opens the folder that holds the file `path` names, when it is trusted, and sets *name to the file's name in it. A
+// symbolic link in the file's place is followed when its folder is trusted (as the walk follows every link), so the
+// folder and name are those of the link's final target; the file itself need not exist. For replaceFileAt.
+Opened openTrustedFolderOf(const QString &path, uid_t owner, QString *name);
+
 // Why the folder open as `fd` is not trusted for `owner`, naming it as `name`; empty when it is.
 QString untrustedFolderReason(int fd, const QString &name, uid_t owner);
 

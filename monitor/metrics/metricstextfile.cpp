@@ -2,20 +2,31 @@
 // SPDX-FileCopyrightText: 2026 The idlegpu authors
 #include "metrics/metricstextfile.h"
 
+#include "config/securefile.h"
 #include "logging.h"
 
 #include <QFile>
-#include <QSaveFile>
+#include <QFileInfo>
 #include <QTimer>
+
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 namespace {
 // 0644. The one file idlegpu makes that is not private (the ledger and the state are 0600): node_exporter runs as its
 // own user (prometheus on Debian) and must read it. It holds what a fleet dashboard shows anyway: counts, times, GPU
 // names and workload names, no command lines, users or paths.
-constexpr QFileDevice::Permissions kReadableByOthers = QFileDevice::ReadOwner | QFileDevice::WriteOwner
-                                                       | QFileDevice::ReadGroup | QFileDevice::ReadOther;
-} // namespace
+constexpr mode_t kReadableByOthers = 0644;
 
+// The textfile's folder, when only root or the user idlegpu runs as can write it (node_exporter's Debian folder,
+// /var/lib/prometheus/node-exporter, is root's): in a folder another user can write, a link, FIFO or device put in
+// the file's place would make idlegpu write where that user chose.
+SecureFile::Opened openTextfileFolder(const QString &path)
+{
+    return SecureFile::openTrustedFolder(QFileInfo(path).absolutePath(), ::geteuid());
+}
+} // namespace
 MetricsTextFile::MetricsTextFile(std::function<QByteArray()> render, QObject *parent)
     : QObject(parent), m_render(std::move(render))
 {
@@ -31,9 +42,15 @@ void MetricsTextFile::setPath(const QString &path)
 {
     if (path == m_path)
         return;
-    if (m_wrote && QFile::remove(m_path))
-        qCInfo(lcMetrics, "removed %s: metrics go to %s now", qPrintable(m_path),
-               path.isEmpty() ? "no file" : qPrintable(path));
+    if (m_wrote) {
+        const SecureFile::Opened folder = openTextfileFolder(m_path);
+        const QByteArray name = QFile::encodeName(QFileInfo(m_path).fileName());
+        struct stat st{};
+        if (folder.ok() && ::fstatat(folder.fd.get(), name.constData(), &st, AT_SYMLINK_NOFOLLOW) == 0
+            && S_ISREG(st.st_mode) && ::unlinkat(folder.fd.get(), name.constData(), 0) == 0)
+            qCInfo(lcMetrics, "removed %s: metrics go to %s now", qPrintable(m_path),
+                   path.isEmpty() ? "no file" : qPrintable(path));
+    }
     m_path = path;
     m_wrote = false;
     m_lastError.clear();
@@ -70,17 +87,18 @@ bool MetricsTextFile::writeNow()
         return false;
     m_refreshTimer->start();
     m_sinceWrite.start();
-    // QSaveFile writes a temporary file in the target's folder and renames it over the target at commit(). Without
-    // setDirectWriteFallback() (off by default) it never writes the target in place: a folder where it cannot make
-    // the temporary file fails the write instead.
-    QSaveFile file(m_path);
-    const QByteArray text = m_render();
-    bool ok = file.open(QIODevice::WriteOnly);
-    ok = ok && file.setPermissions(kReadableByOthers);
-    ok = ok && file.write(text) == text.size();
-    ok = ok && file.commit();
+    // The folder is opened (and checked) at each write: node_exporter may be installed, or its folder made, later.
+    // replaceFileAt writes a temporary file there (O_EXCL) and renames it over the file: never in place, never
+    // through a link, never over a FIFO or device, and a failed write (a full disk) keeps the old file.
+    QString error;
+    const SecureFile::Opened folder = openTextfileFolder(m_path);
+    bool ok = folder.ok();
+    if (!ok)
+        error = folder.error;
+    else
+        ok = SecureFile::replaceFileAt(folder.fd.get(), QFileInfo(m_path).fileName(), m_render(), kReadableByOthers,
+                                       false, &error);
     if (!ok) {
-        const QString error = file.errorString();
         if (error != m_lastError)
             qCWarning(lcMetrics, "cannot write the metrics to %s: %s (trying again at each change and every %d s)",
                       qPrintable(m_path), qPrintable(error), m_refreshTimer->interval() / 1000);

@@ -5,7 +5,9 @@
 // folder, then a rename, so the collector never reads half a file) soon after each change and at least every refresh
 // interval. Lives on the monitor's thread, beside it (the monitor owns it): writing a file is I/O, the GUI's thread
 // does none. A file it cannot write is warned about once per distinct error and tried again at the next write; it
-// never stops idlegpu.
+// never stops idlegpu. It writes only into a folder that nobody but root and the user idlegpu runs as can write, and
+// never through a link or over a FIFO or device there (SecureFile::replaceFileAt): root's idlegpu writes nothing a
+// local user points it at.
 #include <QElapsedTimer>
 #include <QObject>
 #include <QString>

@@ -2,10 +2,13 @@
 // SPDX-FileCopyrightText: 2026 The idlegpu authors
 #include "tray/autostart.h"
 
+#include "config/securefile.h"
+
 #include <QDir>
 #include <QFile>
 #include <QFileInfo>
-#include <QSaveFile>
+
+#include <unistd.h>
 
 namespace {
 
@@ -168,14 +171,13 @@ bool Autostart::write(const QByteArray &contents)
         m_error = tr("Cannot create the folder %1").arg(QFileInfo(path).absolutePath());
         return false;
     }
-    QSaveFile file(path);
-    if (!file.open(QIODevice::WriteOnly)) {
-        m_error = tr("Cannot write %1: %2").arg(path, file.errorString());
-        return false;
-    }
-    file.write(contents);
-    if (!file.commit()) {
-        m_error = tr("Cannot write %1: %2").arg(path, file.errorString());
+    // Replaced in one rename in a folder only this user (or root) can change, never through a link; a failed write (a
+    // full disk) keeps the old entry.
+    const SecureFile::Opened folder = SecureFile::openTrustedFolder(QFileInfo(path).absolutePath(), ::geteuid());
+    QString error = folder.error;
+    if (!folder.ok()
+        || !SecureFile::replaceFileAt(folder.fd.get(), QFileInfo(path).fileName(), contents, 0644, true, &error)) {
+        m_error = tr("Cannot write %1: %2").arg(path, error);
         return false;
     }
     return true;

@@ -2,6 +2,7 @@
 // SPDX-FileCopyrightText: 2026 The idlegpu authors
 #include "tray/pausestore.h"
 
+#include "config/securefile.h"
 #include "statefolder.h"
 #include "tray/traylogging.h"
 
@@ -11,6 +12,11 @@
 #include <QSettings>
 #include <QUrl>
 
+#include <algorithm>
+
+#include <sys/stat.h>
+#include <unistd.h>
+
 namespace {
 // The file is ours and tiny; anything bigger is not ours to parse.
 constexpr qint64 kMaxFileBytes = 64 * 1024;
@@ -18,8 +24,6 @@ constexpr qint64 kMaxFileBytes = 64 * 1024;
 const QString kAllKey = QStringLiteral("pause/all");
 const QString kUntilKey = QStringLiteral("pause/until");
 const QString kWorkloadsKey = QStringLiteral("pause/workloads");
-
-constexpr QFileDevice::Permissions kPrivateFile = QFileDevice::ReadOwner | QFileDevice::WriteOwner;
 } // namespace
 
 QString PauseStore::defaultPath()
@@ -92,46 +96,37 @@ bool PauseStore::save(const PauseState &pause, qint64 nowMs, const QDateTime &wa
 {
     m_error.clear();
     const QFileInfo info(m_filePath);
-    if (!QDir().mkpath(info.absolutePath())) {
-        m_error = QStringLiteral("cannot create the folder %1").arg(info.absolutePath());
+    const QString folderPath = info.absolutePath();
+    QDir().mkpath(QFileInfo(folderPath).absolutePath());
+    ::mkdir(QFile::encodeName(folderPath).constData(), 0700);
+    // The state folder, trusted (nobody but root and this user can change it), made private on its fd; the file is
+    // replaced there in one rename, never through a link, and a failed write (a full disk) keeps the old one.
+    const SecureFile::Opened folder = SecureFile::openTrustedFolder(folderPath, ::geteuid());
+    if (!folder.ok()) {
+        m_error = QStringLiteral("%1: %2").arg(m_filePath, folder.error);
         return false;
     }
-    QFile::setPermissions(info.absolutePath(), QFileDevice::ReadOwner | QFileDevice::WriteOwner | QFileDevice::ExeOwner);
+    struct stat st{};
+    if (::fstat(folder.fd.get(), &st) == 0 && st.st_uid == ::geteuid() && (st.st_mode & 077))
+        ::fchmod(folder.fd.get(), 0700);
 
-    // QSettings replaces the file atomically (QSaveFile), and the new file takes the mode of the one it
-    // replaces: make that one private first, creating it if needed.
-    QFile file(m_filePath);
-    if (!file.exists() && !file.open(QIODevice::WriteOnly)) {
-        m_error = QStringLiteral("%1: %2").arg(m_filePath, file.errorString());
-        return false;
-    }
-    file.close();
-    if (!file.setPermissions(kPrivateFile)) {
-        m_error = QStringLiteral("%1: %2").arg(m_filePath, file.errorString());
-        return false;
-    }
-
-    QSettings settings(m_filePath, QSettings::IniFormat);
-    settings.clear(); // the file holds the pause and nothing else
+    // In QSettings' IniFormat, as load() reads it: every value here (true/false, an ISO date, percent-encoded ids
+    // joined by ", ") is one IniFormat writes as it is.
     const bool all = pause.allPausedAt(nowMs);
-    settings.setValue(kAllKey, all ? QStringLiteral("true") : QStringLiteral("false"));
+    QByteArray text = "[pause]\nall=" + QByteArray(all ? "true" : "false") + '\n';
     if (all && pause.allUntilMs > 0)
-        settings.setValue(kUntilKey, wallNow.addMSecs(pause.allUntilMs - nowMs).toUTC().toString(Qt::ISODateWithMs));
+        text += "until=" + wallNow.addMSecs(pause.allUntilMs - nowMs).toUTC().toString(Qt::ISODateWithMs).toLatin1()
+                + '\n';
     QStringList ids(pause.workloads.cbegin(), pause.workloads.cend());
     std::sort(ids.begin(), ids.end());
-    QStringList encoded;
+    QByteArrayList encoded;
     for (const QString &id : std::as_const(ids))
-        encoded.append(QString::fromLatin1(QUrl::toPercentEncoding(id)));
-    // An empty QStringList would be written as @Invalid(); no workload is an empty value.
-    if (encoded.isEmpty())
-        settings.setValue(kWorkloadsKey, QString());
-    else if (encoded.size() == 1)
-        settings.setValue(kWorkloadsKey, encoded.first());
-    else
-        settings.setValue(kWorkloadsKey, encoded);
-    settings.sync();
-    if (settings.status() != QSettings::NoError) {
-        m_error = QStringLiteral("%1: cannot be written").arg(m_filePath);
+        encoded.append(QUrl::toPercentEncoding(id));
+    text += "workloads=" + encoded.join(", ") + '\n';
+
+    QString error;
+    if (!SecureFile::replaceFileAt(folder.fd.get(), info.fileName(), text, 0600, false, &error)) {
+        m_error = QStringLiteral("%1: %2").arg(m_filePath, error);
         return false;
     }
     return true;

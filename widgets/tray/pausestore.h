@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // SPDX-FileCopyrightText: 2026 The idlegpu authors
 #pragma once
-// Keeps the user's pause across restarts, in a private file (mode 0600) that QSettings reads and writes in its
-// IniFormat:
+// Keeps the user's pause across restarts, in a private file (mode 0600) in QSettings' IniFormat (QSettings reads it;
+// it is written whole with SecureFile::replaceFileAt, which keeps the old file when a write fails):
 //
 //   [pause]
 //   all=true
@@ -28,7 +28,8 @@ public:
     // The stored pause; a pause whose time has passed comes back as not paused. A missing, unreadable or
     // garbled file gives no pause (a garbled one is logged).
     PauseState load(qint64 nowMs, const QDateTime &wallNow) const;
-    // Writes atomically, creating the folder (0700) and the file (0600). False with errorString() on failure.
+    // Writes atomically, creating the folder (0700) and the file (0600). False with errorString() on failure (a
+    // folder others can change, a full disk: the old file is then kept).
     bool save(const PauseState &pause, qint64 nowMs, const QDateTime &wallNow);
 
     QString filePath() const { return m_filePath; }

@@ -1,0 +1,67 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// SPDX-FileCopyrightText: 2026 The idlegpu authors
+#include "config/filelock.h"
+
+#include <QFile>
+
+#include <errno.h>
+#include <fcntl.h>
+#include <string.h>
+#include <sys/file.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+FileLock::Result FileLock::acquire(int folderFd, const QString &name, QString *error)
+{
+    release();
+    m_ownerPid = 0;
+    const auto fail = [&](const QString &why) {
+        if (error)
+            *error = QStringLiteral("cannot lock %1: %2").arg(name, why);
+        return Result::Failed;
+    };
+    const QByteArray encoded = QFile::encodeName(name);
+    // A holder that lets go removes the file: a file locked after that is no longer the one at `name`, and is tried
+    // again.
+    for (int attempt = 0; attempt < 20; ++attempt) {
+        UniqueFd file(::openat(folderFd, encoded.constData(), O_RDWR | O_CREAT | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC,
+                               0644));
+        if (!file.valid())
+            return fail(QString::fromLocal8Bit(strerror(errno)));
+        struct stat opened{};
+        if (::fstat(file.get(), &opened) != 0)
+            return fail(QString::fromLocal8Bit(strerror(errno)));
+        if (!S_ISREG(opened.st_mode))
+            return fail(QStringLiteral("not a regular file"));
+        if (::flock(file.get(), LOCK_EX | LOCK_NB) != 0) {
+            if (errno != EWOULDBLOCK)
+                return fail(QString::fromLocal8Bit(strerror(errno)));
+            char text[32] = {};
+            const ssize_t size = ::pread(file.get(), text, sizeof text - 1, 0);
+            m_ownerPid = size > 0 ? QByteArray(text, size).trimmed().toLongLong() : 0;
+            return Result::HeldByAnother;
+        }
+        struct stat named{};
+        if (::fstatat(folderFd, encoded.constData(), &named, AT_SYMLINK_NOFOLLOW) != 0 || named.st_dev != opened.st_dev
+            || named.st_ino != opened.st_ino)
+            continue;
+        // The pid is for messages only: a full disk does not keep idlegpu from holding the lock.
+        const QByteArray pid = QByteArray::number(qint64(::getpid())) + '\n';
+        if (::ftruncate(file.get(), 0) == 0 && ::pwrite(file.get(), pid.constData(), size_t(pid.size()), 0) < 0)
+            (void)::ftruncate(file.get(), 0);
+        m_folder.reset(::fcntl(folderFd, F_DUPFD_CLOEXEC, 0));
+        m_file = std::move(file);
+        m_name = encoded;
+        return Result::Acquired;
+    }
+    return fail(QStringLiteral("it was replaced again and again while it was locked"));
+}
+
+void FileLock::release()
+{
+    if (m_file.valid() && m_folder.valid())
+        ::unlinkat(m_folder.get(), m_name.constData(), 0);
+    m_file.reset();
+    m_folder.reset();
+    m_name.clear();
+}

@@ -1,0 +1,36 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// SPDX-FileCopyrightText: 2026 The idlegpu authors
+#pragma once
+// An exclusive lock held with flock() on a file in a folder nobody else can write (SecureFile::openTrustedFolder):
+// the kernel lets go of it when its process ends, however it ends, so there is no stale lock to take over and no pid
+// that a reused or forged one could be mistaken for. The file holds its holder's pid, for messages only. It is opened
+// without following a link and without waiting on a FIFO; anything but a regular file there is refused.
+#include "config/securefile.h"
+
+#include <QString>
+
+class FileLock
+{
+public:
+    enum class Result { Acquired, HeldByAnother, Failed };
+
+    FileLock() = default;
+    ~FileLock() { release(); }
+    FileLock(const FileLock &) = delete;
+    FileLock &operator=(const FileLock &) = delete;
+
+    // Takes the lock on `name` in the folder open as `folderFd`, making the file (mode 0644) where missing. Never
+    // waits. Failed: *error says why, naming the file as `name`.
+    Result acquire(int folderFd, const QString &name, QString *error);
+    bool held() const { return m_file.valid(); }
+    // After HeldByAnother: the pid its holder wrote; 0 when it has written none yet.
+    qint64 ownerPid() const { return m_ownerPid; }
+    // Removes the file, then lets go: whoever waited on it finds it gone and makes a new one.
+    void release();
+
+private:
+    UniqueFd m_folder;
+    UniqueFd m_file;
+    QByteArray m_name;
+    qint64 m_ownerPid = 0;
+};
