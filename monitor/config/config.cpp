@@ -11,7 +11,6 @@
 #include <QFileInfo>
 #include <QSet>
 
-#include <sys/stat.h>
 #include <unistd.h>
 
 namespace {
@@ -719,42 +718,32 @@ QString configHome()
 
 namespace ConfigLoader {
 
-// A config names the commands idlegpu runs: one that another user can change is a way to run their code as
-// us. Refused like ssh refuses such an authorized_keys: group- or world-writable, or owned by someone else
-// (root excepted, for a system-wide file).
-static QString writableByOthers(const QString &path)
-{
-    struct stat info;
-    if (::stat(QFile::encodeName(path).constData(), &info) != 0 || !S_ISREG(info.st_mode))
-        return QString(); // reading it will say what is wrong
-    if (info.st_mode & (S_IWGRP | S_IWOTH))
-        return QStringLiteral("refused: other users can write this file (mode %1); fix it with: chmod go-w %2")
-            .arg(QString::number(info.st_mode & 07777, 8).rightJustified(4, QLatin1Char('0')), path);
-    if (info.st_uid != ::geteuid() && info.st_uid != 0)
-        return QStringLiteral("refused: this file belongs to user %1, not to the user idlegpu runs as (%2)")
-            .arg(info.st_uid)
-            .arg(::geteuid());
-    return QString();
-}
-
+// A config names the commands idlegpu runs, as root when idlegpu is root: one that another user can change, or
+// reach through a folder another user can change, is a way to run their code as us. readIniFile() refuses it as
+// sshd's StrictModes refuses such an authorized_keys.
 ConfigLoadResult load(const QString &path, const UserLookup &users)
 {
-    QString message = writableByOthers(path);
-    if (!message.isEmpty()) {
-        ConfigLoadResult result;
-        result.config.filePath = path;
-        result.diagnostics.append({ConfigDiagnostic::Error, path, 0, message});
-        return result;
-    }
-    const std::optional<QByteArray> contents = readIniFile(path, &message);
+    QString message;
+    IniReadFailure failure = IniReadFailure::None;
+    const std::optional<QByteArray> contents = readIniFile(path, &message, &failure);
     if (!contents) {
         ConfigLoadResult result;
         result.config.filePath = path;
-        result.diagnostics.append(
-            {ConfigDiagnostic::Error, path, 0, QStringLiteral("cannot read this file: %1").arg(message)});
+        result.changedWhileRead = failure == IniReadFailure::ChangedWhileRead;
+        if (failure == IniReadFailure::Untrusted)
+            message = QStringLiteral("refused: %1 (only root and the user idlegpu runs as may be able to change its "
+                                     "config: the file and every folder above it)")
+                          .arg(message);
+        else if (failure == IniReadFailure::ChangedWhileRead)
+            message = QStringLiteral("not used: it changed while it was read (read again when its writer is done)");
+        else
+            message = QStringLiteral("cannot read this file: %1").arg(message);
+        result.diagnostics.append({ConfigDiagnostic::Error, path, 0, message});
         return result;
     }
-    return parse(*contents, path, users);
+    ConfigLoadResult result = parse(*contents, path, users);
+    result.fileBlank = contents->trimmed().isEmpty();
+    return result;
 }
 
 ConfigLoadResult parse(const QByteArray &contents, const QString &path, const UserLookup &users)
