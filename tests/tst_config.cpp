@@ -615,6 +615,17 @@ void TestConfig::reportsProblems_data()
                                        << false;
     QTest::newRow("binary") << QByteArray("[defaults]\n\xFF\xFE\x00\x01\n", 15)
                             << QStringList{"test.conf:2: error: binary or not UTF-8 text"} << false;
+    // configparser takes an indented line for more of the value above it: one that reads as a key of the section
+    // would silently not set it (user= under cmd= would leave the workload running as root).
+    QTest::newRow("indented known key")
+        << QByteArray("[process-x]\ncmd=a\n\tuser = bob\n[tty]\nwhitelist = a,\n  enabled: yes\n")
+        << QStringList{"test.conf:3: error: 'user = bob' is indented, so it continues the value of cmd (line 2) instead "
+                       "of setting user in [process-x]: write it without indentation",
+                       "test.conf:6: error: 'enabled: yes' is indented, so it continues the value of whitelist (line 5) "
+                       "instead of setting enabled in [tty]: write it without indentation"}
+        << false;
+    QTest::newRow("indented words that are no key of the section")
+        << QByteArray("[process-x]\ncmd=a\n  --user=bob\n  b=1\n  interval_seconds=5\n") << QStringList{} << true;
     QTest::newRow("several errors, each with its line")
         << QByteArray("[defaults]\ninterval_seconds=x\n[process-0]\ncmd=\"\ngpus=-1\n")
         << QStringList{notANumber(2, "interval_seconds", "x", 1, 3600),

@@ -140,28 +140,28 @@ private:
             return;
         }
         if (section.name == QLatin1String("defaults")) {
-            warnUnknownKeys(section, defaultsKeys);
+            checkKeys(section, defaultsKeys);
             readDefaults(section);
         } else if (section.name == QLatin1String("tty")) {
-            warnUnknownKeys(section, ttyKeys);
+            checkKeys(section, ttyKeys);
             readTty(section);
         } else if (section.name == QLatin1String("activity")) {
-            warnUnknownKeys(section, activityKeys);
+            checkKeys(section, activityKeys);
             readActivity(section);
         } else if (section.name == QLatin1String("schedule")) {
-            warnUnknownKeys(section, scheduleKeys);
+            checkKeys(section, scheduleKeys);
             readSchedule(section);
         } else if (section.name == QLatin1String("slurm")) {
-            warnUnknownKeys(section, slurmKeys);
+            checkKeys(section, slurmKeys);
             readSlurm(section);
         } else if (section.name == QLatin1String("metrics")) {
-            warnUnknownKeys(section, metricsKeys);
+            checkKeys(section, metricsKeys);
             readMetrics(section);
         } else if (isGpuGroup) {
-            warnUnknownKeys(section, gpuGroupKeys);
+            checkKeys(section, gpuGroupKeys);
             readGpuGroup(section);
         } else if (isWorkload) {
-            warnUnknownKeys(section, workloadKeys);
+            checkKeys(section, workloadKeys);
             readWorkload(section);
         } else if (section.name == QLatin1String("default")) {
             warning(section.line, QStringLiteral("section [%1] ignored: configparser would give its keys to every "
@@ -656,11 +656,31 @@ private:
                                    .arg(key, text));
     }
 
-    void warnUnknownKeys(const IniDocument::Section &section, const QStringList &known)
+    // An unknown key is a warning. A continuation line that reads as a known key is an error: configparser takes an
+    // indented line after a key for more of its value, so a tab-indented `user = alice` under cmd= would be part of
+    // the command, and the workload would run as whoever idlegpu runs as, not as the user its author wrote.
+    void checkKeys(const IniDocument::Section &section, const QStringList &known)
     {
-        for (const IniDocument::Entry *entry : m_entriesOfSection.value(section.name))
+        for (const IniDocument::Entry *entry : m_entriesOfSection.value(section.name)) {
             if (!known.contains(entry->key))
                 warning(entry->line, QStringLiteral("unknown key '%1' in [%2] ignored").arg(entry->key, section.name));
+            for (const IniDocument::Entry::Continuation &continuation : entry->continuations) {
+                const QString &text = continuation.text;
+                qsizetype delimiter = 0;
+                while (delimiter < text.size() && text.at(delimiter) != QLatin1Char('=')
+                       && text.at(delimiter) != QLatin1Char(':'))
+                    ++delimiter;
+                const QString key = text.left(delimiter).trimmed().toLower();
+                if (delimiter < text.size() && known.contains(key))
+                    error(continuation.line, QStringLiteral("'%1' is indented, so it continues the value of %2 (line "
+                                                            "%3) instead of setting %4 in [%5]: write it without "
+                                                            "indentation")
+                                                 .arg(text.size() > 60 ? text.left(60) + QStringLiteral("...") : text,
+                                                      entry->key)
+                                                 .arg(entry->line)
+                                                 .arg(key, section.name));
+            }
+        }
     }
 
     const IniDocument::Entry *find(const IniDocument::Section &section, const QString &key) const

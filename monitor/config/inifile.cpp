@@ -271,10 +271,15 @@ ParsedFile parseFile(const QByteArray &contents)
         file.keyLines.append(keyLine);
     }
 
-    for (const KeyLine &keyLine : std::as_const(file.keyLines))
-        if (keyLine.inDocument)
-            doc.entries.append({keyLine.section, keyLine.key, keyLine.valueLines.join(QLatin1Char('\n')),
-                                keyLine.line + 1});
+    for (const KeyLine &keyLine : std::as_const(file.keyLines)) {
+        if (!keyLine.inDocument)
+            continue;
+        IniDocument::Entry entry{keyLine.section, keyLine.key, keyLine.valueLines.join(QLatin1Char('\n')),
+                                 keyLine.line + 1, {}};
+        for (const int line : keyLine.continuationLines)
+            entry.continuations.append({line + 1, pythonStrip(file.lines.at(line).text).toString()});
+        doc.entries.append(entry);
+    }
     if (suppressedProblems > 0)
         doc.problems.append({0, QStringLiteral("%1 more problems not shown").arg(suppressedProblems)});
     return file;

@@ -31,6 +31,12 @@ struct IniDocument
         QString key;     // lower case
         QString value;   // verbatim (continuation lines joined with \n)
         int line = 0;
+        struct Continuation
+        {
+            int line = 0;
+            QString text; // stripped
+        };
+        QList<Continuation> continuations; // the value's continuation lines, blank ones aside
     };
     struct Section
     {
