@@ -18,7 +18,8 @@
 
 namespace {
 
-constexpr uint32_t kFolderMask = IN_CLOSE_WRITE | IN_MOVED_TO | IN_CREATE | IN_DELETE_SELF | IN_MOVE_SELF | IN_ONLYDIR;
+constexpr uint32_t kFolderMask = IN_CLOSE_WRITE | IN_MOVED_TO | IN_CREATE | IN_DELETE | IN_MOVED_FROM | IN_DELETE_SELF
+                                 | IN_MOVE_SELF | IN_ONLYDIR;
 
 // The folder to watch for `file`, and the name in it that leads to the file: the file's own folder, or before that
 // exists the nearest folder above it.
@@ -128,7 +129,8 @@ void ConfigFileWatcher::readEvents()
             const QString name = event->len > 0 ? QFile::decodeName(event->name) : QString();
             if (!m_namesByWatch.value(event->wd).contains(name))
                 continue;
-            if (event->mask & (IN_CLOSE_WRITE | IN_MOVED_TO))
+            // Gone is whole too: the reload says the file is missing and keeps the config in force.
+            if (event->mask & (IN_CLOSE_WRITE | IN_MOVED_TO | IN_DELETE | IN_MOVED_FROM))
                 changedNow = true;
             // A new regular file is still being written (its close follows); a link or a folder is whole at once.
             else if ((event->mask & IN_CREATE)

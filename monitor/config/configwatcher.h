@@ -5,7 +5,7 @@
 // write.
 //
 // A write in place is whole when its writer closes the file (IN_CLOSE_WRITE); a save by rename, when the new file is
-// moved over the name (IN_MOVED_TO). Every other step of a save (the truncation, each write, the creation of a new
+// moved over the name (IN_MOVED_TO); a file deleted or moved away is gone at once. Every other step of a save (the truncation, each write, the creation of a new
 // file) is left alone: an editor paused between two writes would otherwise hand over half a file, the first half
 // of a workload without its user= line. The watch is on the file's folder (inotify through a QSocketNotifier), which
 // outlives any replacement of the file; where the config is a link, on the folder of the file it names too. Before the
@@ -31,8 +31,8 @@ public:
     QStringList watchedFolders() const;
 
 Q_SIGNALS:
-    // The file was closed after a write, renamed or linked into place, or a folder on its way appeared or went (or
-    // inotify lost events): worth reading again.
+    // The file was closed after a write, renamed or linked into place, deleted or moved away, or a folder on its way
+    // appeared or went (or inotify lost events): worth reading again.
     void changed();
 
 private:
