@@ -3,6 +3,7 @@
 #include "traymode.h"
 
 #include "config/config.h"
+#include "config/configwatcher.h"
 #include "ledger/ledgerstore.h"
 #include "logging.h"
 #include "monitorhost.h"
@@ -22,7 +23,6 @@
 #include <QDir>
 #include <QFile>
 #include <QFileInfo>
-#include <QFileSystemWatcher>
 #include <QLibraryInfo>
 #include <QLocale>
 #include <QMessageBox>
@@ -244,7 +244,8 @@ int runTray(const QString &configPath, bool demo, const ServiceNotifier &service
 
     // A configuration that cannot be used does not end the tray: it shows the problem and starts the monitor
     // once the file is fixed (the monitor watches the file itself only after a good start).
-    QFileSystemWatcher configWatcher;
+    // Retried when a write of the file is whole (ConfigFileWatcher), never in the middle of one.
+    ConfigFileWatcher configWatcher;
     bool firstStart = true;
     QObject::connect(&monitor, &MonitorHost::started, &monitor, [&](bool ok) {
         const bool first = std::exchange(firstStart, false);
@@ -258,24 +259,19 @@ int runTray(const QString &configPath, bool demo, const ServiceNotifier &service
                        QCoreApplication::applicationPid());
             else
                 qCInfo(lcConfig, "%s is usable now; monitoring", qPrintable(path));
-            const QStringList watched = configWatcher.files() + configWatcher.directories();
-            if (!watched.isEmpty())
-                configWatcher.removePaths(watched);
+            configWatcher.disconnect(); // the monitor watches the file itself from now on
             return;
         }
         if (first) {
             tray.reportConfigProblems();
-            configWatcher.addPath(QFileInfo(path).absolutePath());
+            configWatcher.watch(path);
         }
-        if (QFileInfo::exists(path))
-            configWatcher.addPath(path); // re-watch after an editor's rename
     });
     const auto retry = [&] {
         if (!quitting)
             monitor.start(); // ignored by a monitor that started meanwhile
     };
-    QObject::connect(&configWatcher, &QFileSystemWatcher::fileChanged, &monitor, retry);
-    QObject::connect(&configWatcher, &QFileSystemWatcher::directoryChanged, &monitor, retry);
+    QObject::connect(&configWatcher, &ConfigFileWatcher::changed, &monitor, retry);
     monitor.start();
 
     // The tray may not be there yet at login. Wait for it; after kTrayWaitMs show the status window instead,

@@ -5,6 +5,7 @@
 #include "logging.h"
 #include "conditions/powersupply.h"
 #include "conditions/logindpresence.h"
+#include "config/configwatcher.h"
 #include "devices/nodewatcher.h"
 #include "holders/procparse.h"
 #include "ledger/ledgerstore.h"
@@ -31,7 +32,7 @@ constexpr qint64 kHiddenCheckedByBackendAfterMs = 30'000;
 // An open that no visible process explains yet is checked again this soon: its fd shows in /proc microseconds
 // after the event (bench_preemption without bystanders: 5 ms gave p90 6.7 ms, 1 ms gives p90 2.0 ms).
 constexpr int kRecheckMs = 1;
-// Editors save in several steps (truncate, write, rename): read the file once they are done.
+// Read the file this long after its writer closed it or renamed it into place: one read for saves in a row.
 constexpr int kReloadDelayMs = 200;
 // An idle time read again comes back a few milliseconds off (the desktop's round trip, logind's µs on another
 // clock): less than this is the same last input.
@@ -60,14 +61,6 @@ unsigned long long processStartTicks(const QString &procRoot, qint64 pid)
     return parseProcStat(text.constData(), &stat) ? stat.startTime : 0;
 }
 
-// True when the file holds nothing but white space.
-bool isBlankFile(const QString &path)
-{
-    QFile file(path);
-    if (!file.open(QIODevice::ReadOnly) || file.size() > 4096)
-        return false;
-    return file.readAll().trimmed().isEmpty();
-}
 } // namespace
 
 Monitor::Monitor(const QString &configPath, WorkloadRunner *runner, const Clock *clock, const MonitorPaths &paths,
@@ -140,18 +133,13 @@ Monitor::Monitor(const QString &configPath, WorkloadRunner *runner, const Clock 
     connect(m_nodeWatcher, &NodeWatcher::eventsArrived, this, &Monitor::onNodeEvents);
 
     m_fileWatcher = new QFileSystemWatcher(this);
-    connect(m_fileWatcher, &QFileSystemWatcher::fileChanged, this, [this](const QString &path) {
-        if (path == m_configPath)
-            m_reloadTimer->start();
-    });
     connect(m_fileWatcher, &QFileSystemWatcher::directoryChanged, this, [this](const QString &path) {
-        if (path == m_configWatchFolder) {
-            watchConfigFile(); // an editor that saves by rename replaces the watched file; a folder made on the way
-            m_reloadTimer->start();
-        }
         if (path == m_config.deviceRoot || path == driFolder())
             rescan();
     });
+    // Only a write closed or a file renamed into place: never a file in the middle of its write.
+    m_configWatcher = new ConfigFileWatcher(this);
+    connect(m_configWatcher, &ConfigFileWatcher::changed, m_reloadTimer, qOverload<>(&QTimer::start));
 
     connect(m_runner, &WorkloadRunner::runtimeChanged, this, [this] {
         // A workload that ended frees its GPUs for another; decide again once the current scan is done.
@@ -407,17 +395,22 @@ void Monitor::reloadConfig()
 {
     if (m_shuttingDown)
         return;
-    // A file replaced (renamed over, deleted and written anew) loses its watch only once the watcher has seen
-    // the old one go, which may come after the folder's change: watch whatever now has the name.
-    watchConfigFile();
     if (m_notSetUp && !QFileInfo::exists(m_configPath))
         return; // still not set up: a change of something else in the folder
     const bool firstFile = std::exchange(m_notSetUp, false);
     if (firstFile)
         qCInfo(lcConfig, "%s appeared: applying it", qPrintable(m_configPath));
     ConfigLoadResult result = ConfigLoader::load(m_configPath);
+    if (result.changedWhileRead) {
+        // Its writer is not done: the close or rename that ends the write brings the whole file. A timed retry could
+        // fall in the writer's pause and read half a file as a whole one.
+        qCInfo(lcConfig, "%s changed while it was read; reading it again once its writer is done",
+               qPrintable(m_configPath));
+        m_notSetUp = firstFile;
+        return;
+    }
     // A first file has nothing to stop: an empty one is a setup without workloads.
-    if (result.ok() && !firstFile && isBlankFile(m_configPath)) {
+    if (result.ok() && !firstFile && result.fileBlank) {
         // A file cut to nothing (a save that failed half-way, a full disk, `> file`) would read as a valid
         // config without workloads and stop them all.
         result.diagnostics.append({ConfigDiagnostic::Error, m_configPath, 0,
@@ -475,9 +468,8 @@ bool Monitor::applyConfig(const ConfigLoadResult &result, bool initial)
     m_pollTimer->start(m_config.intervalSeconds * 1000);
     if (deviceRootChanged) {
         const QStringList dirs = m_fileWatcher->directories();
-        for (const QString &dir : dirs)
-            if (dir != m_configWatchFolder)
-                m_fileWatcher->removePath(dir);
+        if (!dirs.isEmpty())
+            m_fileWatcher->removePaths(dirs);
         if (!m_fileWatcher->addPath(m_config.deviceRoot))
             qCWarning(lcScan, "cannot watch %s for GPUs appearing; the poll every %d s will notice them",
                       qPrintable(m_config.deviceRoot), m_config.intervalSeconds);
@@ -512,22 +504,7 @@ void Monitor::applyOnBatteryConfig()
 
 void Monitor::watchConfigFile()
 {
-    const QFileInfo info(m_configPath);
-    // Not set up yet, the file's folder may be missing too (~/.config/idlegpu): watch the nearest folder above it
-    // that exists; its change brings the watch closer, until the file's own folder is watched.
-    QString folder = info.absolutePath();
-    for (QString parent = QFileInfo(folder).absolutePath(); !QFileInfo(folder).isDir() && parent != folder;
-         parent = QFileInfo(folder).absolutePath())
-        folder = parent;
-    if (folder != m_configWatchFolder) {
-        const QString previous = std::exchange(m_configWatchFolder, folder);
-        if (!previous.isEmpty() && previous != m_config.deviceRoot && previous != driFolder())
-            m_fileWatcher->removePath(previous);
-    }
-    if (!m_fileWatcher->directories().contains(folder))
-        m_fileWatcher->addPath(folder);
-    if (info.exists() && !m_fileWatcher->files().contains(m_configPath))
-        m_fileWatcher->addPath(m_configPath);
+    m_configWatcher->watch(m_configPath);
 }
 
 QString Monitor::driFolder() const

@@ -33,6 +33,7 @@ class NodeWatcher;
 class PowerSupplyWatcher;
 struct NodeEvents;
 class QFileSystemWatcher;
+class ConfigFileWatcher;
 class QTimer;
 
 // A workload stopped because someone else opened its GPU.
@@ -201,11 +202,12 @@ private:
     UserPresence m_presence; // combined; the collector puts it in each snapshot
 
     NodeWatcher *m_nodeWatcher = nullptr;
-    QFileSystemWatcher *m_fileWatcher = nullptr;
+    QFileSystemWatcher *m_fileWatcher = nullptr; // device_root and its dri/, for GPUs appearing
+    ConfigFileWatcher *m_configWatcher = nullptr;
     QTimer *m_pollTimer = nullptr;     // the fallback poll
     QTimer *m_wakeTimer = nullptr;     // the policy's next moment (end of a start delay, a retry)
     QTimer *m_coalesceTimer = nullptr; // events that need no immediate answer
-    QTimer *m_reloadTimer = nullptr;   // editors write in several steps
+    QTimer *m_reloadTimer = nullptr;   // editors may save several times in a row
     QTimer *m_gpuSampleTimer = nullptr; // while someone looks at the metrics
     QTimer *m_openOnlyWatchTimer = nullptr; // while open-only holders share a GPU with a workload
     QTimer *m_heartbeatTimer = nullptr;
@@ -216,9 +218,6 @@ private:
     bool m_metricsUp = true;                 // false once shut down: the last file says idlegpu_up 0
     std::optional<Config> m_missingConfigPlaceholder; // acceptMissingConfig()
     bool m_notSetUp = false;
-    // The folder watched for the config file to appear or change: its own, or while that does not exist yet, the
-    // nearest one above it that does.
-    QString m_configWatchFolder;
     bool m_started = false;
     bool m_shuttingDown = false;
     bool m_inScan = false;

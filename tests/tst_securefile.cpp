@@ -118,6 +118,7 @@ private slots:
         const SecureFile::Opened opened = SecureFile::openTrustedFile(path, m_self);
         QVERIFY(!opened.ok());
         QVERIFY2(opened.error.startsWith(blamed + QLatin1Char(' ')), qPrintable(opened.error));
+        QVERIFY(opened.untrusted);
     }
 
     void stickyFolderIsTrustedButNotItsStrangers()
@@ -142,6 +143,7 @@ private slots:
         const SecureFile::Opened opened = SecureFile::openTrustedFile(fifo, m_self);
         QVERIFY(!opened.ok());
         QVERIFY2(opened.error.contains(QLatin1String("not a regular file")), qPrintable(opened.error));
+        QVERIFY(!opened.untrusted); // unusable, not a question of who may change it
     }
 
     void openTrustedFolderWantsAFolder()

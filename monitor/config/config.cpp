@@ -12,7 +12,6 @@
 #include <QFileInfo>
 #include <QSet>
 
-#include <sys/stat.h>
 #include <unistd.h>
 
 namespace {
@@ -142,28 +141,28 @@ private:
             return;
         }
         if (section.name == QLatin1String("defaults")) {
-            warnUnknownKeys(section, defaultsKeys);
+            checkKeys(section, defaultsKeys);
             readDefaults(section);
         } else if (section.name == QLatin1String("tty")) {
-            warnUnknownKeys(section, ttyKeys);
+            checkKeys(section, ttyKeys);
             readTty(section);
         } else if (section.name == QLatin1String("activity")) {
-            warnUnknownKeys(section, activityKeys);
+            checkKeys(section, activityKeys);
             readActivity(section);
         } else if (section.name == QLatin1String("schedule")) {
-            warnUnknownKeys(section, scheduleKeys);
+            checkKeys(section, scheduleKeys);
             readSchedule(section);
         } else if (section.name == QLatin1String("slurm")) {
-            warnUnknownKeys(section, slurmKeys);
+            checkKeys(section, slurmKeys);
             readSlurm(section);
         } else if (section.name == QLatin1String("metrics")) {
-            warnUnknownKeys(section, metricsKeys);
+            checkKeys(section, metricsKeys);
             readMetrics(section);
         } else if (isGpuGroup) {
-            warnUnknownKeys(section, gpuGroupKeys);
+            checkKeys(section, gpuGroupKeys);
             readGpuGroup(section);
         } else if (isWorkload) {
-            warnUnknownKeys(section, workloadKeys);
+            checkKeys(section, workloadKeys);
             readWorkload(section);
         } else if (section.name == QLatin1String("default")) {
             warning(section.line, QStringLiteral("section [%1] ignored: configparser would give its keys to every "
@@ -665,11 +664,31 @@ private:
                                    .arg(key, text));
     }
 
-    void warnUnknownKeys(const IniDocument::Section &section, const QStringList &known)
+    // An unknown key is a warning. A continuation line that reads as a known key is an error: configparser takes an
+    // indented line after a key for more of its value, so a tab-indented `user = alice` under cmd= would be part of
+    // the command, and the workload would run as whoever idlegpu runs as, not as the user its author wrote.
+    void checkKeys(const IniDocument::Section &section, const QStringList &known)
     {
-        for (const IniDocument::Entry *entry : m_entriesOfSection.value(section.name))
+        for (const IniDocument::Entry *entry : m_entriesOfSection.value(section.name)) {
             if (!known.contains(entry->key))
                 warning(entry->line, QStringLiteral("unknown key '%1' in [%2] ignored").arg(entry->key, section.name));
+            for (const IniDocument::Entry::Continuation &continuation : entry->continuations) {
+                const QString &text = continuation.text;
+                qsizetype delimiter = 0;
+                while (delimiter < text.size() && text.at(delimiter) != QLatin1Char('=')
+                       && text.at(delimiter) != QLatin1Char(':'))
+                    ++delimiter;
+                const QString key = text.left(delimiter).trimmed().toLower();
+                if (delimiter < text.size() && known.contains(key))
+                    error(continuation.line, QStringLiteral("'%1' is indented, so it continues the value of %2 (line "
+                                                            "%3) instead of setting %4 in [%5]: write it without "
+                                                            "indentation")
+                                                 .arg(text.size() > 60 ? text.left(60) + QStringLiteral("...") : text,
+                                                      entry->key)
+                                                 .arg(entry->line)
+                                                 .arg(key, section.name));
+            }
+        }
     }
 
     const IniDocument::Entry *find(const IniDocument::Section &section, const QString &key) const
@@ -727,42 +746,32 @@ QString configHome()
 
 namespace ConfigLoader {
 
-// A config names the commands idlegpu runs: one that another user can change is a way to run their code as
-// us. Refused like ssh refuses such an authorized_keys: group- or world-writable, or owned by someone else
-// (root excepted, for a system-wide file).
-static QString writableByOthers(const QString &path)
-{
-    struct stat info;
-    if (::stat(QFile::encodeName(path).constData(), &info) != 0 || !S_ISREG(info.st_mode))
-        return QString(); // reading it will say what is wrong
-    if (info.st_mode & (S_IWGRP | S_IWOTH))
-        return QStringLiteral("refused: other users can write this file (mode %1); fix it with: chmod go-w %2")
-            .arg(QString::number(info.st_mode & 07777, 8).rightJustified(4, QLatin1Char('0')), path);
-    if (info.st_uid != ::geteuid() && info.st_uid != 0)
-        return QStringLiteral("refused: this file belongs to user %1, not to the user idlegpu runs as (%2)")
-            .arg(info.st_uid)
-            .arg(::geteuid());
-    return QString();
-}
-
+// A config names the commands idlegpu runs, as root when idlegpu is root: one that another user can change, or
+// reach through a folder another user can change, is a way to run their code as us. readIniFile() refuses it as
+// sshd's StrictModes refuses such an authorized_keys.
 ConfigLoadResult load(const QString &path, const UserLookup &users)
 {
-    QString message = writableByOthers(path);
-    if (!message.isEmpty()) {
-        ConfigLoadResult result;
-        result.config.filePath = path;
-        result.diagnostics.append({ConfigDiagnostic::Error, path, 0, message});
-        return result;
-    }
-    const std::optional<QByteArray> contents = readIniFile(path, &message);
+    QString message;
+    IniReadFailure failure = IniReadFailure::None;
+    const std::optional<QByteArray> contents = readIniFile(path, &message, &failure);
     if (!contents) {
         ConfigLoadResult result;
         result.config.filePath = path;
-        result.diagnostics.append(
-            {ConfigDiagnostic::Error, path, 0, QStringLiteral("cannot read this file: %1").arg(message)});
+        result.changedWhileRead = failure == IniReadFailure::ChangedWhileRead;
+        if (failure == IniReadFailure::Untrusted)
+            message = QStringLiteral("refused: %1 (only root and the user idlegpu runs as may be able to change its "
+                                     "config: the file and every folder above it)")
+                          .arg(message);
+        else if (failure == IniReadFailure::ChangedWhileRead)
+            message = QStringLiteral("not used: it changed while it was read (read again when its writer is done)");
+        else
+            message = QStringLiteral("cannot read this file: %1").arg(message);
+        result.diagnostics.append({ConfigDiagnostic::Error, path, 0, message});
         return result;
     }
-    return parse(*contents, path, users);
+    ConfigLoadResult result = parse(*contents, path, users);
+    result.fileBlank = contents->trimmed().isEmpty();
+    return result;
 }
 
 ConfigLoadResult parse(const QByteArray &contents, const QString &path, const UserLookup &users)

@@ -388,6 +388,10 @@ struct ConfigLoadResult
 {
     Config config;
     QList<ConfigDiagnostic> diagnostics;
+    // load(): the file changed while it was read (an error says so): its writer is not done, and its close or rename
+    // brings the whole file.
+    bool changedWhileRead = false;
+    bool fileBlank = false; // load(): the file holds nothing but white space
 
     // No error that keeps the file from being used (refused workloads aside: see refusedWorkloads()).
     bool ok() const
@@ -409,8 +413,9 @@ struct ConfigLoadResult
 };
 
 namespace ConfigLoader {
-// Reads and checks a config file. Never throws or crashes, whatever the file holds; on errors, the returned
-// config is the best effort and must not be applied (ok() is false). `users` says who idlegpu runs as and
+// Reads (through readIniFile(): a file root or idlegpu's user alone can change, read whole) and checks a config file.
+// Never throws or crashes, whatever the file holds; on errors, the returned config is the best effort and must not
+// be applied (ok() is false). `users` says who idlegpu runs as and
 // finds the accounts user= names (see checkWorkloadUser()).
 ConfigLoadResult load(const QString &path, const UserLookup &users = UserLookup::system());
 // The same for bytes already read (the fuzzer and tests use it); `path` only names them in messages.

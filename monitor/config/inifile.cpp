@@ -271,10 +271,15 @@ ParsedFile parseFile(const QByteArray &contents)
         file.keyLines.append(keyLine);
     }
 
-    for (const KeyLine &keyLine : std::as_const(file.keyLines))
-        if (keyLine.inDocument)
-            doc.entries.append({keyLine.section, keyLine.key, keyLine.valueLines.join(QLatin1Char('\n')),
-                                keyLine.line + 1});
+    for (const KeyLine &keyLine : std::as_const(file.keyLines)) {
+        if (!keyLine.inDocument)
+            continue;
+        IniDocument::Entry entry{keyLine.section, keyLine.key, keyLine.valueLines.join(QLatin1Char('\n')),
+                                 keyLine.line + 1, {}};
+        for (const int line : keyLine.continuationLines)
+            entry.continuations.append({line + 1, pythonStrip(file.lines.at(line).text).toString()});
+        doc.entries.append(entry);
+    }
     if (suppressedProblems > 0)
         doc.problems.append({0, QStringLiteral("%1 more problems not shown").arg(suppressedProblems)});
     return file;
@@ -740,34 +745,50 @@ int IniDocument::sectionLine(const QString &section) const
     return 0;
 }
 
-std::optional<QByteArray> readIniFile(const QString &path, QString *error)
+std::optional<QByteArray> readIniFile(const QString &path, QString *error, IniReadFailure *failure)
 {
-    const auto fail = [error](const QString &message) {
+    const auto fail = [error, failure](IniReadFailure why, const QString &message) {
         if (error)
             *error = message;
+        if (failure)
+            *failure = why;
         return std::nullopt;
     };
-    // O_NONBLOCK: a FIFO put in the file's place must not hang the monitor.
-    const int fd = ::open(QFile::encodeName(path).constData(), O_RDONLY | O_NONBLOCK | O_CLOEXEC);
-    if (fd < 0)
-        return fail(QString::fromLocal8Bit(strerror(errno)).toLower());
-    QFile file;
-    if (!file.open(fd, QIODevice::ReadOnly, QFileDevice::AutoCloseHandle)) {
-        ::close(fd);
-        return fail(file.errorString());
+    if (failure)
+        *failure = IniReadFailure::None;
+    const SecureFile::Opened opened = SecureFile::openTrustedFile(path, ::geteuid());
+    if (!opened.ok())
+        return fail(opened.untrusted ? IniReadFailure::Untrusted : IniReadFailure::Unreadable, opened.error);
+    struct stat before = {};
+    if (::fstat(opened.fd.get(), &before) != 0)
+        return fail(IniReadFailure::Unreadable, QString::fromLocal8Bit(strerror(errno)).toLower());
+    if (before.st_size > IniDocument::maxFileSize)
+        return fail(IniReadFailure::Unreadable, QStringLiteral("it is larger than 1 MiB: not a config file"));
+    QString readError;
+    const std::optional<QByteArray> contents =
+        SecureFile::readAll(opened.fd.get(), IniDocument::maxFileSize, &readError);
+    if (!contents) {
+        // Grown past the limit while it was read: changed, or simply too large.
+        struct stat grown = {};
+        if (::fstat(opened.fd.get(), &grown) == 0 && grown.st_size != before.st_size)
+            return fail(IniReadFailure::ChangedWhileRead, QStringLiteral("it changed while it was read"));
+        return fail(IniReadFailure::Unreadable, before.st_size > IniDocument::maxFileSize
+                                                    ? QStringLiteral("it is larger than 1 MiB: not a config file")
+                                                    : readError);
     }
-    struct stat info = {};
-    if (::fstat(fd, &info) != 0)
-        return fail(QString::fromLocal8Bit(strerror(errno)).toLower());
-    if (S_ISDIR(info.st_mode))
-        return fail(QStringLiteral("it is a folder, not a file"));
-    if (!S_ISREG(info.st_mode))
-        return fail(QStringLiteral("it is not a regular file"));
-    const QByteArray contents = file.read(IniDocument::maxFileSize + 1);
-    if (file.error() != QFileDevice::NoError)
-        return fail(file.errorString());
-    if (contents.size() > IniDocument::maxFileSize)
-        return fail(QStringLiteral("it is larger than 1 MiB: not a config file"));
+    // An editor that writes in place may be between two writes: what was read is then half a file. Nothing that
+    // changed under the read is used; the writer's close (or rename) that follows brings the whole file.
+    struct stat after = {};
+    struct stat named = {};
+    const auto same = [](const struct stat &a, const struct stat &b) {
+        return a.st_dev == b.st_dev && a.st_ino == b.st_ino && a.st_size == b.st_size
+               && a.st_mtim.tv_sec == b.st_mtim.tv_sec && a.st_mtim.tv_nsec == b.st_mtim.tv_nsec
+               && a.st_ctim.tv_sec == b.st_ctim.tv_sec && a.st_ctim.tv_nsec == b.st_ctim.tv_nsec;
+    };
+    if (::fstat(opened.fd.get(), &after) != 0 || !same(before, after) || contents->size() != after.st_size
+        || ::lstat(QFile::encodeName(opened.path).constData(), &named) != 0 || named.st_dev != after.st_dev
+        || named.st_ino != after.st_ino)
+        return fail(IniReadFailure::ChangedWhileRead, QStringLiteral("it changed while it was read"));
     return contents;
 }
 

@@ -31,6 +31,12 @@ struct IniDocument
         QString key;     // lower case
         QString value;   // verbatim (continuation lines joined with \n)
         int line = 0;
+        struct Continuation
+        {
+            int line = 0;
+            QString text; // stripped
+        };
+        QList<Continuation> continuations; // the value's continuation lines, blank ones aside
     };
     struct Section
     {
@@ -57,10 +63,21 @@ struct IniDocument
     int sectionLine(const QString &section) const; // 0 when absent
 };
 
-// Reads a config file without ever blocking or swallowing a huge one: only a regular file (or a link to one)
-// of at most IniDocument::maxFileSize bytes. Returns nullopt and sets *error (e.g. "no such file or directory",
-// "it is a folder, not a file") otherwise.
-std::optional<QByteArray> readIniFile(const QString &path, QString *error);
+// Why readIniFile() returned nothing.
+enum class IniReadFailure {
+    None,
+    Unreadable,       // missing, not a regular file, too large, a read error
+    Untrusted,        // a user other than root and idlegpu's own may change the file or a folder on its way
+    ChangedWhileRead, // written or replaced while it was read: what was read may be half a file
+};
+
+// Reads a config file the only way idlegpu reads one: opened once through SecureFile::openTrustedFile() for the user
+// idlegpu runs as (every folder on the way checked on the fd it was opened as, a link followed only in a trusted
+// folder), never blocking (a FIFO is refused), only a regular file of at most IniDocument::maxFileSize bytes, read
+// from that fd, and only when its status (inode, size, modification and change times) is the same after the read
+// as before and its path still names it. Returns nullopt and sets *error (naming the file or folder at fault) and
+// *failure otherwise.
+std::optional<QByteArray> readIniFile(const QString &path, QString *error, IniReadFailure *failure = nullptr);
 
 // The registered format; register once, on first use. Keys are "section/key", lower case: QSettings itself
 // compares keys case-sensitively on Linux, so use lower-case keys with it.

@@ -122,6 +122,13 @@ Opened refuse(const QString &error)
     return result;
 }
 
+Opened refuseUntrusted(const QString &error)
+{
+    Opened result = refuse(error);
+    result.untrusted = true;
+    return result;
+}
+
 // The walk of openTrustedFile and openTrustedFolder (see the header).
 Opened walk(const QString &path, uid_t owner, bool wantFolder)
 {
@@ -133,7 +140,7 @@ Opened walk(const QString &path, uid_t owner, bool wantFolder)
     int links = 0;
     const auto checkFolder = [&](const UniqueFd &fd, const QString &name) { return untrustedFolderReason(fd.get(), name, owner); };
     if (QString why = checkFolder(folder, folderPath); !why.isEmpty())
-        return refuse(why);
+        return refuseUntrusted(why);
     while (!pending.isEmpty()) {
         const QString part = pending.takeFirst();
         if (part == QLatin1String("."))
@@ -166,7 +173,7 @@ Opened walk(const QString &path, uid_t owner, bool wantFolder)
         }
         if (S_ISDIR(st.st_mode) && (!last || wantFolder)) {
             if (QString why = checkFolder(next, nextPath); !why.isEmpty())
-                return refuse(why);
+                return refuseUntrusted(why);
             folder = std::move(next);
             folderPath = nextPath;
             continue;
@@ -175,10 +182,12 @@ Opened walk(const QString &path, uid_t owner, bool wantFolder)
             return refuse(QStringLiteral("%1 is not a folder").arg(nextPath));
         if (wantFolder)
             return refuse(QStringLiteral("%1 is not a folder").arg(nextPath));
+        if (S_ISDIR(st.st_mode))
+            return refuse(QStringLiteral("%1 is a folder, not a file").arg(nextPath));
         if (!S_ISREG(st.st_mode))
             return refuse(QStringLiteral("%1 is not a regular file").arg(nextPath));
         if (QString why = untrustedReason(st, nextPath, owner); !why.isEmpty())
-            return refuse(why);
+            return refuseUntrusted(why);
         // Opened again from the same trusted folder, for reading, without following a link and without waiting on
         // anything that is not a plain file; the same inode as the one checked.
         UniqueFd file(::openat(folder.get(), encoded.constData(), O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC));

@@ -48,6 +48,9 @@ struct Opened
     UniqueFd fd;
     QString path;  // the path as opened, every link resolved
     QString error; // why it was refused, naming the path or folder at fault; empty when fd is valid
+    // Refused for who may change it (an owner or a mode that lets another user write the file or a folder on the
+    // way), not for being missing, unreadable or not a file.
+    bool untrusted = false;
     bool ok() const { return fd.valid(); }
 };
 

@@ -1,0 +1,145 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// SPDX-FileCopyrightText: 2026 The idlegpu authors
+#include "config/configwatcher.h"
+
+#include "logging.h"
+
+#include <QDir>
+#include <QFile>
+#include <QFileInfo>
+#include <QSocketNotifier>
+
+#include <cerrno>
+#include <cstring>
+
+#include <sys/inotify.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+namespace {
+
+constexpr uint32_t kFolderMask = IN_CLOSE_WRITE | IN_MOVED_TO | IN_CREATE | IN_DELETE | IN_MOVED_FROM | IN_DELETE_SELF
+                                 | IN_MOVE_SELF | IN_ONLYDIR;
+
+// The folder to watch for `file`, and the name in it that leads to the file: the file's own folder, or before that
+// exists the nearest folder above it.
+QPair<QString, QString> watchPoint(const QString &file)
+{
+    QString name = QFileInfo(file).fileName();
+    QString folder = QFileInfo(file).absolutePath();
+    while (!QFileInfo(folder).isDir()) {
+        const QString parent = QFileInfo(folder).absolutePath();
+        if (parent == folder)
+            break;
+        name = QFileInfo(folder).fileName();
+        folder = parent;
+    }
+    return {folder, name};
+}
+
+bool isLink(const QString &path)
+{
+    struct stat info;
+    return ::lstat(QFile::encodeName(path).constData(), &info) == 0 && S_ISLNK(info.st_mode);
+}
+
+} // namespace
+
+ConfigFileWatcher::ConfigFileWatcher(QObject *parent) : QObject(parent)
+{
+    m_fd = ::inotify_init1(IN_NONBLOCK | IN_CLOEXEC);
+    if (m_fd < 0) {
+        qCWarning(lcConfig).noquote() << "cannot watch the config file for edits (inotify):" << std::strerror(errno)
+                                      << "- send SIGHUP to apply an edit";
+        return;
+    }
+    m_notifier = new QSocketNotifier(m_fd, QSocketNotifier::Read, this);
+    connect(m_notifier, &QSocketNotifier::activated, this, &ConfigFileWatcher::readEvents);
+}
+
+ConfigFileWatcher::~ConfigFileWatcher()
+{
+    delete m_notifier; // before its descriptor goes
+    if (m_fd >= 0)
+        ::close(m_fd);
+}
+
+void ConfigFileWatcher::watch(const QString &path)
+{
+    m_path = QFileInfo(path).absoluteFilePath();
+    if (m_fd < 0)
+        return;
+    QStringList files{m_path};
+    if (isLink(m_path)) {
+        const QString target = QFileInfo(m_path).canonicalFilePath();
+        if (!target.isEmpty() && target != m_path)
+            files.append(target);
+    }
+    QHash<int, QString> folderByWatch;
+    QHash<int, QSet<QString>> namesByWatch;
+    for (const QString &file : std::as_const(files)) {
+        const auto [folder, name] = watchPoint(file);
+        const int watch = ::inotify_add_watch(m_fd, QFile::encodeName(folder).constData(), kFolderMask);
+        if (watch < 0) {
+            qCWarning(lcConfig).noquote() << "cannot watch" << folder << "for edits of the config file:"
+                                          << std::strerror(errno);
+            continue;
+        }
+        folderByWatch.insert(watch, folder);
+        namesByWatch[watch].insert(name);
+    }
+    for (auto it = m_folderByWatch.constBegin(); it != m_folderByWatch.constEnd(); ++it)
+        if (!folderByWatch.contains(it.key()))
+            ::inotify_rm_watch(m_fd, it.key()); // fails harmlessly for a folder that went
+    m_folderByWatch = folderByWatch;
+    m_namesByWatch = namesByWatch;
+}
+
+QStringList ConfigFileWatcher::watchedFolders() const
+{
+    QStringList folders = m_folderByWatch.values();
+    folders.sort();
+    folders.removeDuplicates();
+    return folders;
+}
+
+void ConfigFileWatcher::readEvents()
+{
+    bool changedNow = false;
+    alignas(struct inotify_event) char buffer[16 * 1024];
+    while (true) {
+        const ssize_t length = ::read(m_fd, buffer, sizeof buffer);
+        if (length < 0 && errno == EINTR)
+            continue;
+        if (length <= 0)
+            break;
+        for (ssize_t offset = 0; offset + ssize_t(sizeof(inotify_event)) <= length;) {
+            const auto *event = reinterpret_cast<const inotify_event *>(buffer + offset);
+            offset += ssize_t(sizeof(inotify_event)) + event->len;
+            if (event->mask & IN_Q_OVERFLOW) {
+                changedNow = true; // what was lost may have been the config's close
+                continue;
+            }
+            if (!m_folderByWatch.contains(event->wd))
+                continue; // a watch dropped by watch(): its last events and IN_IGNORED
+            if (event->mask & (IN_IGNORED | IN_DELETE_SELF | IN_MOVE_SELF)) {
+                changedNow = true; // the folder went: watch what has its name now
+                continue;
+            }
+            const QString name = event->len > 0 ? QFile::decodeName(event->name) : QString();
+            if (!m_namesByWatch.value(event->wd).contains(name))
+                continue;
+            // Gone is whole too: the reload says the file is missing and keeps the config in force.
+            if (event->mask & (IN_CLOSE_WRITE | IN_MOVED_TO | IN_DELETE | IN_MOVED_FROM))
+                changedNow = true;
+            // A new regular file is still being written (its close follows); a link or a folder is whole at once.
+            else if ((event->mask & IN_CREATE)
+                     && ((event->mask & IN_ISDIR) || isLink(m_folderByWatch.value(event->wd) + QLatin1Char('/') + name)))
+                changedNow = true;
+        }
+    }
+    if (!changedNow)
+        return;
+    watch(m_path);
+    Q_EMIT changed();
+}

@@ -1,0 +1,46 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// SPDX-FileCopyrightText: 2026 The idlegpu authors
+#pragma once
+// Tells when a config file has been written whole, so that idlegpu reads it again then and never in the middle of a
+// write.
+//
+// A write in place is whole when its writer closes the file (IN_CLOSE_WRITE); a save by rename, when the new file is
+// moved over the name (IN_MOVED_TO); a file deleted or moved away is gone at once. Every other step of a save (the truncation, each write, the creation of a new
+// file) is left alone: an editor paused between two writes would otherwise hand over half a file, the first half
+// of a workload without its user= line. The watch is on the file's folder (inotify through a QSocketNotifier), which
+// outlives any replacement of the file; where the config is a link, on the folder of the file it names too. Before the
+// file's folder exists (idlegpu not set up yet), the nearest folder above it is watched until the next one on the way
+// appears.
+#include <QHash>
+#include <QObject>
+#include <QSet>
+#include <QString>
+
+class QSocketNotifier;
+
+class ConfigFileWatcher : public QObject
+{
+    Q_OBJECT
+public:
+    explicit ConfigFileWatcher(QObject *parent = nullptr);
+    ~ConfigFileWatcher() override;
+
+    // Watches for `path` from now on, following a link at it to the file it names now; call again after each
+    // change() to follow a link changed since.
+    void watch(const QString &path);
+    QStringList watchedFolders() const;
+
+Q_SIGNALS:
+    // The file was closed after a write, renamed or linked into place, deleted or moved away, or a folder on its way
+    // appeared or went (or inotify lost events): worth reading again.
+    void changed();
+
+private:
+    void readEvents();
+
+    QString m_path;
+    int m_fd = -1;
+    QSocketNotifier *m_notifier = nullptr;
+    QHash<int, QString> m_folderByWatch;
+    QHash<int, QSet<QString>> m_namesByWatch; // the names in the folder that concern the config
+};
