@@ -1118,7 +1118,7 @@ void TestConfig::refusesFileOfAnotherUser()
     QCOMPARE(::chown(QFile::encodeName(path).constData(), 65534, 65534), 0);
     const ConfigLoadResult result = ConfigLoader::load(path);
     const passwd *nobody = ::getpwuid(65534);
-    QCOMPARE(describe(result), QStringList{refusedMessage(path, QStringLiteral("%1 is owned by %2, not by root or root")
+    QCOMPARE(describe(result), QStringList{refusedMessage(path, QStringLiteral("%1 is owned by %2, not by root")
                                                                     .arg(path, nobody ? QString::fromLocal8Bit(nobody->pw_name)
                                                                                       : QStringLiteral("uid 65534")))});
 }
