@@ -7,6 +7,7 @@
 #include <QDir>
 #include <QFile>
 #include <QFileInfo>
+#include <QRegularExpression>
 #include <QStandardPaths>
 #include <QSignalSpy>
 #include <QThread>
@@ -193,6 +194,25 @@ void FakeProc::add(const Process &process)
         QFile::link(process.fds.at(fd), dir + "/fd/" + QString::number(fd));
 }
 
+// The users a test killed before its cleanup (a time-out, a crash) left behind: "igt<pid>x<n>" whose pid is gone.
+static void removeUsersOfDeadTests()
+{
+    static const QRegularExpression ours(QStringLiteral("^igt(\\d+)x\\d+$"));
+    QStringList stale;
+    ::setpwent();
+    while (const passwd *account = ::getpwent()) {
+        const QRegularExpressionMatch match = ours.match(QString::fromLocal8Bit(account->pw_name));
+        if (match.hasMatch() && !QFileInfo::exists(QStringLiteral("/proc/") + match.captured(1)))
+            stale.append(match.captured(0));
+    }
+    ::endpwent();
+    for (const QString &name : std::as_const(stale)) {
+        QProcess::execute(QStringLiteral("pkill"), {QStringLiteral("-KILL"), QStringLiteral("-U"), name});
+        QProcess::execute(QStringLiteral("userdel"), {QStringLiteral("--remove"), name});
+        QDir(QStringLiteral("/tmp/%1-home").arg(name)).removeRecursively();
+    }
+}
+
 TemporaryUser::TemporaryUser()
 {
     if (::geteuid() != 0) {
@@ -205,6 +225,7 @@ TemporaryUser::TemporaryUser()
         m_skipReason = QStringLiteral("useradd is not installed (Debian's passwd package)");
         return;
     }
+    removeUsersOfDeadTests();
     static int made = 0;
     m_name = QStringLiteral("igt%1x%2").arg(::getpid()).arg(made++);
     m_home = QStringLiteral("/tmp/%1-home").arg(m_name);
