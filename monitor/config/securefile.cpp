@@ -2,6 +2,8 @@
 // SPDX-FileCopyrightText: 2026 The idlegpu authors
 #include "config/securefile.h"
 
+#include "config/useraccount.h"
+
 #include <QDir>
 #include <QFile>
 #include <QStringList>
@@ -10,7 +12,6 @@
 #include <fcntl.h>
 #include <grp.h>
 #include <limits.h>
-#include <pwd.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -51,12 +52,8 @@ QString errnoText(int error)
 
 QString userName(uid_t uid)
 {
-    passwd entry{};
-    passwd *found = nullptr;
-    std::vector<char> buffer(16384);
-    if (getpwuid_r(uid, &entry, buffer.data(), buffer.size(), &found) == 0 && found)
-        return QString::fromLocal8Bit(found->pw_name);
-    return QStringLiteral("uid %1").arg(uid);
+    const std::optional<UserAccount> account = UserLookup::findAccount(QString::number(uid));
+    return account ? account->name : QStringLiteral("uid %1").arg(uid);
 }
 
 // True when only root or `owner` can be in group `gid`: root's group, or the owner's own primary group that lists
@@ -65,19 +62,17 @@ bool groupHoldsOnlyTrusted(gid_t gid, uid_t owner)
 {
     if (gid == 0)
         return true;
-    passwd account{};
-    passwd *foundAccount = nullptr;
-    std::vector<char> accountBuffer(16384);
-    if (getpwuid_r(owner, &account, accountBuffer.data(), accountBuffer.size(), &foundAccount) != 0 || !foundAccount
-        || foundAccount->pw_gid != gid)
+    const std::optional<UserAccount> account = UserLookup::findAccount(QString::number(owner));
+    if (!account || account->gid != gid)
         return false;
+    const QByteArray ownerName = account->name.toLocal8Bit();
     group entry{};
     group *found = nullptr;
     std::vector<char> buffer(65536);
     if (getgrgid_r(gid, &entry, buffer.data(), buffer.size(), &found) != 0 || !found)
         return false;
     for (char **member = found->gr_mem; member && *member; ++member)
-        if (strcmp(*member, foundAccount->pw_name) != 0)
+        if (ownerName != *member)
             return false;
     return true;
 }
