@@ -7,7 +7,7 @@
 #include "conditions/logindpresence.h"
 #include "config/configwatcher.h"
 #include "devices/nodewatcher.h"
-#include "holders/procparse.h"
+#include "holders/procstatfile.h"
 #include "ledger/ledgerstore.h"
 #include "metrics/metricstext.h"
 #include "metrics/metricstextfile.h"
@@ -53,12 +53,8 @@ QString describeOpenToStop(const std::optional<double> &openToStopMs)
 // When a process started, in clock ticks after boot (/proc/<pid>/stat); 0 when unknown.
 unsigned long long processStartTicks(const QString &procRoot, qint64 pid)
 {
-    QFile file(QStringLiteral("%1/%2/stat").arg(procRoot).arg(pid));
-    if (!file.open(QIODevice::ReadOnly))
-        return 0;
-    const QByteArray text = file.read(4096);
     ProcStat stat;
-    return parseProcStat(text.constData(), &stat) ? stat.startTime : 0;
+    return readProcStat(QFile::encodeName(procRoot).constData(), long(pid), &stat) ? stat.startTime : 0;
 }
 
 } // namespace

@@ -2,7 +2,7 @@
 // SPDX-FileCopyrightText: 2026 The idlegpu authors
 #include "run/containment.h"
 
-#include "holders/procparse.h"
+#include "holders/procstatfile.h"
 #include "logging.h"
 
 #include <QByteArray>
@@ -87,13 +87,11 @@ int Containment::reapAdoptedOrphans()
     const pid_t ownSession = ::getsid(0);
     int reaped = 0;
     for (pid_t pid : std::as_const(children)) {
-        const QByteArray text = readKernelFile(QStringLiteral("/proc/%1/stat").arg(pid));
         ProcStat stat;
-        const char *comm = nullptr;
-        int commLength = 0;
-        if (!parseProcStat(text.constData(), &stat) || !procStatComm(text.constData(), &comm, &commLength))
+        char comm[256];
+        if (!readProcStat("/proc", pid, &stat, comm, sizeof comm))
             continue;
-        const QByteArray name(comm, commLength);
+        const QByteArray name(comm);
         if (stat.state != 'Z' || stat.sid == ownSession || name == "idlegpu-reaper" || threadNames.contains(name))
             continue;
         siginfo_t info{};

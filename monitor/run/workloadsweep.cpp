@@ -2,7 +2,7 @@
 // SPDX-FileCopyrightText: 2026 The idlegpu authors
 #include "run/workloadsweep.h"
 
-#include "holders/procparse.h"
+#include "holders/procstatfile.h"
 #include "run/containment.h"
 
 #include "logging.h"
@@ -34,23 +34,11 @@ struct ProcessEntry
 
 bool readProcess(pid_t pid, ProcessEntry &entry)
 {
-    char path[64];
-    snprintf(path, sizeof path, "/proc/%d/stat", int(pid));
-    const int fd = ::open(path, O_RDONLY | O_CLOEXEC);
-    if (fd < 0)
+    char comm[256];
+    if (!readProcStat("/proc", pid, &entry.stat, comm, sizeof comm))
         return false; // gone meanwhile
-    char buffer[1024];
-    const ssize_t size = ::read(fd, buffer, sizeof buffer - 1);
-    ::close(fd);
-    if (size <= 0)
-        return false;
-    buffer[size] = '\0';
-    const char *comm = nullptr;
-    int commLength = 0;
-    if (!parseProcStat(buffer, &entry.stat) || !procStatComm(buffer, &comm, &commLength))
-        return false;
     entry.pid = pid;
-    entry.comm = QByteArray(comm, commLength);
+    entry.comm = QByteArray(comm);
     return true;
 }
 

@@ -61,7 +61,7 @@
 // Plain C++17 and POSIX (no Qt): it starts in a millisecond. All signals are blocked and taken one at a time
 // with sigtimedwait, so no code runs in a signal handler.
 
-#include "holders/procparse.h"
+#include "holders/procstatfile.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -196,20 +196,9 @@ struct ProcessInfo
 
 bool readProcessInfo(pid_t pid, ProcessInfo &info)
 {
-    char path[64];
-    snprintf(path, sizeof path, "/proc/%d/stat", int(pid));
-    const int fd = open(path, O_RDONLY | O_CLOEXEC);
-    if (fd < 0)
-        return false; // gone meanwhile
-    char buffer[1024];
-    const ssize_t size = read(fd, buffer, sizeof buffer - 1);
-    close(fd);
-    if (size <= 0)
-        return false;
-    buffer[size] = '\0';
     ProcStat stat;
-    if (!parseProcStat(buffer, &stat))
-        return false;
+    if (!readProcStat("/proc", pid, &stat))
+        return false; // gone meanwhile
     info.pid = pid;
     info.state = stat.state;
     info.ppid = pid_t(stat.ppid);
