@@ -4,11 +4,11 @@
 
 #include "config/config.h"
 #include "ledger/ledgerstore.h"
-#include "logging.h"
+#include "base/logging.h"
 #include "monitor.h"
 #include "backends/nvmlbackend.h"
 #include "run/containment.h"
-#include "run/runnerrouter.h"
+#include "slurm/runnerrouter.h"
 #include "servicenotifier.h"
 #include "singleinstance.h"
 #include "slurm/slurmcommands.h"

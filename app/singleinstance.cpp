@@ -3,7 +3,7 @@
 #include "singleinstance.h"
 
 #include "config/securefile.h"
-#include "logging.h"
+#include "base/logging.h"
 
 #include <QCryptographicHash>
 #include <QDir>

@@ -5,7 +5,7 @@
 #include "conditions/powersupply.h"
 #include "conditions/logindpresence.h"
 #include "ledger/ledgerstore.h"
-#include "logging.h"
+#include "base/logging.h"
 #include "slurm/slurmlender.h"
 
 #include <QCoreApplication>

@@ -2,7 +2,7 @@
 // SPDX-FileCopyrightText: 2026 The idlegpu authors
 #include "monitor.h"
 
-#include "logging.h"
+#include "base/logging.h"
 #include "conditions/powersupply.h"
 #include "conditions/logindpresence.h"
 #include "config/configwatcher.h"

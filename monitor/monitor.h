@@ -8,16 +8,16 @@
 //   QTimer, interval_seconds ─────┼─► rescan ─► Policy::decide ─► runner stop/start ─► stateChanged()
 //   config file changes / SIGHUP ─┤
 //   power_supply uevents ─────────┘ (on_battery = pause; without them, read at the poll)
-#include "clock.h"
+#include "base/clock.h"
 #include "conditions/presence.h"
 #include "config/config.h"
 #include "backends/gpubackend.h"
 #include "holders/hiddenholders.h"
 #include "holders/holderscanner.h"
-#include "ledger/ledgersummary.h"
 #include "ledger/workledger.h"
+#include "model/monitorstate.h"
+#include "model/snapshot.h"
 #include "policy/policy.h"
-#include "policy/snapshot.h"
 #include "run/workloadrunner.h"
 #include "snapshotcollector.h"
 
@@ -35,37 +35,6 @@ struct NodeEvents;
 class QFileSystemWatcher;
 class ConfigFileWatcher;
 class QTimer;
-
-// A workload stopped because someone else opened its GPU.
-struct PreemptionEvent
-{
-    QString workloadId;
-    QString workloadName;
-    int gpu = -1;
-    Holder culprit;
-    qint64 atMs = 0;
-    // From the open to the SIGTERM, as far as idlegpu can know when the open was (Monitor::openToStopMs()); absent
-    // when a poll or a backend found the job.
-    std::optional<double> openToStopMs;
-};
-
-// Everything a front end shows: consumed by the headless logger, the tray, the status window, --status.
-struct MonitorState
-{
-    Config config;                          // the configuration in force (the last good one)
-    QList<ConfigDiagnostic> configProblems; // of the last load: errors mean the file was not applied
-    Snapshot snapshot;
-    Decision decision;
-    QHash<QString, WorkloadRuntime> runtimes;
-    PauseState pause;
-    GpuMetrics gpuMetrics; // the GPU backends' last sample (names, UUIDs, utilization...)
-    LedgerSummary ledger;  // what the idle GPUs did: GPU-hours, energy, preemptions, the last 24 h
-    // No config file yet (Monitor::acceptMissingConfig()): the GPUs are watched with no workloads until one appears.
-    bool notSetUp = false;
-    bool shuttingDown = false;
-};
-
-Q_DECLARE_METATYPE(PreemptionEvent)
 
 class Monitor : public QObject
 {

@@ -3,7 +3,7 @@
 #include "servicenotifier.h"
 
 #include "config/securefile.h"
-#include "logging.h"
+#include "base/logging.h"
 
 #include <QMetaObject>
 #include <QObject>

@@ -7,7 +7,7 @@
 #include "backends/gpubackend.h"
 #include "config/config.h"
 #include "holders/holderscanner.h"
-#include "policy/snapshot.h"
+#include "model/snapshot.h"
 
 #include <functional>
 

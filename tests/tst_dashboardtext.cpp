@@ -2,6 +2,7 @@
 // SPDX-FileCopyrightText: 2026 The idlegpu authors
 // DashboardText: GPU-hours, energy, open-to-stop times, and after a preemption what was stopped, for whom and when it
 // starts again (by the policy's start rule), and when the card stops telling of it.
+#include "policy/policy.h"
 #include "status/dashboardtext.h"
 
 #include <QtTest>

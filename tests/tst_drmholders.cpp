@@ -5,7 +5,7 @@
 // Between two looks, the engine counters say how busy each holder kept its GPU.
 #include "backends/drmbackend.h"
 #include "backends/drmholders.h"
-#include "clock.h"
+#include "base/clock.h"
 #include "policy/policy.h"
 #include "testsupport.h"
 

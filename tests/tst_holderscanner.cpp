@@ -2,7 +2,7 @@
 // SPDX-FileCopyrightText: 2026 The idlegpu authors
 #include "holders/holderscanner.h"
 #include "testsupport.h"
-#include "holders/ttyscanner.h"
+#include "config/useraccount.h"
 
 #include <QCoreApplication>
 #include <QDir>

@@ -5,7 +5,7 @@
 // service holds the GPU open all along, as a BOINC client does; it is named in service_programs, so it is not foreign
 // where its workload is lent the GPU, and is foreign elsewhere.
 #include "monitor.h"
-#include "run/runnerrouter.h"
+#include "slurm/runnerrouter.h"
 #include "testsupport.h"
 
 #include <QFile>

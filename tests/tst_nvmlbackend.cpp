@@ -5,7 +5,7 @@
 // of NVML's processes into the /proc holders; CUDA_VISIBLE_DEVICES by UUID; the status report's NVML lines.
 #include "backends/gpubackend.h"
 #include "backends/nvmlbackend.h"
-#include "clock.h"
+#include "base/clock.h"
 #include "policy/policy.h"
 #include "run/gpuenvironment.h"
 #include "statusreport.h"

@@ -2,7 +2,7 @@
 // SPDX-FileCopyrightText: 2026 The idlegpu authors
 // RunnerRouter over two fake runners: each workload reaches the runner of its kind, runtimes and signals are merged,
 // stopAll() ends once every runner has stopped.
-#include "run/runnerrouter.h"
+#include "slurm/runnerrouter.h"
 
 #include <QSignalSpy>
 #include <QtTest>

@@ -7,7 +7,7 @@
 // processes, real /proc and inotify on fake device nodes, a real ProcessRunner.
 #include "devices/devicescanner.h"
 #include "devices/nodewatcher.h"
-#include "holders/printablename.h"
+#include "base/printablename.h"
 #include "ledger/workledger.h"
 #include "monitor.h"
 #include "run/processrunner.h"

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // SPDX-FileCopyrightText: 2026 The idlegpu authors
 #include "testsupport.h"
+#include "config/useraccount.h"
 #include "holders/ttyscanner.h"
 
 #include <QFile>

@@ -4,7 +4,7 @@
 // on two GPUs, energy from a counter and from the power, the 24-hour timeline (merged, trimmed, an Unwatched gap
 // after a restart), preemptions, each workload's time, the open-to-stop histogram; LedgerStore: the JSON round trip,
 // older files, a damaged or hostile file set aside with a warning, the file's mode, one writer at a time.
-#include "clock.h"
+#include "base/clock.h"
 #include "ledger/ledgerstore.h"
 #include "ledger/workledger.h"
 #include "policy/policy.h"

@@ -4,7 +4,7 @@
 
 #include "backends/drmholders.h"
 #include "backends/drmsysfs.h"
-#include "clock.h"
+#include "base/clock.h"
 
 #include <QFileInfo>
 

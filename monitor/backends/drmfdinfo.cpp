@@ -2,7 +2,7 @@
 // SPDX-FileCopyrightText: 2026 The idlegpu authors
 #include "backends/drmfdinfo.h"
 
-#include "logging.h"
+#include "base/logging.h"
 
 #include <QFile>
 #include <QHash>

@@ -4,7 +4,7 @@
 // What the holders of AMD and Intel GPUs do there, from the kernel's per-client DRM stats in
 // /proc/<pid>/fdinfo: the counterpart of NVML's process lists for the busy_when option and the status.
 #include "backends/drmfdinfo.h"
-#include "policy/snapshot.h"
+#include "model/snapshot.h"
 
 #include <QHash>
 #include <QList>

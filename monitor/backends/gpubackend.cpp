@@ -6,8 +6,8 @@
 
 #include <algorithm>
 
-#include "holders/printablename.h"
-#include "holders/ttyscanner.h"
+#include "base/printablename.h"
+#include "config/useraccount.h"
 
 #include <QFile>
 #include <QFileInfo>

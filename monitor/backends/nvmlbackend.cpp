@@ -2,8 +2,8 @@
 // SPDX-FileCopyrightText: 2026 The idlegpu authors
 #include "backends/nvmlbackend.h"
 
-#include "clock.h"
-#include "logging.h"
+#include "base/clock.h"
+#include "base/logging.h"
 
 #include <QFile>
 #include <QFileInfo>

@@ -2,7 +2,7 @@
 // SPDX-FileCopyrightText: 2026 The idlegpu authors
 #include "conditions/logindpresence.h"
 
-#include "logging.h"
+#include "base/logging.h"
 
 #include <QDBusArgument>
 #include <QDBusConnection>

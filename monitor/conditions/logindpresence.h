@@ -11,7 +11,7 @@
 //
 // Every call is asynchronous with a timeout. The bus address comes from DBUS_SYSTEM_BUS_ADDRESS when set (tests
 // give it a private bus), else the system bus.
-#include "clock.h"
+#include "base/clock.h"
 #include "conditions/presence.h"
 
 #include <QDBusObjectPath>

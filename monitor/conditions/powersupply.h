@@ -7,7 +7,7 @@
 //
 // Kept apart: the pure judgement over what the supplies say (PowerSupply::judge, table-tested), the reading of
 // the files (every one of which may vanish or hold garbage), the parsing of a uevent, and the watcher.
-#include "policy/snapshot.h"
+#include "model/snapshot.h"
 
 #include <QByteArray>
 #include <QList>

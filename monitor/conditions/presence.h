@@ -4,7 +4,7 @@
 // Whether someone sits at the computer ([activity] pause_while_active): the rule that combines what the sources say
 // into one UserPresence. Pure: the sources are read elsewhere (LogindPresence on the system bus, the tray's
 // DesktopIdlePoller on the session bus) and handed in as values.
-#include "policy/snapshot.h"
+#include "model/snapshot.h"
 
 #include <QList>
 #include <QString>

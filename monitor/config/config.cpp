@@ -6,7 +6,7 @@
 #include "config/configranges.h"
 #include "config/inifile.h"
 #include "config/securefile.h"
-#include "logging.h"
+#include "base/logging.h"
 
 #include <QDir>
 #include <QFileInfo>

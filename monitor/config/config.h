@@ -4,10 +4,10 @@
 // The configuration model: gpu_mon.conf's sections and keys, plus idlegpu's own, with their defaults.
 // Read from one parse of the file (IniDocument, inifile.h), values verbatim as the project's QSettings format
 // reads them.
+#include "config/configwords.h"
 #include "config/gpuselection.h"
 #include "config/inifile.h"
 #include "config/schedule.h"
-#include "policy/snapshot.h"
 #include "config/useraccount.h"
 
 #include <QList>

@@ -3,7 +3,7 @@
 #include "config/inifile.h"
 
 #include "config/securefile.h"
-#include "logging.h"
+#include "base/logging.h"
 
 #include <QDir>
 #include <QFile>

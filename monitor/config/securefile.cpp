@@ -50,7 +50,7 @@ QString errnoText(int error)
     return QString::fromLocal8Bit(strerror(error));
 }
 
-QString userName(uid_t uid)
+QString ownerName(uid_t uid)
 {
     const std::optional<UserAccount> account = UserLookup::findAccount(QString::number(uid));
     return account ? account->name : QStringLiteral("uid %1").arg(uid);
@@ -81,9 +81,9 @@ bool groupHoldsOnlyTrusted(gid_t gid, uid_t owner)
 QString untrustedReason(const struct stat &st, const QString &name, uid_t owner)
 {
     if (st.st_uid != 0 && st.st_uid != owner)
-        return owner == 0 ? QStringLiteral("%1 is owned by %2, not by root").arg(name, userName(st.st_uid))
+        return owner == 0 ? QStringLiteral("%1 is owned by %2, not by root").arg(name, ownerName(st.st_uid))
                           : QStringLiteral("%1 is owned by %2, not by root or %3")
-                                .arg(name, userName(st.st_uid), userName(owner));
+                                .arg(name, ownerName(st.st_uid), ownerName(owner));
     const bool sticky = S_ISDIR(st.st_mode) && (st.st_mode & S_ISVTX);
     if ((st.st_mode & S_IWOTH) && !sticky)
         return QStringLiteral("%1 is writable by every user (mode %2)").arg(name).arg(st.st_mode & 07777, 4, 8,

@@ -2,6 +2,11 @@
 // SPDX-FileCopyrightText: 2026 The idlegpu authors
 #include "config/useraccount.h"
 
+#include "base/printablename.h"
+
+#include <QHash>
+#include <QMutex>
+
 #include <cerrno>
 #include <vector>
 
@@ -85,4 +90,18 @@ WorkloadUserCheck checkWorkloadUser(const QString &user, const UserLookup &looku
                           .arg(check.account->uid)
                           .arg(lookup.effectiveUid);
     return check;
+}
+
+QString userName(uint uid)
+{
+    static QMutex mutex;
+    static QHash<uint, QString> namesByUid;
+    QMutexLocker locker(&mutex);
+    const auto cached = namesByUid.constFind(uid);
+    if (cached != namesByUid.constEnd())
+        return *cached;
+    const std::optional<UserAccount> account = UserLookup::findAccount(QString::number(uid));
+    const QString name = account && !account->name.isEmpty() ? printableName(account->name) : QString::number(uid);
+    namesByUid.insert(uid, name);
+    return name;
 }

@@ -46,3 +46,7 @@ struct WorkloadUserCheck
     bool rootByDefault = false;         // as root with no user named: runs as root, as gpu_mon ran it
 };
 WorkloadUserCheck checkWorkloadUser(const QString &user, const UserLookup &lookup);
+
+// Login name of a uid (control characters escaped, as printableName() does), or the uid as text when it has none.
+// Cached: every scan names the same few users, and NSS may ask a network directory (LDAP, SSSD).
+QString userName(uint uid);

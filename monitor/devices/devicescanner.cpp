@@ -2,7 +2,7 @@
 // SPDX-FileCopyrightText: 2026 The idlegpu authors
 #include "devices/devicescanner.h"
 
-#include "logging.h"
+#include "base/logging.h"
 
 #include <QDir>
 #include <QFile>

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // SPDX-FileCopyrightText: 2026 The idlegpu authors
 #pragma once
-#include "policy/snapshot.h"
+#include "model/snapshot.h"
 
 #include <optional>
 

@@ -2,10 +2,10 @@
 // SPDX-FileCopyrightText: 2026 The idlegpu authors
 #include "holders/holderscanner.h"
 
-#include "logging.h"
-#include "holders/printablename.h"
+#include "base/logging.h"
+#include "base/printablename.h"
 #include "holders/procparse.h"
-#include "holders/ttyscanner.h"
+#include "config/useraccount.h"
 
 #include <QFile>
 

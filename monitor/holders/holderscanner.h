@@ -2,7 +2,7 @@
 // SPDX-FileCopyrightText: 2026 The idlegpu authors
 #pragma once
 // Finds the processes that hold device nodes open by reading /proc/<pid>/fd, as fuser does but in-process.
-#include "policy/snapshot.h"
+#include "model/snapshot.h"
 
 #include <QHash>
 #include <QString>

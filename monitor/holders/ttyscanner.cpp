@@ -2,20 +2,16 @@
 // SPDX-FileCopyrightText: 2026 The idlegpu authors
 #include "holders/ttyscanner.h"
 
-#include "logging.h"
-#include "holders/printablename.h"
+#include "base/logging.h"
+#include "config/useraccount.h"
 
 #include <QFile>
-#include <QHash>
-#include <QMutex>
 
 #include <algorithm>
 #include <cstring>
-#include <vector>
 
 #include <dirent.h>
 #include <fcntl.h>
-#include <pwd.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -32,41 +28,7 @@ bool isNumeric(const char *name)
     return true;
 }
 
-QString lookUpUserName(uint uid)
-{
-    long bufferSize = ::sysconf(_SC_GETPW_R_SIZE_MAX);
-    if (bufferSize <= 0)
-        bufferSize = 16384;
-    std::vector<char> buffer(static_cast<size_t>(bufferSize));
-    passwd entry{};
-    passwd *found = nullptr;
-    while (true) {
-        const int error = ::getpwuid_r(uid_t(uid), &entry, buffer.data(), buffer.size(), &found);
-        if (error == ERANGE && buffer.size() < (1u << 20)) {
-            buffer.resize(buffer.size() * 2);
-            continue;
-        }
-        if (error == 0 && found && found->pw_name && *found->pw_name)
-            return printableName(QString::fromLocal8Bit(found->pw_name));
-        return QString::number(uid);
-    }
-}
-
 } // namespace
-
-QString userName(uint uid)
-{
-    // Every scan names the same few users, and NSS may ask a network directory (LDAP, SSSD): ask once per uid.
-    static QMutex mutex;
-    static QHash<uint, QString> namesByUid;
-    QMutexLocker locker(&mutex);
-    const auto cached = namesByUid.constFind(uid);
-    if (cached != namesByUid.constEnd())
-        return *cached;
-    const QString name = lookUpUserName(uid);
-    namesByUid.insert(uid, name);
-    return name;
-}
 
 QList<TtySession> scanTtys(const QString &ptsRoot, qint64 wallNowMs)
 {

@@ -1,11 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // SPDX-FileCopyrightText: 2026 The idlegpu authors
 #pragma once
-#include "policy/snapshot.h"
+#include "model/snapshot.h"
 
 // Lists the pseudo-terminals under ptsRoot (/dev/pts) with their owner and idle time (now - atime),
 // as gpu_mon's [tty] check does. `ptmx` is skipped. wallNowMs: milliseconds since the epoch.
 QList<TtySession> scanTtys(const QString &ptsRoot, qint64 wallNowMs);
-
-// Login name of a uid, or the uid as text when it has none.
-QString userName(uint uid);

@@ -3,8 +3,8 @@
 #include "ledger/ledgerstore.h"
 
 #include "ledger/workledger.h"
-#include "logging.h"
-#include "statefolder.h"
+#include "base/logging.h"
+#include "base/statefolder.h"
 
 #include <QDir>
 #include <QFile>

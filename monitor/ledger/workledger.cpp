@@ -2,7 +2,7 @@
 // SPDX-FileCopyrightText: 2026 The idlegpu authors
 #include "ledger/workledger.h"
 
-#include "holders/printablename.h"
+#include "base/printablename.h"
 #include "policy/policy.h"
 
 #include <QJsonArray>

@@ -9,9 +9,9 @@
 // wall clock, where the timeline and the local days live: a stretch nobody counted (idlegpu not running, the
 // machine asleep) is Unwatched.
 #include "backends/gpubackend.h"
-#include "clock.h"
-#include "ledger/ledgersummary.h"
-#include "policy/workloadruntime.h"
+#include "base/clock.h"
+#include "model/ledgersummary.h"
+#include "model/workloadruntime.h"
 
 #include <QByteArray>
 #include <QDate>

@@ -9,7 +9,7 @@
 // of /dev/nvidiaN), UUID and modelName where a backend named them, device ("nvidia0"). Workloads are labelled by
 // their id (the section name, "process-0"), which a rename in the file does not change; idlegpu_workload_info maps
 // it to the name users see. README.md, "Metrics", is the reference.
-#include "monitor.h"
+#include "model/monitorstate.h"
 
 #include <QByteArray>
 #include <QString>

@@ -3,7 +3,7 @@
 #include "metrics/metricstextfile.h"
 
 #include "config/securefile.h"
-#include "logging.h"
+#include "base/logging.h"
 
 #include <QFile>
 #include <QFileInfo>

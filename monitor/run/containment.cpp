@@ -3,7 +3,7 @@
 #include "run/containment.h"
 
 #include "holders/procstatfile.h"
-#include "logging.h"
+#include "base/logging.h"
 
 #include <QByteArray>
 #include <QDir>

@@ -6,7 +6,7 @@
 #include "run/processrunner.h"
 #include "run/workloadlog.h"
 
-#include "logging.h"
+#include "base/logging.h"
 
 #include <QProcess>
 #include <QTimer>

@@ -16,7 +16,7 @@
 // leaves the workload StopFailed, still holding its GPUs (the service may compute there), until a retry succeeds.
 // Since idlegpu cannot know how a service was left (killed idlegpu, a reboot), setWorkloads() runs the stop command of
 // each control workload it has not seen yet before the first start.
-#include "clock.h"
+#include "base/clock.h"
 #include "run/workloadrunner.h"
 
 #include <QHash>

@@ -4,7 +4,7 @@
 // The environment a workload runs in: idlegpu's own (for another user's workload, a fresh one with that user's
 // identity), the variables through which each vendor's stack selects the workload's GPUs, and env=.
 #include "config/useraccount.h"
-#include "policy/snapshot.h"
+#include "model/snapshot.h"
 
 #include <QHash>
 #include <QList>

@@ -12,7 +12,7 @@
 // log file is opened there too, as the workload's user: idlegpu itself never opens a file a user controls.
 #include "config/config.h"
 #include "config/useraccount.h"
-#include "policy/snapshot.h"
+#include "model/snapshot.h"
 
 #include <QHash>
 #include <QProcess>

@@ -7,7 +7,7 @@
 #include "run/workloadlog.h"
 #include "run/workloadsweep.h"
 
-#include "logging.h"
+#include "base/logging.h"
 
 #include <QCoreApplication>
 #include <QDateTime>

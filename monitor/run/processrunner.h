@@ -7,7 +7,7 @@
 // before the workload counts as stopped; where idlegpu has a delegated cgroup (run/containment.h), each workload
 // runs in a cgroup of its own. How it starts is a LaunchPlan (run/launchplan.h); its log= file is opened by the
 // workload's own process, as the workload's user, and handed to idlegpu (run/workloadlog.h).
-#include "clock.h"
+#include "base/clock.h"
 #include "run/workloadrunner.h"
 
 #include <QHash>

@@ -2,7 +2,7 @@
 // SPDX-FileCopyrightText: 2026 The idlegpu authors
 #include "run/workloadlog.h"
 
-#include "logging.h"
+#include "base/logging.h"
 
 #include <QDateTime>
 #include <QSocketNotifier>

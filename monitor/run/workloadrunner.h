@@ -4,8 +4,8 @@
 // The runner behind an interface: the monitor's tests use a fake; the real one is a RunnerRouter
 // (run/runnerrouter.h) that hands each workload to the runner of its kind (ProcessRunner runs processes).
 #include "config/config.h"
-#include "policy/snapshot.h"
-#include "policy/workloadruntime.h"
+#include "model/snapshot.h"
+#include "model/workloadruntime.h"
 
 #include <QHash>
 #include <QObject>

@@ -5,7 +5,7 @@
 #include "holders/procstatfile.h"
 #include "run/containment.h"
 
-#include "logging.h"
+#include "base/logging.h"
 
 #include <QByteArray>
 #include <QFileInfo>

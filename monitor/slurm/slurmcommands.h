@@ -4,7 +4,7 @@
 // The Slurm commands idlegpu runs, as argument lists (no shell), what their output says, and the lines an admin
 // pastes into slurm.conf and gres.conf (--print-slurm-conf). Pure: no process is started here.
 #include "config/config.h"
-#include "policy/snapshot.h"
+#include "model/snapshot.h"
 
 #include <QStringList>
 

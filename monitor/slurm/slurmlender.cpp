@@ -2,7 +2,7 @@
 // SPDX-FileCopyrightText: 2026 The idlegpu authors
 #include "slurm/slurmlender.h"
 
-#include "logging.h"
+#include "base/logging.h"
 #include "slurm/slurmcommands.h"
 
 #include <QProcess>

@@ -13,7 +13,7 @@
 // listing is read again every kRefreshMs to converge on what is wanted (a hold cancelled by hand is placed again) and
 // to name the lab's jobs on each GPU. A GPU is held until the policy lends it: from the first workloads given, and
 // again by stopAll(), which emits allStopped() once every hold is placed or has failed.
-#include "clock.h"
+#include "base/clock.h"
 #include "run/workloadrunner.h"
 #include "slurm/slurmjobs.h"
 

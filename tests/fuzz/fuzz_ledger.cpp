@@ -2,7 +2,7 @@
 // SPDX-FileCopyrightText: 2026 The idlegpu authors
 // libFuzzer target: the ledger file (WorkLedger::restore) on arbitrary bytes, and what a restored ledger promises:
 // a refusal says why, its summary and its bookkeeping go on without a fault, and what it writes reads back the same.
-#include "clock.h"
+#include "base/clock.h"
 #include "fuzzsupport.h"
 #include "ledger/workledger.h"
 

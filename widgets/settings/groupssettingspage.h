@@ -3,7 +3,7 @@
 #pragma once
 // The GPU groups page: the [gpu-*] sections, a list and an editor for the selected one (its GPUs, the
 // programs it ignores, busy_when with its thresholds).
-#include "policy/snapshot.h"
+#include "model/snapshot.h"
 #include "settings/settingspage.h"
 
 class GpuPicker;

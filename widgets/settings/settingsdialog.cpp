@@ -2,6 +2,7 @@
 // SPDX-FileCopyrightText: 2026 The idlegpu authors
 #include "settings/settingsdialog.h"
 
+#include "backends/gpubackend.h"
 #include "config/inifile.h"
 #include "settings/activitysettingspage.h"
 #include "settings/generalsettingspage.h"

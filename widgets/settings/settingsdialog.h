@@ -4,7 +4,7 @@
 // The settings dialog: a page each for General, GPU groups, Workloads and User activity, each field checked as
 // it is typed, saved in place (only changed keys; comments and untouched lines stay byte for byte). It watches
 // the file and offers to reload when another program changes it.
-#include "monitor.h"
+#include "model/monitorstate.h"
 #include "config/inifile.h"
 #include "settings/settingsmodel.h"
 

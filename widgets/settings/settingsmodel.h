@@ -10,7 +10,7 @@
 #include "config/config.h"
 #include "config/gpuselection.h"
 #include "config/inifile.h"
-#include "policy/snapshot.h"
+#include "model/snapshot.h"
 
 #include <QCoreApplication>
 #include <QList>

@@ -2,6 +2,7 @@
 // SPDX-FileCopyrightText: 2026 The idlegpu authors
 #include "settings/welcomesettingspage.h"
 
+#include "policy/policy.h"
 #include "settings/gpupicker.h"
 #include "settings/workloadtemplates.h"
 

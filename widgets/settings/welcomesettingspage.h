@@ -4,7 +4,7 @@
 // The first page of the settings dialog while idlegpu is not set up (no config file yet): the GPUs found and who
 // uses them now, and the first workload in three fields, filled from a template. It edits the draft's first
 // workload, the one the Workloads page shows first; saving (the dialog's) writes the file and the monitor runs it.
-#include "monitor.h"
+#include "model/monitorstate.h"
 #include "settings/settingspage.h"
 
 class GpuPicker;

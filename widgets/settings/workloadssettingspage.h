@@ -3,7 +3,7 @@
 #pragma once
 // The Workloads page: the [process-*] sections in their order (their priority), a list and an editor for the
 // selected one, and its test run.
-#include "policy/snapshot.h"
+#include "model/snapshot.h"
 #include "settings/settingspage.h"
 
 class GpuPicker;

@@ -4,7 +4,7 @@
 // How the dashboard paints what a GPU did, the same in the last hour's strip, the 24-hour timeline and the legend:
 // a workload green, your jobs blue (hues that read on light and dark themes alike), idle as the window's base,
 // not watched hatched in the palette's mid tone. Told apart by pattern as well as colour where it matters.
-#include "ledger/ledgersummary.h"
+#include "model/ledgersummary.h"
 
 #include <QBrush>
 #include <QPalette>

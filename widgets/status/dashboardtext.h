@@ -4,7 +4,7 @@
 // What the dashboard says beyond StatusText's words for GPUs and holders (translated): GPU-hours and energy, the
 // metrics' values, the 24-hour timeline in words, and after a preemption what was stopped, for whom and when it
 // starts again. Value logic, kept apart from the widgets that show it.
-#include "monitor.h"
+#include "model/monitorstate.h"
 #include "status/metrichistory.h"
 
 #include <QCoreApplication>

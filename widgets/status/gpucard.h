@@ -4,7 +4,7 @@
 // One GPU on the dashboard: its name and state, who holds it and whether each holder counts, its workload and what
 // it does, what a preemption stopped and when it starts again, its last hour (busy/idle always, the metrics its
 // backend gives) and its last 24 hours.
-#include "monitor.h"
+#include "model/monitorstate.h"
 #include "status/gpuhistory.h"
 #include "status/metrichistory.h"
 

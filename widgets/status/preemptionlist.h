@@ -3,7 +3,7 @@
 #pragma once
 // The last preemptions, newest first: when, on which GPU, which workload, for whom, and how long from the
 // foreign open to the stop.
-#include "ledger/ledgersummary.h"
+#include "model/ledgersummary.h"
 
 #include <QDateTime>
 #include <QGroupBox>

@@ -2,7 +2,8 @@
 // SPDX-FileCopyrightText: 2026 The idlegpu authors
 #pragma once
 // The words the tray, the menu and the status window use for GPUs, holders and workloads (translated).
-#include "monitor.h"
+#include "model/monitorstate.h"
+#include "policy/policy.h"
 #include "tray/overallstate.h"
 
 #include <QCoreApplication>

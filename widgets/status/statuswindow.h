@@ -4,7 +4,7 @@
 // The status window, a dashboard: a card per GPU (GpuCard), the last preemptions (PreemptionList) and what the idle
 // GPUs did (TotalsPanel), under the overall state. It composes them and applies the state; while hidden it only
 // records each GPU's last hour (states and metric samples: cheap) and redraws when shown.
-#include "monitor.h"
+#include "model/monitorstate.h"
 #include "status/gpuhistory.h"
 #include "status/metrichistory.h"
 

@@ -3,7 +3,7 @@
 #pragma once
 // A GPU's last 24 hours as one strip (the ledger's timeline: your jobs, workload, idle, not watched), with the
 // clock times every 6 hours below it.
-#include "ledger/ledgersummary.h"
+#include "model/ledgersummary.h"
 
 #include <QDateTime>
 #include <QWidget>

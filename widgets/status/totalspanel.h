@@ -3,7 +3,7 @@
 #pragma once
 // What the idle GPUs did, all together: GPU-hours of workload, preemptions and (where a backend measures it) the
 // energy the workloads used, today, this week and in total — the ledger's figures, which survive a restart.
-#include "ledger/ledgersummary.h"
+#include "model/ledgersummary.h"
 
 #include <QDateTime>
 #include <QGroupBox>

@@ -12,7 +12,7 @@
 // Polled every kPollMs while enabled, each D-Bus call asynchronous with a timeout. Polling faster as the idle time
 // nears idle_seconds would gain nothing: the monitor gets the moment of the last input and wakes at the away time
 // itself; the poll only has to notice that input came again.
-#include "clock.h"
+#include "base/clock.h"
 #include "conditions/presence.h"
 
 #include <QObject>

@@ -4,8 +4,8 @@
 // Desktop notifications: a workload preempted, a workload failing again and again, a rejected configuration.
 // Coalesced per kind: the first message of a kind shows at once and opens a 10 s window; what else of that kind
 // comes in the window is counted and shown as one summary ("3 more preemptions") when it ends.
-#include "clock.h"
-#include "monitor.h"
+#include "base/clock.h"
+#include "model/monitorstate.h"
 
 #include <QCoreApplication>
 #include <QHash>

@@ -2,7 +2,7 @@
 // SPDX-FileCopyrightText: 2026 The idlegpu authors
 #pragma once
 // The one state the tray icon shows for the whole machine.
-#include "monitor.h"
+#include "model/monitorstate.h"
 
 enum class OverallState {
     Idle,    // GPUs free, nothing running (waiting for the start delay, or nothing to run)

@@ -3,7 +3,7 @@
 #include "tray/pausestore.h"
 
 #include "config/securefile.h"
-#include "statefolder.h"
+#include "base/statefolder.h"
 #include "tray/traylogging.h"
 
 #include <QDir>

@@ -6,7 +6,7 @@
 // The monitor itself runs on the host's thread: nothing here calls into it. Everything with logic lives in those
 // pieces, which are tested without a Monitor.
 #include "tray/autostart.h"
-#include "clock.h"
+#include "base/clock.h"
 #include "tray/notifier.h"
 #include "tray/pausestore.h"
 #include "settings/settingsdialog.h"

@@ -3,7 +3,7 @@
 #pragma once
 // Applies a MonitorState to the tray icon: its picture, tooltip and menu. Knows nothing of the Monitor: what
 // the user asks for goes out as signals (intents) that TrayApplication forwards.
-#include "monitor.h"
+#include "model/monitorstate.h"
 #include "tray/overallstate.h"
 
 #include <QDateTime>

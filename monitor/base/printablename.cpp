@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // SPDX-FileCopyrightText: 2026 The idlegpu authors
-#include "holders/printablename.h"
+#include "base/printablename.h"
 
 #include <QList>
 

@@ -2,6 +2,8 @@
 // SPDX-FileCopyrightText: 2026 The idlegpu authors
 #pragma once
 // Value types that describe what one scan saw: GPUs, the processes holding their device nodes, tty sessions.
+#include "config/configwords.h"
+
 #include <QHash>
 #include <QList>
 #include <QMetaType>
@@ -9,8 +11,6 @@
 #include <QStringList>
 
 #include <optional>
-
-enum class GpuVendor { Nvidia, Amd, Intel };
 
 // One GPU. NVIDIA GPUs are <device_root>/nvidiaN; AMD and Intel GPUs are <device_root>/dri/renderDN, matched by
 // name to <sysfs_root>/class/drm/renderDN/device (the PCI device) for the fields below.

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // SPDX-FileCopyrightText: 2026 The idlegpu authors
-#include "logging.h"
+#include "base/logging.h"
 
 Q_LOGGING_CATEGORY(lcConfig, "idlegpu.config", QtInfoMsg)
 Q_LOGGING_CATEGORY(lcScan, "idlegpu.scan", QtInfoMsg)

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // SPDX-FileCopyrightText: 2026 The idlegpu authors
-#include "run/runnerrouter.h"
+#include "slurm/runnerrouter.h"
 
-#include "logging.h"
+#include "base/logging.h"
 #include "run/controlcommandrunner.h"
 #include "run/processrunner.h"
 #include "slurm/slurmlender.h"

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // SPDX-FileCopyrightText: 2026 The idlegpu authors
-#include "clock.h"
+#include "base/clock.h"
 
 #include <time.h>
 #include <unistd.h>

@@ -5,7 +5,7 @@
 // its kind (WorkloadConfig::kind()). The Monitor sees one runner: runtimes() merges theirs, their signals are its
 // signals, stopAll() stops them all and allStopped() comes once every one has stopped. A new way of carrying out a
 // workload is a runner registered for a new kind (addRunner), nothing more.
-#include "clock.h"
+#include "base/clock.h"
 #include "run/workloadrunner.h"
 
 #include <QHash>
