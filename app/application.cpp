@@ -139,8 +139,9 @@ int printStatus(const Options &options)
         printErr(Cli::tr("%1: the configuration has errors; run idlegpu --check-config.").arg(location.path));
         return 1;
     }
-    MonitorState state = StatusReport::collect(result.config, MonitorPaths(), std::make_unique<NvmlBackend>());
-    state.ledger = StatusReport::readLedger(LedgerStore::defaultPath());
+    MonitorPaths paths;
+    paths.ledgerPath = LedgerStore::defaultPath();
+    MonitorState state = Monitor::lookOnce(result.config, paths, std::make_unique<NvmlBackend>());
     state.notSetUp = !setUp;
     if (options.json)
         printOut(QString::fromUtf8(QJsonDocument(StatusReport::toJson(state)).toJson(QJsonDocument::Indented)));
@@ -159,7 +160,7 @@ int runSettings(const Options &options)
     Config config = result.config;
     if (!result.ok())
         config = Config(); // the dialog shows the file's problems itself; GPUs are looked for under /dev
-    dialog.setMonitorState(StatusReport::collect(config));
+    dialog.setMonitorState(Monitor::lookOnce(config));
     dialog.show();
     QObject::connect(&dialog, &QDialog::finished, qApp, [] { QCoreApplication::quit(); });
     return QCoreApplication::exec();

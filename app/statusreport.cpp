@@ -2,11 +2,10 @@
 // SPDX-FileCopyrightText: 2026 The idlegpu authors
 #include "statusreport.h"
 
+#include "backends/gpubackend.h"
 #include "conditions/powersupply.h"
-#include "conditions/logindpresence.h"
-#include "ledger/ledgerstore.h"
-#include "base/logging.h"
-#include "slurm/slurmlender.h"
+#include "conditions/presence.h"
+#include "policy/policy.h"
 
 #include <QCoreApplication>
 #include <QDateTime>
@@ -17,91 +16,6 @@
 #include <unistd.h>
 
 namespace StatusReport {
-
-// A one-shot look may wait this long for logind; the desktop's own idle time is the tray's alone to ask.
-constexpr int kPresenceTimeoutMs = 1000;
-
-// [slurm]: what Slurm says of each GPU now, as the runtimes of its lending workloads: held (a hold job there), lent
-// (with the lab's jobs), or Slurm unreachable.
-static QHash<QString, WorkloadRuntime> slurmRuntimes(const Config &config, const DeviceNodes &devices)
-{
-    QList<int> gresOrder;
-    for (const GpuDevice &gpu : devices.gpus)
-        if (gpu.vendor == GpuVendor::Nvidia)
-            gresOrder.append(gpu.index);
-    QString error;
-    const std::optional<Slurm::NodeView> view = SlurmLender::listOnce(config.slurm, gresOrder, &error);
-    QHash<QString, WorkloadRuntime> runtimes;
-    for (const WorkloadConfig &workload : config.workloads) {
-        if (workload.kind() != WorkloadKind::SlurmLending)
-            continue;
-        const int gpu = workload.gpus.indices.value(0, -1);
-        WorkloadRuntime runtime;
-        runtime.id = workload.id;
-        runtime.gpus = {gpu};
-        if (!view) {
-            runtime.unreachable = error;
-        } else {
-            runtime.state = view->holds.contains(gpu) ? WorkloadRuntime::Stopped : WorkloadRuntime::Running;
-            for (const Slurm::Job &job : view->labJobs.value(gpu))
-                runtime.labJobs.append({job.id, job.user, job.name});
-        }
-        runtimes.insert(workload.id, runtime);
-    }
-    return runtimes;
-}
-
-MonitorState collect(const Config &config, const MonitorPaths &paths, std::unique_ptr<GpuBackend> vendorLibrary)
-{
-    SnapshotCollector collector(paths);
-    collector.backends().setVendorLibrary(std::move(vendorLibrary));
-    collector.setPower(PowerSupply::readState(paths.sysfsRoot));
-    if (config.activity.pauseWhileActive) {
-        QString error;
-        const auto sessions = LogindPresence::readOnce(SystemClock::instance(), kPresenceTimeoutMs, &error);
-        if (!sessions)
-            qCWarning(lcPresence, "logind does not answer: %s", qPrintable(error));
-        collector.setPresence(Presence::combine(sessions, DesktopIdleReport()));
-    }
-    const SnapshotCollector::Survey survey = collector.survey(config);
-    MonitorState state;
-    state.config = config.withGpuWorkloads(survey.snapshot.devices.indices());
-    if (config.slurm.enabled)
-        state.runtimes = slurmRuntimes(state.config, survey.snapshot.devices);
-    state.snapshot = survey.snapshot;
-    state.snapshot.takenAtMs = SystemClock::instance()->nowMs(); // the presence's idle time is measured from it
-    state.gpuMetrics = survey.gpuMetrics;
-
-    PolicyInput input;
-    input.snapshot = state.snapshot;
-    input.config = state.config;
-    input.runtimes = state.runtimes;
-    input.config.startDelaySeconds = 0; // "what would run": as if every GPU had been free long enough
-    input.nowMs = state.snapshot.takenAtMs;
-    input.localNow = QDateTime::currentDateTime();
-    input.selfPid = ::getpid();
-    state.decision = Policy::decide(input);
-    return state;
-}
-
-LedgerSummary readLedger(const QString &path)
-{
-    WorkLedger ledger;
-    QString error;
-    switch (LedgerStore::read(path, &ledger, &error)) {
-    case LedgerStore::ReadResult::Unusable:
-        qCWarning(lcLedger, "%s holds no ledger (%s); the running idlegpu sets it aside", qPrintable(path),
-                  qPrintable(error));
-        break;
-    case LedgerStore::ReadResult::Unreadable:
-        qCWarning(lcLedger, "cannot read %s: %s", qPrintable(path), qPrintable(error));
-        break;
-    case LedgerStore::ReadResult::Loaded:
-    case LedgerStore::ReadResult::Missing:
-        break;
-    }
-    return ledger.summary();
-}
 
 static double gpuHours(const WorkTotals &totals)
 {

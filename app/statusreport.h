@@ -1,22 +1,14 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // SPDX-FileCopyrightText: 2026 The idlegpu authors
 #pragma once
-// `idlegpu --status` and `idlegpu --check-config`: one-shot reports on stdout.
-#include "monitor.h"
+// `idlegpu --status` and `idlegpu --check-config`: one-shot reports on stdout. --status formats what
+// Monitor::lookOnce() returns.
+#include "model/monitorstate.h"
 
 #include <QJsonObject>
 #include <QTextStream>
 
 namespace StatusReport {
-
-// What a scan sees right now and what the policy would run (as if every start delay had passed). `vendorLibrary`
-// (NVML), when given, adds names, UUIDs, metrics and the GPU processes of other users of NVIDIA GPUs.
-MonitorState collect(const Config &config, const MonitorPaths &paths = MonitorPaths(),
-                     std::unique_ptr<GpuBackend> vendorLibrary = nullptr);
-
-// What the idle GPUs did, as the monitor's ledger file says (read only; the running monitor writes it); empty when
-// there is none or it cannot be used.
-LedgerSummary readLedger(const QString &path);
 
 QString formatText(const MonitorState &state);
 // [slurm]: "lent to the lab: job 1234 (bob)", "lent to the lab (no job yet)", "held for you" or "Slurm unreachable:

@@ -11,6 +11,7 @@
 #include "ledger/ledgerstore.h"
 #include "metrics/metricstext.h"
 #include "metrics/metricstextfile.h"
+#include "slurm/slurmlender.h"
 
 #include <QDir>
 #include <QFile>
@@ -41,6 +42,8 @@ constexpr qint64 kIdleSinceJitterMs = 1000;
 constexpr qint64 kOpenAnsweredAfterNs = 10'000'000'000LL;
 // The ledger is written this soon after a preemption: off the preemption path, where another GPU's may follow.
 constexpr int kLedgerSaveSoonMs = 1000;
+// A one-shot look may wait this long for logind; the desktop's own idle time is the tray's alone to ask.
+constexpr int kPresenceTimeoutMs = 1000;
 
 // ", stopped 2.8 ms after the open" for the preemption's log line; empty when no open was behind it.
 QString describeOpenToStop(const std::optional<double> &openToStopMs)
@@ -48,6 +51,41 @@ QString describeOpenToStop(const std::optional<double> &openToStopMs)
     if (!openToStopMs)
         return QString();
     return QStringLiteral(", stopped %1 ms after the open").arg(*openToStopMs, 0, 'f', 1);
+}
+
+// What the policy is asked of a snapshot, at a running monitor's scan and at a one-shot look alike.
+PolicyInput policyInputOf(const Snapshot &snapshot, const Config &config,
+                          const QHash<QString, WorkloadRuntime> &runtimes, const Clock *clock, qint64 selfPid)
+{
+    PolicyInput input;
+    input.snapshot = snapshot;
+    input.config = config;
+    input.runtimes = runtimes;
+    input.nowMs = snapshot.takenAtMs;
+    input.localNow = clock->localNow();
+    input.selfPid = selfPid;
+    return input;
+}
+
+// What the idle GPUs did, as the ledger file says, read without its lock (the running monitor writes it); empty when
+// there is none or it cannot be used.
+LedgerSummary readLedgerSummary(const QString &path)
+{
+    WorkLedger ledger;
+    QString error;
+    switch (LedgerStore::read(path, &ledger, &error)) {
+    case LedgerStore::ReadResult::Unusable:
+        qCWarning(lcLedger, "%s holds no ledger (%s); the running idlegpu sets it aside", qPrintable(path),
+                  qPrintable(error));
+        break;
+    case LedgerStore::ReadResult::Unreadable:
+        qCWarning(lcLedger, "cannot read %s: %s", qPrintable(path), qPrintable(error));
+        break;
+    case LedgerStore::ReadResult::Loaded:
+    case LedgerStore::ReadResult::Missing:
+        break;
+    }
+    return ledger.summary();
 }
 
 // When a process started, in clock ticks after boot (/proc/<pid>/stat); 0 when unknown.
@@ -387,6 +425,37 @@ MonitorState Monitor::state() const
     return state;
 }
 
+MonitorState Monitor::lookOnce(const Config &config, const MonitorPaths &paths,
+                               std::unique_ptr<GpuBackend> vendorLibrary)
+{
+    const Clock *clock = SystemClock::instance();
+    SnapshotCollector collector(paths);
+    collector.backends().setVendorLibrary(std::move(vendorLibrary));
+    collector.setPower(PowerSupply::readState(paths.sysfsRoot));
+    if (config.activity.pauseWhileActive) {
+        QString error;
+        const auto sessions = LogindPresence::readOnce(clock, kPresenceTimeoutMs, &error);
+        if (!sessions)
+            qCWarning(lcPresence, "logind does not answer: %s", qPrintable(error));
+        collector.setPresence(Presence::combine(sessions, DesktopIdleReport()));
+    }
+    const SnapshotCollector::Survey survey = collector.survey(config);
+    MonitorState state;
+    state.config = config.withGpuWorkloads(survey.snapshot.devices.indices());
+    if (config.slurm.enabled)
+        state.runtimes = SlurmLender::lookOnce(state.config, survey.snapshot.devices.gpus);
+    state.snapshot = survey.snapshot;
+    state.snapshot.takenAtMs = clock->nowMs(); // the presence's idle time is measured from it
+    state.gpuMetrics = survey.gpuMetrics;
+
+    PolicyInput input = policyInputOf(state.snapshot, state.config, state.runtimes, clock, ::getpid());
+    input.config.startDelaySeconds = 0; // "what would run": as if every GPU had been free long enough
+    state.decision = Policy::decide(input);
+    if (!paths.ledgerPath.isEmpty())
+        state.ledger = readLedgerSummary(paths.ledgerPath);
+    return state;
+}
+
 void Monitor::reloadConfig()
 {
     if (m_shuttingDown)
@@ -694,14 +763,8 @@ void Monitor::rescan()
 
     snapshot.takenAtMs = m_clock->nowMs();
 
-    PolicyInput input;
-    input.snapshot = snapshot;
-    input.config = m_config;
-    input.runtimes = m_runner->runtimes();
+    PolicyInput input = policyInputOf(snapshot, m_config, m_runner->runtimes(), m_clock, m_selfPid);
     input.pause = m_pause;
-    input.nowMs = snapshot.takenAtMs;
-    input.localNow = m_clock->localNow();
-    input.selfPid = m_selfPid;
     input.memory = m_memory;
     const Decision decision = Policy::decide(input);
     m_memory = decision.memory;

@@ -88,6 +88,14 @@ public:
 
     MonitorState state() const;
     QString configPath() const { return m_configPath; }
+    // One scan and one decision with `config`, the state returned (`--status`, the settings dialog on its own): what a
+    // running monitor would see now, and what it would run as if every start delay had passed. The same collector and
+    // policy as its scans, with power, logind and Slurm ([slurm]: each GPU held or lent, as Slurm has it) read once
+    // and the ledger read from paths.ledgerPath where given; nothing is started, stopped, watched, written or locked.
+    // Waits for logind (1 s at most) and Slurm (its commands' timeout): never on a running monitor's thread.
+    // `vendorLibrary` (NVML), when given, adds names, UUIDs, metrics and other users' processes on NVIDIA GPUs.
+    static MonitorState lookOnce(const Config &config, const MonitorPaths &paths = MonitorPaths(),
+                                 std::unique_ptr<GpuBackend> vendorLibrary = nullptr);
     // Whether holders the scan cannot see are inferred from node events: by default when not root, since root sees
     // every holder. Tests set it over a fake proc root with an unreadable process, as another user's is.
     void setInferHiddenHolders(bool infer) { m_inferHiddenHolders = infer; }

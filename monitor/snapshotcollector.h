@@ -18,8 +18,8 @@ struct MonitorPaths
     // Where AMD and Intel render nodes (<device_root>/dri/renderDN) are matched to their PCI devices
     // (<sysfsRoot>/class/drm/renderDN/device); tests point it at a fixture.
     QString sysfsRoot = QStringLiteral("/sys");
-    // Where the monitor keeps its WorkLedger across restarts (LedgerStore; the app gives LedgerStore::defaultPath());
-    // empty: in memory only (tests, --status, the demo).
+    // Where the monitor keeps its WorkLedger across restarts (LedgerStore; the app gives LedgerStore::defaultPath()),
+    // which Monitor::lookOnce() only reads; empty: in memory only (tests, the demo).
     QString ledgerPath = QString();
 };
 
@@ -62,7 +62,7 @@ public:
     // Whether someone sits at the computer ([activity]), as its sources last said: in every later collect().
     void setPresence(const UserPresence &presence) { m_presence = presence; }
 
-    // All of it at once, for a one-shot look (`--status`, the settings dialog on its own): scans the devices,
+    // All of it at once, for the monitor's one-shot look (Monitor::lookOnce()): scans the devices,
     // samples the backends, collects.
     struct Survey
     {

@@ -134,7 +134,7 @@ private Q_SLOTS:
         config.deviceRoot = m_dev->path();
         MonitorPaths paths;
         paths.sysfsRoot = m_sysfs->path();
-        const MonitorState state = StatusReport::collect(config, paths, nullptr);
+        const MonitorState state = Monitor::lookOnce(config, paths, nullptr);
         const QString text = StatusReport::formatText(state);
         QVERIFY2(text.contains(QStringLiteral("GPU 0, AMD GPU 1002:744c (amdgpu, 0000:03:00.0) (GPU-8fe9b1e1726f2a10): busy")), qPrintable(text));
         QVERIFY2(text.contains(QStringLiteral("held by python3")), qPrintable(text));

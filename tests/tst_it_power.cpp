@@ -148,7 +148,7 @@ private Q_SLOTS:
         QVERIFY(loaded.ok());
         MonitorPaths paths;
         paths.sysfsRoot = m_sysfs->path();
-        const MonitorState state = StatusReport::collect(loaded.config, paths);
+        const MonitorState state = Monitor::lookOnce(loaded.config, paths);
         const QString text = StatusReport::formatText(state);
         QVERIFY2(text.contains(powerLine), qPrintable(text));
         QVERIFY2(text.contains(QStringLiteral("[process-0] on GPUs 0") + workloadLine), qPrintable(text));
@@ -164,7 +164,7 @@ private Q_SLOTS:
         QVERIFY(loaded.ok());
         MonitorPaths paths;
         paths.sysfsRoot = m_sysfs->path();
-        const MonitorState state = StatusReport::collect(loaded.config, paths);
+        const MonitorState state = Monitor::lookOnce(loaded.config, paths);
         QVERIFY(!StatusReport::formatText(state).contains(QLatin1String("Power:")));
         QVERIFY(StatusReport::toJson(state).value(QStringLiteral("power")).isNull());
         QVERIFY(state.decision.workloadReasons.value(QStringLiteral("process-0")).isEmpty());

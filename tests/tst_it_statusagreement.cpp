@@ -2,8 +2,9 @@
 // SPDX-FileCopyrightText: 2026 The idlegpu authors
 // `idlegpu --status --json` and a running Monitor look at the same fake tree (two GPUs as plain files, a CUDA-like
 // job holding one, a workload and a graphics client on the other) and must say the same of each GPU: its state
-// and its holders, with each holder's kind and why it counts or not. Both take their snapshot from
-// SnapshotCollector, name states with Policy::gpuStateName and explain holders with Policy::explainHolder.
+// and its holders, with each holder's kind and why it counts or not. --status is the monitor's one-shot look
+// (Monitor::lookOnce): both take their snapshot from SnapshotCollector and decide with Policy::decide; the report
+// names states with Policy::gpuStateName and explains holders with Policy::explainHolder.
 #include "monitor.h"
 #include "run/processrunner.h"
 #include "testsupport.h"

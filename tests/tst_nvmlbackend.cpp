@@ -6,6 +6,7 @@
 #include "backends/gpubackend.h"
 #include "backends/nvmlbackend.h"
 #include "base/clock.h"
+#include "monitor.h"
 #include "policy/policy.h"
 #include "run/gpuenvironment.h"
 #include "statusreport.h"
@@ -642,8 +643,8 @@ private Q_SLOTS:
         script("init 9\n");
         Config config;
         config.deviceRoot = m_dir.filePath(QStringLiteral("dev"));
-        const MonitorState state = StatusReport::collect(config, MonitorPaths(),
-                                                         std::make_unique<NvmlBackend>(QStringLiteral(IDLEGPU_FAKE_NVML)));
+        const MonitorState state = Monitor::lookOnce(config, MonitorPaths(),
+                                                     std::make_unique<NvmlBackend>(QStringLiteral(IDLEGPU_FAKE_NVML)));
         QVERIFY(!state.gpuMetrics.available);
         const QString text = StatusReport::formatText(state);
         QVERIFY2(text.contains(QLatin1String("NVML not available: node-only mode")), qPrintable(text));

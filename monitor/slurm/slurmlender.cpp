@@ -30,6 +30,17 @@ QList<WorkloadRuntime::LabJob> labJobsOf(const QList<Slurm::Job> &jobs)
     return result;
 }
 
+// The NVIDIA GPUs' indices in gres.conf's order: an untyped GRES index names the GPU at that position.
+QList<int> gresOrderOf(const QList<GpuDevice> &devices)
+{
+    QList<int> order;
+    for (const GpuDevice &device : devices)
+        if (device.vendor == GpuVendor::Nvidia)
+            order.append(device.index);
+    std::sort(order.begin(), order.end());
+    return order;
+}
+
 bool sameRuntime(const WorkloadRuntime &a, const WorkloadRuntime &b)
 {
     return a.state == b.state && a.startedAtMs == b.startedAtMs && a.labJobs == b.labJobs
@@ -498,11 +509,7 @@ void SlurmLender::finishStopAll()
 
 void SlurmLender::setGpuDevices(const QList<GpuDevice> &devices)
 {
-    m_gresOrder.clear();
-    for (const GpuDevice &device : devices)
-        if (device.vendor == GpuVendor::Nvidia)
-            m_gresOrder.append(device.index);
-    std::sort(m_gresOrder.begin(), m_gresOrder.end());
+    m_gresOrder = gresOrderOf(devices);
 }
 
 std::optional<Slurm::NodeView> SlurmLender::listOnce(const SlurmConfig &slurm, const QList<int> &gresOrder,
@@ -532,4 +539,28 @@ std::optional<Slurm::NodeView> SlurmLender::listOnce(const SlurmConfig &slurm, c
         return std::nullopt;
     }
     return Slurm::viewOfNode(Slurm::parseShowJobs(process.readAllStandardOutput()), slurm, gresOrder);
+}
+
+QHash<QString, WorkloadRuntime> SlurmLender::lookOnce(const Config &config, const QList<GpuDevice> &devices,
+                                                      const SlurmCommands &commands)
+{
+    QString error;
+    const std::optional<Slurm::NodeView> view = listOnce(config.slurm, gresOrderOf(devices), &error, commands);
+    QHash<QString, WorkloadRuntime> runtimes;
+    for (const WorkloadConfig &workload : config.workloads) {
+        if (workload.kind() != WorkloadKind::SlurmLending)
+            continue;
+        const int gpu = workload.gpus.indices.value(0, -1);
+        WorkloadRuntime runtime;
+        runtime.id = workload.id;
+        runtime.gpus = {gpu};
+        if (!view) {
+            runtime.unreachable = error;
+        } else {
+            runtime.state = view->holds.contains(gpu) ? WorkloadRuntime::Stopped : WorkloadRuntime::Running;
+            runtime.labJobs = labJobsOf(view->labJobs.value(gpu));
+        }
+        runtimes.insert(workload.id, runtime);
+    }
+    return runtimes;
 }

@@ -71,12 +71,18 @@ public:
     // stopAll() gives up waiting for holds after this long.
     static constexpr int kStopAllTimeoutMs = 20'000;
 
-    // For --status: lists the jobs once, waiting at most the commands' timeout (blocking: not for the monitor's
-    // thread). nullopt with *error set when Slurm cannot be asked.
-    static std::optional<Slurm::NodeView> listOnce(const SlurmConfig &slurm, const QList<int> &gresOrder,
-                                                   QString *error, const SlurmCommands &commands = SlurmCommands());
+    // For a one-shot look (--status): the runtimes of `config`'s lending workloads as one listing of Slurm's jobs
+    // shows them: held (stopped), else lent (running) with the lab's jobs on the GPU; unreachable, with why, when
+    // Slurm cannot be asked. `devices`: the GPUs present (gres.conf's order). Waits at most the commands' timeout
+    // (blocking: not for the monitor's thread).
+    static QHash<QString, WorkloadRuntime> lookOnce(const Config &config, const QList<GpuDevice> &devices,
+                                                    const SlurmCommands &commands = SlurmCommands());
 
 private:
+    // Lists the jobs once, blocking as lookOnce(). nullopt with *error set when Slurm cannot be asked.
+    static std::optional<Slurm::NodeView> listOnce(const SlurmConfig &slurm, const QList<int> &gresOrder,
+                                                   QString *error, const SlurmCommands &commands);
+
     struct Gpu;
     enum class Op { Hold, Release, CancelDuplicates };
 
