@@ -117,7 +117,7 @@ public:
             return false;
         out->preemptions = int(preemptions);
         // energy_j: the key of ledgers written before workTotalsToJson() wrote both files' totals.
-        for (const QString key : {QStringLiteral("energy_joules"), QStringLiteral("energy_j")}) {
+        for (const QString &key : {QStringLiteral("energy_joules"), QStringLiteral("energy_j")}) {
             if (!object.contains(key))
                 continue;
             double joules = 0;
