@@ -443,16 +443,13 @@ QString formatConfig(const Config &config)
           << " = ";
         const BusyWhen busyWhen = group.busyWhen.value_or(ConfigWords<BusyWhen>::defaultValue);
         s << configWord(busyWhen);
-        switch (busyWhen) {
-        case BusyWhen::Auto: s << (group.busyWhen ? "" : " (default)") << ", graphics_busy_percent = "
-                               << group.graphicsBusyPercent << ", busy_memory_mib = "
-                               << (group.busyMemoryMibGiven ? group.busyMemoryMib
-                                                            : GpuGroupConfig::kDefaultGraphicsBusyMemoryMib);
-                             break;
-        case BusyWhen::Opened:
-        case BusyWhen::Computes: break;
-        case BusyWhen::Memory: s << ", busy_memory_mib = " << group.busyMemoryMib; break;
-        }
+        // The thresholds the rule reads.
+        if (busyWhen == BusyWhen::Auto)
+            s << (group.busyWhen ? "" : " (default)") << ", graphics_busy_percent = " << group.graphicsBusyPercent
+              << ", busy_memory_mib = "
+              << (group.busyMemoryMibGiven ? group.busyMemoryMib : GpuGroupConfig::kDefaultGraphicsBusyMemoryMib);
+        else if (busyWhen == BusyWhen::Memory)
+            s << ", busy_memory_mib = " << group.busyMemoryMib;
         s << '\n';
     }
     for (const WorkloadConfig &w : config.workloads) {
