@@ -5,6 +5,7 @@
 #include "backends/gpubackend.h"
 #include "conditions/powersupply.h"
 #include "conditions/presence.h"
+#include "ledger/workledger.h"
 #include "policy/policy.h"
 
 #include <QCoreApplication>
@@ -37,12 +38,11 @@ static QString describeLedger(const LedgerSummary &ledger)
     return text;
 }
 
+// The ledger's totals (workTotalsToJson()) with the workload time in GPU-hours too.
 static QJsonObject totalsToJson(const WorkTotals &totals)
 {
-    QJsonObject object{{QStringLiteral("gpu_hours"), gpuHours(totals)},
-                       {QStringLiteral("preemptions"), totals.preemptions}};
-    if (totals.energyJoules)
-        object.insert(QStringLiteral("energy_joules"), *totals.energyJoules);
+    QJsonObject object = workTotalsToJson(totals);
+    object.insert(QStringLiteral("gpu_hours"), gpuHours(totals));
     return object;
 }
 
@@ -64,16 +64,6 @@ static GpuDevice deviceOf(const MonitorState &state, int index)
         if (device.index == index)
             return device;
     return GpuDevice();
-}
-
-static QString vendorName(GpuVendor vendor)
-{
-    switch (vendor) {
-    case GpuVendor::Nvidia: return QStringLiteral("nvidia");
-    case GpuVendor::Amd: return QStringLiteral("amd");
-    case GpuVendor::Intel: return QStringLiteral("intel");
-    }
-    return QString();
 }
 
 static QString describeHolder(const Holder &holder)
@@ -266,7 +256,7 @@ QJsonObject toJson(const MonitorState &state)
         const GpuDevice device = deviceOf(state, gpu.index);
         QJsonObject object{{QStringLiteral("index"), gpu.index},
                            {QStringLiteral("node"), device.path},
-                           {QStringLiteral("vendor"), vendorName(device.vendor)},
+                           {QStringLiteral("vendor"), configWord(device.vendor)},
                            {QStringLiteral("busy"), gpu.state == GpuState::Busy},
                            {QStringLiteral("state"), Policy::gpuStateName(gpu.state)},
                            {QStringLiteral("reason"), gpu.reason},
@@ -357,23 +347,23 @@ QString formatConfig(const Config &config)
       << "interval_seconds = " << config.intervalSeconds << '\n'
       << "start_delay_seconds = " << config.startDelaySeconds << '\n'
       << "device_root = " << config.deviceRoot << '\n'
-      << "on_battery = " << (config.onBattery == OnBattery::Pause ? "pause" : "run") << '\n'
+      << configKey<OnBattery>() << " = " << configWord(config.onBattery) << '\n'
       << "max_temperature_c = " << config.maxTemperatureC << (config.maxTemperatureC > 0 ? "" : " (off)") << '\n';
     s << "[metrics] textfile = "
       << (config.metrics.textfile.isEmpty() ? QStringLiteral("(off)") : config.metrics.textfile) << '\n';
     for (const GpuGroupConfig &group : config.gpuGroups) {
         s << '[' << group.id << "] gpus = " << group.gpus.toString()
-          << ", ignore_programs = " << group.ignorePrograms.join(QLatin1Char(',')) << ", busy_when = ";
-        switch (group.busyWhen.value_or(BusyWhen::Auto)) {
-        case BusyWhen::Auto: s << "auto" << (group.busyWhen ? "" : " (default)") << ", graphics_busy_percent = "
-                               << group.graphicsBusyPercent << ", busy_memory_mib = "
-                               << (group.busyMemoryMibGiven ? group.busyMemoryMib
-                                                            : GpuGroupConfig::kDefaultGraphicsBusyMemoryMib);
-                             break;
-        case BusyWhen::Opened: s << "opened"; break;
-        case BusyWhen::Computes: s << "computes"; break;
-        case BusyWhen::Memory: s << "memory, busy_memory_mib = " << group.busyMemoryMib; break;
-        }
+          << ", ignore_programs = " << group.ignorePrograms.join(QLatin1Char(',')) << ", " << configKey<BusyWhen>()
+          << " = ";
+        const BusyWhen busyWhen = group.busyWhen.value_or(ConfigWords<BusyWhen>::defaultValue);
+        s << configWord(busyWhen);
+        // The thresholds the rule reads.
+        if (busyWhen == BusyWhen::Auto)
+            s << (group.busyWhen ? "" : " (default)") << ", graphics_busy_percent = " << group.graphicsBusyPercent
+              << ", busy_memory_mib = "
+              << (group.busyMemoryMibGiven ? group.busyMemoryMib : GpuGroupConfig::kDefaultGraphicsBusyMemoryMib);
+        else if (busyWhen == BusyWhen::Memory)
+            s << ", busy_memory_mib = " << group.busyMemoryMib;
         s << '\n';
     }
     for (const WorkloadConfig &w : config.workloads) {
@@ -404,11 +394,7 @@ QString formatConfig(const Config &config)
         for (const auto &pair : w.env)
             s << "    env " << pair.first << '=' << pair.second << '\n';
         s << "    stop_timeout_seconds = " << w.stopTimeoutSeconds << '\n'
-          << "    priority = "
-          << (w.priority == WorkloadPriority::Idle  ? "idle"
-              : w.priority == WorkloadPriority::Low ? "low"
-                                                    : "normal")
-          << '\n';
+          << "    " << configKey<WorkloadPriority>() << " = " << configWord(w.priority) << '\n';
         if (!w.refusal.isEmpty())
             s << "    refused: " << w.refusal << '\n';
     }

@@ -7,7 +7,7 @@
 #include "config/configranges.h"
 #include "settings/activitysettingspage.h"
 #include "settings/settingsdialog.h"
-#include "settings/settingsmodel.h"
+#include "settings/settingsdraft.h"
 #include "settings/workloadtemplates.h"
 
 #include <QCheckBox>
@@ -484,7 +484,7 @@ void TestSettingsDialog::rangesSharedWithLoader()
                                                                : &draft.workloads[0].stopTimeout;
         *text = value;
         QStringList dialogErrors;
-        for (const SettingsProblem &problem : SettingsModel::validate(draft, {0, 1}))
+        for (const SettingsProblem &problem : DraftRules::validate(draft, {0, 1}))
             if (problem.field == field && problem.severity == SettingsProblem::Error)
                 dialogErrors.append(problem.message);
 
@@ -568,7 +568,7 @@ void TestSettingsDialog::startOrderNotes()
         draft.workloads.append(workload);
     }
     QStringList found(gpus.size());
-    for (const SettingsProblem &problem : SettingsModel::validate(draft, {0, 1})) {
+    for (const SettingsProblem &problem : DraftRules::validate(draft, {0, 1})) {
         if (problem.field != QLatin1String("gpus"))
             continue;
         QCOMPARE(int(problem.severity), int(SettingsProblem::Note));
@@ -1037,7 +1037,7 @@ void TestSettingsDialog::runAsUserValidated()
     workload.user = user;
     draft.workloads.append(workload);
     QList<SettingsProblem> userProblems;
-    for (const SettingsProblem &problem : SettingsModel::validate(draft, {0, 1}, users))
+    for (const SettingsProblem &problem : DraftRules::validate(draft, {0, 1}, users))
         if (problem.field == QLatin1String("user"))
             userProblems.append(problem);
     if (severity < 0) {
@@ -1440,7 +1440,7 @@ void TestSettingsDialog::envTextReadsBack()
     QFETCH(QString, value);
     const QList<QPair<QString, QString>> env{{QStringLiteral("A"), value}, {QStringLiteral("B_2"), QStringLiteral("x")}};
     QString error;
-    const auto parsed = parseEnvAssignments(SettingsModel::envText(env), &error);
+    const auto parsed = parseEnvAssignments(DraftRules::envText(env), &error);
     QVERIFY2(parsed, qPrintable(error));
     QCOMPARE(*parsed, env);
 }

@@ -13,6 +13,7 @@
 #include <QDir>
 #include <QFile>
 #include <QFileInfo>
+#include <QJsonDocument>
 #include <QRegularExpression>
 #include <QTemporaryDir>
 #include <QTest>
@@ -481,6 +482,28 @@ private Q_SLOTS:
         QCOMPARE(ledger.summary().openToStop, LatencyHistogram());
     }
 
+    // Ledgers written before the totals had one writer (workTotalsToJson(), which --status --json shares) name the
+    // energy energy_j: it reads as before, and the next save names it energy_joules.
+    void energyOfOlderFilesStillReads()
+    {
+        const QByteArray old = "{\"format\":\"idlegpu-ledger\",\"version\":1,\"since_ms\":1767614400000,"
+                               "\"gpus\":{\"0\":{\"total\":{\"workload_ms\":5000,\"preemptions\":2,\"energy_j\":1234.5},"
+                               "\"timeline\":[]}},\"days\":{},\"preemptions\":[]}";
+        WorkLedger ledger(&m_clock);
+        QString error;
+        QVERIFY2(ledger.restore(old, &error), qPrintable(error));
+        QCOMPARE(ledger.summary().byGpu.value(0).total.energyJoules, std::optional<double>(1234.5));
+
+        const QByteArray saved = ledger.toJson();
+        QVERIFY2(saved.contains("\"energy_joules\":1234.5") && !saved.contains("energy_j\""), saved.constData());
+        WorkLedger again(&m_clock);
+        QVERIFY2(again.restore(saved, &error), qPrintable(error));
+        QCOMPARE(again.summary().byGpu.value(0).total.energyJoules, std::optional<double>(1234.5));
+        const QJsonObject gpu = QJsonDocument::fromJson(saved).object().value(QStringLiteral("gpus")).toObject();
+        QCOMPARE(gpu.value(QStringLiteral("0")).toObject().value(QStringLiteral("total")).toObject(),
+                 workTotalsToJson(again.summary().byGpu.value(0).total));
+    }
+
     void restoreRefusesWhatIsNoLedger_data()
     {
         QTest::addColumn<QByteArray>("json");
@@ -502,6 +525,9 @@ private Q_SLOTS:
         QTest::newRow("absurd energy")
             << head + "\"gpus\":{\"0\":{\"total\":{\"workload_ms\":5,\"preemptions\":0,\"energy_j\":1e300},\"timeline\":[]}},\"days\":{},\"preemptions\":[]}"
             << "energy_j";
+        QTest::newRow("absurd energy, key of workTotalsToJson()")
+            << head + "\"gpus\":{\"0\":{\"total\":{\"workload_ms\":5,\"preemptions\":0,\"energy_joules\":1e300},\"timeline\":[]}},\"days\":{},\"preemptions\":[]}"
+            << "energy_joules";
         QTest::newRow("GPU index not a number")
             << head + "\"gpus\":{\"zero\":{\"total\":{\"workload_ms\":5,\"preemptions\":0},\"timeline\":[]}},\"days\":{},\"preemptions\":[]}"
             << "not a GPU index";

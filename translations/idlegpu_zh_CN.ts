@@ -706,7 +706,7 @@ The previous configuration stays in force.</source>
     </message>
 </context>
 <context>
-    <name>SettingsModel</name>
+    <name>DraftRules</name>
     <message>
         <source>Enter a whole number of seconds from %1 to %2.</source>
         <translation>请输入 %1 到 %2 之间的整数秒数。</translation>

@@ -28,15 +28,15 @@ QString expandHome(const QString &path, const QString &home)
 }
 
 const QStringList defaultsKeys{QStringLiteral("interval_seconds"), QStringLiteral("start_delay_seconds"),
-                               QStringLiteral("device_root"), QStringLiteral("notify"), QStringLiteral("vendors"),
-                               QStringLiteral("on_battery"), QStringLiteral("max_temperature_c")};
-const QStringList gpuGroupKeys{QStringLiteral("gpus"), QStringLiteral("ignore_programs"), QStringLiteral("busy_when"),
+                               QStringLiteral("device_root"), configKey<NotifyKind>(), configKey<GpuVendor>(),
+                               configKey<OnBattery>(), QStringLiteral("max_temperature_c")};
+const QStringList gpuGroupKeys{QStringLiteral("gpus"), QStringLiteral("ignore_programs"), configKey<BusyWhen>(),
                                QStringLiteral("busy_memory_mib"), QStringLiteral("graphics_busy_percent")};
 const QStringList workloadKeys{QStringLiteral("dir"),  QStringLiteral("cmd"), QStringLiteral("user"),
                                QStringLiteral("gpus"), QStringLiteral("log"),
                                QStringLiteral("name"), QStringLiteral("env"),
                                QStringLiteral("stop_timeout_seconds"), QStringLiteral("enabled"),
-                               QStringLiteral("priority"), QStringLiteral("start_cmd"),
+                               configKey<WorkloadPriority>(), QStringLiteral("start_cmd"),
                                QStringLiteral("stop_cmd"), QStringLiteral("command_timeout_seconds"),
                                QStringLiteral("service_programs")};
 const QStringList ttyKeys{QStringLiteral("enabled"), QStringLiteral("whitelist"), QStringLiteral("idle_seconds")};
@@ -190,14 +190,11 @@ private:
             else
                 config.deviceRoot = QDir::cleanPath(root);
         }
-        if (const IniDocument::Entry *entry = find(section, QStringLiteral("notify")))
+        if (const IniDocument::Entry *entry = find(section, configKey<NotifyKind>()))
             readNotify(*entry, &config.notify);
-        if (const IniDocument::Entry *entry = find(section, QStringLiteral("vendors")))
+        if (const IniDocument::Entry *entry = find(section, configKey<GpuVendor>()))
             readVendors(*entry, &config.vendors);
-        if (const auto choice = readWord<OnBattery>(section, QStringLiteral("on_battery"),
-                                                    {{"pause", OnBattery::Pause}, {"run", OnBattery::Run}},
-                                                    "is neither pause (stop every workload while the computer runs "
-                                                    "on battery) nor run"))
+        if (const auto choice = readWord<OnBattery>(section))
             config.onBattery = *choice;
         readNumber(section, QStringLiteral("max_temperature_c"), ConfigRanges::maxTemperatureC,
                    QStringLiteral("degrees Celsius (0: off)"), &config.maxTemperatureC);
@@ -317,58 +314,53 @@ private:
                                     .arg(metrics.textfile));
     }
 
-    // vendors = auto | a comma list of nvidia, amd, intel
+    // vendors = auto | a comma list of GpuVendor's words
     void readVendors(const IniDocument::Entry &entry, QList<GpuVendor> *vendors)
     {
+        using Words = ConfigWords<GpuVendor>;
         const QStringList words = parseCommaList(value(entry));
-        if (words.size() == 1 && words.first().toLower() == QLatin1String("auto")) {
+        if (words.size() == 1 && words.first().toLower() == QLatin1String(Words::automatic)) {
             vendors->clear();
             return;
         }
+        const QString write = QStringLiteral("write %1, or a comma list of %2")
+                                  .arg(QLatin1String(Words::automatic), configWordList<GpuVendor>());
         QList<GpuVendor> chosen;
         for (const QString &word : words) {
-            const QString w = word.toLower();
-            const std::optional<GpuVendor> vendor = w == QLatin1String("nvidia")  ? std::optional(GpuVendor::Nvidia)
-                                                    : w == QLatin1String("amd")   ? std::optional(GpuVendor::Amd)
-                                                    : w == QLatin1String("intel") ? std::optional(GpuVendor::Intel)
-                                                                                  : std::nullopt;
+            const std::optional<GpuVendor> vendor = configValue<GpuVendor>(word);
             if (!vendor) {
-                error(entry.line, QStringLiteral("vendors: '%1' is not a GPU vendor: write auto, or a comma list of "
-                                                 "nvidia, amd, intel")
-                                      .arg(word));
+                error(entry.line, QStringLiteral("%1: '%2' is not a GPU vendor: %3").arg(entry.key, word, write));
                 return;
             }
             if (!chosen.contains(*vendor))
                 chosen.append(*vendor);
         }
         if (chosen.isEmpty()) {
-            error(entry.line, QStringLiteral("vendors is empty: write auto, or a comma list of nvidia, amd, intel"));
+            error(entry.line, QStringLiteral("%1 is empty: %2").arg(entry.key, write));
             return;
         }
         *vendors = chosen;
     }
 
-    // notify = all | none | a comma list of preemption, failure, config
+    // notify = all | none | a comma list of NotifyKind's words
     void readNotify(const IniDocument::Entry &entry, NotifyConfig *notify)
     {
+        using Words = ConfigWords<NotifyKind>;
         const QStringList kinds = parseCommaList(value(entry));
         NotifyConfig chosen{false, false, false};
         for (const QString &kind : kinds) {
             const QString k = kind.toLower();
-            if (k == QLatin1String("all"))
+            if (k == QLatin1String(Words::all))
                 chosen = NotifyConfig();
-            else if (k == QLatin1String("none"))
+            else if (k == QLatin1String(Words::none))
                 continue;
-            else if (k == QLatin1String("preemption"))
-                chosen.preemption = true;
-            else if (k == QLatin1String("failure"))
-                chosen.failure = true;
-            else if (k == QLatin1String("config"))
-                chosen.configError = true;
+            else if (const std::optional<NotifyKind> known = configValue<NotifyKind>(k))
+                chosen[*known] = true;
             else {
-                error(entry.line, QStringLiteral("notify: '%1' is not a kind of notification: write all, none, or "
-                                                 "a comma list of preemption, failure, config")
-                                      .arg(kind));
+                error(entry.line, QStringLiteral("%1: '%2' is not a kind of notification: write %3, %4, or a comma list "
+                                                 "of %5")
+                                      .arg(entry.key, kind, QLatin1String(Words::all), QLatin1String(Words::none),
+                                           configWordList<NotifyKind>()));
                 return;
             }
         }
@@ -394,15 +386,7 @@ private:
             group.ignorePrograms = parseCommaList(value(*entry));
             group.ignoreProgramsGiven = true;
         }
-        group.busyWhen = readWord<BusyWhen>(section, QStringLiteral("busy_when"),
-                                            {{"auto", BusyWhen::Auto},
-                                             {"opened", BusyWhen::Opened},
-                                             {"computes", BusyWhen::Computes},
-                                             {"memory", BusyWhen::Memory}},
-                                            "is not auto (compute clients make the GPU busy, graphics clients only "
-                                            "while they use it much), opened (any program that opens the GPU makes it "
-                                            "busy), computes (one that computes on it) or memory (one that uses "
-                                            "busy_memory_mib of its memory)");
+        group.busyWhen = readWord<BusyWhen>(section);
         if (const IniDocument::Entry *entry = find(section, QStringLiteral("busy_memory_mib"))) {
             constexpr ConfigRange range = ConfigRanges::busyMemoryMib;
             const QString text = value(*entry);
@@ -472,12 +456,7 @@ private:
             warning(entry->line, QStringLiteral("command_timeout_seconds is ignored without start_cmd= and stop_cmd="));
         if (const IniDocument::Entry *entry = find(section, QStringLiteral("service_programs")))
             workload.servicePrograms = parseCommaList(value(*entry));
-        if (const auto choice = readWord<WorkloadPriority>(section, QStringLiteral("priority"),
-                                                           {{"idle", WorkloadPriority::Idle},
-                                                            {"low", WorkloadPriority::Low},
-                                                            {"normal", WorkloadPriority::Normal}},
-                                                           "is not idle (CPU time nobody else wants), low (nice 10) "
-                                                           "or normal"))
+        if (const auto choice = readWord<WorkloadPriority>(section))
             workload.priority = *choice;
         m_result.config.workloads.append(workload);
     }
@@ -615,20 +594,27 @@ private:
             *seconds = int(*number);
     }
 
-    // A key whose value is one of a few words (any case, white space around): what that word stands for; nullopt
-    // when the key is absent or, with an error "KEY: 'VALUE' <explanation>", when the value is none of them.
-    template<typename T>
-    std::optional<T> readWord(const IniDocument::Section &section, const QString &key,
-                              std::initializer_list<std::pair<const char *, T>> words, const char *explanation)
+    // A key that takes one of its table's words (configwords.h; any case, white space around): what that word stands
+    // for; nullopt when the key is absent or, with an error "KEY: 'VALUE' is not A (meaning), B or C" ("is neither
+    // A nor B" for two), when the value is none of them.
+    template<typename Enum>
+    std::optional<Enum> readWord(const IniDocument::Section &section)
     {
-        const IniDocument::Entry *entry = find(section, key);
+        const IniDocument::Entry *entry = find(section, configKey<Enum>());
         if (!entry)
             return std::nullopt;
-        const QString text = value(*entry).trimmed().toLower();
-        for (const auto &[word, meaning] : words)
-            if (text == QLatin1String(word))
-                return meaning;
-        error(entry->line, QStringLiteral("%1: '%2' %3").arg(key, value(*entry), QLatin1String(explanation)));
+        if (const std::optional<Enum> meaning = configValue<Enum>(value(*entry)))
+            return meaning;
+        QStringList choices;
+        for (const ConfigWord<Enum> &choice : ConfigWords<Enum>::words)
+            choices.append(choice.meaning ? QStringLiteral("%1 (%2)").arg(QLatin1String(choice.word),
+                                                                         QLatin1String(choice.meaning))
+                                          : QString(QLatin1String(choice.word)));
+        const QString last = choices.takeLast();
+        const QString expected = choices.size() == 1
+                                     ? QStringLiteral("is neither %1 nor %2").arg(choices.first(), last)
+                                     : QStringLiteral("is not %1 or %2").arg(choices.join(QStringLiteral(", ")), last);
+        error(entry->line, QStringLiteral("%1: '%2' %3").arg(entry->key, value(*entry), expected));
         return std::nullopt;
     }
 

@@ -34,17 +34,6 @@ inline const QStringList &builtinIgnoredPrograms()
 }
 inline const QString kBuiltinIgnoredWord = QStringLiteral("@builtin");
 
-// [gpu-*] busy_when: what makes a GPU busy.
-enum class BusyWhen {
-    // A compute client (it holds nvidia-uvm or /dev/kfd, or a backend lists it computing there) at once, as an open
-    // node; a graphics client (anything else: a browser, the compositor) only while a backend measures it using
-    // graphics_busy_percent of the GPU or busy_memory_mib of its memory. The default.
-    Auto,
-    Opened,   // any foreign program opens its device node: the earliest signal, but every browser counts
-    Computes, // a foreign program computes on it (a backend lists it as a compute process)
-    Memory    // a foreign program uses at least busy_memory_mib of its memory
-};
-
 // How the holders of one GPU are judged: busy when any [gpu-*] group covering it says so. Groups that give
 // no busy_when do not count; when none gives it, busy_when = auto with its defaults.
 struct BusyRule
@@ -65,7 +54,7 @@ struct GpuGroupConfig
     GpuSelection gpus;
     QStringList ignorePrograms; // whole program names, never prefixes; may hold @builtin
     bool ignoreProgramsGiven = false; // the key is there (even empty): the built-in list is not implied
-    std::optional<BusyWhen> busyWhen;       // busy_when = auto | opened | computes | memory
+    std::optional<BusyWhen> busyWhen;       // busy_when (configwords.h); absent: auto
     qint64 busyMemoryMib = kDefaultBusyMemoryMib; // busy_memory_mib, for busy_when = memory and auto
     bool busyMemoryMibGiven = false;              // the key is there: auto uses it instead of its own default
     int graphicsBusyPercent = kDefaultGraphicsBusyPercent; // graphics_busy_percent, for busy_when = auto
@@ -83,13 +72,6 @@ struct GpuGroupConfig
                && busyMemoryMib == o.busyMemoryMib && busyMemoryMibGiven == o.busyMemoryMibGiven
                && graphicsBusyPercent == o.graphicsBusyPercent;
     }
-};
-
-// [process-*] priority: how the workload's processes share the CPU with everything else.
-enum class WorkloadPriority {
-    Idle,  // SCHED_IDLE, nice 19 and the idle I/O class: only CPU time nobody else wants (the default)
-    Low,   // nice 10
-    Normal // as idlegpu's own
 };
 
 // [slurm]: one queue for a lab of workstations. Each GPU is lent to the lab's Slurm jobs while it is free and held for
@@ -139,7 +121,7 @@ struct WorkloadConfig
     QString envText;     // env= exactly as written
     QList<QPair<QString, QString>> env; // env split into KEY=VALUE pairs, in order
     int stopTimeoutSeconds = 10;
-    WorkloadPriority priority = WorkloadPriority::Idle;
+    WorkloadPriority priority = ConfigWords<WorkloadPriority>::defaultValue;
     bool enabled = true;
     int line = 0; // line of the section header
     // Why it must not run (a problem with user=: none given as root, an unknown or forbidden user); empty when
@@ -185,16 +167,27 @@ struct ActivityConfig
     bool operator==(const ActivityConfig &) const = default;
 };
 
-// [defaults] on_battery
-enum class OnBattery { Pause, Run };
-
-// [defaults] notify: which desktop notifications the tray shows.
+// [defaults] notify: which desktop notifications the tray shows, one flag per NotifyKind.
 struct NotifyConfig
 {
     bool preemption = true;  // a workload stopped because someone opened its GPU
     bool failure = true;     // a workload failing again and again
     bool configError = true; // an edit of the config file that cannot be used
     bool operator==(const NotifyConfig &) const = default;
+
+    bool &operator[](NotifyKind kind) { return this->*flag(kind); }
+    bool operator[](NotifyKind kind) const { return this->*flag(kind); }
+
+private:
+    static bool NotifyConfig::*flag(NotifyKind kind)
+    {
+        switch (kind) {
+        case NotifyKind::Preemption: return &NotifyConfig::preemption;
+        case NotifyKind::Failure: return &NotifyConfig::failure;
+        case NotifyKind::ConfigError: return &NotifyConfig::configError;
+        }
+        return &NotifyConfig::preemption;
+    }
 };
 
 // [metrics]: what idlegpu does, for a fleet's Prometheus (metrics/ MetricsText, MetricsTextFile).
@@ -226,7 +219,7 @@ struct Config
     TtyConfig tty;
     ActivityConfig activity;                   // [activity]
     Schedule schedule;                         // [schedule] run; empty: always
-    OnBattery onBattery = OnBattery::Pause;    // [defaults] on_battery
+    OnBattery onBattery = ConfigWords<OnBattery>::defaultValue; // [defaults] on_battery
     int maxTemperatureC = 0;                   // [defaults] max_temperature_c; 0: off
     // A GPU stopped for heat may run again once this much cooler than max_temperature_c.
     static constexpr int kCoolDownCelsius = 5;

@@ -52,15 +52,6 @@ std::optional<GpuActivity> activityFromName(const QString &name)
     return std::nullopt;
 }
 
-QJsonObject totalsToJson(const WorkTotals &totals)
-{
-    QJsonObject object{{QStringLiteral("workload_ms"), totals.workloadMs},
-                       {QStringLiteral("preemptions"), totals.preemptions}};
-    if (totals.energyJoules)
-        object.insert(QStringLiteral("energy_j"), *totals.energyJoules);
-    return object;
-}
-
 // Reads a JSON document that should be a ledger; the first thing wrong ends it, named by its place in the file.
 class Reader
 {
@@ -125,12 +116,15 @@ public:
                         kMaxPreemptions, &preemptions))
             return false;
         out->preemptions = int(preemptions);
-        if (object.contains(QStringLiteral("energy_j"))) {
+        // energy_j: the key of ledgers written before workTotalsToJson() wrote both files' totals.
+        for (const QString &key : {QStringLiteral("energy_joules"), QStringLiteral("energy_j")}) {
+            if (!object.contains(key))
+                continue;
             double joules = 0;
-            if (!number(object.value(QStringLiteral("energy_j")), where + QStringLiteral(".energy_j"), kMaxJoules,
-                        &joules))
+            if (!number(object.value(key), where + QLatin1Char('.') + key, kMaxJoules, &joules))
                 return false;
             out->energyJoules = joules;
+            break;
         }
         return true;
     }
@@ -456,7 +450,7 @@ QByteArray WorkLedger::toJson() const
         QJsonArray timeline;
         for (const ActivitySegment &segment : m_gpus.value(gpu).segments)
             timeline.append(QJsonArray{segment.fromWallMs, segment.toWallMs, activityName(segment.activity)});
-        QJsonObject object{{QStringLiteral("total"), totalsToJson(m_totals.value(gpu))},
+        QJsonObject object{{QStringLiteral("total"), workTotalsToJson(m_totals.value(gpu))},
                            {QStringLiteral("timeline"), timeline}};
         const QHash<QString, qint64> byWorkload = m_workloadMs.value(gpu);
         if (!byWorkload.isEmpty()) {
@@ -471,7 +465,7 @@ QByteArray WorkLedger::toJson() const
     for (auto day = m_days.cbegin(); day != m_days.cend(); ++day) {
         QJsonObject byGpu;
         for (auto it = day->cbegin(); it != day->cend(); ++it)
-            byGpu.insert(QString::number(it.key()), totalsToJson(it.value()));
+            byGpu.insert(QString::number(it.key()), workTotalsToJson(it.value()));
         days.insert(day.key().toString(Qt::ISODate), byGpu);
     }
     QJsonArray preemptions;
@@ -712,4 +706,13 @@ bool WorkLedger::restore(const QByteArray &json, QString *error)
     clampToNow(localNow.toMSecsSinceEpoch(), localNow.date()); // a file saved while the clock ran ahead
     dropOldDays(localNow.date());
     return true;
+}
+
+QJsonObject workTotalsToJson(const WorkTotals &totals)
+{
+    QJsonObject object{{QStringLiteral("workload_ms"), totals.workloadMs},
+                       {QStringLiteral("preemptions"), totals.preemptions}};
+    if (totals.energyJoules)
+        object.insert(QStringLiteral("energy_joules"), *totals.energyJoules);
+    return object;
 }

@@ -16,6 +16,7 @@
 #include <QByteArray>
 #include <QDate>
 #include <QHash>
+#include <QJsonObject>
 #include <QMap>
 
 struct GpuStatus;
@@ -102,3 +103,7 @@ private:
 
 // The sum of two totals; the energy is present when either has it.
 WorkTotals &operator+=(WorkTotals &into, const WorkTotals &more);
+
+// {"workload_ms": 5000, "preemptions": 2, "energy_joules": 1234.5} (no energy_joules when not measured): the totals
+// as the ledger file stores them and --status --json shows them.
+QJsonObject workTotalsToJson(const WorkTotals &totals);

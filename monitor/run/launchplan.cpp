@@ -32,17 +32,6 @@ QString LaunchPlan::error() const
     return QString();
 }
 
-// The reaper's --priority value for [process-*] priority.
-static QString priorityArgument(WorkloadPriority priority)
-{
-    switch (priority) {
-    case WorkloadPriority::Idle: return QStringLiteral("idle");
-    case WorkloadPriority::Low: return QStringLiteral("low");
-    case WorkloadPriority::Normal: return QStringLiteral("normal");
-    }
-    return QStringLiteral("idle");
-}
-
 QProcessEnvironment LaunchPlan::reaperEnvironment()
 {
     QProcessEnvironment result;
@@ -179,7 +168,8 @@ LaunchPlan LaunchPlan::make(const WorkloadConfig &config, const QList<int> &gpus
     plan.arguments = QStringList{QStringLiteral("--parent"), QString::number(QCoreApplication::applicationPid()),
                                  QStringLiteral("--grace-ms"),
                                  QString::number(qMax(0, config.stopTimeoutSeconds) * 1000LL),
-                                 QStringLiteral("--priority"), priorityArgument(config.priority)};
+                                 // the reaper takes [process-*] priority's words
+                                 QStringLiteral("--priority"), configWord(config.priority)};
     // Another user's workload enters its folder after the switch, with that user's permissions: a folder the
     // user may not enter fails the start with a message instead of leaving the program in it.
     if (plan.switchTo)

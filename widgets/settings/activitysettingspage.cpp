@@ -20,6 +20,16 @@
 #include <QSpinBox>
 #include <QVBoxLayout>
 
+// What each on_battery value means, in the combo box.
+static QString onBatteryLabel(OnBattery choice)
+{
+    switch (choice) {
+    case OnBattery::Pause: return ActivitySettingsPage::tr("Pause every workload");
+    case OnBattery::Run: return ActivitySettingsPage::tr("Keep running");
+    }
+    return QString();
+}
+
 namespace {
 
 QLabel *explanation(const QString &text)
@@ -142,8 +152,8 @@ QWidget *ActivitySettingsPage::powerGroup(const std::function<void()> &onEdit)
     auto *form = new QFormLayout(group);
     m_onBattery = new QComboBox;
     m_onBattery->setObjectName(QStringLiteral("onBatteryCombo"));
-    m_onBattery->addItem(tr("Pause every workload"), QVariant::fromValue(int(OnBattery::Pause)));
-    m_onBattery->addItem(tr("Keep running"), QVariant::fromValue(int(OnBattery::Run)));
+    for (const ConfigWord<OnBattery> &choice : ConfigWords<OnBattery>::words)
+        m_onBattery->addItem(onBatteryLabel(choice.value), QVariant::fromValue(int(choice.value)));
     form->addRow(tr("On battery:"), m_onBattery);
     m_maxTemperature = new QSpinBox;
     m_maxTemperature->setObjectName(QStringLiteral("maxTemperatureSpin"));

@@ -19,6 +19,18 @@
 
 #include <algorithm>
 
+// What each busy_when value means, in the combo box.
+static QString busyWhenLabel(BusyWhen rule)
+{
+    switch (rule) {
+    case BusyWhen::Auto: return GroupsSettingsPage::tr("A compute program opens it, or a graphics program uses it much");
+    case BusyWhen::Opened: return GroupsSettingsPage::tr("Any program opens it");
+    case BusyWhen::Computes: return GroupsSettingsPage::tr("A program computes on it");
+    case BusyWhen::Memory: return GroupsSettingsPage::tr("A program uses at least this much of its memory:");
+    }
+    return QString();
+}
+
 GroupsSettingsPage::GroupsSettingsPage(QWidget *parent) : SettingsPage(parent)
 {
     auto *layout = new QHBoxLayout(this);
@@ -66,16 +78,13 @@ GroupsSettingsPage::GroupsSettingsPage(QWidget *parent) : SettingsPage(parent)
     form->addRow(QString(), row(new QWidget, {addFromHolders}));
     m_messages.insert(QStringLiteral("ignore"), addMessage(form, QStringLiteral("ignoreError")));
 
-    // busy_when: the item data is the key's value; the first item writes no key (the default, auto). A file's
-    // explicit "auto" keeps its own item, so that an edit elsewhere in the group does not remove the key.
+    // busy_when: the item data is the key's word; the first item writes no key (the default, auto). A file's
+    // explicit auto keeps its own item, so that an edit elsewhere in the group does not remove the key.
     m_busyWhen = new QComboBox;
     m_busyWhen->setObjectName(QStringLiteral("busyWhen"));
     m_busyWhen->addItem(tr("A compute program opens it, or a graphics program uses it much (default)"), QString());
-    m_busyWhen->addItem(tr("A compute program opens it, or a graphics program uses it much"),
-                        QStringLiteral("auto"));
-    m_busyWhen->addItem(tr("Any program opens it"), QStringLiteral("opened"));
-    m_busyWhen->addItem(tr("A program computes on it"), QStringLiteral("computes"));
-    m_busyWhen->addItem(tr("A program uses at least this much of its memory:"), QStringLiteral("memory"));
+    for (const ConfigWord<BusyWhen> &rule : ConfigWords<BusyWhen>::words)
+        m_busyWhen->addItem(busyWhenLabel(rule.value), QLatin1String(rule.word));
     m_busyWhen->setToolTip(tr("An open device node is the earliest and safest sign of a new job, but the desktop, "
                               "browsers and video players keep the GPU that drives the display open all day. "
                               "Waiting for a program to compute or to take memory lets them leave the workload "
@@ -185,10 +194,7 @@ void GroupsSettingsPage::showGroup(int row)
     m_groupGpus->setSelection(group.gpus);
     m_ignoreList->clear();
     m_ignoreList->addItems(group.ignorePrograms);
-    QString busyWhen;
-    if (group.busyWhen)
-        busyWhen = SettingsModel::groupKeys(group).value(QStringLiteral("busy_when"));
-    m_busyWhen->setCurrentIndex(qMax(0, m_busyWhen->findData(busyWhen)));
+    m_busyWhen->setCurrentIndex(qMax(0, m_busyWhen->findData(group.busyWhen ? configWord(*group.busyWhen) : QString())));
     m_graphicsBusyPercent->setValue(group.graphicsBusyPercent);
     m_filling = false;
     showThresholds(group);
@@ -215,14 +221,7 @@ void GroupsSettingsPage::readGroup()
     group.ignorePrograms.clear();
     for (int i = 0; i < m_ignoreList->count(); ++i)
         group.ignorePrograms.append(m_ignoreList->item(i)->text());
-    const QString busyWhen = m_busyWhen->currentData().toString();
-    if (busyWhen.isEmpty())
-        group.busyWhen.reset();
-    else
-        group.busyWhen = busyWhen == QLatin1String("auto")       ? BusyWhen::Auto
-                         : busyWhen == QLatin1String("opened")   ? BusyWhen::Opened
-                         : busyWhen == QLatin1String("computes") ? BusyWhen::Computes
-                                                                 : BusyWhen::Memory;
+    group.busyWhen = configValue<BusyWhen>(m_busyWhen->currentData().toString()); // the first item: none
     group.graphicsBusyPercent = m_graphicsBusyPercent->value();
     showThresholds(group);
     Q_EMIT edited();

@@ -222,7 +222,7 @@ void SettingsDialog::reload()
 
 void SettingsDialog::refresh()
 {
-    m_problems = SettingsModel::validate(m_draft, m_presentGpus);
+    m_problems = DraftRules::validate(m_draft, m_presentGpus);
     for (SettingsPage *page : std::as_const(m_allPages))
         page->showProblems(m_problems);
 

@@ -6,7 +6,7 @@
 // the file and offers to reload when another program changes it.
 #include "model/monitorstate.h"
 #include "config/inifile.h"
-#include "settings/settingsmodel.h"
+#include "settings/settingsdraft.h"
 
 #include <QDialog>
 

@@ -3,7 +3,7 @@
 #pragma once
 // One page of the settings dialog: it shows its part of the draft, writes the user's edits back into it and
 // shows the problems found on its fields. The dialog owns the draft, validates it and saves it.
-#include "settings/settingsmodel.h"
+#include "settings/settingsdraft.h"
 
 #include <QHash>
 #include <QWidget>

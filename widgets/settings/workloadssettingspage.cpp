@@ -32,6 +32,17 @@
 
 #include <unistd.h>
 
+// What each priority means, in the combo box.
+static QString priorityLabel(WorkloadPriority priority)
+{
+    switch (priority) {
+    case WorkloadPriority::Idle: return WorkloadsSettingsPage::tr("Idle: only CPU time nobody else wants (default)");
+    case WorkloadPriority::Low: return WorkloadsSettingsPage::tr("Low (nice 10)");
+    case WorkloadPriority::Normal: return WorkloadsSettingsPage::tr("Normal, as idlegpu's own");
+    }
+    return QString();
+}
+
 WorkloadsSettingsPage::WorkloadsSettingsPage(QWidget *parent) : SettingsPage(parent)
 {
     auto *layout = new QHBoxLayout(this);
@@ -198,9 +209,8 @@ WorkloadsSettingsPage::WorkloadsSettingsPage(QWidget *parent) : SettingsPage(par
 
     m_priority = new QComboBox;
     m_priority->setObjectName(QStringLiteral("priorityCombo"));
-    m_priority->addItem(tr("Idle: only CPU time nobody else wants (default)"), int(WorkloadPriority::Idle));
-    m_priority->addItem(tr("Low (nice 10)"), int(WorkloadPriority::Low));
-    m_priority->addItem(tr("Normal, as idlegpu's own"), int(WorkloadPriority::Normal));
+    for (const ConfigWord<WorkloadPriority> &priority : ConfigWords<WorkloadPriority>::words)
+        m_priority->addItem(priorityLabel(priority.value), int(priority.value));
     m_priority->setToolTip(tr("How the workload's processes share the CPU with your programs. Idle (SCHED_IDLE, "
                               "nice 19, idle I/O) keeps its CPU threads from ever slowing the desktop or your jobs."));
     form->addRow(tr("CPU priority:"), m_priority);
@@ -302,7 +312,7 @@ void WorkloadsSettingsPage::startOrStopTestRun()
     const int row = m_workloadList->currentRow();
     if (row < 0 || row >= m_workloads.size())
         return;
-    m_testRun->start(SettingsModel::workloadConfig(m_workloads.at(row)),
+    m_testRun->start(DraftRules::workloadConfig(m_workloads.at(row)),
                      {ProcessRunner::defaultReaperPath(), m_gpuUuids, m_gpuDevices, UserLookup::system()});
 }
 
@@ -457,10 +467,10 @@ void WorkloadsSettingsPage::browseCommand()
     // The program replaces the first word; the arguments stay.
     QString error;
     const std::optional<QStringList> words = splitCommand(m_cmd->text(), &error);
-    QStringList quoted{SettingsModel::shellQuote(program)};
+    QStringList quoted{DraftRules::shellQuote(program)};
     if (words && !words->isEmpty())
         for (const QString &word : words->mid(1))
-            quoted.append(SettingsModel::shellQuote(word));
+            quoted.append(DraftRules::shellQuote(word));
     m_cmd->setText(quoted.join(QLatin1Char(' ')));
 }
 

@@ -82,7 +82,7 @@ QList<WorkloadTemplate> WorkloadTemplates::all(const QString &home)
     const QString script = home + QStringLiteral("/jobs/idle.sh");
     WorkloadTemplate batch = make(
         QStringLiteral("script"), tr("Batch script"), QStringLiteral("batch"),
-        QStringLiteral("bash %1").arg(SettingsModel::shellQuote(script)),
+        QStringLiteral("bash %1").arg(DraftRules::shellQuote(script)),
         tr("Your own script, run by bash: write in %1 whatever should run while the GPUs are idle (in the script, "
            "pipes, variables and loops work as in a terminal). CUDA_VISIBLE_DEVICES names the GPUs it may use. "
            "When a GPU is needed it gets SIGTERM: trap it to save your progress, or let it end; every process it "

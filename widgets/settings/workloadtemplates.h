@@ -4,7 +4,7 @@
 // What the Workloads page's Add menu and the welcome page offer: a custom command and a few workloads people lend
 // their GPUs to, each with the fields it fills and a short text that says what to change before saving. The one
 // table of them; nothing here starts anything.
-#include "settings/settingsmodel.h"
+#include "settings/settingsdraft.h"
 
 #include <QCoreApplication>
 #include <QList>

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // SPDX-FileCopyrightText: 2026 The idlegpu authors
-#include "settings/settingsmodel.h"
+#include "settings/settingsdraft.h"
 
 #include "policy/policy.h"
 #include "run/launchplan.h"
@@ -18,6 +18,7 @@
 #include <QStandardPaths>
 
 #include <algorithm>
+#include <iterator>
 
 namespace {
 
@@ -39,16 +40,14 @@ QStringList commaList(const QString &text)
 
 QString notifyText(const NotifyConfig &notify)
 {
-    if (notify.preemption && notify.failure && notify.configError)
-        return QStringLiteral("all");
+    using Words = ConfigWords<NotifyKind>;
     QStringList kinds;
-    if (notify.preemption)
-        kinds.append(QStringLiteral("preemption"));
-    if (notify.failure)
-        kinds.append(QStringLiteral("failure"));
-    if (notify.configError)
-        kinds.append(QStringLiteral("config"));
-    return kinds.isEmpty() ? QStringLiteral("none") : kinds.join(QStringLiteral(", "));
+    for (const ConfigWord<NotifyKind> &kind : Words::words)
+        if (notify[kind.value])
+            kinds.append(QLatin1String(kind.word));
+    if (kinds.size() == qsizetype(std::size(Words::words)))
+        return QLatin1String(Words::all);
+    return kinds.isEmpty() ? QString(QLatin1String(Words::none)) : kinds.join(QStringLiteral(", "));
 }
 
 QString slug(const QString &text)
@@ -85,27 +84,6 @@ void diffSection(const QString &section, const QMap<QString, QString> &before, c
             plan->edit.removeKeys.append(section + QLatin1Char('/') + it.key());
 }
 
-QString busyWhenText(BusyWhen rule)
-{
-    switch (rule) {
-    case BusyWhen::Auto: return QStringLiteral("auto");
-    case BusyWhen::Opened: return QStringLiteral("opened");
-    case BusyWhen::Computes: return QStringLiteral("computes");
-    case BusyWhen::Memory: return QStringLiteral("memory");
-    }
-    return QString();
-}
-
-QString priorityText(WorkloadPriority priority)
-{
-    switch (priority) {
-    case WorkloadPriority::Idle: return QStringLiteral("idle");
-    case WorkloadPriority::Low: return QStringLiteral("low");
-    case WorkloadPriority::Normal: return QStringLiteral("normal");
-    }
-    return QString();
-}
-
 bool isVariableName(const QString &name)
 {
     static const QRegularExpression pattern(QStringLiteral("^[A-Za-z_][A-Za-z0-9_]*$"));
@@ -113,6 +91,16 @@ bool isVariableName(const QString &name)
 }
 
 } // namespace
+
+namespace DraftRules {
+namespace {
+// The draft's messages are translated in the context DraftRules.
+QString tr(const char *text, const char *disambiguation = nullptr, int n = -1)
+{
+    return QCoreApplication::translate("DraftRules", text, disambiguation, n);
+}
+} // namespace
+} // namespace DraftRules
 
 SettingsDraft SettingsDraft::fromConfig(const Config &config, const IniDocument &file)
 {
@@ -163,7 +151,7 @@ SettingsDraft SettingsDraft::fromConfig(const Config &config, const IniDocument 
 // ---------------------------------------------------------------------------------------------------------
 // Validation
 
-QList<SettingsProblem> SettingsModel::validate(const SettingsDraft &draft, const QList<int> &presentGpus,
+QList<SettingsProblem> DraftRules::validate(const SettingsDraft &draft, const QList<int> &presentGpus,
                                                const UserLookup &users)
 {
     QList<SettingsProblem> problems;
@@ -329,7 +317,7 @@ QList<SettingsProblem> SettingsModel::validate(const SettingsDraft &draft, const
     return problems;
 }
 
-QList<SettingsProblem> SettingsModel::startOrderNotes(const SettingsDraft &draft)
+QList<SettingsProblem> DraftRules::startOrderNotes(const SettingsDraft &draft)
 {
     QList<GpuSelection> selections;
     for (const WorkloadDraft &w : draft.workloads)
@@ -386,7 +374,7 @@ QList<SettingsProblem> SettingsModel::startOrderNotes(const SettingsDraft &draft
     return notes;
 }
 
-WorkloadConfig SettingsModel::workloadConfig(const WorkloadDraft &workload)
+WorkloadConfig DraftRules::workloadConfig(const WorkloadDraft &workload)
 {
     WorkloadConfig config;
     config.id = workload.id;
@@ -421,7 +409,7 @@ WorkloadConfig SettingsModel::workloadConfig(const WorkloadDraft &workload)
     return config;
 }
 
-QString SettingsModel::shellQuote(const QString &word)
+QString DraftRules::shellQuote(const QString &word)
 {
     static const QRegularExpression plain(QStringLiteral("^[A-Za-z0-9_@%+=:,./-]+$"));
     if (plain.match(word).hasMatch())
@@ -431,7 +419,7 @@ QString SettingsModel::shellQuote(const QString &word)
     return QLatin1Char('\'') + quoted + QLatin1Char('\'');
 }
 
-QString SettingsModel::envText(const QList<QPair<QString, QString>> &env)
+QString DraftRules::envText(const QList<QPair<QString, QString>> &env)
 {
     QStringList words;
     for (const auto &[key, value] : env)
@@ -442,21 +430,21 @@ QString SettingsModel::envText(const QList<QPair<QString, QString>> &env)
 // ---------------------------------------------------------------------------------------------------------
 // Key texts
 
-QMap<QString, QString> SettingsModel::defaultsKeys(const SettingsDraft &draft)
+QMap<QString, QString> DraftRules::defaultsKeys(const SettingsDraft &draft)
 {
     QMap<QString, QString> keys{{QStringLiteral("interval_seconds"), draft.interval.trimmed()},
                                 {QStringLiteral("start_delay_seconds"), draft.startDelay.trimmed()},
-                                {QStringLiteral("notify"), notifyText(draft.notify)}};
-    if (draft.onBattery == OnBattery::Run)
-        keys.insert(QStringLiteral("on_battery"), QStringLiteral("run"));
-    if (draft.maxTemperatureC != 0)
+                                {configKey<NotifyKind>(), notifyText(draft.notify)}};
+    if (draft.onBattery != ConfigWords<OnBattery>::defaultValue)
+        keys.insert(configKey<OnBattery>(), configWord(draft.onBattery));
+    if (draft.maxTemperatureC != Config().maxTemperatureC)
         keys.insert(QStringLiteral("max_temperature_c"), QString::number(draft.maxTemperatureC));
     if (draft.deviceRoot != Config().deviceRoot)
         keys.insert(QStringLiteral("device_root"), draft.deviceRoot);
     return keys;
 }
 
-QMap<QString, QString> SettingsModel::ttyKeys(const SettingsDraft &draft)
+QMap<QString, QString> DraftRules::ttyKeys(const SettingsDraft &draft)
 {
     QMap<QString, QString> keys{{QStringLiteral("enabled"), draft.ttyEnabled ? QStringLiteral("true")
                                                                              : QStringLiteral("false")},
@@ -467,7 +455,7 @@ QMap<QString, QString> SettingsModel::ttyKeys(const SettingsDraft &draft)
     return keys;
 }
 
-QMap<QString, QString> SettingsModel::activityKeys(const SettingsDraft &draft)
+QMap<QString, QString> DraftRules::activityKeys(const SettingsDraft &draft)
 {
     QMap<QString, QString> keys;
     if (draft.pauseWhileActive)
@@ -477,7 +465,7 @@ QMap<QString, QString> SettingsModel::activityKeys(const SettingsDraft &draft)
     return keys;
 }
 
-QMap<QString, QString> SettingsModel::scheduleKeys(const SettingsDraft &draft)
+QMap<QString, QString> DraftRules::scheduleKeys(const SettingsDraft &draft)
 {
     QMap<QString, QString> keys;
     if (!draft.schedule.trimmed().isEmpty())
@@ -485,13 +473,13 @@ QMap<QString, QString> SettingsModel::scheduleKeys(const SettingsDraft &draft)
     return keys;
 }
 
-QMap<QString, QString> SettingsModel::groupKeys(const GroupDraft &group)
+QMap<QString, QString> DraftRules::groupKeys(const GroupDraft &group)
 {
     QMap<QString, QString> keys{{QStringLiteral("gpus"), group.gpus.toString()}};
     if (!group.ignorePrograms.isEmpty())
         keys.insert(QStringLiteral("ignore_programs"), group.ignorePrograms.join(QStringLiteral(", ")));
     if (group.busyWhen)
-        keys.insert(QStringLiteral("busy_when"), busyWhenText(*group.busyWhen));
+        keys.insert(configKey<BusyWhen>(), configWord(*group.busyWhen));
     if (group.busyMemoryMibGiven)
         keys.insert(QStringLiteral("busy_memory_mib"), QString::number(group.busyMemoryMib));
     if (group.graphicsBusyPercent != GpuGroupConfig::kDefaultGraphicsBusyPercent)
@@ -499,7 +487,7 @@ QMap<QString, QString> SettingsModel::groupKeys(const GroupDraft &group)
     return keys;
 }
 
-QMap<QString, QString> SettingsModel::workloadKeys(const WorkloadDraft &workload, const QString &id)
+QMap<QString, QString> DraftRules::workloadKeys(const WorkloadDraft &workload, const QString &id)
 {
     QMap<QString, QString> keys{
         {QStringLiteral("gpus"), workload.gpus.toString()},
@@ -508,7 +496,7 @@ QMap<QString, QString> SettingsModel::workloadKeys(const WorkloadDraft &workload
     if (workload.controlsService) {
         keys.insert(QStringLiteral("start_cmd"), workload.startCmd.trimmed());
         keys.insert(QStringLiteral("stop_cmd"), workload.stopCmd.trimmed());
-        if (workload.commandTimeout.trimmed() != QLatin1String("30"))
+        if (workload.commandTimeout.trimmed() != QString::number(WorkloadConfig().commandTimeoutSeconds))
             keys.insert(QStringLiteral("command_timeout_seconds"), workload.commandTimeout.trimmed());
     } else {
         keys.insert(QStringLiteral("cmd"), workload.cmd.trimmed());
@@ -525,18 +513,18 @@ QMap<QString, QString> SettingsModel::workloadKeys(const WorkloadDraft &workload
         keys.insert(QStringLiteral("log"), workload.log.trimmed());
     if (!workload.env.isEmpty())
         keys.insert(QStringLiteral("env"), envText(workload.env));
-    if (workload.priority != WorkloadPriority::Idle)
-        keys.insert(QStringLiteral("priority"), priorityText(workload.priority));
+    if (workload.priority != ConfigWords<WorkloadPriority>::defaultValue)
+        keys.insert(configKey<WorkloadPriority>(), configWord(workload.priority));
     return keys;
 }
 
-QString SettingsModel::newWorkloadId(const QString &name, const QStringList &taken)
+QString DraftRules::newWorkloadId(const QString &name, const QStringList &taken)
 {
     const QString base = slug(name);
     return uniqueId(QStringLiteral("process-") + (base.isEmpty() ? QStringLiteral("workload") : base), taken);
 }
 
-QString SettingsModel::newGroupId(const GpuSelection &gpus, const QStringList &taken)
+QString DraftRules::newGroupId(const GpuSelection &gpus, const QStringList &taken)
 {
     const QString base = gpus.all ? QStringLiteral("all") : slug(gpus.toString());
     return uniqueId(QStringLiteral("gpu-") + (base.isEmpty() ? QStringLiteral("group") : base), taken);
@@ -557,12 +545,12 @@ SavePlan SavePlan::make(const SettingsDraft &baseline, const SettingsDraft &curr
             plan.edit.setKeys.insert(id + QLatin1Char('/') + it.key(), it.value());
     };
 
-    diffSection(QStringLiteral("defaults"), SettingsModel::defaultsKeys(baseline), SettingsModel::defaultsKeys(current),
+    diffSection(QStringLiteral("defaults"), DraftRules::defaultsKeys(baseline), DraftRules::defaultsKeys(current),
                 &plan);
-    diffSection(QStringLiteral("tty"), SettingsModel::ttyKeys(baseline), SettingsModel::ttyKeys(current), &plan);
-    diffSection(QStringLiteral("activity"), SettingsModel::activityKeys(baseline), SettingsModel::activityKeys(current),
+    diffSection(QStringLiteral("tty"), DraftRules::ttyKeys(baseline), DraftRules::ttyKeys(current), &plan);
+    diffSection(QStringLiteral("activity"), DraftRules::activityKeys(baseline), DraftRules::activityKeys(current),
                 &plan);
-    diffSection(QStringLiteral("schedule"), SettingsModel::scheduleKeys(baseline), SettingsModel::scheduleKeys(current),
+    diffSection(QStringLiteral("schedule"), DraftRules::scheduleKeys(baseline), DraftRules::scheduleKeys(current),
                 &plan);
 
     // GPU groups: their order means nothing (a GPU's ignore list is the union), so new ones are just appended.
@@ -571,14 +559,14 @@ SavePlan SavePlan::make(const SettingsDraft &baseline, const SettingsDraft &curr
         baselineGroups.insert(group.id, &group);
     for (const GroupDraft &group : current.groups) {
         if (const GroupDraft *before = baselineGroups.value(group.id)) {
-            diffSection(group.id, SettingsModel::groupKeys(*before), SettingsModel::groupKeys(group), &plan);
+            diffSection(group.id, DraftRules::groupKeys(*before), DraftRules::groupKeys(group), &plan);
             baselineGroups.remove(group.id);
             plan.groupIds.append(group.id);
         } else {
-            const QString id = SettingsModel::newGroupId(group.gpus, taken);
+            const QString id = DraftRules::newGroupId(group.gpus, taken);
             taken.append(id);
             plan.groupIds.append(id);
-            addSection(id, SettingsModel::groupKeys(group));
+            addSection(id, DraftRules::groupKeys(group));
         }
     }
     for (const GroupDraft &group : baseline.groups)
@@ -602,21 +590,21 @@ SavePlan SavePlan::make(const SettingsDraft &baseline, const SettingsDraft &curr
             lastKeptIndex = qMax(lastKeptIndex, *before);
             kept.insert(workload.id);
             plan.workloadIds.append(workload.id);
-            diffSection(workload.id, SettingsModel::workloadKeys(baseline.workloads.at(*before), workload.id),
-                        SettingsModel::workloadKeys(workload, workload.id), &plan);
+            diffSection(workload.id, DraftRules::workloadKeys(baseline.workloads.at(*before), workload.id),
+                        DraftRules::workloadKeys(workload, workload.id), &plan);
             if (appending)
                 plan.edit.sectionsAtEnd.append(workload.id);
             continue;
         }
         appending = true;
-        const QString id = SettingsModel::newWorkloadId(workload.name, taken);
+        const QString id = DraftRules::newWorkloadId(workload.name, taken);
         taken.append(id);
         plan.workloadIds.append(id);
         // Keys left at their default are not written.
         WorkloadDraft defaults;
         defaults.name = defaultWorkloadName(id);
-        const QMap<QString, QString> defaultKeys = SettingsModel::workloadKeys(defaults, id);
-        QMap<QString, QString> keys = SettingsModel::workloadKeys(workload, id);
+        const QMap<QString, QString> defaultKeys = DraftRules::workloadKeys(defaults, id);
+        QMap<QString, QString> keys = DraftRules::workloadKeys(workload, id);
         for (auto it = defaultKeys.constBegin(); it != defaultKeys.constEnd(); ++it)
             if (keys.value(it.key()) == it.value())
                 keys.remove(it.key());
