@@ -14,7 +14,6 @@
 #include <QFileInfo>
 #include <QJsonArray>
 
-#include <unistd.h>
 
 namespace StatusReport {
 
