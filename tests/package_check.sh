@@ -79,6 +79,8 @@ expected=(
     /usr/share/man/man1/idlegpu.1.gz
     /usr/share/doc/idlegpu/examples/idlegpu.conf.example
     /usr/share/doc/idlegpu/README.md
+    /usr/share/doc/idlegpu/docs/configuration.md
+    /usr/share/doc/idlegpu/docs/metrics.md
     /usr/share/doc/idlegpu/copyright
     /usr/share/doc/idlegpu/changelog.gz
 )
@@ -229,10 +231,10 @@ if ! run_unpacked --check-config --config "$example" >/dev/null 2>"$scratch/chec
 elif [ -s "$scratch/check-config.err" ]; then
     fail "idlegpu --check-config warns about the installed example: $(cat "$scratch/check-config.err")"
 fi
-# The example names every key of README.md's key table ("| [section] | `key` | default | meaning |").
-readme="$root/usr/share/doc/idlegpu/README.md"
-keys=$(sed -n '/^### Keys/,/^## /p' "$readme" | grep -o '^|[^|]*| `[a-z_]*`' | grep -o '`[a-z_]*`' | tr -d '`' | sort -u)
-[ -n "$keys" ] || fail "found no key table in README.md"
+# The example names every key of docs/configuration.md's key table ("| [section] | `key` | default | meaning |").
+reference="$root/usr/share/doc/idlegpu/docs/configuration.md"
+keys=$(sed -n '/^## Keys/,/^## /p' "$reference" | grep -o '^|[^|]*| `[a-z_]*`' | grep -o '`[a-z_]*`' | tr -d '`' | sort -u)
+[ -n "$keys" ] || fail "found no key table in docs/configuration.md"
 for key in $keys; do
     grep -q "^$key = " "$example" || fail "the example configuration does not show the key $key"
 done

@@ -8,7 +8,7 @@
 // The GPU's labels are dcgm-exporter's, so that a dashboard can put both side by side: gpu (idlegpu's index, the N
 // of /dev/nvidiaN), UUID and modelName where a backend named them, device ("nvidia0"). Workloads are labelled by
 // their id (the section name, "process-0"), which a rename in the file does not change; idlegpu_workload_info maps
-// it to the name users see. README.md, "Metrics", is the reference.
+// it to the name users see. docs/metrics.md is the reference.
 #include "model/monitorstate.h"
 
 #include <QByteArray>
