@@ -13,12 +13,14 @@ class Monitor;
 
 namespace TestSupport {
 
-// A temporary device_root with nvidia0..nvidia<gpus-1>, nvidiactl and nvidia-uvm as plain files (mode 0666).
+// A temporary device_root with nvidia0..nvidia<gpus-1>, nvidiactl and nvidia-uvm as plain files (mode 0666), made
+// by FakeGpuFolder; with no GPU an empty one, for another vendor's nodes (addNode).
 class FakeDevRoot
 {
 public:
     explicit FakeDevRoot(int gpus = 2);
     QString path() const { return m_dir.path(); }
+    QString filePath(const QString &name) const { return m_dir.filePath(name); }
     QString node(int gpu) const; // <root>/nvidia<gpu>
     QString ctl() const;         // <root>/nvidiactl
     QString uvm() const;         // <root>/nvidia-uvm
@@ -30,6 +32,7 @@ public:
     QStringList graphicsClient(int gpu) const;
     void addGpu(int gpu);
     void removeGpu(int gpu);
+    QString addNode(const QString &name); // "dri/renderD128", "kfd": returns its path
 
 private:
     QTemporaryDir m_dir;
