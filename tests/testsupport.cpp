@@ -125,6 +125,19 @@ void NodeHolder::kill()
     }
 }
 
+QString defaultsSection(const QString &deviceRoot, const ConfigDefaults &defaults)
+{
+    return QStringLiteral("[defaults]\ninterval_seconds=%1\nstart_delay_seconds=%2\ndevice_root=%3\n%4\n")
+        .arg(defaults.intervalSeconds)
+        .arg(defaults.startDelaySeconds)
+        .arg(deviceRoot, defaults.more);
+}
+
+QString sleeperSection(const QString &name, const QString &gpus)
+{
+    return QStringLiteral("[process-%1]\ncmd=sleep 1000\ngpus=%2\nstop_timeout_seconds=2\n\n").arg(name, gpus);
+}
+
 bool shutDownMonitor(Monitor &monitor, int timeoutMs)
 {
     QSignalSpy finished(&monitor, &Monitor::shutdownFinished);

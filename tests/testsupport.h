@@ -115,6 +115,19 @@ private:
     int m_gid = -1;
 };
 
+// What varies in the [defaults] of the tests' configs.
+struct ConfigDefaults
+{
+    int startDelaySeconds = 0;
+    int intervalSeconds = 60; // the fallback poll: at 60 s only node events answer within a test
+    QString more;             // further lines of [defaults], each ending in a newline
+};
+// The [defaults] section the tests' configs start with: interval_seconds, start_delay_seconds and device_root =
+// `deviceRoot` on its first 4 lines, then `defaults.more` and a blank line.
+QString defaultsSection(const QString &deviceRoot, const ConfigDefaults &defaults = {});
+// [process-<name>]: a workload that sleeps on `gpus` and is killed 2 s after its SIGTERM, then a blank line.
+QString sleeperSection(const QString &name, const QString &gpus);
+
 // Stops the monitor as idlegpu's exit does (every workload ended) and waits for it; false on time-out.
 bool shutDownMonitor(Monitor &monitor, int timeoutMs = 15000);
 
