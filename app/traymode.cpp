@@ -4,6 +4,7 @@
 
 #include "config/config.h"
 #include "config/configwatcher.h"
+#include "devices/fakegpufolder.h"
 #include "ledger/ledgerstore.h"
 #include "base/logging.h"
 #include "monitorhost.h"
@@ -120,13 +121,9 @@ public:
     {
         if (!m_dir.isValid())
             return false;
-        const QString dev = m_dir.filePath(QStringLiteral("dev"));
-        QDir().mkpath(dev);
-        for (const char *node : {"nvidia0", "nvidia1", "nvidiactl", "nvidia-uvm"}) {
-            QFile file(dev + QLatin1Char('/') + QLatin1String(node));
-            if (!file.open(QIODevice::WriteOnly))
-                return false;
-        }
+        const QString dev = devFolder();
+        if (!FakeGpuFolder::make(dev, 2))
+            return false;
         const QString sleep = QStandardPaths::findExecutable(QStringLiteral("sleep"));
         QDir().mkpath(m_dir.filePath(QStringLiteral("bin")));
         QFile::link(sleep, m_dir.filePath(QStringLiteral("bin/python3")));
@@ -164,12 +161,13 @@ public:
         // compute client, which busy_when = auto stops the workload for), and becomes the "python3" (a sleep).
         job->start(QStringLiteral("sh"), {QStringLiteral("-c"), QStringLiteral("exec \"$0\" 30 <\"$1\" 3<\"$2\" 4<\"$3\""),
                                           m_dir.filePath(QStringLiteral("bin/python3")),
-                                          m_dir.filePath(QStringLiteral("dev/nvidia%1").arg(gpu)),
-                                          m_dir.filePath(QStringLiteral("dev/nvidiactl")),
-                                          m_dir.filePath(QStringLiteral("dev/nvidia-uvm"))});
+                                          FakeGpuFolder::gpuNode(devFolder(), gpu), FakeGpuFolder::ctlNode(devFolder()),
+                                          FakeGpuFolder::uvmNode(devFolder())});
     }
 
 private:
+    QString devFolder() const { return m_dir.filePath(QStringLiteral("dev")); }
+
     QTemporaryDir m_dir;
     QObject m_jobs; // the simulated jobs' parent
 };

@@ -20,9 +20,9 @@
 // plus the poll's own time, as last measured) after its workload started, and the workload starts at a poll,
 // so the open is random with respect to the poll phase.
 #include "bystanders.h"
+#include "devices/fakegpufolder.h"
 
 #include <QCoreApplication>
-#include <QDir>
 #include <QFile>
 #include <QMap>
 #include <QProcess>
@@ -106,8 +106,8 @@ using Discards = QMap<QByteArray, int>;
 // The nodes a CUDA job opens, in its order: nvidiactl, nvidia-uvm, then the GPU's node (all in `dev`).
 static std::vector<QByteArray> cudaJobNodes(const QString &dev, int gpu)
 {
-    return {QFile::encodeName(dev + QStringLiteral("/nvidiactl")), QFile::encodeName(dev + QStringLiteral("/nvidia-uvm")),
-            QFile::encodeName(dev + QStringLiteral("/nvidia%1").arg(gpu))};
+    return {QFile::encodeName(FakeGpuFolder::ctlNode(dev)), QFile::encodeName(FakeGpuFolder::uvmNode(dev)),
+            QFile::encodeName(FakeGpuFolder::gpuNode(dev, gpu))};
 }
 
 // The user's job: a new process, as a CUDA job is, that takes the time, opens the nodes and holds them until
@@ -142,12 +142,6 @@ static void endJob(pid_t job)
     waitpid(job, nullptr, 0);
 }
 
-static void createNode(const QString &path)
-{
-    QFile node(path);
-    node.open(QIODevice::WriteOnly);
-}
-
 struct Latencies
 {
     std::vector<double> ms;
@@ -163,9 +157,7 @@ static Latencies measureIdlegpu(const QTemporaryDir &dir, int trials)
 {
     Latencies result;
     const QString dev = dir.filePath(QStringLiteral("dev"));
-    QDir().mkpath(dev);
-    for (const char *name : {"nvidia0", "nvidiactl", "nvidia-uvm"})
-        createNode(dev + QLatin1Char('/') + QLatin1String(name));
+    FakeGpuFolder::make(dev, 1);
     const QString events = dir.filePath(QStringLiteral("events"));
     const QString binDir = QCoreApplication::applicationDirPath();
     const QString config = dir.filePath(QStringLiteral("idlegpu.conf"));
@@ -290,18 +282,14 @@ static Latencies measureGpumon(const QTemporaryDir &dir, int trials, int gpus, i
 {
     Latencies result;
     const QString dev = dir.filePath(QStringLiteral("gpumon-dev"));
-    QDir().mkpath(dev);
+    FakeGpuFolder::make(dev, gpus);
     const QString eventsPrefix = dir.filePath(QStringLiteral("gpumon-events"));
     const QString binDir = QCoreApplication::applicationDirPath();
     QStringList arguments{QString::number(intervalMs), binDir + QStringLiteral("/sigterm_receiver"), eventsPrefix};
     // The same jobs as idlegpu's side, though fuser is only asked about the GPUs' nodes, as gpu_mon asks.
-    createNode(dev + QStringLiteral("/nvidiactl"));
-    createNode(dev + QStringLiteral("/nvidia-uvm"));
     std::vector<std::vector<QByteArray>> jobNodes;
     for (int gpu = 0; gpu < gpus; ++gpu) {
-        const QString path = dev + QStringLiteral("/nvidia%1").arg(gpu);
-        createNode(path);
-        arguments.append(path);
+        arguments.append(FakeGpuFolder::gpuNode(dev, gpu));
         jobNodes.push_back(cudaJobNodes(dev, gpu));
     }
     QProcess poller;

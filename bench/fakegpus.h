@@ -3,7 +3,8 @@
 #pragma once
 // A fake device_root with GPUs 0 and 1 and the shared nodes, and a private config over it, for the benchmarks
 // that run a real monitor: plain files stand in for the nodes (inotify and /proc see them alike).
-#include <QDir>
+#include "devices/fakegpufolder.h"
+
 #include <QFile>
 #include <QTemporaryDir>
 
@@ -11,11 +12,7 @@
 inline QString writeFakeGpuConfig(const QTemporaryDir &dir, const QString &settings)
 {
     const QString dev = dir.filePath(QStringLiteral("dev"));
-    QDir().mkpath(dev);
-    for (const char *name : {"nvidia0", "nvidia1", "nvidiactl", "nvidia-uvm"}) {
-        QFile node(dev + QLatin1Char('/') + QLatin1String(name));
-        node.open(QIODevice::WriteOnly);
-    }
+    FakeGpuFolder::make(dev, 2);
     const QString path = dir.filePath(QStringLiteral("idlegpu.conf"));
     QFile config(path);
     config.open(QIODevice::WriteOnly);

@@ -5,13 +5,12 @@
 // <root>/devices/pci0000:00/<slot> with vendor, device, uevent (and unique_id for amdgpu), and
 // <root>/class/drm/renderD<N>/device, a relative symlink to it. The render node itself is a plain file
 // <dev>/dri/renderD<N> (mode 0666), so that real processes can hold it open.
+#include "devices/fakegpufolder.h"
 #include "testsupport.h"
 
 #include <QDir>
 #include <QFile>
 #include <QTemporaryDir>
-
-#include <sys/stat.h>
 
 namespace TestSupport {
 
@@ -62,10 +61,10 @@ public:
     // <dev>/dri/renderD<minor> as a plain file anyone can open.
     static QString addRenderNode(const QString &devRoot, int minor)
     {
-        const QString node = QDir(devRoot).filePath(QStringLiteral("dri/renderD%1").arg(minor));
-        writeFile(node, QByteArray());
-        ::chmod(QFile::encodeName(node).constData(), 0666);
-        return node;
+        const QString name = QStringLiteral("dri/renderD%1").arg(minor);
+        if (!FakeGpuFolder::addNode(devRoot, name))
+            qFatal("cannot create the render node %s in %s", qPrintable(name), qPrintable(devRoot));
+        return QDir(devRoot).filePath(name);
     }
 
 private:

@@ -2,6 +2,7 @@
 // SPDX-FileCopyrightText: 2026 The idlegpu authors
 #include "testsupport.h"
 
+#include "devices/fakegpufolder.h"
 #include "monitor.h"
 
 #include <QDir>
@@ -19,38 +20,25 @@
 
 namespace TestSupport {
 
-static void touchNode(const QString &path)
-{
-    QFile file(path);
-    if (!file.open(QIODevice::WriteOnly))
-        qFatal("cannot create fake node %s", qPrintable(path));
-    file.close();
-    ::chmod(QFile::encodeName(path).constData(), 0666);
-}
-
 FakeDevRoot::FakeDevRoot(int gpus)
 {
-    if (!m_dir.isValid())
-        qFatal("cannot create a temporary folder");
-    for (int gpu = 0; gpu < gpus; ++gpu)
-        addGpu(gpu);
-    touchNode(ctl());
-    touchNode(uvm());
+    if (!m_dir.isValid() || !FakeGpuFolder::make(m_dir.path(), gpus))
+        qFatal("cannot create %d fake GPUs in a temporary folder", gpus);
 }
 
 QString FakeDevRoot::node(int gpu) const
 {
-    return m_dir.filePath(QStringLiteral("nvidia%1").arg(gpu));
+    return FakeGpuFolder::gpuNode(m_dir.path(), gpu);
 }
 
 QString FakeDevRoot::ctl() const
 {
-    return m_dir.filePath(QStringLiteral("nvidiactl"));
+    return FakeGpuFolder::ctlNode(m_dir.path());
 }
 
 QString FakeDevRoot::uvm() const
 {
-    return m_dir.filePath(QStringLiteral("nvidia-uvm"));
+    return FakeGpuFolder::uvmNode(m_dir.path());
 }
 
 QStringList FakeDevRoot::computeJob(int gpu) const
@@ -65,12 +53,20 @@ QStringList FakeDevRoot::graphicsClient(int gpu) const
 
 void FakeDevRoot::addGpu(int gpu)
 {
-    touchNode(node(gpu));
+    if (!FakeGpuFolder::addGpu(m_dir.path(), gpu))
+        qFatal("cannot create fake node %s", qPrintable(node(gpu)));
 }
 
 void FakeDevRoot::removeGpu(int gpu)
 {
     QFile::remove(node(gpu));
+}
+
+QString FakeDevRoot::addNode(const QString &name)
+{
+    if (!FakeGpuFolder::addNode(m_dir.path(), name))
+        qFatal("cannot create fake node %s", qPrintable(filePath(name)));
+    return filePath(name);
 }
 
 NodeHolder::NodeHolder(const QStringList &paths, const QString &programName, const QStringList &later)
@@ -127,6 +123,19 @@ void NodeHolder::kill()
         m_process->kill();
         m_process->waitForFinished(5000);
     }
+}
+
+QString defaultsSection(const QString &deviceRoot, const ConfigDefaults &defaults)
+{
+    return QStringLiteral("[defaults]\ninterval_seconds=%1\nstart_delay_seconds=%2\ndevice_root=%3\n%4\n")
+        .arg(defaults.intervalSeconds)
+        .arg(defaults.startDelaySeconds)
+        .arg(deviceRoot, defaults.more);
+}
+
+QString sleeperSection(const QString &name, const QString &gpus)
+{
+    return QStringLiteral("[process-%1]\ncmd=sleep 1000\ngpus=%2\nstop_timeout_seconds=2\n\n").arg(name, gpus);
 }
 
 bool shutDownMonitor(Monitor &monitor, int timeoutMs)

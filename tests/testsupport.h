@@ -13,12 +13,14 @@ class Monitor;
 
 namespace TestSupport {
 
-// A temporary device_root with nvidia0..nvidia<gpus-1>, nvidiactl and nvidia-uvm as plain files (mode 0666).
+// A temporary device_root with nvidia0..nvidia<gpus-1>, nvidiactl and nvidia-uvm as plain files (mode 0666), made
+// by FakeGpuFolder; with no GPU an empty one, for another vendor's nodes (addNode).
 class FakeDevRoot
 {
 public:
     explicit FakeDevRoot(int gpus = 2);
     QString path() const { return m_dir.path(); }
+    QString filePath(const QString &name) const { return m_dir.filePath(name); }
     QString node(int gpu) const; // <root>/nvidia<gpu>
     QString ctl() const;         // <root>/nvidiactl
     QString uvm() const;         // <root>/nvidia-uvm
@@ -30,6 +32,7 @@ public:
     QStringList graphicsClient(int gpu) const;
     void addGpu(int gpu);
     void removeGpu(int gpu);
+    QString addNode(const QString &name); // "dri/renderD128", "kfd": returns its path
 
 private:
     QTemporaryDir m_dir;
@@ -111,6 +114,19 @@ private:
     int m_uid = -1;
     int m_gid = -1;
 };
+
+// What varies in the [defaults] of the tests' configs.
+struct ConfigDefaults
+{
+    int startDelaySeconds = 0;
+    int intervalSeconds = 60; // the fallback poll: at 60 s only node events answer within a test
+    QString more;             // further lines of [defaults], each ending in a newline
+};
+// The [defaults] section the tests' configs start with: interval_seconds, start_delay_seconds and device_root =
+// `deviceRoot` on its first 4 lines, then `defaults.more` and a blank line.
+QString defaultsSection(const QString &deviceRoot, const ConfigDefaults &defaults = {});
+// [process-<name>]: a workload that sleeps on `gpus` and is killed 2 s after its SIGTERM, then a blank line.
+QString sleeperSection(const QString &name, const QString &gpus);
 
 // Stops the monitor as idlegpu's exit does (every workload ended) and waits for it; false on time-out.
 bool shutDownMonitor(Monitor &monitor, int timeoutMs = 15000);

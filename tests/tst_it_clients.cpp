@@ -5,17 +5,13 @@
 // graphics client (nvidia0 and nvidiactl only: a browser, a compositor, an OpenGL program) leaves it running and is
 // listed as open only; a CUDA process that opens nvidia0 first is stopped at once on its later nvidia-uvm open;
 // busy_when = opened still counts the graphics client. No GPU backend: nothing measures the graphics client.
-#include "monitor.h"
-#include "run/processrunner.h"
-#include "testsupport.h"
+#include "monitorfixture.h"
 
-#include <QSignalSpy>
-#include <QTemporaryDir>
 #include <QtTest>
 
 using namespace TestSupport;
 
-class TestClientsIntegration : public QObject
+class TestClientsIntegration : public QObject, private MonitorFixture
 {
     Q_OBJECT
 
@@ -25,21 +21,16 @@ private:
     // One workload on GPU 0; interval_seconds = 60, so that only node events (not the poll) can answer within a test.
     void startMonitor(const QString &groups = QString(), const QString &procRoot = QStringLiteral("/proc"))
     {
-        const QString config = writeFile(m_dir->filePath(QStringLiteral("idlegpu.conf")),
-                                         QStringLiteral("[defaults]\ninterval_seconds=60\nstart_delay_seconds=0\n"
-                                                        "device_root=%1\n\n%2[process-0]\ncmd=sleep 1000\ngpus=0\n"
-                                                        "stop_timeout_seconds=2\n")
-                                             .arg(m_dev->path(), groups)
-                                             .toUtf8());
+        const QString config =
+            writeConfig(defaults(0) + groups + sleeperSection(QStringLiteral("0"), QStringLiteral("0")));
         MonitorPaths paths;
         paths.procRoot = procRoot;
-        m_monitor = std::make_unique<Monitor>(config, m_runner.get(), SystemClock::instance(), paths);
-        m_preempted = std::make_unique<QSignalSpy>(m_monitor.get(), &Monitor::preempted);
+        makeMonitor(config, paths);
         QVERIFY(m_monitor->start());
         QTRY_COMPARE_WITH_TIMEOUT(state(), WorkloadRuntime::Running, 10000);
         QTest::qWait(200); // every event of the start handled
     }
-    WorkloadRuntime::State state() const { return m_runner->runtimes().value(QLatin1String(kWorkload)).state; }
+    WorkloadRuntime::State state() const { return stateOf(QLatin1String(kWorkload)); }
     GpuStatus gpu0() const
     {
         const GpuStatus *status = m_monitor->state().decision.gpu(0);
@@ -53,29 +44,9 @@ private:
         return result;
     }
 
-    std::unique_ptr<QTemporaryDir> m_dir;
-    std::unique_ptr<FakeDevRoot> m_dev;
-    std::unique_ptr<ProcessRunner> m_runner;
-    std::unique_ptr<Monitor> m_monitor;
-    std::unique_ptr<QSignalSpy> m_preempted;
-
 private Q_SLOTS:
-    void init()
-    {
-        m_dir = std::make_unique<QTemporaryDir>();
-        m_dev = std::make_unique<FakeDevRoot>(2);
-        m_runner = std::make_unique<ProcessRunner>();
-    }
-    void cleanup()
-    {
-        m_preempted.reset();
-        if (m_monitor)
-            QVERIFY(shutDownMonitor(*m_monitor));
-        m_monitor.reset();
-        m_runner.reset();
-        m_dev.reset();
-        m_dir.reset();
-    }
+    void init() { setUpMonitorFixture(2); }
+    void cleanup() { QVERIFY(tearDownMonitorFixture()); }
 
     void computeClientPreempts()
     {

@@ -4,25 +4,18 @@
 // ControlCommandRunner), real commands, real processes holding fake device nodes, real /proc and inotify. A fake
 // service holds the GPU open all along, as a BOINC client does; it is named in service_programs, so it is not foreign
 // where its workload is lent the GPU, and is foreign elsewhere.
-#include "monitor.h"
+#include "monitorfixture.h"
 #include "slurm/runnerrouter.h"
-#include "testsupport.h"
 
 #include <QFile>
 #include <QSignalSpy>
-#include <QTemporaryDir>
 #include <QtTest>
 
 using namespace TestSupport;
 
-class TestControlIntegration : public QObject
+class TestControlIntegration : public QObject, private MonitorFixture
 {
     Q_OBJECT
-
-    std::unique_ptr<QTemporaryDir> m_dir;
-    std::unique_ptr<FakeDevRoot> m_dev;
-    std::unique_ptr<RunnerRouter> m_runner;
-    std::unique_ptr<Monitor> m_monitor;
 
     QString journal() const { return m_dir->filePath(QStringLiteral("journal")); }
     QByteArray journalText() const
@@ -30,7 +23,6 @@ class TestControlIntegration : public QObject
         QFile file(journal());
         return file.open(QIODevice::ReadOnly) ? file.readAll() : QByteArray();
     }
-    WorkloadRuntime::State stateOf(const QString &id) const { return m_runner->runtimes().value(id).state; }
     GpuState gpuState(int gpu) const
     {
         const GpuStatus *status = m_monitor->state().decision.gpu(gpu);
@@ -38,36 +30,22 @@ class TestControlIntegration : public QObject
     }
 
 private Q_SLOTS:
-    void init()
-    {
-        m_dir = std::make_unique<QTemporaryDir>();
-        m_dev = std::make_unique<FakeDevRoot>(2);
-        m_runner = makeWorkloadRunner();
-    }
-    void cleanup()
-    {
-        if (m_monitor)
-            QVERIFY(shutDownMonitor(*m_monitor));
-        m_monitor.reset();
-        m_runner.reset();
-        m_dev.reset();
-        m_dir.reset();
-    }
+    void init() { setUpMonitorFixture(2, makeWorkloadRunner()); }
+    void cleanup() { QVERIFY(tearDownMonitorFixture()); }
 
     void lendsToTheServiceAndTakesBackOnOpen()
     {
-        const QString config =
-            QStringLiteral("[defaults]\ninterval_seconds=60\nstart_delay_seconds=1\ndevice_root=%1\n\n"
-                           "[process-boinc]\nstart_cmd=sh -c 'echo start >> %2'\nstop_cmd=sh -c 'echo stop >> %2'\n"
-                           "gpus=0\nservice_programs=boinc-fake, other\n")
-                .arg(m_dev->path(), journal());
-        const QString path = writeFile(m_dir->filePath(QStringLiteral("idlegpu.conf")), config.toUtf8());
+        const QString path = writeConfig(defaults(1)
+                                         + QStringLiteral("[process-boinc]\nstart_cmd=sh -c 'echo start >> %1'\n"
+                                                          "stop_cmd=sh -c 'echo stop >> %1'\ngpus=0\n"
+                                                          "service_programs=boinc-fake, other\n")
+                                               .arg(journal()));
 
         // The service computes on GPU 0 and keeps it open whether lent or not.
         NodeHolder service(m_dev->computeJob(0), QStringLiteral("boinc-fake"));
         QVERIFY(service.waitUntilOpen());
 
-        m_monitor = std::make_unique<Monitor>(path, m_runner.get());
+        makeMonitor(path);
         QSignalSpy preempted(m_monitor.get(), &Monitor::preempted);
         QVERIFY(m_monitor->start());
         // Taken back first, since idlegpu cannot know how it was left; lent once the GPU has been free for the delay.
@@ -98,15 +76,13 @@ private Q_SLOTS:
     void failedStopKeepsTheGpu()
     {
         const QString flag = m_dir->filePath(QStringLiteral("may-stop"));
-        const QString config =
-            QStringLiteral("[defaults]\ninterval_seconds=60\nstart_delay_seconds=1\ndevice_root=%1\n\n"
-                           "[process-boinc]\nstart_cmd=sh -c 'echo start >> %2'\n"
-                           "stop_cmd=sh -c 'echo stop >> %2; test -e %3'\ngpus=0\n\n"
-                           "[process-miner]\ncmd=sleep 1000\ngpus=0\nstop_timeout_seconds=2\n")
-                .arg(m_dev->path(), journal(), flag);
-        const QString path = writeFile(m_dir->filePath(QStringLiteral("idlegpu.conf")), config.toUtf8());
+        const QString path = writeConfig(defaults(1)
+                                         + QStringLiteral("[process-boinc]\nstart_cmd=sh -c 'echo start >> %1'\n"
+                                                          "stop_cmd=sh -c 'echo stop >> %1; test -e %2'\ngpus=0\n\n")
+                                               .arg(journal(), flag)
+                                         + sleeperSection(QStringLiteral("miner"), QStringLiteral("0")));
         QFile(flag).open(QIODevice::WriteOnly); // the first, taking back at start, succeeds
-        m_monitor = std::make_unique<Monitor>(path, m_runner.get());
+        makeMonitor(path);
         QSignalSpy failed(m_monitor.get(), &Monitor::workloadFailed);
         QVERIFY(m_monitor->start());
         QTRY_COMPARE_WITH_TIMEOUT(journalText(), QByteArray("stop\nstart\n"), 8000);

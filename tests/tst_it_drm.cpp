@@ -3,20 +3,17 @@
 // Integration tests of AMD and Intel GPUs: the real monitor and runner on a fake device root with dri/renderD128
 // and kfd, matched to a fixture sysfs, with real processes holding the nodes. Only the GPU and sysfs are fake.
 #include "drmfixture.h"
-#include "monitor.h"
-#include "run/processrunner.h"
+#include "monitorfixture.h"
 #include "statusreport.h"
-#include "testsupport.h"
 
 #include <QJsonArray>
 #include <QJsonObject>
 #include <QSignalSpy>
-#include <QTemporaryDir>
 #include <QtTest>
 
 using namespace TestSupport;
 
-class TestDrmIntegration : public QObject
+class TestDrmIntegration : public QObject, private MonitorFixture
 {
     Q_OBJECT
 
@@ -30,48 +27,34 @@ private:
     }
     void startMonitor()
     {
-        const QString config =
-            QStringLiteral("[defaults]\ninterval_seconds=60\nstart_delay_seconds=0\ndevice_root=%1\n\n"
-                           "[process-rocm]\ncmd=sh -c 'echo \"$ROCR_VISIBLE_DEVICES $HIP_VISIBLE_DEVICES\" > %2; "
-                           "exec sleep 1000'\ngpus=0\nstop_timeout_seconds=2\n")
-                .arg(m_dev->path(), envFile());
-        const QString path = writeFile(m_dir->filePath(QStringLiteral("idlegpu.conf")), config.toUtf8());
+        const QString path = writeConfig(
+            defaults(0)
+            + QStringLiteral("[process-rocm]\ncmd=sh -c 'echo \"$ROCR_VISIBLE_DEVICES $HIP_VISIBLE_DEVICES\" > %1; "
+                             "exec sleep 1000'\ngpus=0\nstop_timeout_seconds=2\n")
+                  .arg(envFile()));
         MonitorPaths paths;
         paths.sysfsRoot = m_sysfs->path();
-        m_monitor = std::make_unique<Monitor>(path, m_runner.get(), SystemClock::instance(), paths);
+        makeMonitor(path, paths);
         QVERIFY(m_monitor->start());
     }
     QString envFile() const { return m_dir->filePath(QStringLiteral("env.txt")); }
     QString kfd() const { return m_dev->filePath(QStringLiteral("kfd")); }
-    WorkloadRuntime::State state() const { return m_runner->runtimes().value(QStringLiteral("process-rocm")).state; }
+    WorkloadRuntime::State state() const { return stateOf(QStringLiteral("process-rocm")); }
 
-    std::unique_ptr<QTemporaryDir> m_dir;
-    std::unique_ptr<QTemporaryDir> m_dev;
     std::unique_ptr<FakeSysfs> m_sysfs;
-    std::unique_ptr<ProcessRunner> m_runner;
-    std::unique_ptr<Monitor> m_monitor;
     QString m_renderNode;
 
 private Q_SLOTS:
     void init()
     {
-        m_dir = std::make_unique<QTemporaryDir>();
-        m_dev = std::make_unique<QTemporaryDir>();
+        setUpMonitorFixture(0); // no NVIDIA node: the AMD GPU's render node and kfd alone
         m_sysfs = std::make_unique<FakeSysfs>();
-        m_runner = std::make_unique<ProcessRunner>();
-        writeFile(kfd(), QByteArray());
-        QFile::setPermissions(kfd(), QFileDevice::ReadOwner | QFileDevice::WriteOwner | QFileDevice::ReadOther
-                                         | QFileDevice::WriteOther);
+        m_dev->addNode(QStringLiteral("kfd"));
     }
     void cleanup()
     {
-        if (m_monitor)
-            QVERIFY(shutDownMonitor(*m_monitor));
-        m_monitor.reset();
-        m_runner.reset();
+        QVERIFY(tearDownMonitorFixture());
         m_sysfs.reset();
-        m_dev.reset();
-        m_dir.reset();
     }
 
     void renderNodeHolderPreemptsKfdAloneDoesNot()

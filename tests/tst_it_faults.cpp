@@ -11,15 +11,13 @@
 //
 // Scale as the issue asks: 5000 idle processes (skipped, with the reason, where the machine cannot hold them),
 // a storm of 1000 opens/s for 10 s; tests/stress.cpp makes both.
-#include "monitor.h"
+#include "monitorfixture.h"
 #include "run/processrunner.h"
-#include "testsupport.h"
 
 #include <QDir>
 #include <QLoggingCategory>
 #include <QRegularExpression>
 #include <QSignalSpy>
-#include <QTemporaryDir>
 #include <QtTest>
 
 #include <algorithm>
@@ -99,7 +97,7 @@ void openAndClose(const QString &path, int times)
 
 } // namespace
 
-class TestFaults : public QObject
+class TestFaults : public QObject, private MonitorFixture
 {
     Q_OBJECT
 
@@ -111,12 +109,6 @@ private:
     QString script(const QString &name, const QString &body) const
     {
         return writeFile(path(name + QStringLiteral(".sh")), body.toUtf8());
-    }
-    QString defaults(int startDelay) const
-    {
-        return QStringLiteral("[defaults]\ninterval_seconds=60\nstart_delay_seconds=%1\ndevice_root=%2\n\n")
-            .arg(startDelay)
-            .arg(m_dev->path());
     }
     QString section(const QString &id, const QString &scriptPath, int gpu, const QString &extra = QString(),
                     int stopTimeoutSeconds = 2) const
@@ -133,13 +125,9 @@ private:
         const QString body = QStringLiteral("echo $$ >> %1\nexec sleep 1000\n").arg(path(QStringLiteral("other.pids")));
         return section(kOther, script(QStringLiteral("other"), body), 1);
     }
-    QString writeConfig(const QString &body) const
-    {
-        return writeFile(path(QStringLiteral("idlegpu.conf")), body.toUtf8());
-    }
     void startMonitor(const QString &configPath)
     {
-        m_monitor = std::make_unique<Monitor>(configPath, m_runner.get());
+        makeMonitor(configPath);
         QVERIFY(m_monitor->start());
     }
     // Waits until process-other runs and remembers its pid; otherUndisturbed() compares later.
@@ -155,14 +143,7 @@ private:
         return stateOf(kOther) == WorkloadRuntime::Running && pidOf(kOther) == m_otherPid
                && readLines(path(QStringLiteral("other.pids"))).size() == 1;
     }
-    WorkloadRuntime runtimeOf(const QString &id) const { return m_runner->runtimes().value(id); }
-    WorkloadRuntime::State stateOf(const QString &id) const { return runtimeOf(id).state; }
-    qint64 pidOf(const QString &id) const { return runtimeOf(id).pid; }
 
-    std::unique_ptr<QTemporaryDir> m_dir;
-    std::unique_ptr<FakeDevRoot> m_dev;
-    std::unique_ptr<ProcessRunner> m_runner;
-    std::unique_ptr<Monitor> m_monitor;
     QByteArray m_token;
     qint64 m_otherPid = 0;
 
@@ -175,9 +156,7 @@ private Q_SLOTS:
 
     void init()
     {
-        m_dir = std::make_unique<QTemporaryDir>();
-        m_dev = std::make_unique<FakeDevRoot>(2);
-        m_runner = std::make_unique<ProcessRunner>();
+        setUpMonitorFixture(2);
         m_token = QFileInfo(m_dir->path()).fileName().toLatin1();
         m_otherPid = 0;
     }
@@ -185,13 +164,10 @@ private Q_SLOTS:
     // In every case: once idlegpu has stopped, nothing it started is left.
     void cleanup()
     {
-        if (m_monitor)
-            QVERIFY(shutDownMonitor(*m_monitor));
-        m_monitor.reset();
+        QVERIFY(stopMonitor());
         m_runner.reset();
         QTRY_VERIFY2_WITH_TIMEOUT(processesWithEnvironment(marker()).isEmpty(), "a workload process survived", 5000);
-        m_dev.reset();
-        m_dir.reset();
+        QVERIFY(tearDownMonitorFixture());
     }
 
     void workloadIgnoringSigtermIsKilled()

@@ -3,9 +3,7 @@
 // The monitor with a GPU backend (a scripted one standing in for NVML): sampled at start and while someone
 // looks, never by a rescan; its processes become holders; workloads get CUDA_VISIBLE_DEVICES by UUID.
 #include "backends/nvmlbackend.h"
-#include "monitor.h"
-#include "run/processrunner.h"
-#include "testsupport.h"
+#include "monitorfixture.h"
 
 #include <QSignalSpy>
 #include <QTemporaryDir>
@@ -71,14 +69,10 @@ GpuInfo gpu(int index, const QString &uuid)
 }
 } // namespace
 
-class TestGpuBackendIntegration : public QObject
+class TestGpuBackendIntegration : public QObject, private MonitorFixture
 {
     Q_OBJECT
 
-    std::unique_ptr<QTemporaryDir> m_dir;
-    std::unique_ptr<FakeDevRoot> m_dev;
-    std::unique_ptr<ProcessRunner> m_runner;
-    std::unique_ptr<Monitor> m_monitor;
     ScriptedBackend *m_backend = nullptr;
     int m_samples = 0;
 
@@ -86,14 +80,10 @@ class TestGpuBackendIntegration : public QObject
     void startMonitor(const QString &workloads, bool available = true, const QString &procRoot = QStringLiteral("/proc"),
                       bool backendRootMatches = true)
     {
-        const QString config = writeFile(m_dir->filePath(QStringLiteral("idlegpu.conf")),
-                                         QStringLiteral("[defaults]\ninterval_seconds=60\nstart_delay_seconds=0\n"
-                                                        "device_root=%1\n\n%2")
-                                             .arg(m_dev->path(), workloads)
-                                             .toUtf8());
+        const QString config = writeConfig(defaults(0) + workloads);
         MonitorPaths paths;
         paths.procRoot = procRoot;
-        m_monitor = std::make_unique<Monitor>(config, m_runner.get(), SystemClock::instance(), paths);
+        makeMonitor(config, paths);
         auto backend = std::make_unique<ScriptedBackend>(available, &m_samples,
                                                          backendRootMatches ? m_dev->path() : m_dir->path());
         backend->gpus = {gpu(0, QStringLiteral("GPU-test-0000")), gpu(1, QStringLiteral("GPU-test-0001"))};
@@ -117,20 +107,10 @@ class TestGpuBackendIntegration : public QObject
 private Q_SLOTS:
     void init()
     {
-        m_dir = std::make_unique<QTemporaryDir>();
-        m_dev = std::make_unique<FakeDevRoot>(2);
-        m_runner = std::make_unique<ProcessRunner>();
+        setUpMonitorFixture(2);
         m_samples = 0;
     }
-    void cleanup()
-    {
-        if (m_monitor)
-            QVERIFY(shutDownMonitor(*m_monitor));
-        m_monitor.reset();
-        m_runner.reset();
-        m_dev.reset();
-        m_dir.reset();
-    }
+    void cleanup() { QVERIFY(tearDownMonitorFixture()); }
 
     void sampledAtStartNotByRescan()
     {

@@ -6,25 +6,18 @@
 // and stops it, through the open-only watch, once NVML measures it above graphics_busy_percent. A compute client
 // (it holds nvidia-uvm) stops the workload at once, whatever NVML says.
 #include "backends/nvmlbackend.h"
-#include "monitor.h"
-#include "run/processrunner.h"
-#include "testsupport.h"
+#include "monitorfixture.h"
 
-#include <QTemporaryDir>
 #include <QtTest>
 
 #include <cstdio>
 
 using namespace TestSupport;
 
-class TestGraphicsClient : public QObject
+class TestGraphicsClient : public QObject, private MonitorFixture
 {
     Q_OBJECT
 
-    std::unique_ptr<QTemporaryDir> m_dir;
-    std::unique_ptr<FakeDevRoot> m_dev;
-    std::unique_ptr<ProcessRunner> m_runner;
-    std::unique_ptr<Monitor> m_monitor;
     QByteArray m_script;
 
     // NVML's GPU 0 is /dev/nvidia0 of the fake root; `lines` add its processes and samples.
@@ -41,20 +34,15 @@ class TestGraphicsClient : public QObject
 
     void startMonitor()
     {
-        const QString config = writeFile(m_dir->filePath(QStringLiteral("idlegpu.conf")),
-                                         QStringLiteral("[defaults]\ninterval_seconds=60\nstart_delay_seconds=0\n"
-                                                        "device_root=%1\n\n"
-                                                        "[process-w]\ncmd=sleep 1000\ngpus=0\nstop_timeout_seconds=2\n")
-                                             .arg(m_dev->path())
-                                             .toUtf8());
-        m_monitor = std::make_unique<Monitor>(config, m_runner.get(), SystemClock::instance());
+        const QString config = writeConfig(defaults(0) + sleeperSection(QStringLiteral("w"), QStringLiteral("0")));
+        makeMonitor(config);
         auto nvml = std::make_unique<NvmlBackend>(QStringLiteral(IDLEGPU_FAKE_NVML), QStringList(), m_dev->path());
         QVERIFY2(nvml->available(), qPrintable(nvml->unavailableReason()));
         m_monitor->setGpuBackend(std::move(nvml));
         QVERIFY(m_monitor->start());
     }
 
-    WorkloadRuntime::State state() const { return m_runner->runtimes().value(QStringLiteral("process-w")).state; }
+    WorkloadRuntime::State state() const { return stateOf(QStringLiteral("process-w")); }
     QString uvm() const { return m_dev->path() + QStringLiteral("/nvidia-uvm"); }
 
     // The holder `pid` as the last decision saw it on GPU 0: among the holders that count or among those that
@@ -80,20 +68,10 @@ class TestGraphicsClient : public QObject
 private Q_SLOTS:
     void init()
     {
-        m_dir = std::make_unique<QTemporaryDir>();
-        m_dev = std::make_unique<FakeDevRoot>(1);
-        m_runner = std::make_unique<ProcessRunner>();
+        setUpMonitorFixture(1);
         writeScript(QByteArray());
     }
-    void cleanup()
-    {
-        if (m_monitor)
-            QVERIFY(shutDownMonitor(*m_monitor));
-        m_monitor.reset();
-        m_runner.reset();
-        m_dev.reset();
-        m_dir.reset();
-    }
+    void cleanup() { QVERIFY(tearDownMonitorFixture()); }
 
     void graphicsClientCountsOnlyWhenBusy()
     {

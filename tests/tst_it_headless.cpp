@@ -31,10 +31,8 @@ private:
         const QString cmd = QStringLiteral("sh -c 'echo $$ > %1/workload.pid; trap \"echo term > %1/term.mark; "
                                            "exit 0\" TERM; sleep 1000 & echo $! > %1/child.pid; wait'")
                                 .arg(dir.path());
-        const QString body = QStringLiteral("[defaults]\ninterval_seconds=60\nstart_delay_seconds=%1\ndevice_root=%2\n\n"
-                                            "[process-miner]\ncmd=%3\ngpus=0\n")
-                                 .arg(startDelay)
-                                 .arg(dev.path(), cmd);
+        const QString body = defaultsSection(dev.path(), {.startDelaySeconds = startDelay})
+                             + QStringLiteral("[process-miner]\ncmd=%1\ngpus=0\n").arg(cmd);
         return writeFile(dir.filePath(QStringLiteral("idlegpu.conf")), body.toUtf8());
     }
     static qint64 readPid(const QString &path)

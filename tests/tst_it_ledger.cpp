@@ -5,17 +5,13 @@
 // the stop (also in the log line) and the culprit; a job the scan finds without an open event has no such time; a
 // monitor started again on the same file keeps the totals.
 #include "ledger/ledgerstore.h"
-#include "monitor.h"
-#include "run/processrunner.h"
-#include "testsupport.h"
+#include "monitorfixture.h"
 
 #include <QFileInfo>
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QProcess>
 #include <QRegularExpression>
-#include <QSignalSpy>
-#include <QTemporaryDir>
 #include <QtTest>
 
 #include <sys/stat.h>
@@ -40,7 +36,7 @@ void recordMessage(QtMsgType type, const QMessageLogContext &context, const QStr
 }
 } // namespace
 
-class TestLedgerIntegration : public QObject
+class TestLedgerIntegration : public QObject, private MonitorFixture
 {
     Q_OBJECT
 
@@ -50,30 +46,18 @@ private:
     // One workload on GPU 0; interval_seconds = 60, so that only node events (not the poll) can answer within a test.
     void startMonitor(const QString &procRoot = QStringLiteral("/proc"))
     {
-        const QString config = writeFile(m_dir->filePath(QStringLiteral("idlegpu.conf")),
-                                         QStringLiteral("[defaults]\ninterval_seconds=60\nstart_delay_seconds=0\n"
-                                                        "device_root=%1\n\n[process-0]\nname=miner\ncmd=sleep 1000\n"
-                                                        "gpus=0\nstop_timeout_seconds=2\n")
-                                             .arg(m_dev->path())
-                                             .toUtf8());
+        const QString config = writeConfig(
+            defaults(0) + QStringLiteral("[process-0]\nname=miner\ncmd=sleep 1000\ngpus=0\nstop_timeout_seconds=2\n"));
         MonitorPaths paths;
         paths.procRoot = procRoot;
         paths.ledgerPath = ledgerPath();
-        m_monitor = std::make_unique<Monitor>(config, m_runner.get(), SystemClock::instance(), paths);
-        m_preempted = std::make_unique<QSignalSpy>(m_monitor.get(), &Monitor::preempted);
+        makeMonitor(config, paths);
         QVERIFY(m_monitor->start());
         QTRY_COMPARE_WITH_TIMEOUT(state(), WorkloadRuntime::Running, 10000);
         QTest::qWait(200); // every event of the start handled
     }
-    void stopMonitor()
-    {
-        m_preempted.reset();
-        if (m_monitor)
-            QVERIFY(shutDownMonitor(*m_monitor));
-        m_monitor.reset();
-    }
     QString ledgerPath() const { return m_dir->filePath(QStringLiteral("state/idlegpu/ledger.json")); }
-    WorkloadRuntime::State state() const { return m_runner->runtimes().value(QLatin1String(kWorkload)).state; }
+    WorkloadRuntime::State state() const { return stateOf(QLatin1String(kWorkload)); }
     LedgerSummary ledger() const { return m_monitor->state().ledger; }
     // What GPU 0 did last by the ledger's timeline, after a decision (each counts the time up to it).
     GpuActivity lastActivityAfterRescan()
@@ -83,29 +67,15 @@ private:
         return segments.isEmpty() ? GpuActivity::Unwatched : segments.last().activity;
     }
 
-    std::unique_ptr<QTemporaryDir> m_dir;
-    std::unique_ptr<FakeDevRoot> m_dev;
-    std::unique_ptr<ProcessRunner> m_runner;
-    std::unique_ptr<Monitor> m_monitor;
-    std::unique_ptr<QSignalSpy> m_preempted;
-
 private Q_SLOTS:
     void initTestCase() { g_previousHandler = qInstallMessageHandler(recordMessage); }
     void cleanupTestCase() { qInstallMessageHandler(g_previousHandler); }
     void init()
     {
-        m_dir = std::make_unique<QTemporaryDir>();
-        m_dev = std::make_unique<FakeDevRoot>(2);
-        m_runner = std::make_unique<ProcessRunner>();
+        setUpMonitorFixture(2);
         g_messages.clear();
     }
-    void cleanup()
-    {
-        stopMonitor();
-        m_runner.reset();
-        m_dev.reset();
-        m_dir.reset();
-    }
+    void cleanup() { QVERIFY(tearDownMonitorFixture()); }
 
     void preemptionIsRecordedAndTotalsSurviveARestart()
     {
@@ -141,7 +111,7 @@ private Q_SLOTS:
         QVERIFY(workloadMs > 0);
         job.kill();
 
-        stopMonitor(); // writes the file
+        QVERIFY(stopMonitor()); // writes the file
         QVERIFY(QFileInfo::exists(ledgerPath()));
         QCOMPARE(modeOf(ledgerPath()), 0600);
         QCOMPARE(modeOf(QFileInfo(ledgerPath()).absolutePath()), 0700);

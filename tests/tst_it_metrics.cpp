@@ -6,17 +6,13 @@
 // and says idlegpu_up 0 once idlegpu stops; a folder that is missing is warned about once and written once it exists;
 // a reload that moves the file removes the old one and leaves the workload running.
 #include "metrics/metricstextfile.h"
-#include "monitor.h"
-#include "run/processrunner.h"
-#include "testsupport.h"
+#include "monitorfixture.h"
 
 #include <QDir>
 #include <QFile>
 #include <QFileInfo>
 #include <QProcess>
-#include <QSignalSpy>
 #include <QStandardPaths>
-#include <QTemporaryDir>
 #include <QtTest>
 
 #include <sys/stat.h>
@@ -79,7 +75,7 @@ for family in text_string_to_metric_families(text):
 )";
 } // namespace
 
-class TestMetricsIntegration : public QObject
+class TestMetricsIntegration : public QObject, private MonitorFixture
 {
     Q_OBJECT
 
@@ -91,56 +87,36 @@ private:
     {
         return QDir(promFolder()).filePath(name);
     }
-    QString writeConfig(const QString &textfile)
+    QString writeTextfileConfig(const QString &textfile)
     {
-        return writeFile(m_dir->filePath(QStringLiteral("idlegpu.conf")),
-                         QStringLiteral("[defaults]\ninterval_seconds=60\nstart_delay_seconds=0\ndevice_root=%1\n\n"
-                                        "[process-0]\nname=miner\ncmd=sleep 1000\ngpus=0\nstop_timeout_seconds=2\n\n"
-                                        "[metrics]\ntextfile = %2\n")
-                             .arg(m_dev->path(), textfile)
-                             .toUtf8());
+        return writeConfig(defaults(0)
+                           + QStringLiteral("[process-0]\nname=miner\ncmd=sleep 1000\ngpus=0\n"
+                                            "stop_timeout_seconds=2\n\n[metrics]\ntextfile = %1\n")
+                                 .arg(textfile));
     }
     // One workload on GPU 0; interval_seconds = 60, so that only node events (not the poll) can answer within a test.
     void startMonitor(const QString &textfile)
     {
-        m_monitor = std::make_unique<Monitor>(writeConfig(textfile), m_runner.get());
-        m_preempted = std::make_unique<QSignalSpy>(m_monitor.get(), &Monitor::preempted);
+        makeMonitor(writeTextfileConfig(textfile));
         QVERIFY(m_monitor->start());
         QTRY_COMPARE_WITH_TIMEOUT(state(), WorkloadRuntime::Running, 10000);
     }
-    WorkloadRuntime::State state() const { return m_runner->runtimes().value(QLatin1String(kWorkload)).state; }
+    WorkloadRuntime::State state() const { return stateOf(QLatin1String(kWorkload)); }
     // What the folder holds besides the file: a temporary file left by a write that was not atomic.
     QStringList folderEntries() const
     {
         return QDir(promFolder()).entryList(QDir::AllEntries | QDir::Hidden | QDir::System | QDir::NoDotAndDotDot);
     }
 
-    std::unique_ptr<QTemporaryDir> m_dir;
-    std::unique_ptr<FakeDevRoot> m_dev;
-    std::unique_ptr<ProcessRunner> m_runner;
-    std::unique_ptr<Monitor> m_monitor;
-    std::unique_ptr<QSignalSpy> m_preempted;
-
 private Q_SLOTS:
     void initTestCase() { g_previousHandler = qInstallMessageHandler(recordMessage); }
     void cleanupTestCase() { qInstallMessageHandler(g_previousHandler); }
     void init()
     {
-        m_dir = std::make_unique<QTemporaryDir>();
-        m_dev = std::make_unique<FakeDevRoot>(2);
-        m_runner = std::make_unique<ProcessRunner>();
+        setUpMonitorFixture(2);
         g_messages.clear();
     }
-    void cleanup()
-    {
-        m_preempted.reset();
-        if (m_monitor)
-            QVERIFY(shutDownMonitor(*m_monitor));
-        m_monitor.reset();
-        m_runner.reset();
-        m_dev.reset();
-        m_dir.reset();
-    }
+    void cleanup() { QVERIFY(tearDownMonitorFixture()); }
 
     void fileFollowsAPreemptionAndParses()
     {
@@ -195,9 +171,7 @@ private Q_SLOTS:
         job.kill();
 
         // The last file: idlegpu is down, nothing runs, the counters stay.
-        QVERIFY(shutDownMonitor(*m_monitor));
-        m_preempted.reset();
-        m_monitor.reset();
+        QVERIFY(stopMonitor());
         lines = linesOf(promPath());
         QVERIFY(lines.contains(QStringLiteral("idlegpu_up 0")));
         QVERIFY(lines.contains(QStringLiteral("idlegpu_preemptions_total{gpu=\"0\",device=\"nvidia0\"} 1")));
@@ -238,7 +212,7 @@ private Q_SLOTS:
         startMonitor(promPath());
         QTRY_VERIFY_WITH_TIMEOUT(QFileInfo::exists(promPath()), 5000);
         const qint64 pid = m_runner->runtimes().value(QLatin1String(kWorkload)).pid;
-        writeConfig(promPath(QStringLiteral("moved.prom")));
+        writeTextfileConfig(promPath(QStringLiteral("moved.prom")));
         m_monitor->reloadConfig();
         QTRY_VERIFY_WITH_TIMEOUT(QFileInfo::exists(promPath(QStringLiteral("moved.prom"))), 5000);
         QTRY_VERIFY_WITH_TIMEOUT(!QFileInfo::exists(promPath()), 2000);

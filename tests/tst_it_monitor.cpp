@@ -2,67 +2,27 @@
 // SPDX-FileCopyrightText: 2026 The idlegpu authors
 // Integration tests of the monitor: real ProcessRunner, real processes holding fake device nodes, real /proc
 // and inotify. Only the GPU is fake.
-#include "monitor.h"
-#include "run/processrunner.h"
-#include "testsupport.h"
+#include "monitorfixture.h"
 
 #include <QSignalSpy>
-#include <QTemporaryDir>
 #include <QtTest>
 
 #include <signal.h>
 
 using namespace TestSupport;
 
-class TestMonitorIntegration : public QObject
+class TestMonitorIntegration : public QObject, private MonitorFixture
 {
     Q_OBJECT
 
-private:
-    // A config with one workload per GPU (gpus=0, gpus=1) that writes its pid and sleeps, or with `extra`.
-    QString writeConfig(const QString &body)
-    {
-        return writeFile(m_dir->filePath(QStringLiteral("idlegpu.conf")), body.toUtf8());
-    }
-    QString defaults(int startDelay = 1) const
-    {
-        return QStringLiteral("[defaults]\ninterval_seconds=60\nstart_delay_seconds=%1\ndevice_root=%2\n\n")
-            .arg(startDelay)
-            .arg(m_dev->path());
-    }
-    static QString sleeper(const QString &name, const QString &gpus)
-    {
-        return QStringLiteral("[process-%1]\ncmd=sleep 1000\ngpus=%2\nstop_timeout_seconds=2\n\n").arg(name, gpus);
-    }
-    WorkloadRuntime::State stateOf(const QString &id) const { return m_runner->runtimes().value(id).state; }
-    qint64 pidOf(const QString &id) const { return m_runner->runtimes().value(id).pid; }
-
-    std::unique_ptr<QTemporaryDir> m_dir;
-    std::unique_ptr<FakeDevRoot> m_dev;
-    std::unique_ptr<ProcessRunner> m_runner;
-    std::unique_ptr<Monitor> m_monitor;
-
 private Q_SLOTS:
-    void init()
-    {
-        m_dir = std::make_unique<QTemporaryDir>();
-        m_dev = std::make_unique<FakeDevRoot>(2);
-        m_runner = std::make_unique<ProcessRunner>();
-    }
-    void cleanup()
-    {
-        if (m_monitor)
-            QVERIFY(shutDownMonitor(*m_monitor));
-        m_monitor.reset();
-        m_runner.reset();
-        m_dev.reset();
-        m_dir.reset();
-    }
+    void init() { setUpMonitorFixture(2); }
+    void cleanup() { QVERIFY(tearDownMonitorFixture()); }
 
     void startsAfterTheDelay()
     {
-        const QString path = writeConfig(defaults(1) + sleeper(QStringLiteral("0"), QStringLiteral("0")));
-        m_monitor = std::make_unique<Monitor>(path, m_runner.get());
+        const QString path = writeConfig(defaults(1) + sleeperSection(QStringLiteral("0"), QStringLiteral("0")));
+        makeMonitor(path);
         QVERIFY(m_monitor->start());
         // Not at once: the GPU must stay free for start_delay_seconds first.
         QCOMPARE(stateOf(QStringLiteral("process-0")), WorkloadRuntime::Stopped);
@@ -74,8 +34,8 @@ private Q_SLOTS:
 
     void preemptsOnOpenAndRestartsAfterClose()
     {
-        const QString path = writeConfig(defaults(1) + sleeper(QStringLiteral("0"), QStringLiteral("0")));
-        m_monitor = std::make_unique<Monitor>(path, m_runner.get());
+        const QString path = writeConfig(defaults(1) + sleeperSection(QStringLiteral("0"), QStringLiteral("0")));
+        makeMonitor(path);
         QSignalSpy preempted(m_monitor.get(), &Monitor::preempted);
         QVERIFY(m_monitor->start());
         QTRY_COMPARE_WITH_TIMEOUT(stateOf(QStringLiteral("process-0")), WorkloadRuntime::Running, 5000);
@@ -104,10 +64,10 @@ private Q_SLOTS:
     void openDuringScanIsLookedAtAgain()
     {
         FakeProc proc;
-        const QString path = writeConfig(defaults(0) + sleeper(QStringLiteral("0"), QStringLiteral("0")));
+        const QString path = writeConfig(defaults(0) + sleeperSection(QStringLiteral("0"), QStringLiteral("0")));
         MonitorPaths paths;
         paths.procRoot = proc.path();
-        m_monitor = std::make_unique<Monitor>(path, m_runner.get(), SystemClock::instance(), paths);
+        makeMonitor(path, paths);
         QVERIFY(m_monitor->start());
         QTRY_COMPARE_WITH_TIMEOUT(stateOf(QStringLiteral("process-0")), WorkloadRuntime::Running, 5000);
         QTest::qWait(200); // every event of the start handled
@@ -130,10 +90,10 @@ private Q_SLOTS:
     void openBeforeItsFdShowsIsLookedAtAgain()
     {
         FakeProc proc;
-        const QString path = writeConfig(defaults(0) + sleeper(QStringLiteral("0"), QStringLiteral("0")));
+        const QString path = writeConfig(defaults(0) + sleeperSection(QStringLiteral("0"), QStringLiteral("0")));
         MonitorPaths paths;
         paths.procRoot = proc.path();
-        m_monitor = std::make_unique<Monitor>(path, m_runner.get(), SystemClock::instance(), paths);
+        makeMonitor(path, paths);
         QVERIFY(m_monitor->start());
         QTRY_COMPARE_WITH_TIMEOUT(stateOf(QStringLiteral("process-0")), WorkloadRuntime::Running, 5000);
         QTest::qWait(200); // every event of the start handled
@@ -163,8 +123,8 @@ private Q_SLOTS:
     void ignoredProgramDoesNotPreempt()
     {
         const QString path = writeConfig(defaults(1) + QStringLiteral("[gpu-all]\ngpus=ALL\nignore_programs=nvidia-smi\n\n")
-                                         + sleeper(QStringLiteral("0"), QStringLiteral("0")));
-        m_monitor = std::make_unique<Monitor>(path, m_runner.get());
+                                         + sleeperSection(QStringLiteral("0"), QStringLiteral("0")));
+        makeMonitor(path);
         QSignalSpy preempted(m_monitor.get(), &Monitor::preempted);
         QVERIFY(m_monitor->start());
         QTRY_COMPARE_WITH_TIMEOUT(stateOf(QStringLiteral("process-0")), WorkloadRuntime::Running, 5000);
@@ -183,9 +143,9 @@ private Q_SLOTS:
 
     void otherGpuTrafficLeavesWorkloadAlone()
     {
-        const QString path = writeConfig(defaults(1) + sleeper(QStringLiteral("0"), QStringLiteral("0"))
-                                         + sleeper(QStringLiteral("1"), QStringLiteral("1")));
-        m_monitor = std::make_unique<Monitor>(path, m_runner.get());
+        const QString path = writeConfig(defaults(1) + sleeperSection(QStringLiteral("0"), QStringLiteral("0"))
+                                         + sleeperSection(QStringLiteral("1"), QStringLiteral("1")));
+        makeMonitor(path);
         QVERIFY(m_monitor->start());
         QTRY_COMPARE_WITH_TIMEOUT(stateOf(QStringLiteral("process-0")), WorkloadRuntime::Running, 5000);
         QTRY_COMPARE_WITH_TIMEOUT(stateOf(QStringLiteral("process-1")), WorkloadRuntime::Running, 5000);
@@ -204,7 +164,7 @@ private Q_SLOTS:
         const QString cmd = QStringLiteral("sh -c 'exec 3<%1 4<%2; sleep 1000 & setsid sh -c \"sleep 1000\" & wait'")
                                 .arg(m_dev->node(0), m_dev->uvm());
         const QString path = writeConfig(defaults(1) + QStringLiteral("[process-0]\ncmd=%1\ngpus=0\n\n").arg(cmd));
-        m_monitor = std::make_unique<Monitor>(path, m_runner.get());
+        makeMonitor(path);
         QSignalSpy preempted(m_monitor.get(), &Monitor::preempted);
         QVERIFY(m_monitor->start());
         QTRY_COMPARE_WITH_TIMEOUT(stateOf(QStringLiteral("process-0")), WorkloadRuntime::Running, 5000);
@@ -219,9 +179,9 @@ private Q_SLOTS:
 
     void validReloadKeepsUnchangedWorkloadsAndBrokenEditIsRejected()
     {
-        const QString path = writeConfig(defaults(1) + sleeper(QStringLiteral("0"), QStringLiteral("0"))
-                                         + sleeper(QStringLiteral("1"), QStringLiteral("1")));
-        m_monitor = std::make_unique<Monitor>(path, m_runner.get());
+        const QString path = writeConfig(defaults(1) + sleeperSection(QStringLiteral("0"), QStringLiteral("0"))
+                                         + sleeperSection(QStringLiteral("1"), QStringLiteral("1")));
+        makeMonitor(path);
         QSignalSpy rejected(m_monitor.get(), &Monitor::configRejected);
         QVERIFY(m_monitor->start());
         QTRY_COMPARE_WITH_TIMEOUT(stateOf(QStringLiteral("process-0")), WorkloadRuntime::Running, 5000);
@@ -230,7 +190,7 @@ private Q_SLOTS:
         const qint64 pid1 = pidOf(QStringLiteral("process-1"));
 
         // Change process-1 only: it restarts, process-0 keeps running.
-        writeConfig(defaults(1) + sleeper(QStringLiteral("0"), QStringLiteral("0"))
+        writeConfig(defaults(1) + sleeperSection(QStringLiteral("0"), QStringLiteral("0"))
                     + QStringLiteral("[process-1]\ncmd=sleep 2000\ngpus=1\n\n"));
         QTRY_VERIFY_WITH_TIMEOUT(pidOf(QStringLiteral("process-1")) != pid1
                                      && stateOf(QStringLiteral("process-1")) == WorkloadRuntime::Running,
@@ -247,7 +207,7 @@ private Q_SLOTS:
         QVERIFY(!m_monitor->state().configProblems.isEmpty());
 
         // Removing a workload from the file stops it.
-        writeConfig(defaults(1) + sleeper(QStringLiteral("0"), QStringLiteral("0")));
+        writeConfig(defaults(1) + sleeperSection(QStringLiteral("0"), QStringLiteral("0")));
         QTRY_VERIFY_WITH_TIMEOUT(!m_runner->runtimes().value(QStringLiteral("process-1")).occupiesGpus(), 8000);
         QCOMPARE(pidOf(QStringLiteral("process-0")), pid0);
     }
@@ -255,8 +215,8 @@ private Q_SLOTS:
     void gpuAppearingIsNoticed()
     {
         m_dev->removeGpu(1);
-        const QString path = writeConfig(defaults(0) + sleeper(QStringLiteral("1"), QStringLiteral("1")));
-        m_monitor = std::make_unique<Monitor>(path, m_runner.get());
+        const QString path = writeConfig(defaults(0) + sleeperSection(QStringLiteral("1"), QStringLiteral("1")));
+        makeMonitor(path);
         QVERIFY(m_monitor->start());
         QCOMPARE(stateOf(QStringLiteral("process-1")), WorkloadRuntime::Stopped);
         QVERIFY(m_monitor->state().decision.workloadReasons.value(QStringLiteral("process-1")).contains(QLatin1String("1")));
@@ -266,8 +226,8 @@ private Q_SLOTS:
 
     void shutdownStopsEverything()
     {
-        const QString path = writeConfig(defaults(0) + sleeper(QStringLiteral("0"), QStringLiteral("0")));
-        m_monitor = std::make_unique<Monitor>(path, m_runner.get());
+        const QString path = writeConfig(defaults(0) + sleeperSection(QStringLiteral("0"), QStringLiteral("0")));
+        makeMonitor(path);
         QVERIFY(m_monitor->start());
         QTRY_COMPARE_WITH_TIMEOUT(stateOf(QStringLiteral("process-0")), WorkloadRuntime::Running, 5000);
         const qint64 pid = pidOf(QStringLiteral("process-0"));

@@ -21,13 +21,7 @@ private:
     QString writeConfig(const QString &workloads)
     {
         return writeFile(m_dir->filePath(QStringLiteral("idlegpu.conf")),
-                         QStringLiteral("[defaults]\ninterval_seconds=60\nstart_delay_seconds=0\ndevice_root=%1\n\n%2")
-                             .arg(m_dev->path(), workloads)
-                             .toUtf8());
-    }
-    static QString sleeper(const QString &name, int gpu)
-    {
-        return QStringLiteral("[process-%1]\ncmd=sleep 1000\ngpus=%2\nstop_timeout_seconds=2\n\n").arg(name).arg(gpu);
+                         (defaultsSection(m_dev->path()) + workloads).toUtf8());
     }
     // A host whose factory notes the thread it ran on and the thread each Monitor::stateChanged comes from.
     std::unique_ptr<MonitorHost> makeHost(const QString &configPath)
@@ -74,7 +68,7 @@ private Q_SLOTS:
     // queued signal, and follows a change of the device tree.
     void monitorWorksOnItsOwnThread()
     {
-        const QString path = writeConfig(sleeper(QStringLiteral("0"), 0));
+        const QString path = writeConfig(sleeperSection(QStringLiteral("0"), QStringLiteral("0")));
         auto host = makeHost(path);
         QCOMPARE(host->configPath(), path);
         QThread *guiThread = QThread::currentThread();
@@ -118,7 +112,7 @@ private Q_SLOTS:
     // still stops the workload, and the GUI hears of it afterwards, by value.
     void preemptsWhileTheGuiThreadIsBlocked()
     {
-        const QString path = writeConfig(sleeper(QStringLiteral("0"), 0));
+        const QString path = writeConfig(sleeperSection(QStringLiteral("0"), QStringLiteral("0")));
         auto host = makeHost(path);
         QSignalSpy preempted(host.get(), &MonitorHost::preempted);
         host->start();
@@ -151,7 +145,7 @@ private Q_SLOTS:
     // request comes back in the state.
     void requestsArriveInOrder()
     {
-        const QString path = writeConfig(sleeper(QStringLiteral("0"), 0));
+        const QString path = writeConfig(sleeperSection(QStringLiteral("0"), QStringLiteral("0")));
         auto host = makeHost(path);
         PauseState pause;
         pause.all = true;
@@ -186,7 +180,7 @@ private Q_SLOTS:
         QCOMPARE(started.first().first().toBool(), false);
         QVERIFY(!host->state().configProblems.isEmpty());
 
-        writeConfig(sleeper(QStringLiteral("0"), 0));
+        writeConfig(sleeperSection(QStringLiteral("0"), QStringLiteral("0")));
         host->start();
         QVERIFY(started.wait(5000));
         QCOMPARE(started.last().first().toBool(), true);

@@ -3,10 +3,8 @@
 // Integration test of [defaults] on_battery: a real Monitor and ProcessRunner, a fake GPU and a fixture
 // <sysfs_root>/class/power_supply. A test cannot make the kernel send uevents for its fixture, so the watcher reads
 // it at the monitor's fallback poll (interval_seconds = 1), the path taken where no uevent socket opens.
-#include "monitor.h"
-#include "run/processrunner.h"
+#include "monitorfixture.h"
 #include "statusreport.h"
-#include "testsupport.h"
 
 #include <QJsonObject>
 #include <QTemporaryDir>
@@ -14,18 +12,16 @@
 
 using namespace TestSupport;
 
-class TestPowerIntegration : public QObject
+class TestPowerIntegration : public QObject, private MonitorFixture
 {
     Q_OBJECT
 
 private:
-    QString writeConfig(const QString &onBattery)
+    // `onBattery` in [defaults], with the fallback poll every second.
+    QString writePowerConfig(const QString &onBattery)
     {
-        return writeFile(m_dir->filePath(QStringLiteral("idlegpu.conf")),
-                         QStringLiteral("[defaults]\ninterval_seconds=1\nstart_delay_seconds=0\ndevice_root=%1\n%2\n"
-                                        "[process-0]\ncmd=sleep 1000\ngpus=0\nstop_timeout_seconds=2\n")
-                             .arg(m_dev->path(), onBattery)
-                             .toUtf8());
+        return writeConfig(defaultsSection(m_dev->path(), {.intervalSeconds = 1, .more = onBattery + QLatin1Char('\n')})
+                           + sleeperSection(QStringLiteral("0"), QStringLiteral("0")));
     }
     // A laptop's AC adapter and battery, plugged in or not.
     void setPlugged(bool plugged)
@@ -40,35 +36,24 @@ private:
     {
         MonitorPaths paths;
         paths.sysfsRoot = m_sysfs->path();
-        m_monitor = std::make_unique<Monitor>(writeConfig(onBattery), m_runner.get(), SystemClock::instance(), paths);
+        makeMonitor(writePowerConfig(onBattery), paths);
         QVERIFY(m_monitor->start());
     }
-    WorkloadRuntime::State state() const { return m_runner->runtimes().value(QStringLiteral("process-0")).state; }
-    qint64 pid() const { return m_runner->runtimes().value(QStringLiteral("process-0")).pid; }
+    WorkloadRuntime::State state() const { return stateOf(QStringLiteral("process-0")); }
+    qint64 pid() const { return pidOf(QStringLiteral("process-0")); }
 
-    std::unique_ptr<QTemporaryDir> m_dir;
     std::unique_ptr<QTemporaryDir> m_sysfs;
-    std::unique_ptr<FakeDevRoot> m_dev;
-    std::unique_ptr<ProcessRunner> m_runner;
-    std::unique_ptr<Monitor> m_monitor;
 
 private Q_SLOTS:
     void init()
     {
-        m_dir = std::make_unique<QTemporaryDir>();
+        setUpMonitorFixture(1);
         m_sysfs = std::make_unique<QTemporaryDir>();
-        m_dev = std::make_unique<FakeDevRoot>(1);
-        m_runner = std::make_unique<ProcessRunner>();
     }
     void cleanup()
     {
-        if (m_monitor)
-            QVERIFY(shutDownMonitor(*m_monitor));
-        m_monitor.reset();
-        m_runner.reset();
-        m_dev.reset();
+        QVERIFY(tearDownMonitorFixture());
         m_sysfs.reset();
-        m_dir.reset();
     }
 
     // Unplugged: the running workload stops; plugged in again: it starts again.
@@ -117,7 +102,7 @@ private Q_SLOTS:
         QTRY_COMPARE_WITH_TIMEOUT(state(), WorkloadRuntime::Running, 5000);
         QCOMPARE(m_monitor->state().snapshot.power, PowerState());
 
-        writeConfig(QStringLiteral("on_battery=pause"));
+        writePowerConfig(QStringLiteral("on_battery=pause"));
         QTRY_COMPARE_WITH_TIMEOUT(state(), WorkloadRuntime::Stopped, 5000);
         QCOMPARE(m_monitor->state().decision.hold, HoldReason::OnBattery);
     }
@@ -144,7 +129,7 @@ private Q_SLOTS:
         QFETCH(QString, powerLine);
         QFETCH(QString, workloadLine);
         setPlugged(plugged);
-        const ConfigLoadResult loaded = ConfigLoader::load(writeConfig(onBattery));
+        const ConfigLoadResult loaded = ConfigLoader::load(writePowerConfig(onBattery));
         QVERIFY(loaded.ok());
         MonitorPaths paths;
         paths.sysfsRoot = m_sysfs->path();
@@ -160,7 +145,7 @@ private Q_SLOTS:
     // A desktop (no supply at all) says nothing of power; the JSON has null.
     void statusOfADesktop()
     {
-        const ConfigLoadResult loaded = ConfigLoader::load(writeConfig(QStringLiteral("on_battery=pause")));
+        const ConfigLoadResult loaded = ConfigLoader::load(writePowerConfig(QStringLiteral("on_battery=pause")));
         QVERIFY(loaded.ok());
         MonitorPaths paths;
         paths.sysfsRoot = m_sysfs->path();

@@ -4,10 +4,8 @@
 // private bus that says whether someone sits at the computer.
 #include "conditions/logindpresence.h"
 #include "fakelogind.h"
-#include "monitor.h"
+#include "monitorfixture.h"
 #include "privatebus.h"
-#include "run/processrunner.h"
-#include "testsupport.h"
 
 #include <QtTest>
 
@@ -21,34 +19,28 @@ const QString kWorkload = QStringLiteral("process-0");
 const QString kSession = QStringLiteral("2");
 } // namespace
 
-class TestPresenceIntegration : public QObject
+class TestPresenceIntegration : public QObject, private MonitorFixture
 {
     Q_OBJECT
 
 private:
     PrivateBus m_bus;
     std::unique_ptr<FakeLogind> m_logind;
-    std::unique_ptr<QTemporaryDir> m_dir;
-    std::unique_ptr<FakeDevRoot> m_dev;
-    std::unique_ptr<ProcessRunner> m_runner;
-    std::unique_ptr<Monitor> m_monitor;
 
     QString config(bool pauseWhileActive, int idleSeconds = 300) const
     {
-        return QStringLiteral("[defaults]\ninterval_seconds=60\nstart_delay_seconds=0\ndevice_root=%1\n\n"
-                              "[activity]\npause_while_active=%2\nidle_seconds=%3\n\n"
-                              "[process-0]\ncmd=sleep 1000\ngpus=0\nstop_timeout_seconds=2\n")
-            .arg(m_dev->path(), pauseWhileActive ? QStringLiteral("true") : QStringLiteral("false"))
-            .arg(idleSeconds);
+        return defaults(0)
+               + QStringLiteral("[activity]\npause_while_active=%1\nidle_seconds=%2\n\n")
+                     .arg(pauseWhileActive ? QStringLiteral("true") : QStringLiteral("false"))
+                     .arg(idleSeconds)
+               + sleeperSection(QStringLiteral("0"), QStringLiteral("0"));
     }
-    QString configPath() const { return m_dir->filePath(QStringLiteral("idlegpu.conf")); }
     void startMonitor(bool pauseWhileActive = true, int idleSeconds = 300)
     {
-        writeFile(configPath(), config(pauseWhileActive, idleSeconds).toUtf8());
-        m_monitor = std::make_unique<Monitor>(configPath(), m_runner.get());
+        makeMonitor(writeConfig(config(pauseWhileActive, idleSeconds)));
         QVERIFY(m_monitor->start());
     }
-    WorkloadRuntime::State workloadState() const { return m_runner->runtimes().value(kWorkload).state; }
+    WorkloadRuntime::State workloadState() const { return stateOf(kWorkload); }
     UserPresence::State presence() const { return m_monitor->state().snapshot.presence.state; }
     // The owner counts as present and the workload is held back for it.
     bool heldForTheOwner() const
@@ -70,18 +62,11 @@ private Q_SLOTS:
         m_logind = std::make_unique<FakeLogind>();
         QString why;
         QVERIFY2(m_logind->start(m_bus.address(), &why), qPrintable(why));
-        m_dir = std::make_unique<QTemporaryDir>();
-        m_dev = std::make_unique<FakeDevRoot>(1);
-        m_runner = std::make_unique<ProcessRunner>();
+        setUpMonitorFixture(1);
     }
     void cleanup()
     {
-        if (m_monitor)
-            QVERIFY(shutDownMonitor(*m_monitor));
-        m_monitor.reset();
-        m_runner.reset();
-        m_dev.reset();
-        m_dir.reset();
+        QVERIFY(tearDownMonitorFixture());
         m_logind->stop();
         m_logind.reset();
     }
@@ -196,7 +181,7 @@ private Q_SLOTS:
         QTRY_COMPARE_WITH_TIMEOUT(presence(), UserPresence::State::Active, kTimeoutMs);
         QVERIFY(m_monitor->findChild<LogindPresence *>());
 
-        writeFile(configPath(), config(false).toUtf8());
+        writeConfig(config(false));
         m_monitor->reloadConfig();
         QVERIFY(!m_monitor->findChild<LogindPresence *>());
         QCOMPARE(presence(), UserPresence::State::Unknown);

@@ -264,9 +264,9 @@ private Q_SLOTS:
         const QString environmentFile = dir.filePath(QStringLiteral("workload.env"));
         const QString config = writeFile(
             dir.filePath(QStringLiteral("idlegpu.conf")),
-            QStringLiteral("[defaults]\ninterval_seconds=60\nstart_delay_seconds=0\ndevice_root=%1\n\n"
-                           "[process-sleeper]\ncmd=sh -c 'env > %2.tmp && mv %2.tmp %2; exec sleep 1000'\ngpus=0\n")
-                .arg(dev.path(), environmentFile)
+            (defaultsSection(dev.path())
+             + QStringLiteral("[process-sleeper]\ncmd=sh -c 'env > %1.tmp && mv %1.tmp %1; exec sleep 1000'\ngpus=0\n")
+                   .arg(environmentFile))
                 .toUtf8());
         QFile::setPermissions(config, QFileDevice::ReadOwner | QFileDevice::WriteOwner);
 
@@ -339,11 +339,12 @@ private Q_SLOTS:
                                               | QFileDevice::ReadOther | QFileDevice::ExeOther);
         const QString config = writeFile(
             dir.filePath(QStringLiteral("idlegpu.conf")),
-            QStringLiteral("[defaults]\ninterval_seconds=60\nstart_delay_seconds=0\ndevice_root=%1\n\n"
-                           "[process-sleeper]\nuser=%2\ngpus=0\n"
-                           "cmd=sh -c 'id -u > \"$HOME/uid.tmp\" && echo $$ > \"$HOME/pid.tmp\" && "
-                           "mv \"$HOME/uid.tmp\" \"$HOME/uid\" && mv \"$HOME/pid.tmp\" \"$HOME/pid\"; exec sleep 1000'\n")
-                .arg(dev.path(), worker.name())
+            (defaultsSection(dev.path())
+             + QStringLiteral("[process-sleeper]\nuser=%1\ngpus=0\n"
+                              "cmd=sh -c 'id -u > \"$HOME/uid.tmp\" && echo $$ > \"$HOME/pid.tmp\" && "
+                              "mv \"$HOME/uid.tmp\" \"$HOME/uid\" && mv \"$HOME/pid.tmp\" \"$HOME/pid\"; "
+                              "exec sleep 1000'\n")
+                   .arg(worker.name()))
                 .toUtf8());
         QFile::setPermissions(config, QFileDevice::ReadOwner | QFileDevice::WriteOwner);
 

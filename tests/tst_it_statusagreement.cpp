@@ -93,12 +93,9 @@ private Q_SLOTS:
         FakeDevRoot dev(2);
         // start_delay_seconds = 0: --status tells what would run as if every delay had passed; the monitor then
         // runs it at once, so both have the same thing to say.
-        const QString config = writeFile(dir.filePath(QStringLiteral("idlegpu.conf")),
-                                         QStringLiteral("[defaults]\ninterval_seconds=60\nstart_delay_seconds=0\n"
-                                                        "device_root=%1\n\n[process-miner]\ncmd=sleep 1000\ngpus=0\n"
-                                                        "stop_timeout_seconds=2\n")
-                                             .arg(dev.path())
-                                             .toUtf8());
+        const QString config = writeFile(
+            dir.filePath(QStringLiteral("idlegpu.conf")),
+            (defaultsSection(dev.path()) + sleeperSection(QStringLiteral("miner"), QStringLiteral("0"))).toUtf8());
         NodeHolder job(dev.computeJob(1), QStringLiteral("python3"));
         QVERIFY(job.waitUntilOpen());
         // A browser on the workload's GPU: listed, but it does not stop the workload (busy_when = auto).

@@ -36,9 +36,7 @@ QByteArray encoded(const QString &path)
 // What a config of the test holds before its workloads: the fake GPUs, and a start as soon as a GPU is free.
 QByteArray defaultsFor(const FakeDevRoot &dev)
 {
-    return QStringLiteral("[defaults]\ninterval_seconds=60\nstart_delay_seconds=0\ndevice_root=%1\n\n")
-        .arg(dev.path())
-        .toUtf8();
+    return defaultsSection(dev.path()).toUtf8();
 }
 
 QString diagnosticsText(const QList<ConfigDiagnostic> &diagnostics)

@@ -371,9 +371,9 @@ private Q_SLOTS:
         const QByteArray token = QUuid::createUuid().toByteArray(QUuid::Id128);
         const QString config = writeFile(
             dir.filePath(QStringLiteral("idlegpu.conf")),
-            QStringLiteral("[defaults]\ninterval_seconds=60\nstart_delay_seconds=0\ndevice_root=%1\n\n"
-                           "[process-contained]\ncmd=sh -c '%2'\ngpus=0\nstop_timeout_seconds=1\nenv=%3=%4\n")
-                .arg(dev.path(), QLatin1String(kScript), QLatin1String(kTokenKey), QString::fromLatin1(token))
+            (defaultsSection(dev.path())
+             + QStringLiteral("[process-contained]\ncmd=sh -c '%1'\ngpus=0\nstop_timeout_seconds=1\nenv=%2=%3\n")
+                   .arg(QLatin1String(kScript), QLatin1String(kTokenKey), QString::fromLatin1(token)))
                 .toUtf8());
         QProcess idlegpu;
         idlegpu.setProgram(QStringLiteral(IDLEGPU_BINARY));

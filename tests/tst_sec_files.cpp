@@ -193,11 +193,9 @@ private:
     // The config of the headless tests: one workload on the fake GPU 0.
     QString writeHeadlessConfig(const QString &path) const
     {
-        return writeFile(path,
-                         QStringLiteral("[defaults]\ninterval_seconds=60\nstart_delay_seconds=0\ndevice_root=%1\n\n"
-                                        "[process-miner]\ncmd=sleep 1000\ngpus=0\nstop_timeout_seconds=2\n")
-                             .arg(m_dev->path())
-                             .toUtf8());
+        const QString config =
+            defaultsSection(m_dev->path()) + sleeperSection(QStringLiteral("miner"), QStringLiteral("0"));
+        return writeFile(path, config.toUtf8());
     }
 
     // idlegpu --headless as supervisord starts it as root: no XDG_RUNTIME_DIR, the temp folder `tmpDir`.

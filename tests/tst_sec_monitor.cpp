@@ -9,9 +9,7 @@
 #include "devices/nodewatcher.h"
 #include "base/printablename.h"
 #include "ledger/workledger.h"
-#include "monitor.h"
-#include "run/processrunner.h"
-#include "testsupport.h"
+#include "monitorfixture.h"
 
 #include <QDir>
 #include <QElapsedTimer>
@@ -73,26 +71,11 @@ int maxQueuedEvents()
 
 } // namespace
 
-class TestSecMonitor : public QObject
+class TestSecMonitor : public QObject, private MonitorFixture
 {
     Q_OBJECT
 
 private:
-    QString writeConfig(const QString &body)
-    {
-        return writeFile(m_dir->filePath(QStringLiteral("idlegpu.conf")), body.toUtf8());
-    }
-    QString defaults(int startDelay) const
-    {
-        return QStringLiteral("[defaults]\ninterval_seconds=60\nstart_delay_seconds=%1\ndevice_root=%2\n\n")
-            .arg(startDelay)
-            .arg(m_dev->path());
-    }
-    static QString sleeper(const QString &name, const QString &gpus)
-    {
-        return QStringLiteral("[process-%1]\ncmd=sleep 1000\ngpus=%2\nstop_timeout_seconds=2\n\n").arg(name, gpus);
-    }
-    WorkloadRuntime::State stateOf(const QString &id) const { return m_runner->runtimes().value(id).state; }
     // -1 while the decision has no such GPU.
     int gpuState(int gpu) const
     {
@@ -100,12 +83,8 @@ private:
         return status ? int(status->state) : -1;
     }
 
-    std::unique_ptr<QTemporaryDir> m_dir;
-    std::unique_ptr<FakeDevRoot> m_dev;
-    std::unique_ptr<ProcessRunner> m_runner;
     std::unique_ptr<FakeClock> m_clock; // outlives the monitor that reads it
     std::unique_ptr<FakeProc> m_proc;
-    std::unique_ptr<Monitor> m_monitor;
 
 private Q_SLOTS:
     void initTestCase() { g_previousHandler = qInstallMessageHandler(recordMessage); }
@@ -113,21 +92,14 @@ private Q_SLOTS:
 
     void init()
     {
-        m_dir = std::make_unique<QTemporaryDir>();
-        m_dev = std::make_unique<FakeDevRoot>(2);
-        m_runner = std::make_unique<ProcessRunner>();
+        setUpMonitorFixture(2);
         clearLog();
     }
     void cleanup()
     {
-        if (m_monitor)
-            QVERIFY(shutDownMonitor(*m_monitor));
-        m_monitor.reset();
+        QVERIFY(tearDownMonitorFixture());
         m_clock.reset();
         m_proc.reset();
-        m_runner.reset();
-        m_dev.reset();
-        m_dir.reset();
     }
 
     // Item 8. A non-root idlegpu knows another user's job on GPU 0 only from the node's open event (its fds are not
@@ -149,11 +121,11 @@ private Q_SLOTS:
 
         m_clock = std::make_unique<FakeClock>();
         FakeClock &clock = *m_clock;
-        const QString path = writeConfig(defaults(10) + sleeper(QStringLiteral("0"), QStringLiteral("0"))
-                                         + sleeper(QStringLiteral("1"), QStringLiteral("1")));
+        const QString path = writeConfig(defaults(10) + sleeperSection(QStringLiteral("0"), QStringLiteral("0"))
+                                         + sleeperSection(QStringLiteral("1"), QStringLiteral("1")));
         MonitorPaths paths;
         paths.procRoot = proc.path();
-        m_monitor = std::make_unique<Monitor>(path, m_runner.get(), &clock, paths);
+        makeMonitor(path, paths, &clock);
         m_monitor->setInferHiddenHolders(true);
         QVERIFY(m_monitor->start());
 
@@ -204,8 +176,8 @@ private Q_SLOTS:
     // `idlegpu --status` must show the name escaped, never the raw bytes.
     void controlCharactersInNamesAreEscaped()
     {
-        const QString path = writeConfig(defaults(0) + sleeper(QStringLiteral("0"), QStringLiteral("0")));
-        m_monitor = std::make_unique<Monitor>(path, m_runner.get());
+        const QString path = writeConfig(defaults(0) + sleeperSection(QStringLiteral("0"), QStringLiteral("0")));
+        makeMonitor(path);
         QSignalSpy preempted(m_monitor.get(), &Monitor::preempted);
         QVERIFY(m_monitor->start());
         QTRY_COMPARE_WITH_TIMEOUT(stateOf(QStringLiteral("process-0")), WorkloadRuntime::Running, 5000);
@@ -325,8 +297,8 @@ private Q_SLOTS:
     // microseconds after the read.
     void stallCountsInTheOpenToStopTime()
     {
-        const QString path = writeConfig(defaults(0) + sleeper(QStringLiteral("0"), QStringLiteral("0")));
-        m_monitor = std::make_unique<Monitor>(path, m_runner.get());
+        const QString path = writeConfig(defaults(0) + sleeperSection(QStringLiteral("0"), QStringLiteral("0")));
+        makeMonitor(path);
         QSignalSpy preempted(m_monitor.get(), &Monitor::preempted);
         QVERIFY(m_monitor->start());
         QTRY_COMPARE_WITH_TIMEOUT(stateOf(QStringLiteral("process-0")), WorkloadRuntime::Running, 5000);
@@ -406,9 +378,9 @@ private Q_SLOTS:
     // unwatched, and a job that opened it was noticed by the poll only (here a minute later).
     void nodeStormLeavesEveryGpuWatched()
     {
-        const QString path = writeConfig(defaults(1) + sleeper(QStringLiteral("all"), QStringLiteral("ALL"))
+        const QString path = writeConfig(defaults(1) + sleeperSection(QStringLiteral("all"), QStringLiteral("ALL"))
                                          + QStringLiteral("[gpu-all]\ngpus=ALL\nbusy_when=opened\n\n"));
-        m_monitor = std::make_unique<Monitor>(path, m_runner.get());
+        makeMonitor(path);
         QSignalSpy preempted(m_monitor.get(), &Monitor::preempted);
         QVERIFY(m_monitor->start());
         QTRY_COMPARE_WITH_TIMEOUT(stateOf(QStringLiteral("process-all")), WorkloadRuntime::Running, 5000);
