@@ -131,7 +131,7 @@ public:
         QFile config(configPath());
         if (!config.open(QIODevice::WriteOnly))
             return false;
-        // The workloads run as whoever runs the demo: named, so that a root demo shows no warning about root.
+        // The workloads run as whoever runs the demo, named as a user would name them (as root that still warns).
         const std::optional<UserAccount> me = UserLookup::findAccount(QString::number(::geteuid()));
         const QString user = me ? me->name : QString::number(::geteuid());
         QTextStream(&config) << "[defaults]\n"
