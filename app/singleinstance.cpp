@@ -133,7 +133,6 @@ bool SingleInstance::acquire()
         m_error = QStringLiteral("cannot lock %1 against a second idlegpu: %2").arg(m_configPath, folder.error);
         return false;
     }
-    m_path = QDir(folder.path).filePath(name);
     QString why;
     switch (m_lock.acquire(folder.fd.get(), name, &why)) {
     case FileLock::Result::Acquired:

@@ -21,11 +21,9 @@ public:
     bool acquire();
     qint64 ownerPid() const { return m_lock.ownerPid(); } // of the other instance; 0 when unknown
     QString error() const { return m_error; }            // empty when another idlegpu holds the lock
-    QString lockPath() const { return m_path; }
 
 private:
     QString m_configPath;
-    QString m_path;
     QString m_error;
     FileLock m_lock;
 };

@@ -25,7 +25,7 @@ public:
     QString ctl() const;         // <root>/nvidiactl
     QString uvm() const;         // <root>/nvidia-uvm
     // What a user's CUDA job holds on `gpu` (every CUDA process, even a bare `import torch`, opens nvidiactl,
-    // nvidia-uvm and nvidiaN; design.md, "Measured facts"): a compute client, which stops a workload at once.
+    // nvidia-uvm and nvidiaN; HolderScanner::isComputeNode): a compute client, which stops a workload at once.
     QStringList computeJob(int gpu) const;
     // What an OpenGL/Vulkan program, a browser or a compositor holds on `gpu`: nvidiaN and nvidiactl, no
     // nvidia-uvm. A graphics client: under busy_when = auto it counts only while a backend measures it busy.

@@ -92,7 +92,7 @@ struct SlurmConfig
     bool operator==(const SlurmConfig &) const = default;
 };
 
-// How a workload is carried out, one runner each (run/runnerrouter.h routes a workload to the runner of its kind).
+// How a workload is carried out, one runner each (slurm/runnerrouter.h routes a workload to the runner of its kind).
 enum class WorkloadKind {
     Process,         // cmd=: idlegpu runs the command while the GPUs are idle and ends it to preempt (ProcessRunner)
     ControlCommands, // start_cmd= and stop_cmd=: a service that pauses itself, lent by one command, taken back by the other

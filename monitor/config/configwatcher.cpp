@@ -95,14 +95,6 @@ void ConfigFileWatcher::watch(const QString &path)
     m_namesByWatch = namesByWatch;
 }
 
-QStringList ConfigFileWatcher::watchedFolders() const
-{
-    QStringList folders = m_folderByWatch.values();
-    folders.sort();
-    folders.removeDuplicates();
-    return folders;
-}
-
 void ConfigFileWatcher::readEvents()
 {
     bool changedNow = false;

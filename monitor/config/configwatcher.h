@@ -28,7 +28,6 @@ public:
     // Watches for `path` from now on, following a link at it to the file it names now; call again after each
     // change() to follow a link changed since.
     void watch(const QString &path);
-    QStringList watchedFolders() const;
 
 Q_SIGNALS:
     // The file was closed after a write, renamed or linked into place, deleted or moved away, or a folder on its way

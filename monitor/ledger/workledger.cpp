@@ -389,6 +389,15 @@ void WorkLedger::addPreemption(PreemptionRecord record)
         m_recent.removeLast();
 }
 
+QList<int> WorkLedger::knownGpus() const
+{
+    QList<int> gpus = m_totals.keys();
+    for (auto it = m_gpus.cbegin(); it != m_gpus.cend(); ++it)
+        if (!gpus.contains(it.key()))
+            gpus.append(it.key());
+    return gpus;
+}
+
 LedgerSummary WorkLedger::summary() const
 {
     LedgerSummary summary;
@@ -400,11 +409,8 @@ LedgerSummary WorkLedger::summary() const
     const QDate today = localNow.date();
     const QDate monday = today.addDays(1 - today.dayOfWeek());
 
-    QList<int> gpus = m_totals.keys();
-    for (auto it = m_gpus.cbegin(); it != m_gpus.cend(); ++it)
-        if (!gpus.contains(it.key()))
-            gpus.append(it.key());
-    for (int gpu : std::as_const(gpus)) {
+    const QList<int> gpus = knownGpus();
+    for (int gpu : gpus) {
         WorkPeriods periods;
         periods.total = m_totals.value(gpu);
         for (auto day = m_days.cbegin(); day != m_days.cend(); ++day) {
@@ -442,11 +448,8 @@ LedgerSummary WorkLedger::summary() const
 QByteArray WorkLedger::toJson() const
 {
     QJsonObject gpus;
-    QList<int> indices = m_totals.keys();
-    for (auto it = m_gpus.cbegin(); it != m_gpus.cend(); ++it)
-        if (!indices.contains(it.key()))
-            indices.append(it.key());
-    for (int gpu : std::as_const(indices)) {
+    const QList<int> indices = knownGpus();
+    for (int gpu : indices) {
         QJsonArray timeline;
         for (const ActivitySegment &segment : m_gpus.value(gpu).segments)
             timeline.append(QJsonArray{segment.fromWallMs, segment.toWallMs, activityName(segment.activity)});

@@ -89,6 +89,8 @@ private:
     // After the wall clock was set back: nothing may lie after now. Days after today add to today (their time was
     // counted by the monotonic clock, so it happened, just not then), segments and preemptions end at now.
     void clampToNow(qint64 nowWallMs, const QDate &today);
+    // The GPUs with totals or a timeline: those with totals first, in no order.
+    QList<int> knownGpus() const;
 
     const Clock *m_clock;
     QMap<int, GpuTrack> m_gpus;

@@ -2,10 +2,6 @@
 // SPDX-FileCopyrightText: 2026 The idlegpu authors
 #include "run/controlcommandrunner.h"
 
-#include "run/launchplan.h"
-#include "run/processrunner.h"
-#include "run/workloadlog.h"
-
 #include "base/logging.h"
 
 #include <QProcess>
@@ -15,7 +11,7 @@
 
 #include <signal.h>
 
-struct ControlCommandRunner::Entry
+struct ControlCommandRunner::Entry : ReaperRunner::Entry
 {
     enum class Phase {
         Idle,       // not lent: Stopped or BackingOff
@@ -24,68 +20,71 @@ struct ControlCommandRunner::Entry
         Stopping,   // stop_cmd runs
         StopFailed, // stop_cmd failed: the service may still compute; tried again at retryAtMs
     };
-    WorkloadConfig config;
-    WorkloadRuntime runtime;
     Phase phase = Phase::Idle;
-    bool allGpus = false;
-    QProcess *process = nullptr; // the reaper of the command that runs; null when none
     Command command = Command::Start;
     QTimer timeout; // command_timeout_seconds, then the reaper's own kill delay
     bool timedOut = false;
     bool reaperKillSent = false;
     QTimer retry; // StopFailed: the next stop_cmd
     bool stopAsked = false; // stop() came while start_cmd ran: stop_cmd follows it, whatever its outcome
-    QString stopReason;
     QString startFailure; // start_cmd failed: stop_cmd runs to undo what it may have done, then this backs off
-    WorkloadLog log;      // log=, open while a command runs
     QByteArray output;    // of the command that runs, its last kMaxOutputBytes
 
-    QString name() const { return config.name.isEmpty() ? config.id : config.name; }
     QString key() const { return command == Command::Start ? QStringLiteral("start_cmd") : QStringLiteral("stop_cmd"); }
-    QString gpus() const { return ProcessRunner::describeGpus(runtime.gpus, allGpus); }
 };
 
 ControlCommandRunner::ControlCommandRunner(const Clock *clock, const QString &reaperPath, QObject *parent)
-    : WorkloadRunner(parent),
-      m_clock(clock),
-      m_reaperPath(reaperPath.isEmpty() ? ProcessRunner::defaultReaperPath() : reaperPath)
+    : ReaperRunner(clock, reaperPath, parent)
 {
 }
 
 ControlCommandRunner::~ControlCommandRunner()
 {
-    for (Entry *entry : std::as_const(m_entries)) {
-        if (QProcess *process = entry->process) {
-            // As ProcessRunner does: the reaper ends the command's tree itself; its QProcess deletes itself.
-            disconnect(process, nullptr, this, nullptr);
-            process->setParent(nullptr);
-            connect(process, &QProcess::finished, process, &QObject::deleteLater);
-            if (process->processId() > 0)
-                ::kill(pid_t(process->processId()), SIGTERM);
-        }
+    for (ReaperRunner::Entry *base : std::as_const(m_entries)) {
+        const Entry *entry = static_cast<const Entry *>(base);
         if (entry->phase != Entry::Phase::Idle)
             qCWarning(lcRunner).noquote() << QStringLiteral("idlegpu exits while %1 may still compute on %2")
                                                  .arg(entry->name(), entry->gpus());
-        delete entry;
     }
+}
+
+ControlCommandRunner::Entry *ControlCommandRunner::entryOf(const QString &id) const
+{
+    return static_cast<Entry *>(m_entries.value(id));
 }
 
 ControlCommandRunner::Entry &ControlCommandRunner::entryFor(const QString &id)
 {
-    Entry *&slot = m_entries[id];
-    if (!slot) {
-        slot = new Entry;
-        slot->runtime.id = id;
-        slot->timeout.setSingleShot(true);
-        slot->retry.setSingleShot(true);
-        connect(&slot->timeout, &QTimer::timeout, this, [this, id] { onTimeout(id); });
-        connect(&slot->retry, &QTimer::timeout, this, [this, id] {
-            Entry *entry = m_entries.value(id);
+    Entry *entry = entryOf(id);
+    if (!entry) {
+        entry = new Entry;
+        entry->runtime.id = id;
+        entry->timeout.setSingleShot(true);
+        entry->retry.setSingleShot(true);
+        connect(&entry->timeout, &QTimer::timeout, this, [this, id] { onTimeout(id); });
+        connect(&entry->retry, &QTimer::timeout, this, [this, id] {
+            Entry *entry = entryOf(id);
             if (entry && entry->phase == Entry::Phase::StopFailed && !entry->process)
                 takeBack(*entry);
         });
+        m_entries.insert(id, entry);
     }
-    return *slot;
+    return *entry;
+}
+
+QString ControlCommandRunner::whyKept(const ReaperRunner::Entry &base) const
+{
+    const Entry &entry = static_cast<const Entry &>(base);
+    if (entry.process || entry.phase != Entry::Phase::Idle)
+        return QStringLiteral("it is %1").arg(workloadStateName(entry.runtime.state));
+    return QString();
+}
+
+bool ControlCommandRunner::stopPending(const ReaperRunner::Entry &base) const
+{
+    const Entry &entry = static_cast<const Entry &>(base);
+    return entry.process || entry.phase == Entry::Phase::Starting || entry.phase == Entry::Phase::Lent
+        || entry.phase == Entry::Phase::Stopping;
 }
 
 bool ControlCommandRunner::start(const WorkloadConfig &config, const QList<int> &gpus, bool allGpus)
@@ -96,12 +95,8 @@ bool ControlCommandRunner::start(const WorkloadConfig &config, const QList<int> 
                                       << workloadStateName(entry.runtime.state);
         return false;
     }
-    entry.config = config;
-    entry.runtime.gpus = gpus;
-    entry.allGpus = allGpus;
-    entry.runtime.lastOutput.clear();
+    beginRun(entry, config, gpus, allGpus);
     entry.stopAsked = false;
-    entry.stopReason.clear();
     entry.startFailure.clear();
     entry.phase = Entry::Phase::Starting;
     entry.runtime.state = WorkloadRuntime::Running;
@@ -121,8 +116,7 @@ bool ControlCommandRunner::runCommand(Entry &entry, Command command)
     WorkloadConfig asWorkload = entry.config;
     asWorkload.cmd = command == Command::Start ? entry.config.startCmd : entry.config.stopCmd;
     asWorkload.argv = command == Command::Start ? entry.config.startArgv : entry.config.stopArgv;
-    const LaunchPlan plan = LaunchPlan::make(asWorkload, entry.runtime.gpus, entry.allGpus,
-                                             {m_reaperPath, m_gpuUuids, m_gpuDevices, UserLookup::system()});
+    const LaunchPlan plan = LaunchPlan::make(asWorkload, entry.runtime.gpus, entry.allGpus, launchContext());
     QString error;
     QProcess *process = nullptr;
     if (!plan.ready())
@@ -141,7 +135,7 @@ bool ControlCommandRunner::runCommand(Entry &entry, Command command)
         QStringLiteral("running %1 of %2 (%3): %4").arg(entry.key(), entry.name(), entry.gpus(), asWorkload.cmd));
     const QString id = entry.config.id;
     connect(process, &QProcess::readyReadStandardOutput, this, [this, id, process] {
-        Entry *entry = m_entries.value(id);
+        Entry *entry = entryOf(id);
         const QByteArray bytes = process->readAll();
         entry->log.writeOutput(bytes, entry->name());
         entry->output.append(bytes);
@@ -149,14 +143,15 @@ bool ControlCommandRunner::runCommand(Entry &entry, Command command)
             entry->output.remove(0, entry->output.size() - kMaxOutputBytes);
     });
     connect(process, &QProcess::finished, this, [this, id](int code, QProcess::ExitStatus status) {
-        onCommandEnded(id, status == QProcess::NormalExit && code == 0, ProcessRunner::describeExit(status, code));
+        onCommandEnded(id, status == QProcess::NormalExit && code == 0, describeExit(status, code));
     });
     // Queued: a start that fails at once reports it from start(), before runCommand() has returned.
     connect(
         process, &QProcess::errorOccurred, this,
         [this, id, process](QProcess::ProcessError error) {
             if (error == QProcess::FailedToStart)
-                onCommandEnded(id, false, QStringLiteral("cannot run %1: %2").arg(m_reaperPath, process->errorString()));
+                onCommandEnded(id, false,
+                               QStringLiteral("cannot run %1: %2").arg(reaperPath(), process->errorString()));
         },
         Qt::QueuedConnection);
     entry.process = process;
@@ -172,7 +167,7 @@ void ControlCommandRunner::notRun(Entry &entry, const QString &outcome)
     entry.log.close();
     if (entry.command == Command::Start) {
         entry.phase = Entry::Phase::Idle;
-        backOff(entry, outcome);
+        backOff(entry, outcome, QStringLiteral("%1 of %2: not lent").arg(outcome, entry.name()));
     } else {
         stopFailed(entry, outcome);
     }
@@ -180,7 +175,7 @@ void ControlCommandRunner::notRun(Entry &entry, const QString &outcome)
 
 void ControlCommandRunner::onTimeout(const QString &id)
 {
-    Entry *entry = m_entries.value(id);
+    Entry *entry = entryOf(id);
     if (!entry || !entry->process)
         return;
     const pid_t pid = pid_t(entry->process->processId());
@@ -202,7 +197,7 @@ void ControlCommandRunner::onTimeout(const QString &id)
 
 void ControlCommandRunner::onCommandEnded(const QString &id, bool succeeded, const QString &exit)
 {
-    Entry *entry = m_entries.value(id);
+    Entry *entry = entryOf(id);
     if (!entry || !entry->process)
         return;
     QProcess *process = entry->process;
@@ -222,10 +217,10 @@ void ControlCommandRunner::onCommandEnded(const QString &id, bool succeeded, con
     }
 
     QStringList lines = QString::fromUtf8(entry->output).split(QLatin1Char('\n'), Qt::SkipEmptyParts);
-    while (lines.size() > ProcessRunner::kMaxOutputLines)
+    while (lines.size() > kMaxOutputLines)
         lines.removeFirst();
     for (QString &line : lines)
-        line = line.left(ProcessRunner::kMaxOutputLineChars);
+        line = line.left(kMaxOutputLineChars);
     entry->runtime.lastOutput = lines;
     if (!entry->log.isOpen())
         for (const QString &line : std::as_const(lines))
@@ -256,7 +251,8 @@ void ControlCommandRunner::onCommandEnded(const QString &id, bool succeeded, con
     } else if (succeeded) {
         if (!entry->startFailure.isEmpty()) {
             entry->phase = Entry::Phase::Idle;
-            backOff(*entry, std::exchange(entry->startFailure, QString()));
+            const QString failure = std::exchange(entry->startFailure, QString());
+            backOff(*entry, failure, QStringLiteral("%1 of %2: not lent").arg(failure, entry->name()));
         } else {
             entry->phase = Entry::Phase::Idle;
             entry->runtime.state = WorkloadRuntime::Stopped;
@@ -293,12 +289,12 @@ void ControlCommandRunner::stopFailed(Entry &entry, const QString &outcome)
     runtime.lastExit = QStringLiteral("stop_cmd failed (%1)").arg(outcome);
     ++runtime.consecutiveFailures;
     QString message;
-    if (m_stoppingAll) {
+    if (stoppingAll()) {
         runtime.retryAtMs = 0;
         message = QStringLiteral("%1 of %2: idlegpu exits while it may still compute on %3")
                       .arg(runtime.lastExit, entry.name(), entry.gpus());
     } else {
-        const qint64 delayMs = ProcessRunner::backoffMs(runtime.consecutiveFailures);
+        const qint64 delayMs = backoffMs(runtime.consecutiveFailures);
         runtime.retryAtMs = m_clock->nowMs() + delayMs;
         entry.retry.start(int(delayMs));
         message = QStringLiteral("%1 of %2: it may still compute on %3, which stay its own; failure %4 in a row, "
@@ -307,38 +303,12 @@ void ControlCommandRunner::stopFailed(Entry &entry, const QString &outcome)
                       .arg(runtime.consecutiveFailures)
                       .arg(delayMs / 1000);
     }
-    entry.log.writeLine(message);
-    if (!runtime.lastOutput.isEmpty())
-        message += QStringLiteral("; last output:\n    ") + runtime.lastOutput.join(QStringLiteral("\n    "));
-    qCWarning(lcRunner).noquote() << message;
-    emit runtimeChanged(runtime.id);
-    emit workloadFailed(runtime.id, runtime);
-}
-
-void ControlCommandRunner::backOff(Entry &entry, const QString &failure)
-{
-    WorkloadRuntime &runtime = entry.runtime;
-    runtime.state = WorkloadRuntime::BackingOff;
-    runtime.pid = 0;
-    runtime.lastExit = failure;
-    ++runtime.consecutiveFailures;
-    const qint64 delayMs = ProcessRunner::backoffMs(runtime.consecutiveFailures);
-    runtime.retryAtMs = m_clock->nowMs() + delayMs;
-    QString message = QStringLiteral("%1 of %2: not lent; failure %3 in a row, next try in %4 s")
-                          .arg(failure, entry.name())
-                          .arg(runtime.consecutiveFailures)
-                          .arg(delayMs / 1000);
-    entry.log.writeLine(message);
-    if (!runtime.lastOutput.isEmpty())
-        message += QStringLiteral("; last output:\n    ") + runtime.lastOutput.join(QStringLiteral("\n    "));
-    qCWarning(lcRunner).noquote() << message;
-    emit runtimeChanged(runtime.id);
-    emit workloadFailed(runtime.id, runtime);
+    reportFailure(entry, message);
 }
 
 void ControlCommandRunner::stop(const QString &id, const QString &reason)
 {
-    Entry *entry = m_entries.value(id);
+    Entry *entry = entryOf(id);
     if (!entry)
         return;
     if (entry->phase == Entry::Phase::Lent) {
@@ -357,42 +327,15 @@ void ControlCommandRunner::stop(const QString &id, const QString &reason)
     }
 }
 
-void ControlCommandRunner::stopAll(const QString &reason)
+void ControlCommandRunner::stopForAll(const QString &id, const QString &reason)
 {
-    m_stoppingAll = true;
-    const QStringList ids = m_entries.keys();
-    for (const QString &id : ids) {
-        Entry *entry = m_entries.value(id);
-        if (entry->phase == Entry::Phase::StopFailed && !entry->process) {
-            entry->stopReason = reason;
-            takeBack(*entry); // one last try, now
-        } else {
-            stop(id, reason);
-        }
+    Entry *entry = entryOf(id);
+    if (entry->phase == Entry::Phase::StopFailed && !entry->process) {
+        entry->stopReason = reason;
+        takeBack(*entry); // one last try, now
+    } else {
+        stop(id, reason);
     }
-    QMetaObject::invokeMethod(this, &ControlCommandRunner::maybeEmitAllStopped, Qt::QueuedConnection);
-}
-
-void ControlCommandRunner::forget(const QString &id)
-{
-    Entry *entry = m_entries.value(id);
-    if (!entry)
-        return;
-    if (entry->process || entry->phase != Entry::Phase::Idle) {
-        qCWarning(lcRunner).noquote() << QStringLiteral("not forgetting %1: it is %2")
-                                             .arg(entry->name(), workloadStateName(entry->runtime.state));
-        return;
-    }
-    m_entries.remove(id);
-    delete entry;
-}
-
-QHash<QString, WorkloadRuntime> ControlCommandRunner::runtimes() const
-{
-    QHash<QString, WorkloadRuntime> result;
-    for (auto it = m_entries.cbegin(); it != m_entries.cend(); ++it)
-        result.insert(it.key(), it.value()->runtime);
-    return result;
 }
 
 void ControlCommandRunner::setWorkloads(const QList<WorkloadConfig> &workloads)
@@ -400,7 +343,7 @@ void ControlCommandRunner::setWorkloads(const QList<WorkloadConfig> &workloads)
     for (const WorkloadConfig &workload : workloads) {
         if (workload.kind() != WorkloadKind::ControlCommands || !workload.enabled || !workload.refusal.isEmpty())
             continue;
-        if (Entry *known = m_entries.value(workload.id)) {
+        if (Entry *known = entryOf(workload.id)) {
             if (known->phase == Entry::Phase::Idle && !known->process)
                 known->config = workload; // a lent one keeps the stop_cmd that matches what lent it
             continue;
@@ -409,7 +352,8 @@ void ControlCommandRunner::setWorkloads(const QList<WorkloadConfig> &workloads)
         QList<int> gpus = workload.gpus.indices;
         if (workload.gpus.all) {
             gpus.clear();
-            for (const GpuDevice &device : std::as_const(m_gpuDevices))
+            const QList<GpuDevice> devices = gpuDevices();
+            for (const GpuDevice &device : devices)
                 gpus.append(device.index);
         }
         Entry *entry = &entryFor(workload.id);
@@ -421,16 +365,4 @@ void ControlCommandRunner::setWorkloads(const QList<WorkloadConfig> &workloads)
                                           .arg(entry->name(), workload.stopCmd);
         takeBack(*entry);
     }
-}
-
-void ControlCommandRunner::maybeEmitAllStopped()
-{
-    if (!m_stoppingAll)
-        return;
-    for (const Entry *entry : std::as_const(m_entries))
-        if (entry->process || entry->phase == Entry::Phase::Starting || entry->phase == Entry::Phase::Lent
-            || entry->phase == Entry::Phase::Stopping)
-            return;
-    m_stoppingAll = false;
-    emit allStopped();
 }

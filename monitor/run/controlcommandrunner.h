@@ -16,38 +16,32 @@
 // leaves the workload StopFailed, still holding its GPUs (the service may compute there), until a retry succeeds.
 // Since idlegpu cannot know how a service was left (killed idlegpu, a reboot), setWorkloads() runs the stop command of
 // each control workload it has not seen yet before the first start.
-#include "base/clock.h"
-#include "run/workloadrunner.h"
+#include "run/reaperrunner.h"
 
-#include <QHash>
-
-class ControlCommandRunner : public WorkloadRunner
+class ControlCommandRunner : public ReaperRunner
 {
     Q_OBJECT
 public:
-    // reaperPath: the idlegpu-reaper executable; empty: ProcessRunner::defaultReaperPath().
+    // reaperPath: the idlegpu-reaper executable; empty: defaultReaperPath().
     explicit ControlCommandRunner(const Clock *clock = SystemClock::instance(), const QString &reaperPath = QString(),
                                   QObject *parent = nullptr);
     ~ControlCommandRunner() override; // a command still running gets SIGTERM through its reaper (no waiting)
 
     bool start(const WorkloadConfig &config, const QList<int> &gpus, bool allGpus) override;
     void stop(const QString &id, const QString &reason) override;
-    void stopAll(const QString &reason) override;
-    void forget(const QString &id) override;
-    QHash<QString, WorkloadRuntime> runtimes() const override;
-    void setGpuUuids(const QHash<int, QString> &uuidsByIndex) override { m_gpuUuids = uuidsByIndex; }
-    void setGpuDevices(const QList<GpuDevice> &devices) override { m_gpuDevices = devices; }
     void setWorkloads(const QList<WorkloadConfig> &workloads) override;
 
-    // After a command's timeout its tree gets SIGKILL (through the reaper); the reaper itself this much later.
-    static constexpr int kReaperKillDelayMs = 2'000;
     // A command's output kept for messages (runtime.lastOutput): this many bytes, then its last lines.
     static constexpr int kMaxOutputBytes = 16 * 1024;
 
 private:
     struct Entry;
     enum class Command { Start, Stop };
+    Entry *entryOf(const QString &id) const;
     Entry &entryFor(const QString &id); // made on first use
+    QString whyKept(const ReaperRunner::Entry &entry) const override;
+    bool stopPending(const ReaperRunner::Entry &entry) const override;
+    void stopForAll(const QString &id, const QString &reason) override;
     // Runs the command; false when it cannot run (the command failed then, as one that ran and failed).
     bool runCommand(Entry &entry, Command command);
     // The command could not run (no plan, or its process refused log=): as one that ran and failed, nothing to undo.
@@ -57,13 +51,4 @@ private:
     // The stop command: stopping (or undoing a failed start); Stopped once it succeeds.
     void takeBack(Entry &entry);
     void stopFailed(Entry &entry, const QString &outcome);
-    void backOff(Entry &entry, const QString &failure);
-    void maybeEmitAllStopped();
-
-    const Clock *m_clock;
-    QString m_reaperPath;
-    QHash<QString, Entry *> m_entries;
-    bool m_stoppingAll = false;
-    QHash<int, QString> m_gpuUuids;
-    QList<GpuDevice> m_gpuDevices;
 };

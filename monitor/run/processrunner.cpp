@@ -3,22 +3,15 @@
 #include "run/processrunner.h"
 
 #include "run/containment.h"
-#include "run/launchplan.h"
-#include "run/workloadlog.h"
 #include "run/workloadsweep.h"
 
 #include "base/logging.h"
 
-#include <QCoreApplication>
-#include <QDateTime>
-#include <QDir>
-#include <QFile>
 #include <QFileInfo>
 #include <QProcess>
 #include <QTimer>
 
 #include <functional>
-#include <memory>
 #include <utility>
 
 #include <errno.h>
@@ -26,133 +19,71 @@
 #include <string.h>
 #include <unistd.h>
 
-struct ProcessRunner::Entry
+struct ProcessRunner::Entry : ReaperRunner::Entry
 {
-    WorkloadConfig config;
-    WorkloadRuntime runtime;
-    QProcess *process = nullptr; // the reaper while the workload runs; null otherwise
-    QTimer escalation;           // after a stop: SIGUSR1 at the stop timeout, SIGKILL to the reaper later
-    bool killRequested = false;  // the escalation has sent SIGUSR1
+    QTimer escalation;          // after a stop: SIGUSR1 at the stop timeout, SIGKILL to the reaper later
+    bool killRequested = false; // the escalation has sent SIGUSR1
     bool stopRequested = false;
-    QString stopReason;
-    WorkloadLog log;             // log=, open while the workload runs
-    QByteArray partialLine;      // output after the last newline, capped
-    bool allGpus = false;        // started with gpus=ALL: no CUDA_VISIBLE_DEVICES
-    QString cgroup;              // the workload's own cgroup while it runs and is swept; empty: none
+    QByteArray partialLine;     // output after the last newline, capped
+    QString cgroup;             // the workload's own cgroup while it runs and is swept; empty: none
     unsigned long long reaperStartTime = 0;
     WorkloadSweep *sweep = nullptr; // after the reaper ended: what it left, still being ended
-
-    QString name() const { return config.name.isEmpty() ? config.id : config.name; }
 };
 
-namespace {
-
-QString signalName(int sig)
-{
-    const char *abbreviation = sigabbrev_np(sig);
-    return abbreviation ? QStringLiteral("SIG") + QLatin1String(abbreviation) : QStringLiteral("unknown signal");
-}
-
-} // namespace
-
-QString ProcessRunner::describeExit(QProcess::ExitStatus status, int code)
-{
-    if (status == QProcess::CrashExit)
-        return QStringLiteral("killed by signal %1 (%2)").arg(code).arg(signalName(code));
-    return QStringLiteral("exit code %1").arg(code);
-}
-
-QString ProcessRunner::describeGpus(const QList<int> &gpus, bool allGpus)
-{
-    if (allGpus)
-        return QStringLiteral("all GPUs");
-    if (gpus.isEmpty())
-        return QStringLiteral("no GPU");
-    QStringList numbers;
-    for (int gpu : gpus)
-        numbers.append(QString::number(gpu));
-    return QStringLiteral("GPUs ") + numbers.join(QLatin1Char(','));
-}
-
-qint64 ProcessRunner::backoffMs(int consecutiveFailures)
-{
-    qint64 ms = ProcessRunner::kFirstBackoffMs;
-    for (int i = 1; i < consecutiveFailures && ms < ProcessRunner::kMaxBackoffMs; ++i)
-        ms *= 2;
-    return qMin(ms, ProcessRunner::kMaxBackoffMs);
-}
-
 ProcessRunner::ProcessRunner(const Clock *clock, const QString &reaperPath, QObject *parent)
-    : WorkloadRunner(parent),
-      m_clock(clock),
-      m_reaperPath(reaperPath.isEmpty() ? defaultReaperPath() : reaperPath),
-      m_cgroupParent(Containment::workloadCgroupParent())
+    : ReaperRunner(clock, reaperPath, parent), m_cgroupParent(Containment::workloadCgroupParent())
 {
 }
 
 ProcessRunner::~ProcessRunner()
 {
-    for (Entry *entry : std::as_const(m_entries)) {
-        if (QProcess *process = entry->process) {
-            // ~QProcess would SIGKILL the reaper and wait, orphaning the tree. Instead the reaper gets SIGTERM
-            // and ends the tree itself (SIGKILL after the grace); its QProcess deletes itself when it exits.
-            disconnect(process, nullptr, this, nullptr);
-            process->setParent(nullptr);
-            connect(process, &QProcess::finished, process, &QObject::deleteLater);
-            if (process->processId() > 0)
-                ::kill(pid_t(process->processId()), SIGTERM);
-            writeLogLine(*entry, QStringLiteral("stopped %1: idlegpu is exiting").arg(entry->name()));
-        }
+    for (ReaperRunner::Entry *base : std::as_const(m_entries)) {
+        Entry *entry = static_cast<Entry *>(base);
+        if (entry->process) // ~ReaperRunner() tells its reaper to end it
+            entry->log.writeLine(QStringLiteral("stopped %1: idlegpu is exiting").arg(entry->name()));
         if (entry->sweep) // nobody would end what its dead reaper left
             entry->sweep->killNow();
-        delete entry;
     }
 }
 
-QString ProcessRunner::defaultReaperPath()
+ProcessRunner::Entry *ProcessRunner::entryOf(const QString &id) const
 {
-    const QString ourDir = QCoreApplication::applicationDirPath();
-    const QString besideUs = ourDir + QStringLiteral("/idlegpu-reaper");
-    if (QFileInfo(besideUs).isExecutable())
-        return besideUs;
-    // The installed layout (<prefix>/bin/idlegpu, <prefix>/libexec/idlegpu/idlegpu-reaper), found relative to
-    // the binary: a package installs to /usr while the build was configured for /usr/local, and a DESTDIR or
-    // unpacked package lives elsewhere again.
-    const QString underOurPrefix = QDir::cleanPath(ourDir + QStringLiteral("/../libexec/idlegpu/idlegpu-reaper"));
-    if (QFileInfo(underOurPrefix).isExecutable())
-        return underOurPrefix;
-    const QString installed = QStringLiteral(IDLEGPU_LIBEXEC_DIR "/idlegpu-reaper");
-    if (QFileInfo(installed).isExecutable())
-        return installed;
-    return QStringLiteral(IDLEGPU_BUILD_REAPER);
+    return static_cast<Entry *>(m_entries.value(id));
+}
+
+QString ProcessRunner::whyKept(const ReaperRunner::Entry &base) const
+{
+    const Entry &entry = static_cast<const Entry &>(base);
+    return entry.process || entry.sweep ? QStringLiteral("it still runs") : QString();
+}
+
+bool ProcessRunner::stopPending(const ReaperRunner::Entry &entry) const
+{
+    return entry.runtime.occupiesGpus();
 }
 
 bool ProcessRunner::start(const WorkloadConfig &config, const QList<int> &gpus, bool allGpus)
 {
-    Entry *&slot = m_entries[config.id];
-    if (!slot) {
-        slot = new Entry;
-        slot->runtime.id = config.id;
-        connect(&slot->escalation, &QTimer::timeout, this, [this, id = config.id] { onEscalation(id); });
-        slot->escalation.setSingleShot(true);
+    Entry *known = entryOf(config.id);
+    if (!known) {
+        known = new Entry;
+        known->runtime.id = config.id;
+        connect(&known->escalation, &QTimer::timeout, this, [this, id = config.id] { onEscalation(id); });
+        known->escalation.setSingleShot(true);
+        m_entries.insert(config.id, known);
     }
-    Entry &entry = *slot;
+    Entry &entry = *known;
     if (entry.runtime.occupiesGpus()) {
         qCWarning(lcRunner).noquote() << "not starting" << entry.name() << "again: it is"
                                       << workloadStateName(entry.runtime.state);
         return false;
     }
-    entry.config = config;
-    entry.runtime.gpus = gpus;
-    entry.allGpus = allGpus;
-    entry.runtime.lastOutput.clear();
+    beginRun(entry, config, gpus, allGpus);
     entry.partialLine.clear();
     entry.stopRequested = false;
-    entry.stopReason.clear();
     entry.killRequested = false;
 
-    const LaunchPlan plan =
-        LaunchPlan::make(config, gpus, allGpus, {m_reaperPath, m_gpuUuids, m_gpuDevices, UserLookup::system()});
+    const LaunchPlan plan = LaunchPlan::make(config, gpus, allGpus, launchContext());
     if (!plan.ready())
         return failToStart(entry, plan.error());
     const std::optional<UserAccount> &switchTo = plan.switchTo;
@@ -194,25 +125,25 @@ bool ProcessRunner::start(const WorkloadConfig &config, const QList<int> &gpus, 
     });
     const QString asUser = switchTo ? QStringLiteral(" as user %1").arg(switchTo->name) : QString();
     connect(process, &QProcess::started, this, [this, id, process, asUser] {
-        Entry *entry = m_entries.value(id);
+        Entry *entry = entryOf(id);
         entry->runtime.pid = process->processId();
         entry->reaperStartTime = WorkloadSweep::startTimeOf(pid_t(entry->runtime.pid));
-        writeLogLine(*entry, QStringLiteral("started %1 (pid %2) on %3%4")
+        entry->log.writeLine(QStringLiteral("started %1 (pid %2) on %3%4")
                                  .arg(entry->name())
                                  .arg(entry->runtime.pid)
-                                 .arg(describeGpus(entry->runtime.gpus, entry->allGpus), asUser));
+                                 .arg(entry->gpus(), asUser));
     });
     connect(process, &QProcess::finished, this, [this, id] { onFinished(id); });
     connect(process, &QProcess::errorOccurred, this, [this, id, process](QProcess::ProcessError error) {
         if (error != QProcess::FailedToStart)
             return; // crashes and exits come through finished()
-        Entry *entry = m_entries.value(id);
+        Entry *entry = entryOf(id);
         disconnect(process, nullptr, this, nullptr);
         process->deleteLater();
         entry->process = nullptr;
         entry->escalation.stop();
         releaseCgroup(*entry);
-        failToStart(*entry, QStringLiteral("cannot run %1: %2").arg(m_reaperPath, process->errorString()));
+        failToStart(*entry, QStringLiteral("cannot run %1: %2").arg(reaperPath(), process->errorString()));
         maybeEmitAllStopped();
     });
 
@@ -229,14 +160,14 @@ bool ProcessRunner::start(const WorkloadConfig &config, const QList<int> &gpus, 
     qCInfo(lcRunner).noquote() << QStringLiteral("started %1 (pid %2) on %3%4: %5")
                                       .arg(entry.name())
                                       .arg(entry.runtime.pid)
-                                      .arg(describeGpus(gpus, allGpus), asUser, config.cmd);
+                                      .arg(entry.gpus(), asUser, config.cmd);
     emit runtimeChanged(id);
     return true;
 }
 
 void ProcessRunner::stop(const QString &id, const QString &reason)
 {
-    Entry *entry = m_entries.value(id);
+    Entry *entry = entryOf(id);
     if (!entry || entry->runtime.state != WorkloadRuntime::Running)
         return; // not running, or already stopping
     entry->stopRequested = true;
@@ -252,7 +183,7 @@ void ProcessRunner::stop(const QString &id, const QString &reason)
 
 void ProcessRunner::onEscalation(const QString &id)
 {
-    Entry *entry = m_entries.value(id);
+    Entry *entry = entryOf(id);
     if (!entry || !entry->process)
         return;
     const pid_t pid = pid_t(entry->runtime.pid);
@@ -277,40 +208,9 @@ void ProcessRunner::onEscalation(const QString &id)
     }
 }
 
-void ProcessRunner::stopAll(const QString &reason)
-{
-    m_stoppingAll = true;
-    const QStringList ids = m_entries.keys(); // stop() emits signals whose slots may change m_entries
-    for (const QString &id : ids)
-        stop(id, reason);
-    // From the event loop, even when nothing ran: the caller connects to allStopped() after calling.
-    QMetaObject::invokeMethod(this, &ProcessRunner::maybeEmitAllStopped, Qt::QueuedConnection);
-}
-
-void ProcessRunner::forget(const QString &id)
-{
-    Entry *entry = m_entries.value(id);
-    if (!entry)
-        return;
-    if (entry->process || entry->sweep) {
-        qCWarning(lcRunner).noquote() << QStringLiteral("not forgetting %1: it still runs").arg(entry->name());
-        return;
-    }
-    m_entries.remove(id);
-    delete entry;
-}
-
-QHash<QString, WorkloadRuntime> ProcessRunner::runtimes() const
-{
-    QHash<QString, WorkloadRuntime> result;
-    for (auto it = m_entries.cbegin(); it != m_entries.cend(); ++it)
-        result.insert(it.key(), it.value()->runtime);
-    return result;
-}
-
 void ProcessRunner::onFinished(const QString &id)
 {
-    Entry *entry = m_entries.value(id);
+    Entry *entry = entryOf(id);
     if (!entry || !entry->process)
         return;
     QProcess *process = entry->process;
@@ -332,7 +232,7 @@ void ProcessRunner::onFinished(const QString &id)
     target.reaperPid = pid_t(entry->runtime.pid);
     target.reaperStartTime = entry->reaperStartTime;
     target.cgroup = entry->cgroup;
-    target.reaperName = QFileInfo(m_reaperPath).fileName();
+    target.reaperName = QFileInfo(reaperPath()).fileName();
     target.graceMs = entry->killRequested ? 0 : qMax(0, entry->config.stopTimeoutSeconds) * 1000;
     auto *sweep = new WorkloadSweep(target, this);
     if (target.reaperPid <= 0 || sweep->start()) {
@@ -349,7 +249,7 @@ void ProcessRunner::onFinished(const QString &id)
     entry->sweep = sweep;
     entry->runtime.state = WorkloadRuntime::Stopping; // its processes still hold the GPUs
     connect(sweep, &WorkloadSweep::finished, this, [this, id, exitStatus, exitCode] {
-        Entry *entry = m_entries.value(id);
+        Entry *entry = entryOf(id);
         if (!entry || !entry->sweep)
             return;
         entry->sweep->deleteLater();
@@ -361,7 +261,7 @@ void ProcessRunner::onFinished(const QString &id)
 
 void ProcessRunner::finishRun(const QString &id, QProcess::ExitStatus exitStatus, int exitCode)
 {
-    Entry *entry = m_entries.value(id);
+    Entry *entry = entryOf(id);
     entry->runtime.pid = 0;
     releaseCgroup(*entry);
     entry->log.collect();
@@ -370,23 +270,20 @@ void ProcessRunner::finishRun(const QString &id, QProcess::ExitStatus exitStatus
         entry->runtime.state = WorkloadRuntime::Stopped;
         entry->runtime.lastExit = QStringLiteral("stopped: %1").arg(entry->stopReason);
         qCInfo(lcRunner).noquote() << QStringLiteral("stopped %1: %2").arg(entry->name(), entry->stopReason);
-        writeLogLine(*entry, QStringLiteral("stopped %1: %2").arg(entry->name(), entry->stopReason));
+        entry->log.writeLine(QStringLiteral("stopped %1: %2").arg(entry->name(), entry->stopReason));
         entry->log.close();
         emit runtimeChanged(id);
     } else if (const QString refused = entry->log.failure(); !refused.isEmpty()) {
         failToStart(*entry, refused); // the workload's process refused its log file: the program never ran
     } else {
-        writeLogLine(*entry, exitStatus == QProcess::CrashExit
-                                 ? QStringLiteral("%1 was killed by signal %2 (%3)")
-                                       .arg(entry->name())
-                                       .arg(exitCode)
-                                       .arg(signalName(exitCode))
+        const QString exit = describeExit(exitStatus, exitCode);
+        entry->log.writeLine(exitStatus == QProcess::CrashExit
+                                 ? QStringLiteral("%1 was %2").arg(entry->name(), exit)
                                  : QStringLiteral("%1 exited with code %2").arg(entry->name()).arg(exitCode));
         entry->log.close();
         const bool ranClean = m_clock->nowMs() - entry->runtime.startedAtMs >= kCleanRunMs;
         if (ranClean)
             entry->runtime.consecutiveFailures = 0; // a long healthy run: start the backoff over
-        const QString exit = describeExit(exitStatus, exitCode);
         backOff(*entry, exit, QStringLiteral("%1 ended without being asked to (%2)").arg(entry->name(), exit));
     }
     maybeEmitAllStopped();
@@ -405,36 +302,16 @@ void ProcessRunner::releaseCgroup(Entry &entry)
 bool ProcessRunner::failToStart(Entry &entry, const QString &message)
 {
     if (entry.log.isOpen()) {
-        writeLogLine(entry, QStringLiteral("cannot start %1: %2").arg(entry.name(), message));
+        entry.log.writeLine(QStringLiteral("cannot start %1: %2").arg(entry.name(), message));
         entry.log.close();
     }
     backOff(entry, message, QStringLiteral("cannot start %1: %2").arg(entry.name(), message));
     return false;
 }
 
-void ProcessRunner::backOff(Entry &entry, const QString &lastExit, const QString &what)
-{
-    WorkloadRuntime &runtime = entry.runtime;
-    runtime.state = WorkloadRuntime::BackingOff;
-    runtime.pid = 0;
-    runtime.lastExit = lastExit;
-    ++runtime.consecutiveFailures;
-    const qint64 delayMs = backoffMs(runtime.consecutiveFailures);
-    runtime.retryAtMs = m_clock->nowMs() + delayMs;
-    QString message = QStringLiteral("%1; failure %2 in a row, next try in %3 s")
-                          .arg(what)
-                          .arg(runtime.consecutiveFailures)
-                          .arg(delayMs / 1000);
-    if (!runtime.lastOutput.isEmpty())
-        message += QStringLiteral("; last output:\n    ") + runtime.lastOutput.join(QStringLiteral("\n    "));
-    qCWarning(lcRunner).noquote() << message;
-    emit runtimeChanged(runtime.id);
-    emit workloadFailed(runtime.id, runtime);
-}
-
 void ProcessRunner::appendOutput(const QString &id, const QByteArray &bytes)
 {
-    Entry *entry = m_entries.value(id);
+    Entry *entry = entryOf(id);
     if (!entry || bytes.isEmpty())
         return;
     entry->log.writeOutput(bytes, entry->name());
@@ -466,20 +343,4 @@ void ProcessRunner::addOutputLine(Entry &entry, const QByteArray &line)
     lastOutput.append(text);
     while (lastOutput.size() > kMaxOutputLines)
         lastOutput.removeFirst();
-}
-
-void ProcessRunner::writeLogLine(Entry &entry, const QString &line)
-{
-    entry.log.writeLine(line);
-}
-
-void ProcessRunner::maybeEmitAllStopped()
-{
-    if (!m_stoppingAll)
-        return;
-    for (const Entry *entry : std::as_const(m_entries))
-        if (entry->runtime.occupiesGpus())
-            return;
-    m_stoppingAll = false;
-    emit allStopped();
 }

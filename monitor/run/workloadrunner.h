@@ -2,7 +2,8 @@
 // SPDX-FileCopyrightText: 2026 The idlegpu authors
 #pragma once
 // The runner behind an interface: the monitor's tests use a fake; the real one is a RunnerRouter
-// (run/runnerrouter.h) that hands each workload to the runner of its kind (ProcessRunner runs processes).
+// (slurm/runnerrouter.h) that hands each workload to the runner of its kind: ProcessRunner runs processes,
+// ControlCommandRunner a service's start_cmd and stop_cmd, SlurmLender releases and holds GPUs in a Slurm queue.
 #include "config/config.h"
 #include "model/snapshot.h"
 #include "model/workloadruntime.h"
@@ -19,7 +20,8 @@ public:
     // Starts the workload on these GPUs (already resolved; allGpus: gpus=ALL, no CUDA_VISIBLE_DEVICES).
     // Returns false, with the reason in the runtime's lastExit, when it cannot start (command not found).
     virtual bool start(const WorkloadConfig &config, const QList<int> &gpus, bool allGpus) = 0;
-    // Asks the workload to stop: SIGTERM to its whole session now, SIGKILL after its stop timeout.
+    // Asks the workload to stop, in its runner's way: a process gets SIGTERM to its whole session now, SIGKILL after
+    // its stop timeout; a control workload's stop_cmd runs; a lent GPU is held again.
     // Never blocks. `reason` goes to the log (and the workload's log file).
     virtual void stop(const QString &id, const QString &reason) = 0;
     // Stops all; allStopped() is emitted once nothing is left running (at once when nothing ran).
@@ -33,8 +35,8 @@ public:
     // CUDA_VISIBLE_DEVICES. Runners that start no processes ignore it.
     virtual void setGpuUuids(const QHash<int, QString> &uuidsByIndex) { Q_UNUSED(uuidsByIndex) }
     // The GPUs present (vendor, PCI slot, AMD unique_id): later starts select AMD and Intel GPUs through the
-    // variables their stacks read (workloadEnvironment() in run/gpuenvironment.h). Runners that start no
-    // processes ignore it.
+    // variables their stacks read (workloadEnvironment() in run/gpuenvironment.h); SlurmLender takes the NVIDIA
+    // GPUs' order from it.
     virtual void setGpuDevices(const QList<GpuDevice> &devices) { Q_UNUSED(devices) }
     // The workloads of the configuration in force, at each config applied (before the decision that follows):
     // a runner that must bring something it controls into a known state sees its workloads here first.

@@ -61,24 +61,33 @@ std::optional<GresUse> parseGresEntry(QStringView entry)
     return use;
 }
 
-// The entries of "GRES=a,b": commas inside IDX lists ("IDX:0,2") do not split.
-QList<GresUse> parseGres(QStringView text)
+// The parts of `text` between the commas outside `open`...`close`: "a(1,2),b" -> "a(1,2)", "b".
+QList<QStringView> splitOutsideBrackets(QStringView text, QChar open, QChar close)
 {
-    QList<GresUse> result;
+    QList<QStringView> parts;
     int depth = 0;
     qsizetype start = 0;
     for (qsizetype i = 0; i <= text.size(); ++i) {
         const QChar c = i < text.size() ? text.at(i) : QLatin1Char(',');
-        if (c == QLatin1Char('('))
+        if (c == open)
             ++depth;
-        else if (c == QLatin1Char(')'))
+        else if (c == close)
             depth = qMax(0, depth - 1);
         else if (c == QLatin1Char(',') && depth == 0) {
-            if (const auto use = parseGresEntry(text.mid(start, i - start)))
-                result.append(*use);
+            parts.append(text.mid(start, i - start));
             start = i + 1;
         }
     }
+    return parts;
+}
+
+// The entries of "GRES=a,b": commas inside IDX lists ("IDX:0,2") do not split.
+QList<GresUse> parseGres(QStringView text)
+{
+    QList<GresUse> result;
+    for (QStringView entry : splitOutsideBrackets(text, QLatin1Char('('), QLatin1Char(')')))
+        if (const auto use = parseGresEntry(entry))
+            result.append(*use);
     return result;
 }
 
@@ -217,20 +226,9 @@ bool hostListContains(QStringView hostList, const QString &host)
 {
     if (host.isEmpty())
         return false;
-    int depth = 0;
-    qsizetype start = 0;
-    for (qsizetype i = 0; i <= hostList.size(); ++i) {
-        const QChar c = i < hostList.size() ? hostList.at(i) : QLatin1Char(',');
-        if (c == QLatin1Char('['))
-            ++depth;
-        else if (c == QLatin1Char(']'))
-            depth = qMax(0, depth - 1);
-        else if (c == QLatin1Char(',') && depth == 0) {
-            if (nameMatches(hostList.mid(start, i - start).trimmed(), host))
-                return true;
-            start = i + 1;
-        }
-    }
+    for (QStringView name : splitOutsideBrackets(hostList, QLatin1Char('['), QLatin1Char(']')))
+        if (nameMatches(name.trimmed(), host))
+            return true;
     return false;
 }
 

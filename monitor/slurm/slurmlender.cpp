@@ -445,7 +445,6 @@ void SlurmLender::onListFinished(QProcess *process, bool timedOut)
 
 void SlurmLender::applyView(const Slurm::NodeView &view)
 {
-    m_view = view;
     for (Gpu *gpu : std::as_const(m_gpus)) {
         gpu->labJobs = labJobsOf(view.labJobs.value(gpu->index));
         if (gpu->command || gpu->lastCommandEnd > m_listingStartedAt)

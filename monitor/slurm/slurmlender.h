@@ -59,9 +59,6 @@ public:
     // the policy starts its workload.
     void setWorkloads(const QList<WorkloadConfig> &workloads) override;
 
-    // The jobs as the last listing saw them from this node; empty before one succeeded.
-    Slurm::NodeView nodeView() const { return m_view; }
-
     // How often the job listing is read while the GPUs are known.
     static constexpr int kRefreshMs = 10'000;
     // After a release, the listing is read this soon to name the lab's job that lands there.
@@ -109,7 +106,6 @@ private:
     QHash<int, Gpu *> m_gpus; // by GPU index
     SlurmConfig m_slurm;      // of the workloads last given (the listing is read from its node)
     QList<int> m_gresOrder;
-    Slurm::NodeView m_view;
     bool m_listed = false;    // a listing has succeeded since the GPUs were given
     QPointer<QProcess> m_listing;
     quint64 m_commandsFinished = 0; // a listing started before a command ended says nothing of that GPU's hold

@@ -33,8 +33,6 @@ public:
     ~TrayApplication() override;
 
     TrayController *controller() const { return m_controller; }
-    StatusWindow *statusWindow() const { return m_statusWindow; }
-    void setNotifySettings(const NotifySettings &settings) { m_notifier->setSettings(settings); }
 
     void showTrayIcon();
     void showStatusWindow();

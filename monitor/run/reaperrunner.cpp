@@ -1,0 +1,168 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// SPDX-FileCopyrightText: 2026 The idlegpu authors
+#include "run/reaperrunner.h"
+
+#include "base/logging.h"
+
+#include <QCoreApplication>
+#include <QDir>
+#include <QFileInfo>
+
+#include <signal.h>
+#include <string.h>
+
+namespace {
+
+QString signalName(int sig)
+{
+    const char *abbreviation = sigabbrev_np(sig);
+    return abbreviation ? QStringLiteral("SIG") + QLatin1String(abbreviation) : QStringLiteral("unknown signal");
+}
+
+} // namespace
+
+QString ReaperRunner::describeExit(QProcess::ExitStatus status, int code)
+{
+    if (status == QProcess::CrashExit)
+        return QStringLiteral("killed by signal %1 (%2)").arg(code).arg(signalName(code));
+    return QStringLiteral("exit code %1").arg(code);
+}
+
+QString ReaperRunner::describeGpus(const QList<int> &gpus, bool allGpus)
+{
+    if (allGpus)
+        return QStringLiteral("all GPUs");
+    if (gpus.isEmpty())
+        return QStringLiteral("no GPU");
+    QStringList numbers;
+    for (int gpu : gpus)
+        numbers.append(QString::number(gpu));
+    return QStringLiteral("GPUs ") + numbers.join(QLatin1Char(','));
+}
+
+qint64 ReaperRunner::backoffMs(int consecutiveFailures)
+{
+    qint64 ms = kFirstBackoffMs;
+    for (int i = 1; i < consecutiveFailures && ms < kMaxBackoffMs; ++i)
+        ms *= 2;
+    return qMin(ms, kMaxBackoffMs);
+}
+
+QString ReaperRunner::defaultReaperPath()
+{
+    const QString ourDir = QCoreApplication::applicationDirPath();
+    const QString besideUs = ourDir + QStringLiteral("/idlegpu-reaper");
+    if (QFileInfo(besideUs).isExecutable())
+        return besideUs;
+    // The installed layout (<prefix>/bin/idlegpu, <prefix>/libexec/idlegpu/idlegpu-reaper), found relative to
+    // the binary: a package installs to /usr while the build was configured for /usr/local, and a DESTDIR or
+    // unpacked package lives elsewhere again.
+    const QString underOurPrefix = QDir::cleanPath(ourDir + QStringLiteral("/../libexec/idlegpu/idlegpu-reaper"));
+    if (QFileInfo(underOurPrefix).isExecutable())
+        return underOurPrefix;
+    const QString installed = QStringLiteral(IDLEGPU_LIBEXEC_DIR "/idlegpu-reaper");
+    if (QFileInfo(installed).isExecutable())
+        return installed;
+    return QStringLiteral(IDLEGPU_BUILD_REAPER);
+}
+
+ReaperRunner::ReaperRunner(const Clock *clock, const QString &reaperPath, QObject *parent)
+    : WorkloadRunner(parent), m_clock(clock), m_reaperPath(reaperPath.isEmpty() ? defaultReaperPath() : reaperPath)
+{
+}
+
+ReaperRunner::~ReaperRunner()
+{
+    for (Entry *entry : std::as_const(m_entries)) {
+        if (QProcess *process = entry->process) {
+            // ~QProcess would SIGKILL the reaper and wait, orphaning the tree. Instead the reaper gets SIGTERM
+            // and ends the tree itself (SIGKILL after the grace); its QProcess deletes itself when it exits.
+            disconnect(process, nullptr, this, nullptr);
+            process->setParent(nullptr);
+            connect(process, &QProcess::finished, process, &QObject::deleteLater);
+            if (process->processId() > 0)
+                ::kill(pid_t(process->processId()), SIGTERM);
+        }
+        delete entry;
+    }
+}
+
+LaunchContext ReaperRunner::launchContext() const
+{
+    return {m_reaperPath, m_gpuUuids, m_gpuDevices, UserLookup::system()};
+}
+
+void ReaperRunner::stopAll(const QString &reason)
+{
+    m_stoppingAll = true;
+    const QStringList ids = m_entries.keys(); // stopping emits signals whose slots may change m_entries
+    for (const QString &id : ids)
+        stopForAll(id, reason);
+    // From the event loop, even when nothing ran: the caller connects to allStopped() after calling.
+    QMetaObject::invokeMethod(this, &ReaperRunner::maybeEmitAllStopped, Qt::QueuedConnection);
+}
+
+void ReaperRunner::forget(const QString &id)
+{
+    Entry *entry = m_entries.value(id);
+    if (!entry)
+        return;
+    if (const QString why = whyKept(*entry); !why.isEmpty()) {
+        qCWarning(lcRunner).noquote() << QStringLiteral("not forgetting %1: %2").arg(entry->name(), why);
+        return;
+    }
+    m_entries.remove(id);
+    delete entry;
+}
+
+QHash<QString, WorkloadRuntime> ReaperRunner::runtimes() const
+{
+    QHash<QString, WorkloadRuntime> result;
+    for (auto it = m_entries.cbegin(); it != m_entries.cend(); ++it)
+        result.insert(it.key(), it.value()->runtime);
+    return result;
+}
+
+void ReaperRunner::beginRun(Entry &entry, const WorkloadConfig &config, const QList<int> &gpus, bool allGpus)
+{
+    entry.config = config;
+    entry.runtime.gpus = gpus;
+    entry.allGpus = allGpus;
+    entry.runtime.lastOutput.clear();
+    entry.stopReason.clear();
+}
+
+void ReaperRunner::backOff(Entry &entry, const QString &lastExit, const QString &what)
+{
+    WorkloadRuntime &runtime = entry.runtime;
+    runtime.state = WorkloadRuntime::BackingOff;
+    runtime.pid = 0;
+    runtime.lastExit = lastExit;
+    ++runtime.consecutiveFailures;
+    const qint64 delayMs = backoffMs(runtime.consecutiveFailures);
+    runtime.retryAtMs = m_clock->nowMs() + delayMs;
+    reportFailure(entry, QStringLiteral("%1; failure %2 in a row, next try in %3 s")
+                             .arg(what, QString::number(runtime.consecutiveFailures), QString::number(delayMs / 1000)));
+}
+
+void ReaperRunner::reportFailure(Entry &entry, QString message)
+{
+    const WorkloadRuntime &runtime = entry.runtime;
+    entry.log.writeLine(message);
+    if (!runtime.lastOutput.isEmpty())
+        message += QStringLiteral("; last output:\n    ") + runtime.lastOutput.join(QStringLiteral("\n    "));
+    qCWarning(lcRunner).noquote() << message;
+    emit runtimeChanged(runtime.id);
+    emit workloadFailed(runtime.id, runtime);
+}
+
+void ReaperRunner::maybeEmitAllStopped()
+{
+    if (!m_stoppingAll)
+        return;
+    for (const Entry *entry : std::as_const(m_entries))
+        if (stopPending(*entry))
+            return;
+    m_stoppingAll = false;
+    emit allStopped();
+}

@@ -1,0 +1,99 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// SPDX-FileCopyrightText: 2026 The idlegpu authors
+#pragma once
+// What the runners whose commands run through idlegpu-reaper share (ProcessRunner: the workload itself;
+// ControlCommandRunner: a service's start_cmd and stop_cmd): one Entry per workload with its config, runtime, reaper
+// process and log; the GPUs a LaunchPlan names; forget(), runtimes(), stopAll() and the backoff. Each runner says
+// what differs through the three hooks below.
+#include "base/clock.h"
+#include "run/launchplan.h"
+#include "run/workloadlog.h"
+#include "run/workloadrunner.h"
+
+#include <QHash>
+#include <QProcess>
+
+class ReaperRunner : public WorkloadRunner
+{
+    Q_OBJECT
+public:
+    void stopAll(const QString &reason) override;
+    void forget(const QString &id) override;
+    QHash<QString, WorkloadRuntime> runtimes() const override;
+    void setGpuUuids(const QHash<int, QString> &uuidsByIndex) override { m_gpuUuids = uuidsByIndex; }
+    void setGpuDevices(const QList<GpuDevice> &devices) override { m_gpuDevices = devices; }
+
+    // Next to the running executable (build/bin, /usr/libexec/idlegpu), else the build tree's.
+    static QString defaultReaperPath();
+
+    // "exit code 3", "killed by signal 9 (SIGKILL)": the reaper exits the way the workload did, so its exit is the
+    // workload's.
+    static QString describeExit(QProcess::ExitStatus status, int code);
+    // "GPUs 0,1", "all GPUs", "no GPU"
+    static QString describeGpus(const QList<int> &gpus, bool allGpus);
+    // The wait before the next try after this many failures in a row: kFirstBackoffMs doubling to kMaxBackoffMs.
+    static qint64 backoffMs(int consecutiveFailures);
+
+    // Backoff after a failure: 5 s doubling to 10 min.
+    static constexpr qint64 kFirstBackoffMs = 5'000;
+    static constexpr qint64 kMaxBackoffMs = 600'000;
+    // After the SIGUSR1 (reaper: SIGKILL the tree), how long before the reaper itself gets SIGKILL.
+    static constexpr int kReaperKillDelayMs = 2'000;
+    // runtime.lastOutput keeps this many lines, each cut to kMaxOutputLineChars.
+    static constexpr int kMaxOutputLines = 20;
+    static constexpr int kMaxOutputLineChars = 500;
+
+protected:
+    // Each runner's own Entry derives from this one; m_entries holds only that kind.
+    struct Entry
+    {
+        virtual ~Entry() = default;
+        WorkloadConfig config;
+        WorkloadRuntime runtime;
+        bool allGpus = false;        // started with gpus=ALL: no CUDA_VISIBLE_DEVICES
+        QProcess *process = nullptr; // the reaper that runs now; null when none
+        QString stopReason;
+        WorkloadLog log; // log=, open while something runs
+
+        QString name() const { return config.name.isEmpty() ? config.id : config.name; }
+        QString gpus() const { return describeGpus(runtime.gpus, allGpus); }
+    };
+
+    // reaperPath: the idlegpu-reaper executable; empty: defaultReaperPath().
+    ReaperRunner(const Clock *clock, const QString &reaperPath, QObject *parent);
+    // A reaper still running gets SIGTERM (no waiting) and ends its tree itself; the entries go.
+    ~ReaperRunner() override;
+
+    // Where the plans of this runner's commands start from.
+    LaunchContext launchContext() const;
+    QString reaperPath() const { return m_reaperPath; }
+    QList<GpuDevice> gpuDevices() const { return m_gpuDevices; }
+
+    // A new run of `entry`: its config and GPUs, nothing of the last run's output or stop reason.
+    static void beginRun(Entry &entry, const WorkloadConfig &config, const QList<int> &gpus, bool allGpus);
+    // State BackingOff (retryAtMs after backoffMs()) after a failed start or an unasked end; `what` is the warning's
+    // first words.
+    void backOff(Entry &entry, const QString &lastExit, const QString &what);
+    // Says the failure in `message` (to the log where it is open, then with the last output as a warning) and emits
+    // runtimeChanged() and workloadFailed().
+    void reportFailure(Entry &entry, QString message);
+    // After stopAll(): emits allStopped() once no entry is stopPending().
+    void maybeEmitAllStopped();
+    bool stoppingAll() const { return m_stoppingAll; }
+
+    const Clock *m_clock;
+    QHash<QString, Entry *> m_entries; // owned
+
+private:
+    // Why forget() keeps `entry` ("it still runs"); empty when it may go.
+    virtual QString whyKept(const Entry &entry) const = 0;
+    // stopAll() is not done while this holds for an entry.
+    virtual bool stopPending(const Entry &entry) const = 0;
+    // How stopAll() stops one workload.
+    virtual void stopForAll(const QString &id, const QString &reason) { stop(id, reason); }
+
+    QString m_reaperPath;
+    QHash<int, QString> m_gpuUuids;
+    QList<GpuDevice> m_gpuDevices;
+    bool m_stoppingAll = false;
+};
