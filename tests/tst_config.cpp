@@ -2,6 +2,7 @@
 // SPDX-FileCopyrightText: 2026 The idlegpu authors
 // ConfigLoader: gpu_mon's files into the typed Config, every problem as FILE:LINE, and which file to use.
 #include "config/config.h"
+#include "scopedenv.h"
 
 #include <QDir>
 #include <QFile>
@@ -14,6 +15,8 @@
 #include <pwd.h>
 #include <sys/stat.h>
 #include <unistd.h>
+
+using TestSupport::ScopedEnv;
 
 namespace {
 
@@ -50,32 +53,6 @@ bool writeFile(const QString &path, const QByteArray &contents)
     QFile file(path);
     return file.open(QIODevice::WriteOnly | QIODevice::Truncate) && file.write(contents) == contents.size();
 }
-
-// Sets an environment variable for the lifetime of the object and restores it after.
-class ScopedEnv
-{
-public:
-    ScopedEnv(const char *name, const QByteArray &value, bool set = true)
-        : m_name(name), m_hadValue(qEnvironmentVariableIsSet(name)), m_old(qgetenv(name))
-    {
-        if (set)
-            qputenv(name, value);
-        else
-            qunsetenv(name);
-    }
-    ~ScopedEnv()
-    {
-        if (m_hadValue)
-            qputenv(m_name, m_old);
-        else
-            qunsetenv(m_name);
-    }
-
-private:
-    const char *m_name;
-    bool m_hadValue;
-    QByteArray m_old;
-};
 
 // Accounts of a made-up machine: root, alice (1000) and bob (1001); idlegpu runs as `effectiveUid`.
 UserLookup fakeUsers(uint effectiveUid)
@@ -1265,7 +1242,7 @@ void TestConfig::locatesWithoutXdgConfigHome()
     QTemporaryDir home;
     const ScopedEnv homeEnv("HOME", QFile::encodeName(home.path()));
     {
-        const ScopedEnv xdgEnv("XDG_CONFIG_HOME", QByteArray(), false);
+        const ScopedEnv xdgEnv("XDG_CONFIG_HOME", QByteArray());
         QCOMPARE(ConfigLoader::locate(QString()).path, home.filePath(QStringLiteral(".config/idlegpu/idlegpu.conf")));
     }
     {
@@ -1276,7 +1253,7 @@ void TestConfig::locatesWithoutXdgConfigHome()
     const QString legacy = home.filePath(QStringLiteral(".config/gpu_mon.conf"));
     QVERIFY(QDir(home.path()).mkpath(QStringLiteral(".config")));
     QVERIFY(writeFile(legacy, "[defaults]\n"));
-    const ScopedEnv xdgEnv("XDG_CONFIG_HOME", QByteArray(), false);
+    const ScopedEnv xdgEnv("XDG_CONFIG_HOME", QByteArray());
     QTest::ignoreMessage(QtInfoMsg, QRegularExpression(QStringLiteral("^Using gpu_mon's config file ")));
     const ConfigLoader::Location location = ConfigLoader::locate(QString());
     QCOMPARE(location.path, legacy);

@@ -4,6 +4,7 @@
 // log file, output capture, non-blocking stop with SIGKILL escalation, backoff, whole-tree stops.
 #include "run/gpuenvironment.h"
 #include "run/processrunner.h"
+#include "scopedenv.h"
 #include "testsupport.h"
 
 #include <QCoreApplication>
@@ -26,6 +27,7 @@
 #include <unistd.h>
 
 using TestSupport::processAlive;
+using TestSupport::ScopedEnv;
 
 namespace {
 
@@ -69,32 +71,6 @@ qint64 statField(qint64 pid, int index)
     const QList<QByteArray> fields = line.mid(close + 2).split(' '); // fields[0] is field 3 (state)
     return index - 3 < fields.size() ? fields.at(index - 3).toLongLong() : -1;
 }
-
-// Restores (or unsets) an environment variable when the test ends, even when it fails.
-class ScopedEnv
-{
-public:
-    ScopedEnv(const char *name, const QByteArray &value) : m_name(name), m_had(qEnvironmentVariableIsSet(name))
-    {
-        m_old = qgetenv(name);
-        if (value.isNull())
-            qunsetenv(name);
-        else
-            qputenv(name, value);
-    }
-    ~ScopedEnv()
-    {
-        if (m_had)
-            qputenv(m_name, m_old);
-        else
-            qunsetenv(m_name);
-    }
-
-private:
-    const char *m_name;
-    bool m_had;
-    QByteArray m_old;
-};
 
 } // namespace
 

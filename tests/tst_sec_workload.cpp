@@ -10,6 +10,7 @@
 //  - a root workload's log= is a link alice planted to a 0600 file of root's: the file stays as it was (item 13).
 // Each needs root (a second user, a workload run as that user) and skips with the reason where that is not given.
 #include "run/processrunner.h"
+#include "scopedenv.h"
 #include "testsupport.h"
 
 #include <QCoreApplication>
@@ -30,6 +31,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+using TestSupport::ScopedEnv;
 using TestSupport::TemporaryUser;
 
 namespace {
@@ -87,29 +89,6 @@ WorkloadConfig shellWorkload(const QString &id, const QString &script, const QSt
     config.stopTimeoutSeconds = 2;
     return config;
 }
-
-// Sets an environment variable of the test (idlegpu's own) for one test, restored after it, even when it fails.
-class ScopedVariable
-{
-public:
-    ScopedVariable(const char *name, const QByteArray &value)
-        : m_name(name), m_had(qEnvironmentVariableIsSet(name)), m_old(qgetenv(name))
-    {
-        qputenv(name, value);
-    }
-    ~ScopedVariable()
-    {
-        if (m_had)
-            qputenv(m_name, m_old);
-        else
-            qunsetenv(m_name);
-    }
-
-private:
-    const char *m_name;
-    bool m_had;
-    QByteArray m_old;
-};
 
 // The PATH another user's workload gets (systemd's default for services), whatever idlegpu's own is.
 constexpr char kExpectedLoginPath[] = "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin";
@@ -218,8 +197,8 @@ private Q_SLOTS:
     void workloadGetsNoneOfIdlegpusEnvironmentOrFiles()
     {
         QFETCH(bool, asAlice);
-        const ScopedVariable secret("FOO_SECRET", "root's own secret");
-        const ScopedVariable path("PATH", "/root/bin:/usr/bin:/bin"); // root's own PATH, with a folder of root's
+        const ScopedEnv secret("FOO_SECRET", "root's own secret");
+        const ScopedEnv path("PATH", "/root/bin:/usr/bin:/bin"); // root's own PATH, with a folder of root's
         const int inheritable = ::open("/etc/hostname", O_RDONLY); // no O_CLOEXEC: every child inherits it
         QVERIFY(inheritable > 2);
         const auto closeInheritable = qScopeGuard([inheritable] { ::close(inheritable); });
