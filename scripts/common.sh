@@ -34,13 +34,18 @@ build="$repo/build"
 #                                   need them
 #   python3-prometheus-client       the metrics test (tst_it_metrics): Prometheus's own text parser reads the
 #                                   [metrics] textfile as node_exporter would
+#   prometheus                      the lab view test (tests/metrics, ctest -L metrics): the real Prometheus and
+#   prometheus-node-exporter        promtool check the shipped alert rules and dashboard queries over node_exporter's
+#                                   textfile collector. The test starts its own instances on free loopback ports
+#                                   under a temporary folder: the services Debian starts on install (ports 9090 and
+#                                   9100) are left alone, the test never talks to them
 #   systemd                         systemd-analyze: the package test checks both units with systemd's own parser
 #                                   (verify) and the system unit's sandbox (security --offline); on a machine that
 #                                   boots with another init it only adds the tools
 packages=(cmake ninja-build g++ pkgconf qt6-base-dev libgl-dev qt6-tools-dev qt6-tools-dev-tools qt6-l10n-tools
           psmisc xvfb trayer xdotool imagemagick x11-utils desktop-file-utils appstream dbus-daemon
           dpkg-dev lintian clang libclang-rt-14-dev ccache slurmctld slurmd slurm-client munge python3-prometheus-client
-          systemd)
+          prometheus prometheus-node-exporter systemd)
 
 install_missing() {
     local missing=()

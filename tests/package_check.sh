@@ -81,6 +81,8 @@ expected=(
     /usr/share/doc/idlegpu/README.md
     /usr/share/doc/idlegpu/docs/configuration.md
     /usr/share/doc/idlegpu/docs/metrics.md
+    /usr/share/idlegpu/prometheus/idlegpu.rules.yml
+    /usr/share/idlegpu/grafana/idlegpu-lab.json
     /usr/share/doc/idlegpu/copyright
     /usr/share/doc/idlegpu/changelog.gz
 )

@@ -159,6 +159,7 @@ private Q_SLOTS:
                                      "family idlegpu_last_update_timestamp_seconds gauge", "family idlegpu_paused gauge",
                                      "family idlegpu_gpu_busy gauge", "family idlegpu_gpu_lent gauge",
                                      "family idlegpu_workload_info gauge", "family idlegpu_workload_running gauge",
+                                     "family idlegpu_workload_consecutive_failures gauge",
                                      "family idlegpu_workload_seconds counter",
                                      "family idlegpu_workload_energy_joules counter",
                                      "family idlegpu_preemptions counter",

@@ -136,6 +136,24 @@ private Q_SLOTS:
         }
         {
             MonitorState state = twoGpus();
+            state.config.workloads = {workload(QStringLiteral("process-0"), QStringLiteral("miner")),
+                                      workload(QStringLiteral("process-1"), QStringLiteral("boinc"), {0})};
+            WorkloadConfig disabled = workload(QStringLiteral("process-2"), QStringLiteral("off"));
+            disabled.enabled = false;
+            state.config.workloads.append(disabled);
+            WorkloadRuntime failing;
+            failing.id = QStringLiteral("process-0");
+            failing.state = WorkloadRuntime::BackingOff;
+            failing.consecutiveFailures = 3;
+            state.runtimes.insert(failing.id, failing);
+            QTest::newRow("failures in a row: one per enabled workload, 0 for one never run")
+                << state << true
+                << QStringList{"idlegpu_workload_consecutive_failures{workload=\"process-0\"} 3",
+                               "idlegpu_workload_consecutive_failures{workload=\"process-1\"} 0"}
+                << QStringList{"idlegpu_workload_consecutive_failures{workload=\"process-2\"}"};
+        }
+        {
+            MonitorState state = twoGpus();
             state.config.workloads = {workload(QStringLiteral("process-x"), QStringLiteral("say \"hi\" \\ now\nthen"))};
             state.gpuMetrics.gpus[0].name = QStringLiteral("Card \"Pro\"");
             QTest::newRow("label values escaped")
@@ -271,6 +289,7 @@ private Q_SLOTS:
                                    "idlegpu_gpu_lent",
                                    "idlegpu_workload_info",
                                    "idlegpu_workload_running",
+                                   "idlegpu_workload_consecutive_failures",
                                    "idlegpu_workload_seconds_total",
                                    "idlegpu_workload_energy_joules_total",
                                    "idlegpu_preemptions_total",

@@ -161,6 +161,13 @@ QByteArray render(const MonitorState &state, const Moment &moment)
             running.sample(joined(gpuLabels(gpu, state), label("workload", workload->id)),
                            runningOn(workload->id, gpu) ? 1 : 0);
 
+    Family failures(&out, "idlegpu_workload_consecutive_failures", "gauge",
+                    "Failures in a row of the workload (an exit unasked, a failed command); kept while a retry runs, 0 "
+                    "after a success (a process's run of 10 min, a service's start, a Slurm command).");
+    for (const WorkloadConfig &workload : config.workloads)
+        if (workload.enabled)
+            failures.sample(label("workload", workload.id), state.runtimes.value(workload.id).consecutiveFailures);
+
     Family seconds(&out, "idlegpu_workload_seconds_total", "counter",
                    "Time the workload occupied the GPU, in seconds, since idlegpu's ledger began keeping it.");
     for (int gpu : std::as_const(gpus)) {
