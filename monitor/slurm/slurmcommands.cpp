@@ -40,6 +40,22 @@ QStringList listArguments()
     return {QStringLiteral("show"), QStringLiteral("job"), QStringLiteral("-d"), QStringLiteral("--oneliner")};
 }
 
+QStringList nodeArguments(const QString &node)
+{
+    return {QStringLiteral("show"), QStringLiteral("node"), node, QStringLiteral("--oneliner")};
+}
+
+QStringList drainArguments(const QString &node, const QString &reason)
+{
+    return {QStringLiteral("update"), QStringLiteral("nodename=") + node, QStringLiteral("state=drain"),
+            QStringLiteral("reason=") + reason};
+}
+
+QStringList resumeArguments(const QString &node)
+{
+    return {QStringLiteral("update"), QStringLiteral("nodename=") + node, QStringLiteral("state=resume")};
+}
+
 std::optional<qint64> jobIdOfSalloc(const QByteArray &output)
 {
     static const QRegularExpression pattern(QStringLiteral("(?:Granted|Pending) job allocation (\\d+)"));
