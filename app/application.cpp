@@ -3,6 +3,7 @@
 #include "application.h"
 
 #include "config/config.h"
+#include "config/runtimefolder.h"
 #include "ledger/ledgerstore.h"
 #include "base/logging.h"
 #include "monitor.h"
@@ -213,6 +214,7 @@ int runHeadless(const Options &options, UnixSignalWatcher *signalWatcher, const 
     const std::unique_ptr<RunnerRouter> runner = makeWorkloadRunner();
     MonitorPaths paths;
     paths.ledgerPath = LedgerStore::defaultPath();
+    paths.slurmGuardFolder = rootRuntimeFolderPath();
     Monitor monitor(location.path, runner.get(), SystemClock::instance(), paths);
     monitor.setGpuBackend(std::make_unique<NvmlBackend>());
     if (!monitor.start()) {
