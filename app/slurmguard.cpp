@@ -73,13 +73,13 @@ struct Scontrol
     }
 };
 
-Scontrol scontrolFor(const SlurmGuard::ReadResult &guard)
+Scontrol scontrolFor(const SlurmGuardRun &run, const SlurmGuard::ReadResult &guard)
 {
     Scontrol scontrol;
-    scontrol.program = QStandardPaths::findExecutable(QStringLiteral("scontrol"), kPath);
+    scontrol.program = run.scontrol;
     scontrol.environment.insert(QStringLiteral("PATH"), kPath.join(QLatin1Char(':')));
     scontrol.environment.insert(QStringLiteral("LANG"), QStringLiteral("C"));
-    QString conf = qEnvironmentVariable("SLURM_CONF");
+    QString conf = run.slurmConf;
     if (!QDir::isAbsolutePath(conf) && guard.heartbeat)
         conf = guard.heartbeat->slurmConf;
     if (QDir::isAbsolutePath(conf))
@@ -101,14 +101,6 @@ void drainUnlessDrained(const Scontrol &scontrol, const QString &node, const QSt
         printErr(Cli::tr("Cannot drain node %1: %2").arg(node, error));
 }
 
-QString nodeName()
-{
-    const QString node = qEnvironmentVariable("SLURMD_NODENAME");
-    if (!node.isEmpty())
-        return node;
-    return QSysInfo::machineHostName().section(QLatin1Char('.'), 0, 0); // [slurm] node='s default
-}
-
 } // namespace
 
 SlurmGuardMode slurmGuardModeOfProgram(const char *argv0)
@@ -124,28 +116,32 @@ SlurmGuardMode slurmGuardModeOfProgram(const char *argv0)
     return SlurmGuardMode::None;
 }
 
-int runSlurmGuard(SlurmGuardMode mode)
+SlurmGuardRun slurmGuardRunOfEnvironment()
 {
-    const QString node = nodeName();
-    const SlurmGuard::ReadResult guard = SlurmGuard::read(rootRuntimeFolderPath(), node, 0);
-    const qint64 nowMs = SystemClock::instance()->nowMs();
-    const QString procRoot = QStringLiteral("/proc");
-    if (mode == SlurmGuardMode::Prolog) {
-        SlurmGuard::PrologJob job;
-        job.id = qEnvironmentVariable("SLURM_JOB_ID").toLongLong();
-        job.partition = qEnvironmentVariable("SLURM_JOB_PARTITION");
-        job.gresPositions = Slurm::parseIndexList(qEnvironmentVariable("SLURM_JOB_GPUS"));
-        const QString reason = SlurmGuard::prologRefusal(guard, job, node, procRoot, nowMs, SlurmConfig().partition);
-        if (reason.isEmpty())
-            return 0;
-        printErr(reason);
-        drainUnlessDrained(scontrolFor(guard), node, reason);
-        return 1;
-    }
-    const QString reason = SlurmGuard::notRunningReason(guard, node, procRoot, nowMs);
-    if (!reason.isEmpty()) {
-        printErr(reason);
-        drainUnlessDrained(scontrolFor(guard), node, reason);
-    }
-    return 0;
+    SlurmGuardRun run;
+    run.guardFolder = rootRuntimeFolderPath();
+    run.scontrol = QStandardPaths::findExecutable(QStringLiteral("scontrol"), kPath);
+    run.node = qEnvironmentVariable("SLURMD_NODENAME");
+    if (run.node.isEmpty())
+        run.node = QSysInfo::machineHostName().section(QLatin1Char('.'), 0, 0);
+    run.job.id = qEnvironmentVariable("SLURM_JOB_ID").toLongLong();
+    run.job.partition = qEnvironmentVariable("SLURM_JOB_PARTITION");
+    run.job.gresPositions = Slurm::parseIndexList(qEnvironmentVariable("SLURM_JOB_GPUS"));
+    run.slurmConf = qEnvironmentVariable("SLURM_CONF");
+    run.nowMs = SystemClock::instance()->nowMs();
+    return run;
+}
+
+int runSlurmGuard(SlurmGuardMode mode, const SlurmGuardRun &run)
+{
+    const SlurmGuard::ReadResult guard = SlurmGuard::read(run.guardFolder, run.node, run.guardOwner);
+    const QString reason =
+        mode == SlurmGuardMode::Prolog
+            ? SlurmGuard::prologRefusal(guard, run.job, run.node, run.procRoot, run.nowMs, SlurmConfig().partition)
+            : SlurmGuard::notRunningReason(guard, run.node, run.procRoot, run.nowMs);
+    if (reason.isEmpty())
+        return 0;
+    printErr(reason);
+    drainUnlessDrained(scontrolFor(run, guard), run.node, reason);
+    return mode == SlurmGuardMode::Prolog ? 1 : 0;
 }
