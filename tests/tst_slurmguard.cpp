@@ -289,6 +289,7 @@ private Q_SLOTS:
         run.node = kNode;
         run.job = labJob();
         run.slurmConf = QStringLiteral("/etc/slurm-test/slurm.conf");
+        run.parentSlurmConf = QStringLiteral("/etc/slurm-not-this/slurm.conf");
         run.nowMs = nowMs();
         const SlurmGuardMode mode = prolog ? SlurmGuardMode::Prolog : SlurmGuardMode::Health;
         QCOMPARE(runSlurmGuard(mode, run), prolog ? 1 : 0); // no heartbeat
@@ -308,7 +309,7 @@ private Q_SLOTS:
         // Running and current: nothing asked of Slurm, the job may run.
         QFile::remove(calls);
         Heartbeat heartbeat = currentHeartbeat();
-        heartbeat.slurmConf = QStringLiteral("/etc/slurm-heartbeat/slurm.conf");
+        heartbeat.slurmConf = writeFile(m_dir->filePath(QStringLiteral("etc/slurm.conf")), "");
         writeHeartbeat(heartbeat);
         run.nowMs = nowMs();
         QCOMPARE(runSlurmGuard(mode, run), 0);
@@ -317,7 +318,14 @@ private Q_SLOTS:
         run.slurmConf.clear();
         run.nowMs = nowMs() + 10'000;
         QCOMPARE(runSlurmGuard(mode, run), prolog ? 1 : 0);
-        QVERIFY2(readFileOrEmpty(calls).contains("SLURM_CONF=/etc/slurm-heartbeat/slurm.conf"), readFileOrEmpty(calls));
+        QVERIFY2(readFileOrEmpty(calls).contains("SLURM_CONF=" + QFile::encodeName(heartbeat.slurmConf) + '\n'),
+                 readFileOrEmpty(calls));
+        // The heartbeat's is gone (a stopped one of an old configuration): slurmd's.
+        QFile::remove(calls);
+        QFile::remove(heartbeat.slurmConf);
+        run.parentSlurmConf = QStringLiteral("/etc/slurm-of-slurmd/slurm.conf");
+        QCOMPARE(runSlurmGuard(mode, run), prolog ? 1 : 0);
+        QVERIFY2(readFileOrEmpty(calls).contains("SLURM_CONF=/etc/slurm-of-slurmd/slurm.conf\n"), readFileOrEmpty(calls));
     }
 
     void programNames()
