@@ -10,12 +10,13 @@
 #include "slurm/guardfile.h"
 #include "slurm/slurmcommands.h"
 #include "slurm/slurmjobs.h"
+#include "slurm/slurmlender.h"
 
 #include <QCoreApplication>
 #include <QDir>
 #include <QFile>
 #include <QFileInfo>
-#include <QProcess>
+#include <QProcessEnvironment>
 #include <QStandardPaths>
 #include <QSysInfo>
 #include <QTextStream>
@@ -56,27 +57,7 @@ struct Scontrol
             *error = QStringLiteral("no scontrol in %1").arg(kPath.join(QLatin1Char(':')));
             return std::nullopt;
         }
-        QProcess process;
-        process.setProcessEnvironment(environment);
-        process.setStandardInputFile(QProcess::nullDevice());
-        process.start(program, arguments);
-        if (!process.waitForStarted(kScontrolTimeoutMs)) {
-            *error = QStringLiteral("scontrol cannot be run (%1)").arg(process.errorString());
-            return std::nullopt;
-        }
-        if (!process.waitForFinished(kScontrolTimeoutMs)) {
-            process.kill();
-            process.waitForFinished(1'000);
-            *error = QStringLiteral("scontrol got no answer within %1 s").arg(kScontrolTimeoutMs / 1000);
-            return std::nullopt;
-        }
-        if (process.exitStatus() != QProcess::NormalExit || process.exitCode() != 0) {
-            const QString message = Slurm::errorOf(process.readAllStandardError());
-            *error = message.isEmpty() ? QStringLiteral("scontrol failed (exit code %1)").arg(process.exitCode())
-                                       : QStringLiteral("scontrol: %1").arg(message);
-            return std::nullopt;
-        }
-        return process.readAllStandardOutput();
+        return SlurmLender::runOnce(program, arguments, kScontrolTimeoutMs, error, environment);
     }
 };
 
