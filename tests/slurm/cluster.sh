@@ -11,6 +11,7 @@
 #   cluster_init DIR NODE GPUS     the folders, the munge key, munged, the fake GPUs DIR/dev/nvidia0..GPUS-1 (and
 #                                  nvidiactl, nvidia-uvm)
 #   cluster_conf SLURM_LINES GRES_LINES   slurm.conf = the test's globals + SLURM_LINES; gres.conf = GRES_LINES
+#                                  (SchedulerParameters: $CLUSTER_SCHEDULER_PARAMETERS, else sched_interval=1)
 #   cluster_start                  slurmctld and slurmd; waits until the node is idle
 #   cluster_stop                   cancels every job, stops the daemons and munged (for a trap)
 SBIN=${SBIN:-/usr/sbin}
@@ -72,7 +73,7 @@ MpiDefault=none
 SelectType=select/cons_tres
 SelectTypeParameters=CR_Core
 ReturnToService=2
-SchedulerParameters=sched_interval=1
+SchedulerParameters=${CLUSTER_SCHEDULER_PARAMETERS:-sched_interval=1}
 $1
 CONF
     printf '%s\n' "$2" > "$B/etc/gres.conf"
