@@ -32,6 +32,8 @@ build="$repo/build"
 #                                   (16917-16918), so the munge and slurmd services Debian may start on install
 #                                   (slurmd only once /etc/slurm/slurm.conf exists) are left alone: the tests do not
 #                                   need them
+#   iproute2                        the lab suite (tests/slurm/lab.sh): `ip netns` and veth pairs for its three
+#                                   workstations, each in a network namespace of its own
 #   python3-prometheus-client       the metrics test (tst_it_metrics): Prometheus's own text parser reads the
 #                                   [metrics] textfile as node_exporter would
 #   systemd                         systemd-analyze: the package test checks both units with systemd's own parser
@@ -40,7 +42,7 @@ build="$repo/build"
 packages=(cmake ninja-build g++ pkgconf qt6-base-dev libgl-dev qt6-tools-dev qt6-tools-dev-tools qt6-l10n-tools
           psmisc xvfb trayer xdotool imagemagick x11-utils desktop-file-utils appstream dbus-daemon
           dpkg-dev lintian clang libclang-rt-14-dev ccache slurmctld slurmd slurm-client munge python3-prometheus-client
-          systemd)
+          iproute2 systemd)
 
 install_missing() {
     local missing=()
