@@ -3,6 +3,7 @@
 #include "application.h"
 
 #include "config/config.h"
+#include "config/runtimefolder.h"
 #include "ledger/ledgerstore.h"
 #include "base/logging.h"
 #include "monitor.h"
@@ -11,6 +12,7 @@
 #include "slurm/runnerrouter.h"
 #include "servicenotifier.h"
 #include "singleinstance.h"
+#include "slurmguard.h"
 #include "slurm/slurmcommands.h"
 #include "devices/devicescanner.h"
 #include "statusreport.h"
@@ -213,6 +215,7 @@ int runHeadless(const Options &options, UnixSignalWatcher *signalWatcher, const 
     const std::unique_ptr<RunnerRouter> runner = makeWorkloadRunner();
     MonitorPaths paths;
     paths.ledgerPath = LedgerStore::defaultPath();
+    paths.slurmGuardFolder = rootRuntimeFolderPath();
     Monitor monitor(location.path, runner.get(), SystemClock::instance(), paths);
     monitor.setGpuBackend(std::make_unique<NvmlBackend>());
     if (!monitor.start()) {
@@ -258,7 +261,7 @@ static bool wantsTray(int argc, char **argv)
     for (int i = 1; i < argc; ++i) {
         const QByteArray arg = argv[i];
         if (arg == "--headless" || arg == "--status" || arg == "--check-config" || arg == "--print-slurm-conf"
-            || arg == "--help" || arg == "-h"
+            || arg == "--slurm-prolog" || arg == "--slurm-health" || arg == "--help" || arg == "-h"
             || arg == "--help-all" || arg == "--version" || arg == "-v")
             return false;
     }
@@ -273,6 +276,13 @@ static bool hasDisplay()
 
 int runIdlegpu(int argc, char **argv)
 {
+    // Slurm's Prolog and HealthCheckProgram, run through their links without arguments: first, since the prolog
+    // decides whether a job starts and must do so in milliseconds.
+    if (const SlurmGuardMode mode = slurmGuardModeOfProgram(argc > 0 ? argv[0] : nullptr);
+        mode != SlurmGuardMode::None) {
+        const QCoreApplication app(argc, argv);
+        return runSlurmGuard(mode);
+    }
     // Before any thread exists, so that every thread leaves SIGTERM/SIGINT/SIGHUP to the signalfd.
     UnixSignalWatcher::blockHandledSignals();
     // Before any child exists: what a killed idlegpu-reaper leaves is re-parented to idlegpu, which sweeps it.
@@ -320,8 +330,16 @@ int runIdlegpu(int argc, char **argv)
                                              Cli::tr("Print the lines of slurm.conf and gres.conf that lend this "
                                                      "computer's GPUs to a Slurm queue ([slurm] in the "
                                                      "configuration), for the cluster's admin to paste; then exit."));
+    const QCommandLineOption prologOption(QStringLiteral("slurm-prolog"),
+                                          Cli::tr("Slurm's Prolog (also as the link idlegpu-slurm-prolog): exit 0 to "
+                                                  "let the job run, or drain the node and exit 1 while idlegpu is not "
+                                                  "running or a process uses one of the job's GPUs."));
+    const QCommandLineOption healthOption(QStringLiteral("slurm-health"),
+                                          Cli::tr("Slurm's HealthCheckProgram (also as the link "
+                                                  "idlegpu-slurm-health): drain the node while idlegpu is not "
+                                                  "running; exit 0."));
     parser.addOptions({headlessOption, statusOption, jsonOption, checkOption, demoOption, settingsOption, configOption,
-                       slurmConfOption});
+                       slurmConfOption, prologOption, healthOption});
     parser.process(*app);
 
     Options options;
@@ -329,10 +347,11 @@ int runIdlegpu(int argc, char **argv)
     options.json = parser.isSet(jsonOption);
     const int modes = int(parser.isSet(headlessOption)) + int(parser.isSet(statusOption))
                       + int(parser.isSet(checkOption)) + int(parser.isSet(demoOption))
-                      + int(parser.isSet(settingsOption)) + int(parser.isSet(slurmConfOption));
+                      + int(parser.isSet(settingsOption)) + int(parser.isSet(slurmConfOption))
+                      + int(parser.isSet(prologOption)) + int(parser.isSet(healthOption));
     if (modes > 1) {
-        printErr(Cli::tr("Choose one of --headless, --status, --check-config, --print-slurm-conf, --demo and "
-                         "--settings."));
+        printErr(Cli::tr("Choose one of --headless, --status, --check-config, --print-slurm-conf, --slurm-prolog, "
+                         "--slurm-health, --demo and --settings."));
         return 2;
     }
     if (options.json && !parser.isSet(statusOption)) {
@@ -345,6 +364,10 @@ int runIdlegpu(int argc, char **argv)
         return printStatus(options);
     if (parser.isSet(slurmConfOption))
         return printSlurmConf(options);
+    if (parser.isSet(prologOption))
+        return runSlurmGuard(SlurmGuardMode::Prolog);
+    if (parser.isSet(healthOption))
+        return runSlurmGuard(SlurmGuardMode::Health);
     Containment::establish(); // the modes below run workloads
     Containment::reapAdoptedOrphansPeriodically(app.get());
     if (tray && parser.isSet(settingsOption))

@@ -2,6 +2,7 @@
 // SPDX-FileCopyrightText: 2026 The idlegpu authors
 #include "singleinstance.h"
 
+#include "config/runtimefolder.h"
 #include "config/securefile.h"
 #include "base/logging.h"
 
@@ -32,21 +33,6 @@ QString lockName(const QString &configPath)
     const QByteArray key = QFileInfo(configPath).absoluteFilePath().toUtf8();
     return QStringLiteral("idlegpu-%1.lock")
         .arg(QString::fromLatin1(QCryptographicHash::hash(key, QCryptographicHash::Sha256).toHex().left(16)));
-}
-
-// root's: systemd's RuntimeDirectory (root's, 0755), else /run/idlegpu, made so where missing.
-SecureFile::Opened rootFolder()
-{
-    QString folder = qEnvironmentVariable("RUNTIME_DIRECTORY").section(QLatin1Char(':'), 0, 0);
-    if (!QDir::isAbsolutePath(folder)) {
-        folder = QStringLiteral("/run/idlegpu");
-        if (::mkdir(QFile::encodeName(folder).constData(), 0755) != 0 && errno != EEXIST) {
-            SecureFile::Opened failed;
-            failed.error = QStringLiteral("cannot create the folder %1: %2").arg(folder, errnoText(errno));
-            return failed;
-        }
-    }
-    return SecureFile::openTrustedFolder(folder, 0);
 }
 
 // A user's without a login session's runtime folder: <temp folder>/idlegpu-<uid>, made here and used only when it is
@@ -106,7 +92,7 @@ SecureFile::Opened privateTempFolder()
 SecureFile::Opened lockFolder()
 {
     if (::geteuid() == 0)
-        return rootFolder();
+        return openRootRuntimeFolder(true);
     const QString runtime = qEnvironmentVariable("XDG_RUNTIME_DIR");
     if (QDir::isAbsolutePath(runtime)) {
         SecureFile::Opened opened = SecureFile::openTrustedFolder(runtime, ::geteuid());

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // SPDX-FileCopyrightText: 2026 The idlegpu authors
+#include "config/runtimefolder.h"
 #include "traymode.h"
 
 #include "config/config.h"
@@ -209,8 +210,10 @@ int runTray(const QString &configPath, bool demo, const ServiceNotifier &service
     // file at the default place idlegpu is not set up yet: the tray shows the GPUs and offers to set it up.
     const bool acceptMissingConfig = !demo && configPath.isEmpty();
     MonitorPaths paths;
-    if (!demo) // the demo's simulated GPUs leave no figures behind
+    if (!demo) { // the demo's simulated GPUs leave no figures behind
         paths.ledgerPath = LedgerStore::defaultPath();
+        paths.slurmGuardFolder = rootRuntimeFolderPath();
+    }
     MonitorHost monitor(path, [path, paths, acceptMissingConfig] {
         MonitorParts parts;
         parts.runner = makeWorkloadRunner();

@@ -11,6 +11,7 @@
 #include "ledger/ledgerstore.h"
 #include "metrics/metricstext.h"
 #include "metrics/metricstextfile.h"
+#include "slurm/guardfile.h"
 #include "slurm/slurmlender.h"
 
 #include <QDir>
@@ -160,6 +161,9 @@ Monitor::Monitor(const QString &configPath, WorkloadRunner *runner, const Clock 
     m_ledgerSaveSoonTimer->setInterval(kLedgerSaveSoonMs);
     connect(m_ledgerSaveSoonTimer, &QTimer::timeout, this, &Monitor::saveLedger);
 
+    if (!paths.slurmGuardFolder.isEmpty())
+        m_slurmGuard = std::make_unique<SlurmGuard::GuardFile>(paths.slurmGuardFolder);
+
     m_metrics = new MetricsTextFile([this] { return renderMetrics(); }, this);
     connect(this, &Monitor::stateChanged, m_metrics, &MetricsTextFile::changed);
 
@@ -191,6 +195,7 @@ Monitor::Monitor(const QString &configPath, WorkloadRunner *runner, const Clock 
         // the counters where they ended and no workload running.
         m_metricsUp = false;
         m_metrics->writeNow();
+        writeSlurmGuard(true); // every GPU held: Slurm's prolog refuses the lab's jobs from now on
         Q_EMIT shutdownFinished();
     });
 }
@@ -542,6 +547,7 @@ bool Monitor::applyConfig(const ConfigLoadResult &result, bool initial)
         m_runner->setGpuDevices({});
         m_config = m_fileConfig.withGpuWorkloads({});
     }
+    writeSlurmGuard(); // before any Slurm command
     m_runner->setWorkloads(m_config.workloads);
     m_metrics->setRefreshIntervalMs(m_config.intervalSeconds * 1000);
     m_metrics->setPath(m_config.metrics.textfile);
@@ -601,6 +607,7 @@ void Monitor::updateDevices()
             if (!devices.allPaths().contains(path))
                 m_hidden.forgetNode(path); // the others' counts stand: a node keeps its path
         m_collector.setDevices(devices);
+        writeSlurmGuard(); // the GPUs the prolog checks, before the Slurm commands for them
         m_runner->setGpuDevices(devices.gpus);
         // Workloads the file implies per GPU ([slurm]) come and go with the GPUs.
         const Config config = m_fileConfig.withGpuWorkloads(devices.indices());
@@ -894,6 +901,32 @@ void Monitor::onHeartbeat()
             onNodeEvents(events);
     }
     m_heartbeatNs = monotonicNowNs();
+    writeSlurmGuard();
+}
+
+void Monitor::writeSlurmGuard(bool stopped)
+{
+    if (!m_slurmGuard)
+        return;
+    const bool enabled = m_config.slurm.enabled && !stopped && !m_shuttingDown;
+    if (!enabled && m_slurmGuardNode.isEmpty())
+        return;
+    SlurmGuard::Heartbeat heartbeat = SlurmGuard::selfHeartbeat(m_collector.paths().procRoot);
+    heartbeat.node = enabled ? m_config.slurm.node : m_slurmGuardNode;
+    heartbeat.partition = m_config.slurm.partition;
+    heartbeat.gpus = SlurmGuard::gpusInGresOrder(m_collector.devices().gpus);
+    heartbeat.monotonicMs = monotonicNowNs() / 1'000'000;
+    heartbeat.writtenAt = QDateTime::currentDateTimeUtc().toString(Qt::ISODateWithMs);
+    heartbeat.stopped = !enabled;
+    // Another node now ([slurm] node= changed): the old one's says stopped.
+    if (enabled && !m_slurmGuardNode.isEmpty() && m_slurmGuardNode != heartbeat.node) {
+        SlurmGuard::Heartbeat old = heartbeat;
+        old.node = m_slurmGuardNode;
+        old.stopped = true;
+        m_slurmGuard->write(old);
+    }
+    m_slurmGuard->write(heartbeat);
+    m_slurmGuardNode = enabled ? heartbeat.node : QString();
 }
 
 void Monitor::forgetAnsweredOpens(qint64 scanStartNs)

@@ -29,6 +29,9 @@
 class LedgerStore;
 class LogindPresence;
 class MetricsTextFile;
+namespace SlurmGuard {
+class GuardFile;
+}
 class NodeWatcher;
 class PowerSupplyWatcher;
 struct NodeEvents;
@@ -149,6 +152,9 @@ private:
     // its heartbeat, else the last beat, since the thread did not run after it and the event may have waited since.
     qint64 earliestOpenNs(qint64 readAtNs) const;
     void onHeartbeat();
+    // The heartbeat for Slurm's prolog and health check (MonitorPaths::slurmGuardFolder), while [slurm] is enabled;
+    // once more, stopped, when it was and no longer is.
+    void writeSlurmGuard(bool stopped = false);
     // A scan has answered the opens read before it began, but for those it could not explain yet (provisional).
     void forgetAnsweredOpens(qint64 scanStartNs);
 
@@ -193,6 +199,8 @@ private:
     QTimer *m_ledgerSaveSoonTimer = nullptr; // after a preemption, off the preemption path
     MetricsTextFile *m_metrics = nullptr;    // [metrics] textfile: written after each stateChanged()
     bool m_metricsUp = true;                 // false once shut down: the last file says idlegpu_up 0
+    std::unique_ptr<SlurmGuard::GuardFile> m_slurmGuard; // with MonitorPaths::slurmGuardFolder
+    QString m_slurmGuardNode; // the node of the last heartbeat written, not stopped; empty: none
     std::optional<Config> m_missingConfigPlaceholder; // acceptMissingConfig()
     bool m_notSetUp = false;
     bool m_started = false;

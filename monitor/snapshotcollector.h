@@ -21,6 +21,9 @@ struct MonitorPaths
     // Where the monitor keeps its WorkLedger across restarts (LedgerStore; the app gives LedgerStore::defaultPath()),
     // which Monitor::lookOnce() only reads; empty: in memory only (tests, the demo).
     QString ledgerPath = QString();
+    // Where the monitor writes its heartbeat for Slurm's prolog and health check while [slurm] is enabled
+    // (slurm/guardfile.h; the app gives rootRuntimeFolderPath()); empty: none (tests, the demo).
+    QString slurmGuardFolder = QString();
 };
 
 class SnapshotCollector

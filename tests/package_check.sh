@@ -67,10 +67,12 @@ done
 section_done "metadata (Depends: $depends)"
 
 # --- file list -------------------------------------------------------------------------------------------------
-dpkg-deb -c "$deb" | awk '{ print $NF }' | sed 's|^\./|/|' >"$scratch/contents"
+dpkg-deb -c "$deb" | sed 's/ -> .*//' | awk '{ print $NF }' | sed 's|^\./|/|' >"$scratch/contents"
 expected=(
     /usr/bin/idlegpu
     /usr/libexec/idlegpu/idlegpu-reaper
+    /usr/libexec/idlegpu/idlegpu-slurm-prolog
+    /usr/libexec/idlegpu/idlegpu-slurm-health
     /usr/share/applications/idlegpu.desktop
     /usr/share/metainfo/io.github.idlegpu.idlegpu.metainfo.xml
     /usr/share/icons/hicolor/scalable/apps/idlegpu.svg
@@ -120,6 +122,10 @@ for path in "${expected[@]}"; do
 done
 for path in /usr/bin/idlegpu /usr/libexec/idlegpu/idlegpu-reaper; do
     [ -x "$root$path" ] || fail "$path is not executable"
+done
+# Slurm's Prolog= and HealthCheckProgram=: links to the binary, which knows its mode by the link's name.
+for path in /usr/libexec/idlegpu/idlegpu-slurm-prolog /usr/libexec/idlegpu/idlegpu-slurm-health; do
+    [ "$(readlink "$root$path")" = ../../bin/idlegpu ] || fail "$path is not a link to ../../bin/idlegpu"
 done
 
 # PNG: signature, then the IHDR's width and height (big-endian) at bytes 16-23.

@@ -164,7 +164,11 @@ private Q_SLOTS:
         for (const char *line : {"GresTypes=gpu", "PreemptType=preempt/partition_prio", "PreemptMode=REQUEUE",
                                  "NodeName=ws0 CPUs=16 Gres=gpu:gpu0:1,gpu:gpu1:1 State=UNKNOWN",
                                  "NodeName=ws0 Name=gpu Type=gpu0 File=/dev/nvidia0",
-                                 "NodeName=ws0 Name=gpu Type=gpu1 File=/dev/nvidia1"})
+                                 "NodeName=ws0 Name=gpu Type=gpu1 File=/dev/nvidia1",
+                                 "Prolog=/usr/libexec/idlegpu/idlegpu-slurm-prolog",
+                                 "HealthCheckProgram=/usr/libexec/idlegpu/idlegpu-slurm-health",
+                                 "HealthCheckInterval=30", "HealthCheckNodeState=ANY",
+                                 "SchedulerParameters=nohold_on_prolog_fail"})
             QVERIFY2(lines.contains(QLatin1String(line)), line);
         QVERIFY(text.contains(QLatin1String("\nKillWait=")));
         QVERIFY(text.contains(QLatin1String("\nPartitionName=owner Nodes=ALL PriorityTier=100 PreemptMode=OFF "
@@ -172,6 +176,31 @@ private Q_SLOTS:
         QVERIFY(text.contains(QLatin1String("\nPartitionName=scavenger Nodes=ALL Default=YES PriorityTier=1 "
                                             "PreemptMode=REQUEUE")));
         QVERIFY(!text.contains(QLatin1String("renderD128")));
+    }
+
+    void nodeStateAndDrainReason()
+    {
+        const QByteArray text =
+            "NodeName=ws1 Arch=x86_64 State=IDLE ThreadsPerCore=1 Reason=(null)\n"
+            "NodeName=ws0 Arch=x86_64 CoresPerSocket=1 State=IDLE+DRAIN ThreadsPerCore=1 Partitions=owner,scavenger "
+            "CfgTRES=cpu=2,mem=1M Reason=idlegpu: not running on ws0 (pid 4242 is gone) [root@2026-12-02T06:10:00]\n";
+        const std::optional<NodeState> ws0 = parseShowNode(text, QStringLiteral("ws0"));
+        QVERIFY(ws0);
+        QVERIFY(ws0->drained());
+        QCOMPARE(ws0->reason, QStringLiteral("idlegpu: not running on ws0 (pid 4242 is gone)"));
+        const std::optional<NodeState> ws1 = parseShowNode(text, QStringLiteral("ws1"));
+        QVERIFY(ws1);
+        QVERIFY(!ws1->drained());
+        QVERIFY(ws1->reason.isEmpty());
+        QVERIFY(!parseShowNode(text, QStringLiteral("ws2")));
+        QVERIFY(!parseShowNode("garbage State=\n", QStringLiteral("ws0")));
+        QCOMPARE(parseShowNode("NodeName=ws0 State=MIXED+DRAIN Reason=maintenance [admin@2026-12-02T06:10:00]",
+                               QStringLiteral("ws0"))
+                     ->reason,
+                 QStringLiteral("maintenance"));
+        QCOMPARE(drainArguments(QStringLiteral("ws0"), QStringLiteral("idlegpu: x y")),
+                 QStringList({QStringLiteral("update"), QStringLiteral("nodename=ws0"), QStringLiteral("state=drain"),
+                              QStringLiteral("reason=idlegpu: x y")}));
     }
 
     void configKeys()

@@ -9,6 +9,7 @@
 
 #include <QFile>
 #include <QElapsedTimer>
+#include <QRegularExpression>
 #include <QSignalSpy>
 #include <QTemporaryDir>
 #include <QTest>
@@ -59,10 +60,12 @@ private Q_SLOTS:
     {
         QVERIFY(m_dir.isValid());
         QFile::remove(path(QStringLiteral("calls")));
-        // Each fake logs its arguments; scontrol prints the file "jobs" (or hangs while "down" exists); salloc
-        // grants job 42 unless "fail" exists.
+        // Each fake logs its arguments; scontrol prints the file "jobs" (or hangs while "down" exists), and for
+        // "show node" the file "node"; salloc grants job 42 unless "fail" exists.
         const QByteArray log = "echo \"$(basename \"$0\") $*\" >> \"$(dirname \"$0\")/calls\"\n";
         write(QStringLiteral("scontrol"), "#!/bin/sh\n" + log + "d=$(dirname \"$0\")\n[ -e \"$d/down\" ] && exec sleep 30\n"
+                                          "[ \"$1 $2\" = \"show node\" ] && exec cat \"$d/node\" 2>/dev/null\n"
+                                          "[ \"$1\" = update ] && exit 0\n"
                                           "cat \"$d/jobs\" 2>/dev/null\n", true);
         write(QStringLiteral("salloc"), "#!/bin/sh\n" + log + "d=$(dirname \"$0\")\nif [ -e \"$d/fail\" ]; then echo "
                                         "'salloc: error: Job submit/allocate failed: Unable to contact slurm controller "
@@ -70,6 +73,7 @@ private Q_SLOTS:
               true);
         write(QStringLiteral("scancel"), "#!/bin/sh\n" + log, true);
         write(QStringLiteral("jobs"), "");
+        write(QStringLiteral("node"), "NodeName=ws0 Arch=x86_64 State=IDLE ThreadsPerCore=1\n");
         QFile::remove(path(QStringLiteral("down")));
         QFile::remove(path(QStringLiteral("fail")));
     }
@@ -103,6 +107,39 @@ private Q_SLOTS:
         QTRY_VERIFY(calls().contains(
             QStringLiteral("salloc --no-shell -p owner -w ws0 --gres=gpu:gpu0:1 -c 1 -J idlegpu-hold-gpu0")));
         QTRY_COMPARE(lender.runtimes().value(QStringLiteral("slurm-gpu0")).state, WorkloadRuntime::Stopped);
+    }
+
+    void resumesOnlyItsOwnDrain_data()
+    {
+        QTest::addColumn<QByteArray>("reason");
+        QTest::addColumn<bool>("resumed");
+        QTest::newRow("idlegpu's prolog") << QByteArray("idlegpu: not running on ws0 (pid 4242 is gone)") << true;
+        QTest::newRow("idlegpu's health check") << QByteArray("idlegpu: hangs on ws0 (no heartbeat for 7 s)") << true;
+        QTest::newRow("an admin's") << QByteArray("maintenance") << false;
+        QTest::newRow("an admin's naming idlegpu") << QByteArray("check idlegpu: later") << false;
+        QTest::newRow("Slurm's own") << QByteArray("Prolog error") << false;
+    }
+
+    void resumesOnlyItsOwnDrain()
+    {
+        QFETCH(QByteArray, reason);
+        QFETCH(bool, resumed);
+        write(QStringLiteral("node"),
+              "NodeName=ws0 Arch=x86_64 State=IDLE+DRAIN ThreadsPerCore=1 Reason=" + reason + " [root@2026-12-02T06:00:00]\n");
+        SlurmLender lender(commands(), SystemClock::instance());
+        lender.setWorkloads(workloads({0}));
+        QTRY_VERIFY(!calls().filter(QStringLiteral("salloc")).isEmpty());
+        const QStringList all = calls();
+        const qsizetype shown = all.indexOf(QStringLiteral("scontrol show node ws0 --oneliner"));
+        const qsizetype resume = all.indexOf(QStringLiteral("scontrol update nodename=ws0 state=resume"));
+        const qsizetype hold = all.indexOf(QRegularExpression(QStringLiteral("salloc .*"))); // a whole line
+        QVERIFY2(shown >= 0 && shown < hold, qPrintable(all.join(QLatin1Char('\n'))));
+        if (resumed)
+            QVERIFY2(resume > shown && resume < hold, qPrintable(all.join(QLatin1Char('\n')))); // before the hold
+        else
+            QVERIFY2(all.filter(QStringLiteral("update")).isEmpty(), qPrintable(all.join(QLatin1Char('\n'))));
+        // Each refresh reads the node again (kRefreshMs): not waited for here, but the listing does it every time.
+        QVERIFY(lender.runtimes().value(QStringLiteral("slurm-gpu0")).unreachable.isEmpty());
     }
 
     void slurmctldDownShowsAndRetries()

@@ -9,6 +9,12 @@
 
 namespace Slurm {
 
+namespace {
+// Where the package installs the prolog's and the health check's links: its libexec folder, under /usr whatever the
+// build's prefix (resources/packaging.cmake).
+constexpr char kLibexecFolder[] = "/usr/libexec/idlegpu";
+} // namespace
+
 QStringList holdArguments(const SlurmConfig &slurm, int gpu)
 {
     return {QStringLiteral("--no-shell"),
@@ -38,6 +44,22 @@ QStringList releaseArguments(const SlurmConfig &slurm, int gpu, const QList<qint
 QStringList listArguments()
 {
     return {QStringLiteral("show"), QStringLiteral("job"), QStringLiteral("-d"), QStringLiteral("--oneliner")};
+}
+
+QStringList nodeArguments(const QString &node)
+{
+    return {QStringLiteral("show"), QStringLiteral("node"), node, QStringLiteral("--oneliner")};
+}
+
+QStringList drainArguments(const QString &node, const QString &reason)
+{
+    return {QStringLiteral("update"), QStringLiteral("nodename=") + node, QStringLiteral("state=drain"),
+            QStringLiteral("reason=") + reason};
+}
+
+QStringList resumeArguments(const QString &node)
+{
+    return {QStringLiteral("update"), QStringLiteral("nodename=") + node, QStringLiteral("state=resume")};
 }
 
 std::optional<qint64> jobIdOfSalloc(const QByteArray &output)
@@ -95,6 +117,16 @@ QString slurmConfText(const SlurmConfig &slurm, const QList<GpuDevice> &gpus, in
       << " Nodes=ALL PriorityTier=100 PreemptMode=OFF Hidden=YES AllowGroups=root MaxTime=INFINITE State=UP\n"
       << "PartitionName=scavenger Nodes=ALL Default=YES PriorityTier=1 PreemptMode=REQUEUE MaxTime=INFINITE "
          "State=UP\n"
+      << "# fail closed: the prolog refuses a lab job (drains the node with a reason starting \"idlegpu: \") while\n"
+      << "# idlegpu is not running or hangs, or while a program has one of the job's GPUs open\n"
+      << "Prolog=" << kLibexecFolder << "/idlegpu-slurm-prolog\n"
+      << "# drains the node while idlegpu is not running or hangs (a running idlegpu resumes what it drained)\n"
+      << "HealthCheckProgram=" << kLibexecFolder << "/idlegpu-slurm-health\n"
+      << "HealthCheckInterval=30\n"
+      << "# drained and busy nodes are checked too\n"
+      << "HealthCheckNodeState=ANY\n"
+      << "# a job the prolog refused goes back to the queue (to another node), not held\n"
+      << "SchedulerParameters=nohold_on_prolog_fail\n"
       << "#\n"
       << "# slurm.conf, this node (CPUs as found here; add RealMemory and the rest as for any node):\n"
       << "NodeName=" << slurm.node << " CPUs=" << cpus;

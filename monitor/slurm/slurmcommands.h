@@ -22,6 +22,12 @@ QStringList releaseArguments(const SlurmConfig &slurm, int gpu, const QList<qint
 // scontrol show job -d --oneliner: every job, with the GRES index of each on each node (parseShowJobs()).
 QStringList listArguments();
 
+// scontrol show node NODE --oneliner: its state and drain reason (parseShowNode()).
+QStringList nodeArguments(const QString &node);
+// scontrol update: drain `node` with `reason`, or resume it.
+QStringList drainArguments(const QString &node, const QString &reason);
+QStringList resumeArguments(const QString &node);
+
 // The job id in salloc's messages ("salloc: Granted job allocation 42", "salloc: Pending job allocation 42").
 std::optional<qint64> jobIdOfSalloc(const QByteArray &output);
 // The first line of a failed command's messages, shortened: "Unable to contact slurm controller (connect failure)".

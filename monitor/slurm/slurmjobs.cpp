@@ -91,9 +91,9 @@ QList<GresUse> parseGres(QStringView text)
     return result;
 }
 
-Job parseLine(QStringView line)
+// The KEY=VALUE fields of one line of scontrol's --oneliner listing, in order.
+QList<QPair<QString, QString>> fieldsOf(QStringView line)
 {
-    Job job;
     const QList<QStringView> words = line.split(QLatin1Char(' '), Qt::SkipEmptyParts);
     QList<QPair<QString, QString>> fields;
     for (QStringView word : words) {
@@ -103,7 +103,14 @@ Job parseLine(QStringView line)
         else if (!fields.isEmpty())
             fields.last().second += QLatin1Char(' ') + word.toString();
     }
-    for (const auto &[key, value] : std::as_const(fields)) {
+    return fields;
+}
+
+Job parseLine(QStringView line)
+{
+    Job job;
+    const QList<QPair<QString, QString>> fields = fieldsOf(line);
+    for (const auto &[key, value] : fields) {
         if (key == QLatin1String("JobId")) {
             if (job.id == 0) // a heterogeneous job's components repeat it
                 job.id = value.toLongLong();
@@ -203,6 +210,37 @@ QList<Job> parseShowJobs(const QByteArray &text)
             jobs.append(job);
     }
     return jobs;
+}
+
+bool NodeState::drained() const
+{
+    return state.contains(QLatin1String("DRAIN"));
+}
+
+std::optional<NodeState> parseShowNode(const QByteArray &text, const QString &node)
+{
+    const QString all = QString::fromUtf8(text);
+    const QList<QStringView> lines = QStringView(all).split(QLatin1Char('\n'), Qt::SkipEmptyParts);
+    for (QStringView line : lines) {
+        NodeState result;
+        bool named = false, stated = false;
+        for (const auto &[key, value] : fieldsOf(line)) {
+            if (key == QLatin1String("NodeName"))
+                named = value == node;
+            else if (key == QLatin1String("State")) {
+                result.state = value;
+                stated = true;
+            } else if (key == QLatin1String("Reason")) {
+                // "maintenance [root@2026-12-02T06:10:00]": who set it and when come last.
+                static const QRegularExpression setBy(QStringLiteral(" \\[[^\\]]*@[^\\]]*\\]$"));
+                result.reason = valueOf(value);
+                result.reason.remove(setBy);
+            }
+        }
+        if (named && stated)
+            return result;
+    }
+    return std::nullopt;
 }
 
 QList<int> parseIndexList(QStringView text)

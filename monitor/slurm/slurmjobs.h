@@ -13,6 +13,8 @@
 #include <QList>
 #include <QString>
 
+#include <optional>
+
 namespace Slurm {
 
 // One GRES of a job on some of its nodes: "gpu:gpu1:1(IDX:1)".
@@ -58,6 +60,19 @@ struct Job
 // spaces; a word without '=' continues the value before it (a JobName with a space). Lines without a JobId are
 // skipped. Never fails: garbage gives fewer jobs.
 QList<Job> parseShowJobs(const QByteArray &text);
+
+// A node as `scontrol show node NODE --oneliner` shows it: "State=IDLE+DRAIN ... Reason=maintenance [root@...]".
+struct NodeState
+{
+    QString state;  // "IDLE", "IDLE+DRAIN", "MIXED+DRAIN", "DOWN+DRAIN+NOT_RESPONDING"...
+    QString reason; // without Slurm's " [user@time]"; empty when none
+    // Drained or draining: no new job lands there.
+    bool drained() const;
+    bool operator==(const NodeState &) const = default;
+};
+
+// The line of `node` in scontrol's node listing; nullopt when none names it with a State.
+std::optional<NodeState> parseShowNode(const QByteArray &text, const QString &node);
 
 // "0-1,3" -> 0 1 3; empty or malformed parts are skipped; at most 1024 indices.
 QList<int> parseIndexList(QStringView text);

@@ -3,6 +3,8 @@
 #include "slurm/slurmlender.h"
 
 #include "base/logging.h"
+#include "base/printablename.h"
+#include "slurm/guardfile.h"
 #include "slurm/slurmcommands.h"
 
 #include <QProcess>
@@ -437,7 +439,54 @@ void SlurmLender::onListFinished(QProcess *process, bool timedOut)
         gresOrder = m_gpus.keys();
         std::sort(gresOrder.begin(), gresOrder.end());
     }
-    applyView(Slurm::viewOfNode(Slurm::parseShowJobs(process->readAll()), m_slurm, gresOrder));
+    const Slurm::NodeView view = Slurm::viewOfNode(Slurm::parseShowJobs(process->readAll()), m_slurm, gresOrder);
+    // The node's state belongs to the listing: before the first hold, since a drained node gets none.
+    m_listing = launch(m_commands.scontrol, Slurm::nodeArguments(m_slurm.node), m_commands.commandTimeoutMs,
+                       [this, view](QProcess *node, bool nodeTimedOut) { onNodeShown(view, node, nodeTimedOut); });
+}
+
+void SlurmLender::onNodeShown(const Slurm::NodeView &view, QProcess *process, bool timedOut)
+{
+    m_listing = nullptr;
+    const bool ok = !timedOut && process->error() != QProcess::FailedToStart
+                    && process->exitStatus() == QProcess::NormalExit && process->exitCode() == 0;
+    std::optional<Slurm::NodeState> node;
+    if (ok)
+        node = Slurm::parseShowNode(process->readAll(), m_slurm.node);
+    if (!node) {
+        // The holds do not wait for it: only a drain of idlegpu's own goes unresumed until the next listing.
+        qCDebug(lcSlurm, "cannot read the state of node %s: %s", qPrintable(m_slurm.node),
+                ok ? "not in scontrol's answer"
+                   : qPrintable(failureOf(m_commands.scontrol, process, timedOut, m_commands.commandTimeoutMs)));
+    } else if (node->drained() && node->reason.startsWith(QLatin1String(SlurmGuard::kReasonPrefix))
+               && !m_stoppingAll) {
+        // Drained by idlegpu's prolog or health check while idlegpu was not running (or a GPU was in use): it runs now.
+        qCInfo(lcSlurm, "node %s is drained by idlegpu (\"%s\"): resuming it", qPrintable(m_slurm.node),
+               qPrintable(printableName(node->reason)));
+        m_listing = launch(m_commands.scontrol, Slurm::resumeArguments(m_slurm.node), m_commands.commandTimeoutMs,
+                           [this, view](QProcess *resume, bool resumeTimedOut) {
+                               m_listing = nullptr;
+                               if (resumeTimedOut || resume->error() == QProcess::FailedToStart
+                                   || resume->exitStatus() != QProcess::NormalExit || resume->exitCode() != 0)
+                                   qCWarning(lcSlurm, "cannot resume node %s: %s", qPrintable(m_slurm.node),
+                                             qPrintable(failureOf(m_commands.scontrol, resume, resumeTimedOut,
+                                                                  m_commands.commandTimeoutMs)));
+                               else
+                                   qCInfo(lcSlurm, "node %s resumed", qPrintable(m_slurm.node));
+                               finishListing(view);
+                           });
+        return;
+    } else if (node->drained() && node->reason != m_foreignDrainSeen) {
+        qCInfo(lcSlurm, "node %s is drained (\"%s\"), not by idlegpu: left as it is", qPrintable(m_slurm.node),
+               qPrintable(printableName(node->reason)));
+    }
+    m_foreignDrainSeen = node && node->drained() ? node->reason : QString();
+    finishListing(view);
+}
+
+void SlurmLender::finishListing(const Slurm::NodeView &view)
+{
+    applyView(view);
     m_listed = true;
     converge();
     maybeFinishStopAll();

@@ -11,7 +11,9 @@
 // (WorkloadRuntime::unreachable). Holds are idempotent: a listing of the jobs (scontrol show job -d) comes before
 // the first command, so an existing hold job (from an earlier run) counts as held and duplicates are cancelled; the
 // listing is read again every kRefreshMs to converge on what is wanted (a hold cancelled by hand is placed again) and
-// to name the lab's jobs on each GPU. A GPU is held until the policy lends it: from the first workloads given, and
+// to name the lab's jobs on each GPU. The listing reads the node's state too (scontrol show node): a node drained
+// with a reason of idlegpu's own ("idlegpu: not running on ws3 ..." by its prolog or health check, slurm/guardfile.h)
+// is resumed before any hold; a drain of anyone else's is left alone. A GPU is held until the policy lends it: from the first workloads given, and
 // again by stopAll(), which emits allStopped() once every hold is placed or has failed.
 #include "base/clock.h"
 #include "run/workloadrunner.h"
@@ -91,6 +93,9 @@ private:
     void onCommandFinished(int gpuIndex, Op op, QProcess *process, bool timedOut);
     void list();
     void onListFinished(QProcess *process, bool timedOut);
+    // The listing's second part: the node's state; one drained by idlegpu (SlurmGuard::kReasonPrefix) is resumed.
+    void onNodeShown(const Slurm::NodeView &view, QProcess *process, bool timedOut);
+    void finishListing(const Slurm::NodeView &view);
     void applyView(const Slurm::NodeView &view);
     void fail(Gpu &gpu, const QString &what);
     void scheduleRetry();
@@ -113,6 +118,7 @@ private:
     int m_listFailures = 0;
     qint64 m_listRetryAtMs = 0;
     QString m_listProblem;
+    QString m_foreignDrainSeen; // the reason of another's drain, once logged
     QTimer *m_refreshTimer = nullptr;
     QTimer *m_retryTimer = nullptr;
     QTimer *m_stopAllTimer = nullptr;

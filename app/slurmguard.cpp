@@ -1,0 +1,147 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// SPDX-FileCopyrightText: 2026 The idlegpu authors
+#include "slurmguard.h"
+
+#include "base/clock.h"
+#include "config/config.h"
+#include "config/runtimefolder.h"
+#include "slurm/guardfile.h"
+#include "slurm/slurmcommands.h"
+#include "slurm/slurmjobs.h"
+
+#include <QCoreApplication>
+#include <QDir>
+#include <QProcess>
+#include <QStandardPaths>
+#include <QSysInfo>
+#include <QTextStream>
+
+#include <string.h>
+
+namespace {
+
+// The context "idlegpu" of translations/*.ts, as application.cpp's.
+struct Cli
+{
+    Q_DECLARE_TR_FUNCTIONS(idlegpu)
+};
+
+const QStringList kPath = {QStringLiteral("/usr/sbin"), QStringLiteral("/usr/bin"), QStringLiteral("/sbin"),
+                           QStringLiteral("/bin")};
+// slurmctld answers in milliseconds; a client that cannot reach it would wait about 9 s on its own, while slurmd waits
+// for its prolog (PrologEpilogTimeout) and the health check.
+constexpr int kScontrolTimeoutMs = 5'000;
+
+void printErr(const QString &text)
+{
+    QTextStream(stderr) << text << Qt::endl;
+}
+
+struct Scontrol
+{
+    QString program;
+    QProcessEnvironment environment;
+
+    // Runs scontrol `arguments`; its output, or nullopt with *error set.
+    std::optional<QByteArray> run(const QStringList &arguments, QString *error) const
+    {
+        if (program.isEmpty()) {
+            *error = QStringLiteral("no scontrol in %1").arg(kPath.join(QLatin1Char(':')));
+            return std::nullopt;
+        }
+        QProcess process;
+        process.setProcessEnvironment(environment);
+        process.setStandardInputFile(QProcess::nullDevice());
+        process.start(program, arguments);
+        if (!process.waitForStarted(kScontrolTimeoutMs)) {
+            *error = QStringLiteral("scontrol cannot be run (%1)").arg(process.errorString());
+            return std::nullopt;
+        }
+        if (!process.waitForFinished(kScontrolTimeoutMs)) {
+            process.kill();
+            process.waitForFinished(1'000);
+            *error = QStringLiteral("scontrol got no answer within %1 s").arg(kScontrolTimeoutMs / 1000);
+            return std::nullopt;
+        }
+        if (process.exitStatus() != QProcess::NormalExit || process.exitCode() != 0) {
+            const QString message = Slurm::errorOf(process.readAllStandardError());
+            *error = message.isEmpty() ? QStringLiteral("scontrol failed (exit code %1)").arg(process.exitCode())
+                                       : QStringLiteral("scontrol: %1").arg(message);
+            return std::nullopt;
+        }
+        return process.readAllStandardOutput();
+    }
+};
+
+Scontrol scontrolFor(const SlurmGuardRun &run, const SlurmGuard::ReadResult &guard)
+{
+    Scontrol scontrol;
+    scontrol.program = run.scontrol;
+    scontrol.environment.insert(QStringLiteral("PATH"), kPath.join(QLatin1Char(':')));
+    scontrol.environment.insert(QStringLiteral("LANG"), QStringLiteral("C"));
+    QString conf = run.slurmConf;
+    if (!QDir::isAbsolutePath(conf) && guard.heartbeat)
+        conf = guard.heartbeat->slurmConf;
+    if (QDir::isAbsolutePath(conf))
+        scontrol.environment.insert(QStringLiteral("SLURM_CONF"), conf);
+    return scontrol;
+}
+
+// Drains `node` with `reason` unless it is drained already (an admin's reason or an earlier refusal stays as it is).
+// When its state cannot be read it is drained all the same.
+void drainUnlessDrained(const Scontrol &scontrol, const QString &node, const QString &reason)
+{
+    QString error;
+    if (const std::optional<QByteArray> shown = scontrol.run(Slurm::nodeArguments(node), &error)) {
+        const std::optional<Slurm::NodeState> state = Slurm::parseShowNode(*shown, node);
+        if (state && state->drained())
+            return;
+    }
+    if (!scontrol.run(Slurm::drainArguments(node, reason), &error))
+        printErr(Cli::tr("Cannot drain node %1: %2").arg(node, error));
+}
+
+} // namespace
+
+SlurmGuardMode slurmGuardModeOfProgram(const char *argv0)
+{
+    if (!argv0)
+        return SlurmGuardMode::None;
+    const char *slash = strrchr(argv0, '/');
+    const char *name = slash ? slash + 1 : argv0;
+    if (strcmp(name, "idlegpu-slurm-prolog") == 0)
+        return SlurmGuardMode::Prolog;
+    if (strcmp(name, "idlegpu-slurm-health") == 0)
+        return SlurmGuardMode::Health;
+    return SlurmGuardMode::None;
+}
+
+SlurmGuardRun slurmGuardRunOfEnvironment()
+{
+    SlurmGuardRun run;
+    run.guardFolder = rootRuntimeFolderPath();
+    run.scontrol = QStandardPaths::findExecutable(QStringLiteral("scontrol"), kPath);
+    run.node = qEnvironmentVariable("SLURMD_NODENAME");
+    if (run.node.isEmpty())
+        run.node = QSysInfo::machineHostName().section(QLatin1Char('.'), 0, 0);
+    run.job.id = qEnvironmentVariable("SLURM_JOB_ID").toLongLong();
+    run.job.partition = qEnvironmentVariable("SLURM_JOB_PARTITION");
+    run.job.gresPositions = Slurm::parseIndexList(qEnvironmentVariable("SLURM_JOB_GPUS"));
+    run.slurmConf = qEnvironmentVariable("SLURM_CONF");
+    run.nowMs = SystemClock::instance()->nowMs();
+    return run;
+}
+
+int runSlurmGuard(SlurmGuardMode mode, const SlurmGuardRun &run)
+{
+    const SlurmGuard::ReadResult guard = SlurmGuard::read(run.guardFolder, run.node, run.guardOwner);
+    const QString reason =
+        mode == SlurmGuardMode::Prolog
+            ? SlurmGuard::prologRefusal(guard, run.job, run.node, run.procRoot, run.nowMs, SlurmConfig().partition)
+            : SlurmGuard::notRunningReason(guard, run.node, run.procRoot, run.nowMs);
+    if (reason.isEmpty())
+        return 0;
+    printErr(reason);
+    drainUnlessDrained(scontrolFor(run, guard), run.node, reason);
+    return mode == SlurmGuardMode::Prolog ? 1 : 0;
+}

@@ -1,0 +1,41 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// SPDX-FileCopyrightText: 2026 The idlegpu authors
+#pragma once
+// Slurm's fail-closed hooks on a workstation that lends its GPUs (slurm/guardfile.h says what they read):
+//  - --slurm-prolog (slurm.conf Prolog=): the lab's job may start only while idlegpu runs and is current and no
+//    process has the device node of one of the job's GPUs open; else the node is drained (unless it is already) with
+//    the reason, which goes to stderr too, and the exit status 1 has Slurm requeue the job. Jobs of the hold
+//    partition pass.
+//  - --slurm-health (HealthCheckProgram=): drains the node (unless it is already, whatever the reason) while idlegpu
+//    is not running and current; exits 0.
+// Slurm runs a program without arguments: the binary called through a link named idlegpu-slurm-prolog or
+// idlegpu-slurm-health acts as if given the option. Both run scontrol, each call under a timeout, with a fixed
+// environment (PATH=/usr/sbin:/usr/bin:/sbin:/bin, LANG=C, SLURM_CONF from their own environment, else the
+// heartbeat's): slurmd gives the prolog no PATH and the health check no SLURM_CONF.
+#include "slurm/guardfile.h"
+
+#include <QString>
+
+#include <sys/types.h>
+
+enum class SlurmGuardMode { None, Prolog, Health };
+
+// The mode the program's name asks for: argv[0]'s base name idlegpu-slurm-prolog or idlegpu-slurm-health.
+SlurmGuardMode slurmGuardModeOfProgram(const char *argv0);
+
+// What a run looks at: slurmd's environment and the machine's places, or a test's.
+struct SlurmGuardRun
+{
+    QString guardFolder;   // rootRuntimeFolderPath()
+    uid_t guardOwner = 0;  // the heartbeat's owner: root
+    QString procRoot = QStringLiteral("/proc");
+    QString scontrol;      // its path; empty: none found in the fixed PATH
+    QString node;          // SLURMD_NODENAME, else the short host name ([slurm] node='s default)
+    SlurmGuard::PrologJob job; // SLURM_JOB_ID, SLURM_JOB_PARTITION, SLURM_JOB_GPUS
+    QString slurmConf;     // SLURM_CONF of the environment; empty: the heartbeat's
+    qint64 nowMs = 0;      // CLOCK_MONOTONIC
+};
+SlurmGuardRun slurmGuardRunOfEnvironment();
+
+// Exit status: the prolog 0 (the job may run) or 1 (refused); the health check 0.
+int runSlurmGuard(SlurmGuardMode mode, const SlurmGuardRun &run = slurmGuardRunOfEnvironment());

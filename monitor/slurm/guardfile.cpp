@@ -1,0 +1,325 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// SPDX-FileCopyrightText: 2026 The idlegpu authors
+#include "slurm/guardfile.h"
+
+#include "base/logging.h"
+#include "base/printablename.h"
+#include "config/runtimefolder.h"
+#include "config/securefile.h"
+#include "holders/procstatfile.h"
+
+#include <QDateTime>
+#include <QDir>
+#include <QFile>
+#include <QFileInfo>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+
+#include <algorithm>
+#include <errno.h>
+#include <fcntl.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+namespace SlurmGuard {
+
+namespace {
+
+constexpr int kFormat = 1;
+constexpr qsizetype kMaxText = 1024; // a node, partition, path or time in the file: longer is garbage
+
+QString errnoText(int error)
+{
+    return QString::fromLocal8Bit(strerror(error));
+}
+
+// A reason for slurm.conf's Reason= and a log line: what the file or a process gave, made printable and short.
+QString shown(const QString &text)
+{
+    return printableName(text.left(200));
+}
+
+QString notRunning(const QString &node, const QString &why)
+{
+    return QStringLiteral("%1not running on %2 (%3)").arg(QLatin1String(kReasonPrefix), shown(node), why);
+}
+
+} // namespace
+
+QString fileName(const QString &node)
+{
+    return QStringLiteral("slurm-%1.guard").arg(node);
+}
+
+QList<GuardGpu> gpusInGresOrder(const QList<GpuDevice> &devices)
+{
+    QList<GuardGpu> gpus;
+    for (const GpuDevice &device : devices)
+        if (device.vendor == GpuVendor::Nvidia)
+            gpus.append({device.index, device.path});
+    std::sort(gpus.begin(), gpus.end(), [](const GuardGpu &a, const GuardGpu &b) { return a.index < b.index; });
+    return gpus;
+}
+
+QByteArray toJson(const Heartbeat &heartbeat)
+{
+    QJsonArray gpus;
+    for (const GuardGpu &gpu : heartbeat.gpus)
+        gpus.append(QJsonObject{{QStringLiteral("index"), gpu.index}, {QStringLiteral("path"), gpu.path}});
+    const QJsonObject object{
+        {QStringLiteral("format"), kFormat},
+        {QStringLiteral("pid"), heartbeat.pid},
+        // As text: a JSON number is a double, exact only up to 2^53.
+        {QStringLiteral("startTime"), QString::number(heartbeat.startTime)},
+        {QStringLiteral("node"), heartbeat.node},
+        {QStringLiteral("partition"), heartbeat.partition},
+        {QStringLiteral("slurmConf"), heartbeat.slurmConf},
+        {QStringLiteral("gpus"), gpus},
+        {QStringLiteral("monotonicMs"), QString::number(heartbeat.monotonicMs)},
+        {QStringLiteral("writtenAt"), heartbeat.writtenAt},
+        {QStringLiteral("stopped"), heartbeat.stopped},
+    };
+    return QJsonDocument(object).toJson(QJsonDocument::Indented);
+}
+
+std::optional<Heartbeat> parse(const QByteArray &text, QString *error)
+{
+    const auto fail = [error](const QString &why) -> std::optional<Heartbeat> {
+        if (error)
+            *error = why;
+        return std::nullopt;
+    };
+    if (text.size() > kMaxFileBytes)
+        return fail(QStringLiteral("larger than %1 bytes").arg(kMaxFileBytes));
+    QJsonParseError jsonError{};
+    const QJsonDocument document = QJsonDocument::fromJson(text, &jsonError);
+    if (jsonError.error != QJsonParseError::NoError || !document.isObject())
+        return fail(QStringLiteral("not a JSON object"));
+    const QJsonObject object = document.object();
+    if (object.value(QStringLiteral("format")).toInt(-1) != kFormat)
+        return fail(QStringLiteral("not of format %1").arg(kFormat));
+    const auto text_ = [&](const char *key, QString *out, bool required) {
+        const QJsonValue value = object.value(QLatin1String(key));
+        if (!value.isString() || value.toString().size() > kMaxText || (required && value.toString().isEmpty()))
+            return false;
+        *out = value.toString();
+        return true;
+    };
+    const auto number = [&](const char *key, qint64 *out) {
+        const QJsonValue value = object.value(QLatin1String(key));
+        bool ok = false;
+        const qint64 parsed = value.isString() ? value.toString().toLongLong(&ok) : 0;
+        if (!ok || parsed < 0)
+            return false;
+        *out = parsed;
+        return true;
+    };
+    Heartbeat heartbeat;
+    const QJsonValue pid = object.value(QStringLiteral("pid"));
+    const double pidValue = pid.toDouble(-1);
+    if (!pid.isDouble() || pidValue < 1 || pidValue > 4194304 || pidValue != double(qint64(pidValue)))
+        return fail(QStringLiteral("no valid pid"));
+    heartbeat.pid = qint64(pidValue);
+    qint64 startTime = 0;
+    if (!number("startTime", &startTime) || startTime == 0)
+        return fail(QStringLiteral("no valid startTime"));
+    heartbeat.startTime = quint64(startTime);
+    if (!number("monotonicMs", &heartbeat.monotonicMs))
+        return fail(QStringLiteral("no valid monotonicMs"));
+    if (!text_("node", &heartbeat.node, true) || !text_("partition", &heartbeat.partition, true)
+        || !text_("slurmConf", &heartbeat.slurmConf, false) || !text_("writtenAt", &heartbeat.writtenAt, false))
+        return fail(QStringLiteral("a text field is missing, empty or too long"));
+    if (!heartbeat.slurmConf.isEmpty() && !QDir::isAbsolutePath(heartbeat.slurmConf))
+        return fail(QStringLiteral("slurmConf is not an absolute path"));
+    const QJsonValue stopped = object.value(QStringLiteral("stopped"));
+    if (!stopped.isBool())
+        return fail(QStringLiteral("no valid stopped"));
+    heartbeat.stopped = stopped.toBool();
+    const QJsonValue gpus = object.value(QStringLiteral("gpus"));
+    if (!gpus.isArray() || gpus.toArray().size() > kMaxGpus)
+        return fail(QStringLiteral("no valid gpus"));
+    for (const QJsonValue &entry : gpus.toArray()) {
+        const QJsonObject gpu = entry.toObject();
+        const double index = gpu.value(QStringLiteral("index")).toDouble(-1);
+        const QString path = gpu.value(QStringLiteral("path")).toString();
+        if (!gpu.value(QStringLiteral("index")).isDouble() || index < 0 || index > 1'000'000
+            || index != double(int(index)) || !QDir::isAbsolutePath(path) || path.size() > kMaxText)
+            return fail(QStringLiteral("a GPU without a valid index and absolute path"));
+        heartbeat.gpus.append({int(index), path});
+    }
+    return heartbeat;
+}
+
+ReadResult read(const QString &folder, const QString &node, uid_t owner)
+{
+    ReadResult result;
+    const QString name = fileName(node);
+    result.path = QDir(folder).filePath(name);
+    if (node.isEmpty() || name.contains(QLatin1Char('/'))) {
+        result.problem = QStringLiteral("no node name to look for");
+        return result;
+    }
+    if (!QFileInfo::exists(folder)) {
+        result.problem = QStringLiteral("no %1").arg(result.path);
+        return result;
+    }
+    const SecureFile::Opened opened = SecureFile::openTrustedFolder(folder, owner);
+    if (!opened.ok()) {
+        result.problem = opened.error;
+        result.untrusted = opened.untrusted;
+        return result;
+    }
+    const UniqueFd fd(::openat(opened.fd.get(), QFile::encodeName(name).constData(),
+                               O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY | O_CLOEXEC));
+    if (!fd.valid()) {
+        const int error = errno;
+        if (error == ENOENT)
+            result.problem = QStringLiteral("no %1").arg(result.path);
+        else if (error == ELOOP) {
+            result.problem = QStringLiteral("%1 is a symbolic link").arg(result.path);
+            result.untrusted = true;
+        } else {
+            result.problem = QStringLiteral("cannot open %1: %2").arg(result.path, errnoText(error));
+        }
+        return result;
+    }
+    struct stat st{};
+    if (::fstat(fd.get(), &st) != 0) {
+        result.problem = QStringLiteral("cannot read the status of %1: %2").arg(result.path, errnoText(errno));
+        return result;
+    }
+    result.untrusted = true;
+    if (!S_ISREG(st.st_mode)) {
+        result.problem = QStringLiteral("%1 is not a regular file").arg(result.path);
+        return result;
+    }
+    if (st.st_uid != owner) {
+        result.problem = owner == 0 ? QStringLiteral("%1 is not root's (uid %2)").arg(result.path).arg(st.st_uid)
+                                    : QStringLiteral("%1 is not uid %2's (uid %3)")
+                                          .arg(result.path)
+                                          .arg(owner)
+                                          .arg(st.st_uid);
+        return result;
+    }
+    if (st.st_mode & (S_IWGRP | S_IWOTH)) {
+        result.problem = QStringLiteral("%1 may be written by others (mode %2)")
+                             .arg(result.path)
+                             .arg(st.st_mode & 07777, 4, 8, QLatin1Char('0'));
+        return result;
+    }
+    result.untrusted = false;
+    if (st.st_size > kMaxFileBytes) {
+        result.problem = QStringLiteral("%1 is larger than %2 bytes").arg(result.path).arg(kMaxFileBytes);
+        return result;
+    }
+    QString error;
+    const std::optional<QByteArray> text = SecureFile::readAll(fd.get(), kMaxFileBytes, &error);
+    if (!text) {
+        result.problem = QStringLiteral("cannot read %1: %2").arg(result.path, error);
+        return result;
+    }
+    result.heartbeat = parse(*text, &error);
+    if (!result.heartbeat)
+        result.problem = QStringLiteral("%1 is no heartbeat (%2)").arg(result.path, error);
+    return result;
+}
+
+QString notRunningReason(const ReadResult &result, const QString &node, const QString &procRoot, qint64 nowMs)
+{
+    if (!result.heartbeat)
+        return notRunning(node, shown(result.problem.isEmpty() ? QStringLiteral("no heartbeat") : result.problem));
+    const Heartbeat &heartbeat = *result.heartbeat;
+    if (heartbeat.node != node)
+        return notRunning(node, QStringLiteral("%1 names node %2").arg(result.path, shown(heartbeat.node)));
+    if (heartbeat.stopped)
+        return notRunning(node, QStringLiteral("it stopped at %1").arg(shown(heartbeat.writtenAt)));
+    ProcStat stat;
+    if (!readProcStat(QFile::encodeName(procRoot).constData(), long(heartbeat.pid), &stat) || stat.state == 'Z'
+        || stat.state == 'X')
+        return notRunning(node, QStringLiteral("pid %1 is gone").arg(heartbeat.pid));
+    if (stat.startTime != heartbeat.startTime)
+        return notRunning(node, QStringLiteral("pid %1 is another process now").arg(heartbeat.pid));
+    const qint64 ageMs = nowMs - heartbeat.monotonicMs;
+    if (ageMs >= kCurrentForMs)
+        return QStringLiteral("%1hangs on %2 (no heartbeat for %3 s)")
+            .arg(QLatin1String(kReasonPrefix), shown(node))
+            .arg(ageMs / 1000);
+    if (ageMs <= -kCurrentForMs)
+        return notRunning(node, QStringLiteral("its heartbeat is dated %1 s ahead").arg(-ageMs / 1000));
+    return QString();
+}
+
+QString prologRefusal(const ReadResult &result, const PrologJob &job, const QString &node, const QString &procRoot,
+                      qint64 nowMs, const QString &defaultPartition)
+{
+    const QString holdPartition = result.heartbeat ? result.heartbeat->partition : defaultPartition;
+    if (!job.partition.isEmpty() && job.partition == holdPartition)
+        return QString();
+    if (QString reason = notRunningReason(result, node, procRoot, nowMs); !reason.isEmpty())
+        return reason;
+    const QList<GuardGpu> &gpus = result.heartbeat->gpus;
+    QList<HolderScanner::Node> nodes;
+    for (int position : job.gresPositions) {
+        if (position < 0 || position >= gpus.size())
+            return QStringLiteral("%1GPU %2 in %3's gres.conf is not one idlegpu watches (it names %4)")
+                .arg(QLatin1String(kReasonPrefix))
+                .arg(position)
+                .arg(shown(node))
+                .arg(gpus.size());
+        nodes.append({gpus.at(position).path, gpus.at(position).index, false});
+    }
+    if (nodes.isEmpty())
+        return QString();
+    const qint64 self = ::getpid();
+    const HolderScanner::Result scan = HolderScanner(procRoot).scan(nodes, {}, true);
+    for (const Holder &holder : scan.holders) {
+        if (holder.pid == self || (job.id > 0 && holder.slurmJobId == job.id) || holder.gpus.isEmpty())
+            continue;
+        return QStringLiteral("%1GPU %2 of %3 is in use by pid %4 (%5)")
+            .arg(QLatin1String(kReasonPrefix))
+            .arg(holder.gpus.first())
+            .arg(shown(node))
+            .arg(holder.pid)
+            .arg(shown(holder.comm));
+    }
+    return QString();
+}
+
+GuardFile::GuardFile(const QString &folder) : m_folder(folder) {}
+
+bool GuardFile::write(const Heartbeat &heartbeat)
+{
+    const SecureFile::Opened opened = m_folder == rootRuntimeFolderPath()
+                                          ? openRootRuntimeFolder(true)
+                                          : SecureFile::openTrustedFolder(m_folder, ::geteuid());
+    QString error = opened.error;
+    if (opened.ok() && SecureFile::replaceFileAt(opened.fd.get(), fileName(heartbeat.node), toJson(heartbeat), 0644,
+                                                 false, &error)) {
+        if (!m_lastError.isEmpty())
+            qCInfo(lcSlurm, "the heartbeat for Slurm's prolog and health check is written again");
+        m_lastError.clear();
+        return true;
+    }
+    if (error != m_lastError)
+        qCWarning(lcSlurm, "cannot write the heartbeat for Slurm's prolog and health check (%s): %s; they will "
+                           "refuse this node's jobs",
+                  qPrintable(QDir(m_folder).filePath(fileName(heartbeat.node))), qPrintable(error));
+    m_lastError = error;
+    return false;
+}
+
+Heartbeat selfHeartbeat(const QString &procRoot)
+{
+    Heartbeat heartbeat;
+    heartbeat.pid = ::getpid();
+    ProcStat stat;
+    if (readProcStat(QFile::encodeName(procRoot).constData(), long(heartbeat.pid), &stat))
+        heartbeat.startTime = stat.startTime;
+    if (const QString conf = qEnvironmentVariable("SLURM_CONF"); QDir::isAbsolutePath(conf))
+        heartbeat.slurmConf = conf;
+    return heartbeat;
+}
+
+} // namespace SlurmGuard

@@ -1,0 +1,122 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// SPDX-FileCopyrightText: 2026 The idlegpu authors
+#pragma once
+// idlegpu's heartbeat for Slurm's own fail-closed hooks ("the guard file"): idlegpu in Slurm mode writes
+// <root runtime folder>/slurm-<node>.guard every second from the monitor's thread (a hung monitor stops it), once
+// before its first Slurm command and once more, marked stopped, at a clean exit. Slurm's Prolog and
+// HealthCheckProgram (idlegpu --slurm-prolog / --slurm-health) read it without reading idlegpu's config: it names the
+// process (pid and start time, so that a reused pid is not taken for it), the node, the hold partition, SLURM_CONF
+// (the health check gets none from slurmd) and the GPUs in gres.conf's order with their device nodes.
+//
+// idlegpu is "running and current" on a node when the file is root's, a regular file nobody else may write, parses,
+// names that node, was not marked stopped, was written less than kCurrentForMs ago, and its pid is alive with the
+// start time written. Anything else, a link, another owner's file, garbage, a dead or reused pid, is a reason to
+// refuse the node's jobs, said in words that start with kReasonPrefix (Slurm's drain reason).
+//
+// Pure but for read() and GuardFile::write(): the verdicts take the folder, the proc root and the clock, so that tests
+// need no root and no Slurm.
+#include "holders/holderscanner.h"
+#include "model/snapshot.h"
+
+#include <QByteArray>
+#include <QList>
+#include <QString>
+
+#include <optional>
+#include <sys/types.h>
+
+namespace SlurmGuard {
+
+// Every drain idlegpu makes starts with this: idlegpu resumes a node drained so, and no other.
+inline constexpr char kReasonPrefix[] = "idlegpu: ";
+// A heartbeat older than this (CLOCK_MONOTONIC) says idlegpu hangs: it is written every second.
+inline constexpr qint64 kCurrentForMs = 5'000;
+// A real one is a few hundred bytes per GPU.
+inline constexpr qint64 kMaxFileBytes = 64 * 1024;
+inline constexpr int kMaxGpus = 1024;
+
+struct GuardGpu
+{
+    int index = -1; // idlegpu's GPU index, the N of nvidiaN
+    QString path;   // its device node
+    bool operator==(const GuardGpu &) const = default;
+};
+
+struct Heartbeat
+{
+    qint64 pid = 0;
+    quint64 startTime = 0; // /proc/<pid>/stat field 22 (clock ticks after boot)
+    QString node;
+    QString partition;     // of the holds: its jobs pass the prolog
+    QString slurmConf;     // SLURM_CONF as idlegpu has it; empty when unset
+    QList<GuardGpu> gpus;  // the NVIDIA GPUs in gres.conf's order: a job's GRES index is a position here
+    qint64 monotonicMs = 0; // CLOCK_MONOTONIC when written (the same clock for every process of the machine)
+    QString writtenAt;     // UTC, ISO 8601, for people
+    bool stopped = false;  // written at a clean exit
+    bool operator==(const Heartbeat &) const = default;
+};
+
+// "slurm-ws0.guard"
+QString fileName(const QString &node);
+// The NVIDIA GPUs of `devices` as the heartbeat lists them: gres.conf's order (by index).
+QList<GuardGpu> gpusInGresOrder(const QList<GpuDevice> &devices);
+
+QByteArray toJson(const Heartbeat &heartbeat);
+// nullopt with *error set when `text` is no heartbeat: not JSON, a field missing or of another type, a relative
+// device path, too many GPUs. Never trusts a size or a count it reads.
+std::optional<Heartbeat> parse(const QByteArray &text, QString *error);
+
+struct ReadResult
+{
+    QString path;                       // <folder>/slurm-<node>.guard
+    std::optional<Heartbeat> heartbeat; // set when the file is trusted and parses
+    // Why it cannot be used, when it cannot: "no /run/idlegpu/slurm-ws0.guard", "... is not root's (uid 1000)".
+    QString problem;
+    // The file exists but is not to be trusted (a link, another owner's, writable by others, not a regular file):
+    // nothing in it is used, the hold partition neither.
+    bool untrusted = false;
+};
+
+// Reads <folder>/slurm-<node>.guard as idlegpu's only when the folder is trusted (SecureFile::openTrustedFolder) and
+// the file, opened once with O_NOFOLLOW and checked on that fd, is a regular file owned by `owner` (root; tests give
+// their own uid), writable by nobody else, at most kMaxFileBytes.
+ReadResult read(const QString &folder, const QString &node, uid_t owner);
+
+// Why idlegpu is not running and current on `node` by `result`, as a drain reason ("idlegpu: not running on ws3 (pid
+// 4242 is gone)", "idlegpu: hangs on ws3 (no heartbeat for 7 s)"); empty when it is. `nowMs`: CLOCK_MONOTONIC.
+QString notRunningReason(const ReadResult &result, const QString &node, const QString &procRoot, qint64 nowMs);
+
+// The job a Prolog is asked about (slurmd's environment).
+struct PrologJob
+{
+    qint64 id = 0;            // SLURM_JOB_ID
+    QString partition;        // SLURM_JOB_PARTITION
+    QList<int> gresPositions; // SLURM_JOB_GPUS: positions in gres.conf
+};
+
+// Why the Prolog refuses `job` on `node`, as a drain reason; empty when it may run. Jobs of the hold partition (the
+// heartbeat's, else `defaultPartition` when there is no trusted heartbeat) pass; the others are refused when idlegpu is
+// not running and current, when a GPU they got is not one the heartbeat names, or when a process has the device node
+// of one of their GPUs open ("idlegpu: GPU 1 of ws2 is in use by pid 977 (python3)"). `procRoot`: where the processes
+// are looked for, as the monitor's scan does.
+QString prologRefusal(const ReadResult &result, const PrologJob &job, const QString &node, const QString &procRoot,
+                      qint64 nowMs, const QString &defaultPartition);
+
+// Writes the heartbeat into a folder, as root's 0644 in one rename (SecureFile::replaceFileAt). A failure is logged
+// once, and again once it has been written since.
+class GuardFile
+{
+public:
+    // `folder`: rootRuntimeFolderPath() (made where missing), or the tests' own, which is trusted for this user.
+    explicit GuardFile(const QString &folder);
+    bool write(const Heartbeat &heartbeat);
+
+private:
+    QString m_folder;
+    QString m_lastError;
+};
+
+// This process as a heartbeat names it: its pid, its start time and its SLURM_CONF (when an absolute path).
+Heartbeat selfHeartbeat(const QString &procRoot = QStringLiteral("/proc"));
+
+} // namespace SlurmGuard
