@@ -18,7 +18,9 @@
 #   lab_in N COMMAND...         COMMAND on workstation N (in its namespace), as a program there would run
 #   lab_idlegpu_start N         idlegpu --headless on workstation N as the system service runs it: root, its own
 #                               config DIR/wsN/idlegpu.conf, state and log; its pid in LAB_IDLEGPU_PID[N]
-#   lab_idlegpu_stop N          SIGTERM (after SIGCONT: it may have been stopped), SIGKILL if it does not exit
+#   lab_idlegpu_beating N       its heartbeat for Slurm's Prolog and health check is there
+#   lab_idlegpu_status N        its --status's lines of the GPUs
+#   lab_idlegpu_stop N...       SIGTERM (after SIGCONT: it may have been stopped), SIGKILL if it does not exit
 #   lab_down                    every idlegpu, job and daemon stopped, the namespaces and heartbeats removed
 LAB_NS=lab$$
 LAB_WORKSTATIONS=(1 2 3)
@@ -104,24 +106,43 @@ lab_start() {
 
 lab_idlegpu_start() {
     local n=$1 dir=$CLUSTER_DIR/ws$1
-    XDG_STATE_HOME=$dir/state lab_in "$n" "$LAB_IDLEGPU" --headless -c "$dir/idlegpu.conf" >>"$dir/idlegpu.log" 2>&1 &
-    LAB_IDLEGPU_PID[$n]=$! # nsenter execs the program: this is idlegpu's pid
+    # nsenter itself, not a function around it, in the background: it execs idlegpu, so $! is idlegpu's pid.
+    XDG_STATE_HOME=$dir/state nsenter --net="/run/netns/$LAB_NS-ws$n" "$LAB_IDLEGPU" --headless -c "$dir/idlegpu.conf" \
+        >>"$dir/idlegpu.log" 2>&1 &
+    LAB_IDLEGPU_PID[$n]=$!
+}
+
+# Workstation N's idlegpu has written its heartbeat for the guard (/run/idlegpu/slurm-wsN.guard, naming its pid).
+lab_idlegpu_beating() {
+    grep -qsE "\"pid\": *${LAB_IDLEGPU_PID[$1]}[,}]" "/run/idlegpu/slurm-ws$1.guard"
+}
+
+# What idlegpu --status on workstation N says of its GPUs: "GPU 1: lent to the lab: job 7 (root)" a line.
+lab_idlegpu_status() {
+    lab_in "$1" "$LAB_IDLEGPU" --status -c "$CLUSTER_DIR/ws$1/idlegpu.conf" 2>&1 | grep '^GPU '
 }
 
 lab_idlegpu_stop() {
-    local pid=${LAB_IDLEGPU_PID[$1]:-}
-    [ -n "$pid" ] || return 0
-    kill -CONT "$pid" 2>/dev/null
-    kill "$pid" 2>/dev/null
-    for _ in $(seq 60); do kill -0 "$pid" 2>/dev/null || break; sleep 0.25; done
-    kill -9 "$pid" 2>/dev/null
-    wait "$pid" 2>/dev/null
-    LAB_IDLEGPU_PID[$1]=""
+    local n pid pids=()
+    for n in "$@"; do
+        pid=${LAB_IDLEGPU_PID[$n]:-}
+        [ -n "$pid" ] && pids+=("$pid") && LAB_IDLEGPU_PID[$n]=""
+    done
+    [ ${#pids[@]} -gt 0 ] || return 0
+    kill -CONT "${pids[@]}" 2>/dev/null
+    kill "${pids[@]}" 2>/dev/null
+    # At its exit idlegpu holds every GPU (salloc, up to its timeout where a node is drained): all at once.
+    for _ in $(seq 80); do # until none is left
+        for pid in "${pids[@]}"; do kill -0 "$pid" 2>/dev/null && break; done || break
+        sleep 0.25
+    done
+    kill -9 "${pids[@]}" 2>/dev/null
+    for pid in "${pids[@]}"; do wait "$pid" 2>/dev/null; done
 }
 
 lab_down() {
     local n
-    for n in "${LAB_WORKSTATIONS[@]}"; do lab_idlegpu_stop "$n"; done
+    lab_idlegpu_stop "${LAB_WORKSTATIONS[@]}"
     cluster_stop
     for n in "${LAB_WORKSTATIONS[@]}"; do ip netns del "$LAB_NS-ws$n" 2>/dev/null; done
     ip netns del "$LAB_NS-ctl" 2>/dev/null
