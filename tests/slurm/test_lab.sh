@@ -27,7 +27,6 @@ LAB_IDLEGPU=$IDLEGPU
 [ "$(id -u)" -eq 0 ] || { echo "SKIP: needs root (slurmd, the namespaces and the holds' salloc -p owner)"; exit 77; }
 reason=$(cluster_have_packages) || { echo "SKIP: $reason"; exit 77; }
 command -v ip >/dev/null && command -v nsenter >/dev/null || { echo "SKIP: needs ip (iproute2) and nsenter"; exit 77; }
-reason=$(lab_netns_add 2>&1) || { echo "SKIP: cannot make a network namespace (ip netns add: $reason)"; exit 77; }
 
 trials=${IDLEGPU_LAB_TRIALS:-3}
 cred_expire=5 # Slurm's least: a requeued job starts again no sooner than cred_expire + 1 s after
@@ -46,6 +45,7 @@ cleanup() {
     log "torn down"
 }
 trap cleanup EXIT
+reason=$(lab_netns_add 2>&1) || { echo "SKIP: cannot make a network namespace (ip netns add: $reason)"; exit 77; }
 
 # --- helpers
 job_on() { gpu_jobs | awk -v node="ws$1" -v idx="$2" '$2 == node && $3 == idx { print $1 }'; }
@@ -91,6 +91,9 @@ owner_start() {
     owner_pid[$name]=$!
     exec {fd}>"$B/go.$name"
     owner_fd[$name]=$fd
+    # ready once it holds nvidia-uvm (its last before the fifo): the time of the open is then the echo's
+    wait_for 5 eval 'readlink "/proc/${owner_pid[$name]}"/fd/* | grep -qx "$dev/nvidia-uvm"' \
+        || fail "the owner's program on ws$2 did not start"
 }
 owner_go() { open_ns[$1]=$(date +%s%N); echo go >&"${owner_fd[$1]}"; }
 owner_stop() {
@@ -163,7 +166,7 @@ per_node=$(gpu_jobs | awk '{ print $2 }' | sort | uniq -c | awk '{ printf "%s:%s
 # --- no GPU free: the owner of ws2 opens GPU 1; only that job is requeued, and it waits for that GPU
 victim=$(job_on 2 1)
 others=$(running | grep -vx "$victim")
-owner_start b 2 1; sleep 0.3
+owner_start b 2 1
 owner_go b
 wait_for 10 is_state "$victim" PENDING && pass "the job on ws2's GPU 1 ($victim) was requeued" \
     || fail "job $victim is $(state_of "$victim")"
@@ -188,7 +191,7 @@ for ((k = 1; k <= trials; k++)); do
     victim=$(job_on 2 1)
     [ -n "$victim" ] || { fail "trial $k: no job on ws2's GPU 1: $(gpu_jobs | tr '\n' ' ')"; break; }
     others=$(running | grep -vx "$victim")
-    owner_start t 2 1; sleep 0.3
+    owner_start t 2 1
     owner_go t
     if wait_for 10 is_state "$victim" PENDING && all_running $others; then
         [ "$k" = 1 ] && pass "with a GPU free elsewhere, only the job on ws2's GPU 1 ($victim) is requeued"
@@ -214,6 +217,7 @@ for ((k = 1; k <= trials; k++)); do
     wait_for 15 eval '[ "$(job_on 2 1)" = "$next" ]' || fail "trial $k: job $next not on ws2's GPU 1: $(jobs_text)"
     sl scancel "$victim"; wait_for 10 gone "$victim" || fail "job $victim was not cancelled"
 done
+log "open -> SIGTERM, ms: $(sort -n "$B/open_to_term" | tr '\n' ' ')"
 echo "BENCH lab: owner's open -> SIGTERM of the lab job on that GPU (ws2 GPU 1): $(percentiles "$B/open_to_term")"
 echo "BENCH lab: a requeued job's SIGTERM -> its start on a free GPU elsewhere:" \
     "$(percentiles "$B/term_to_elsewhere") (cred_expire=$cred_expire s)"
@@ -222,7 +226,7 @@ echo "BENCH lab: a requeued job's SIGTERM -> its start on a free GPU elsewhere:"
 a=$(job_on 1 0); [ -n "$a" ] && ia=0 || { a=$(job_on 1 1); ia=1; }
 c=$(job_on 3 0); [ -n "$c" ] && ic=0 || { c=$(job_on 3 1); ic=1; }
 others=$(running | grep -vx -e "$a" -e "$c")
-owner_start d1 1 "$ia"; owner_start d3 3 "$ic"; sleep 0.3
+owner_start d1 1 "$ia"; owner_start d3 3 "$ic"
 owner_go d1; owner_go d3
 wait_for 10 eval 'is_state "$a" PENDING && is_state "$c" PENDING' && all_running $others \
     && pass "owners on ws1 and ws3 at once: jobs $a and $c requeued, the others run on" \
@@ -237,7 +241,7 @@ both=$(submit --gres=gpu:2 -w ws3)
 wait_for 15 is_state "$both" RUNNING && [ "$(job_on 3 0)" = "$both" ] && [ "$(job_on 3 1)" = "$both" ] \
     && pass "a job on both GPUs of ws3 ($both) runs" || fail "job $both is $(state_of "$both"): $(jobs_text)"
 for idx in 0 1; do
-    owner_start e 3 "$idx"; sleep 0.3
+    owner_start e 3 "$idx"
     owner_go e
     wait_for 10 is_state "$both" PENDING \
         && pass "it is requeued when its owner opens GPU $idx ($(latency_of e "$both") ms to its SIGTERM)" \
