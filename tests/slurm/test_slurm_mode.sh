@@ -60,8 +60,7 @@ chmod 600 "$B/idlegpu.conf"
 # slurm.conf and gres.conf from what idlegpu prints for the admin, with this cluster's address and a short KillWait.
 "$IDLEGPU" --print-slurm-conf -c "$B/idlegpu.conf" > "$B/print.txt" || { fail "--print-slurm-conf"; exit 1; }
 grep -q '^NodeName=ws0 CPUs=[0-9]* Gres=gpu:gpu0:1,gpu:gpu1:1 State=UNKNOWN$' "$B/print.txt" && pass "--print-slurm-conf: the node's Gres" || fail "--print-slurm-conf: $(cat "$B/print.txt")"
-# The Prolog and health check (installed under /usr/libexec) are the lab suite's to test: left out here.
-slurm_lines=$(grep -v -e '^#' -e ' Name=gpu ' -e '^Prolog=' -e '^HealthCheck' -e '^SchedulerParameters=' "$B/print.txt" \
+slurm_lines=$(grep -v '^#' "$B/print.txt" | grep -v ' Name=gpu ' \
     | sed -e "s/^NodeName=ws0 CPUs=[0-9]*/NodeName=ws0 NodeAddr=127.0.0.1 NodeHostname=$(hostname -s) CPUs=$(nproc)/" \
           -e 's/^KillWait=.*/KillWait=2/')
 cluster_conf "$slurm_lines" "$(grep ' Name=gpu ' "$B/print.txt")"
