@@ -5,18 +5,26 @@
 #include "base/clock.h"
 #include "config/config.h"
 #include "config/runtimefolder.h"
+#include "config/securefile.h"
+#include "holders/procparse.h"
 #include "slurm/guardfile.h"
 #include "slurm/slurmcommands.h"
 #include "slurm/slurmjobs.h"
+#include "slurm/slurmlender.h"
 
 #include <QCoreApplication>
 #include <QDir>
-#include <QProcess>
+#include <QFile>
+#include <QFileInfo>
+#include <QProcessEnvironment>
 #include <QStandardPaths>
 #include <QSysInfo>
 #include <QTextStream>
 
+#include <fcntl.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 namespace {
 
@@ -49,27 +57,7 @@ struct Scontrol
             *error = QStringLiteral("no scontrol in %1").arg(kPath.join(QLatin1Char(':')));
             return std::nullopt;
         }
-        QProcess process;
-        process.setProcessEnvironment(environment);
-        process.setStandardInputFile(QProcess::nullDevice());
-        process.start(program, arguments);
-        if (!process.waitForStarted(kScontrolTimeoutMs)) {
-            *error = QStringLiteral("scontrol cannot be run (%1)").arg(process.errorString());
-            return std::nullopt;
-        }
-        if (!process.waitForFinished(kScontrolTimeoutMs)) {
-            process.kill();
-            process.waitForFinished(1'000);
-            *error = QStringLiteral("scontrol got no answer within %1 s").arg(kScontrolTimeoutMs / 1000);
-            return std::nullopt;
-        }
-        if (process.exitStatus() != QProcess::NormalExit || process.exitCode() != 0) {
-            const QString message = Slurm::errorOf(process.readAllStandardError());
-            *error = message.isEmpty() ? QStringLiteral("scontrol failed (exit code %1)").arg(process.exitCode())
-                                       : QStringLiteral("scontrol: %1").arg(message);
-            return std::nullopt;
-        }
-        return process.readAllStandardOutput();
+        return SlurmLender::runOnce(program, arguments, kScontrolTimeoutMs, error, environment);
     }
 };
 
@@ -80,8 +68,10 @@ Scontrol scontrolFor(const SlurmGuardRun &run, const SlurmGuard::ReadResult &gua
     scontrol.environment.insert(QStringLiteral("PATH"), kPath.join(QLatin1Char(':')));
     scontrol.environment.insert(QStringLiteral("LANG"), QStringLiteral("C"));
     QString conf = run.slurmConf;
-    if (!QDir::isAbsolutePath(conf) && guard.heartbeat)
+    if (!QDir::isAbsolutePath(conf) && guard.heartbeat && QFileInfo::exists(guard.heartbeat->slurmConf))
         conf = guard.heartbeat->slurmConf;
+    if (!QDir::isAbsolutePath(conf))
+        conf = run.parentSlurmConf;
     if (QDir::isAbsolutePath(conf))
         scontrol.environment.insert(QStringLiteral("SLURM_CONF"), conf);
     return scontrol;
@@ -99,6 +89,24 @@ void drainUnlessDrained(const Scontrol &scontrol, const QString &node, const QSt
     }
     if (!scontrol.run(Slurm::drainArguments(node, reason), &error))
         printErr(Cli::tr("Cannot drain node %1: %2").arg(node, error));
+}
+
+// SLURM_CONF in the environment of the parent process (slurmd) when the parent is root's; empty otherwise.
+QString rootParentSlurmConf()
+{
+    const QByteArray folder = "/proc/" + QByteArray::number(qint64(::getppid()));
+    struct stat st{};
+    if (::stat(folder.constData(), &st) != 0 || st.st_uid != 0)
+        return QString();
+    const UniqueFd fd(::open((folder + "/environ").constData(), O_RDONLY | O_CLOEXEC));
+    if (!fd.valid())
+        return QString();
+    const std::optional<QByteArray> environ = SecureFile::readAll(fd.get(), 1 << 20, nullptr);
+    if (!environ)
+        return QString();
+    int length = 0;
+    const char *value = environValue(environ->constData(), int(environ->size()), "SLURM_CONF", &length);
+    return value ? QFile::decodeName(QByteArray(value, length)) : QString();
 }
 
 } // namespace
@@ -128,6 +136,7 @@ SlurmGuardRun slurmGuardRunOfEnvironment()
     run.job.partition = qEnvironmentVariable("SLURM_JOB_PARTITION");
     run.job.gresPositions = Slurm::parseIndexList(qEnvironmentVariable("SLURM_JOB_GPUS"));
     run.slurmConf = qEnvironmentVariable("SLURM_CONF");
+    run.parentSlurmConf = rootParentSlurmConf();
     run.nowMs = SystemClock::instance()->nowMs();
     return run;
 }

@@ -11,7 +11,7 @@
 // Slurm runs a program without arguments: the binary called through a link named idlegpu-slurm-prolog or
 // idlegpu-slurm-health acts as if given the option. Both run scontrol, each call under a timeout, with a fixed
 // environment (PATH=/usr/sbin:/usr/bin:/sbin:/bin, LANG=C, SLURM_CONF from their own environment, else the
-// heartbeat's): slurmd gives the prolog no PATH and the health check no SLURM_CONF.
+// heartbeat's, else slurmd's): slurmd gives the prolog no PATH and the health check no SLURM_CONF.
 #include "slurm/guardfile.h"
 
 #include <QString>
@@ -33,6 +33,9 @@ struct SlurmGuardRun
     QString node;          // SLURMD_NODENAME, else the short host name ([slurm] node='s default)
     SlurmGuard::PrologJob job; // SLURM_JOB_ID, SLURM_JOB_PARTITION, SLURM_JOB_GPUS
     QString slurmConf;     // SLURM_CONF of the environment; empty: the heartbeat's
+    // SLURM_CONF of the parent (slurmd) when it is root's: for the health check, which slurmd gives none, when no
+    // heartbeat names one that exists (none written yet, or a stopped one of an old configuration).
+    QString parentSlurmConf;
     qint64 nowMs = 0;      // CLOCK_MONOTONIC
 };
 SlurmGuardRun slurmGuardRunOfEnvironment();

@@ -1771,8 +1771,20 @@ The previous configuration stays in force.</source>
         <translation>打印将本机 GPU 借给 Slurm 队列（配置中的 [slurm]）所需的 slurm.conf 和 gres.conf 行，供集群管理员粘贴；然后退出。</translation>
     </message>
     <message>
-        <source>Choose one of --headless, --status, --check-config, --print-slurm-conf, --demo and --settings.</source>
-        <translation>请从 --headless、--status、--check-config、--print-slurm-conf、--demo 和 --settings 中选择一个。</translation>
+        <source>Choose one of --headless, --status, --check-config, --print-slurm-conf, --slurm-prolog, --slurm-health, --demo and --settings.</source>
+        <translation>请从 --headless、--status、--check-config、--print-slurm-conf、--slurm-prolog、--slurm-health、--demo 和 --settings 中选择一个。</translation>
+    </message>
+    <message>
+        <source>Slurm&apos;s Prolog (also as the link idlegpu-slurm-prolog): exit 0 to let the job run, or drain the node and exit 1 while idlegpu is not running or a process uses one of the job&apos;s GPUs.</source>
+        <translation>Slurm 的 Prolog（也可通过链接 idlegpu-slurm-prolog 调用）：退出码 0 表示允许作业运行；当 idlegpu 未运行或有进程正在使用该作业的某个 GPU 时，将节点置为 drain 并以 1 退出。</translation>
+    </message>
+    <message>
+        <source>Slurm&apos;s HealthCheckProgram (also as the link idlegpu-slurm-health): drain the node while idlegpu is not running; exit 0.</source>
+        <translation>Slurm 的 HealthCheckProgram（也可通过链接 idlegpu-slurm-health 调用）：idlegpu 未运行时将节点置为 drain；以 0 退出。</translation>
+    </message>
+    <message>
+        <source>Cannot drain node %1: %2</source>
+        <translation>无法将节点 %1 置为 drain：%2</translation>
     </message>
     <message>
         <source>Slurm unreachable: %1</source>

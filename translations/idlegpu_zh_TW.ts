@@ -1771,8 +1771,20 @@ The previous configuration stays in force.</source>
         <translation>列印將本機 GPU 借給 Slurm 佇列（配置中的 [slurm]）所需的 slurm.conf 和 gres.conf 行，供叢集管理員貼上；然後退出。</translation>
     </message>
     <message>
-        <source>Choose one of --headless, --status, --check-config, --print-slurm-conf, --demo and --settings.</source>
-        <translation>請從 --headless、--status、--check-config、--print-slurm-conf、--demo 和 --settings 中選擇一個。</translation>
+        <source>Choose one of --headless, --status, --check-config, --print-slurm-conf, --slurm-prolog, --slurm-health, --demo and --settings.</source>
+        <translation>請從 --headless、--status、--check-config、--print-slurm-conf、--slurm-prolog、--slurm-health、--demo 和 --settings 中選擇一個。</translation>
+    </message>
+    <message>
+        <source>Slurm&apos;s Prolog (also as the link idlegpu-slurm-prolog): exit 0 to let the job run, or drain the node and exit 1 while idlegpu is not running or a process uses one of the job&apos;s GPUs.</source>
+        <translation>Slurm 的 Prolog（也可透過連結 idlegpu-slurm-prolog 呼叫）：結束碼 0 表示允許作業執行；當 idlegpu 未執行或有程序正在使用該作業的某個 GPU 時，將節點設為 drain 並以 1 結束。</translation>
+    </message>
+    <message>
+        <source>Slurm&apos;s HealthCheckProgram (also as the link idlegpu-slurm-health): drain the node while idlegpu is not running; exit 0.</source>
+        <translation>Slurm 的 HealthCheckProgram（也可透過連結 idlegpu-slurm-health 呼叫）：idlegpu 未執行時將節點設為 drain；以 0 結束。</translation>
+    </message>
+    <message>
+        <source>Cannot drain node %1: %2</source>
+        <translation>無法將節點 %1 設為 drain：%2</translation>
     </message>
     <message>
         <source>Slurm unreachable: %1</source>

@@ -560,33 +560,45 @@ void SlurmLender::setGpuDevices(const QList<GpuDevice> &devices)
     m_gresOrder = gresOrderOf(devices);
 }
 
-std::optional<Slurm::NodeView> SlurmLender::listOnce(const SlurmConfig &slurm, const QList<int> &gresOrder,
-                                                     QString *error, const SlurmCommands &commands)
+std::optional<QByteArray> SlurmLender::runOnce(const QString &program, const QStringList &arguments, int timeoutMs,
+                                               QString *error, const std::optional<QProcessEnvironment> &environment)
 {
     QProcess process;
     process.setStandardInputFile(QProcess::nullDevice());
-    process.start(commands.scontrol, Slurm::listArguments());
-    const bool started = process.waitForStarted(commands.commandTimeoutMs);
-    const bool finished = started && process.waitForFinished(commands.commandTimeoutMs);
+    if (environment)
+        process.setProcessEnvironment(*environment);
+    process.start(program, arguments);
+    const bool started = process.waitForStarted(timeoutMs);
+    const bool finished = started && process.waitForFinished(timeoutMs);
     if (started && !finished) {
         process.kill();
         process.waitForFinished(kKillGraceMs);
     }
     if (!finished || process.exitStatus() != QProcess::NormalExit || process.exitCode() != 0) {
         if (error) {
-            const QString name = commands.scontrol.mid(commands.scontrol.lastIndexOf(QLatin1Char('/')) + 1);
+            const QString name = program.mid(program.lastIndexOf(QLatin1Char('/')) + 1);
             const QString message = Slurm::errorOf(process.readAllStandardError());
             if (!started)
                 *error = QStringLiteral("%1 cannot be run (%2)").arg(name, process.errorString());
             else if (!finished)
-                *error = QStringLiteral("%1 got no answer within %2 s").arg(name).arg(commands.commandTimeoutMs / 1000.0);
+                *error = QStringLiteral("%1 got no answer within %2 s").arg(name).arg(timeoutMs / 1000.0);
             else
                 *error = message.isEmpty() ? QStringLiteral("%1 failed (exit code %2)").arg(name).arg(process.exitCode())
                                            : QStringLiteral("%1: %2").arg(name, message);
         }
         return std::nullopt;
     }
-    return Slurm::viewOfNode(Slurm::parseShowJobs(process.readAllStandardOutput()), slurm, gresOrder);
+    return process.readAllStandardOutput();
+}
+
+std::optional<Slurm::NodeView> SlurmLender::listOnce(const SlurmConfig &slurm, const QList<int> &gresOrder,
+                                                     QString *error, const SlurmCommands &commands)
+{
+    const std::optional<QByteArray> output =
+        runOnce(commands.scontrol, Slurm::listArguments(), commands.commandTimeoutMs, error);
+    if (!output)
+        return std::nullopt;
+    return Slurm::viewOfNode(Slurm::parseShowJobs(*output), slurm, gresOrder);
 }
 
 QHash<QString, WorkloadRuntime> SlurmLender::lookOnce(const Config &config, const QList<GpuDevice> &devices,

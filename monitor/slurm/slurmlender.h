@@ -21,6 +21,7 @@
 
 #include <QHash>
 #include <QPointer>
+#include <QProcessEnvironment>
 
 #include <functional>
 #include <memory>
@@ -76,6 +77,13 @@ public:
     // (blocking: not for the monitor's thread).
     static QHash<QString, WorkloadRuntime> lookOnce(const Config &config, const QList<GpuDevice> &devices,
                                                     const SlurmCommands &commands = SlurmCommands());
+
+    // Runs a Slurm command once and returns its output, blocking as lookOnce() (for one-shot commands, never the
+    // monitor's thread); nullopt with *error set ("scontrol got no answer within 5 s") when it cannot be run, times
+    // out (then it is killed) or fails. `environment`: the child's; none: this process's.
+    static std::optional<QByteArray> runOnce(const QString &program, const QStringList &arguments, int timeoutMs,
+                                             QString *error,
+                                             const std::optional<QProcessEnvironment> &environment = std::nullopt);
 
 private:
     // Lists the jobs once, blocking as lookOnce(). nullopt with *error set when Slurm cannot be asked.

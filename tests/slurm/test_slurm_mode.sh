@@ -10,6 +10,9 @@
 #     the open to that job's SIGTERM is printed: the bench figure);
 #   - the open closes: the hold goes and the job runs again;
 #   - idlegpu exits on SIGTERM: every GPU is held.
+# Slurm's prolog and health check are the build's links (idlegpu-slurm-prolog and -health beside IDLEGPU), set once
+# the stale hold is placed: while idlegpu is not running the health check drains the node with idlegpu's reason,
+# idlegpu resumes it at start, every lab job passes the prolog, and after idlegpu's exit the node is drained again.
 # Skips (exit 77, with the reason) where the Slurm packages are missing or not run as root. The cluster is torn
 # down on every exit. Usage: test_slurm_mode.sh IDLEGPU HOLDOPEN
 set -uo pipefail
@@ -60,15 +63,45 @@ chmod 600 "$B/idlegpu.conf"
 # slurm.conf and gres.conf from what idlegpu prints for the admin, with this cluster's address and a short KillWait.
 "$IDLEGPU" --print-slurm-conf -c "$B/idlegpu.conf" > "$B/print.txt" || { fail "--print-slurm-conf"; exit 1; }
 grep -q '^NodeName=ws0 CPUs=[0-9]* Gres=gpu:gpu0:1,gpu:gpu1:1 State=UNKNOWN$' "$B/print.txt" && pass "--print-slurm-conf: the node's Gres" || fail "--print-slurm-conf: $(cat "$B/print.txt")"
-slurm_lines=$(grep -v '^#' "$B/print.txt" | grep -v ' Name=gpu ' \
+# The prolog's and the health check's lines name the package's links: the build's instead, checked every 2 s, set
+# after the stale hold below (a node the health check drained would not get it). nohold_on_prolog_fail joins the
+# cluster's own SchedulerParameters.
+guard_keys='^(Prolog|HealthCheckProgram|HealthCheckInterval|HealthCheckNodeState|SchedulerParameters)='
+[ "$(grep -cE "$guard_keys" "$B/print.txt")" = 5 ] && pass "--print-slurm-conf: the prolog and the health check" \
+    || fail "--print-slurm-conf: $(grep -E "$guard_keys" "$B/print.txt")"
+bin=$(cd "$(dirname "$IDLEGPU")" && pwd)
+guard_lines=""
+if [ -x "$bin/idlegpu-slurm-prolog" ] && [ -x "$bin/idlegpu-slurm-health" ]; then
+    guard_lines=$(grep -E "$guard_keys" "$B/print.txt" | grep -v '^SchedulerParameters=' \
+        | sed -e "s|^Prolog=.*|Prolog=$bin/idlegpu-slurm-prolog|" \
+              -e "s|^HealthCheckProgram=.*|HealthCheckProgram=$bin/idlegpu-slurm-health|" \
+              -e 's/^HealthCheckInterval=.*/HealthCheckInterval=2/')
+else
+    log "no idlegpu-slurm-prolog and -health beside $IDLEGPU: running without them"
+fi
+export CLUSTER_SCHEDULER_PARAMETERS=sched_interval=1,nohold_on_prolog_fail
+slurm_lines=$(grep -v '^#' "$B/print.txt" | grep -v ' Name=gpu ' | grep -vE "$guard_keys" \
     | sed -e "s/^NodeName=ws0 CPUs=[0-9]*/NodeName=ws0 NodeAddr=127.0.0.1 NodeHostname=$(hostname -s) CPUs=$(nproc)/" \
           -e 's/^KillWait=.*/KillWait=2/')
-cluster_conf "$slurm_lines" "$(grep ' Name=gpu ' "$B/print.txt")"
+gres_lines=$(grep ' Name=gpu ' "$B/print.txt")
+cluster_conf "$slurm_lines" "$gres_lines"
 cluster_start || { fail "the cluster did not start"; exit 1; }
 log "cluster up"
 
 # A hold left by an earlier run: idlegpu must count it, not place a second one.
 sl salloc -Q --no-shell -p owner -w ws0 --gres=gpu:gpu0:1 -c 1 -J idlegpu-hold-gpu0 || fail "the stale hold"
+
+node_line() { sl scontrol show node ws0 --oneliner 2>/dev/null; }
+drained_because() { node_line | grep -qE "State=[A-Z_+]*DRAIN.* Reason=$1"; }
+not_drained() { node_line | grep -q 'State=' && ! node_line | grep -qE 'State=[A-Z_+]*DRAIN'; }
+if [ -n "$guard_lines" ]; then
+    cluster_conf "$slurm_lines"$'\n'"$guard_lines" "$gres_lines"
+    sl scontrol reconfigure || fail "scontrol reconfigure"
+    reconfigured_ms=$(ms)
+    wait_for 40 drained_because "idlegpu: not running on ws0" \
+        && pass "idlegpu not running: the health check drained the node after $(( $(ms) - reconfigured_ms )) ms ($(node_line | grep -o 'Reason=.*'))" \
+        || fail "the node while idlegpu is not running: $(node_line)"
+fi
 
 "$IDLEGPU" --headless -c "$B/idlegpu.conf" > "$B/log/idlegpu.log" 2>&1 &
 idlegpu_pid=$!
@@ -78,6 +111,9 @@ for _ in $(seq 30); do
     sleep 0.1
 done
 [ "$duplicate" = 0 ] && pass "the stale hold of GPU 0 was taken over, not doubled" || fail "GPU 0 got a second hold"
+if [ -n "$guard_lines" ]; then
+    wait_for 15 not_drained && pass "idlegpu resumed the node it had drained" || fail "the node: $(node_line)"
+fi
 wait_for 20 has_holds 0 0 && pass "both GPUs lent once free for start_delay_seconds" || fail "holds: $(sl squeue -h -o '%i %j %T')"
 
 cat > "$B/job.sh" <<JOB
@@ -134,6 +170,10 @@ wait "$idlegpu_pid"; rc=$?; idlegpu_pid=""
 has_holds 1 1 && pass "every GPU held after the exit" || fail "holds: $(sl squeue -h -o '%i %j %T')"
 wait_for 10 bash -c "[ \"\$(timeout 5 squeue -h -p scavenger -t RUNNING | wc -l)\" = 0 ]" \
     && pass "no lab job runs on an unguarded GPU" || fail "jobs: $(sl squeue -h -o '%i %j %T')"
+if [ -n "$guard_lines" ]; then
+    wait_for 15 drained_because "idlegpu: not running on ws0 \(it stopped at" \
+        && pass "idlegpu stopped: the health check drained the node" || fail "the node after the exit: $(node_line)"
+fi
 grep -E 'idlegpu.slurm' "$B/log/idlegpu.log" | sed 's/^/    /' | head -40
 log "done, $failures failure(s)"
 [ "$failures" -eq 0 ]
