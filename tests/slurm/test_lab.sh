@@ -27,6 +27,8 @@ LAB_IDLEGPU=$IDLEGPU
 [ "$(id -u)" -eq 0 ] || { echo "SKIP: needs root (slurmd, the namespaces and the holds' salloc -p owner)"; exit 77; }
 reason=$(cluster_have_packages) || { echo "SKIP: $reason"; exit 77; }
 command -v ip >/dev/null && command -v nsenter >/dev/null || { echo "SKIP: needs ip (iproute2) and nsenter"; exit 77; }
+# Each workstation has nproc CPUs in slurm.conf; two jobs of one CPU each must fit.
+[ "$(nproc)" -ge 2 ] || { echo "SKIP: needs 2 CPUs (two lab jobs per workstation)"; exit 77; }
 
 trials=${IDLEGPU_LAB_TRIALS:-3}
 cred_expire=5 # Slurm's least: a requeued job starts again no sooner than cred_expire + 1 s after
@@ -116,7 +118,7 @@ for n in 1 2 3; do
     grep -q "^NodeName=ws$n CPUs=[0-9]* Gres=gpu:gpu0:1,gpu:gpu1:1 State=UNKNOWN$" "$B/ws$n/print.txt" \
         || fail "--print-slurm-conf on ws$n: $(cat "$B/ws$n/print.txt")"
 done
-# Section 2's hooks: the build's links, which Slurm calls without arguments.
+# The fail-closed hooks: the build's links, which Slurm calls without arguments.
 prolog=$(dirname "$IDLEGPU")/idlegpu-slurm-prolog health=$(dirname "$IDLEGPU")/idlegpu-slurm-health
 extra="KillWait=2"
 if [ -x "$prolog" ] && [ -x "$health" ]; then
@@ -269,6 +271,9 @@ else
     else
         fail "ws3 is $(node_state 3) after its idlegpu's SIGKILL"
     fi
+    # Refused by the Prolog (the job requeued) or the node drained first by the health check: either will do.
+    requeued() { sl scontrol show job "$1" | grep -q ' Restarts=[1-9]'; }
+    log "drained by $({ requeued "$j5" || requeued "$j6"; } && echo the Prolog || echo the health check)"
     stays 3 eval 'is_state "$j5" PENDING && is_state "$j6" PENDING' && pass "the new jobs wait" \
         || fail "jobs $j5 $j6: $(state_of "$j5") on $(node_of "$j5"), $(state_of "$j6") on $(node_of "$j6")"
     [ -z "$(starts_on_since 3 "$kill_ns")" ] && pass "no lab job started on ws3" \
