@@ -220,6 +220,9 @@ for ((k = 1; k <= trials; k++)); do
     sl scancel "$victim"; wait_for 10 gone "$victim" || fail "job $victim was not cancelled"
 done
 log "open -> SIGTERM, ms: $(sort -n "$B/open_to_term" | tr '\n' ' ')"
+# Where the time goes: ws2's idlegpu sees the open in a few ms; Slurm grants its hold (salloc) and then signals the job.
+log "ws2's hold of GPU 1 granted in, ms: $(grep -o 'GPU 1 held for the owner (job [0-9]*, granted in [0-9]* ms' \
+    "$B/ws2/idlegpu.log" | awk '{ print $(NF - 1) }' | sort -n | tr '\n' ' ')(load $(cut -d' ' -f1-3 /proc/loadavg))"
 echo "BENCH lab: owner's open -> SIGTERM of the lab job on that GPU (ws2 GPU 1): $(percentiles "$B/open_to_term")"
 echo "BENCH lab: a requeued job's SIGTERM -> its start on a free GPU elsewhere:" \
     "$(percentiles "$B/term_to_elsewhere") (cred_expire=$cred_expire s)"
