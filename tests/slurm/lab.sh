@@ -88,7 +88,8 @@ lab_conf() {
 lab_states() { sl sinfo -h -N -p scavenger -o '%N %T' 2>/dev/null; }
 
 lab_start() {
-    setsid nsenter --net="/run/netns/$LAB_NS-ctl" "$SBIN/slurmctld" -D -i >"$CLUSTER_DIR/log/ctld.out" 2>&1 </dev/null &
+    setsid nsenter --net="/run/netns/$LAB_NS-ctl" "$SBIN/slurmctld" -D -i \
+        >"$CLUSTER_DIR/log/ctld.out" 2>&1 </dev/null &
     local n
     for n in "${LAB_WORKSTATIONS[@]}"; do
         setsid nsenter --net="/run/netns/$LAB_NS-ws$n" "$SBIN/slurmd" -D -N "ws$n" \

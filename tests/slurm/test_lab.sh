@@ -15,8 +15,8 @@
 #     ws3's idlegpu killed -> no new lab job starts on ws3, which is drained with idlegpu's reason; idlegpu back ->
 #     ws3 resumed and used; idlegpu hung (SIGSTOP) -> drained by the health check within its interval + the
 #     heartbeat's 5 s, resumed after SIGCONT; an admin's drain ("maintenance") left alone throughout.
-# Skips (exit 77, with the reason) without root, the Slurm packages or network namespaces. Everything it started or
-# made is removed on every exit. Usage: test_lab.sh IDLEGPU HOLDOPEN
+# Skips (exit 77, with the reason) without root, the Slurm packages, network namespaces or 2 CPUs. Everything it
+# started or made is removed on every exit. Usage: test_lab.sh IDLEGPU HOLDOPEN
 set -uo pipefail
 # Absolute: slurmd runs the Prolog and health check links beside idlegpu only by a full path.
 IDLEGPU=$(cd "$(dirname "$1")" && pwd)/$(basename "$1") HOLDOPEN=$(cd "$(dirname "$2")" && pwd)/$(basename "$2")
