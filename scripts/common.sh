@@ -32,6 +32,8 @@ build="$repo/build"
 #                                   (16917-16918), so the munge and slurmd services Debian may start on install
 #                                   (slurmd only once /etc/slurm/slurm.conf exists) are left alone: the tests do not
 #                                   need them
+#   iproute2                        the lab suite (tests/slurm/lab.sh): `ip netns` and veth pairs for its three
+#                                   workstations, each in a network namespace of its own
 #   python3-prometheus-client       the metrics test (tst_it_metrics): Prometheus's own text parser reads the
 #                                   [metrics] textfile as node_exporter would
 #   prometheus                      the lab view test (tests/metrics, ctest -L metrics): the real Prometheus and
@@ -45,7 +47,7 @@ build="$repo/build"
 packages=(cmake ninja-build g++ pkgconf qt6-base-dev libgl-dev qt6-tools-dev qt6-tools-dev-tools qt6-l10n-tools
           psmisc xvfb trayer xdotool imagemagick x11-utils desktop-file-utils appstream dbus-daemon
           dpkg-dev lintian clang libclang-rt-14-dev ccache slurmctld slurmd slurm-client munge python3-prometheus-client
-          prometheus prometheus-node-exporter systemd)
+          iproute2 prometheus prometheus-node-exporter systemd)
 
 install_missing() {
     local missing=()

@@ -8,18 +8,54 @@
 # cred_expire + 1 s), the node's Gres never changed with scontrol. Its own munged socket and ports, so that a
 # distribution's munge or slurmd (which Debian may start on install) is left alone.
 #
-#   cluster_init DIR NODE GPUS     the folders, the munge key, munged, the fake GPUs DIR/dev/nvidia0..GPUS-1 (and
-#                                  nvidiactl, nvidia-uvm)
+#   cluster_init DIR NODE GPUS     the folders, the munge key, munged, the fake GPUs DIR/dev (none for 0)
+#   cluster_fake_gpus DIR GPUS     DIR/nvidia0..GPUS-1, nvidiactl, nvidia-uvm
 #   cluster_conf SLURM_LINES GRES_LINES   slurm.conf = the test's globals + SLURM_LINES; gres.conf = GRES_LINES
-#                                  (SchedulerParameters: $CLUSTER_SCHEDULER_PARAMETERS, else sched_interval=1)
+#                                  (slurmctld on CLUSTER_ADDR, default 127.0.0.1; SchedulerParameters from
+#                                  CLUSTER_SCHEDULER_PARAMETERS, default sched_interval=1; per-node files by %n)
 #   cluster_start                  slurmctld and slurmd; waits until the node is idle
 #   cluster_stop                   cancels every job, stops the daemons and munged (for a trap)
+# and the tests' own: log/pass/fail (counting failures, times since the start), wait_for SECONDS COMMAND...,
+# state_of JOB, is_state JOB STATE, gpu_jobs (every running lab job's GPUs: "JOBID NODE INDEX" a line).
+# Every client command goes through sl, which the lab (tests/slurm/lab.sh) redefines to run inside its namespace.
 SBIN=${SBIN:-/usr/sbin}
 PLUGINDIR=${PLUGINDIR:-/usr/lib/x86_64-linux-gnu/slurm-wlm}
 CLUSTER_PORT=${CLUSTER_PORT:-16917}
 
 # `timeout` around each client command: slurmctld down makes them hang.
 sl() { timeout 10 "$@"; }
+
+t0=$(date +%s%3N)
+ms() { echo $(( $(date +%s%3N) - t0 )); }
+log() { echo "[$(ms) ms] $*"; }
+failures=0
+pass() { log "PASS $*"; }
+fail() { log "FAIL $*"; failures=$((failures + 1)); }
+
+# wait_for SECONDS COMMAND...: until the command succeeds, polling every 0.1 s.
+wait_for() {
+    local deadline=$(( $(date +%s%3N) + $1 * 1000 )); shift
+    until "$@"; do
+        [ "$(date +%s%3N)" -lt "$deadline" ] || return 1
+        sleep 0.1
+    done
+}
+state_of() { sl squeue -h -j "$1" -o %T 2>/dev/null; }
+is_state() { [ "$(state_of "$1")" = "$2" ]; }
+# The GRES index is the GPU's position in the node's gres.conf; a job on two GPUs gives two lines.
+gpu_jobs() {
+    sl scontrol show job -d --oneliner | awk '/JobState=RUNNING/ && /Partition=scavenger/ {
+        id = ""; node = ""
+        for (i = 1; i <= NF; i++) {
+            if ($i ~ /^JobId=/) id = substr($i, 7)
+            else if ($i ~ /^Nodes=/) node = substr($i, 7)
+            else if ($i ~ /^GRES=/) {
+                gres = $i
+                while (match(gres, /IDX:[0-9]+/)) { print id, node, substr(gres, RSTART + 4, RLENGTH - 4); gres = substr(gres, RSTART + RLENGTH) }
+            }
+        }
+    }'
+}
 
 cluster_have_packages() {
     local missing=()
@@ -36,23 +72,28 @@ cluster_init() {
     CLUSTER_DIR=$1 CLUSTER_NODE=$2
     local gpus=$3
     chmod 755 "$CLUSTER_DIR"
-    mkdir -p "$CLUSTER_DIR"/{etc,log,spool/ctld,spool/d,dev,run,out}
+    mkdir -p "$CLUSTER_DIR"/{etc,log,spool/ctld,dev,run,out}
     install -d -m700 "$CLUSTER_DIR/munge"
     "$SBIN/mungekey" -c -k "$CLUSTER_DIR/munge/munge.key"
     "$SBIN/munged" --key-file="$CLUSTER_DIR/munge/munge.key" --socket="$CLUSTER_DIR/run/munge.sock" \
         --pid-file="$CLUSTER_DIR/run/munged.pid" --log-file="$CLUSTER_DIR/log/munged.log" \
         --seed-file="$CLUSTER_DIR/munge/seed"
-    for ((i = 0; i < gpus; i++)); do mknod "$CLUSTER_DIR/dev/nvidia$i" c 1 3; done
-    mknod "$CLUSTER_DIR/dev/nvidiactl" c 1 3 # what every CUDA process opens besides its GPU's node
-    mknod "$CLUSTER_DIR/dev/nvidia-uvm" c 1 3
+    [ "$gpus" -eq 0 ] || cluster_fake_gpus "$CLUSTER_DIR/dev" "$gpus"
     export SLURM_CONF=$CLUSTER_DIR/etc/slurm.conf
+}
+
+cluster_fake_gpus() {
+    mkdir -p "$1"
+    for ((i = 0; i < $2; i++)); do mknod "$1/nvidia$i" c 1 3; done
+    mknod "$1/nvidiactl" c 1 3 # what every CUDA process opens besides its GPU's node
+    mknod "$1/nvidia-uvm" c 1 3
 }
 
 cluster_conf() {
     local B=$CLUSTER_DIR
     cat > "$B/etc/slurm.conf" <<CONF
 ClusterName=idlegputest
-SlurmctldHost=$(hostname -s)(127.0.0.1)
+SlurmctldHost=$(hostname -s)(${CLUSTER_ADDR:-127.0.0.1})
 SlurmctldPort=$CLUSTER_PORT
 SlurmdPort=$((CLUSTER_PORT + 1))
 SlurmUser=root
@@ -60,11 +101,11 @@ AuthType=auth/munge
 AuthInfo=socket=$B/run/munge.sock,cred_expire=${CLUSTER_CRED_EXPIRE:-5}
 PluginDir=$PLUGINDIR
 StateSaveLocation=$B/spool/ctld
-SlurmdSpoolDir=$B/spool/d
+SlurmdSpoolDir=$B/spool/%n
 SlurmctldPidFile=$B/run/slurmctld.pid
-SlurmdPidFile=$B/run/slurmd.pid
+SlurmdPidFile=$B/run/slurmd.%n.pid
 SlurmctldLogFile=$B/log/slurmctld.log
-SlurmdLogFile=$B/log/slurmd.log
+SlurmdLogFile=$B/log/slurmd.%n.log
 ProctrackType=proctrack/linuxproc
 TaskPlugin=task/none
 JobAcctGatherType=jobacct_gather/none
@@ -92,11 +133,11 @@ cluster_start() {
 
 cluster_stop() {
     [ -n "${CLUSTER_DIR:-}" ] || return 0
-    timeout 5 scancel -u root 2>/dev/null || true
-    for _ in $(seq 20); do [ -z "$(timeout 3 squeue -h 2>/dev/null)" ] && break; sleep 0.25; done
-    timeout 10 scontrol shutdown 2>/dev/null || true
+    sl scancel -u root 2>/dev/null || true
+    for _ in $(seq 20); do [ -z "$(sl squeue -h 2>/dev/null)" ] && break; sleep 0.25; done
+    sl scontrol shutdown 2>/dev/null || true
     local p
-    for p in $(cat "$CLUSTER_DIR/run/slurmd.pid" "$CLUSTER_DIR/run/slurmctld.pid" 2>/dev/null); do
+    for p in $(cat "$CLUSTER_DIR"/run/slurmd.*.pid "$CLUSTER_DIR/run/slurmctld.pid" 2>/dev/null); do
         for _ in $(seq 20); do kill -0 "$p" 2>/dev/null || break; sleep 0.25; done
         kill -9 "$p" 2>/dev/null || true
     done

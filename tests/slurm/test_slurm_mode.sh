@@ -22,13 +22,6 @@ source "$here/cluster.sh"
 [ "$(id -u)" -eq 0 ] || { echo "SKIP: needs root (slurmd and the holds' salloc -p owner run as root)"; exit 77; }
 reason=$(cluster_have_packages) || { echo "SKIP: $reason"; exit 77; }
 
-t0=$(date +%s%3N)
-ms() { echo $(( $(date +%s%3N) - t0 )); }
-log() { echo "[$(ms) ms] $*"; }
-failures=0
-pass() { log "PASS $*"; }
-fail() { log "FAIL $*"; failures=$((failures + 1)); }
-
 B=$(mktemp -d /tmp/idlegpu-slurm.XXXX)
 export XDG_STATE_HOME=$B/state # idlegpu's ledger, apart from the user's
 idlegpu_pid="" owner_pid=""
@@ -49,24 +42,10 @@ cleanup() {
 }
 trap cleanup EXIT
 
-# wait_for SECONDS COMMAND...: until the command succeeds, polling every 0.1 s.
-wait_for() {
-    local deadline=$(( $(date +%s%3N) + $1 * 1000 )); shift
-    until "$@"; do
-        [ "$(date +%s%3N)" -lt "$deadline" ] || return 1
-        sleep 0.1
-    done
-}
-state_of() { sl squeue -h -j "$1" -o %T 2>/dev/null; }
-is_state() { [ "$(state_of "$1")" = "$2" ]; }
 holds_of() { sl squeue -h -n "idlegpu-hold-gpu$1" -o %i 2>/dev/null | wc -l; }
 has_holds() { [ "$(holds_of 0)" = "$1" ] && [ "$(holds_of 1)" = "$2" ]; }
 running_jobs() { [ "$(sl squeue -h -p scavenger -t RUNNING | wc -l)" = "$1" ]; }
-# The running job whose GRES index on the node is $1 (IDX is the position in gres.conf).
-job_on_gpu() {
-    sl scontrol show job -d --oneliner | awk -v idx="$1" '/JobState=RUNNING/ && /Partition=scavenger/ &&
-        $0 ~ ("GRES=[^ ]*:1\\(IDX:" idx "\\)") { for (i = 1; i <= NF; i++) if ($i ~ /^JobId=/) { sub("JobId=", "", $i); print $i } }'
-}
+job_on_gpu() { gpu_jobs | awk -v idx="$1" '$3 == idx { print $1 }'; }
 
 cluster_init "$B" ws0 2
 cat > "$B/idlegpu.conf" <<CONF
