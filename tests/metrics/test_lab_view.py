@@ -213,6 +213,7 @@ class Lab:
         node = self.nodes[name]
         env = dict(os.environ, PATH=self.path("bin") + ":" + os.environ.get("PATH", "/usr/bin:/bin"),
                    FAKE_SLURM_DIR=self.path("slurm"), XDG_STATE_HOME=node["root"] + "/state",
+                   HOME=node["root"],  # the workloads' working folder: the user's may not exist (nobody's)
                    RUNTIME_DIRECTORY=node["root"] + "/run")
         node["idlegpu"] = self.spawn(f"idlegpu-{name}", [self.idlegpu, "--headless", "-c", node["config"]], env=env)
 
