@@ -330,6 +330,13 @@ QProcess *SlurmLender::launch(const QString &program, const QStringList &argumen
     return process;
 }
 
+// Whether a command launch() ran did what it was asked: started, answered in time, exit status 0.
+static bool succeeded(const QProcess *process, bool timedOut)
+{
+    return !timedOut && process->error() != QProcess::FailedToStart && process->exitStatus() == QProcess::NormalExit
+           && process->exitCode() == 0;
+}
+
 // The reason a command failed, in words: "salloc: Unable to contact slurm controller (connect failure)".
 static QString failureOf(const QString &program, QProcess *process, bool timedOut, int timeoutMs)
 {
@@ -351,8 +358,7 @@ void SlurmLender::onCommandFinished(int gpuIndex, Op op, QProcess *process, bool
     if (!gpu)
         return;
     gpu->lastCommandEnd = ++m_commandsFinished;
-    const bool ok = !timedOut && process->error() != QProcess::FailedToStart
-                    && process->exitStatus() == QProcess::NormalExit && process->exitCode() == 0;
+    const bool ok = succeeded(process, timedOut);
     const QString program = op == Op::Hold ? m_commands.salloc : m_commands.scancel;
     if (ok) {
         const QByteArray output = process->readAll();
@@ -415,8 +421,7 @@ void SlurmLender::list()
 void SlurmLender::onListFinished(QProcess *process, bool timedOut)
 {
     m_listing = nullptr;
-    const bool ok = !timedOut && process->error() != QProcess::FailedToStart
-                    && process->exitStatus() == QProcess::NormalExit && process->exitCode() == 0;
+    const bool ok = succeeded(process, timedOut);
     if (!ok) {
         ++m_listFailures;
         m_listRetryAtMs = m_clock->nowMs() + backoffMs(m_listFailures);
@@ -448,8 +453,7 @@ void SlurmLender::onListFinished(QProcess *process, bool timedOut)
 void SlurmLender::onNodeShown(const Slurm::NodeView &view, QProcess *process, bool timedOut)
 {
     m_listing = nullptr;
-    const bool ok = !timedOut && process->error() != QProcess::FailedToStart
-                    && process->exitStatus() == QProcess::NormalExit && process->exitCode() == 0;
+    const bool ok = succeeded(process, timedOut);
     std::optional<Slurm::NodeState> node;
     if (ok)
         node = Slurm::parseShowNode(process->readAll(), m_slurm.node);
@@ -466,8 +470,7 @@ void SlurmLender::onNodeShown(const Slurm::NodeView &view, QProcess *process, bo
         m_listing = launch(m_commands.scontrol, Slurm::resumeArguments(m_slurm.node), m_commands.commandTimeoutMs,
                            [this, view](QProcess *resume, bool resumeTimedOut) {
                                m_listing = nullptr;
-                               if (resumeTimedOut || resume->error() == QProcess::FailedToStart
-                                   || resume->exitStatus() != QProcess::NormalExit || resume->exitCode() != 0)
+                               if (!succeeded(resume, resumeTimedOut))
                                    qCWarning(lcSlurm, "cannot resume node %s: %s", qPrintable(m_slurm.node),
                                              qPrintable(failureOf(m_commands.scontrol, resume, resumeTimedOut,
                                                                   m_commands.commandTimeoutMs)));
