@@ -2,6 +2,7 @@
 // SPDX-FileCopyrightText: 2026 The idlegpu authors
 #include "singleinstance.h"
 
+#include "base/errnotext.h"
 #include "config/runtimefolder.h"
 #include "config/securefile.h"
 #include "base/logging.h"
@@ -13,16 +14,10 @@
 
 #include <errno.h>
 #include <fcntl.h>
-#include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 namespace {
-
-QString errnoText(int error)
-{
-    return QString::fromLocal8Bit(strerror(error));
-}
 
 // The lock's name: the config's device and inode as it opens (links followed), else its absolute path's hash.
 QString lockName(const QString &configPath)

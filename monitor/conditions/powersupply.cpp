@@ -2,6 +2,7 @@
 // SPDX-FileCopyrightText: 2026 The idlegpu authors
 #include "conditions/powersupply.h"
 
+#include "base/errnotext.h"
 #include "base/logging.h"
 
 #include <QDir>
@@ -137,7 +138,7 @@ int openUeventSocket(QString *error)
     const int fd = ::socket(AF_NETLINK, SOCK_DGRAM | SOCK_NONBLOCK | SOCK_CLOEXEC, NETLINK_KOBJECT_UEVENT);
     if (fd < 0) {
         if (error)
-            *error = QString::fromLocal8Bit(strerror(errno));
+            *error = errnoText(errno);
         return -1;
     }
     sockaddr_nl address{};
@@ -145,7 +146,7 @@ int openUeventSocket(QString *error)
     address.nl_groups = 1; // the kernel's own uevents (group 2 is udev's re-broadcast)
     if (::bind(fd, reinterpret_cast<const sockaddr *>(&address), sizeof address) != 0) {
         if (error)
-            *error = QString::fromLocal8Bit(strerror(errno));
+            *error = errnoText(errno);
         ::close(fd);
         return -1;
     }

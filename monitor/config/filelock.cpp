@@ -2,6 +2,8 @@
 // SPDX-FileCopyrightText: 2026 The idlegpu authors
 #include "config/filelock.h"
 
+#include "base/errnotext.h"
+
 #include <QFile>
 
 #include <errno.h>
@@ -27,15 +29,15 @@ FileLock::Result FileLock::acquire(int folderFd, const QString &name, QString *e
         UniqueFd file(::openat(folderFd, encoded.constData(), O_RDWR | O_CREAT | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC,
                                0644));
         if (!file.valid())
-            return fail(QString::fromLocal8Bit(strerror(errno)));
+            return fail(errnoText(errno));
         struct stat opened{};
         if (::fstat(file.get(), &opened) != 0)
-            return fail(QString::fromLocal8Bit(strerror(errno)));
+            return fail(errnoText(errno));
         if (!S_ISREG(opened.st_mode))
             return fail(QStringLiteral("not a regular file"));
         if (::flock(file.get(), LOCK_EX | LOCK_NB) != 0) {
             if (errno != EWOULDBLOCK)
-                return fail(QString::fromLocal8Bit(strerror(errno)));
+                return fail(errnoText(errno));
             char text[32] = {};
             const ssize_t size = ::pread(file.get(), text, sizeof text - 1, 0);
             m_ownerPid = size > 0 ? QByteArray(text, size).trimmed().toLongLong() : 0;

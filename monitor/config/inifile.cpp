@@ -2,6 +2,7 @@
 // SPDX-FileCopyrightText: 2026 The idlegpu authors
 #include "config/inifile.h"
 
+#include "base/errnotext.h"
 #include "config/securefile.h"
 #include "base/logging.h"
 
@@ -761,7 +762,7 @@ std::optional<QByteArray> readIniFile(const QString &path, QString *error, IniRe
         return fail(opened.untrusted ? IniReadFailure::Untrusted : IniReadFailure::Unreadable, opened.error);
     struct stat before = {};
     if (::fstat(opened.fd.get(), &before) != 0)
-        return fail(IniReadFailure::Unreadable, QString::fromLocal8Bit(strerror(errno)).toLower());
+        return fail(IniReadFailure::Unreadable, errnoText(errno).toLower());
     if (before.st_size > IniDocument::maxFileSize)
         return fail(IniReadFailure::Unreadable, QStringLiteral("it is larger than 1 MiB: not a config file"));
     QString readError;

@@ -2,11 +2,12 @@
 // SPDX-FileCopyrightText: 2026 The idlegpu authors
 #include "config/runtimefolder.h"
 
+#include "base/errnotext.h"
+
 #include <QDir>
 #include <QFile>
 
 #include <errno.h>
-#include <string.h>
 #include <sys/stat.h>
 
 QString rootRuntimeFolderPath()
@@ -22,7 +23,7 @@ SecureFile::Opened openRootRuntimeFolder(bool create)
         && ::mkdir(QFile::encodeName(folder).constData(), 0755) != 0 && errno != EEXIST) {
         SecureFile::Opened failed;
         failed.error = QStringLiteral("cannot create the folder %1: %2")
-                           .arg(folder, QString::fromLocal8Bit(strerror(errno)));
+                           .arg(folder, errnoText(errno));
         return failed;
     }
     return SecureFile::openTrustedFolder(folder, 0);

@@ -2,6 +2,7 @@
 // SPDX-FileCopyrightText: 2026 The idlegpu authors
 #include "config/securefile.h"
 
+#include "base/errnotext.h"
 #include "config/useraccount.h"
 
 #include <QDir>
@@ -12,7 +13,6 @@
 #include <fcntl.h>
 #include <grp.h>
 #include <limits.h>
-#include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -44,11 +44,6 @@ namespace SecureFile {
 namespace {
 
 constexpr int kMaxLinks = 40; // as the kernel's own path walk (ELOOP)
-
-QString errnoText(int error)
-{
-    return QString::fromLocal8Bit(strerror(error));
-}
 
 QString ownerName(uid_t uid)
 {

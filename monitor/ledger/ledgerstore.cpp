@@ -2,9 +2,10 @@
 // SPDX-FileCopyrightText: 2026 The idlegpu authors
 #include "ledger/ledgerstore.h"
 
-#include "ledger/workledger.h"
+#include "base/errnotext.h"
 #include "base/logging.h"
 #include "base/statefolder.h"
+#include "ledger/workledger.h"
 
 #include <QDir>
 #include <QFile>
@@ -12,16 +13,10 @@
 
 #include <errno.h>
 #include <fcntl.h>
-#include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 namespace {
-
-QString errnoText(int error)
-{
-    return QString::fromLocal8Bit(strerror(error));
-}
 
 // The folder made private where idlegpu makes it: created 0700 where missing (its parents as mkpath makes them).
 void makeFolder(const QString &folder)

@@ -2,6 +2,7 @@
 // SPDX-FileCopyrightText: 2026 The idlegpu authors
 #include "run/containment.h"
 
+#include "base/errnotext.h"
 #include "holders/procstatfile.h"
 #include "base/logging.h"
 
@@ -132,7 +133,7 @@ QString Containment::findDelegatedCgroup(const CgroupSystem &system, QString *wh
     if (::access(path.constData(), W_OK) != 0
         || ::access(QFile::encodeName(folder + QStringLiteral("/cgroup.procs")).constData(), W_OK) != 0)
         return fail(QStringLiteral("its delegated cgroup %1 is not writable (%2)")
-                        .arg(folder, QString::fromLocal8Bit(strerror(errno))));
+                        .arg(folder, errnoText(errno)));
     return folder;
 }
 
@@ -140,11 +141,11 @@ bool Containment::moveSelfToLeaf(const QString &delegated, QString *error)
 {
     const QString leaf = delegated + QStringLiteral("/idlegpu");
     if (::mkdir(QFile::encodeName(leaf).constData(), 0755) != 0 && errno != EEXIST) {
-        *error = QStringLiteral("cannot make %1: %2").arg(leaf, QString::fromLocal8Bit(strerror(errno)));
+        *error = QStringLiteral("cannot make %1: %2").arg(leaf, errnoText(errno));
         return false;
     }
     if (!writeControl(leaf + QStringLiteral("/cgroup.procs"), QByteArray::number(qint64(::getpid())))) {
-        *error = QStringLiteral("cannot move idlegpu into %1: %2").arg(leaf, QString::fromLocal8Bit(strerror(errno)));
+        *error = QStringLiteral("cannot move idlegpu into %1: %2").arg(leaf, errnoText(errno));
         return false;
     }
     return true;
@@ -187,7 +188,7 @@ bool WorkloadCgroup::create(const QString &cgroup, QString *error)
     if (::mkdir(QFile::encodeName(cgroup).constData(), 0755) == 0)
         return true;
     if (errno != EEXIST) {
-        *error = QStringLiteral("cannot make the cgroup %1: %2").arg(cgroup, QString::fromLocal8Bit(strerror(errno)));
+        *error = QStringLiteral("cannot make the cgroup %1: %2").arg(cgroup, errnoText(errno));
         return false;
     }
     // Left by an idlegpu that ended without stopping this workload: what still runs in it is not supervised.
@@ -205,7 +206,7 @@ int WorkloadCgroup::openProcs(const QString &cgroup, QString *error)
     const QString procs = cgroup + QStringLiteral("/cgroup.procs");
     const int fd = ::open(QFile::encodeName(procs).constData(), O_WRONLY | O_CLOEXEC | O_NOFOLLOW);
     if (fd < 0)
-        *error = QStringLiteral("cannot open %1: %2").arg(procs, QString::fromLocal8Bit(strerror(errno)));
+        *error = QStringLiteral("cannot open %1: %2").arg(procs, errnoText(errno));
     return fd;
 }
 

@@ -2,6 +2,7 @@
 // SPDX-FileCopyrightText: 2026 The idlegpu authors
 #include "run/launchplan.h"
 
+#include "base/errnotext.h"
 #include "config/securefile.h"
 #include "run/gpuenvironment.h"
 #include "run/workloadlog.h"
@@ -64,7 +65,7 @@ UniqueFd environmentFile(const QProcessEnvironment &environment, QString *error)
     }
     if (!file.valid() || written < block.size() || ::lseek(file.get(), 0, SEEK_SET) != 0) {
         *error = QStringLiteral("cannot pass the environment to idlegpu-reaper: %1")
-                     .arg(QString::fromLocal8Bit(strerror(errno)));
+                     .arg(errnoText(errno));
         return UniqueFd();
     }
     return file;

@@ -2,6 +2,7 @@
 // SPDX-FileCopyrightText: 2026 The idlegpu authors
 #include "run/processrunner.h"
 
+#include "base/errnotext.h"
 #include "run/containment.h"
 #include "run/workloadsweep.h"
 
@@ -16,7 +17,6 @@
 
 #include <errno.h>
 #include <signal.h>
-#include <string.h>
 #include <unistd.h>
 
 struct ProcessRunner::Entry : ReaperRunner::Entry
@@ -295,7 +295,7 @@ void ProcessRunner::releaseCgroup(Entry &entry)
         return;
     if (!WorkloadCgroup::remove(entry.cgroup))
         qCWarning(lcRunner).noquote() << QStringLiteral("cannot remove the cgroup %1: %2")
-                                             .arg(entry.cgroup, QString::fromLocal8Bit(strerror(errno)));
+                                             .arg(entry.cgroup, errnoText(errno));
     entry.cgroup.clear();
 }
 

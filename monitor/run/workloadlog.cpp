@@ -2,6 +2,7 @@
 // SPDX-FileCopyrightText: 2026 The idlegpu authors
 #include "run/workloadlog.h"
 
+#include "base/errnotext.h"
 #include "base/logging.h"
 
 #include <QDateTime>
@@ -26,7 +27,7 @@ UniqueFd WorkloadLog::expect(const QString &path, QString *error)
     int ends[2];
     if (::socketpair(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0, ends) != 0) {
         *error = QStringLiteral("cannot open log file %1: no socket to receive it on: %2")
-                     .arg(path, QString::fromLocal8Bit(strerror(errno)));
+                     .arg(path, errnoText(errno));
         return UniqueFd();
     }
     m_socket.reset(ends[0]);
@@ -116,7 +117,7 @@ void WorkloadLog::write(const QByteArray &bytes, const QString &owner)
             if (!m_writeFailed && !owner.isEmpty()) { // said once, not once per line of output
                 m_writeFailed = true;
                 qCWarning(lcRunner).noquote() << QStringLiteral("cannot write to log file %1 of %2: %3")
-                                                     .arg(m_path, owner, QString::fromLocal8Bit(strerror(errno)));
+                                                     .arg(m_path, owner, errnoText(errno));
             }
             return;
         }

@@ -2,6 +2,7 @@
 // SPDX-FileCopyrightText: 2026 The idlegpu authors
 #include "slurm/guardfile.h"
 
+#include "base/errnotext.h"
 #include "base/logging.h"
 #include "base/printablename.h"
 #include "config/runtimefolder.h"
@@ -19,7 +20,6 @@
 #include <algorithm>
 #include <errno.h>
 #include <fcntl.h>
-#include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -29,11 +29,6 @@ namespace {
 
 constexpr int kFormat = 1;
 constexpr qsizetype kMaxText = 1024; // a node, partition, path or time in the file: longer is garbage
-
-QString errnoText(int error)
-{
-    return QString::fromLocal8Bit(strerror(error));
-}
 
 // A reason for slurm.conf's Reason= and a log line: what the file or a process gave, made printable and short.
 QString shown(const QString &text)
