@@ -49,9 +49,25 @@ packages=(cmake ninja-build g++ pkgconf qt6-base-dev libgl-dev qt6-tools-dev qt6
           dpkg-dev lintian clang libclang-rt-14-dev ccache slurmctld slurmd slurm-client munge python3-prometheus-client
           iproute2 prometheus prometheus-node-exporter systemd)
 
+# The real desktops of the desktop suite (tests/desktop, ctest -L desktop), for scripts/test only: scripts/run
+# does not need them. About 420 MB to download, 1.25 GB on disk, 8 minutes of apt on 2 cores (5 of them KDE's).
+#   gnome-shell gnome-shell-extension-appindicator  GNOME Shell 43 on X11 and Wayland with its tray (the
+#                                   AppIndicator extension: a StatusNotifierWatcher and host, XEmbed on X11)
+#   gjs                             GNOME Shell's notification server (the shell only recommends it: without it
+#                                   nobody owns org.freedesktop.Notifications in a GNOME session)
+#   qt6-wayland xwayland            idlegpu as a native Wayland client of GNOME Shell, and through Xwayland
+#   plasma-workspace plasma-desktop KDE Plasma 5.27: plasmashell and its panel, ksmserver (the idle time),
+#   kwin-x11 kded5 kactivitymanagerd kwin, kded5's StatusNotifierWatcher, the activity manager plasmashell wants
+#   xfce4-panel xfwm4 xfconf        XFCE 4.18: the panel's systray plugin (StatusNotifierWatcher, host and XEmbed
+#   xfce4-notifyd                   tray), its window manager and settings daemon, its notification server
+desktop_test_packages=(gnome-shell gnome-shell-extension-appindicator gjs qt6-wayland xwayland
+                       plasma-workspace plasma-desktop kwin-x11 kded5 kactivitymanagerd
+                       xfce4-panel xfwm4 xfconf xfce4-notifyd)
+
+# install_missing [EXTRA_PACKAGE...]: the packages above and the extra ones given, those not installed yet.
 install_missing() {
     local missing=()
-    for p in "${packages[@]}"; do
+    for p in "${packages[@]}" "$@"; do
         dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
     done
     [ ${#missing[@]} -eq 0 ] && return 0
