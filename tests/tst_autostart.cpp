@@ -5,6 +5,8 @@
 #include "tray/pausestore.h"
 
 #include <QFile>
+#include <QProcess>
+#include <QStandardPaths>
 #include <QTemporaryDir>
 #include <QtTest>
 
@@ -61,6 +63,9 @@ private Q_SLOTS:
     void enablingAUserFileKeepsItsLines();
     void disablingAnEditedFileHidesIt();
     void garbageDoesNotCrash();
+    void earlierBuildsEntryIsRemoved();
+    void entryPassesDesktopFileValidate();
+    void sessionsStartTheEntryAndSkipItWhenOff();
 
     void pauseRoundTripAcrossARestart();
     void pauseThatEndedWhileAwayIsGone();
@@ -109,6 +114,8 @@ void TestAutostart::enableWritesOurEntryDisableRemovesIt()
     QCOMPARE(written, autostart.desktopEntry());
     QVERIFY(written.startsWith("[Desktop Entry]\n"));
     QVERIFY(written.contains("\nExec=/usr/bin/idlegpu\n"));
+    QVERIFY(written.contains("\nTryExec=/usr/bin/idlegpu\n"));
+    QVERIFY(written.contains("\nStartupNotify=false\n")); // no window: no busy cursor at login
     QVERIFY(written.contains("\nType=Application\n"));
 
     QVERIFY(autostart.setEnabled(false));
@@ -188,6 +195,85 @@ void TestAutostart::garbageDoesNotCrash()
     QVERIFY(autostart.setEnabled(false)); // not ours: it is kept, switched off
     QVERIFY(!autostart.isEnabled());
     QVERIFY(QFile::exists(Autostart::filePath()));
+}
+
+void TestAutostart::earlierBuildsEntryIsRemoved()
+{
+    writeAll(Autostart::filePath(), "[Desktop Entry]\n"
+                                    "Type=Application\n"
+                                    "Name=idlegpu\n"
+                                    "Comment=Run idle workloads on GPUs nobody uses\n"
+                                    "Comment[zh_CN]=在无人使用的 GPU 上运行空闲任务\n"
+                                    "Comment[zh_TW]=在無人使用的 GPU 上執行閒置工作\n"
+                                    "Exec=/usr/bin/idlegpu\n"
+                                    "Icon=idlegpu\n"
+                                    "Terminal=false\n"
+                                    "X-GNOME-Autostart-enabled=true\n");
+    Autostart autostart(QStringLiteral("/usr/bin/idlegpu"));
+    QVERIFY(autostart.isEnabled());
+    QVERIFY(autostart.setEnabled(false));
+    QVERIFY(!QFile::exists(Autostart::filePath()));
+}
+
+// The entry as freedesktop's own validator reads it: one a desktop session accepts.
+void TestAutostart::entryPassesDesktopFileValidate()
+{
+    const QString validator = QStandardPaths::findExecutable(QStringLiteral("desktop-file-validate"));
+    if (validator.isEmpty())
+        QFAIL("desktop-file-validate is missing; scripts/test installs it (desktop-file-utils)");
+    for (const QString &program : {QStringLiteral("/usr/bin/idlegpu"), QStringLiteral("/opt/my tools/idlegpu")}) {
+        Autostart autostart(program);
+        QVERIFY(autostart.setEnabled(true));
+        QProcess validate;
+        validate.start(validator, {Autostart::filePath()});
+        QVERIFY(validate.waitForFinished(30'000));
+        const QByteArray said = validate.readAllStandardOutput() + validate.readAllStandardError();
+        QVERIFY2(validate.exitCode() == 0 && said.isEmpty(), said.constData()); // not even a hint
+        QVERIFY(autostart.setEnabled(false));
+    }
+}
+
+// GNOME 43 and Plasma 5.27 start their autostart entries through systemd's generator: run it on our entry.
+void TestAutostart::sessionsStartTheEntryAndSkipItWhenOff()
+{
+    const QString generator = QStringLiteral("/usr/lib/systemd/user-generators/systemd-xdg-autostart-generator");
+    if (!QFileInfo(generator).isExecutable())
+        QFAIL("systemd-xdg-autostart-generator is missing; scripts/test installs it (systemd)");
+    const QString program = QCoreApplication::applicationFilePath(); // a file that exists, for TryExec
+    const auto generatedService = [&](const QString &tag) -> QByteArray {
+        const QString out = m_dir->filePath(QStringLiteral("generated-") + tag);
+        QDir().mkpath(out);
+        QProcess run;
+        QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+        env.insert(QStringLiteral("XDG_CONFIG_HOME"), m_dir->filePath(QStringLiteral("config")));
+        env.insert(QStringLiteral("XDG_CONFIG_DIRS"), m_dir->filePath(QStringLiteral("no-system-entries")));
+        run.setProcessEnvironment(env);
+        run.start(generator, {out, out, out});
+        if (!run.waitForFinished(30'000) || run.exitCode() != 0)
+            return "generator failed: " + run.readAllStandardError();
+        return readAll(out + QStringLiteral("/app-idlegpu@autostart.service"));
+    };
+
+    Autostart autostart(program);
+    QVERIFY(autostart.setEnabled(true));
+    const QByteArray service = generatedService(QStringLiteral("on"));
+    QVERIFY2(service.contains("\nExecStart=:" + program.toUtf8() + "\n"), service.constData());
+
+    QVERIFY(autostart.setEnabled(false));
+    QCOMPARE(generatedService(QStringLiteral("off")), QByteArray());
+
+    // Switched off in a file the user edited: kept, with Hidden=true, and the session skips it.
+    QVERIFY(autostart.setEnabled(true));
+    writeAll(Autostart::filePath(), autostart.desktopEntry() + "X-My-Note=keep me\n");
+    QVERIFY(autostart.setEnabled(false));
+    QVERIFY(QFile::exists(Autostart::filePath()));
+    QCOMPARE(generatedService(QStringLiteral("hidden")), QByteArray());
+
+    // The program removed: skipped rather than failing at every login (systemd tests Exec=; sessions without it,
+    // gnome-session's and xfce4-session's own launchers, test TryExec=).
+    QFile::remove(Autostart::filePath());
+    QVERIFY(Autostart(m_dir->filePath(QStringLiteral("removed/idlegpu"))).setEnabled(true));
+    QCOMPARE(generatedService(QStringLiteral("removed")), QByteArray());
 }
 
 void TestAutostart::pauseRoundTripAcrossARestart()

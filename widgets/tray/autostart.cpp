@@ -77,8 +77,8 @@ QString quoteExec(const QString &path)
 
 } // namespace
 
-Autostart::Autostart(const QString &execCommand)
-    : m_execCommand(execCommand.isEmpty() ? quoteExec(QCoreApplication::applicationFilePath()) : execCommand)
+Autostart::Autostart(const QString &programPath)
+    : m_programPath(programPath.isEmpty() ? QCoreApplication::applicationFilePath() : programPath)
 {
 }
 
@@ -92,17 +92,38 @@ QString Autostart::filePath()
 
 QByteArray Autostart::desktopEntry() const
 {
+    // TryExec: once the program is gone (the package removed), sessions skip the entry rather than fail on it.
+    // A value holds no escapes; a path that would need them goes without.
+    const bool plainPath = !m_programPath.contains(QLatin1Char('\\')) && !m_programPath.contains(QLatin1Char('\n'));
+    return entryHead()
+           + "Exec=" + quoteExec(m_programPath).toUtf8() + "\n"
+           + (plainPath ? "TryExec=" + m_programPath.toUtf8() + "\n" : QByteArray())
+           + "Icon=idlegpu\n"
+             "Terminal=false\n"
+             // No window comes up: a startup notification would leave the busy cursor spinning until it times out.
+             "StartupNotify=false\n"
+             "X-GNOME-Autostart-enabled=true\n"
+             // Plasma without systemd: phase 2 starts after the desktop and its panel are up.
+             "X-KDE-autostart-phase=2\n";
+}
+
+QByteArray Autostart::entryHead()
+{
     return "[Desktop Entry]\n"
            "Type=Application\n"
            "Name=idlegpu\n"
            // Not tr(): the file must not depend on the locale it was written in (disabling compares it).
            "Comment=Run idle workloads on GPUs nobody uses\n"
            "Comment[zh_CN]=在无人使用的 GPU 上运行空闲任务\n"
-           "Comment[zh_TW]=在無人使用的 GPU 上執行閒置工作\n"
-           "Exec=" + m_execCommand.toUtf8() + "\n"
-           "Icon=idlegpu\n"
-           "Terminal=false\n"
-           "X-GNOME-Autostart-enabled=true\n";
+           "Comment[zh_TW]=在無人使用的 GPU 上執行閒置工作\n";
+}
+
+bool Autostart::isOurEntry(const QByteArray &contents) const
+{
+    // What earlier builds wrote (without TryExec and the lines after Terminal=) is ours too: disabling removes it.
+    const QByteArray earlier = entryHead() + "Exec=" + quoteExec(m_programPath).toUtf8()
+                               + "\nIcon=idlegpu\nTerminal=false\nX-GNOME-Autostart-enabled=true\n";
+    return contents == desktopEntry() || contents == earlier;
 }
 
 bool Autostart::isEnabled() const
@@ -139,7 +160,7 @@ bool Autostart::setEnabled(bool enabled)
 
     if (!exists)
         return true;
-    if (contents == desktopEntry()) {
+    if (isOurEntry(contents)) {
         if (!QFile::remove(filePath())) {
             m_error = tr("Cannot remove %1").arg(filePath());
             return false;

@@ -15,8 +15,8 @@ class Autostart
 {
     Q_DECLARE_TR_FUNCTIONS(Autostart)
 public:
-    // `execCommand`: the Exec= line's value; empty: this executable.
-    explicit Autostart(const QString &execCommand = QString());
+    // `programPath`: the executable the entry starts; empty: this one.
+    explicit Autostart(const QString &programPath = QString());
 
     static QString filePath();
     // The file we write, byte for byte.
@@ -28,8 +28,10 @@ public:
     QString errorString() const { return m_error; }
 
 private:
+    static QByteArray entryHead(); // the lines before Exec=
+    bool isOurEntry(const QByteArray &contents) const;
     bool write(const QByteArray &contents);
 
-    QString m_execCommand;
+    QString m_programPath;
     QString m_error;
 };
