@@ -71,13 +71,8 @@ private:
     void startIdlegpu()
     {
         QFile::remove(logPath());
-        m_idlegpu.setProcessEnvironment(m_env);
-        m_idlegpu.setStandardOutputFile(logPath());
-        m_idlegpu.setProcessChannelMode(QProcess::MergedChannels);
-        // A test killed on its time-out: idlegpu ends too, as on SIGTERM, its workload with it.
-        m_idlegpu.setChildProcessModifier([] { ::prctl(PR_SET_PDEATHSIG, SIGTERM); });
-        m_idlegpu.start(QStringLiteral(IDLEGPU_BINARY), {QStringLiteral("--config"), m_config});
-        QVERIFY2(m_idlegpu.waitForStarted(), qPrintable(m_idlegpu.errorString()));
+        QVERIFY2(startIdlegpuBinary(m_idlegpu, m_env, {QStringLiteral("--config"), m_config}, logPath()),
+                 qPrintable(m_idlegpu.errorString()));
         m_sinceStart.start();
     }
     // idlegpu is up: its monitor runs, its tray waits or is there.
@@ -163,45 +158,15 @@ private Q_SLOTS:
         QFile::setPermissions(m_config, QFileDevice::ReadOwner | QFileDevice::WriteOwner);
 
         // Nothing of the machine's desktop: its own X display, session bus and XDG folders.
-        m_env = QProcessEnvironment::systemEnvironment();
-        for (const char *name : {"WAYLAND_DISPLAY", "XDG_CURRENT_DESKTOP", "DESKTOP_SESSION", "QT_QPA_PLATFORMTHEME",
-                                 "QT_STYLE_OVERRIDE", "SESSION_MANAGER", "XDG_SESSION_ID"})
-            m_env.remove(QLatin1String(name));
-        m_env.insert(QStringLiteral("QT_QPA_PLATFORM"), QStringLiteral("xcb"));
-        m_env.insert(QStringLiteral("DISPLAY"), m_display.display());
-        m_env.insert(QStringLiteral("DBUS_SESSION_BUS_ADDRESS"), m_bus.address());
-        m_env.insert(QStringLiteral("LANG"), QStringLiteral("C.UTF-8"));
-        m_env.insert(QStringLiteral("LC_ALL"), QStringLiteral("C.UTF-8"));
-        const std::pair<const char *, const char *> folders[] = {{"XDG_RUNTIME_DIR", "runtime"},
-                                                                 {"XDG_STATE_HOME", "state"},
-                                                                 {"XDG_CONFIG_HOME", "config"},
-                                                                 {"XDG_CACHE_HOME", "cache"},
-                                                                 {"TMPDIR", "tmp"}};
-        for (const auto &[variable, folder] : folders) {
-            const QString path = m_home.filePath(QLatin1String(folder));
-            QVERIFY(QDir().mkpath(path));
-            QFile::setPermissions(path, QFileDevice::ReadOwner | QFileDevice::WriteOwner | QFileDevice::ExeOwner);
-            m_env.insert(QLatin1String(variable), path);
-        }
+        m_env = trayUnderTestEnvironment(m_home.path(), m_display.display(), m_bus.address());
+        QVERIFY(!m_env.isEmpty());
     }
 
     // Each case has its own idlegpu (Qt's choice is per process) and its own desktop.
     void cleanup()
     {
-        if (m_idlegpu.state() != QProcess::NotRunning) {
-            ::kill(pid_t(m_idlegpu.processId()), SIGTERM);
-            if (!m_idlegpu.waitForFinished(15'000)) {
-                m_idlegpu.kill();
-                m_idlegpu.waitForFinished(5000);
-            }
-        }
-        if (m_trayer.state() != QProcess::NotRunning) {
-            m_trayer.terminate();
-            if (!m_trayer.waitForFinished(5000)) {
-                m_trayer.kill();
-                m_trayer.waitForFinished(5000);
-            }
-        }
+        terminateAndWait(m_idlegpu);
+        terminateAndWait(m_trayer, 5000);
         m_watcher.stop();
     }
 
