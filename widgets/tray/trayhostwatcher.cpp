@@ -163,8 +163,12 @@ void TrayHostWatcher::reconsider()
         return;
 
     const qint64 nowMs = m_clock->nowMs();
-    if (m_xembedTray)
-        m_trays.xembed = m_xembedTray();
+    if (m_xembedTray) {
+        const bool xembed = m_xembedTray();
+        if (xembed != m_trays.xembed)
+            qCDebug(lcTray, "XEmbed tray: %s", xembed ? "there" : "gone");
+        m_trays.xembed = xembed;
+    }
     const bool xembedAlone = m_trays.xembed && !m_trays.watcher;
     if (!xembedAlone)
         m_xembedAloneSinceMs = -1;
