@@ -17,11 +17,13 @@
 #include "status/statuswindow.h"
 #include "tray/trayapplication.h"
 #include "tray/traycontroller.h"
+#include "tray/trayhostwatcher.h"
 #include "tray/traylogging.h"
 #include "unixsignals.h"
 #include "config/useraccount.h"
 
 #include <QApplication>
+#include <QDBusConnection>
 #include <QDir>
 #include <QFile>
 #include <QFileInfo>
@@ -31,7 +33,6 @@
 #include <QMutex>
 #include <QProcess>
 #include <QStandardPaths>
-#include <QSystemTrayIcon>
 #include <QTemporaryDir>
 #include <QTextStream>
 #include <QTimer>
@@ -44,9 +45,6 @@
 
 namespace {
 
-// Desktops start the session's autostart entries and the panel in parallel: the tray may come late.
-constexpr int kTrayPollMs = 2'000;
-constexpr int kTrayWaitMs = 120'000;
 constexpr qint64 kMaxLogBytes = 4 * 1024 * 1024;
 
 class TrayMode
@@ -275,29 +273,16 @@ int runTray(const QString &configPath, bool demo, const ServiceNotifier &service
     QObject::connect(&configWatcher, &ConfigFileWatcher::changed, &monitor, retry);
     monitor.start();
 
-    // The tray may not be there yet at login. Wait for it; after kTrayWaitMs show the status window instead,
-    // and keep waiting: the icon appears whenever a tray does.
-    QTimer trayPoll;
-    trayPoll.setInterval(kTrayPollMs);
-    int waitedMs = 0;
-    QObject::connect(&trayPoll, &QTimer::timeout, &monitor, [&] {
-        if (QSystemTrayIcon::isSystemTrayAvailable()) {
-            qCInfo(lcTray, "a system tray is available now");
-            tray.showTrayIcon();
-            trayPoll.stop();
-            return;
-        }
-        waitedMs += kTrayPollMs;
-        if (waitedMs == kTrayWaitMs) {
-            qCWarning(lcTray, "no system tray after %d s; showing the status window instead", kTrayWaitMs / 1000);
-            tray.showStatusWindow();
-        }
+    // The tray may not be there yet at login, and Qt chooses the kind of icon once, when the first is made: it is made
+    // when TrayHostWatcher says the right tray is there. Meanwhile the menu and the monitor work; after
+    // kTrayWaitMs without a tray the status window shows instead, and the icon still comes whenever a tray does.
+    TrayHostWatcher trayHost(QDBusConnection::sessionBus(), TrayHostWatcher::x11XEmbedProbe());
+    QObject::connect(&trayHost, &TrayHostWatcher::trayReady, &monitor, [&tray] { tray.showTrayIcon(); });
+    QObject::connect(&trayHost, &TrayHostWatcher::trayLate, &monitor, [&tray] {
+        qCWarning(lcTray, "no system tray after %d s; showing the status window instead",
+                  TrayHostWatcher::kTrayWaitMs / 1000);
+        tray.showStatusWindow();
     });
-    if (QSystemTrayIcon::isSystemTrayAvailable()) {
-        tray.showTrayIcon();
-    } else {
-        qCInfo(lcTray, "no system tray yet; waiting up to %d s for one", kTrayWaitMs / 1000);
-        trayPoll.start();
-    }
+    trayHost.start();
     return QApplication::exec();
 }

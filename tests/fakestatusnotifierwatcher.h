@@ -3,7 +3,8 @@
 #pragma once
 // A stand-in for the StatusNotifierWatcher of KDE Plasma, GNOME's AppIndicator extension and the Wayland panels
 // (org.kde.StatusNotifierWatcher at /StatusNotifierWatcher) on a private bus (tests/privatebus.h): items and hosts
-// register with it, and it says whether a host (a tray that shows the items) is there.
+// register with it, and it says whether a host (a tray that shows the items) is there: from the start, or from
+// registerHost() on, as Plasma's watcher (kded5) is there seconds before its host (plasmashell).
 //
 // Its introspection data declares its properties: Qt asks IsStatusNotifierHostRegistered through a QDBusInterface,
 // which knows only the properties introspection declares, and without a "true" there Qt uses the XEmbed tray.
@@ -14,6 +15,8 @@
 #include <QMutex>
 #include <QStringList>
 
+#include <chrono>
+
 class FakeStatusNotifierWatcher : public QDBusVirtualObject
 {
 public:
@@ -22,12 +25,20 @@ public:
     static constexpr const char *kInterface = "org.kde.StatusNotifierWatcher";
 
     // One RegisterStatusNotifierItem call: the item as the watcher lists it ("<service><path>", as Plasma's
-    // watcher writes it) and the unique name of the connection that called.
+    // watcher writes it), the unique name of the connection that called, and when it came (nowMs()).
     struct Registration
     {
         QString item;
         QString sender;
+        qint64 atMs = 0;
     };
+
+    // The clock of Registration::atMs and registerHost(): monotonic ms.
+    static qint64 nowMs()
+    {
+        using namespace std::chrono;
+        return duration_cast<milliseconds>(steady_clock::now().time_since_epoch()).count();
+    }
 
     // Connects to the bus at `address`, takes org.kde.StatusNotifierWatcher and, with `withHost`, registers a host
     // of its own, as the panel of a desktop does.
@@ -52,11 +63,30 @@ public:
         }
         return true;
     }
+    // A host registers now, as plasmashell's tray does seconds after kded5 took the watcher:
+    // IsStatusNotifierHostRegistered turns true and StatusNotifierHostRegistered is sent. Returns the moment (nowMs()).
+    qint64 registerHost(const QString &host = QStringLiteral("org.kde.StatusNotifierHost-fake"))
+    {
+        {
+            const QMutexLocker lock(&m_mutex);
+            m_hosts.append(host);
+        }
+        const qint64 atMs = nowMs();
+        m_bus.send(QDBusMessage::createSignal(QLatin1String(kPath), QLatin1String(kInterface),
+                                              QStringLiteral("StatusNotifierHostRegistered")));
+        return atMs;
+    }
+    // Gone from the bus; a later start() begins afresh, without hosts or items.
     void stop()
     {
-        m_bus.unregisterService(QLatin1String(kService));
-        m_bus.unregisterObject(QLatin1String(kPath));
-        QDBusConnection::disconnectFromBus(QStringLiteral("fake-sni-watcher"));
+        if (m_bus.isConnected()) {
+            m_bus.unregisterService(QLatin1String(kService));
+            m_bus.unregisterObject(QLatin1String(kPath));
+            QDBusConnection::disconnectFromBus(QStringLiteral("fake-sni-watcher"));
+        }
+        const QMutexLocker lock(&m_mutex);
+        m_hosts.clear();
+        m_registrations.clear();
     }
 
     QList<Registration> registrations() const
@@ -115,7 +145,7 @@ public:
             // that path on the caller's connection (libappindicator).
             const QString item = service.startsWith(QLatin1Char('/')) ? message.service() + service
                                                                       : service + QStringLiteral("/StatusNotifierItem");
-            m_registrations.append({item, message.service()});
+            m_registrations.append({item, message.service(), nowMs()});
             connection.send(message.createReply());
             QDBusMessage signal = QDBusMessage::createSignal(QLatin1String(kPath), QLatin1String(kInterface),
                                                              QStringLiteral("StatusNotifierItemRegistered"));

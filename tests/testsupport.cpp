@@ -16,6 +16,7 @@
 #include <pwd.h>
 #include <signal.h>
 #include <unistd.h>
+#include <sys/prctl.h>
 #include <sys/stat.h>
 
 namespace TestSupport {
@@ -280,6 +281,55 @@ int TemporaryUser::run(const QString &script, QByteArray *output) const
     if (output)
         *output = shell.readAll();
     return shell.exitCode();
+}
+
+QProcessEnvironment trayUnderTestEnvironment(const QString &home, const QString &display, const QString &sessionBus)
+{
+    QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+    for (const char *name : {"WAYLAND_DISPLAY", "XDG_CURRENT_DESKTOP", "DESKTOP_SESSION", "QT_QPA_PLATFORMTHEME",
+                             "QT_STYLE_OVERRIDE", "SESSION_MANAGER", "XDG_SESSION_ID"})
+        env.remove(QLatin1String(name));
+    env.insert(QStringLiteral("QT_QPA_PLATFORM"), QStringLiteral("xcb"));
+    env.insert(QStringLiteral("DISPLAY"), display);
+    env.insert(QStringLiteral("DBUS_SESSION_BUS_ADDRESS"), sessionBus);
+    env.insert(QStringLiteral("LANG"), QStringLiteral("C.UTF-8"));
+    env.insert(QStringLiteral("LC_ALL"), QStringLiteral("C.UTF-8"));
+    const std::pair<const char *, const char *> folders[] = {{"XDG_RUNTIME_DIR", "runtime"},
+                                                             {"XDG_STATE_HOME", "state"},
+                                                             {"XDG_CONFIG_HOME", "config"},
+                                                             {"XDG_CACHE_HOME", "cache"},
+                                                             {"TMPDIR", "tmp"}};
+    for (const auto &[variable, folder] : folders) {
+        const QString path = home + QLatin1Char('/') + QLatin1String(folder);
+        if (!QDir().mkpath(path))
+            return {};
+        QFile::setPermissions(path, QFileDevice::ReadOwner | QFileDevice::WriteOwner | QFileDevice::ExeOwner);
+        env.insert(QLatin1String(variable), path);
+    }
+    return env;
+}
+
+bool startIdlegpuBinary(QProcess &process, const QProcessEnvironment &env, const QStringList &arguments,
+                        const QString &outputFile)
+{
+    process.setProcessEnvironment(env);
+    process.setStandardOutputFile(outputFile);
+    process.setProcessChannelMode(QProcess::MergedChannels);
+    // A test killed on its time-out: idlegpu ends too, as on SIGTERM, its workloads with it.
+    process.setChildProcessModifier([] { ::prctl(PR_SET_PDEATHSIG, SIGTERM); });
+    process.start(QStringLiteral(IDLEGPU_BINARY), arguments);
+    return process.waitForStarted();
+}
+
+void terminateAndWait(QProcess &process, int graceMs)
+{
+    if (process.state() == QProcess::NotRunning)
+        return;
+    ::kill(pid_t(process.processId()), SIGTERM);
+    if (!process.waitForFinished(graceMs)) {
+        process.kill();
+        process.waitForFinished(5000);
+    }
 }
 
 } // namespace TestSupport

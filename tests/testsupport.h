@@ -138,4 +138,15 @@ bool processAlive(qint64 pid);
 // Writes text to a file, creating folders; returns the path.
 QString writeFile(const QString &path, const QByteArray &contents);
 
+// The environment of the real idlegpu in tray mode under test: nothing of the machine's desktop, the xcb platform on
+// X display `display`, the session bus at `sessionBus`, C.UTF-8, and XDG folders and TMPDIR of its own made under
+// `home` (mode 0700). Empty where a folder cannot be made.
+QProcessEnvironment trayUnderTestEnvironment(const QString &home, const QString &display, const QString &sessionBus);
+// Starts the real idlegpu with `arguments` in `env`, its output (stdout and stderr) into `outputFile`; it gets SIGTERM
+// when the test dies (a time-out). False, with the reason in the process's errorString(), where it does not start.
+bool startIdlegpuBinary(QProcess &process, const QProcessEnvironment &env, const QStringList &arguments,
+                        const QString &outputFile);
+// Ends `process` with SIGTERM, as a desktop session's end does, and waits; SIGKILL after `graceMs`.
+void terminateAndWait(QProcess &process, int graceMs = 15000);
+
 } // namespace TestSupport

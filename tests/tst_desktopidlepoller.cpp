@@ -37,15 +37,16 @@ public Q_SLOTS:
     QString GetIdletime() { return QStringLiteral("a while"); }
 };
 
+// Answers as Plasma 5.27's ksmserver does: the idle time in milliseconds (the freedesktop spec says seconds).
 class FakeKdeScreenSaver : public QObject
 {
     Q_OBJECT
     Q_CLASSINFO("D-Bus Interface", "org.freedesktop.ScreenSaver")
 public:
-    uint idleSeconds = 0;
+    uint idleMs = 0;
     bool locked = false;
 public Q_SLOTS:
-    uint GetSessionIdleTime() { return idleSeconds; }
+    uint GetSessionIdleTime() { return idleMs; }
     bool GetActive() { return locked; }
 };
 
@@ -109,7 +110,7 @@ private Q_SLOTS:
     void kdeAnswersWithItsLock()
     {
         FakeKdeScreenSaver kde;
-        kde.idleSeconds = 7;
+        kde.idleMs = 7250;
         kde.locked = true;
         QVERIFY(offer(kKdeService, kKdePath, &kde));
         DesktopIdlePoller poller(&m_clock);
@@ -119,7 +120,7 @@ private Q_SLOTS:
         const DesktopIdleReport report = lastReport(reported);
         QVERIFY(report.answered);
         QCOMPARE(report.source, QStringLiteral("KDE"));
-        QCOMPARE(report.idleSinceMs, m_clock.nowMs() - 7000);
+        QCOMPARE(report.idleSinceMs, m_clock.nowMs() - 7250);
         QVERIFY(report.locked);
     }
 
@@ -127,7 +128,7 @@ private Q_SLOTS:
     {
         GarbageMutterIdleMonitor mutter;
         FakeKdeScreenSaver kde;
-        kde.idleSeconds = 3;
+        kde.idleMs = 3000;
         QVERIFY(offer(kMutterService, kMutterPath, &mutter));
         QVERIFY(offer(kKdeService, kKdePath, &kde));
         DesktopIdlePoller poller(&m_clock);
@@ -162,7 +163,7 @@ private Q_SLOTS:
 
         withdraw(kMutterService, kMutterPath);
         FakeKdeScreenSaver kde;
-        kde.idleSeconds = 9;
+        kde.idleMs = 9000;
         QVERIFY(offer(kKdeService, kKdePath, &kde));
         reported.clear();
         poller.poll();

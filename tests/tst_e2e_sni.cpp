@@ -24,8 +24,6 @@
 #include <QtEndian>
 #include <QtTest>
 
-#include <signal.h>
-#include <sys/prctl.h>
 #include <unistd.h>
 
 using namespace TestSupport;
@@ -280,33 +278,10 @@ private Q_SLOTS:
         QFile::setPermissions(config, QFileDevice::ReadOwner | QFileDevice::WriteOwner);
 
         // Nothing of the machine's desktop: its own X display, session bus and XDG folders.
-        QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
-        for (const char *name : {"WAYLAND_DISPLAY", "XDG_CURRENT_DESKTOP", "DESKTOP_SESSION", "QT_QPA_PLATFORMTHEME",
-                                 "QT_STYLE_OVERRIDE", "SESSION_MANAGER", "XDG_SESSION_ID"})
-            env.remove(QLatin1String(name));
-        env.insert(QStringLiteral("QT_QPA_PLATFORM"), QStringLiteral("xcb"));
-        env.insert(QStringLiteral("DISPLAY"), m_display.display());
-        env.insert(QStringLiteral("DBUS_SESSION_BUS_ADDRESS"), m_bus.address());
-        env.insert(QStringLiteral("LANG"), QStringLiteral("C.UTF-8"));
-        env.insert(QStringLiteral("LC_ALL"), QStringLiteral("C.UTF-8"));
-        const std::pair<const char *, const char *> folders[] = {{"XDG_RUNTIME_DIR", "runtime"},
-                                                                 {"XDG_STATE_HOME", "state"},
-                                                                 {"XDG_CONFIG_HOME", "config"},
-                                                                 {"XDG_CACHE_HOME", "cache"},
-                                                                 {"TMPDIR", "tmp"}};
-        for (const auto &[variable, folder] : folders) {
-            const QString path = m_home.filePath(QLatin1String(folder));
-            QVERIFY(QDir().mkpath(path));
-            QFile::setPermissions(path, QFileDevice::ReadOwner | QFileDevice::WriteOwner | QFileDevice::ExeOwner);
-            env.insert(QLatin1String(variable), path);
-        }
-        m_idlegpu.setProcessEnvironment(env);
-        m_idlegpu.setStandardOutputFile(logPath());
-        m_idlegpu.setProcessChannelMode(QProcess::MergedChannels);
-        // A test killed on its time-out: idlegpu ends too, as on SIGTERM, its workload with it.
-        m_idlegpu.setChildProcessModifier([] { ::prctl(PR_SET_PDEATHSIG, SIGTERM); });
-        m_idlegpu.start(QStringLiteral(IDLEGPU_BINARY), {QStringLiteral("--config"), config});
-        QVERIFY2(m_idlegpu.waitForStarted(), qPrintable(m_idlegpu.errorString()));
+        const QProcessEnvironment env = trayUnderTestEnvironment(m_home.path(), m_display.display(), m_bus.address());
+        QVERIFY(!env.isEmpty());
+        QVERIFY2(startIdlegpuBinary(m_idlegpu, env, {QStringLiteral("--config"), config}, logPath()),
+                 qPrintable(m_idlegpu.errorString()));
     }
 
     void init()
@@ -318,13 +293,7 @@ private Q_SLOTS:
 
     void cleanupTestCase()
     {
-        if (m_idlegpu.state() != QProcess::NotRunning) {
-            ::kill(pid_t(m_idlegpu.processId()), SIGTERM);
-            if (!m_idlegpu.waitForFinished(15'000)) {
-                m_idlegpu.kill();
-                m_idlegpu.waitForFinished(5000);
-            }
-        }
+        terminateAndWait(m_idlegpu);
         m_watcher.stop();
         m_notifications.stop();
     }

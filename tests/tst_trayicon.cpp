@@ -168,6 +168,7 @@ private Q_SLOTS:
     void leftClickTogglesPauseAll();
     void menuRebuiltOnlyWhenContentChanges();
     void iconFollowsState();
+    void iconMadeLaterGetsTheState();
     void holdReasonShown_data();
     void holdReasonShown();
     void holdBehindMoreUrgentState();
@@ -594,6 +595,29 @@ void TestTrayIcon::iconFollowsState()
     QVERIFY(trayIcon.icon().cacheKey() != runningKey);
     QCOMPARE(trayIcon.icon().pixmap(22).toImage().convertToFormat(QImage::Format_ARGB32_Premultiplied),
              TrayIconRenderer::render(OverallState::Paused, 22));
+}
+
+// The icon is made only once a tray is there (TrayHostWatcher): what was applied before shows on it at once, and it
+// clicks as one made first.
+void TestTrayIcon::iconMadeLaterGetsTheState()
+{
+    TrayController controller(nullptr);
+    MonitorState state = mixedState();
+    controller.applyState(state, kNowMs, kWallNow);
+    const int rebuilds = controller.menuRebuildCount();
+
+    QSystemTrayIcon trayIcon;
+    controller.setTrayIcon(&trayIcon);
+    QCOMPARE(trayIcon.contextMenu(), controller.menu());
+    QCOMPARE(trayIcon.toolTip(), TrayController::toolTipText(state, kNowMs, kWallNow));
+    QCOMPARE(trayIcon.icon().pixmap(22).toImage().convertToFormat(QImage::Format_ARGB32_Premultiplied),
+             TrayIconRenderer::render(OverallState::Running, 22));
+    // Not exported here (no D-Bus tray): the menu stays as it was.
+    QCOMPARE(controller.menuRebuildCount(), rebuilds);
+
+    QSignalSpy spy(&controller, &TrayController::pauseAllRequested);
+    Q_EMIT trayIcon.activated(QSystemTrayIcon::Trigger);
+    QCOMPARE(spy.count(), 1);
 }
 
 void TestTrayIcon::holdReasonShown_data()

@@ -3,13 +3,12 @@
 #include "tray/desktopidlepoller.h"
 
 #include "tray/traylogging.h"
+#include "tray/x11display.h"
 
 #include <QDBusConnection>
 #include <QDBusMessage>
 #include <QDBusPendingCallWatcher>
-#include <QGuiApplication>
 #include <QTimer>
-#include <QtGui/qguiapplication_platform.h>
 
 #include <dlfcn.h>
 #include <unistd.h>
@@ -63,7 +62,7 @@ private:
     {
         void *xss = dlopen("libXss.so.1", RTLD_LAZY | RTLD_LOCAL);
         // Qt's xcb platform has loaded Xlib: the process has it.
-        void *x11 = dlopen("libX11.so.6", RTLD_LAZY | RTLD_LOCAL | RTLD_NOLOAD);
+        void *x11 = loadedXlib();
         if (!xss || !x11) {
             qCInfo(lcTray, "no libXss.so.1 or Xlib: X11's idle time is not asked");
             return;
@@ -81,17 +80,6 @@ private:
     DefaultRootWindow m_defaultRootWindow = nullptr;
     QueryInfo m_queryInfo = nullptr;
 };
-
-void *x11Display()
-{
-#if QT_CONFIG(xcb)
-    if (QGuiApplication::platformName() != QLatin1String("xcb") || !qGuiApp)
-        return nullptr;
-    if (auto *x11 = qGuiApp->nativeInterface<QNativeInterface::QX11Application>())
-        return x11->display();
-#endif
-    return nullptr;
-}
 
 } // namespace
 
@@ -189,9 +177,10 @@ void DesktopIdlePoller::askKde()
         QStringLiteral("org.freedesktop.ScreenSaver"), QStringLiteral("/ScreenSaver"),
         QStringLiteral("org.freedesktop.ScreenSaver"), QStringLiteral("GetSessionIdleTime"));
     asyncCall(call, [this](const QDBusMessage &reply) {
-        // On Wayland KWin answers an error ("not supported"): logind's word alone then.
+        // Milliseconds, although the freedesktop spec says seconds: KDE answers KIdleTime's ms (Plasma 5.27's
+        // ksmserver: +3106 over 3 s). On Wayland KWin answers an error ("not supported"): logind's word alone then.
         if (reply.type() == QDBusMessage::ReplyMessage && reply.signature() == QLatin1String("u"))
-            askKdeLock(qMin<qint64>(qint64(reply.arguments().at(0).toUInt()) * 1000, kMaxIdleMs));
+            askKdeLock(qMin<qint64>(qint64(reply.arguments().at(0).toUInt()), kMaxIdleMs));
         else
             failed(Source::Kde);
     });

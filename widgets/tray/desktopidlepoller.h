@@ -7,7 +7,8 @@
 //
 // Sources, in this order, the first that answers kept until it fails:
 //   GNOME  org.gnome.Mutter.IdleMonitor /org/gnome/Mutter/IdleMonitor/Core GetIdletime (ms)
-//   KDE    org.freedesktop.ScreenSaver /ScreenSaver GetSessionIdleTime (s; X11 only) and GetActive (locked)
+//   KDE    org.freedesktop.ScreenSaver /ScreenSaver GetSessionIdleTime (ms, where the spec says s; X11 only) and
+//          GetActive (locked)
 //   X11    XScreenSaverQueryInfo of libXss.so.1, loaded when first needed, on the xcb platform only
 // Polled every kPollMs while enabled, each D-Bus call asynchronous with a timeout. Polling faster as the idle time
 // nears idle_seconds would gain nothing: the monitor gets the moment of the last input and wakes at the away time

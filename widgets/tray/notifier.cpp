@@ -3,8 +3,18 @@
 #include "tray/notifier.h"
 
 #include "status/statustext.h"
+#include "tray/traylogging.h"
 
 #include <QTimer>
+
+void TrayNotificationSink::showMessage(NotificationKind, const QString &title, const QString &body,
+                                       QSystemTrayIcon::MessageIcon icon)
+{
+    if (m_trayIcon)
+        m_trayIcon->showMessage(title, body, icon);
+    else
+        qCInfo(lcTray, "no tray icon yet to show: %s: %s", qPrintable(title), qPrintable(body));
+}
 
 Notifier::Notifier(NotificationSink *sink, const Clock *clock, QObject *parent)
     : QObject(parent), m_sink(sink), m_clock(clock), m_flushTimer(new QTimer(this))

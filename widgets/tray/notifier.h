@@ -10,6 +10,7 @@
 #include <QCoreApplication>
 #include <QHash>
 #include <QObject>
+#include <QPointer>
 #include <QSet>
 #include <QSystemTrayIcon>
 
@@ -36,18 +37,17 @@ public:
                              QSystemTrayIcon::MessageIcon icon) = 0;
 };
 
+// The icon's balloon. Until the icon is made (TrayHostWatcher) a message goes to the log only.
 class TrayNotificationSink final : public NotificationSink
 {
 public:
-    explicit TrayNotificationSink(QSystemTrayIcon *trayIcon) : m_trayIcon(trayIcon) {}
+    explicit TrayNotificationSink(QSystemTrayIcon *trayIcon = nullptr) : m_trayIcon(trayIcon) {}
+    void setTrayIcon(QSystemTrayIcon *trayIcon) { m_trayIcon = trayIcon; }
     void showMessage(NotificationKind, const QString &title, const QString &body,
-                     QSystemTrayIcon::MessageIcon icon) override
-    {
-        m_trayIcon->showMessage(title, body, icon);
-    }
+                     QSystemTrayIcon::MessageIcon icon) override;
 
 private:
-    QSystemTrayIcon *m_trayIcon;
+    QPointer<QSystemTrayIcon> m_trayIcon;
 };
 
 class Notifier : public QObject

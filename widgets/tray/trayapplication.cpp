@@ -24,9 +24,7 @@ TrayApplication::TrayApplication(MonitorHost *monitor, const QString &logFilePat
       m_monitor(monitor),
       m_logFilePath(logFilePath),
       m_clock(clock),
-      m_trayIcon(new QSystemTrayIcon(this)),
-      m_controller(new TrayController(m_trayIcon, this)),
-      m_balloons(m_trayIcon),
+      m_controller(new TrayController(nullptr, this)),
       m_desktopNotifications(new DesktopNotificationSink(&m_balloons, QDBusConnection::sessionBus(), this)),
       m_notifier(new Notifier(m_desktopNotifications, clock, this)),
       m_statusWindow(new StatusWindow),
@@ -94,6 +92,13 @@ TrayApplication::~TrayApplication()
 
 void TrayApplication::showTrayIcon()
 {
+    if (!m_trayIcon) {
+        // Here Qt chooses, once for the whole process, between a StatusNotifierItem and XEmbed: only when
+        // TrayHostWatcher says the tray that should be chosen is there.
+        m_trayIcon = new QSystemTrayIcon(this);
+        m_controller->setTrayIcon(m_trayIcon);
+        m_balloons.setTrayIcon(m_trayIcon);
+    }
     m_trayIcon->show();
 }
 

@@ -34,6 +34,7 @@ public:
 
     TrayController *controller() const { return m_controller; }
 
+    // Makes the icon on first call (not before: see TrayHostWatcher) and shows it.
     void showTrayIcon();
     void showStatusWindow();
     // The one settings dialog: created on first use, raised when already open.
@@ -51,7 +52,7 @@ private:
     QPointer<MonitorHost> m_monitor;
     QString m_logFilePath;
     const Clock *m_clock;
-    QSystemTrayIcon *m_trayIcon;
+    QSystemTrayIcon *m_trayIcon = nullptr; // made by showTrayIcon()
     TrayController *m_controller;
     TrayNotificationSink m_balloons;                // where no notification server takes the messages
     DesktopNotificationSink *m_desktopNotifications; // the notification server, the balloons behind it

@@ -8,14 +8,29 @@
 #include <QMenu>
 
 TrayController::TrayController(QSystemTrayIcon *trayIcon, QObject *parent)
-    : QObject(parent), m_trayIcon(trayIcon), m_menu(new QMenu)
+    : QObject(parent), m_menu(new QMenu)
 {
     m_menu->setToolTipsVisible(true); // the disabled "Settings…" says why
     connect(m_menu, &QMenu::triggered, this, &TrayController::onActionTriggered);
+    setTrayIcon(trayIcon);
+}
+
+void TrayController::setTrayIcon(QSystemTrayIcon *trayIcon)
+{
     if (m_trayIcon) {
-        m_trayIcon->setContextMenu(m_menu);
-        connect(m_trayIcon, &QSystemTrayIcon::activated, this, &TrayController::onActivated);
+        m_trayIcon->setContextMenu(nullptr);
+        disconnect(m_trayIcon, nullptr, this, nullptr);
     }
+    m_trayIcon = trayIcon;
+    if (!m_trayIcon)
+        return;
+    m_trayIcon->setContextMenu(m_menu);
+    connect(m_trayIcon, &QSystemTrayIcon::activated, this, &TrayController::onActivated);
+    if (m_iconSet)
+        m_trayIcon->setIcon(TrayIconRenderer::icon(m_overall));
+    m_trayIcon->setToolTip(m_toolTip);
+    if (m_menuRebuilds > 0)
+        updateMenu(); // the menu built before the icon may be exported now
 }
 
 TrayController::~TrayController()
@@ -196,17 +211,18 @@ QList<TrayController::MenuItem> TrayController::menuItems() const
 
 void TrayController::updateMenu()
 {
-    const QList<MenuItem> items = menuItems();
-    if (items == m_shownItems && m_menuRebuilds > 0)
-        return; // an open menu must not flicker for a state update that changes nothing in it
-    m_shownItems = items;
-    ++m_menuRebuilds;
-
     // Exported over D-Bus (the StatusNotifierItem tray), the panel draws the menu from com.canonical.dbusmenu, where
     // Qt's export loses two things: a section's title (a section goes as a bare line; here its title follows the
     // line, as an item that cannot be clicked) and a literal "_" (dbusmenu's mnemonic mark; doubled here, or "Pause
-    // folding_at_home" shows as "Pause foldingathome").
+    // folding_at_home" shows as "Pause foldingathome"). The icon, and with it the export, may come after the menu.
     const bool exported = m_menu->platformMenu() != nullptr;
+    const QList<MenuItem> items = menuItems();
+    if (items == m_shownItems && exported == m_shownExported && m_menuRebuilds > 0)
+        return; // an open menu must not flicker for a state update that changes nothing in it
+    m_shownItems = items;
+    m_shownExported = exported;
+    ++m_menuRebuilds;
+
     m_menu->clear();
     for (const MenuItem &item : items) {
         const QString text = exported ? QString(item.text).replace(QLatin1Char('_'), QLatin1String("__")) : item.text;

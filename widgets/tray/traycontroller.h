@@ -21,9 +21,13 @@ class TrayController : public QObject
 public:
     static constexpr qint64 kPauseForMs = 3'600'000; // "Pause for 1 hour"
 
-    // Drives `trayIcon` (not owned) and owns the context menu it sets on it.
+    // Drives `trayIcon` (not owned; may come later, see setTrayIcon) and owns the context menu it sets on it.
     explicit TrayController(QSystemTrayIcon *trayIcon, QObject *parent = nullptr);
     ~TrayController() override;
+
+    // The icon, made once a tray is there (TrayHostWatcher): it gets the menu, the picture and the tooltip of the
+    // state applied so far.
+    void setTrayIcon(QSystemTrayIcon *trayIcon);
 
     // `nowMs` is the monitor's clock (monotonic) and `wallNow` the same moment on the wall clock: the tray says
     // "since 14:02", the state counts in monotonic ms.
@@ -92,5 +96,6 @@ private:
     bool m_autostart = false;
     bool m_settingsAvailable = false;
     QList<MenuItem> m_shownItems;
+    bool m_shownExported = false; // m_shownItems as the D-Bus menu wants them
     int m_menuRebuilds = 0;
 };

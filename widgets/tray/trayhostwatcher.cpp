@@ -1,0 +1,231 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// SPDX-FileCopyrightText: 2026 The idlegpu authors
+#include "tray/trayhostwatcher.h"
+
+#include "tray/traylogging.h"
+#include "tray/x11display.h"
+
+#include <QDBusMessage>
+#include <QDBusPendingCallWatcher>
+#include <QDBusServiceWatcher>
+#include <QDBusVariant>
+#include <QTimer>
+
+#include <dlfcn.h>
+
+#include <algorithm>
+
+namespace {
+
+const QString kWatcherInterface = QStringLiteral("org.kde.StatusNotifierWatcher");
+
+} // namespace
+
+TrayHostWatcher::Step TrayHostWatcher::decide(const Trays &trays, bool xcb, qint64 xembedAloneMs, qint64 waitedMs,
+                                              int graceMs, int trayWaitMs)
+{
+    if (trays.watcher && trays.host)
+        return Step::StatusNotifierItem;
+    if (!xcb)
+        return trays.watcher ? Step::WaitForHost : Step::WaitForStatusNotifier;
+    if (trays.watcher) // a host that has not come in all that time gives way to an XEmbed tray
+        return trays.xembed && waitedMs >= trayWaitMs ? Step::XEmbed : Step::WaitForHost;
+    if (!trays.xembed)
+        return Step::WaitForAnyTray;
+    return xembedAloneMs >= graceMs ? Step::XEmbed : Step::WaitForWatcher;
+}
+
+TrayHostWatcher::XEmbedProbe TrayHostWatcher::x11XEmbedProbe()
+{
+    void *display = x11Display();
+    void *xlib = display ? loadedXlib() : nullptr;
+    if (!xlib)
+        return {};
+    using InternAtom = unsigned long (*)(void *display, const char *name, int onlyIfExists);
+    using GetSelectionOwner = unsigned long (*)(void *display, unsigned long selection);
+    using DefaultScreen = int (*)(void *display);
+    const auto internAtom = reinterpret_cast<InternAtom>(dlsym(xlib, "XInternAtom"));
+    const auto getSelectionOwner = reinterpret_cast<GetSelectionOwner>(dlsym(xlib, "XGetSelectionOwner"));
+    const auto defaultScreen = reinterpret_cast<DefaultScreen>(dlsym(xlib, "XDefaultScreen"));
+    if (!internAtom || !getSelectionOwner || !defaultScreen)
+        return {};
+    // The selection of the screen Qt docks its XEmbed icon on, the default one. Each question is a round trip to the
+    // local X server, as any X client makes them.
+    const QByteArray selection = "_NET_SYSTEM_TRAY_S" + QByteArray::number(defaultScreen(display));
+    const unsigned long atom = internAtom(display, selection.constData(), 0);
+    return [display, getSelectionOwner, atom] { return getSelectionOwner(display, atom) != 0; };
+}
+
+TrayHostWatcher::TrayHostWatcher(const QDBusConnection &bus, XEmbedProbe xembedTray, const Clock *clock,
+                                 QObject *parent)
+    : QObject(parent),
+      m_bus(bus),
+      m_xembedTray(std::move(xembedTray)),
+      m_clock(clock),
+      m_serviceWatcher(new QDBusServiceWatcher(QLatin1String(kWatcherService), bus,
+                                               QDBusServiceWatcher::WatchForOwnerChange, this)),
+      m_xembedPoll(new QTimer(this)),
+      m_deadline(new QTimer(this))
+{
+    m_xembedPoll->setInterval(kXEmbedPollMs);
+    m_deadline->setSingleShot(true);
+    connect(m_xembedPoll, &QTimer::timeout, this, &TrayHostWatcher::reconsider);
+    connect(m_deadline, &QTimer::timeout, this, &TrayHostWatcher::reconsider);
+    connect(m_serviceWatcher, &QDBusServiceWatcher::serviceOwnerChanged, this,
+            [this](const QString &, const QString &, const QString &newOwner) {
+                m_ownerHeard = true;
+                setWatcherOwned(!newOwner.isEmpty()); // a new owner is asked for its host afresh
+            });
+}
+
+TrayHostWatcher::~TrayHostWatcher() = default;
+
+void TrayHostWatcher::start()
+{
+    m_startMs = m_clock->nowMs();
+    // From any sender: naming the watcher's service would make QtDBus look up its owner with a blocking call. A
+    // stray signal costs one more Get.
+    for (const char *signal : {"StatusNotifierHostRegistered", "StatusNotifierHostUnregistered"})
+        m_bus.connect(QString(), QLatin1String(kWatcherPath), kWatcherInterface, QLatin1String(signal), this,
+                      SLOT(readHost()));
+    if (m_xembedTray)
+        m_xembedPoll->start();
+    if (!m_bus.isConnected()) { // no StatusNotifierWatcher can come: nothing to give a grace for
+        qCInfo(lcTray, "no session bus: no StatusNotifierItem");
+        m_graceMs = 0;
+        reconsider();
+        return;
+    }
+
+    QDBusMessage call = QDBusMessage::createMethodCall(QStringLiteral("org.freedesktop.DBus"),
+                                                       QStringLiteral("/org/freedesktop/DBus"),
+                                                       QStringLiteral("org.freedesktop.DBus"),
+                                                       QStringLiteral("NameHasOwner"));
+    call << QLatin1String(kWatcherService);
+    ++m_pendingCalls;
+    auto *pending = new QDBusPendingCallWatcher(m_bus.asyncCall(call, kCallTimeoutMs), this);
+    connect(pending, &QDBusPendingCallWatcher::finished, this, [this, pending] {
+        pending->deleteLater();
+        --m_pendingCalls;
+        const QDBusMessage reply = pending->reply();
+        if (!m_ownerHeard)
+            setWatcherOwned(reply.type() == QDBusMessage::ReplyMessage && reply.arguments().value(0).toBool());
+        else
+            reconsider();
+    });
+}
+
+void TrayHostWatcher::setWatcherOwned(bool owned)
+{
+    m_trays.watcher = owned;
+    if (owned) {
+        readHost();
+        return;
+    }
+    ++m_hostGeneration; // an answer on its way is from the watcher that went
+    m_trays.host = false;
+    reconsider();
+}
+
+void TrayHostWatcher::readHost()
+{
+    // Not activatable anywhere we know, but a Get must never start a desktop's service.
+    QDBusMessage call = QDBusMessage::createMethodCall(QLatin1String(kWatcherService), QLatin1String(kWatcherPath),
+                                                       QStringLiteral("org.freedesktop.DBus.Properties"),
+                                                       QStringLiteral("Get"));
+    call << kWatcherInterface << QStringLiteral("IsStatusNotifierHostRegistered");
+    call.setAutoStartService(false);
+    const quint64 generation = ++m_hostGeneration;
+    ++m_pendingCalls;
+    auto *pending = new QDBusPendingCallWatcher(m_bus.asyncCall(call, kCallTimeoutMs), this);
+    connect(pending, &QDBusPendingCallWatcher::finished, this, [this, pending, generation] {
+        pending->deleteLater();
+        --m_pendingCalls;
+        if (generation == m_hostGeneration) {
+            const QDBusMessage reply = pending->reply();
+            const bool answered = reply.type() == QDBusMessage::ReplyMessage;
+            m_trays.host = answered && qvariant_cast<QDBusVariant>(reply.arguments().value(0)).variant().toBool();
+            if (answered)
+                m_trays.watcher = true; // it answered: there, even if its NameOwnerChanged is still on its way
+        }
+        reconsider();
+    });
+}
+
+void TrayHostWatcher::reconsider()
+{
+    if (m_step == Step::XEmbed && m_trays.watcher && m_trays.host && !m_lateSniLogged) {
+        m_lateSniLogged = true;
+        qCInfo(lcTray, "a StatusNotifierWatcher with a host appeared after the XEmbed icon was made; restart idlegpu "
+                       "to show its icon there");
+    }
+    if (decided() || m_pendingCalls > 0)
+        return;
+
+    const qint64 nowMs = m_clock->nowMs();
+    if (m_xembedTray) {
+        const bool xembed = m_xembedTray();
+        if (xembed != m_trays.xembed)
+            qCDebug(lcTray, "XEmbed tray: %s", xembed ? "there" : "gone");
+        m_trays.xembed = xembed;
+    }
+    const bool xembedAlone = m_trays.xembed && !m_trays.watcher;
+    if (!xembedAlone)
+        m_xembedAloneSinceMs = -1;
+    else if (m_xembedAloneSinceMs < 0)
+        m_xembedAloneSinceMs = nowMs;
+    const qint64 waitedMs = nowMs - m_startMs;
+    const Step step = decide(m_trays, bool(m_xembedTray), xembedAlone ? nowMs - m_xembedAloneSinceMs : -1, waitedMs,
+                             m_graceMs, m_trayWaitMs);
+
+    if (step != m_step || !m_stepTaken) {
+        switch (step) {
+        case Step::WaitForAnyTray:
+            qCInfo(lcTray, "waiting for a system tray: no StatusNotifierWatcher, no XEmbed tray");
+            break;
+        case Step::WaitForStatusNotifier:
+            qCInfo(lcTray, "waiting for a StatusNotifierWatcher, the only tray on this platform");
+            break;
+        case Step::WaitForHost:
+            qCInfo(lcTray, "waiting for the StatusNotifierHost: the StatusNotifierWatcher has none yet");
+            break;
+        case Step::WaitForWatcher:
+            qCInfo(lcTray, "an XEmbed tray is there; waiting up to %.1f s for a StatusNotifierWatcher",
+                   m_graceMs / 1000.0);
+            break;
+        case Step::StatusNotifierItem:
+            qCInfo(lcTray, "tray: StatusNotifierItem (the StatusNotifierWatcher has a host)");
+            break;
+        case Step::XEmbed:
+            if (m_trays.watcher)
+                qCInfo(lcTray, "tray: XEmbed (the StatusNotifierWatcher has had no host for %.1f s)",
+                       m_trayWaitMs / 1000.0);
+            else if (!m_bus.isConnected())
+                qCInfo(lcTray, "tray: XEmbed (no session bus)");
+            else
+                qCInfo(lcTray, "tray: XEmbed (no StatusNotifierWatcher %.1f s after the XEmbed tray)",
+                       m_graceMs / 1000.0);
+            break;
+        }
+    }
+    m_step = step;
+    m_stepTaken = true;
+
+    if (decided()) {
+        m_xembedPoll->stop();
+        m_deadline->stop();
+        Q_EMIT trayReady(step);
+        return;
+    }
+    if (!m_late && waitedMs >= m_trayWaitMs) {
+        m_late = true;
+        Q_EMIT trayLate();
+    }
+    qint64 untilMs = m_late ? -1 : m_trayWaitMs - waitedMs;
+    if (xembedAlone) {
+        const qint64 graceLeftMs = m_xembedAloneSinceMs + m_graceMs - nowMs;
+        untilMs = untilMs < 0 ? graceLeftMs : std::min(untilMs, graceLeftMs);
+    }
+    if (untilMs >= 0)
+        m_deadline->start(int(std::max<qint64>(untilMs, 0)));
+}
