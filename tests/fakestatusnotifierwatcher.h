@@ -87,6 +87,7 @@ public:
         const QMutexLocker lock(&m_mutex);
         m_hosts.clear();
         m_registrations.clear();
+        m_hostReads = 0;
     }
 
     QList<Registration> registrations() const
@@ -95,6 +96,12 @@ public:
         return m_registrations;
     }
     QDBusConnection connection() const { return m_bus; }
+    // How often IsStatusNotifierHostRegistered was read (Get, GetAll).
+    int hostReads() const
+    {
+        const QMutexLocker lock(&m_mutex);
+        return m_hostReads;
+    }
 
     // The interface as the StatusNotifierItem specification (and Plasma's org.kde.StatusNotifierWatcher.xml)
     // declares it, properties included.
@@ -124,10 +131,14 @@ public:
             if (interface != QLatin1String(kInterface))
                 return connection.send(message.createErrorReply(
                     QStringLiteral("org.freedesktop.DBus.Error.UnknownInterface"), interface));
-            if (member == QLatin1String("GetAll"))
+            if (member == QLatin1String("GetAll")) {
+                ++m_hostReads;
                 return connection.send(message.createReply(QVariant(properties())));
+            }
             if (member == QLatin1String("Get")) {
                 const QString name = message.arguments().value(1).toString();
+                if (name == QLatin1String("IsStatusNotifierHostRegistered"))
+                    ++m_hostReads;
                 const QVariantMap all = properties();
                 if (!all.contains(name))
                     return connection.send(message.createErrorReply(
@@ -175,5 +186,6 @@ private:
     mutable QMutex m_mutex;
     QList<Registration> m_registrations;
     QStringList m_hosts;
+    int m_hostReads = 0;
     QDBusConnection m_bus{QString()};
 };

@@ -137,12 +137,36 @@ private Q_SLOTS:
         QVERIFY(watcher.trays().watcher);
         QTest::qWait(500);
         QVERIFY(ready.isEmpty());
+        const int readsBefore = m_fake.hostReads();
         const qint64 hostMs = m_fake.registerHost();
         QTRY_COMPARE_WITH_TIMEOUT(ready.size(), 1, kTimeoutMs);
         const qint64 reactionMs = FakeStatusNotifierWatcher::nowMs() - hostMs;
         qInfo("trayReady %lld ms after the host registered", reactionMs);
         QVERIFY2(reactionMs < kReactionMs, qPrintable(QStringLiteral("%1 ms").arg(reactionMs)));
         QCOMPARE(readyStep(ready), Step::StatusNotifierItem);
+        // The watcher's own signal is believed: no second round trip to a shell busy starting up.
+        QCOMPARE(m_fake.hostReads(), readsBefore);
+    }
+
+    // Anyone on the bus can send the watcher's signal: from another sender it is checked, and the host that is not
+    // there keeps the icon waiting (a QSystemTrayIcon made now would be XEmbed for good).
+    void strangersHostSignalIsChecked()
+    {
+        startFake(false);
+        TrayHostWatcher watcher(m_connection, xembedProbe());
+        QSignalSpy ready(&watcher, &TrayHostWatcher::trayReady);
+        watcher.start();
+        QTRY_COMPARE_WITH_TIMEOUT(watcher.step(), Step::WaitForHost, kTimeoutMs);
+        const int readsBefore = m_fake.hostReads();
+        QDBusConnection stranger = QDBusConnection::connectToBus(m_bus.address(), QStringLiteral("stranger"));
+        QVERIFY(stranger.send(QDBusMessage::createSignal(QStringLiteral("/StatusNotifierWatcher"),
+                                                         QStringLiteral("org.kde.StatusNotifierWatcher"),
+                                                         QStringLiteral("StatusNotifierHostRegistered"))));
+        QTRY_VERIFY_WITH_TIMEOUT(m_fake.hostReads() > readsBefore, kTimeoutMs);
+        QTest::qWait(300);
+        QVERIFY(ready.isEmpty());
+        QCOMPARE(watcher.step(), Step::WaitForHost);
+        QDBusConnection::disconnectFromBus(QStringLiteral("stranger"));
     }
 
     // An XEmbed tray alone: the icon after the grace, through XEmbed.

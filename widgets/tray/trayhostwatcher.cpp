@@ -74,6 +74,7 @@ TrayHostWatcher::TrayHostWatcher(const QDBusConnection &bus, XEmbedProbe xembedT
     connect(m_serviceWatcher, &QDBusServiceWatcher::serviceOwnerChanged, this,
             [this](const QString &, const QString &, const QString &newOwner) {
                 m_ownerHeard = true;
+                m_watcherOwner = newOwner;
                 setWatcherOwned(!newOwner.isEmpty()); // a new owner is asked for its host afresh
             });
 }
@@ -83,11 +84,11 @@ TrayHostWatcher::~TrayHostWatcher() = default;
 void TrayHostWatcher::start()
 {
     m_startMs = m_clock->nowMs();
-    // From any sender: naming the watcher's service would make QtDBus look up its owner with a blocking call. A
-    // stray signal costs one more Get.
-    for (const char *signal : {"StatusNotifierHostRegistered", "StatusNotifierHostUnregistered"})
-        m_bus.connect(QString(), QLatin1String(kWatcherPath), kWatcherInterface, QLatin1String(signal), this,
-                      SLOT(readHost()));
+    // From any sender: naming the watcher's service would make QtDBus look up its owner with a blocking call.
+    m_bus.connect(QString(), QLatin1String(kWatcherPath), kWatcherInterface,
+                  QStringLiteral("StatusNotifierHostRegistered"), this, SLOT(hostRegistered(QDBusMessage)));
+    m_bus.connect(QString(), QLatin1String(kWatcherPath), kWatcherInterface,
+                  QStringLiteral("StatusNotifierHostUnregistered"), this, SLOT(readHost()));
     if (m_xembedTray)
         m_xembedPoll->start();
     if (!m_bus.isConnected()) { // no StatusNotifierWatcher can come: nothing to give a grace for
@@ -100,7 +101,7 @@ void TrayHostWatcher::start()
     QDBusMessage call = QDBusMessage::createMethodCall(QStringLiteral("org.freedesktop.DBus"),
                                                        QStringLiteral("/org/freedesktop/DBus"),
                                                        QStringLiteral("org.freedesktop.DBus"),
-                                                       QStringLiteral("NameHasOwner"));
+                                                       QStringLiteral("GetNameOwner"));
     call << QLatin1String(kWatcherService);
     ++m_pendingCalls;
     auto *pending = new QDBusPendingCallWatcher(m_bus.asyncCall(call, kCallTimeoutMs), this);
@@ -108,10 +109,13 @@ void TrayHostWatcher::start()
         pending->deleteLater();
         --m_pendingCalls;
         const QDBusMessage reply = pending->reply();
-        if (!m_ownerHeard)
-            setWatcherOwned(reply.type() == QDBusMessage::ReplyMessage && reply.arguments().value(0).toBool());
-        else
+        if (m_ownerHeard) {
             reconsider();
+            return;
+        }
+        // An error (org.freedesktop.DBus.Error.NameHasNoOwner): no watcher yet.
+        m_watcherOwner = reply.type() == QDBusMessage::ReplyMessage ? reply.arguments().value(0).toString() : QString();
+        setWatcherOwned(!m_watcherOwner.isEmpty());
     });
 }
 
@@ -124,6 +128,20 @@ void TrayHostWatcher::setWatcherOwned(bool owned)
     }
     ++m_hostGeneration; // an answer on its way is from the watcher that went
     m_trays.host = false;
+    reconsider();
+}
+
+void TrayHostWatcher::hostRegistered(const QDBusMessage &signal)
+{
+    // The watcher's own word is enough: reading the property again would cost a round trip to a desktop shell that
+    // answers slowly while it starts (0.4-0.6 s on GNOME), before Qt asks it once more itself. A signal from anyone
+    // else is checked with a Get.
+    if (m_watcherOwner.isEmpty() || signal.service() != m_watcherOwner) {
+        readHost();
+        return;
+    }
+    ++m_hostGeneration; // a Get on its way is older than this
+    m_trays.host = true;
     reconsider();
 }
 
@@ -159,7 +177,8 @@ void TrayHostWatcher::reconsider()
         qCInfo(lcTray, "a StatusNotifierWatcher with a host appeared after the XEmbed icon was made; restart idlegpu "
                        "to show its icon there");
     }
-    if (decided() || m_pendingCalls > 0)
+    // A watcher with a host decides whatever is still on its way; anything less waits for the whole picture.
+    if (decided() || (m_pendingCalls > 0 && !(m_trays.watcher && m_trays.host)))
         return;
 
     const qint64 nowMs = m_clock->nowMs();

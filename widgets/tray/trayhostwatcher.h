@@ -16,7 +16,8 @@
 // Qt 6.5 and later ask afresh for each icon; waiting for the host does no harm there.
 //
 // Nothing blocks: a QDBusServiceWatcher follows the watcher's owner, the host is read with an asynchronous
-// Properties.Get at start, when the owner changes and on the watcher's StatusNotifierHost(Un)Registered signals; the
+// Properties.Get at start, when the owner changes and on StatusNotifierHostUnregistered; the owner's own
+// StatusNotifierHostRegistered is believed without a Get (one round trip less to a busy shell); the
 // XEmbed selection is asked every kXEmbedPollMs while undecided (a round trip to the local X server).
 #include "base/clock.h"
 
@@ -87,6 +88,7 @@ Q_SIGNALS:
     void trayLate();
 
 private Q_SLOTS:
+    void hostRegistered(const QDBusMessage &signal);
     void readHost();
 
 private:
@@ -104,7 +106,8 @@ private:
     Step m_step = Step::WaitForAnyTray;
     bool m_stepTaken = false; // m_step is more than its initial value: the first step is logged too
     bool m_late = false;
-    bool m_ownerHeard = false;    // the service watcher spoke: the answer to the first NameHasOwner is older
+    QString m_watcherOwner;       // the watcher's unique name: whose StatusNotifierHostRegistered is believed
+    bool m_ownerHeard = false;    // the service watcher spoke: the answer to the first GetNameOwner is older
     bool m_lateSniLogged = false; // a watcher with a host after the XEmbed choice: said once
     int m_pendingCalls = 0;       // no step is taken on a half-known picture (the log would say "waiting" needlessly)
     quint64 m_hostGeneration = 0; // answers to an older Get are dropped
