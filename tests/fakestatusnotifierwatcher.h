@@ -65,6 +65,12 @@ public:
     }
     // A host registers now, as plasmashell's tray does seconds after kded5 took the watcher:
     // IsStatusNotifierHostRegistered turns true and StatusNotifierHostRegistered is sent. Returns the moment (nowMs()).
+    // A host, without the signal: Plasma 5.27's watcher says it has one from its start and never signals it.
+    void registerHostSilently(const QString &host = QStringLiteral("org.kde.StatusNotifierHost-fake"))
+    {
+        const QMutexLocker lock(&m_mutex);
+        m_hosts.append(host);
+    }
     qint64 registerHost(const QString &host = QStringLiteral("org.kde.StatusNotifierHost-fake"))
     {
         {
@@ -88,6 +94,7 @@ public:
         m_hosts.clear();
         m_registrations.clear();
         m_hostReads = 0;
+        m_hostReadErrors.clear();
     }
 
     QList<Registration> registrations() const
@@ -96,6 +103,13 @@ public:
         return m_registrations;
     }
     QDBusConnection connection() const { return m_bus; }
+    // The next reads of IsStatusNotifierHostRegistered (Get) answer these errors, one each: kded5 answers nothing
+    // while it starts, the caller sees org.freedesktop.DBus.Error.NoReply.
+    void failHostReads(const QStringList &errors)
+    {
+        const QMutexLocker lock(&m_mutex);
+        m_hostReadErrors = errors;
+    }
     // How often IsStatusNotifierHostRegistered was read (Get, GetAll).
     int hostReads() const
     {
@@ -137,8 +151,12 @@ public:
             }
             if (member == QLatin1String("Get")) {
                 const QString name = message.arguments().value(1).toString();
-                if (name == QLatin1String("IsStatusNotifierHostRegistered"))
+                if (name == QLatin1String("IsStatusNotifierHostRegistered")) {
                     ++m_hostReads;
+                    if (!m_hostReadErrors.isEmpty())
+                        return connection.send(message.createErrorReply(m_hostReadErrors.takeFirst(),
+                                                                         QStringLiteral("not now")));
+                }
                 const QVariantMap all = properties();
                 if (!all.contains(name))
                     return connection.send(message.createErrorReply(
@@ -187,5 +205,6 @@ private:
     QList<Registration> m_registrations;
     QStringList m_hosts;
     int m_hostReads = 0;
+    QStringList m_hostReadErrors;
     QDBusConnection m_bus{QString()};
 };

@@ -148,6 +148,22 @@ private Q_SLOTS:
         QCOMPARE(m_fake.hostReads(), readsBefore);
     }
 
+    // Plasma 5.27: kded5 owns the watcher at once, answers nothing while it starts (the Get times out), then says
+    // it has a host, without ever sending StatusNotifierHostRegistered. The host is asked again until it answers.
+    void hostAskedAgainAfterErrors()
+    {
+        startFake(false);
+        m_fake.failHostReads({QStringLiteral("org.freedesktop.DBus.Error.NoReply"),
+                              QStringLiteral("org.freedesktop.DBus.Error.Failed")});
+        m_fake.registerHostSilently();
+        TrayHostWatcher watcher(m_connection, xembedProbe());
+        QSignalSpy ready(&watcher, &TrayHostWatcher::trayReady);
+        watcher.start();
+        QTRY_COMPARE_WITH_TIMEOUT(ready.size(), 1, kTimeoutMs);
+        QCOMPARE(readyStep(ready), Step::StatusNotifierItem);
+        QCOMPARE(m_fake.hostReads(), 3);
+    }
+
     // Anyone on the bus can send the watcher's signal: from another sender it is checked, and the host that is not
     // there keeps the icon waiting (a QSystemTrayIcon made now would be XEmbed for good).
     void strangersHostSignalIsChecked()

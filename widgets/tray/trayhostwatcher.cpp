@@ -165,8 +165,22 @@ void TrayHostWatcher::readHost()
             m_trays.host = answered && qvariant_cast<QDBusVariant>(reply.arguments().value(0)).variant().toBool();
             if (answered)
                 m_trays.watcher = true; // it answered: there, even if its NameOwnerChanged is still on its way
+            else if (m_trays.watcher)
+                askHostAgain(reply.errorName());
         }
         reconsider();
+    });
+}
+
+void TrayHostWatcher::askHostAgain(const QString &error)
+{
+    // Plasma's watcher (kded5) is owned at once but answers nothing while kded5 starts (10-20 s on 2 cores), and it
+    // never sends StatusNotifierHostRegistered: without asking again the icon would wait for good. A call that timed
+    // out has waited long enough; any other error waits a little, so a broken watcher is not asked in a loop.
+    const int delayMs = error == QLatin1String("org.freedesktop.DBus.Error.NoReply") ? 0 : kAskAgainMs;
+    QTimer::singleShot(delayMs, this, [this, generation = m_hostGeneration] {
+        if (generation == m_hostGeneration && m_trays.watcher && !decided())
+            readHost();
     });
 }
 

@@ -38,6 +38,7 @@ public:
     static constexpr int kTrayWaitMs = 120'000;
     static constexpr int kXEmbedPollMs = 250;
     static constexpr int kCallTimeoutMs = 5000;
+    static constexpr int kAskAgainMs = 1000; // after a watcher's error other than a timeout
     static constexpr const char *kWatcherService = "org.kde.StatusNotifierWatcher";
     static constexpr const char *kWatcherPath = "/StatusNotifierWatcher";
 
@@ -93,6 +94,7 @@ private Q_SLOTS:
 
 private:
     void setWatcherOwned(bool owned);
+    void askHostAgain(const QString &error);
     void reconsider();
     bool decided() const { return m_step == Step::StatusNotifierItem || m_step == Step::XEmbed; }
 
