@@ -89,13 +89,17 @@ desk_init() {
     trap 'desk_fail "interrupted"' INT TERM HUP
     unset DBUS_SESSION_BUS_ADDRESS DBUS_SYSTEM_BUS_ADDRESS DISPLAY WAYLAND_DISPLAY XAUTHORITY XDG_CURRENT_DESKTOP \
         XDG_SESSION_DESKTOP XDG_SESSION_TYPE DESKTOP_SESSION SESSION_MANAGER QT_QPA_PLATFORMTHEME QT_STYLE_OVERRIDE \
-        GNOME_SHELL_SESSION_MODE KDE_FULL_SESSION KDE_SESSION_VERSION XDG_DATA_HOME XDG_CACHE_HOME XDG_STATE_HOME
+        GNOME_SHELL_SESSION_MODE KDE_FULL_SESSION KDE_SESSION_VERSION XDG_DATA_HOME XDG_CACHE_HOME XDG_STATE_HOME \
+        QT_QPA_PLATFORM
     export HOME=$DESK_TMP/home XDG_RUNTIME_DIR=$DESK_TMP/run XDG_CONFIG_HOME=$DESK_TMP/home/.config
     # What every process of the session inherits, D-Bus-activated helpers too: the sweep finds them by it.
     export IDLEGPU_DESKTOP_MARK=$DESK_TMP
     # The session's id for the fake logind and idlegpu's DesktopIdlePoller alike.
     export XDG_SESSION_ID=desk
     export LANG=C.UTF-8 LC_ALL=C.UTF-8 NO_AT_BRIDGE=1
+    # The system's own: a version manager's shim on PATH can take most of a second to start.
+    DESK_PYTHON=/usr/bin/python3
+    [ -x "$DESK_PYTHON" ] || DESK_PYTHON=$(command -v python3) || desk_skip "python3 is not installed"
     mkdir -p "$XDG_CONFIG_HOME"
     desk_log "temporary folder $DESK_TMP"
 }
@@ -300,7 +304,7 @@ desk_trace_tray() {
                 items=$(sed -n 2p <<<"$properties" | grep -o '"[^"]*"' | tr -d '"')
                 for entry in $items; do
                     case " $known " in *" $entry "*) continue ;; esac
-                    echo "$now item $entry $(desk_bus_pid "${entry%%/*}")"
+                    echo "$now item $entry $(desk_bus_pid "${entry%%[/@]*}")"
                 done
                 for entry in $known; do
                     case " $(echo $items) " in *" $entry "*) ;; *) echo "$now gone $entry" ;; esac
@@ -338,9 +342,12 @@ desk_item_of_pid() {
     line=$(awk -v p="$1" '$2 == "item" && $4 == p { print; exit }' "$DESK_TMP/tray.trace")
     [ -n "$line" ] || return 1
     read -r DESK_ITEM_MS _ entry _ <<<"$line"
-    DESK_ITEM_SERVICE=${entry%%/*}
-    DESK_ITEM_PATH=/${entry#*/}
-    [ "$entry" = "$DESK_ITEM_SERVICE" ] && DESK_ITEM_PATH=/StatusNotifierItem
+    # SERVICE/PATH (KDE's watcher, XFCE's), SERVICE@/PATH (GNOME's extension) or SERVICE alone.
+    DESK_ITEM_SERVICE=${entry%%[/@]*}
+    DESK_ITEM_PATH=${entry#"$DESK_ITEM_SERVICE"}
+    DESK_ITEM_PATH=${DESK_ITEM_PATH#@}
+    DESK_ITEM_PATH=${DESK_ITEM_PATH#/}
+    DESK_ITEM_PATH=/${DESK_ITEM_PATH:-StatusNotifierItem}
     return 0
 }
 # desk_wait_item_of_pid PID SECONDS: desk_item_of_pid, waiting up to SECONDS.
@@ -358,7 +365,7 @@ desk_menu_path() { desk_item_property "$1" "$2" Menu | grep -o '"[^"]*"' | tr -d
 # desk_menu_layout SERVICE MENU_PATH: the menu's entries, one a line: ID<TAB>TOGGLE_STATE (or -)<TAB>LABEL.
 desk_menu_layout() {
     busctl --user --timeout=3 --json=short call -- "$1" "$2" com.canonical.dbusmenu GetLayout iias 0 -1 0 \
-        | python3 -c '
+        | "$DESK_PYTHON" -c '
 import json, sys
 def walk(node):
     ident, props, children = node
@@ -400,7 +407,7 @@ desk_notify_capture_start() {
 # desk_notify_calls: each Notify recorded so far, one a line: SENDER<TAB>ANSWERED_BY (unique name, or - where no
 # answer came)<TAB>SUMMARY.
 desk_notify_calls() {
-    python3 - "$(desk_log_file notify-monitor)" <<'EOF'
+    "$DESK_PYTHON" - "$(desk_log_file notify-monitor)" <<'EOF'
 import re, sys
 calls, answers, current = [], {}, None
 header = re.compile(r"^(method call|method return) .*?sender=(\S+) -> destination=(\S+) serial=(\d+)(?: reply_serial=(\d+))?")
@@ -449,7 +456,7 @@ desk_idle_ms() {
     elif answer=$(busctl --user --timeout=2 call org.freedesktop.ScreenSaver /ScreenSaver \
         org.freedesktop.ScreenSaver GetSessionIdleTime 2>/dev/null); then
         echo "KDE ${answer#u }"
-    elif answer=$(python3 -c '
+    elif answer=$("$DESK_PYTHON" -c '
 import ctypes
 x11, xss = ctypes.CDLL("libX11.so.6"), ctypes.CDLL("libXss.so.1")
 class Info(ctypes.Structure):
@@ -713,32 +720,44 @@ desk_locate_icon() {
     ((w <= 64 && h <= 64)) || desk_error "the region that changed when idlegpu $name paused is $DESK_ICON_BOX: not one icon"
 }
 
-# desk_click BUTTON X Y: a real click (xdotool) at X,Y, at least 1 s after the previous one (beyond any double-click
-# interval, so that each arrives as one click).
+# desk_click X Y CLICK...: a real click (xdotool mousemove X Y click CLICK...) at least 1 s after the previous one
+# (beyond any double-click interval, so that each arrives on its own).
 DESK_LAST_CLICK_MS=0
 desk_click() {
-    local wait_ms=$((DESK_LAST_CLICK_MS + 1000 - $(desk_now_ms)))
+    local x=$1 y=$2 wait_ms=$((DESK_LAST_CLICK_MS + 1000 - $(desk_now_ms)))
+    shift 2
     ((wait_ms > 0)) && sleep "$((wait_ms / 1000)).$(printf %03d $((wait_ms % 1000)))"
-    xdotool mousemove "$2" "$3" click "$1"
+    xdotool mousemove "$x" "$y" click "$@"
     DESK_LAST_CLICK_MS=$(desk_now_ms)
 }
 
-# desk_check_clicks NAME: after desk_locate_icon (paused): a left click on the icon resumes, the next pauses, the
-# next resumes.
+# The click that activates an item, as xdotool's click arguments: a left click; GNOME's AppIndicator extension
+# activates on a double click (a single one opens the menu).
+DESK_ACTIVATE_CLICK=(1)
+# desk_activate_click: DESK_ACTIVATE_CLICK on the icon (DESK_ICON_X, DESK_ICON_Y), then Escape: a menu that the
+# extension opened on the way is closed.
+desk_activate_click() {
+    desk_click "$DESK_ICON_X" "$DESK_ICON_Y" "${DESK_ACTIVATE_CLICK[@]}"
+    ((${#DESK_ACTIVATE_CLICK[@]} > 1)) && xdotool key Escape
+    return 0
+}
+
+# desk_check_clicks NAME: after desk_locate_icon (paused): a click on the icon (DESK_ACTIVATE_CLICK) resumes, the
+# next pauses, the next resumes.
 desk_check_clicks() {
-    local name=$1 starts workload
+    local name=$1 starts workload what="xdotool click ${DESK_ACTIVATE_CLICK[*]}"
     starts=$(desk_workload_starts "$name")
-    desk_click 1 "$DESK_ICON_X" "$DESK_ICON_Y"
+    desk_activate_click
     wait_for 10 desk_workload_restarted "$name" "$starts" \
-        || { desk_error "a left click on idlegpu $name's icon did not resume it"; return 1; }
+        || { desk_error "$what on idlegpu $name's icon did not resume it"; return 1; }
     workload=$(desk_workload_pid "$name")
-    desk_click 1 "$DESK_ICON_X" "$DESK_ICON_Y"
-    wait_for 10 desk_gone "$workload" || { desk_error "a second left click did not pause idlegpu $name"; return 1; }
+    desk_activate_click
+    wait_for 10 desk_gone "$workload" || { desk_error "a second $what did not pause idlegpu $name"; return 1; }
     starts=$(desk_workload_starts "$name")
-    desk_click 1 "$DESK_ICON_X" "$DESK_ICON_Y"
+    desk_activate_click
     wait_for 10 desk_workload_restarted "$name" "$starts" \
-        || { desk_error "a third left click did not resume idlegpu $name"; return 1; }
-    desk_log "left clicks on idlegpu $name's icon at $DESK_ICON_X,$DESK_ICON_Y resumed, paused and resumed it"
+        || { desk_error "a third $what did not resume idlegpu $name"; return 1; }
+    desk_log "$what on idlegpu $name's icon at $DESK_ICON_X,$DESK_ICON_Y resumed, paused and resumed it"
 }
 
 # desk_check_menu_shot NAME FILE: a right click on the icon opens its menu: the region around the icon (down to 500
@@ -747,7 +766,7 @@ desk_check_menu_shot() {
     local name=$1 file=$2 region
     region=600x500+$((DESK_ICON_X > 300 ? DESK_ICON_X - 300 : 0))+0
     desk_screenshot "$DESK_TMP/menu-before.png" "$region"
-    desk_click 3 "$DESK_ICON_X" "$DESK_ICON_Y"
+    desk_click "$DESK_ICON_X" "$DESK_ICON_Y" 3
     menu_shown() {
         desk_screenshot "$DESK_TMP/menu-now.png" "$region" \
             && desk_pixels_differ "$DESK_TMP/menu-before.png" "$DESK_TMP/menu-now.png" 500 \
