@@ -28,7 +28,7 @@ idle_seconds=7
 # The top bar's right end, where the extension puts its icons, left of the system menu (the clock is in the centre).
 tray_crop=400x32+880+0
 # The extension activates an item on a double click; a single left click opens its menu.
-DESK_ACTIVATE_CLICK=(--repeat 2 --delay 80 1)
+DESK_ACTIVATE_CLICK="--repeat 2 --delay 80 1"
 
 desk_init gnome_x11 "$artifacts"
 desk_require_commands gnome-shell gsettings xdotool import compare convert desktop-file-validate
