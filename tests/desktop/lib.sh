@@ -140,7 +140,7 @@ desk_marked_processes() {
     echo "${left[@]}"
 }
 
-# The trap: a screenshot and the logs into ARTIFACT_DIR on failure, every process group stopped (TERM, then KILL
+# The trap: a screenshot and the logs into ARTIFACT_DIR on failure (the logs also with DESK_KEEP_LOGS=1), every process group stopped (TERM, then KILL
 # after 3 s), the marked processes killed, the temporary folder removed, the wall time printed.
 desk_cleanup() {
     local status=$? pid left group_alive
@@ -172,7 +172,7 @@ desk_cleanup() {
             || echo "desktop $DESK_NAME: still running after SIGKILL: $(desk_marked_processes)" >&2
     fi
     wait 2>/dev/null
-    if ((status != 0)); then
+    if ((status != 0)) || [ -n "${DESK_KEEP_LOGS:-}" ]; then
         mkdir -p "$DESK_ARTIFACTS/desktop_${DESK_NAME}_logs" \
             && cp -r "$DESK_TMP/logs/." "$DESK_TMP/tray.trace" "$DESK_ARTIFACTS/desktop_${DESK_NAME}_logs/" 2>/dev/null
         for log in "$DESK_TMP"/idlegpu-*/state/idlegpu/idlegpu.log; do
