@@ -748,11 +748,12 @@ desk_locate_icon() {
 }
 
 # desk_click CLICK X Y: a real click (xdotool mousemove X Y click CLICK; CLICK is xdotool's click arguments as one
-# word list: "1", "3", "--repeat 2 --delay 80 1") at least 1 s after the previous one (beyond any double-click
-# interval, so that each arrives on its own).
+# word list: "1", "3", "--repeat 2 --delay 80 1") at least DESK_CLICK_GAP_MS after the previous one (beyond the
+# desktop's double-click interval, so that each arrives on its own).
 DESK_LAST_CLICK_MS=0
+DESK_CLICK_GAP_MS=1000
 desk_click() {
-    local wait_ms=$((DESK_LAST_CLICK_MS + 1000 - $(desk_now_ms)))
+    local wait_ms=$((DESK_LAST_CLICK_MS + DESK_CLICK_GAP_MS - $(desk_now_ms)))
     ((wait_ms > 0)) && sleep "$((wait_ms / 1000)).$(printf %03d $((wait_ms % 1000)))"
     # shellcheck disable=SC2086 # CLICK is a word list
     xdotool mousemove "$2" "$3" click $1
