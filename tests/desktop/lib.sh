@@ -175,7 +175,7 @@ desk_cleanup() {
             || echo "desktop $DESK_NAME: still running after SIGKILL: $(desk_marked_processes)" >&2
     fi
     wait 2>/dev/null
-    if ((status != 0)) || [ -n "${DESK_KEEP_LOGS:-}" ]; then
+    if { ((status != 0)) || [ -n "${DESK_KEEP_LOGS:-}" ]; } && [ -n "$(ls -A "$DESK_TMP/logs")" ]; then
         mkdir -p "$DESK_ARTIFACTS/desktop_${DESK_NAME}_logs" \
             && cp -r "$DESK_TMP/logs/." "$DESK_TMP/tray.trace" "$DESK_ARTIFACTS/desktop_${DESK_NAME}_logs/" 2>/dev/null
         for log in "$DESK_TMP"/idlegpu-*/state/idlegpu/idlegpu.log; do
