@@ -43,13 +43,14 @@ desk_require_path "/usr/share/gnome-shell/extensions/$extension" "the AppIndicat
 
 export XDG_CURRENT_DESKTOP=GNOME XDG_SESSION_TYPE=x11
 
-desk_xvfb
+desk_xvfb 1280x800x24
 desk_session_bus ca.desrt.dconf org.gnome.Shell.Notifications
 desk_system_bus "$fake_logind" x11
-gsettings set org.gnome.shell enabled-extensions "['$extension']" \
-    && gsettings set org.gnome.shell welcome-dialog-last-shown-version '999' \
-    && gsettings set org.gnome.desktop.peripherals.mouse double-click 1000 \
-    || desk_fail "gsettings cannot enable $extension"
+if ! gsettings set org.gnome.shell enabled-extensions "['$extension']" \
+    || ! gsettings set org.gnome.shell welcome-dialog-last-shown-version '999' \
+    || ! gsettings set org.gnome.desktop.peripherals.mouse double-click 1000; then
+    desk_fail "gsettings cannot write the shell's settings (dconf on the session bus)"
+fi
 desk_trace_tray
 desk_notify_capture_start
 
