@@ -717,40 +717,54 @@ desk_check_preemption() {
         || desk_error "idlegpu $name's workload did not come back within 10 s of the GPU's release"
 }
 
-# desk_check_presence NAME IDLE_SECONDS X Y: instance NAME has [activity] pause_while_active with IDLE_SECONDS; no
-# input yet since the display started. Its workload runs once the desktop has been idle that long; `xdotool
-# mousemove X Y` makes the desktop's idle time drop below 1 s and pauses it (someone is at the computer), and it
-# resumes IDLE_SECONDS after that input, not before. Sets DESK_PRESENCE_PAUSE_MS and DESK_PRESENCE_RESUME_MS (after the
-# input).
-desk_check_presence() {
-    local name=$1 seconds=$2 input idle workload
-    DESK_PRESENCE_PAUSE_MS=none DESK_PRESENCE_RESUME_MS=none
-    wait_for $((seconds + 15)) desk_workload_runs "$name" \
-        || { desk_error "idlegpu $name's workload did not start with the desktop idle ($(desk_idle_ms))"; return 1; }
+# desk_presence_input NAME IDLE_SECONDS INPUT...: instance NAME has [activity] pause_while_active with IDLE_SECONDS;
+# no input yet since the display started. Its workload runs once the desktop has been idle that long; the command
+# INPUT (`xdotool mousemove X Y`) makes the desktop's idle time drop and pauses it (someone is at the computer).
+# Sets DESK_PRESENCE_INPUT_MS (when) and DESK_PRESENCE_PAUSE_MS (after the input); desk_presence_resumed follows.
+desk_presence_input() {
+    local name=$1 seconds=$2 idle workload
+    shift 2
+    DESK_PRESENCE_INPUT_MS="" DESK_PRESENCE_PAUSE_MS=none DESK_PRESENCE_RESUME_MS=none
+    if ! wait_for $((seconds + 15)) desk_workload_runs "$name"; then
+        desk_error "idlegpu $name's workload did not start with the desktop idle ($(desk_idle_ms))"
+        return 1
+    fi
     workload=$(desk_workload_pid "$name")
     idle=$(desk_idle_ms) || { desk_error "the desktop tells no idle time"; return 1; }
     desk_log "idlegpu $name runs its workload; the desktop's idle time: $idle ms"
-    input=$(desk_now_ms)
-    xdotool mousemove "$3" "$4"
+    DESK_PRESENCE_INPUT_MS=$(desk_now_ms)
+    "$@" || { desk_error "the input ($*) failed"; return 1; }
     idle=$(desk_idle_ms)
     # Asking takes time on a loaded machine: the idle time must not exceed the time since the input by much.
-    ((${idle#* } < $(desk_now_ms) - input + 500)) \
-        || desk_error "the desktop's idle time is $idle ms $(($(desk_now_ms) - input)) ms after xdotool's input"
+    ((${idle#* } < $(desk_now_ms) - DESK_PRESENCE_INPUT_MS + 500)) || desk_error "the desktop's idle time is" \
+        "$idle ms $(($(desk_now_ms) - DESK_PRESENCE_INPUT_MS)) ms after the input ($*)"
     if wait_for 10 desk_gone "$workload"; then
-        DESK_PRESENCE_PAUSE_MS=$(($(desk_now_ms) - input))
+        DESK_PRESENCE_PAUSE_MS=$(($(desk_now_ms) - DESK_PRESENCE_INPUT_MS))
         desk_log "idlegpu $name paused $DESK_PRESENCE_PAUSE_MS ms after the input (idle time then: $idle)"
     else
         desk_error "idlegpu $name's workload still runs 10 s after input on the desktop (idle time $idle)"
         return 1
     fi
-    if wait_for $((seconds + 10)) desk_workload_runs "$name"; then
-        DESK_PRESENCE_RESUME_MS=$(($(desk_now_ms) - input))
+}
+# desk_presence_resumed NAME IDLE_SECONDS: after desk_presence_input and no input since: instance NAME resumes
+# IDLE_SECONDS after the input, not before. Checks that make no input can run in between. Sets
+# DESK_PRESENCE_RESUME_MS (after the input).
+desk_presence_resumed() {
+    local name=$1 seconds=$2
+    [ -n "${DESK_PRESENCE_INPUT_MS:-}" ] || return 1
+    if wait_for $((seconds + 10 - ($(desk_now_ms) - DESK_PRESENCE_INPUT_MS) / 1000)) desk_workload_runs "$name"; then
+        DESK_PRESENCE_RESUME_MS=$(($(desk_now_ms) - DESK_PRESENCE_INPUT_MS))
         desk_log "idlegpu $name resumed $DESK_PRESENCE_RESUME_MS ms after the input"
         ((DESK_PRESENCE_RESUME_MS >= seconds * 1000 - 500)) \
             || desk_error "idlegpu $name resumed $DESK_PRESENCE_RESUME_MS ms after the input, before idle_seconds"
     else
         desk_error "idlegpu $name did not resume within $((seconds + 10)) s of the last input"
     fi
+}
+# desk_check_presence NAME IDLE_SECONDS X Y: desk_presence_input with `xdotool mousemove X Y`, then
+# desk_presence_resumed.
+desk_check_presence() {
+    desk_presence_input "$1" "$2" xdotool mousemove "$3" "$4" && desk_presence_resumed "$1" "$2"
 }
 
 # desk_crop_changed CROP BEFORE NOW: takes CROP of the screen into NOW; true when it differs from the picture BEFORE

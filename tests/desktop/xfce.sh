@@ -68,14 +68,16 @@ desk_idlegpu_start after "$idlegpu"
 desk_check_orders before after
 desk_check_menu after
 [ -n "${DESK_MENU[before]:-}" ] && desk_check_menu before
+# No input yet: "before" runs once the display has been idle idle_seconds and pauses on input; while it waits to
+# resume, the checks that make no input.
+desk_presence_input before "$idle_seconds" xdotool mousemove 400 400
 desk_check_autostart after
-# No input yet: "before" runs once the display has been idle idle_seconds, pauses on input, resumes after.
-desk_check_presence before "$idle_seconds" 400 400
+desk_check_preemption after "$holdopen" xfce4-notifyd
+desk_presence_resumed before "$idle_seconds"
 if desk_locate_icon after "$tray_crop"; then
     desk_check_clicks after
     desk_check_menu_shot after "$DESK_ARTIFACTS/desktop_xfce_menu.png"
 fi
-desk_check_preemption after "$holdopen" xfce4-notifyd
 desk_check_tray_pixels "$tray_crop" "$DESK_ARTIFACTS/desktop_xfce_panel.png" after before
 desk_print_times "presence_pause_after_input_ms=$DESK_PRESENCE_PAUSE_MS" \
     "presence_resume_after_input_ms=$DESK_PRESENCE_RESUME_MS"
