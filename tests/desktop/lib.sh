@@ -6,10 +6,14 @@
 # with the fake logind, Xvfb), processes started under setsid and stopped by process group, the tray seen from the
 # bus (watcher, host, items, dbusmenu), notifications, idle time, screenshots, and the summary line.
 #
-# Order in a scenario: desk_init; desk_xvfb (X11); desk_session_bus SERVICES; desk_system_bus FAKE_LOGIND;
-# desk_trace_tray; desk_idlegpu_config/desk_idlegpu_start; desk_mark_desktop_start + the desktop; desk_wait_host;
-# the checks; desk_times; desk_finish. Everything started is stopped on any exit (trap), also on failure.
-# Times are milliseconds since the epoch (desk_now_ms) unless a name says "after".
+# Order in a scenario (xfce.sh is the shortest example): desk_init; desk_xvfb (X11); desk_session_bus SERVICES;
+# desk_system_bus FAKE_LOGIND; desk_trace_tray; desk_notify_capture_start; desk_idlegpu_config and desk_idlegpu_start
+# of the "before" idlegpu; desk_mark_desktop_start and the desktop; desk_wait_host; desk_idlegpu_start of "after";
+# the desk_check_* functions (each records a failure with desk_error and goes on); desk_print_times; desk_finish.
+# Everything started is stopped on any exit (trap), also on failure. Settings a scenario may change after sourcing:
+# DESK_ACTIVATE_CLICK, DESK_CLICK_GAP_MS, DESK_BEFORE_REGISTER_LIMIT_MS, DESK_QPA; DESK_KEEP_LOGS=1 in the
+# environment keeps the logs of a passing run. Times are milliseconds since the epoch (desk_now_ms) unless a name
+# says "after".
 
 # --- Basics ---------------------------------------------------------------------------------------------------
 
