@@ -7,9 +7,10 @@
 # bus (watcher, host, items, dbusmenu), notifications, idle time, screenshots, and the summary line.
 #
 # Order in a scenario (xfce.sh is the shortest example): desk_init; desk_xvfb (X11); desk_session_bus SERVICES;
-# desk_system_bus FAKE_LOGIND; desk_trace_tray; desk_notify_capture_start; desk_idlegpu_config and desk_idlegpu_start
-# of the "before" idlegpu; desk_mark_desktop_start and the desktop; desk_wait_host; desk_idlegpu_start of "after";
-# the desk_check_* functions (each records a failure with desk_error and goes on); desk_print_times; desk_finish.
+# desk_system_bus FAKE_LOGIND; desk_trace_tray; desk_notify_capture_start; desk_login_start (the "before" idlegpu);
+# desk_mark_desktop_start and the desktop; desk_wait_host; desk_idlegpu_start of "after"; desk_x11_checks, or the
+# desk_check_* functions it calls (each records a failure with desk_error and goes on) and desk_print_times;
+# desk_finish.
 # Everything started is stopped on any exit (trap), also on failure. Settings a scenario may change after sourcing:
 # DESK_ACTIVATE_CLICK, DESK_CLICK_GAP_MS, DESK_BEFORE_REGISTER_LIMIT_MS, DESK_QPA; DESK_KEEP_LOGS=1 in the
 # environment keeps the logs of a passing run. Times are milliseconds since the epoch (desk_now_ms) unless a name
@@ -893,6 +894,45 @@ desk_check_tray_pixels() {
     else
         desk_error "the tray's area ($crop) looks the same with and without idlegpu: no icon drawn ($file)"
     fi
+}
+
+# desk_login_start IDLEGPU IDLE_SECONDS: idlegpu "before" as a login's autostart runs it, 3 s before the desktop:
+# configurations for "before" (pause_while_active with IDLE_SECONDS, for desk_presence_input) and "after", "before"
+# started; returns 3 s after its start, when the desktop is to start.
+desk_login_start() {
+    local sleep_ms
+    desk_idlegpu_config before "[activity]
+pause_while_active = true
+idle_seconds = $2" >/dev/null || desk_fail "cannot write idlegpu before's configuration"
+    desk_idlegpu_config after >/dev/null || desk_fail "cannot write idlegpu after's configuration"
+    desk_idlegpu_start before "$1"
+    sleep_ms=$((DESK_IDLEGPU_START[before] + 3000 - $(desk_now_ms)))
+    ((sleep_ms > 0)) && sleep "$((sleep_ms / 1000)).$(printf %03d $((sleep_ms % 1000)))"
+    return 0
+}
+
+# desk_x11_checks IDLE_SECONDS HOLDOPEN SERVER_COMM TRAY_CROP TRAY_FILE MENU_FILE: after desk_login_start, the
+# desktop's start, desk_wait_host and the start of "after": every check of the suite on an X11 desktop, in an order
+# that keeps input away from the presence check's wait, then the DESKTOP-TIMES line. TRAY_CROP: the bar's part where
+# the icons are (WxH+X+Y); TRAY_FILE and MENU_FILE: the screenshots of it and of the menu a right click opens.
+desk_x11_checks() {
+    local idle_seconds=$1 holdopen=$2 server=$3 crop=$4 tray_file=$5 menu_file=$6
+    desk_check_orders before after
+    desk_check_menu after
+    [ -n "${DESK_MENU[before]:-}" ] && desk_check_menu before
+    # No input yet: "before" runs once the display has been idle idle_seconds and pauses on input; while it waits
+    # to resume, the checks that make no input.
+    desk_presence_input before "$idle_seconds" xdotool mousemove 400 400
+    desk_check_autostart after
+    desk_check_preemption after "$holdopen" "$server"
+    desk_presence_resumed before "$idle_seconds"
+    if desk_locate_icon after "$crop"; then
+        desk_check_clicks after
+        desk_check_menu_shot after "$menu_file"
+    fi
+    desk_check_tray_pixels "$crop" "$tray_file" after before
+    desk_print_times "presence_pause_after_input_ms=$DESK_PRESENCE_PAUSE_MS" \
+        "presence_resume_after_input_ms=$DESK_PRESENCE_RESUME_MS"
 }
 
 # desk_print_times: the DESKTOP-TIMES line from the figures of desk_wait_host and desk_check_orders (ms from the

@@ -47,15 +47,8 @@ desk_system_bus "$fake_logind" x11
 desk_trace_tray
 desk_notify_capture_start
 
-desk_idlegpu_config before "[activity]
-pause_while_active = true
-idle_seconds = $idle_seconds" >/dev/null || desk_fail "cannot write idlegpu before's configuration"
-desk_idlegpu_config after >/dev/null || desk_fail "cannot write idlegpu after's configuration"
-
-# Login: idlegpu's autostart entry runs before the panel is up.
-desk_idlegpu_start before "$idlegpu"
-sleep_ms=$((DESK_IDLEGPU_START[before] + 3000 - $(desk_now_ms)))
-((sleep_ms > 0)) && sleep "$((sleep_ms / 1000)).$(printf %03d $((sleep_ms % 1000)))"
+# Login: idlegpu's autostart entry runs before the desktop is up.
+desk_login_start "$idlegpu" "$idle_seconds"
 
 desk_mark_desktop_start
 desk_start xfwm4 xfwm4
@@ -65,20 +58,6 @@ desk_start notifyd "$notifyd"
 desk_wait_host xfwm4 panel
 desk_idlegpu_start after "$idlegpu"
 
-desk_check_orders before after
-desk_check_menu after
-[ -n "${DESK_MENU[before]:-}" ] && desk_check_menu before
-# No input yet: "before" runs once the display has been idle idle_seconds and pauses on input; while it waits to
-# resume, the checks that make no input.
-desk_presence_input before "$idle_seconds" xdotool mousemove 400 400
-desk_check_autostart after
-desk_check_preemption after "$holdopen" xfce4-notifyd
-desk_presence_resumed before "$idle_seconds"
-if desk_locate_icon after "$tray_crop"; then
-    desk_check_clicks after
-    desk_check_menu_shot after "$DESK_ARTIFACTS/desktop_xfce_menu.png"
-fi
-desk_check_tray_pixels "$tray_crop" "$DESK_ARTIFACTS/desktop_xfce_panel.png" after before
-desk_print_times "presence_pause_after_input_ms=$DESK_PRESENCE_PAUSE_MS" \
-    "presence_resume_after_input_ms=$DESK_PRESENCE_RESUME_MS"
+desk_x11_checks "$idle_seconds" "$holdopen" xfce4-notifyd "$tray_crop" "$DESK_ARTIFACTS/desktop_xfce_panel.png" \
+    "$DESK_ARTIFACTS/desktop_xfce_menu.png"
 desk_finish
