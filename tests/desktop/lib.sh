@@ -12,9 +12,9 @@
 # desk_check_* functions it calls (each records a failure with desk_error and goes on) and desk_print_times;
 # desk_finish.
 # Everything started is stopped on any exit (trap), also on failure. Settings a scenario may change after sourcing:
-# DESK_ACTIVATE_CLICK, DESK_CLICK_GAP_MS, DESK_BEFORE_REGISTER_LIMIT_MS, DESK_QPA; DESK_KEEP_LOGS=1 in the
-# environment keeps the logs of a passing run. Times are milliseconds since the epoch (desk_now_ms) unless a name
-# says "after".
+# DESK_ACTIVATE_CLICK, DESK_CLICK_GAP_MS, DESK_BEFORE_REGISTER_LIMIT_MS, DESK_PRESENCE_SOURCE, DESK_QPA;
+# DESK_KEEP_LOGS=1 in the environment keeps the logs of a passing run. Times are milliseconds since the epoch
+# (desk_now_ms) unless a name says "after".
 
 # --- Basics ---------------------------------------------------------------------------------------------------
 
@@ -724,10 +724,12 @@ desk_check_preemption() {
 
 # desk_presence_input NAME IDLE_SECONDS INPUT...: instance NAME has [activity] pause_while_active with IDLE_SECONDS;
 # no input yet since the display started. Its workload runs once the desktop has been idle that long; the command
-# INPUT (`xdotool mousemove X Y`) makes the desktop's idle time drop and pauses it (someone is at the computer).
+# INPUT (`xdotool mousemove X Y`) makes the desktop's idle time drop and pauses it (someone is at the computer),
+# and idlegpu said it takes the idle time from DESK_PRESENCE_SOURCE, by default the source desk_idle_ms answered
+# from (GNOME, KDE, X11).
 # Sets DESK_PRESENCE_INPUT_MS (when) and DESK_PRESENCE_PAUSE_MS (after the input); desk_presence_resumed follows.
 desk_presence_input() {
-    local name=$1 seconds=$2 idle workload
+    local name=$1 seconds=$2 idle workload source
     shift 2
     DESK_PRESENCE_INPUT_MS="" DESK_PRESENCE_PAUSE_MS=none DESK_PRESENCE_RESUME_MS=none
     if ! wait_for $((seconds + 15)) desk_workload_runs "$name"; then
@@ -746,6 +748,11 @@ desk_presence_input() {
     if wait_for 10 desk_gone "$workload"; then
         DESK_PRESENCE_PAUSE_MS=$(($(desk_now_ms) - DESK_PRESENCE_INPUT_MS))
         desk_log "idlegpu $name paused $DESK_PRESENCE_PAUSE_MS ms after the input (idle time then: $idle)"
+        # desk_idle_ms tries the sources in idlegpu's order and names them as idlegpu does.
+        source=${DESK_PRESENCE_SOURCE:-${idle%% *}}
+        grep -q "the desktop's idle time comes from $source\$" "$(desk_idlegpu_log "$name")" \
+            || desk_error "idlegpu $name does not take the desktop's idle time from $source:" \
+                "$(grep -h "idle time comes from" "$(desk_idlegpu_log "$name")")"
     else
         desk_error "idlegpu $name's workload still runs 10 s after input on the desktop (idle time $idle)"
         return 1
