@@ -1,0 +1,81 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-3.0-or-later
+# SPDX-FileCopyrightText: 2026 The idlegpu authors
+# idlegpu on a real GNOME Shell 43 on X11 (issue 22): gnome-shell --x11 on Xvfb with the AppIndicator extension
+# (ubuntu-appindicators@ubuntu.com: the StatusNotifierWatcher, its host, and a dock for XEmbed icons), its
+# notification daemon (gjs, D-Bus-activated) and private buses (tests/desktop/lib.sh). Two idlegpu: "before" starts
+# 3 s before the shell (login autostart), "after" once the host is registered; both must end as
+# StatusNotifierItems ("before" within 1 s of the host). Then: the menu over dbusmenu, "Start at login", presence
+# through Mutter's IdleMonitor with xdotool input, real left clicks on the icon, a preemption's notification answered
+# by the shell's daemon, the menu on a right click, the icons' pixels in the top bar.
+#
+# Usage: gnome_x11.sh IDLEGPU ARTIFACT_DIR FAKE_LOGIND HOLDOPEN
+# Skips (77) where GNOME Shell, gjs or the extension is not installed, or no StatusNotifierHost comes within 30 s.
+set -uo pipefail
+
+here=$(cd "$(dirname "$0")" && pwd)
+# shellcheck source=tests/desktop/lib.sh
+source "$here/lib.sh"
+
+usage="usage: gnome_x11.sh IDLEGPU ARTIFACT_DIR FAKE_LOGIND HOLDOPEN"
+idlegpu=${1:?$usage}
+artifacts=${2:?$usage}
+fake_logind=${3:?$usage}
+holdopen=${4:?$usage}
+extension=ubuntu-appindicators@ubuntu.com
+# More than DesktopIdlePoller's 5 s poll, so that the poll after an input sees it within idle_seconds.
+idle_seconds=7
+# The top bar's right end, where the extension puts its icons, left of the system menu (the clock is in the centre).
+tray_crop=400x32+880+0
+# The extension activates an item on a double click; a single left click opens its menu.
+DESK_ACTIVATE_CLICK="--repeat 2 --delay 80 1"
+
+desk_init gnome_x11 "$artifacts"
+desk_require_commands gnome-shell gsettings xdotool import compare convert desktop-file-validate
+# Without gjs nobody owns org.freedesktop.Notifications in a GNOME session.
+desk_require_commands gjs
+desk_require_path "/usr/share/gnome-shell/extensions/$extension" "the AppIndicator extension ($extension)"
+[ -x "$idlegpu" ] || desk_fail "$idlegpu is not an executable"
+[ -x "$holdopen" ] || desk_fail "$holdopen is not an executable"
+
+export XDG_CURRENT_DESKTOP=GNOME XDG_SESSION_TYPE=x11
+
+desk_xvfb
+desk_session_bus ca.desrt.dconf org.gnome.Shell.Notifications
+desk_system_bus "$fake_logind" x11
+gsettings set org.gnome.shell enabled-extensions "['$extension']" \
+    && gsettings set org.gnome.shell welcome-dialog-last-shown-version '999' \
+    || desk_fail "gsettings cannot enable $extension"
+desk_trace_tray
+desk_notify_capture_start
+
+desk_idlegpu_config before "[activity]
+pause_while_active = true
+idle_seconds = $idle_seconds" >/dev/null || desk_fail "cannot write idlegpu before's configuration"
+desk_idlegpu_config after >/dev/null || desk_fail "cannot write idlegpu after's configuration"
+
+# Login: idlegpu's autostart entry runs before the shell is up.
+desk_idlegpu_start before "$idlegpu"
+sleep_ms=$((DESK_IDLEGPU_START[before] + 3000 - $(desk_now_ms)))
+((sleep_ms > 0)) && sleep "$((sleep_ms / 1000)).$(printf %03d $((sleep_ms % 1000)))"
+
+desk_mark_desktop_start
+desk_start shell gnome-shell --x11
+desk_wait_host shell
+desk_idlegpu_start after "$idlegpu"
+
+desk_check_orders before after
+desk_check_menu after
+[ -n "${DESK_MENU[before]:-}" ] && desk_check_menu before
+desk_check_autostart after
+# No input yet: "before" runs once the display has been idle idle_seconds, pauses on input, resumes after.
+desk_check_presence before "$idle_seconds" 400 400
+if desk_locate_icon after "$tray_crop"; then
+    desk_check_clicks after
+    desk_check_menu_shot after "$DESK_ARTIFACTS/desktop_gnome_x11_menu.png"
+fi
+desk_check_preemption after "$holdopen" gjs
+desk_check_tray_pixels "$tray_crop" "$DESK_ARTIFACTS/desktop_gnome_x11_bar.png" after before
+desk_print_times "presence_pause_after_input_ms=$DESK_PRESENCE_PAUSE_MS" \
+    "presence_resume_after_input_ms=$DESK_PRESENCE_RESUME_MS"
+desk_finish
