@@ -58,7 +58,7 @@ wait_for 20 desk_workload_runs before \
     || desk_fail "idlegpu before did not start its workload within 20 s: $(tail -5 "$(desk_idlegpu_log before)")"
 
 # The desktop in startplasma's order: kwin, kded5 (its StatusNotifierWatcher module), kactivitymanagerd, ksmserver
-# (whose org.freedesktop.ScreenSaver answers before plasmashell starts, as in a session), plasmashell.
+# (org.freedesktop.ScreenSaver), plasmashell.
 # kded5's watcher says IsStatusNotifierHostRegistered = true from its start, long before plasmashell's tray
 # registers its host (org.kde.StatusNotifierHost-PID): Qt (and idlegpu) see a host as soon as kded5 is up, and
 # plasmashell picks up the items registered by then when it starts.
@@ -90,9 +90,6 @@ wait_for 30 name_owned org.kde.StatusNotifierWatcher || desk_skip "kded5 did not
 within 30 s
 $(desk_log_tails kded)"
 desk_start ksmserver ksmserver
-kde_idle() { busctl --user call org.freedesktop.ScreenSaver /ScreenSaver org.freedesktop.ScreenSaver GetSessionIdleTime >/dev/null 2>&1; }
-wait_for 20 kde_idle || desk_skip "ksmserver's org.freedesktop.ScreenSaver did not answer within 20 s
-$(desk_log_tails ksmserver)"
 desk_start plasma plasmashell --no-respawn
 desk_wait_host kwin kded ksmserver plasma
 wait_for 10 test -s "$DESK_TMP/host-answered" || desk_fail "the trace saw the host, the watcher's answer did not come"
@@ -104,6 +101,10 @@ wait_for 30 plasma_host || desk_skip "plasmashell registered no StatusNotifierHo
 $(desk_log_tails plasma)"
 plasma_host_ms=$(($(desk_now_ms) - DESK_T_DESKTOP))
 desk_log "plasmashell's StatusNotifierHost is registered"
+# "after" asks KDE for the idle time from its start: ksmserver's ScreenSaver must answer by then.
+kde_idle() { busctl --user call org.freedesktop.ScreenSaver /ScreenSaver org.freedesktop.ScreenSaver GetSessionIdleTime >/dev/null 2>&1; }
+wait_for 20 kde_idle || desk_skip "ksmserver's org.freedesktop.ScreenSaver did not answer within 20 s
+$(desk_log_tails ksmserver)"
 desk_idlegpu_start after "$idlegpu"
 
 desk_check_orders before after
