@@ -156,6 +156,8 @@ gw_check_presence() {
 }
 gw_check_presence after "$idle_seconds"
 
+desk_log "Wayland lets no test inject input: no real click and no menu on screen here; Activate and the menu go" \
+    "over D-Bus, presence uses Mutter's ResetIdletime"
 # Activate over D-Bus, as the extension sends it on a click: pauses (and the icon changes on screen: its place),
 # a second one resumes.
 if desk_locate_icon "$target" "$bar_crop"; then

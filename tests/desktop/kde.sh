@@ -132,7 +132,8 @@ fi
 # kde_check_menu_shot NAME FILE: a right click on the icon opens its menu above the bottom panel: the region above
 # the icon changes and settles; the menu and the tray go to FILE; Escape closes the menu.
 kde_check_menu_shot() {
-    local name=$1 file=$2 region=500x500+$((DESK_ICON_X - 400))+300
+    local name=$1 file=$2 region_x=$((DESK_ICON_X - 450)) box
+    local region=$((1280 - region_x))x500+$region_x+300
     desk_screenshot "$DESK_TMP/menu-before.png" "$region"
     desk_click 3 "$DESK_ICON_X" "$DESK_ICON_Y"
     rm -f "$DESK_TMP/menu-last.png"
@@ -143,7 +144,14 @@ kde_check_menu_shot() {
             || { cp "$DESK_TMP/menu-now.png" "$DESK_TMP/menu-last.png" 2>/dev/null; false; }
     }
     if wait_for 10 menu_settled; then
-        cp "$DESK_TMP/menu-now.png" "$file"
+        # The menu (where the picture changed) down to the panel, the tray's area included.
+        box=$(desk_diff_box "$DESK_TMP/menu-before.png" "$DESK_TMP/menu-now.png")
+        if [[ $box =~ ^[0-9]+x[0-9]+\+([0-9]+)\+([0-9]+)$ ]]; then
+            local x=$((BASH_REMATCH[1] < 880 - region_x ? BASH_REMATCH[1] : 880 - region_x)) y=${BASH_REMATCH[2]}
+            convert "$DESK_TMP/menu-now.png" -crop "$((1280 - region_x - x))x$((500 - y))+$x+$y" +repage "$file"
+        else
+            cp "$DESK_TMP/menu-now.png" "$file"
+        fi
         desk_log "a right click opened idlegpu $name's menu: $file"
     else
         desk_error "a right click on idlegpu $name's icon opened no menu"
