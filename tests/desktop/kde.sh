@@ -36,6 +36,8 @@ desk_require_path "$kamd" kactivitymanagerd
 [ -x "$holdopen" ] || desk_fail "$holdopen is not an executable"
 
 export XDG_CURRENT_DESKTOP=KDE XDG_SESSION_TYPE=x11 KDE_FULL_SESSION=true KDE_SESSION_VERSION=5 QT_ACCESSIBILITY=0
+# No animations: Plasma cross-fades a changed icon, and a picture taken during the fade shows half a change.
+printf '[KDE]\nAnimationDurationFactor=0\n' >"$XDG_CONFIG_HOME/kdeglobals"
 
 desk_xvfb
 # Plasma's own notification server only (XFCE's file for the same name would be as likely to be activated).
