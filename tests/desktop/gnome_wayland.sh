@@ -119,7 +119,7 @@ for name in before before-x11 after after-x11; do
 done
 # The checks on one instance go to "before" (native Wayland), to "after" where "before" has no item (the login race).
 target=before
-[ -n "${DESK_MENU[before]:-}" ] || target=after-x11
+[ -n "${DESK_MENU[before]:-}" ] || target="after-x11"
 desk_check_autostart "$target"
 
 # gw_check_presence NAME IDLE_SECONDS: as desk_check_presence, with Mutter's test-only ResetIdletime for the input
