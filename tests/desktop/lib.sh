@@ -16,20 +16,20 @@
 # Now, in ms since the epoch (no process started: EPOCHREALTIME).
 desk_now_ms() { local t=${EPOCHREALTIME//[.,]/}; echo $((t / 1000)); }
 # A line on stdout, prefixed with the scenario and the ms since desk_init.
-desk_log() { echo "desktop $DESK_NAME [+$(($(desk_now_ms) - DESK_T0)) ms]: $*"; }
+desk_log() { echo "desktop $DESK_NAME [+$(($(desk_now_ms) - DESK_T0)) ms]: $*" >&"$DESK_OUT"; }
 # Ends the scenario as failed (exit 1) with the reason; the trap cleans up.
 desk_fail() {
-    echo "desktop $DESK_NAME: FAILED: $*" >&2
+    echo "desktop $DESK_NAME: FAILED: $*" >&"$DESK_ERR"
     exit 1
 }
 # Records a failed check and goes on with the others; desk_finish then exits 1.
 desk_error() {
-    echo "desktop $DESK_NAME: FAILED CHECK: $*" >&2
+    echo "desktop $DESK_NAME: FAILED CHECK: $*" >&"$DESK_ERR"
     DESK_ERRORS+=("$*")
 }
 # Ends the scenario as skipped (exit 77, ctest's SKIP_RETURN_CODE) with the exact reason.
 desk_skip() {
-    echo "desktop $DESK_NAME: SKIPPED: $*"
+    echo "desktop $DESK_NAME: SKIPPED: $*" >&"$DESK_OUT"
     DESK_SKIPPED=1
     exit 77
 }
@@ -76,6 +76,8 @@ desk_init() {
     DESK_NAME=${1:?desk_init NAME ARTIFACT_DIR}
     DESK_ARTIFACTS=${2:?desk_init NAME ARTIFACT_DIR}
     DESK_T0=$(desk_now_ms)
+    # The scenario's own output, for messages from inside a redirection (a trap that fires during `cmd >/dev/null`).
+    exec {DESK_OUT}>&1 {DESK_ERR}>&2
     DESK_PIDS=() DESK_ERRORS=() DESK_SKIPPED=0 DESK_T_DESKTOP="" DESK_XVFB_PID=""
     declare -gA DESK_PROCESS_NAMES=() DESK_IDLEGPU_PID=() DESK_IDLEGPU_START=() DESK_SERVICE=() DESK_OBJECT=() DESK_MENU=()
     mkdir -p "$DESK_ARTIFACTS" || desk_fail "cannot create the artifact folder $DESK_ARTIFACTS"
@@ -109,7 +111,7 @@ desk_init() {
 desk_start() {
     local name=$1
     shift
-    setsid "$@" >"$DESK_TMP/logs/$name.log" 2>&1 </dev/null &
+    setsid "$@" >"$DESK_TMP/logs/$name.log" 2>&1 </dev/null {DESK_OUT}>&- {DESK_ERR}>&- &
     DESK_PID=$!
     DESK_PIDS+=("$DESK_PID")
     DESK_PROCESS_NAMES[$DESK_PID]=$name
@@ -140,11 +142,12 @@ desk_marked_processes() {
     echo "${left[@]}"
 }
 
-# The trap: a screenshot and the logs into ARTIFACT_DIR on failure, every process group stopped (TERM, then KILL
+# The trap: a screenshot and the logs into ARTIFACT_DIR on failure (the logs also with DESK_KEEP_LOGS=1), every process group stopped (TERM, then KILL
 # after 3 s), the marked processes killed, the temporary folder removed, the wall time printed.
 desk_cleanup() {
     local status=$? pid left group_alive
     trap - EXIT INT TERM HUP
+    exec >&"$DESK_OUT" 2>&"$DESK_ERR"
     ((DESK_SKIPPED)) && status=77
     if ((status != 0 && status != 77)) && [ -n "${DISPLAY:-}" ] && desk_alive "$DESK_XVFB_PID"; then
         import -window root "$DESK_ARTIFACTS/desktop_${DESK_NAME}_failure.png" 2>/dev/null \
@@ -172,7 +175,7 @@ desk_cleanup() {
             || echo "desktop $DESK_NAME: still running after SIGKILL: $(desk_marked_processes)" >&2
     fi
     wait 2>/dev/null
-    if ((status != 0)); then
+    if { ((status != 0)) || [ -n "${DESK_KEEP_LOGS:-}" ]; } && [ -n "$(ls -A "$DESK_TMP/logs")" ]; then
         mkdir -p "$DESK_ARTIFACTS/desktop_${DESK_NAME}_logs" \
             && cp -r "$DESK_TMP/logs/." "$DESK_TMP/tray.trace" "$DESK_ARTIFACTS/desktop_${DESK_NAME}_logs/" 2>/dev/null
         for log in "$DESK_TMP"/idlegpu-*/state/idlegpu/idlegpu.log; do
@@ -745,11 +748,12 @@ desk_locate_icon() {
 }
 
 # desk_click CLICK X Y: a real click (xdotool mousemove X Y click CLICK; CLICK is xdotool's click arguments as one
-# word list: "1", "3", "--repeat 2 --delay 80 1") at least 1 s after the previous one (beyond any double-click
-# interval, so that each arrives on its own).
+# word list: "1", "3", "--repeat 2 --delay 80 1") at least DESK_CLICK_GAP_MS after the previous one (beyond the
+# desktop's double-click interval, so that each arrives on its own).
 DESK_LAST_CLICK_MS=0
+DESK_CLICK_GAP_MS=1000
 desk_click() {
-    local wait_ms=$((DESK_LAST_CLICK_MS + 1000 - $(desk_now_ms)))
+    local wait_ms=$((DESK_LAST_CLICK_MS + DESK_CLICK_GAP_MS - $(desk_now_ms)))
     ((wait_ms > 0)) && sleep "$((wait_ms / 1000)).$(printf %03d $((wait_ms % 1000)))"
     # shellcheck disable=SC2086 # CLICK is a word list
     xdotool mousemove "$2" "$3" click $1
