@@ -15,7 +15,7 @@
 
 # Now, in ms since the epoch (no process started: EPOCHREALTIME).
 desk_now_ms() { local t=${EPOCHREALTIME//[.,]/}; echo $((t / 1000)); }
-# A line on stdout, prefixed with the scenario and the ms since desk_init.
+# A line on the scenario's stdout, prefixed with the scenario and the ms since desk_init.
 desk_log() { echo "desktop $DESK_NAME [+$(($(desk_now_ms) - DESK_T0)) ms]: $*" >&"$DESK_OUT"; }
 # Ends the scenario as failed (exit 1) with the reason; the trap cleans up.
 desk_fail() {
@@ -68,6 +68,7 @@ desk_alive() {
     stat=${stat##*) }
     [ "${stat%% *}" != Z ]
 }
+# The process is gone (or a zombie).
 desk_gone() { ! desk_alive "$1"; }
 
 # desk_init NAME ARTIFACT_DIR: the scenario's temporary folder (DESK_TMP), HOME and XDG_RUNTIME_DIR in it (0700),
@@ -79,14 +80,17 @@ desk_init() {
     # The scenario's own output, for messages from inside a redirection (a trap that fires during `cmd >/dev/null`).
     exec {DESK_OUT}>&1 {DESK_ERR}>&2
     DESK_PIDS=() DESK_ERRORS=() DESK_SKIPPED=0 DESK_T_DESKTOP="" DESK_XVFB_PID=""
-    declare -gA DESK_PROCESS_NAMES=() DESK_IDLEGPU_PID=() DESK_IDLEGPU_START=() DESK_SERVICE=() DESK_OBJECT=() DESK_MENU=()
+    declare -gA DESK_PROCESS_NAMES=() DESK_IDLEGPU_PID=() DESK_IDLEGPU_START=()
+    # Per idlegpu instance: its item's bus name and object, and its dbusmenu object (desk_check_orders).
+    declare -gA DESK_SERVICE=() DESK_OBJECT=() DESK_MENU=()
     mkdir -p "$DESK_ARTIFACTS" || desk_fail "cannot create the artifact folder $DESK_ARTIFACTS"
     DESK_ARTIFACTS=$(cd "$DESK_ARTIFACTS" && pwd)
     rm -rf "$DESK_ARTIFACTS/desktop_${DESK_NAME}_"*
     DESK_TMP=$(mktemp -d "/tmp/idlegpu-desktop-$DESK_NAME.XXXXXX") || desk_fail "cannot create a temporary folder"
     chmod 0700 "$DESK_TMP"
-    mkdir -p "$DESK_TMP/logs" "$DESK_TMP/home" "$DESK_TMP/bus/services" && mkdir -m 0700 "$DESK_TMP/run" \
-        || desk_fail "cannot fill $DESK_TMP"
+    if ! mkdir -p "$DESK_TMP/logs" "$DESK_TMP/home" "$DESK_TMP/bus/services" || ! mkdir -m 0700 "$DESK_TMP/run"; then
+        desk_fail "cannot fill $DESK_TMP"
+    fi
     trap desk_cleanup EXIT
     trap 'desk_fail "interrupted"' INT TERM HUP
     unset DBUS_SESSION_BUS_ADDRESS DBUS_SYSTEM_BUS_ADDRESS DISPLAY WAYLAND_DISPLAY XAUTHORITY XDG_CURRENT_DESKTOP \
@@ -142,12 +146,25 @@ desk_marked_processes() {
     echo "${left[@]}"
 }
 
-# The trap: a screenshot and the logs into ARTIFACT_DIR on failure (the logs also with DESK_KEEP_LOGS=1), every process group stopped (TERM, then KILL
-# after 3 s), the marked processes killed, the temporary folder removed, the wall time printed.
+# The groups started by desk_start that still have a process, as "NAME(PID) ..."; false when none.
+desk_groups_alive() {
+    local pid alive=()
+    for pid in "${DESK_PIDS[@]}"; do
+        kill -0 -- "-$pid" 2>/dev/null && alive+=("${DESK_PROCESS_NAMES[$pid]:-?}($pid)")
+    done
+    echo "${alive[@]}"
+    ((${#alive[@]}))
+}
+desk_all_stopped() { ! desk_groups_alive >/dev/null; }
+desk_none_marked() { [ -z "$(desk_marked_processes)" ]; }
+
+# The trap: a screenshot and the logs into ARTIFACT_DIR on failure (the logs also with DESK_KEEP_LOGS=1), the
+# scenario's desk_before_stop if it defines one, every process group stopped (TERM, then KILL after 3 s), the marked
+# processes killed, the temporary folder removed, the verdict and the wall time printed.
 desk_cleanup() {
-    local status=$? pid left group_alive
+    local status=$? i pid left folder wall_ds verdict=PASSED
     trap - EXIT INT TERM HUP
-    exec >&"$DESK_OUT" 2>&"$DESK_ERR"
+    exec 1>&"$DESK_OUT" 2>&"$DESK_ERR"
     ((DESK_SKIPPED)) && status=77
     if ((status != 0 && status != 77)) && [ -n "${DISPLAY:-}" ] && desk_alive "$DESK_XVFB_PID"; then
         import -window root "$DESK_ARTIFACTS/desktop_${DESK_NAME}_failure.png" 2>/dev/null \
@@ -157,56 +174,57 @@ desk_cleanup() {
     for ((i = ${#DESK_PIDS[@]} - 1; i >= 0; i--)); do
         kill -TERM -- "-${DESK_PIDS[i]}" 2>/dev/null || kill -TERM "${DESK_PIDS[i]}" 2>/dev/null
     done
-    group_alive() {
-        local p
-        for p in "${DESK_PIDS[@]}"; do kill -0 -- "-$p" 2>/dev/null && return 0; done
-        return 1
-    }
-    wait_for 3 eval '! group_alive'
-    for pid in "${DESK_PIDS[@]}"; do kill -KILL -- "-$pid" 2>/dev/null; done
+    if ! wait_for 3 desk_all_stopped; then
+        desk_log "still running 3 s after SIGTERM, killed: $(desk_groups_alive)"
+        for pid in "${DESK_PIDS[@]}"; do kill -KILL -- "-$pid" 2>/dev/null; done
+    fi
     left=$(desk_marked_processes)
     if [ -n "$left" ]; then
         desk_log "killing what D-Bus started for the session: $(for pid in $left; do
             printf '%s(%s) ' "$pid" "$(cat "/proc/$pid/comm" 2>/dev/null)"
         done)"
-        # shellcheck disable=SC2086
+        # shellcheck disable=SC2086 # a list of pids
         kill -KILL $left 2>/dev/null
-        wait_for 3 eval '[ -z "$(desk_marked_processes)" ]' \
+        wait_for 3 desk_none_marked \
             || echo "desktop $DESK_NAME: still running after SIGKILL: $(desk_marked_processes)" >&2
     fi
     wait 2>/dev/null
     if { ((status != 0)) || [ -n "${DESK_KEEP_LOGS:-}" ]; } && [ -n "$(ls -A "$DESK_TMP/logs")" ]; then
         mkdir -p "$DESK_ARTIFACTS/desktop_${DESK_NAME}_logs" \
             && cp -r "$DESK_TMP/logs/." "$DESK_TMP/tray.trace" "$DESK_ARTIFACTS/desktop_${DESK_NAME}_logs/" 2>/dev/null
-        for log in "$DESK_TMP"/idlegpu-*/state/idlegpu/idlegpu.log; do
-            [ -f "$log" ] && cp "$log" "$DESK_ARTIFACTS/desktop_${DESK_NAME}_logs/$(basename "$(dirname "$(dirname "$(dirname "$log")")")").file.log"
+        # idlegpu's own log file (what "Open log" shows), beside its output.
+        for folder in "$DESK_TMP"/idlegpu-*; do
+            cp "$folder/state/idlegpu/idlegpu.log" \
+                "$DESK_ARTIFACTS/desktop_${DESK_NAME}_logs/$(basename "$folder").file.log" 2>/dev/null
         done
         echo "desktop $DESK_NAME: logs in $DESK_ARTIFACTS/desktop_${DESK_NAME}_logs"
     fi
     rm -rf "$DESK_TMP"
-    local verdict=PASSED
     ((status == 77)) && verdict=SKIPPED
     ((status != 0 && status != 77)) && verdict=FAILED
-    echo "desktop $DESK_NAME: $verdict in $(((($(desk_now_ms) - DESK_T0) + 50) / 100 / 10)).$(((($(desk_now_ms) - DESK_T0) + 50) / 100 % 10)) s"
+    wall_ds=$((($(desk_now_ms) - DESK_T0 + 50) / 100))
+    echo "desktop $DESK_NAME: $verdict in $((wall_ds / 10)).$((wall_ds % 10)) s"
     exit "$status"
 }
 
 # --- Session: display and buses ---------------------------------------------------------------------------------
 
+# Xvfb (DESK_XVFB_PID) runs and answers on display $1.
+desk_xvfb_answers() { desk_alive "$DESK_XVFB_PID" && xdpyinfo -display "$1" >/dev/null 2>&1; }
+# Xvfb answers on $1, or has exited (another server took the display).
+desk_xvfb_settled() { desk_gone "$DESK_XVFB_PID" || desk_xvfb_answers "$1"; }
 # desk_xvfb [WxHxD]: Xvfb on the first free display from :100 (1280x800x24 by default); exports DISPLAY.
 desk_xvfb() {
     local n screen=${1:-1280x800x24}
     desk_require_commands Xvfb xdpyinfo
-    xvfb_answers() { desk_alive "$DESK_XVFB_PID" && xdpyinfo -display "$1" >/dev/null 2>&1; }
-    xvfb_settled() { desk_gone "$DESK_XVFB_PID" || xvfb_answers "$1"; }
     for n in $(seq 100 299); do
         [ -e "/tmp/.X11-unix/X$n" ] || [ -e "/tmp/.X$n-lock" ] && continue
         # -noreset: the server would reset when its last client leaves (xdpyinfo's probe).
         desk_start xvfb Xvfb ":$n" -screen 0 "$screen" -nolisten tcp -noreset
         DESK_XVFB_PID=$DESK_PID
         # Another program may take the same number meanwhile: Xvfb then exits.
-        wait_for 20 xvfb_settled ":$n"
-        if xvfb_answers ":$n"; then
+        wait_for 20 desk_xvfb_settled ":$n"
+        if desk_xvfb_answers ":$n"; then
             export DISPLAY=:$n
             desk_log "Xvfb answers on $DISPLAY"
             return 0
@@ -304,15 +322,15 @@ desk_trace_tray() {
             if ((watcher)) && properties=$(busctl --user --timeout=1 get-property "${DESK_WATCHER[@]}" \
                 IsStatusNotifierHostRegistered RegisteredStatusNotifierItems 2>/dev/null); then
                 if ((!host)) && [ "$(head -1 <<<"$properties")" = "b true" ]; then host=1 && echo "$now host"; fi
-                items=$(sed -n 2p <<<"$properties" | grep -o '"[^"]*"' | tr -d '"')
+                items=$(sed -n 2p <<<"$properties" | grep -o '"[^"]*"' | tr -d '"' | tr '\n' ' ')
                 for entry in $items; do
                     case " $known " in *" $entry "*) continue ;; esac
                     echo "$now item $entry $(desk_bus_pid "${entry%%[/@]*}")"
                 done
                 for entry in $known; do
-                    case " $(echo $items) " in *" $entry "*) ;; *) echo "$now gone $entry" ;; esac
+                    case " $items " in *" $entry "*) ;; *) echo "$now gone $entry" ;; esac
                 done
-                known=$(echo $items)
+                known=$items
             fi
             sleep 0.1
         done
@@ -432,7 +450,8 @@ desk_notify_calls() {
     "$DESK_PYTHON" - "$(desk_log_file notify-monitor)" <<'EOF'
 import re, sys
 calls, answers, current = [], {}, None
-header = re.compile(r"^(method call|method return) .*?sender=(\S+) -> destination=(\S+) serial=(\d+)(?: reply_serial=(\d+))?")
+header = re.compile(r"^(method call|method return) .*?sender=(\S+) -> destination=(\S+) serial=(\d+)"
+                    r"(?: reply_serial=(\d+))?")
 for line in open(sys.argv[1], errors="replace"):
     m = header.match(line)
     if m:
@@ -457,7 +476,7 @@ EOF
 desk_notify_from_pid() {
     local sender server summary
     while IFS=$'\t' read -r sender server summary; do
-        [ "$server" != - ] && [ "$(desk_bus_pid "$sender")" = "$1" ] || continue
+        if [ "$server" = - ] || [ "$(desk_bus_pid "$sender")" != "$1" ]; then continue; fi
         DESK_NOTIFY_SUMMARY=$summary
         DESK_NOTIFY_SERVER_PID=$(desk_bus_pid "$server")
         DESK_NOTIFY_SERVER_COMM=$(cat "/proc/$DESK_NOTIFY_SERVER_PID/comm" 2>/dev/null)
@@ -569,7 +588,9 @@ desk_workload_stopped() { ! desk_workload_runs "$1"; }
 # desk_workload_restarted NAME COUNT: instance NAME's workload started more than COUNT times and runs.
 desk_workload_restarted() { (($(desk_workload_starts "$1") > $2)) && desk_workload_runs "$1"; }
 # desk_workload_starts NAME: how often instance NAME's workload started.
-desk_workload_starts() { if [ -f "$DESK_TMP/idlegpu-$1/starts" ]; then wc -l <"$DESK_TMP/idlegpu-$1/starts"; else echo 0; fi; }
+desk_workload_starts() {
+    if [ -f "$DESK_TMP/idlegpu-$1/starts" ]; then wc -l <"$DESK_TMP/idlegpu-$1/starts"; else echo 0; fi
+}
 # desk_idlegpu_log NAME: instance NAME's output (stdout and stderr).
 desk_idlegpu_log() { desk_log_file "idlegpu-$1"; }
 # desk_autostart_file NAME: where "Start at login" of instance NAME writes.
@@ -589,10 +610,12 @@ desk_stop_idlegpu() {
 # --- Checks shared by the desktops ------------------------------------------------------------------------------
 # Each records a failed check with desk_error and returns 1, so that one scenario reports every failure at once.
 
+# How soon after the host the idlegpu started before the desktop must call RegisterStatusNotifierItem.
+DESK_BEFORE_REGISTER_LIMIT_MS=1000
 # desk_check_orders BEFORE AFTER: both start orders end as StatusNotifierItems. AFTER (started once the host was
 # registered) is listed by the watcher within 5 s of its start. BEFORE (started before the desktop, as at login)
-# asks the watcher to list it (RegisterStatusNotifierItem) within 1 s of the host's registration as the 0.1 s poll
-# saw it, and is listed within 5 s (the rest is the desktop's own work: GNOME's extension reads the item before
+# asks the watcher to list it (RegisterStatusNotifierItem) within DESK_BEFORE_REGISTER_LIMIT_MS of the host's
+# registration as the 0.1 s poll saw it, and is listed within 5 s (the rest is the desktop's own work: GNOME's extension reads the item before
 # listing it). Qt said "D-Bus tray available: true" in each. Fills DESK_SERVICE, DESK_OBJECT and DESK_MENU of each
 # and DESK_AFTER_ITEM_AFTER_START_MS, DESK_BEFORE_REGISTER_AFTER_HOST_MS, DESK_BEFORE_ITEM_AFTER_HOST_MS (none where
 # it did not happen).
@@ -616,10 +639,14 @@ desk_check_orders() {
         registered=$(desk_register_time_of_pid "${DESK_IDLEGPU_PID[$before]}") \
             && DESK_BEFORE_REGISTER_AFTER_HOST_MS=$((registered - DESK_HOST_MS))
         desk_log "idlegpu $before (started before the desktop) registered $DESK_BEFORE_REGISTER_AFTER_HOST_MS ms" \
-            "after the host and is listed as $DESK_ITEM_SERVICE$DESK_ITEM_PATH $DESK_BEFORE_ITEM_AFTER_HOST_MS ms after it"
-        [ "$DESK_BEFORE_REGISTER_AFTER_HOST_MS" != none ] && ((DESK_BEFORE_REGISTER_AFTER_HOST_MS <= 1000)) \
-            || desk_error "idlegpu $before, started before the desktop, called RegisterStatusNotifierItem" \
-                "$DESK_BEFORE_REGISTER_AFTER_HOST_MS ms after the host (more than 1 s, or not seen)"
+            "after the host and is listed as $DESK_ITEM_SERVICE$DESK_ITEM_PATH" \
+            "$DESK_BEFORE_ITEM_AFTER_HOST_MS ms after it"
+        if [ "$DESK_BEFORE_REGISTER_AFTER_HOST_MS" = none ] \
+            || ((DESK_BEFORE_REGISTER_AFTER_HOST_MS > DESK_BEFORE_REGISTER_LIMIT_MS)); then
+            desk_error "idlegpu $before, started before the desktop, called RegisterStatusNotifierItem" \
+                "$DESK_BEFORE_REGISTER_AFTER_HOST_MS ms after the host (more than $DESK_BEFORE_REGISTER_LIMIT_MS ms," \
+                "or not seen)"
+        fi
     else
         desk_error "idlegpu $before, started before the desktop, is not listed as a StatusNotifierItem 5 s after" \
             "the host; Qt said: $(grep -h 'D-Bus tray available' "$(desk_idlegpu_log "$before")" | head -1)"
@@ -635,7 +662,10 @@ desk_check_orders() {
 # desk_check_menu NAME: the item's dbusmenu lists the GPU and "Pause all".
 desk_check_menu() {
     local labels
-    [ -n "${DESK_MENU[$1]:-}" ] || { desk_error "idlegpu $1 has no menu to read (no item or no Menu property)"; return 1; }
+    if [ -z "${DESK_MENU[$1]:-}" ]; then
+        desk_error "idlegpu $1 has no menu to read (no item or no Menu property)"
+        return 1
+    fi
     labels=$(desk_menu_labels "${DESK_SERVICE[$1]}" "${DESK_MENU[$1]}")
     if grep -qx 'GPU 0' <<<"$labels" && grep -qx 'Pause all' <<<"$labels"; then
         desk_log "idlegpu $1's menu: $(paste -sd '|' <<<"$labels")"
@@ -723,6 +753,10 @@ desk_check_presence() {
     fi
 }
 
+# desk_crop_changed CROP BEFORE NOW: takes CROP of the screen into NOW; true when it differs from the picture BEFORE
+# in at least 20 pixels (an icon's change, not noise).
+desk_crop_changed() { desk_screenshot "$3" "$1" && desk_pixels_differ "$2" "$3" 20; }
+
 # desk_locate_icon NAME CROP: finds instance NAME's icon in CROP (WxH+X+Y of the screen) by the change that a D-Bus
 # Activate (pause) makes; sets DESK_ICON_X, DESK_ICON_Y (screen) and DESK_ICON_BOX. Leaves the instance paused.
 desk_locate_icon() {
@@ -733,10 +767,10 @@ desk_locate_icon() {
     desk_activate "${DESK_SERVICE[$name]}" "${DESK_OBJECT[$name]}" >/dev/null \
         || { desk_error "org.kde.StatusNotifierItem.Activate failed on idlegpu $name"; return 1; }
     wait_for 5 desk_gone "$workload" || { desk_error "Activate did not pause idlegpu $name"; return 1; }
-    icon_changed() {
-        desk_screenshot "$DESK_TMP/icon-after.png" "$crop" && desk_pixels_differ "$DESK_TMP/icon-before.png" "$DESK_TMP/icon-after.png" 20
-    }
-    wait_for 5 icon_changed || { desk_error "idlegpu $name's icon did not change on screen when it paused"; return 1; }
+    if ! wait_for 5 desk_crop_changed "$crop" "$DESK_TMP/icon-before.png" "$DESK_TMP/icon-after.png"; then
+        desk_error "idlegpu $name's icon did not change on screen when it paused"
+        return 1
+    fi
     box=$(desk_diff_box "$DESK_TMP/icon-before.png" "$DESK_TMP/icon-after.png")
     [[ $box =~ ^([0-9]+)x([0-9]+)\+([0-9]+)\+([0-9]+)$ ]] || { desk_error "no changed region ($box)"; return 1; }
     w=${BASH_REMATCH[1]} h=${BASH_REMATCH[2]} x=${BASH_REMATCH[3]} y=${BASH_REMATCH[4]}
@@ -744,7 +778,8 @@ desk_locate_icon() {
     DESK_ICON_X=$((BASH_REMATCH[1] + x + w / 2)) DESK_ICON_Y=$((BASH_REMATCH[2] + y + h / 2))
     DESK_ICON_BOX=${w}x$h+$((BASH_REMATCH[1] + x))+$((BASH_REMATCH[2] + y))
     desk_log "idlegpu $name's icon: $DESK_ICON_BOX (changed pixels when it paused)"
-    ((w <= 64 && h <= 64)) || desk_error "the region that changed when idlegpu $name paused is $DESK_ICON_BOX: not one icon"
+    ((w <= 64 && h <= 64)) \
+        || desk_error "the region that changed when idlegpu $name paused is $DESK_ICON_BOX: not one icon"
 }
 
 # desk_click CLICK X Y: a real click (xdotool mousemove X Y click CLICK; CLICK is xdotool's click arguments as one
@@ -789,6 +824,17 @@ desk_check_clicks() {
     desk_log "$what on idlegpu $name's icon at $DESK_ICON_X,$DESK_ICON_Y resumed, paused and resumed it"
 }
 
+# desk_region_settled REGION BEFORE NOW: takes REGION of the screen into NOW; true when it differs from BEFORE in
+# at least 500 pixels and equals the previous call's picture (NOW.last): something new is drawn whole.
+desk_region_settled() {
+    desk_screenshot "$3" "$1" || return 1
+    if desk_pixels_differ "$2" "$3" 500 && [ -f "$3.last" ] && ! desk_pixels_differ "$3.last" "$3"; then
+        return 0
+    fi
+    cp "$3" "$3.last"
+    return 1
+}
+
 # desk_check_menu_shot NAME FILE: a right click on the icon opens its menu: the region around the icon (down to 500
 # px below the bar) changes and settles; FILE gets the bar and the menu (the changed part of the region, from the top
 # of the screen); Escape closes the menu.
@@ -796,26 +842,16 @@ desk_check_menu_shot() {
     local name=$1 file=$2 region_x=$((DESK_ICON_X > 300 ? DESK_ICON_X - 300 : 0)) region box
     region=600x500+$region_x+0
     desk_screenshot "$DESK_TMP/menu-before.png" "$region"
-    rm -f "$DESK_TMP/menu-last.png"
+    rm -f "$DESK_TMP/menu-now.png.last"
     desk_click 3 "$DESK_ICON_X" "$DESK_ICON_Y"
-    # Changed from before, and the same as at the previous poll: drawn whole.
-    menu_shown() {
-        desk_screenshot "$DESK_TMP/menu-now.png" "$region" || return 1
-        if desk_pixels_differ "$DESK_TMP/menu-before.png" "$DESK_TMP/menu-now.png" 500 \
-            && [ -f "$DESK_TMP/menu-last.png" ] && ! desk_pixels_differ "$DESK_TMP/menu-last.png" "$DESK_TMP/menu-now.png"; then
-            return 0
-        fi
-        cp "$DESK_TMP/menu-now.png" "$DESK_TMP/menu-last.png"
-        return 1
-    }
-    if wait_for 5 menu_shown; then
+    if wait_for 5 desk_region_settled "$region" "$DESK_TMP/menu-before.png" "$DESK_TMP/menu-now.png"; then
         box=$(desk_diff_box "$DESK_TMP/menu-before.png" "$DESK_TMP/menu-now.png")
         if [[ $box =~ ^([0-9]+)x([0-9]+)\+([0-9]+)\+([0-9]+)$ ]]; then
             # From the top of the screen (the bar), 10 px around the menu, wide enough for the icon.
-            local left=$((BASH_REMATCH[3] > 10 ? BASH_REMATCH[3] - 10 : 0)) right=$((BASH_REMATCH[1] + BASH_REMATCH[3] + 10))
+            local left=$((BASH_REMATCH[3] > 10 ? BASH_REMATCH[3] - 10 : 0))
+            local right=$((BASH_REMATCH[1] + BASH_REMATCH[3] + 10)) bottom=$((BASH_REMATCH[2] + BASH_REMATCH[4] + 10))
             ((right < DESK_ICON_X - region_x + 30)) && right=$((DESK_ICON_X - region_x + 30))
-            convert "$DESK_TMP/menu-now.png" -crop "$((right - left))x$((BASH_REMATCH[2] + BASH_REMATCH[4] + 10))+$left+0" \
-                +repage "$file"
+            convert "$DESK_TMP/menu-now.png" -crop "$((right - left))x$bottom+$left+0" +repage "$file"
         else
             cp "$DESK_TMP/menu-now.png" "$file"
         fi
@@ -834,8 +870,7 @@ desk_check_tray_pixels() {
     shift 2
     desk_screenshot "$file" "$crop" || { desk_error "cannot take the screenshot $file"; return 1; }
     for name in "$@"; do desk_stop_idlegpu "$name"; done
-    tray_emptied() { desk_screenshot "$DESK_TMP/tray-without.png" "$crop" && desk_pixels_differ "$file" "$DESK_TMP/tray-without.png" 20; }
-    if wait_for 10 tray_emptied; then
+    if wait_for 10 desk_crop_changed "$crop" "$file" "$DESK_TMP/tray-without.png"; then
         desk_log "the tray's area changed when idlegpu stopped: the icons were on screen ($file)"
     else
         desk_error "the tray's area ($crop) looks the same with and without idlegpu: no icon drawn ($file)"

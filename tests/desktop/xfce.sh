@@ -41,7 +41,7 @@ export XDG_CURRENT_DESKTOP=XFCE XDG_SESSION_TYPE=x11
 mkdir -p "$XDG_CONFIG_HOME/xfce4/xfconf/xfce-perchannel-xml"
 cp /etc/xdg/xfce4/panel/default.xml "$XDG_CONFIG_HOME/xfce4/xfconf/xfce-perchannel-xml/xfce4-panel.xml"
 
-desk_xvfb
+desk_xvfb 1280x800x24
 desk_session_bus org.xfce.Xfconf org.xfce.xfce4-notifyd.Notifications
 desk_system_bus "$fake_logind" x11
 desk_trace_tray
