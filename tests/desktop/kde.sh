@@ -76,6 +76,7 @@ desk_mark_desktop_start
     desk_now_ms >"$DESK_TMP/host-answered"
 ) &
 DESK_PIDS+=("$!")
+DESK_PROCESS_NAMES[$!]="host-answer"
 desk_start kwin kwin_x11
 desk_start kded kded5
 desk_start kamd "$kamd"
