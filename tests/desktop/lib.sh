@@ -789,6 +789,8 @@ desk_locate_icon() {
     local name=$1 crop=$2 workload box w h x y
     wait_for 10 desk_workload_runs "$name" || { desk_error "idlegpu $name's workload does not run"; return 1; }
     workload=$(desk_workload_pid "$name")
+    # Another instance's icon may still be redrawing (a presence resume): its change must not be taken for this one.
+    wait_for 5 desk_region_unchanged "$crop" || desk_log "the tray at $crop did not settle within 5 s"
     desk_screenshot "$DESK_TMP/icon-before.png" "$crop" || { desk_error "cannot take a screenshot"; return 1; }
     desk_activate "${DESK_SERVICE[$name]}" "${DESK_OBJECT[$name]}" >/dev/null \
         || { desk_error "org.kde.StatusNotifierItem.Activate failed on idlegpu $name"; return 1; }
@@ -824,9 +826,26 @@ desk_click() {
 # The click that activates an item (desk_click's CLICK): a left click; GNOME's AppIndicator extension activates on a
 # double click (a single one opens the menu).
 DESK_ACTIVATE_CLICK=1
+# desk_region_unchanged REGION: true when REGION (WxH+X+Y of the screen) looks as it did at the previous call for
+# the same REGION, 0.3 s or more ago. For wait_for: a panel that has finished redrawing.
+desk_region_unchanged() {
+    local now=$DESK_TMP/unchanged-$1.png last=$DESK_TMP/unchanged-$1.last.png
+    [ -f "$last" ] && sleep 0.3
+    desk_screenshot "$now" "$1" || return 1
+    if [ -f "$last" ] && ! desk_pixels_differ "$last" "$now"; then
+        rm -f "$last" "$now"
+        return 0
+    fi
+    mv "$now" "$last"
+    return 1
+}
 # desk_activate_click: DESK_ACTIVATE_CLICK on the icon (DESK_ICON_X, DESK_ICON_Y); after a double click Escape, which
 # closes a menu that the extension opened on the way.
 desk_activate_click() {
+    # Clicked while the panel redraws the icon (a new picture after a pause), GNOME's extension can miss a double
+    # click: click a settled icon, as a user does.
+    wait_for 5 desk_region_unchanged "$DESK_ICON_BOX" \
+        || desk_log "idlegpu's icon at $DESK_ICON_BOX did not settle within 5 s"
     desk_click "$DESK_ACTIVATE_CLICK" "$DESK_ICON_X" "$DESK_ICON_Y"
     [ "$DESK_ACTIVATE_CLICK" = 1 ] || xdotool key Escape
     return 0
