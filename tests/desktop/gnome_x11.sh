@@ -36,9 +36,6 @@ DESK_CLICK_GAP_MS=1500
 # the host took 0.3-1.1 s from the host's registration to idlegpu's RegisterStatusNotifierItem on 2 loaded cores
 # (XFCE: under 0.2 s), and the shell lists an idlegpu started after it 0.5-1.4 s after its start.
 DESK_BEFORE_REGISTER_LIMIT_MS=2000
-# idlegpu keeps the first idle source that answers: started before the shell, it found no Mutter IdleMonitor and
-# keeps X11's XScreenSaver time, which counts the same X input on X11.
-DESK_PRESENCE_SOURCE=X11
 
 desk_init gnome_x11 "$artifacts"
 desk_require_commands gnome-shell gsettings xdotool import compare convert desktop-file-validate

@@ -216,7 +216,9 @@ void DesktopIdlePoller::answer(Source source, qint64 idleMs, bool locked)
     if (source != m_answering)
         qCInfo(lcTray, "the desktop's idle time comes from %s", qPrintable(label));
     m_inFlight = false;
-    m_source = source;
+    // The desktop's own interface outranks X11's count of input, which knows no lock: idlegpu started at login before
+    // the shell got X11's answer first, and asks GNOME and KDE again at each poll (absent, they fail at once).
+    m_source = source == Source::X11 ? Source::Gnome : source;
     m_answering = source;
     DesktopIdleReport report;
     report.answered = true;

@@ -5,7 +5,7 @@
 // handed to the monitor (MonitorHost::setDesktopIdle), which combines it with logind's word (conditions/presence.h).
 // KDE never sets logind's IdleHint and GNOME sets it only after its own idle delay: the desktop knows the last input.
 //
-// Sources, in this order, the first that answers kept until it fails:
+// Sources, in this order, the first that answers kept until it fails (X11 only until a desktop answers):
 //   GNOME  org.gnome.Mutter.IdleMonitor /org/gnome/Mutter/IdleMonitor/Core GetIdletime (ms)
 //   KDE    org.freedesktop.ScreenSaver /ScreenSaver GetSessionIdleTime (ms, where the spec says s; X11 only) and
 //          GetActive (locked)
