@@ -32,10 +32,6 @@ tray_crop=400x32+880+0
 # session's double-click interval is 1 s, and separate clicks 1.5 s apart.
 DESK_ACTIVATE_CLICK="--repeat 2 --delay 80 1"
 DESK_CLICK_GAP_MS=1500
-# The shell answers slowly while it starts: the Introspect and property reads with which idlegpu and then Qt check
-# the host took 0.3-1.1 s from the host's registration to idlegpu's RegisterStatusNotifierItem on 2 loaded cores
-# (XFCE: under 0.2 s), and the shell lists an idlegpu started after it 0.5-1.4 s after its start.
-DESK_BEFORE_REGISTER_LIMIT_MS=2000
 
 desk_init gnome_x11 "$artifacts"
 desk_require_commands gnome-shell gsettings xdotool import compare convert desktop-file-validate
