@@ -144,6 +144,9 @@ open_ns=$(date +%s%N); echo go >&3
 wait_for 10 is_state "$victim" PENDING && pass "the job on GPU 1 was requeued" || fail "job $victim is $(state_of "$victim")"
 is_state "$other" RUNNING && pass "the job on GPU 0 runs on" || fail "job $other is $(state_of "$other")"
 [ "$(holds_of 1)" = 1 ] && pass "GPU 1 held for the owner" || fail "GPU 1 has $(holds_of 1) holds"
+# slurmctld shows the job PENDING as soon as it requeues it; slurmd's SIGTERM and the job's trap come after that,
+# later still on a loaded machine.
+wait_for 10 test -s "$B/out/term.$victim"
 term_ns=$(cat "$B/out/term.$victim" 2>/dev/null)
 if [ -n "$term_ns" ]; then
     latency_ms=$(awk -v a="$open_ns" -v b="$term_ns" 'BEGIN { printf "%.1f", (b - a) / 1e6 }')
