@@ -12,7 +12,7 @@
 # desk_check_* functions it calls (each records a failure with desk_error and goes on) and desk_print_times;
 # desk_finish.
 # Everything started is stopped on any exit (trap), also on failure. Settings a scenario may change after sourcing:
-# DESK_ACTIVATE_CLICK, DESK_CLICK_GAP_MS, DESK_BEFORE_REGISTER_LIMIT_MS, DESK_PRESENCE_SOURCE, DESK_QPA;
+# DESK_ACTIVATE_CLICK, DESK_CLICK_GAP_MS, DESK_BEFORE_REGISTER_LIMIT_MS, DESK_QPA;
 # DESK_KEEP_LOGS=1 in the environment keeps the logs of a passing run. Times are milliseconds since the epoch
 # (desk_now_ms) unless a name says "after".
 
@@ -589,7 +589,6 @@ desk_workload_pid() {
     desk_alive "$pid" && echo "$pid"
 }
 desk_workload_runs() { desk_workload_pid "$1" >/dev/null; }
-desk_workload_stopped() { ! desk_workload_runs "$1"; }
 # desk_workload_restarted NAME COUNT: instance NAME's workload started more than COUNT times and runs.
 desk_workload_restarted() { (($(desk_workload_starts "$1") > $2)) && desk_workload_runs "$1"; }
 # desk_workload_starts NAME: how often instance NAME's workload started.
@@ -725,8 +724,8 @@ desk_check_preemption() {
 # desk_presence_input NAME IDLE_SECONDS INPUT...: instance NAME has [activity] pause_while_active with IDLE_SECONDS;
 # no input yet since the display started. Its workload runs once the desktop has been idle that long; the command
 # INPUT (`xdotool mousemove X Y`) makes the desktop's idle time drop and pauses it (someone is at the computer),
-# and idlegpu said it takes the idle time from DESK_PRESENCE_SOURCE, by default the source desk_idle_ms answered
-# from (GNOME, KDE, X11).
+# and idlegpu said it takes the idle time from the source desk_idle_ms answered from (GNOME, KDE, X11): the
+# desktop's own, as idlegpu prefers it.
 # Sets DESK_PRESENCE_INPUT_MS (when) and DESK_PRESENCE_PAUSE_MS (after the input); desk_presence_resumed follows.
 desk_presence_input() {
     local name=$1 seconds=$2 idle workload source
@@ -749,7 +748,7 @@ desk_presence_input() {
         DESK_PRESENCE_PAUSE_MS=$(($(desk_now_ms) - DESK_PRESENCE_INPUT_MS))
         desk_log "idlegpu $name paused $DESK_PRESENCE_PAUSE_MS ms after the input (idle time then: $idle)"
         # desk_idle_ms tries the sources in idlegpu's order and names them as idlegpu does.
-        source=${DESK_PRESENCE_SOURCE:-${idle%% *}}
+        source=${idle%% *}
         grep -q "the desktop's idle time comes from $source\$" "$(desk_idlegpu_log "$name")" \
             || desk_error "idlegpu $name does not take the desktop's idle time from $source:" \
                 "$(grep -h "idle time comes from" "$(desk_idlegpu_log "$name")")"
