@@ -16,6 +16,7 @@
 #include <pwd.h>
 #include <signal.h>
 #include <unistd.h>
+#include <sys/mount.h>
 #include <sys/prctl.h>
 #include <sys/stat.h>
 
@@ -281,6 +282,52 @@ int TemporaryUser::run(const QString &script, QByteArray *output) const
     if (output)
         *output = shell.readAll();
     return shell.exitCode();
+}
+
+FuseMount::FuseMount(int uid, int gid, const Options &options)
+{
+    ::chmod(QFile::encodeName(m_dir.path()).constData(), 0755); // the mount point: reachable for `uid`
+    QStringList arguments{m_dir.path(), QString::number(uid), QString::number(gid)};
+    if (options.allowOther)
+        arguments << QStringLiteral("--allow-other");
+    if (options.hangWrites)
+        arguments << QStringLiteral("--hang-writes");
+    m_daemon.setProcessChannelMode(QProcess::ForwardedErrorChannel);
+    m_daemon.start(QStringLiteral(IDLEGPU_TEST_FUSEFILE), arguments);
+    if (!m_daemon.waitForStarted(5000)) {
+        m_skipReason = QStringLiteral("test_fusefile did not start: %1").arg(m_daemon.errorString());
+        return;
+    }
+    QByteArray line;
+    while (!line.contains('\n') && m_daemon.waitForReadyRead(10000))
+        line += m_daemon.readAllStandardOutput();
+    if (line.startsWith("ready")) {
+        m_mounted = true;
+        return;
+    }
+    m_daemon.waitForFinished(5000);
+    line += m_daemon.readAllStandardOutput();
+    m_skipReason = line.startsWith("skip: ") ? QString::fromLocal8Bit(line.mid(6)).trimmed()
+                                             : QStringLiteral("test_fusefile failed: %1").arg(QString::fromLocal8Bit(line));
+}
+
+FuseMount::~FuseMount()
+{
+    if (m_daemon.state() == QProcess::NotRunning)
+        return;
+    m_daemon.terminate();
+    if (!m_daemon.waitForFinished(5000)) {
+        m_daemon.kill();
+        m_daemon.waitForFinished(5000);
+    }
+    ::umount2(QFile::encodeName(m_dir.path()).constData(), MNT_DETACH); // if the daemon could not
+}
+
+void FuseMount::hangAll()
+{
+    if (m_daemon.state() != QProcess::NotRunning)
+        ::kill(pid_t(m_daemon.processId()), SIGUSR1);
+    QThread::msleep(50); // the daemon's next request is left unanswered: let it see the signal first
 }
 
 QProcessEnvironment trayUnderTestEnvironment(const QString &home, const QString &display, const QString &sessionBus)

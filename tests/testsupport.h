@@ -115,6 +115,37 @@ private:
     int m_gid = -1;
 };
 
+// A user's FUSE mount made for one test (test_fusefile, as root): <path()>/data is a regular file owned by `uid`:`gid`
+// on a file system whose daemon the test controls. Without allowOther the kernel refuses the mount to everyone but
+// `uid`, root included, as sshfs does by default; hangWrites leaves every write to the file unanswered (the writer
+// blocks); hangAll() makes the daemon leave every request unanswered from then on (a stat of the file blocks).
+// The destructor ends the daemon, which fails whatever still waits on it and unmounts. valid() is false, with
+// skipReason() saying why, where the test is not root or the host has no FUSE.
+class FuseMount
+{
+public:
+    struct Options
+    {
+        bool allowOther = false;
+        bool hangWrites = false;
+    };
+    FuseMount(int uid, int gid, const Options &options);
+    ~FuseMount();
+    FuseMount(const FuseMount &) = delete;
+    FuseMount &operator=(const FuseMount &) = delete;
+    bool valid() const { return m_mounted; }
+    QString skipReason() const { return m_skipReason; }
+    QString path() const { return m_dir.path(); }
+    QString file() const { return m_dir.filePath(QStringLiteral("data")); }
+    void hangAll();
+
+private:
+    QTemporaryDir m_dir;
+    QProcess m_daemon;
+    QString m_skipReason;
+    bool m_mounted = false;
+};
+
 // What varies in the [defaults] of the tests' configs.
 struct ConfigDefaults
 {
