@@ -321,6 +321,64 @@ private slots:
                 <= 1); // no temporary file left behind
     }
 
+    // Round 2, item 7: `[metrics] textfile` under a link in a sticky folder every user can write (as /tmp). alice's
+    // link to a folder only root may enter is not followed (fs.protected_symlinks may be 0: idlegpu keeps the rule
+    // itself): nothing is written there, and the config check and the write name the link. root's link is followed.
+    void textfileUnderALinkInAStickyFolder_data()
+    {
+        QTest::addColumn<bool>("alicesLink");
+        QTest::newRow("alice's link: refused") << true;
+        QTest::newRow("root's link: followed") << false;
+    }
+    void textfileUnderALinkInAStickyFolder()
+    {
+        QFETCH(bool, alicesLink);
+        TemporaryUser alice;
+        if (!alice.valid())
+            QSKIP(qPrintable(alice.skipReason()));
+        const QString sticky = openFolder(QStringLiteral("tmp"));
+        QCOMPARE(::chmod(encoded(sticky).constData(), 01777), 0); // as /tmp
+        const QString rootOnly = m_dir->filePath(QStringLiteral("root-only"));
+        QVERIFY(QDir().mkpath(rootOnly));
+        QCOMPARE(::chmod(encoded(rootOnly).constData(), 0700), 0);
+        const QString link = QDir(sticky).filePath(QStringLiteral("metrics"));
+        if (alicesLink)
+            QCOMPARE(alice.run(QStringLiteral("ln -s '%1' '%2'").arg(rootOnly, link)), 0);
+        else
+            QVERIFY(QFile::link(rootOnly, link));
+        const QString prom = QDir(link).filePath(QStringLiteral("idlegpu.prom"));
+
+        const ConfigLoadResult result = ConfigLoader::parse(
+            QStringLiteral("[defaults]\ndevice_root=%1\n\n[process-a]\ncmd=sleep 1000\n\n[metrics]\ntextfile = %2\n")
+                .arg(m_dev->path(), prom)
+                .toUtf8(),
+            m_dir->filePath(QStringLiteral("idlegpu.conf")));
+        QVERIFY(result.ok());
+        bool said = false;
+        for (const ConfigDiagnostic &diagnostic : result.diagnostics)
+            said = said || (diagnostic.message.contains(QLatin1String("textfile")) && diagnostic.message.contains(link)
+                            && diagnostic.message.contains(alice.name()));
+        QCOMPARE(said, alicesLink);
+
+        MetricsTextFile writer([] { return QByteArray("# idlegpu\nidlegpu_up 1\n"); });
+        writer.setPath(prom);
+        const QStringList inRootOnly = QDir(rootOnly).entryList(QDir::AllEntries | QDir::Hidden | QDir::System
+                                                                | QDir::NoDotAndDotDot);
+        QCOMPARE(writer.writeNow(), !alicesLink);
+        const QStringList after = QDir(rootOnly).entryList(QDir::AllEntries | QDir::Hidden | QDir::System
+                                                           | QDir::NoDotAndDotDot);
+        if (alicesLink) {
+            QCOMPARE(after, inRootOnly);
+            const QStringList warned = warningsWith({QStringLiteral("cannot write the metrics to"), prom, link});
+            QVERIFY2(warned.size() == 1, qPrintable(g_messages.join(QLatin1Char('\n'))));
+            QVERIFY2(warned.first().contains(alice.name()), qPrintable(warned.first()));
+        } else {
+            QCOMPARE(after, QStringList{QStringLiteral("idlegpu.prom")});
+            QCOMPARE(contentsOf(QDir(rootOnly).filePath(QStringLiteral("idlegpu.prom"))),
+                     QByteArray("# idlegpu\nidlegpu_up 1\n"));
+        }
+    }
+
     // Item 3, the mechanism: in a folder of root's own, what is not a regular file is not replaced (a FIFO or a
     // device) nor followed (a link); a regular file is written 0644.
     void textfileNeverReplacesANonRegularFile_data()
