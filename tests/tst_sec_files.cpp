@@ -8,7 +8,10 @@
 //  - the single-instance lock: what alice leaves at $TMPDIR/idlegpu-0 (a file, a link to a root 0600 file, a folder
 //    of hers with a lock naming a process of hers called idlegpu) does not stop root's idlegpu nor chmod the link's
 //    target; a symlinked alias of a running config is "already running"; a folder bob made in alice's place is
-//    refused, not chmodded through.
+//    refused, not chmodded through;
+//  - round 2: the textfile under alice's link in a sticky folder (as /tmp) writes nothing where the link points;
+//    root's /run/idlegpu and lock are root's alone (0700, 0600), and alice's shared flock on a lock an older idlegpu
+//    left (0644), or her try at the one a crash left, does not make root's next start "already running".
 // Each needs root (a second user, mount, mknod) and skips with the reason where that is not given.
 #include "config/config.h"
 #include "config/inifile.h"
