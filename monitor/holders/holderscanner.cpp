@@ -40,8 +40,8 @@
 // 2-core VM, kernel 6.18): about 2.5 us per fd in all, the readlinkat costing what the fstatat did (1.7 us each in
 // one run, the fd folder's open included), and about 20 us per process to open and list its fd folder; a read of
 // /proc/<pid>/fdinfo costs 3.2 us more per fd, so it is read only for an fd whose text names a node, and a process's
-// mount namespace (one readlinkat) only at its first fd with a path. So past a few hundred processes the folders are
-// read on two threads. A holder's details (comm, status, exe, cmdline, its ancestors' stat, environ for
+// mount namespace (one readlinkat) only at its first fd with a path: 5-10% more CPU per scan than the fstatat in all.
+// So past a few hundred processes the folders are read on two threads. A holder's details (comm, status, exe, cmdline, its ancestors' stat, environ for
 // SLURM_JOB_ID) are read for the few holders only.
 
 namespace {
