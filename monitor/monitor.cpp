@@ -724,9 +724,11 @@ void Monitor::rescan()
         // scan saw has its open counted.
         duringScan = m_nodeWatcher->takePendingEvents();
         absorbEvents(duringScan);
-        // Root reads every process's fds (the few it cannot, like a container's init, hold no GPU): nothing is
-        // hidden then, and inferring hidden holders from event counts could only add errors.
-        const bool someUnreadable = scan.unreadableProcesses > 0 && m_inferHiddenHolders;
+        // Root reads every process's fds but the few the kernel refuses it all the same (an LSM's): those may hold a
+        // GPU as another user's do for a non-root idlegpu, and an open no visible fd explains is theirs. With none
+        // refused, nothing is hidden, and inferring could only add errors.
+        const bool someUnreadable
+            = m_inferHiddenHolders ? scan.unreadableProcesses > 0 : scan.refusedProcesses > 0;
         for (const GpuDevice &gpu : m_collector.devices().gpus) {
             m_hidden.update(gpu.path, m_pendingEvents->opens.value(gpu.path),
                             m_pendingEvents->closes.value(gpu.path), scan.visibleFdsByNode.value(gpu.path),

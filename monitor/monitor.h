@@ -99,8 +99,9 @@ public:
     // `vendorLibrary` (NVML), when given, adds names, UUIDs, metrics and other users' processes on NVIDIA GPUs.
     static MonitorState lookOnce(const Config &config, const MonitorPaths &paths = MonitorPaths(),
                                  std::unique_ptr<GpuBackend> vendorLibrary = nullptr);
-    // Whether holders the scan cannot see are inferred from node events: by default when not root, since root sees
-    // every holder. Tests set it over a fake proc root with an unreadable process, as another user's is.
+    // Whether holders the scan cannot see are inferred from node events whenever a process is unreadable: by default
+    // when not root. Root infers only where the kernel refuses it a process (HolderScanner::Result::refusedProcesses).
+    // Tests set it over a fake proc root with an unreadable process, as another user's is.
     void setInferHiddenHolders(bool infer) { m_inferHiddenHolders = infer; }
 
 public Q_SLOTS:
@@ -162,7 +163,7 @@ private:
     WorkloadRunner *m_runner;
     const Clock *m_clock;
     qint64 m_selfPid;
-    bool m_inferHiddenHolders; // not as root: root sees every holder
+    bool m_inferHiddenHolders; // not as root: root sees every holder but those refused it
 
     Config m_fileConfig; // as read from the file
     Config m_config;     // in force: the file's, with the workloads it implies for the GPUs present

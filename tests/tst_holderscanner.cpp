@@ -9,7 +9,9 @@
 #include <QElapsedTimer>
 #include <QFile>
 #include <QFileInfo>
+#include <QProcess>
 #include <QRegularExpression>
+#include <QScopeGuard>
 #include <QTemporaryDir>
 #include <QThread>
 #include <QTest>
@@ -27,6 +29,12 @@ QList<HolderScanner::Node> nodesOf(const TestSupport::FakeDevRoot &dev, int gpus
     nodes.append({dev.ctl(), -1});
     nodes.append({dev.uvm(), -1, true});
     return nodes;
+}
+
+QString commOf(qint64 pid)
+{
+    QFile comm(QStringLiteral("/proc/%1/comm").arg(pid));
+    return comm.open(QIODevice::ReadOnly) ? QString::fromUtf8(comm.readAll()).trimmed() : QString();
 }
 
 const Holder *findHolder(const QList<Holder> &holders, qint64 pid)
@@ -65,12 +73,16 @@ private Q_SLOTS:
     void manyProcessesOnTwoThreads();
     void computeNodesAreNvidiaUvmAndKfd_data();
     void computeNodesAreNvidiaUvmAndKfd();
+    void nodeInAnotherMountNamespace_data();
+    void nodeInAnotherMountNamespace();
     // Real processes and the real /proc
     void realHolderIsFound();
     void computeNodeMakesACudaLikeJob();
     void twoGpusAndSharedNodes();
     void processHoldingNothingIsNotListed();
     void nodeReachedThroughASymlink();
+    void nodeBoundElsewhereInItsOwnNamespace_data();
+    void nodeBoundElsewhereInItsOwnNamespace();
     void realScanPids();
     void timingOfARealScan();
 };
@@ -264,18 +276,21 @@ void TestHolderScanner::unreadableByPermission()
     QTemporaryDir locked;
     const QString lockedNode = TestSupport::writeFile(locked.filePath("node"), {});
     proc.add({900, 1, 900, 900, "closedfolder", "c", {}, {dev.node(0)}});
-    proc.add({901, 1, 901, 901, "deniedlinks", "d", {}, {lockedNode, dev.node(0)}});
+    proc.add({901, 1, 901, 901, "lockedfile", "d", {}, {lockedNode, dev.node(0)}});
     proc.add({902, 1, 902, 902, "visible", "v", {}, {dev.node(0)}});
     QVERIFY(QFile::setPermissions(proc.pidDir(900) + "/fd", {}));
     QVERIFY(QFile::setPermissions(locked.path(), {}));
     const HolderScanner::Result result = HolderScanner(proc.path()).scan(nodesOf(dev, 1));
     QFile::setPermissions(proc.pidDir(900) + "/fd", QFile::ReadOwner | QFile::WriteOwner | QFile::ExeOwner);
     QFile::setPermissions(locked.path(), QFile::ReadOwner | QFile::WriteOwner | QFile::ExeOwner);
-    QCOMPARE(result.unreadableProcesses, 2);
-    QCOMPARE(result.scannedProcesses, 1);
-    QCOMPARE(result.holders.size(), 1);
-    QCOMPARE(result.holders.first().pid, qint64(902));
-    QCOMPARE(result.visibleFdsByNode.value(dev.node(0), -1), 1);
+    QCOMPARE(result.unreadableProcesses, 1);
+    QCOMPARE(result.refusedProcesses, 1);
+    QCOMPARE(result.scannedProcesses, 2);
+    // A file this scan may not look at is no node, and hides nothing: the process's fd on the node counts.
+    QCOMPARE(result.holders.size(), 2);
+    QCOMPARE(result.holders.at(0).pid, qint64(902));
+    QCOMPARE(result.holders.at(1).pid, qint64(901));
+    QCOMPARE(result.visibleFdsByNode.value(dev.node(0), -1), 2);
 }
 
 void TestHolderScanner::vanishedProcessesAreSkipped()
@@ -498,6 +513,104 @@ void TestHolderScanner::computeNodesAreNvidiaUvmAndKfd()
     QCOMPARE(marked, computeNodes);
 }
 
+// The file system a path lies on as mountinfo names it: "major:minor", the folder of it mounted there, the mount point.
+struct MountOfPath
+{
+    QString device;
+    QString fsRoot;
+    QString target;
+};
+
+MountOfPath mountOfPath(const QString &path)
+{
+    QProcess findmnt;
+    findmnt.start(QStringLiteral("findmnt"), {"-n", "-o", "MAJ:MIN,FSROOT,TARGET", "--target", path});
+    if (!findmnt.waitForFinished(10000) || findmnt.exitCode() != 0)
+        return {};
+    const QStringList fields = QString::fromUtf8(findmnt.readAll()).simplified().split(QLatin1Char(' '));
+    return fields.size() == 3 ? MountOfPath{fields.at(0), fields.at(1), fields.at(2)} : MountOfPath{};
+}
+
+// `path` inside its file system: "/tmp/x/nvidia0" on a root file system, "/x/nvidia0" on a tmpfs at /tmp.
+QString pathInFileSystem(const QString &path, const MountOfPath &mount)
+{
+    const QString rest = mount.target == QLatin1String("/") ? path : path.mid(mount.target.size());
+    return mount.fsRoot == QLatin1String("/") ? rest : mount.fsRoot + rest;
+}
+
+void TestHolderScanner::nodeInAnotherMountNamespace_data()
+{
+    // A fake process in a mount namespace of its own ("mnt:[1]"): its mount table and one fd, the link's text and its
+    // fdinfo. %NODEDEV%, %NODEDIR%, %NODE% and %INODE% stand for the node's file system, its folder and
+    // path inside that file system, and its inode.
+    QTest::addColumn<QByteArray>("mountInfo"); // empty: none
+    QTest::addColumn<QString>("fd");
+    QTest::addColumn<QByteArray>("fdInfo"); // empty: none
+    QTest::addColumn<bool>("holds");
+    const QByteArray fs = "rw,relatime - ext4 /dev/vda rw\n";
+    const QByteArray table = "21 1 0:99 / / " + fs + "30 21 %NODEDEV% %NODEDIR% /dev " + fs
+                             + "31 21 %NODEDEV% %NODE% /gpus/first " + fs + "32 21 %NODEDEV% %NODEDIR% /my\\040dev " + fs
+                             + "33 21 0:98 / /other " + fs;
+    QTest::newRow("its /dev is the node's folder bound") << table << "/dev/nvidia0"
+                                                          << QByteArray("mnt_id:\t30\nino:\t%INODE%\n") << true;
+    QTest::newRow("the node itself bound") << table << "/gpus/first"
+                                           << QByteArray("pos:\t0\nflags:\t02\nmnt_id:\t31\nino:\t%INODE%\n") << true;
+    QTest::newRow("a mount point with a space") << table << "/my dev/nvidia0"
+                                                << QByteArray("mnt_id:\t32\nino:\t%INODE%\n") << true;
+    QTest::newRow("its root a folder there (a chroot)") << table << "/srv/box/dev/nvidia0"
+                                                        << QByteArray("mnt_id:\t30\nino:\t%INODE%\n") << true;
+    QTest::newRow("no fdinfo: the text decides") << table << "/dev/nvidia0" << QByteArray() << true;
+    QTest::newRow("a mount made since: the inode decides") << table << "/dev/nvidia0"
+                                                          << QByteArray("mnt_id:\t99\nino:\t%INODE%\n") << true;
+    QTest::newRow("a file of that name on another mount") << table << "/dev/nvidia0"
+                                                          << QByteArray("mnt_id:\t33\nino:\t%INODE%\n") << false;
+    QTest::newRow("another inode") << table << "/dev/nvidia0" << QByteArray("mnt_id:\t30\nino:\t1\n") << false;
+    QTest::newRow("a path to no node there") << table << "/other/nvidia0"
+                                             << QByteArray("mnt_id:\t33\nino:\t%INODE%\n") << false;
+    QTest::newRow("a path to the node here only") << table << "/gpus/second"
+                                                  << QByteArray("mnt_id:\t31\nino:\t%INODE%\n") << false;
+    QTest::newRow("no mount table: fdinfo decides") << QByteArray() << "/anywhere/gpu"
+                                                    << QByteArray("mnt_id:\t77\nino:\t%INODE%\n") << true;
+    QTest::newRow("no mount table, another inode") << QByteArray() << "/anywhere/gpu"
+                                                   << QByteArray("mnt_id:\t77\nino:\t1\n") << false;
+}
+
+void TestHolderScanner::nodeInAnotherMountNamespace()
+{
+    QFETCH(QByteArray, mountInfo);
+    QFETCH(QString, fd);
+    QFETCH(QByteArray, fdInfo);
+    QFETCH(bool, holds);
+    TestSupport::FakeDevRoot dev(1);
+    const QString node = QFileInfo(dev.node(0)).canonicalFilePath();
+    const MountOfPath mount = mountOfPath(node);
+    if (mount.device.isEmpty())
+        QSKIP("findmnt cannot say where the fake node lies");
+    struct stat info;
+    QVERIFY(::stat(QFile::encodeName(node).constData(), &info) == 0);
+    const auto fill = [&](QByteArray text) {
+        return text.replace("%NODEDEV%", mount.device.toUtf8())
+            .replace("%NODEDIR%", pathInFileSystem(QFileInfo(node).path(), mount).toUtf8())
+            .replace("%NODE%", pathInFileSystem(node, mount).toUtf8())
+            .replace("%INODE%", QByteArray::number(qulonglong(info.st_ino)));
+    };
+    TestSupport::FakeProc proc;
+    proc.add({1300, 1, 1300, 1300, "boxed", "boxed", {}, {fd}});
+    QVERIFY(QDir().mkpath(proc.pidDir(1300) + "/ns"));
+    QVERIFY(QFile::link(QStringLiteral("mnt:[1]"), proc.pidDir(1300) + "/ns/mnt"));
+    if (!mountInfo.isEmpty())
+        TestSupport::writeFile(proc.pidDir(1300) + "/mountinfo", fill(mountInfo));
+    if (!fdInfo.isEmpty())
+        TestSupport::writeFile(proc.pidDir(1300) + "/fdinfo/0", fill(fdInfo));
+
+    const HolderScanner::Result result = HolderScanner(proc.path()).scan(nodesOf(dev, 1));
+    QCOMPARE(result.scannedProcesses, 1);
+    QCOMPARE(result.holders.size(), holds ? 1 : 0);
+    QCOMPARE(result.visibleFdsByNode.value(dev.node(0), -1), holds ? 1 : 0);
+    if (holds)
+        QCOMPARE(result.holders.first().gpus, QList<int>{0});
+}
+
 void TestHolderScanner::computeNodeMakesACudaLikeJob()
 {
     // holdsComputeNode is what busy_when = auto tells a CUDA job by: it holds nvidia-uvm; nvidiactl is every
@@ -585,6 +698,61 @@ void TestHolderScanner::nodeReachedThroughASymlink()
     QCOMPARE(findHolder(result.holders, viaLink.pid())->gpus, QList<int>{0});
     QCOMPARE(findHolder(result.holders, direct.pid())->gpus, QList<int>{1});
     QCOMPARE(result.visibleFdsByNode.value(nodeLink), 1);
+}
+
+void TestHolderScanner::nodeBoundElsewhereInItsOwnNamespace_data()
+{
+    // As a container runtime gives a job its GPU: the job in a mount namespace of its own, where the node is bound at
+    // another path (the device folder, or the node itself); or there a file mounted over the device folder under the
+    // node's name, which is no node.
+    QTest::addColumn<QString>("script"); // %DEV% the device folder, %BOX% an empty folder, then `exec` the holder
+    QTest::addColumn<QString>("opens");
+    QTest::addColumn<bool>("holds");
+    QTest::newRow("the device folder bound") << "mount --bind %DEV% %BOX%" << "%BOX%/nvidia0" << true;
+    QTest::newRow("the node itself bound") << "touch %BOX%/gpu && mount --bind %DEV%/nvidia0 %BOX%/gpu"
+                                           << "%BOX%/gpu" << true;
+    QTest::newRow("a file under the node's name") << "mount -t tmpfs box %DEV% && touch %DEV%/nvidia0"
+                                                  << "%DEV%/nvidia0" << false;
+    QTest::newRow("opened before the file hid it") << "exec 3<%DEV%/nvidia0 && mount -t tmpfs box %DEV%"
+                                                   << "/dev/null" << true;
+}
+
+void TestHolderScanner::nodeBoundElsewhereInItsOwnNamespace()
+{
+    QFETCH(QString, script);
+    QFETCH(QString, opens);
+    QFETCH(bool, holds);
+    if (::geteuid() != 0)
+        QSKIP("mounts in a namespace of its own need root");
+    TestSupport::FakeDevRoot dev(1);
+    QTemporaryDir box;
+    const QString devPath = QFileInfo(dev.path()).canonicalFilePath();
+    const QString boxPath = QFileInfo(box.path()).canonicalFilePath();
+    const auto fill = [&](QString text) {
+        return text.replace(QLatin1String("%DEV%"), devPath).replace(QLatin1String("%BOX%"), boxPath);
+    };
+    QProcess job;
+    job.setProcessChannelMode(QProcess::ForwardedChannels);
+    job.start(QStringLiteral("unshare"), {"--mount", "--propagation", "private", "sh", "-c",
+                                          fill(script) + " && exec " + QStringLiteral(IDLEGPU_TEST_HOLDOPEN) + ' '
+                                              + fill(opens)});
+    QVERIFY(job.waitForStarted());
+    const auto end = qScopeGuard([&job] {
+        job.kill();
+        job.waitForFinished();
+    });
+    // unshare and sh exec test_holdopen in this pid: ready once it runs with its file open.
+    QTRY_VERIFY_WITH_TIMEOUT(job.state() != QProcess::Running
+                                 || (commOf(job.processId()) == QLatin1String("test_holdopen")
+                                     && TestSupport::processHolds(job.processId(), fill(opens))),
+                             5000);
+    QVERIFY2(job.state() == QProcess::Running, "unshare or mount failed in the job's namespace");
+
+    const HolderScanner::Result result = HolderScanner().scan(nodesOf(dev, 1));
+    const Holder *holder = findHolder(result.holders, job.processId());
+    QCOMPARE(holder != nullptr, holds);
+    if (holds)
+        QCOMPARE(holder->gpus, QList<int>{0});
 }
 
 void TestHolderScanner::realScanPids()

@@ -23,8 +23,13 @@ public:
     struct Result
     {
         QList<Holder> holders; // visible holders only; hidden=false
-        // Processes whose fd folder could not be read (another user's without root): they may hold a node.
+        // Processes whose fds could not be read (another user's without root): they may hold a node.
         int unreadableProcesses = 0;
+        // Of those, the ones the kernel refused (EACCES, EPERM on the fd folder or its links): all of them without
+        // root; as root only what an LSM keeps from it. Not counted: this process's own ancestors (the manager of the
+        // sandbox or container it runs in may be beyond root's reach there), and those only damaged (a fake proc
+        // root). HiddenHolderTracker infers from node events what they hold.
+        int refusedProcesses = 0;
         int scannedProcesses = 0; // processes whose fds were read
         // Node path (as given in Node::path) -> fds open on it among the visible processes, 0 included for
         // every node that could be looked up. HiddenHolderTracker compares it with inotify's open/close counts.
@@ -43,7 +48,10 @@ public:
     // around), since the opener of a node is usually a new process.
     // `onHolder` is called for each holder as soon as it is found (before the scan ends): the monitor uses
     // it to preempt without waiting for the rest of the scan. Processes that vanish mid-read are skipped.
-    // Nodes are matched by device and inode of the fd's target, so another path to the same node counts.
+    // An fd is matched by the text of its /proc link, never by a look at its file (a user's FUSE mount may refuse
+    // root or never answer): a text that names a node through any mount of the node's file system in the process's
+    // mount namespace (/dev, a bind mount as container runtimes make) counts where /proc/<pid>/fdinfo confirms the
+    // node's mount device and inode. An fd that cannot be read is no node, and the process's other fds still count.
     // `readSlurmJobIds`: each holder's Holder::slurmJobId (SLURM_JOB_ID in its environment, or slurmstepd among its
     // ancestors), one more file per holder: for Slurm mode only.
     Result scan(const QList<Node> &nodes, const std::function<void(const Holder &)> &onHolder = {},

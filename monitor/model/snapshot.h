@@ -96,7 +96,7 @@ struct Holder
     // Holds nvidia-uvm or /dev/kfd: a CUDA or ROCm process (nvidiactl alone is every NVIDIA client's, OpenGL too).
     bool holdsComputeNode = false;
     // A holder that could not be seen: a GPU node was opened (inotify) by a process whose fds we may
-    // not read (another user's, idlegpu not root). pid is 0 unless a backend names it.
+    // not read (another user's, idlegpu not root; one an LSM keeps from root). pid is 0 unless a backend names it.
     bool hidden = false;
     std::optional<qint64> gpuMemoryBytes; // GPU memory it uses in all, when a backend (NVML, DRM fdinfo) names it
     // By GPU index, what a backend says it does there. A GPU missing here: no backend could say.
