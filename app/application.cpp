@@ -332,8 +332,9 @@ int runIdlegpu(int argc, char **argv)
                                                      "configuration), for the cluster's admin to paste; then exit."));
     const QCommandLineOption prologOption(QStringLiteral("slurm-prolog"),
                                           Cli::tr("Slurm's Prolog (also as the link idlegpu-slurm-prolog): exit 0 to "
-                                                  "let the job run, or drain the node and exit 1 while idlegpu is not "
-                                                  "running or a process uses one of the job's GPUs."));
+                                                  "let the job run, or to send it back to the queue while idlegpu "
+                                                  "holds one of its GPUs or a process idlegpu did not count uses one; "
+                                                  "drain the node and exit 1 while idlegpu is not running."));
     const QCommandLineOption healthOption(QStringLiteral("slurm-health"),
                                           Cli::tr("Slurm's HealthCheckProgram (also as the link "
                                                   "idlegpu-slurm-health): drain the node while idlegpu is not "

@@ -3,6 +3,7 @@
 #include "slurmguard.h"
 
 #include "base/clock.h"
+#include "base/printablename.h"
 #include "config/config.h"
 #include "config/runtimefolder.h"
 #include "config/securefile.h"
@@ -24,6 +25,7 @@
 #include <fcntl.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <syslog.h>
 #include <unistd.h>
 
 namespace {
@@ -38,57 +40,105 @@ const QStringList kPath = {QStringLiteral("/usr/sbin"), QStringLiteral("/usr/bin
                            QStringLiteral("/bin")};
 // slurmctld answers in milliseconds; a client that cannot reach it would wait about 9 s on its own, while slurmd waits
 // for its prolog (PrologEpilogTimeout) and the health check.
-constexpr int kScontrolTimeoutMs = 5'000;
+constexpr int kClientTimeoutMs = 5'000;
 
 void printErr(const QString &text)
 {
     QTextStream(stderr) << text << Qt::endl;
 }
 
-struct Scontrol
+// slurmd keeps a prolog's output only when it fails: a refusal that lets the node be says it to the system log too.
+void logRefusal(const QString &text)
 {
-    QString program;
+    ::openlog("idlegpu-slurm-prolog", LOG_PID, LOG_DAEMON);
+    ::syslog(LOG_NOTICE, "%s", text.toUtf8().constData());
+    ::closelog();
+}
+
+// Slurm's clients as the prolog and the health check run them: found in the fixed PATH, with a fixed environment.
+struct SlurmClients
+{
+    QString scontrol;
+    QString scancel;
     QProcessEnvironment environment;
 
-    // Runs scontrol `arguments`; its output, or nullopt with *error set.
-    std::optional<QByteArray> run(const QStringList &arguments, QString *error) const
+    std::optional<QByteArray> scontrolRun(const QStringList &arguments, QString *error) const
+    {
+        return run(scontrol, "scontrol", arguments, error);
+    }
+    std::optional<QByteArray> scancelRun(const QStringList &arguments, QString *error) const
+    {
+        return run(scancel, "scancel", arguments, error);
+    }
+
+private:
+    // Runs `program` (`name` when it was not found) under a timeout; its output, or nullopt with *error set.
+    std::optional<QByteArray> run(const QString &program, const char *name, const QStringList &arguments,
+                                  QString *error) const
     {
         if (program.isEmpty()) {
-            *error = QStringLiteral("no scontrol in %1").arg(kPath.join(QLatin1Char(':')));
+            *error = QStringLiteral("no %1 in %2").arg(QLatin1String(name), kPath.join(QLatin1Char(':')));
             return std::nullopt;
         }
-        return SlurmLender::runOnce(program, arguments, kScontrolTimeoutMs, error, environment);
+        return SlurmLender::runOnce(program, arguments, kClientTimeoutMs, error, environment);
     }
 };
 
-Scontrol scontrolFor(const SlurmGuardRun &run, const SlurmGuard::ReadResult &guard)
+SlurmClients slurmClientsFor(const SlurmGuardRun &run, const SlurmGuard::ReadResult &guard)
 {
-    Scontrol scontrol;
-    scontrol.program = run.scontrol;
-    scontrol.environment.insert(QStringLiteral("PATH"), kPath.join(QLatin1Char(':')));
-    scontrol.environment.insert(QStringLiteral("LANG"), QStringLiteral("C"));
+    SlurmClients slurm;
+    slurm.scontrol = run.scontrol;
+    slurm.scancel = run.scancel;
+    slurm.environment.insert(QStringLiteral("PATH"), kPath.join(QLatin1Char(':')));
+    slurm.environment.insert(QStringLiteral("LANG"), QStringLiteral("C"));
     QString conf = run.slurmConf;
     if (!QDir::isAbsolutePath(conf) && guard.heartbeat && QFileInfo::exists(guard.heartbeat->slurmConf))
         conf = guard.heartbeat->slurmConf;
     if (!QDir::isAbsolutePath(conf))
         conf = run.parentSlurmConf;
     if (QDir::isAbsolutePath(conf))
-        scontrol.environment.insert(QStringLiteral("SLURM_CONF"), conf);
-    return scontrol;
+        slurm.environment.insert(QStringLiteral("SLURM_CONF"), conf);
+    return slurm;
 }
 
 // Drains `node` with `reason` unless it is drained already (an admin's reason or an earlier refusal stays as it is).
 // When its state cannot be read it is drained all the same.
-void drainUnlessDrained(const Scontrol &scontrol, const QString &node, const QString &reason)
+void drainUnlessDrained(const SlurmClients &slurm, const QString &node, const QString &reason)
 {
     QString error;
-    if (const std::optional<QByteArray> shown = scontrol.run(Slurm::nodeArguments(node), &error)) {
+    if (const std::optional<QByteArray> shown = slurm.scontrolRun(Slurm::nodeArguments(node), &error)) {
         const std::optional<Slurm::NodeState> state = Slurm::parseShowNode(*shown, node);
         if (state && state->drained())
             return;
     }
-    if (!scontrol.run(Slurm::drainArguments(node, reason), &error))
+    if (!slurm.scontrolRun(Slurm::drainArguments(node, reason), &error))
         printErr(Cli::tr("Cannot drain node %1: %2").arg(node, error));
+}
+
+// Sends the job back to the queue and leaves the node as it is: requeued (a batch job that may be), else, as Slurm
+// does with a job its prolog refused that cannot be requeued, cancelled, by its id narrowed to a job running on this
+// node. The id is slurmd's (SLURM_JOB_ID), never read from Slurm's text. Either has slurmctld tell slurmd to end the
+// job, which revokes its credential while the prolog still runs; slurmd checks it once the prolog has returned and
+// does not launch the job (Slurm 22.05: "already killed, do not launch batch job", 16 refusals of 16 measured).
+// False with *error set when neither could be done (slurmctld unreachable).
+bool sendBack(const SlurmClients &slurm, const SlurmGuardRun &run, QString *error)
+{
+    const QString id = QString::number(run.job.id);
+    QString requeueError;
+    if (slurm.scontrolRun({QStringLiteral("requeue"), id}, &requeueError)) {
+        printErr(Cli::tr("Job %1 requeued.").arg(id));
+        return true;
+    }
+    // Not requeueable (--no-requeue: "Requested operation is presently disabled"; an interactive job: "Only batch
+    // jobs are accepted"), or Slurm did not answer. --state=RUNNING spares a job the requeue did send back.
+    QString cancelError;
+    const QStringList cancel = {QStringLiteral("--state=RUNNING"), QStringLiteral("--nodelist=") + run.node, id};
+    if (slurm.scancelRun(cancel, &cancelError)) {
+        printErr(Cli::tr("Job %1 cannot be requeued (%2): cancelled.").arg(id, requeueError));
+        return true;
+    }
+    *error = QStringLiteral("cannot requeue job %1 (%2) nor cancel it (%3)").arg(id, requeueError, cancelError);
+    return false;
 }
 
 // SLURM_CONF in the environment of the parent process (slurmd) when the parent is root's; empty otherwise.
@@ -129,6 +179,7 @@ SlurmGuardRun slurmGuardRunOfEnvironment()
     SlurmGuardRun run;
     run.guardFolder = rootRuntimeFolderPath();
     run.scontrol = QStandardPaths::findExecutable(QStringLiteral("scontrol"), kPath);
+    run.scancel = QStandardPaths::findExecutable(QStringLiteral("scancel"), kPath);
     run.node = qEnvironmentVariable("SLURMD_NODENAME");
     if (run.node.isEmpty())
         run.node = QSysInfo::machineHostName().section(QLatin1Char('.'), 0, 0);
@@ -144,13 +195,34 @@ SlurmGuardRun slurmGuardRunOfEnvironment()
 int runSlurmGuard(SlurmGuardMode mode, const SlurmGuardRun &run)
 {
     const SlurmGuard::ReadResult guard = SlurmGuard::read(run.guardFolder, run.node, run.guardOwner);
-    const QString reason =
-        mode == SlurmGuardMode::Prolog
-            ? SlurmGuard::prologRefusal(guard, run.job, run.node, run.procRoot, run.nowMs, SlurmConfig().partition)
-            : SlurmGuard::notRunningReason(guard, run.node, run.procRoot, run.nowMs);
-    if (reason.isEmpty())
+    if (mode == SlurmGuardMode::Health) {
+        const QString reason = SlurmGuard::notRunningReason(guard, run.node, run.procRoot, run.nowMs);
+        if (!reason.isEmpty()) {
+            printErr(reason);
+            drainUnlessDrained(slurmClientsFor(run, guard), run.node, reason);
+        }
         return 0;
-    printErr(reason);
-    drainUnlessDrained(scontrolFor(run, guard), run.node, reason);
-    return mode == SlurmGuardMode::Prolog ? 1 : 0;
+    }
+    using Action = SlurmGuard::PrologVerdict::Action;
+    const SlurmGuard::PrologVerdict verdict =
+        SlurmGuard::prologVerdict(guard, run.job, run.node, run.procRoot, run.nowMs, SlurmConfig().partition);
+    if (verdict.action == Action::Run)
+        return 0;
+    printErr(verdict.reason);
+    const SlurmClients slurm = slurmClientsFor(run, guard);
+    QString reason = verdict.reason;
+    if (verdict.action == Action::Refuse) {
+        logRefusal(QStringLiteral("job %1: %2").arg(run.job.id).arg(verdict.reason));
+        QString error;
+        if (run.job.id > 0 && sendBack(slurm, run, &error))
+            return 0;
+        if (run.job.id <= 0)
+            error = QStringLiteral("no SLURM_JOB_ID");
+        // Slurm requeues the job (or cancels it) for the exit status 1, and drains the node: with idlegpu's reason,
+        // which the running idlegpu resumes.
+        reason = QStringLiteral("%1; %2").arg(verdict.reason, printableName(error.left(200)));
+        printErr(reason);
+    }
+    drainUnlessDrained(slurm, run.node, reason);
+    return 1;
 }

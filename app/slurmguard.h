@@ -2,10 +2,12 @@
 // SPDX-FileCopyrightText: 2026 The idlegpu authors
 #pragma once
 // Slurm's fail-closed hooks on a workstation that lends its GPUs (slurm/guardfile.h says what they read):
-//  - --slurm-prolog (slurm.conf Prolog=): the lab's job may start only while idlegpu runs and is current and no
-//    process has the device node of one of the job's GPUs open; else the node is drained (unless it is already) with
-//    the reason, which goes to stderr too, and the exit status 1 has Slurm requeue the job. Jobs of the hold
-//    partition pass.
+//  - --slurm-prolog (slurm.conf Prolog=): SlurmGuard::prologVerdict. A job refused on a busy GPU while idlegpu runs
+//    and is current goes back to the queue and the node stays as it is: the prolog requeues it (scontrol requeue),
+//    or cancels one Slurm could not requeue either (scancel), and exits 0; the reason goes to stderr and the system
+//    log. While idlegpu cannot guard the node (not running and current, a GPU it does not watch), or when Slurm
+//    answers neither, the node is drained (unless it is already) with the reason, which goes to stderr too, and the
+//    exit status 1 has Slurm requeue the job. Jobs of the hold partition pass.
 //  - --slurm-health (HealthCheckProgram=): drains the node (unless it is already, whatever the reason) while idlegpu
 //    is not running and current; exits 0.
 // Slurm runs a program without arguments: the binary called through a link named idlegpu-slurm-prolog or
@@ -30,6 +32,7 @@ struct SlurmGuardRun
     uid_t guardOwner = 0;  // the heartbeat's owner: root
     QString procRoot = QStringLiteral("/proc");
     QString scontrol;      // its path; empty: none found in the fixed PATH
+    QString scancel;       // the same
     QString node;          // SLURMD_NODENAME, else the short host name ([slurm] node='s default)
     SlurmGuard::PrologJob job; // SLURM_JOB_ID, SLURM_JOB_PARTITION, SLURM_JOB_GPUS
     QString slurmConf;     // SLURM_CONF of the environment; empty: the heartbeat's
@@ -40,5 +43,6 @@ struct SlurmGuardRun
 };
 SlurmGuardRun slurmGuardRunOfEnvironment();
 
-// Exit status: the prolog 0 (the job may run) or 1 (refused); the health check 0.
+// Exit status: the prolog 0 (the job may run, or was sent back to the queue) or 1 (refused: the node drained); the
+// health check 0.
 int runSlurmGuard(SlurmGuardMode mode, const SlurmGuardRun &run = slurmGuardRunOfEnvironment());

@@ -780,6 +780,10 @@ void Monitor::rescan()
     m_snapshot = snapshot;
     m_decision = decision;
     apply(decision);
+    // A GPU lent or held, a holder left out or gone: the prolog judges by this, so it is written now, not at the next
+    // beat. Only on a change: a scan that changes nothing writes nothing.
+    if (m_slurmGuard && m_config.slurm.enabled && slurmGuardGpus() != m_slurmGuardGpus)
+        writeSlurmGuard();
     // Only where a backend can measure them: without one, a graphics client under busy_when = auto never counts.
     const bool openOnlyBesideWorkload = std::any_of(decision.gpus.cbegin(), decision.gpus.cend(), [this](const GpuStatus &gpu) {
         return !gpu.openOnlyHolders.isEmpty() && !gpu.workloadId.isEmpty()
@@ -916,7 +920,10 @@ void Monitor::writeSlurmGuard(bool stopped)
     SlurmGuard::Heartbeat heartbeat = SlurmGuard::selfHeartbeat(m_collector.paths().procRoot);
     heartbeat.node = enabled ? m_config.slurm.node : m_slurmGuardNode;
     heartbeat.partition = m_config.slurm.partition;
-    heartbeat.gpus = SlurmGuard::gpusInGresOrder(m_collector.devices().gpus);
+    heartbeat.gpus = slurmGuardGpus();
+    if (!enabled)
+        for (SlurmGuard::GuardGpu &gpu : heartbeat.gpus)
+            gpu.lent = false;
     heartbeat.monotonicMs = monotonicNowNs() / 1'000'000;
     heartbeat.writtenAt = QDateTime::currentDateTimeUtc().toString(Qt::ISODateWithMs);
     heartbeat.stopped = !enabled;
@@ -929,6 +936,12 @@ void Monitor::writeSlurmGuard(bool stopped)
     }
     m_slurmGuard->write(heartbeat);
     m_slurmGuardNode = enabled ? heartbeat.node : QString();
+    m_slurmGuardGpus = heartbeat.gpus;
+}
+
+QList<SlurmGuard::GuardGpu> Monitor::slurmGuardGpus() const
+{
+    return SlurmGuard::gpusOfDecision(m_collector.devices().gpus, m_decision, m_runner->runtimes());
 }
 
 void Monitor::forgetAnsweredOpens(qint64 scanStartNs)

@@ -19,6 +19,7 @@
 #include "model/snapshot.h"
 #include "policy/policy.h"
 #include "run/workloadrunner.h"
+#include "slurm/guardfile.h"
 #include "snapshotcollector.h"
 
 #include <QObject>
@@ -29,9 +30,6 @@
 class LedgerStore;
 class LogindPresence;
 class MetricsTextFile;
-namespace SlurmGuard {
-class GuardFile;
-}
 class NodeWatcher;
 class PowerSupplyWatcher;
 struct NodeEvents;
@@ -156,6 +154,8 @@ private:
     // The heartbeat for Slurm's prolog and health check (MonitorPaths::slurmGuardFolder), while [slurm] is enabled;
     // once more, stopped, when it was and no longer is.
     void writeSlurmGuard(bool stopped = false);
+    // The heartbeat's GPUs with the verdicts of the last decision (SlurmGuard::gpusOfDecision).
+    QList<SlurmGuard::GuardGpu> slurmGuardGpus() const;
     // A scan has answered the opens read before it began, but for those it could not explain yet (provisional).
     void forgetAnsweredOpens(qint64 scanStartNs);
 
@@ -202,6 +202,7 @@ private:
     bool m_metricsUp = true;                 // false once shut down: the last file says idlegpu_up 0
     std::unique_ptr<SlurmGuard::GuardFile> m_slurmGuard; // with MonitorPaths::slurmGuardFolder
     QString m_slurmGuardNode; // the node of the last heartbeat written, not stopped; empty: none
+    QList<SlurmGuard::GuardGpu> m_slurmGuardGpus; // its GPUs: written again at once when a decision changes them
     std::optional<Config> m_missingConfigPlaceholder; // acceptMissingConfig()
     bool m_notSetUp = false;
     bool m_started = false;

@@ -3,10 +3,15 @@
 // The guard file (slurm/guardfile.h) and Slurm's prolog and health check over it (app/slurmguard.h), in a folder of
 // the test's own (trusted for whoever runs the test, so that it needs no root): written and read back; every hostile
 // heartbeat (a link, another owner's file, writable by others, garbage, huge, a dead pid, a reused pid, stale,
-// stopped) refuses the job with its reason; a real process holding a fake GPU node open refuses it; the hold
-// partition passes; the drain runs through a fake scontrol, never on a node drained already. The monitor writes it
-// every second while [slurm] is on, and once more, stopped, at its exit.
+// stopped) drains the node with its reason; a real process holding a fake GPU node open that the heartbeat does not
+// list as uncounted refuses the job, one it lists (by pid and start time) does not, nor does a GPU idlegpu holds let
+// a job run; the hold partition passes; a refusal requeues the job (or cancels it) through fake Slurm clients and
+// leaves the node alone, a drain never touches a node drained already; a process named `p Reason=x` cannot add a
+// field to the drain reason. The monitor writes it every second while [slurm] is on, at once when a verdict
+// changes, and once more, stopped, at its exit: a program on the ignore list leaves its GPU lent, and the prolog
+// lets the lab's job run there.
 #include "config/config.h"
+#include "holders/procstatfile.h"
 #include "monitor.h"
 #include "slurm/guardfile.h"
 #include "slurm/slurmlender.h"
@@ -27,6 +32,17 @@
 using namespace SlurmGuard;
 using namespace TestSupport;
 
+namespace SlurmGuard {
+// How QCOMPARE shows a verdict: "Refuse: idlegpu: GPU 1 of ws0 is held for its owner".
+char *toString(const PrologVerdict &verdict)
+{
+    const char *action = verdict.action == PrologVerdict::Action::Run      ? "Run"
+                         : verdict.action == PrologVerdict::Action::Refuse ? "Refuse"
+                                                                           : "Drain";
+    return QTest::toString(QStringLiteral("%1: %2").arg(QLatin1String(action), verdict.reason));
+}
+} // namespace SlurmGuard
+
 namespace {
 
 const QString kNode = QStringLiteral("ws0");
@@ -36,13 +52,16 @@ qint64 nowMs()
     return SystemClock::instance()->nowMs();
 }
 
-// This process, running and current, with GPUs 0 and 1 of `dev`.
+using Action = PrologVerdict::Action;
+
+// This process, running and current, with GPUs 0 and 1 of `dev`, both lent.
 Heartbeat currentHeartbeat(const QString &devRoot = QStringLiteral("/dev"))
 {
     Heartbeat heartbeat = selfHeartbeat();
     heartbeat.node = kNode;
     heartbeat.partition = QStringLiteral("owner");
-    heartbeat.gpus = {{0, devRoot + QStringLiteral("/nvidia0")}, {1, devRoot + QStringLiteral("/nvidia1")}};
+    heartbeat.gpus = {{0, devRoot + QStringLiteral("/nvidia0"), true, {}},
+                      {1, devRoot + QStringLiteral("/nvidia1"), true, {}}};
     heartbeat.monotonicMs = nowMs();
     heartbeat.writtenAt = QStringLiteral("2026-12-02T06:00:00.000Z");
     return heartbeat;
@@ -55,6 +74,13 @@ qint64 deadPid()
     process.start(QStringLiteral("/bin/true"), {});
     process.waitForFinished();
     return process.processId() > 0 ? process.processId() : 4'194'303;
+}
+
+// A live process by pid and start time, as the heartbeat lists it.
+ProcessId processIdOf(qint64 pid)
+{
+    ProcStat stat;
+    return readProcStat("/proc", long(pid), &stat) ? ProcessId{pid, stat.startTime} : ProcessId{pid, 0};
 }
 
 } // namespace
@@ -80,10 +106,24 @@ class TestSlurmGuard : public QObject
         QVERIFY(::chmod(QFile::encodeName(guardPath()).constData(), mode) == 0);
     }
     ReadResult readGuard() const { return read(m_dir->path(), kNode, ::geteuid()); }
-    QString prolog(const PrologJob &job) const
+    PrologVerdict prolog(const PrologJob &job) const
     {
-        return prologRefusal(readGuard(), job, kNode, QStringLiteral("/proc"), nowMs(), QStringLiteral("owner"));
+        return prologVerdict(readGuard(), job, kNode, QStringLiteral("/proc"), nowMs(), QStringLiteral("owner"));
     }
+    // As of the time the heartbeat was written: what it says of the GPUs, though the scans of a loaded machine (1.4 s
+    // each with 1100 processes and a load of 8) may take longer than it stays current.
+    PrologVerdict prologAsWritten(const PrologJob &job) const
+    {
+        const ReadResult guard = readGuard();
+        return prologVerdict(guard, job, kNode, QStringLiteral("/proc"), writtenAtMs(), QStringLiteral("owner"));
+    }
+    qint64 writtenAtMs() const
+    {
+        const ReadResult guard = readGuard();
+        return guard.heartbeat ? guard.heartbeat->monotonicMs : nowMs();
+    }
+    static PrologVerdict run() { return {}; }
+    static PrologVerdict refuse(const QString &reason) { return {Action::Refuse, reason}; }
     static PrologJob labJob(const QList<int> &gpus = {0})
     {
         PrologJob job;
@@ -91,6 +131,70 @@ class TestSlurmGuard : public QObject
         job.partition = QStringLiteral("scavenger");
         job.gresPositions = gpus;
         return job;
+    }
+    // A fake Slurm client `name` in the test's bin/: it appends "NAME ARGS PATH=... LANG=... SLURM_CONF=..." to
+    // `calls`; `scontrol show node` prints the node with `nodeState`, anything else exits with `exitCode` (and an
+    // error of Slurm's on stderr when not 0).
+    QString fakeClient(const QString &name, const QString &calls, const QByteArray &nodeState, int exitCode) const
+    {
+        const QByteArray exit = QByteArray::number(exitCode);
+        const QByteArray script = "#!/bin/sh\nprintf '%s\\n' \"" + name.toUtf8()
+                                  + " $* PATH=$PATH LANG=$LANG SLURM_CONF=$SLURM_CONF\" >> '" + calls.toUtf8() + "'\n"
+                                  + "[ \"$1 $2\" = \"show node\" ] && echo 'NodeName=ws0 Arch=x86_64 " + nodeState
+                                  + "' && exit 0\n[ " + exit + " = 0 ] || echo 'Requested operation is presently "
+                                  + "disabled for job 12' >&2\nexit " + exit + "\n";
+        const QString path = writeFile(m_dir->filePath(QStringLiteral("bin/") + name), script);
+        QFile::setPermissions(path, QFile::ReadOwner | QFile::WriteOwner | QFile::ExeOwner);
+        return path;
+    }
+    // The prolog's run of lab job 12 on GPU 0 over the test's heartbeat and these clients.
+    SlurmGuardRun guardRun(const QString &scontrol, const QString &scancel) const
+    {
+        SlurmGuardRun run;
+        run.guardFolder = m_dir->path();
+        run.guardOwner = ::geteuid();
+        run.scontrol = scontrol;
+        run.scancel = scancel;
+        run.node = kNode;
+        run.job = labJob();
+        run.slurmConf = QStringLiteral("/etc/slurm-test/slurm.conf");
+        run.nowMs = writtenAtMs();
+        return run;
+    }
+    // Fake salloc, scancel and scontrol for a SlurmLender: each records whether the heartbeat was there when it ran; a
+    // hold is granted, a release done, the listings are empty.
+    SlurmCommands fakeLenderCommands(const QString &calls) const
+    {
+        const QString bin = m_dir->filePath(QStringLiteral("bin"));
+        SlurmCommands commands;
+        for (const char *name : {"salloc", "scancel", "scontrol"}) {
+            const QString path = writeFile(bin + QLatin1Char('/') + QLatin1String(name),
+                                           "#!/bin/sh\n[ -e '" + QFile::encodeName(guardPath()) + "' ] && echo \"$0 "
+                                               "guarded\" >> '" + calls.toUtf8() + "' || echo \"$0 unguarded\" >> '"
+                                               + calls.toUtf8() + "'\n[ \"$1 $2\" = \"show node\" ] && exit 0\n"
+                                               "echo 'salloc: Granted job allocation 42' >&2\n");
+            QFile::setPermissions(path, QFile::ReadOwner | QFile::WriteOwner | QFile::ExeOwner);
+        }
+        commands.salloc = bin + QStringLiteral("/salloc");
+        commands.scancel = bin + QStringLiteral("/scancel");
+        commands.scontrol = bin + QStringLiteral("/scontrol");
+        return commands;
+    }
+    // idlegpu.conf with [slurm] on for node ws0 and the GPUs of `dev`, lent as soon as free.
+    QString slurmConfig(const FakeDevRoot &dev) const
+    {
+        return writeFile(m_dir->filePath(QStringLiteral("idlegpu.conf")),
+                         defaultsSection(dev.path()).toUtf8() + "[slurm]\nenabled = true\nnode = ws0\n");
+    }
+    MonitorPaths guardPaths() const
+    {
+        MonitorPaths paths;
+        paths.slurmGuardFolder = m_dir->path();
+        return paths;
+    }
+    static QStringList callLines(const QString &calls)
+    {
+        return QString::fromUtf8(readFileOrEmpty(calls)).split(QLatin1Char('\n'), Qt::SkipEmptyParts);
     }
 
 private Q_SLOTS:
@@ -114,7 +218,7 @@ private Q_SLOTS:
         QCOMPARE(*result.heartbeat, heartbeat);
         QVERIFY(heartbeat.startTime > 0);
         QCOMPARE(notRunningReason(result, kNode, QStringLiteral("/proc"), nowMs()), QString());
-        QCOMPARE(prolog(labJob({0, 1})), QString());
+        QCOMPARE(prolog(labJob({0, 1})), run());
         // Written again: replaced in one rename, nothing left beside it.
         heartbeat.monotonicMs += 1000;
         writeHeartbeat(heartbeat);
@@ -200,11 +304,11 @@ private Q_SLOTS:
         const QString health = notRunningReason(result, kNode, QStringLiteral("/proc"), nowMs());
         QVERIFY2(health.startsWith(reason), qPrintable(health));
         QVERIFY2(health.size() < 400 && !health.contains(QLatin1Char('\n')), qPrintable(health));
-        QCOMPARE(prolog(labJob()), health);
+        QCOMPARE(prolog(labJob()), (PrologVerdict{Action::Drain, health})); // the guard is down: drained
         // Jobs of the hold partition pass all the same: the partition is the heartbeat's only when it is trusted.
         PrologJob hold = labJob();
         hold.partition = QStringLiteral("owner");
-        QCOMPARE(prolog(hold), QString());
+        QCOMPARE(prolog(hold), run());
     }
 
     void reasonsNameWhat()
@@ -229,36 +333,182 @@ private Q_SLOTS:
     {
         PrologJob hold = labJob();
         hold.partition = QStringLiteral("owner"); // the default, as there is no heartbeat to name another
-        QCOMPARE(prolog(hold), QString());
+        QCOMPARE(prolog(hold), run());
         Heartbeat heartbeat = currentHeartbeat();
         heartbeat.partition = QStringLiteral("mine");
         heartbeat.stopped = true;
         writeHeartbeat(heartbeat);
-        QVERIFY(!prolog(hold).isEmpty()); // "owner" is no hold partition here
+        QCOMPARE(prolog(hold).action, Action::Drain); // "owner" is no hold partition here
         hold.partition = QStringLiteral("mine");
-        QCOMPARE(prolog(hold), QString());
+        QCOMPARE(prolog(hold), run());
     }
 
     void foreignProcessOnTheJobsGpuRefuses()
     {
         FakeDevRoot dev(2);
         writeHeartbeat(currentHeartbeat(dev.path()));
-        QCOMPARE(prolog(labJob({0})), QString());
+        QCOMPARE(prologAsWritten(labJob({0})), run());
         NodeHolder holder(dev.computeJob(1), QStringLiteral("python3"));
         QVERIFY(holder.waitUntilOpen());
-        const QString reason = prolog(labJob({1}));
-        QCOMPARE(reason, QStringLiteral("idlegpu: GPU 1 of ws0 is in use by pid %1 (python3)").arg(holder.pid()));
-        QCOMPARE(prolog(labJob({0})), QString()); // only the job's GPUs count; nvidiactl and nvidia-uvm do not
+        QCOMPARE(prologAsWritten(labJob({1})),
+                 refuse(QStringLiteral("idlegpu: GPU 1 of ws0 is in use by pid %1 (python3)").arg(holder.pid())));
+        QCOMPARE(prologAsWritten(labJob({0})), run()); // only the job's GPUs count; nvidiactl and nvidia-uvm do not
         // The verdict's own cost (the file read and checked, every process's fds read): the figure for the docs.
         QElapsedTimer timer;
         timer.start();
         for (int i = 0; i < 20; ++i)
-            QCOMPARE(prolog(labJob({0})), QString());
+            QCOMPARE(prologAsWritten(labJob({0})), run());
         qInfo("the prolog's verdict, a GPU scanned for holders: %.2f ms", timer.nsecsElapsed() / 20 / 1e6);
-        QCOMPARE(prolog(labJob({})), QString());  // a job without GPUs
-        QVERIFY(prolog(labJob({2})).startsWith(QLatin1String("idlegpu: GPU 2 in ws0's gres.conf is not one")));
+        QCOMPARE(prologAsWritten(labJob({})), run()); // a job without GPUs
+        // A GPU gres.conf names and idlegpu does not watch: nobody guards it, the node is drained.
+        const PrologVerdict unwatched = prologAsWritten(labJob({2}));
+        QCOMPARE(unwatched.action, Action::Drain);
+        QVERIFY2(unwatched.reason.startsWith(QLatin1String("idlegpu: GPU 2 in ws0's gres.conf is not one")),
+                 qPrintable(unwatched.reason));
         holder.kill();
-        QTRY_COMPARE(prolog(labJob({1})), QString());
+        QTRY_COMPARE(prologAsWritten(labJob({1})), run());
+    }
+
+    // What idlegpu left uncounted on a lent GPU (by pid and start time) lets the job run; any other holder, one that
+    // appeared since the heartbeat or one with the pid of an uncounted one but another start time, refuses it; a GPU
+    // idlegpu holds refuses it whoever holds it.
+    void uncountedHoldersAndHeldGpus()
+    {
+        FakeDevRoot dev(2);
+        NodeHolder nvtop(dev.computeJob(1), QStringLiteral("nvtop"));
+        QVERIFY(nvtop.waitUntilOpen());
+        Heartbeat heartbeat = currentHeartbeat(dev.path());
+        heartbeat.gpus[1].uncounted = {processIdOf(nvtop.pid())};
+        QVERIFY(heartbeat.gpus[1].uncounted.first().startTime > 0);
+        writeHeartbeat(heartbeat);
+        QCOMPARE(prologAsWritten(labJob({1})), run());
+        QCOMPARE(prologAsWritten(labJob({0, 1})), run());
+
+        // Listed for GPU 0 only: on GPU 1 nobody accounted for it.
+        heartbeat.gpus[0].uncounted = heartbeat.gpus[1].uncounted;
+        heartbeat.gpus[1].uncounted.clear();
+        writeHeartbeat(heartbeat);
+        const QString inUse = QStringLiteral("idlegpu: GPU 1 of ws0 is in use by pid %1 (nvtop)").arg(nvtop.pid());
+        QCOMPARE(prologAsWritten(labJob({1})), refuse(inUse));
+
+        // Its pid with another start time: another process that got the pid.
+        heartbeat.gpus[1].uncounted = {ProcessId{nvtop.pid(), processIdOf(nvtop.pid()).startTime + 1}};
+        writeHeartbeat(heartbeat);
+        QCOMPARE(prologAsWritten(labJob({1})), refuse(inUse));
+
+        // A holder that appeared since the heartbeat was written.
+        heartbeat.gpus[1].uncounted = {processIdOf(nvtop.pid())};
+        writeHeartbeat(heartbeat);
+        NodeHolder python(dev.computeJob(1), QStringLiteral("python3"));
+        QVERIFY(python.waitUntilOpen());
+        QCOMPARE(prologAsWritten(labJob({1})),
+                 refuse(QStringLiteral("idlegpu: GPU 1 of ws0 is in use by pid %1 (python3)").arg(python.pid())));
+        python.kill();
+        QTRY_COMPARE(prologAsWritten(labJob({1})), run());
+
+        // Held by idlegpu: refused, with nobody on the GPU; the node is not drained for it.
+        heartbeat.gpus[0].lent = false;
+        writeHeartbeat(heartbeat);
+        const PrologVerdict held = refuse(QStringLiteral("idlegpu: GPU 0 of ws0 is held for its owner"));
+        QCOMPARE(prologAsWritten(labJob({0})), held);
+        QCOMPARE(prologAsWritten(labJob({1, 0})), held);
+        QCOMPARE(prologAsWritten(labJob({1})), run());
+    }
+
+    // A process names itself to forge a field of `scontrol show node`'s line (Reason=, State=) in the drain reason:
+    // its name is escaped, so that Reason= is idlegpu's alone and starts with "idlegpu: ".
+    void processNameCannotForgeAField_data()
+    {
+        QTest::addColumn<QString>("name");
+        QTest::addColumn<QString>("shown");
+        QTest::newRow("Reason=") << QStringLiteral("p Reason=x") << QStringLiteral("p\\x20Reason\\x3dx");
+        QTest::newRow("State=") << QStringLiteral("x State=IDLE") << QStringLiteral("x\\x20State\\x3dIDLE");
+        QTest::newRow("a newline") << QStringLiteral("a\nReason=b") << QStringLiteral("a\\nReason\\x3db");
+    }
+
+    void processNameCannotForgeAField()
+    {
+        QFETCH(QString, name);
+        QFETCH(QString, shown);
+        FakeDevRoot dev(2);
+        writeHeartbeat(currentHeartbeat(dev.path()));
+        NodeHolder holder(dev.computeJob(1), name);
+        QVERIFY(holder.waitUntilOpen());
+        const QString expected =
+            QStringLiteral("idlegpu: GPU 1 of ws0 is in use by pid %1 (%2)").arg(holder.pid()).arg(shown);
+        QCOMPARE(prologAsWritten(labJob({1})), refuse(expected));
+        // Where Slurm answers neither the requeue nor the cancel, the node is drained with that reason: the line
+        // scontrol would show holds one Reason= and one State=, the real ones.
+        const QString calls = m_dir->filePath(QStringLiteral("calls"));
+        const QString scontrol = fakeClient(QStringLiteral("scontrol"), calls, "State=IDLE", 1);
+        const QString scancel = fakeClient(QStringLiteral("scancel"), calls, "", 1);
+        SlurmGuardRun run = guardRun(scontrol, scancel);
+        run.job = labJob({1});
+        QCOMPARE(runSlurmGuard(SlurmGuardMode::Prolog, run), 1);
+        const QStringList drains = callLines(calls).filter(QStringLiteral("state=drain"));
+        QCOMPARE(drains.size(), 1);
+        const QString reason =
+            drains.first().section(QStringLiteral(" reason="), 1).section(QStringLiteral(" PATH="), 0, 0);
+        QVERIFY2(reason.startsWith(expected + QLatin1Char(';')), qPrintable(reason));
+        const QString line = QStringLiteral("NodeName=ws0 State=IDLE+DRAIN Reason=") + reason;
+        QCOMPARE(line.count(QStringLiteral("Reason=")), 1);
+        QCOMPARE(line.count(QStringLiteral("State=")), 1);
+        QVERIFY(!reason.contains(QLatin1Char('\n')));
+    }
+
+    void reasonTextEscapes()
+    {
+        QCOMPARE(reasonText(QStringLiteral("python3")), QStringLiteral("python3"));
+        QCOMPARE(reasonText(QStringLiteral("a b=c\\d\te")), QStringLiteral("a\\x20b\\x3dc\\\\d\\te"));
+        QCOMPARE(reasonText(QString(300, QLatin1Char('y'))).size(), 64);
+    }
+
+    // A refusal on a busy GPU while idlegpu is up: the job goes back to the queue, the node is left alone.
+    void refusalRequeuesWithoutDrain_data()
+    {
+        QTest::addColumn<int>("requeueExit");
+        QTest::addColumn<int>("scancelExit");
+        QTest::addColumn<int>("status");
+        QTest::addColumn<QStringList>("expectedCalls");
+        const QString requeue = QStringLiteral("scontrol requeue 12");
+        const QString cancel = QStringLiteral("scancel --state=RUNNING --nodelist=ws0 12");
+        QTest::newRow("requeued") << 0 << 0 << 0 << QStringList{requeue};
+        QTest::newRow("not requeueable: cancelled") << 1 << 0 << 0 << QStringList{requeue, cancel};
+        QTest::newRow("Slurm answers neither: drained")
+            << 1 << 1 << 1
+            << QStringList{requeue, cancel, QStringLiteral("scontrol show node ws0 --oneliner"),
+                           QStringLiteral("scontrol update nodename=ws0 state=drain reason=idlegpu: GPU 0 of ws0 is "
+                                          "held for its owner; cannot requeue job 12")};
+    }
+
+    void refusalRequeuesWithoutDrain()
+    {
+        QFETCH(int, requeueExit);
+        QFETCH(int, scancelExit);
+        QFETCH(int, status);
+        QFETCH(QStringList, expectedCalls);
+        Heartbeat heartbeat = currentHeartbeat();
+        heartbeat.gpus[0].lent = false;
+        writeHeartbeat(heartbeat);
+        const QString calls = m_dir->filePath(QStringLiteral("calls"));
+        SlurmGuardRun run = guardRun(fakeClient(QStringLiteral("scontrol"), calls, "State=IDLE", requeueExit),
+                                     fakeClient(QStringLiteral("scancel"), calls, "", scancelExit));
+        QCOMPARE(runSlurmGuard(SlurmGuardMode::Prolog, run), status);
+        const QStringList lines = callLines(calls);
+        QCOMPARE(lines.size(), expectedCalls.size());
+        for (qsizetype i = 0; i < lines.size(); ++i)
+            QVERIFY2(lines.at(i).startsWith(expectedCalls.at(i) + QLatin1Char(' ')), qPrintable(lines.at(i)));
+        QVERIFY(lines.filter(QStringLiteral("state=drain")).size() == (status == 1 ? 1 : 0));
+
+        // The guard down (a stale heartbeat): drained, the job left to Slurm (exit 1), nothing requeued by hand.
+        QFile::remove(calls);
+        run.nowMs = nowMs() + 10'000;
+        QCOMPARE(runSlurmGuard(SlurmGuardMode::Prolog, run), 1);
+        const QStringList drained = callLines(calls);
+        QVERIFY2(drained.filter(QStringLiteral("requeue")).isEmpty()
+                     && drained.filter(QStringLiteral("scancel")).isEmpty()
+                     && drained.filter(QStringLiteral("state=drain reason=idlegpu: hangs on ws0")).size() == 1,
+                 qPrintable(drained.join(QLatin1Char('\n'))));
     }
 
     // The CLI over a fake scontrol: the drain only where the node is not drained, whatever the reason.
@@ -348,28 +598,9 @@ private Q_SLOTS:
     void monitorWritesItEverySecond()
     {
         FakeDevRoot dev(2);
-        const QString bin = m_dir->filePath(QStringLiteral("bin"));
-        QVERIFY(QDir().mkpath(bin));
         const QString calls = m_dir->filePath(QStringLiteral("calls"));
-        // Each fake command records whether the heartbeat was there when it ran.
-        for (const char *name : {"salloc", "scancel", "scontrol"}) {
-            const QString path = writeFile(bin + QLatin1Char('/') + QLatin1String(name),
-                                           "#!/bin/sh\n[ -e '" + QFile::encodeName(guardPath()) + "' ] && echo \"$0 "
-                                               "guarded\" >> '" + calls.toUtf8() + "' || echo \"$0 unguarded\" >> '"
-                                               + calls.toUtf8() + "'\n[ \"$1 $2\" = \"show node\" ] && exit 0\n"
-                                               "echo 'salloc: Granted job allocation 42' >&2\n");
-            QFile::setPermissions(path, QFile::ReadOwner | QFile::WriteOwner | QFile::ExeOwner);
-        }
-        SlurmCommands commands;
-        commands.salloc = bin + QStringLiteral("/salloc");
-        commands.scancel = bin + QStringLiteral("/scancel");
-        commands.scontrol = bin + QStringLiteral("/scontrol");
-        SlurmLender lender(commands, SystemClock::instance());
-        const QString config = writeFile(m_dir->filePath(QStringLiteral("idlegpu.conf")),
-                                         defaultsSection(dev.path()).toUtf8() + "[slurm]\nenabled = true\nnode = ws0\n");
-        MonitorPaths paths;
-        paths.slurmGuardFolder = m_dir->path();
-        Monitor monitor(config, &lender, SystemClock::instance(), paths);
+        SlurmLender lender(fakeLenderCommands(calls), SystemClock::instance());
+        Monitor monitor(slurmConfig(dev), &lender, SystemClock::instance(), guardPaths());
         QVERIFY(monitor.start());
         QTRY_VERIFY(readFileOrEmpty(calls).contains("scontrol"));
         QVERIFY2(!readFileOrEmpty(calls).contains("unguarded"), readFileOrEmpty(calls));
@@ -377,7 +608,9 @@ private Q_SLOTS:
         QVERIFY2(result.heartbeat, qPrintable(result.problem));
         QCOMPARE(result.heartbeat->pid, qint64(::getpid()));
         QCOMPARE(result.heartbeat->partition, QStringLiteral("owner"));
-        QCOMPARE(result.heartbeat->gpus, (QList<GuardGpu>{{0, dev.node(0)}, {1, dev.node(1)}}));
+        QCOMPARE(result.heartbeat->gpus.size(), 2);
+        QCOMPARE(result.heartbeat->gpus[0].path, dev.node(0));
+        QCOMPARE(result.heartbeat->gpus[1].path, dev.node(1));
         QVERIFY(!result.heartbeat->stopped);
         const qint64 first = result.heartbeat->monotonicMs;
         QTRY_VERIFY_WITH_TIMEOUT(readGuard().heartbeat && readGuard().heartbeat->monotonicMs >= first + 900, 3000);
@@ -386,8 +619,52 @@ private Q_SLOTS:
         QVERIFY(shutDownMonitor(monitor));
         result = readGuard();
         QVERIFY(result.heartbeat && result.heartbeat->stopped);
+        QVERIFY(!result.heartbeat->gpus[0].lent && !result.heartbeat->gpus[1].lent);
         QVERIFY(notRunningReason(result, kNode, QStringLiteral("/proc"), nowMs())
                     .startsWith(QLatin1String("idlegpu: not running on ws0 (it stopped at ")));
+    }
+
+    // A program on the built-in ignore list holding a GPU, started as `exec -a nvtop` (argv[0] nvtop, comm
+    // test_holdopen): idlegpu lends the GPU all the same and says so in the heartbeat, and the prolog lets the lab's
+    // job run there, as it would not with no heartbeat verdicts (it drained the node). The owner's own program on the
+    // other GPU: idlegpu holds it, the heartbeat says so at once, and the prolog refuses the job there without a drain.
+    void ignoredProgramLeavesItsGpuLent()
+    {
+        FakeDevRoot dev(2);
+        QProcess nvtop;
+        nvtop.setProcessChannelMode(QProcess::ForwardedChannels);
+        nvtop.start(QStringLiteral("/bin/bash"),
+                    QStringList{QStringLiteral("-c"), QStringLiteral("exec -a nvtop \"$0\" \"$@\""),
+                                QStringLiteral(IDLEGPU_TEST_HOLDOPEN)}
+                        + dev.computeJob(1));
+        QVERIFY(nvtop.waitForStarted());
+        QTRY_VERIFY(processHolds(nvtop.processId(), dev.node(1)));
+
+        const QString calls = m_dir->filePath(QStringLiteral("calls"));
+        SlurmLender lender(fakeLenderCommands(calls), SystemClock::instance());
+        Monitor monitor(slurmConfig(dev), &lender, SystemClock::instance(), guardPaths());
+        QVERIFY(monitor.start());
+        const auto lent = [this](int gpu) {
+            const ReadResult result = readGuard();
+            return result.heartbeat && result.heartbeat->gpus.size() == 2 && result.heartbeat->gpus[gpu].lent;
+        };
+        QTRY_VERIFY_WITH_TIMEOUT(lent(0) && lent(1), 10'000);
+        QCOMPARE(readGuard().heartbeat->gpus[1].uncounted, QList<ProcessId>{processIdOf(nvtop.processId())});
+        QCOMPARE(prolog(labJob({1})), run());
+        QCOMPARE(prolog(labJob({0, 1})), run());
+
+        NodeHolder owner(dev.computeJob(0), QStringLiteral("python3"));
+        QElapsedTimer sinceOpen;
+        sinceOpen.start();
+        QTRY_VERIFY(!lent(0));
+        qInfo("the owner's open -> the heartbeat says GPU 0 held: %lld ms", sinceOpen.elapsed());
+        QCOMPARE(prolog(labJob({0})), refuse(QStringLiteral("idlegpu: GPU 0 of ws0 is held for its owner")));
+        QVERIFY(lent(1));
+        QCOMPARE(prolog(labJob({1})), run());
+
+        QVERIFY(shutDownMonitor(monitor));
+        nvtop.kill();
+        nvtop.waitForFinished();
     }
 
 private:

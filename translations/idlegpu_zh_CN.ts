@@ -1775,8 +1775,8 @@ The previous configuration stays in force.</source>
         <translation>请从 --headless、--status、--check-config、--print-slurm-conf、--slurm-prolog、--slurm-health、--demo 和 --settings 中选择一个。</translation>
     </message>
     <message>
-        <source>Slurm&apos;s Prolog (also as the link idlegpu-slurm-prolog): exit 0 to let the job run, or drain the node and exit 1 while idlegpu is not running or a process uses one of the job&apos;s GPUs.</source>
-        <translation>Slurm 的 Prolog（也可通过链接 idlegpu-slurm-prolog 调用）：退出码 0 表示允许作业运行；当 idlegpu 未运行或有进程正在使用该作业的某个 GPU 时，将节点置为 drain 并以 1 退出。</translation>
+        <source>Slurm&apos;s Prolog (also as the link idlegpu-slurm-prolog): exit 0 to let the job run, or to send it back to the queue while idlegpu holds one of its GPUs or a process idlegpu did not count uses one; drain the node and exit 1 while idlegpu is not running.</source>
+        <translation>Slurm 的 Prolog（也可通过链接 idlegpu-slurm-prolog 调用）：退出码 0 表示允许作业运行，或在 idlegpu 为其所有者保留该作业的某个 GPU、或有 idlegpu 未计入的进程正在使用该 GPU 时将作业送回队列；当 idlegpu 未运行时，将节点置为 drain 并以 1 退出。</translation>
     </message>
     <message>
         <source>Slurm&apos;s HealthCheckProgram (also as the link idlegpu-slurm-health): drain the node while idlegpu is not running; exit 0.</source>
@@ -1785,6 +1785,14 @@ The previous configuration stays in force.</source>
     <message>
         <source>Cannot drain node %1: %2</source>
         <translation>无法将节点 %1 置为 drain：%2</translation>
+    </message>
+    <message>
+        <source>Job %1 requeued.</source>
+        <translation>作业 %1 已重新排队。</translation>
+    </message>
+    <message>
+        <source>Job %1 cannot be requeued (%2): cancelled.</source>
+        <translation>作业 %1 无法重新排队（%2）：已取消。</translation>
     </message>
     <message>
         <source>Slurm unreachable: %1</source>

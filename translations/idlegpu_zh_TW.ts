@@ -1775,8 +1775,8 @@ The previous configuration stays in force.</source>
         <translation>請從 --headless、--status、--check-config、--print-slurm-conf、--slurm-prolog、--slurm-health、--demo 和 --settings 中選擇一個。</translation>
     </message>
     <message>
-        <source>Slurm&apos;s Prolog (also as the link idlegpu-slurm-prolog): exit 0 to let the job run, or drain the node and exit 1 while idlegpu is not running or a process uses one of the job&apos;s GPUs.</source>
-        <translation>Slurm 的 Prolog（也可透過連結 idlegpu-slurm-prolog 呼叫）：結束碼 0 表示允許作業執行；當 idlegpu 未執行或有程序正在使用該作業的某個 GPU 時，將節點設為 drain 並以 1 結束。</translation>
+        <source>Slurm&apos;s Prolog (also as the link idlegpu-slurm-prolog): exit 0 to let the job run, or to send it back to the queue while idlegpu holds one of its GPUs or a process idlegpu did not count uses one; drain the node and exit 1 while idlegpu is not running.</source>
+        <translation>Slurm 的 Prolog（也可透過連結 idlegpu-slurm-prolog 呼叫）：結束碼 0 表示允許作業執行，或在 idlegpu 為其擁有者保留該作業的某個 GPU、或有 idlegpu 未計入的程序正在使用該 GPU 時將作業送回佇列；當 idlegpu 未執行時，將節點設為 drain 並以 1 結束。</translation>
     </message>
     <message>
         <source>Slurm&apos;s HealthCheckProgram (also as the link idlegpu-slurm-health): drain the node while idlegpu is not running; exit 0.</source>
@@ -1785,6 +1785,14 @@ The previous configuration stays in force.</source>
     <message>
         <source>Cannot drain node %1: %2</source>
         <translation>無法將節點 %1 設為 drain：%2</translation>
+    </message>
+    <message>
+        <source>Job %1 requeued.</source>
+        <translation>作業 %1 已重新排入佇列。</translation>
+    </message>
+    <message>
+        <source>Job %1 cannot be requeued (%2): cancelled.</source>
+        <translation>作業 %1 無法重新排入佇列（%2）：已取消。</translation>
     </message>
     <message>
         <source>Slurm unreachable: %1</source>

@@ -935,6 +935,7 @@ private:
         holder->ppid = stat.ppid;
         holder->pgid = stat.pgid;
         holder->sid = stat.sid;
+        holder->startTime = stat.startTime;
         holder->user = userName(holder->uid);
         holder->exe = readExe(m_procFd, pid);
         holder->argv0 = readArgv0(m_procFd, pid);

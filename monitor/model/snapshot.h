@@ -85,6 +85,9 @@ struct Holder
     qint64 ppid = 0;
     qint64 sid = 0;          // session id
     qint64 pgid = 0;         // process group
+    // When it started (/proc/<pid>/stat field 22, clock ticks after boot), read with the rest: with the pid it names
+    // this process, not another that gets the pid later. 0: unknown.
+    quint64 startTime = 0;
     uint uid = uint(-1);
     QString user;            // login name, or the uid as text when unknown
     QString comm;            // /proc/<pid>/comm

@@ -5,6 +5,7 @@
 #include "base/errnotext.h"
 #include "base/logging.h"
 #include "base/printablename.h"
+#include "config/config.h"
 #include "config/runtimefolder.h"
 #include "config/securefile.h"
 #include "holders/procstatfile.h"
@@ -27,7 +28,8 @@ namespace SlurmGuard {
 
 namespace {
 
-constexpr int kFormat = 1;
+// 2: each GPU's verdict (lent, uncounted).
+constexpr int kFormat = 2;
 constexpr qsizetype kMaxText = 1024; // a node, partition, path or time in the file: longer is garbage
 
 // A reason for slurm.conf's Reason= and a log line: what the file or a process gave, made printable and short.
@@ -41,6 +43,30 @@ QString notRunning(const QString &node, const QString &why)
     return QStringLiteral("%1not running on %2 (%3)").arg(QLatin1String(kReasonPrefix), shown(node), why);
 }
 
+// A non-negative number written as text (a JSON number is a double, exact only up to 2^53).
+bool number(const QJsonObject &object, const char *key, qint64 *out)
+{
+    const QJsonValue value = object.value(QLatin1String(key));
+    bool ok = false;
+    const qint64 parsed = value.isString() ? value.toString().toLongLong(&ok) : 0;
+    if (!ok || parsed < 0)
+        return false;
+    *out = parsed;
+    return true;
+}
+
+// {"pid": 4242, "startTime": "123456"}: a pid Linux may give (1..2^22) and a start time after boot.
+std::optional<ProcessId> processId(const QJsonObject &object)
+{
+    const QJsonValue pid = object.value(QStringLiteral("pid"));
+    const double pidValue = pid.toDouble(-1);
+    qint64 startTime = 0;
+    if (!pid.isDouble() || pidValue < 1 || pidValue > 4194304 || pidValue != double(qint64(pidValue))
+        || !number(object, "startTime", &startTime) || startTime == 0)
+        return std::nullopt;
+    return ProcessId{qint64(pidValue), quint64(startTime)};
+}
+
 } // namespace
 
 QString fileName(const QString &node)
@@ -48,21 +74,60 @@ QString fileName(const QString &node)
     return QStringLiteral("slurm-%1.guard").arg(node);
 }
 
-QList<GuardGpu> gpusInGresOrder(const QList<GpuDevice> &devices)
+QList<GuardGpu> gpusOfDecision(const QList<GpuDevice> &devices, const Decision &decision,
+                               const QHash<QString, WorkloadRuntime> &runtimes)
 {
     QList<GuardGpu> gpus;
     for (const GpuDevice &device : devices)
         if (device.vendor == GpuVendor::Nvidia)
-            gpus.append({device.index, device.path});
+            gpus.append({device.index, device.path, false, {}});
     std::sort(gpus.begin(), gpus.end(), [](const GuardGpu &a, const GuardGpu &b) { return a.index < b.index; });
+    int uncounted = 0;
+    for (GuardGpu &gpu : gpus) {
+        const GpuStatus *status = decision.gpu(gpu.index);
+        if (!status)
+            continue;
+        const QString lending = Config::slurmWorkloadId(gpu.index);
+        gpu.lent = status->state == GpuState::RunningWorkload && status->workloadId == lending
+                   && runtimes.value(lending).state == WorkloadRuntime::Running;
+        for (const QList<Holder> *holders : {&status->ignoredHolders, &status->openOnlyHolders})
+            for (const Holder &holder : *holders) {
+                const ProcessId process{holder.pid, holder.startTime};
+                // A holder without a known start time could be taken for another process with its pid: left out,
+                // so that the prolog counts whatever holds the pid then.
+                if (holder.hidden || holder.pid <= 0 || holder.startTime == 0 || gpu.uncounted.contains(process)
+                    || uncounted >= kMaxUncounted)
+                    continue;
+                gpu.uncounted.append(process);
+                ++uncounted;
+            }
+    }
     return gpus;
+}
+
+QString reasonText(const QString &userText)
+{
+    // A process's comm went through printableName() as it was read: escaped once, not twice.
+    const QString cut = userText.left(64);
+    QString text = isPrintableName(cut) ? cut : printableName(cut);
+    text.replace(QLatin1Char(' '), QLatin1String("\\x20"));
+    text.replace(QLatin1Char('='), QLatin1String("\\x3d"));
+    return text;
 }
 
 QByteArray toJson(const Heartbeat &heartbeat)
 {
     QJsonArray gpus;
-    for (const GuardGpu &gpu : heartbeat.gpus)
-        gpus.append(QJsonObject{{QStringLiteral("index"), gpu.index}, {QStringLiteral("path"), gpu.path}});
+    for (const GuardGpu &gpu : heartbeat.gpus) {
+        QJsonArray uncounted;
+        for (const ProcessId &process : gpu.uncounted)
+            uncounted.append(QJsonObject{{QStringLiteral("pid"), process.pid},
+                                         {QStringLiteral("startTime"), QString::number(process.startTime)}});
+        gpus.append(QJsonObject{{QStringLiteral("index"), gpu.index},
+                                {QStringLiteral("path"), gpu.path},
+                                {QStringLiteral("lent"), gpu.lent},
+                                {QStringLiteral("uncounted"), uncounted}});
+    }
     const QJsonObject object{
         {QStringLiteral("format"), kFormat},
         {QStringLiteral("pid"), heartbeat.pid},
@@ -102,26 +167,13 @@ std::optional<Heartbeat> parse(const QByteArray &text, QString *error)
         *out = value.toString();
         return true;
     };
-    const auto number = [&](const char *key, qint64 *out) {
-        const QJsonValue value = object.value(QLatin1String(key));
-        bool ok = false;
-        const qint64 parsed = value.isString() ? value.toString().toLongLong(&ok) : 0;
-        if (!ok || parsed < 0)
-            return false;
-        *out = parsed;
-        return true;
-    };
     Heartbeat heartbeat;
-    const QJsonValue pid = object.value(QStringLiteral("pid"));
-    const double pidValue = pid.toDouble(-1);
-    if (!pid.isDouble() || pidValue < 1 || pidValue > 4194304 || pidValue != double(qint64(pidValue)))
-        return fail(QStringLiteral("no valid pid"));
-    heartbeat.pid = qint64(pidValue);
-    qint64 startTime = 0;
-    if (!number("startTime", &startTime) || startTime == 0)
-        return fail(QStringLiteral("no valid startTime"));
-    heartbeat.startTime = quint64(startTime);
-    if (!number("monotonicMs", &heartbeat.monotonicMs))
+    const std::optional<ProcessId> self = processId(object);
+    if (!self)
+        return fail(QStringLiteral("no valid pid and startTime"));
+    heartbeat.pid = self->pid;
+    heartbeat.startTime = self->startTime;
+    if (!number(object, "monotonicMs", &heartbeat.monotonicMs))
         return fail(QStringLiteral("no valid monotonicMs"));
     if (!text_("node", &heartbeat.node, true) || !text_("partition", &heartbeat.partition, true)
         || !text_("slurmConf", &heartbeat.slurmConf, false) || !text_("writtenAt", &heartbeat.writtenAt, false))
@@ -135,6 +187,7 @@ std::optional<Heartbeat> parse(const QByteArray &text, QString *error)
     const QJsonValue gpus = object.value(QStringLiteral("gpus"));
     if (!gpus.isArray() || gpus.toArray().size() > kMaxGpus)
         return fail(QStringLiteral("no valid gpus"));
+    qsizetype uncountedInAll = 0;
     for (const QJsonValue &entry : gpus.toArray()) {
         const QJsonObject gpu = entry.toObject();
         const double index = gpu.value(QStringLiteral("index")).toDouble(-1);
@@ -142,7 +195,22 @@ std::optional<Heartbeat> parse(const QByteArray &text, QString *error)
         if (!gpu.value(QStringLiteral("index")).isDouble() || index < 0 || index > 1'000'000
             || index != double(int(index)) || !QDir::isAbsolutePath(path) || path.size() > kMaxText)
             return fail(QStringLiteral("a GPU without a valid index and absolute path"));
-        heartbeat.gpus.append({int(index), path});
+        const QJsonValue lent = gpu.value(QStringLiteral("lent"));
+        const QJsonValue uncounted = gpu.value(QStringLiteral("uncounted"));
+        if (!lent.isBool() || !uncounted.isArray())
+            return fail(QStringLiteral("GPU %1 without a valid lent and uncounted").arg(int(index)));
+        uncountedInAll += uncounted.toArray().size();
+        if (uncountedInAll > kMaxUncounted)
+            return fail(QStringLiteral("more than %1 uncounted processes").arg(kMaxUncounted));
+        GuardGpu parsed{int(index), path, lent.toBool(), {}};
+        for (const QJsonValue &process : uncounted.toArray()) {
+            const std::optional<ProcessId> id = processId(process.toObject());
+            if (!id)
+                return fail(QStringLiteral("an uncounted process of GPU %1 without a valid pid and startTime")
+                                .arg(int(index)));
+            parsed.uncounted.append(*id);
+        }
+        heartbeat.gpus.append(parsed);
     }
     return heartbeat;
 }
@@ -246,40 +314,57 @@ QString notRunningReason(const ReadResult &result, const QString &node, const QS
     return QString();
 }
 
-QString prologRefusal(const ReadResult &result, const PrologJob &job, const QString &node, const QString &procRoot,
-                      qint64 nowMs, const QString &defaultPartition)
+PrologVerdict prologVerdict(const ReadResult &result, const PrologJob &job, const QString &node,
+                            const QString &procRoot, qint64 nowMs, const QString &defaultPartition)
 {
+    using Action = PrologVerdict::Action;
     const QString holdPartition = result.heartbeat ? result.heartbeat->partition : defaultPartition;
     if (!job.partition.isEmpty() && job.partition == holdPartition)
-        return QString();
+        return {};
     if (QString reason = notRunningReason(result, node, procRoot, nowMs); !reason.isEmpty())
-        return reason;
+        return {Action::Drain, reason};
     const QList<GuardGpu> &gpus = result.heartbeat->gpus;
-    QList<HolderScanner::Node> nodes;
+    QList<GuardGpu> jobGpus;
     for (int position : job.gresPositions) {
         if (position < 0 || position >= gpus.size())
-            return QStringLiteral("%1GPU %2 in %3's gres.conf is not one idlegpu watches (it names %4)")
-                .arg(QLatin1String(kReasonPrefix))
-                .arg(position)
-                .arg(shown(node))
-                .arg(gpus.size());
-        nodes.append({gpus.at(position).path, gpus.at(position).index, false});
+            return {Action::Drain, QStringLiteral("%1GPU %2 in %3's gres.conf is not one idlegpu watches (it names %4)")
+                                       .arg(QLatin1String(kReasonPrefix))
+                                       .arg(position)
+                                       .arg(shown(node))
+                                       .arg(gpus.size())};
+        jobGpus.append(gpus.at(position));
     }
-    if (nodes.isEmpty())
-        return QString();
+    for (const GuardGpu &gpu : std::as_const(jobGpus))
+        if (!gpu.lent)
+            return {Action::Refuse, QStringLiteral("%1GPU %2 of %3 is held for its owner")
+                                        .arg(QLatin1String(kReasonPrefix))
+                                        .arg(gpu.index)
+                                        .arg(shown(node))};
+    if (jobGpus.isEmpty())
+        return {};
+    QList<HolderScanner::Node> nodes;
+    for (const GuardGpu &gpu : std::as_const(jobGpus))
+        nodes.append({gpu.path, gpu.index, false});
     const qint64 self = ::getpid();
     const HolderScanner::Result scan = HolderScanner(procRoot).scan(nodes, {}, true);
     for (const Holder &holder : scan.holders) {
-        if (holder.pid == self || (job.id > 0 && holder.slurmJobId == job.id) || holder.gpus.isEmpty())
+        // The monitor counts no Slurm job's process either: the lab's jobs run on the GPUs lent to them.
+        if (holder.pid == self || holder.slurmJobId != 0)
             continue;
-        return QStringLiteral("%1GPU %2 of %3 is in use by pid %4 (%5)")
-            .arg(QLatin1String(kReasonPrefix))
-            .arg(holder.gpus.first())
-            .arg(shown(node))
-            .arg(holder.pid)
-            .arg(shown(holder.comm));
+        for (int index : holder.gpus) {
+            const auto gpu = std::find_if(jobGpus.cbegin(), jobGpus.cend(),
+                                          [index](const GuardGpu &g) { return g.index == index; });
+            if (gpu == jobGpus.cend() || gpu->uncounted.contains(ProcessId{holder.pid, holder.startTime}))
+                continue;
+            return {Action::Refuse, QStringLiteral("%1GPU %2 of %3 is in use by pid %4 (%5)")
+                                        .arg(QLatin1String(kReasonPrefix))
+                                        .arg(index)
+                                        .arg(shown(node))
+                                        .arg(holder.pid)
+                                        .arg(reasonText(holder.comm))};
+        }
     }
-    return QString();
+    return {};
 }
 
 GuardFile::GuardFile(const QString &folder) : m_folder(folder) {}

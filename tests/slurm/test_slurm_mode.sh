@@ -9,6 +9,11 @@
 #   - a process that is no job opens fake GPU 1: the job on GPU 1 is requeued, GPU 0's runs on (and the time from
 #     the open to that job's SIGTERM is printed: the bench figure);
 #   - the open closes: the hold goes and the job runs again;
+#   - a program on the ignore list (started as `exec -a nvtop`) holds GPU 0: GPU 0 stays lent, and a lab job
+#     submitted then runs there;
+#   - the race: a lab job lands on GPU 1 after the owner opened it and before the hold is granted (the owner
+#     partition is down meanwhile): the prolog requeues it, it never runs there, and once the owner is gone it does;
+#   - the node is never drained while idlegpu runs (sampled every 0.2 s, and no prolog failure in slurmctld's log);
 #   - idlegpu exits on SIGTERM: every GPU is held.
 # Slurm's prolog and health check are the build's links (idlegpu-slurm-prolog and -health beside IDLEGPU), set once
 # the stale hold is placed: while idlegpu is not running the health check drains the node with idlegpu's reason,
@@ -24,9 +29,11 @@ reason=$(cluster_have_packages) || { echo "SKIP: $reason"; exit 77; }
 
 B=$(mktemp -d /tmp/idlegpu-slurm.XXXX)
 export XDG_STATE_HOME=$B/state # idlegpu's ledger, apart from the user's
-idlegpu_pid="" owner_pid=""
+idlegpu_pid="" owner_pid="" nvtop_pid="" watch_pid=""
 cleanup() {
     [ -n "$owner_pid" ] && kill "$owner_pid" 2>/dev/null
+    [ -n "$nvtop_pid" ] && kill "$nvtop_pid" 2>/dev/null
+    [ -n "$watch_pid" ] && kill "$watch_pid" 2>/dev/null
     if [ -n "$idlegpu_pid" ] && kill -0 "$idlegpu_pid" 2>/dev/null; then
         kill "$idlegpu_pid"
         for _ in $(seq 60); do kill -0 "$idlegpu_pid" 2>/dev/null || break; sleep 0.25; done
@@ -114,6 +121,17 @@ done
 if [ -n "$guard_lines" ]; then
     wait_for 15 not_drained && pass "idlegpu resumed the node it had drained" || fail "the node: $(node_line)"
 fi
+# From here until idlegpu exits the node must never be drained: every drain seen, sampled every 0.2 s, and every
+# drain slurmctld logs (a prolog's scontrol update, or its exit status 1).
+ctld_drains() { grep -cE 'node ws0 state set to DRAIN|Prolog or job env setup failure' "$B/log/slurmctld.log"; }
+ctld_drains_before=$(ctld_drains)
+( while :; do
+      line=$(node_line)
+      echo "$line" | grep -qE 'State=[A-Z_+]*DRAIN' \
+          && echo "[$(ms) ms] $(echo "$line" | grep -oE 'State=[^ ]+|Reason=.*' | tr '\n' ' ')"
+      sleep 0.2
+  done ) > "$B/drains.log" 2>&1 &
+watch_pid=$!
 wait_for 20 has_holds 0 0 && pass "both GPUs lent once free for start_delay_seconds" || fail "holds: $(sl squeue -h -o '%i %j %T')"
 
 cat > "$B/job.sh" <<JOB
@@ -164,6 +182,59 @@ closed_ms=$(ms)
 wait_for 10 has_holds 0 0 && pass "GPU 1 lent again" || fail "holds: $(sl squeue -h -o '%i %j %T')"
 wait_for 30 is_state "$victim" RUNNING && pass "the requeued job runs again, $(( $(ms) - closed_ms )) ms after the close" \
     || fail "job $victim is $(state_of "$victim")"
+
+gpu_free() { [ -z "$(job_on_gpu "$1")" ]; }
+restarts_of() { sl scontrol show job "$1" --oneliner 2>/dev/null | grep -o 'Restarts=[0-9]*' | cut -d= -f2; }
+# A program on the built-in ignore list holds GPU 0, started as `exec -a nvtop` (argv[0] nvtop, comm test_holdopen)
+# and holding what a CUDA program holds. idlegpu does not count it: GPU 0 stays lent, and a lab job submitted now
+# runs there. (Before the heartbeat carried idlegpu's verdicts, the prolog refused every job there and drained the
+# node.)
+sl scancel "$other"
+wait_for 10 gpu_free 0 || fail "job $other still on GPU 0"
+(exec -a nvtop "$HOLDOPEN" "$B/dev/nvidiactl" "$B/dev/nvidia-uvm" "$B/dev/nvidia0") &
+nvtop_pid=$!
+sleep 1.5 # a scan and a heartbeat
+[ "$(holds_of 0)" = 0 ] && pass "nvtop on GPU 0: GPU 0 stays lent" || fail "GPU 0 has $(holds_of 0) holds"
+beside=$(sl sbatch --parsable -p scavenger --requeue --gres=gpu:1 -c 1 -J lab -o "$B/out/%j.out" --open-mode=append "$B/job.sh")
+# RUNNING alone is no proof: a job is RUNNING while its prolog runs. Its script's first line is.
+wait_for 20 grep -q "start job=$beside" "$B/out/$beside.out" && is_state "$beside" RUNNING \
+    && [ "$(job_on_gpu 0)" = "$beside" ] && pass "a lab job submitted while nvtop holds GPU 0 runs there (job $beside)" \
+    || fail "job $beside is $(state_of "$beside") ($(sl squeue -h -j "$beside" -o %r)), on GPU 0: $(job_on_gpu 0)"
+
+# The race: the owner opens GPU 1 while the hold cannot be granted (the owner partition is down), and a lab job
+# lands there meanwhile. idlegpu holds GPU 1 in its heartbeat at once, so the prolog sends the job back to the queue
+# (scontrol requeue) and exits 0: the node is not drained, and the job's script never runs there.
+sl scontrol update partitionname=owner state=down || fail "the owner partition down"
+preemptions=$(grep -c 'preempting' "$B/log/idlegpu.log")
+(exec -a python3 "$HOLDOPEN" "$B/dev/nvidiactl" "$B/dev/nvidia-uvm" "$B/dev/nvidia1") &
+owner_pid=$!
+wait_for 5 bash -c "[ \$(grep -c preempting '$B/log/idlegpu.log') -gt $preemptions ]" \
+    && pass "the owner's open of GPU 1: idlegpu holds it" || fail "idlegpu did not answer the owner's open"
+racer=$(sl sbatch --parsable -p scavenger --requeue --gres=gpu:1 -c 1 -J lab -o "$B/out/%j.out" --open-mode=append "$B/job.sh")
+sl scancel "$victim" # GPU 1 goes free in Slurm while the hold waits: the pending job lands there
+wait_for 20 bash -c "[ \"\$(timeout 5 scontrol show job $racer --oneliner | grep -o 'Restarts=[0-9]*')\" != Restarts=0 ]" \
+    && pass "the job that landed on the owner's GPU 1 was requeued by the prolog" \
+            "(job $racer, $(restarts_of "$racer") restart(s))" \
+    || fail "job $racer: $(sl scontrol show job "$racer" --oneliner | grep -oE 'JobState=[^ ]+|Restarts=[^ ]+|Reason=[^ ]+' \
+                          | tr '\n' ' ')"
+sleep 7 # cred_expire + 1 s: it lands there again, and is refused again
+refusals=$(restarts_of "$racer")
+[ "$(state_of "$racer")" = PENDING ] && pass "job $racer pending after $refusals refusal(s)" \
+    || fail "job $racer is $(state_of "$racer")"
+grep -q "start job=$racer" "$B/out/$racer.out" 2>/dev/null && fail "job $racer's script ran on the owner's GPU" \
+    || pass "job $racer's script never ran on the owner's GPU"
+sl scontrol update partitionname=owner state=up || fail "the owner partition up"
+wait_for 15 has_holds 0 1 && pass "the hold of GPU 1 granted once the partition is up" \
+    || fail "holds: $(sl squeue -h -o '%i %j %T')"
+kill "$owner_pid"; wait "$owner_pid" 2>/dev/null; owner_pid=""
+wait_for 30 is_state "$racer" RUNNING && pass "job $racer runs once the owner is gone" || fail "job $racer is $(state_of "$racer")"
+wait_for 5 grep -q "start job=$racer" "$B/out/$racer.out" && log "job $racer: $(grep "start job=$racer" "$B/out/$racer.out")"
+
+kill "$watch_pid"; wait "$watch_pid" 2>/dev/null; watch_pid=""
+drains=$(( $(ctld_drains) - ctld_drains_before ))
+[ ! -s "$B/drains.log" ] && [ "$drains" = 0 ] && pass "the node was never drained while idlegpu ran" \
+    || fail "the node was drained $drains time(s) while idlegpu ran, drained in $(wc -l < "$B/drains.log") of the" \
+            "samples: $(head -3 "$B/drains.log")"
 
 # idlegpu exits: every GPU held, so that no lab job lands on a GPU no one guards.
 kill "$idlegpu_pid"
