@@ -48,16 +48,31 @@ void printErr(const QString &text)
 struct Scontrol
 {
     QString program;
+    QString sinfo; // the node's state, as JSON
     QProcessEnvironment environment;
 
     // Runs scontrol `arguments`; its output, or nullopt with *error set.
     std::optional<QByteArray> run(const QStringList &arguments, QString *error) const
     {
-        if (program.isEmpty()) {
-            *error = QStringLiteral("no scontrol in %1").arg(kPath.join(QLatin1Char(':')));
+        return runClient(program, QStringLiteral("scontrol"), arguments, error);
+    }
+    // The state of `node` as sinfo's JSON says (never scontrol's text, where a reason holding "State=IDLE" reads
+    // as the state); nullopt with *error set.
+    std::optional<Slurm::NodeState> nodeState(const QString &node, QString *error) const
+    {
+        const std::optional<QByteArray> shown = runClient(sinfo, QStringLiteral("sinfo"), Slurm::nodeArguments(node), error);
+        return shown ? Slurm::parseNodeJson(*shown, node, error) : std::nullopt;
+    }
+
+private:
+    std::optional<QByteArray> runClient(const QString &path, const QString &name, const QStringList &arguments,
+                                        QString *error) const
+    {
+        if (path.isEmpty()) {
+            *error = QStringLiteral("no %1 in %2").arg(name, kPath.join(QLatin1Char(':')));
             return std::nullopt;
         }
-        return SlurmLender::runOnce(program, arguments, kScontrolTimeoutMs, error, environment);
+        return SlurmLender::runOnce(path, arguments, kScontrolTimeoutMs, error, environment);
     }
 };
 
@@ -65,6 +80,7 @@ Scontrol scontrolFor(const SlurmGuardRun &run, const SlurmGuard::ReadResult &gua
 {
     Scontrol scontrol;
     scontrol.program = run.scontrol;
+    scontrol.sinfo = run.sinfo;
     scontrol.environment.insert(QStringLiteral("PATH"), kPath.join(QLatin1Char(':')));
     scontrol.environment.insert(QStringLiteral("LANG"), QStringLiteral("C"));
     QString conf = run.slurmConf;
@@ -82,11 +98,9 @@ Scontrol scontrolFor(const SlurmGuardRun &run, const SlurmGuard::ReadResult &gua
 void drainUnlessDrained(const Scontrol &scontrol, const QString &node, const QString &reason)
 {
     QString error;
-    if (const std::optional<QByteArray> shown = scontrol.run(Slurm::nodeArguments(node), &error)) {
-        const std::optional<Slurm::NodeState> state = Slurm::parseShowNode(*shown, node);
-        if (state && state->drained())
-            return;
-    }
+    const std::optional<Slurm::NodeState> state = scontrol.nodeState(node, &error);
+    if (state && state->drained())
+        return;
     if (!scontrol.run(Slurm::drainArguments(node, reason), &error))
         printErr(Cli::tr("Cannot drain node %1: %2").arg(node, error));
 }
@@ -129,6 +143,7 @@ SlurmGuardRun slurmGuardRunOfEnvironment()
     SlurmGuardRun run;
     run.guardFolder = rootRuntimeFolderPath();
     run.scontrol = QStandardPaths::findExecutable(QStringLiteral("scontrol"), kPath);
+    run.sinfo = QStandardPaths::findExecutable(QStringLiteral("sinfo"), kPath);
     run.node = qEnvironmentVariable("SLURMD_NODENAME");
     if (run.node.isEmpty())
         run.node = QSysInfo::machineHostName().section(QLatin1Char('.'), 0, 0);

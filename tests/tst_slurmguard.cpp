@@ -4,7 +4,8 @@
 // the test's own (trusted for whoever runs the test, so that it needs no root): written and read back; every hostile
 // heartbeat (a link, another owner's file, writable by others, garbage, huge, a dead pid, a reused pid, stale,
 // stopped) refuses the job with its reason; a real process holding a fake GPU node open refuses it; the hold
-// partition passes; the drain runs through a fake scontrol, never on a node drained already. The monitor writes it
+// partition passes; the drain runs through a fake scontrol, never on a node drained already (as a fake sinfo's JSON
+// says, whatever its reason). The monitor writes it
 // every second while [slurm] is on, and once more, stopped, at its exit.
 #include "config/config.h"
 #include "monitor.h"
@@ -261,19 +262,25 @@ private Q_SLOTS:
         QTRY_COMPARE(prolog(labJob({1})), QString());
     }
 
-    // The CLI over a fake scontrol: the drain only where the node is not drained, whatever the reason.
+    // The CLI over a fake sinfo and scontrol: the drain only where the node is not drained, whatever the reason.
     void drainsOnlyWhereNotDrained_data()
     {
         QTest::addColumn<bool>("prolog");
-        QTest::addColumn<QByteArray>("state");
+        QTest::addColumn<QByteArray>("state"); // the node in sinfo's JSON
         QTest::addColumn<bool>("drains");
         for (const bool prolog : {true, false}) {
             const char *mode = prolog ? "prolog" : "health";
-            QTest::addRow("%s, idle", mode) << prolog << QByteArray("State=IDLE") << true;
+            QTest::addRow("%s, idle", mode) << prolog << QByteArray(R"("state": "idle", "state_flags": [])") << true;
             QTest::addRow("%s, drained by an admin", mode)
-                << prolog << QByteArray("State=IDLE+DRAIN Reason=maintenance [root@2026-12-02T06:00:00]") << false;
+                << prolog << QByteArray(R"("state": "idle", "state_flags": ["DRAIN"], "reason": "maintenance")") << false;
             QTest::addRow("%s, drained by idlegpu", mode)
-                << prolog << QByteArray("State=MIXED+DRAIN Reason=idlegpu: x [root@2026-12-02T06:00:00]") << false;
+                << prolog << QByteArray(R"("state": "mixed", "state_flags": ["DRAIN"], "reason": "idlegpu: x")") << false;
+            // scontrol's line of it read "State=IDLE": drained again, over idlegpu's reason or an admin's.
+            QTest::addRow("%s, drained by idlegpu, naming a process \"p Reason=x State=IDLE\"", mode)
+                << prolog
+                << QByteArray(R"("state": "mixed", "state_flags": ["DRAIN"], )"
+                              R"j("reason": "idlegpu: GPU 1 of ws0 is in use by pid 977 (p Reason=x State=IDLE)")j")
+                << false;
             QTest::addRow("%s, state unknown", mode) << prolog << QByteArray("") << true;
         }
     }
@@ -284,15 +291,19 @@ private Q_SLOTS:
         QFETCH(QByteArray, state);
         QFETCH(bool, drains);
         const QString calls = m_dir->filePath(QStringLiteral("calls"));
-        const QString scontrol = writeFile(m_dir->filePath(QStringLiteral("bin/scontrol")),
-                                           "#!/bin/sh\necho \"$* PATH=$PATH LANG=$LANG SLURM_CONF=$SLURM_CONF\" >> '"
-                                               + calls.toUtf8() + "'\n[ \"$1 $2\" = \"show node\" ] && [ -n '" + state
-                                               + "' ] && echo 'NodeName=ws0 Arch=x86_64 " + state + "'\nexit 0\n");
-        QFile::setPermissions(scontrol, QFile::ReadOwner | QFile::WriteOwner | QFile::ExeOwner);
+        const QByteArray log = "echo \"$(basename \"$0\") $* PATH=$PATH LANG=$LANG SLURM_CONF=$SLURM_CONF\" >> '"
+                               + calls.toUtf8() + "'\n";
+        const QString scontrol = writeFile(m_dir->filePath(QStringLiteral("bin/scontrol")), "#!/bin/sh\n" + log);
+        const QString sinfo = writeFile(m_dir->filePath(QStringLiteral("bin/sinfo")),
+                                        "#!/bin/sh\n" + log + "[ -n '" + state + "' ] && echo '{\"nodes\": [{\"name\": "
+                                            "\"ws1\", \"state\": \"idle\"}, {\"name\": \"ws0\", " + state + "}]}'\nexit 0\n");
+        for (const QString &program : {scontrol, sinfo})
+            QFile::setPermissions(program, QFile::ReadOwner | QFile::WriteOwner | QFile::ExeOwner);
         SlurmGuardRun run;
         run.guardFolder = m_dir->path();
         run.guardOwner = ::geteuid();
         run.scontrol = scontrol;
+        run.sinfo = sinfo;
         run.node = kNode;
         run.job = labJob();
         run.slurmConf = QStringLiteral("/etc/slurm-test/slurm.conf");
@@ -302,15 +313,15 @@ private Q_SLOTS:
         QCOMPARE(runSlurmGuard(mode, run), prolog ? 1 : 0); // no heartbeat
         const QStringList lines =
             QString::fromUtf8(readFileOrEmpty(calls)).split(QLatin1Char('\n'), Qt::SkipEmptyParts);
-        QVERIFY2(!lines.isEmpty() && lines.first().startsWith(QLatin1String("show node ws0 --oneliner PATH=/usr/sbin:"
+        QVERIFY2(!lines.isEmpty() && lines.first().startsWith(QLatin1String("sinfo --json --nodes=ws0 PATH=/usr/sbin:"
                                                                              "/usr/bin:/sbin:/bin LANG=C SLURM_CONF="
                                                                              "/etc/slurm-test/slurm.conf")),
                  qPrintable(lines.join(QLatin1Char('\n'))));
         const QStringList drainsDone = lines.filter(QStringLiteral("state=drain"));
         QCOMPARE(drainsDone.size(), drains ? 1 : 0);
         if (drains)
-            QVERIFY2(drainsDone.first().startsWith(QStringLiteral("update nodename=ws0 state=drain reason=idlegpu: not "
-                                                                  "running on ws0 (no ")),
+            QVERIFY2(drainsDone.first().startsWith(QStringLiteral("scontrol update nodename=ws0 state=drain "
+                                                                  "reason=idlegpu: not running on ws0 (no ")),
                      qPrintable(drainsDone.first()));
 
         // Running and current: nothing asked of Slurm, the job may run.
@@ -352,11 +363,12 @@ private Q_SLOTS:
         QVERIFY(QDir().mkpath(bin));
         const QString calls = m_dir->filePath(QStringLiteral("calls"));
         // Each fake command records whether the heartbeat was there when it ran.
-        for (const char *name : {"salloc", "scancel", "scontrol"}) {
+        for (const char *name : {"salloc", "scancel", "scontrol", "squeue", "sinfo"}) {
             const QString path = writeFile(bin + QLatin1Char('/') + QLatin1String(name),
                                            "#!/bin/sh\n[ -e '" + QFile::encodeName(guardPath()) + "' ] && echo \"$0 "
                                                "guarded\" >> '" + calls.toUtf8() + "' || echo \"$0 unguarded\" >> '"
-                                               + calls.toUtf8() + "'\n[ \"$1 $2\" = \"show node\" ] && exit 0\n"
+                                               + calls.toUtf8() + "'\n[ \"$0\" = \"${0%squeue}\" ] || exec echo "
+                                               "'{\"jobs\": []}'\n[ \"$0\" = \"${0%sinfo}\" ] || exit 0\n"
                                                "echo 'salloc: Granted job allocation 42' >&2\n");
             QFile::setPermissions(path, QFile::ReadOwner | QFile::WriteOwner | QFile::ExeOwner);
         }
@@ -364,6 +376,8 @@ private Q_SLOTS:
         commands.salloc = bin + QStringLiteral("/salloc");
         commands.scancel = bin + QStringLiteral("/scancel");
         commands.scontrol = bin + QStringLiteral("/scontrol");
+        commands.squeue = bin + QStringLiteral("/squeue");
+        commands.sinfo = bin + QStringLiteral("/sinfo");
         SlurmLender lender(commands, SystemClock::instance());
         const QString config = writeFile(m_dir->filePath(QStringLiteral("idlegpu.conf")),
                                          defaultsSection(dev.path()).toUtf8() + "[slurm]\nenabled = true\nnode = ws0\n");
@@ -371,7 +385,7 @@ private Q_SLOTS:
         paths.slurmGuardFolder = m_dir->path();
         Monitor monitor(config, &lender, SystemClock::instance(), paths);
         QVERIFY(monitor.start());
-        QTRY_VERIFY(readFileOrEmpty(calls).contains("scontrol"));
+        QTRY_VERIFY(readFileOrEmpty(calls).contains("squeue"));
         QVERIFY2(!readFileOrEmpty(calls).contains("unguarded"), readFileOrEmpty(calls));
         ReadResult result = readGuard();
         QVERIFY2(result.heartbeat, qPrintable(result.problem));

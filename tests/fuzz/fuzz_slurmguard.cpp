@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // SPDX-FileCopyrightText: 2026 The idlegpu authors
 // libFuzzer target: the parser of the heartbeat for Slurm's prolog and health check (slurm/guardfile.h), which must
-// refuse any file but idlegpu's own without crashing, and give back what it wrote; and the parser of
-// `scontrol show node --oneliner` on the same bytes.
+// refuse any file but idlegpu's own without crashing, and give back what it wrote; and the parser of the node's
+// state the guard reads (`sinfo --json`) on the same bytes.
 #include "fuzzsupport.h"
 #include "slurm/guardfile.h"
 #include "slurm/slurmjobs.h"
@@ -25,6 +25,6 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         if (!again || !(*again == *heartbeat))
             std::abort(); // what it accepts, it writes back the same
     }
-    Slurm::parseShowNode(bytes, QStringLiteral("ws1"));
+    Slurm::parseNodeJson(bytes, QStringLiteral("ws1"));
     return 0;
 }
