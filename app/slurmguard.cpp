@@ -60,6 +60,7 @@ struct SlurmClients
 {
     QString scontrol;
     QString scancel;
+    QString sinfo; // the node's state, as JSON
     QProcessEnvironment environment;
 
     std::optional<QByteArray> scontrolRun(const QStringList &arguments, QString *error) const
@@ -69,6 +70,13 @@ struct SlurmClients
     std::optional<QByteArray> scancelRun(const QStringList &arguments, QString *error) const
     {
         return run(scancel, "scancel", arguments, error);
+    }
+    // The state of `node` as sinfo's JSON says (never scontrol's text, where a reason holding "State=IDLE" reads
+    // as the state); nullopt with *error set.
+    std::optional<Slurm::NodeState> nodeState(const QString &node, QString *error) const
+    {
+        const std::optional<QByteArray> shown = run(sinfo, "sinfo", Slurm::nodeArguments(node), error);
+        return shown ? Slurm::parseNodeJson(*shown, node, error) : std::nullopt;
     }
 
 private:
@@ -89,6 +97,7 @@ SlurmClients slurmClientsFor(const SlurmGuardRun &run, const SlurmGuard::ReadRes
     SlurmClients slurm;
     slurm.scontrol = run.scontrol;
     slurm.scancel = run.scancel;
+    slurm.sinfo = run.sinfo;
     slurm.environment.insert(QStringLiteral("PATH"), kPath.join(QLatin1Char(':')));
     slurm.environment.insert(QStringLiteral("LANG"), QStringLiteral("C"));
     QString conf = run.slurmConf;
@@ -106,11 +115,9 @@ SlurmClients slurmClientsFor(const SlurmGuardRun &run, const SlurmGuard::ReadRes
 void drainUnlessDrained(const SlurmClients &slurm, const QString &node, const QString &reason)
 {
     QString error;
-    if (const std::optional<QByteArray> shown = slurm.scontrolRun(Slurm::nodeArguments(node), &error)) {
-        const std::optional<Slurm::NodeState> state = Slurm::parseShowNode(*shown, node);
-        if (state && state->drained())
-            return;
-    }
+    const std::optional<Slurm::NodeState> state = slurm.nodeState(node, &error);
+    if (state && state->drained())
+        return;
     if (!slurm.scontrolRun(Slurm::drainArguments(node, reason), &error))
         printErr(Cli::tr("Cannot drain node %1: %2").arg(node, error));
 }
@@ -180,6 +187,7 @@ SlurmGuardRun slurmGuardRunOfEnvironment()
     run.guardFolder = rootRuntimeFolderPath();
     run.scontrol = QStandardPaths::findExecutable(QStringLiteral("scontrol"), kPath);
     run.scancel = QStandardPaths::findExecutable(QStringLiteral("scancel"), kPath);
+    run.sinfo = QStandardPaths::findExecutable(QStringLiteral("sinfo"), kPath);
     run.node = qEnvironmentVariable("SLURMD_NODENAME");
     if (run.node.isEmpty())
         run.node = QSysInfo::machineHostName().section(QLatin1Char('.'), 0, 0);

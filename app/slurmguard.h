@@ -11,9 +11,10 @@
 //  - --slurm-health (HealthCheckProgram=): drains the node (unless it is already, whatever the reason) while idlegpu
 //    is not running and current; exits 0.
 // Slurm runs a program without arguments: the binary called through a link named idlegpu-slurm-prolog or
-// idlegpu-slurm-health acts as if given the option. Both run scontrol, each call under a timeout, with a fixed
-// environment (PATH=/usr/sbin:/usr/bin:/sbin:/bin, LANG=C, SLURM_CONF from their own environment, else the
-// heartbeat's, else slurmd's): slurmd gives the prolog no PATH and the health check no SLURM_CONF.
+// idlegpu-slurm-health acts as if given the option. Both run sinfo (the node's state) and scontrol (the drain), each
+// call under a timeout, with a fixed environment (PATH=/usr/sbin:/usr/bin:/sbin:/bin, LANG=C, SLURM_CONF from their
+// own environment, else the heartbeat's, else slurmd's): slurmd gives the prolog no PATH and the health check no
+// SLURM_CONF.
 #include "slurm/guardfile.h"
 
 #include <QString>
@@ -33,6 +34,7 @@ struct SlurmGuardRun
     QString procRoot = QStringLiteral("/proc");
     QString scontrol;      // its path; empty: none found in the fixed PATH
     QString scancel;       // the same
+    QString sinfo;         // the same: the node's state comes from its JSON
     QString node;          // SLURMD_NODENAME, else the short host name ([slurm] node='s default)
     SlurmGuard::PrologJob job; // SLURM_JOB_ID, SLURM_JOB_PARTITION, SLURM_JOB_GPUS
     QString slurmConf;     // SLURM_CONF of the environment; empty: the heartbeat's

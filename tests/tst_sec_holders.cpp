@@ -219,21 +219,25 @@ bool writeHeartbeat(const QString &folder, const FakeDevRoot &dev, const QString
     SlurmGuard::Heartbeat heartbeat = SlurmGuard::selfHeartbeat(procRoot);
     heartbeat.node = kNode;
     heartbeat.partition = QStringLiteral("owner");
-    heartbeat.gpus = {{0, dev.node(0)}, {1, dev.node(1)}};
+    heartbeat.gpus = {{0, dev.node(0), true, {}}, {1, dev.node(1), true, {}}};
     heartbeat.monotonicMs = SystemClock::instance()->nowMs();
     heartbeat.writtenAt = QStringLiteral("2026-12-02T06:00:00.000Z");
     return SlurmGuard::GuardFile(folder).write(heartbeat);
 }
 
-// Slurm's prolog for a lab job (id 12, partition scavenger) on `gpus` of this node.
+// Slurm's prolog for a lab job (id 12, partition scavenger) on `gpus` of this node: the reason it refuses the job
+// with, empty when the job may run; a drain's reason starts with "drain: ".
 QString prologRefusal(const QString &folder, const QList<int> &gpus, const QString &procRoot = QStringLiteral("/proc"))
 {
     SlurmGuard::PrologJob job;
     job.id = 12;
     job.partition = QStringLiteral("scavenger");
     job.gresPositions = gpus;
-    return SlurmGuard::prologRefusal(SlurmGuard::read(folder, kNode, ::geteuid()), job, kNode, procRoot,
-                                     SystemClock::instance()->nowMs(), QStringLiteral("owner"));
+    const SlurmGuard::PrologVerdict verdict = SlurmGuard::prologVerdict(
+        SlurmGuard::read(folder, kNode, ::geteuid()), job, kNode, procRoot, SystemClock::instance()->nowMs(),
+        QStringLiteral("owner"));
+    return verdict.action == SlurmGuard::PrologVerdict::Action::Drain ? QStringLiteral("drain: ") + verdict.reason
+                                                                      : verdict.reason;
 }
 
 } // namespace

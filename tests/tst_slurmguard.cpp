@@ -6,7 +6,8 @@
 // stopped) drains the node with its reason; a real process holding a fake GPU node open that the heartbeat does not
 // list as uncounted refuses the job, one it lists (by pid and start time) does not, nor does a GPU idlegpu holds let
 // a job run; the hold partition passes; a refusal requeues the job (or cancels it) through fake Slurm clients and
-// leaves the node alone, a drain never touches a node drained already; a process named `p Reason=x` cannot add a
+// leaves the node alone, a drain never touches a node drained already (as a fake sinfo's JSON says, whatever its
+// reason); a process named `p Reason=x` cannot add a
 // field to the drain reason. The monitor writes it every second while [slurm] is on, at once when a verdict
 // changes, and once more, stopped, at its exit: a program on the ignore list leaves its GPU lent, and the prolog
 // lets the lab's job run there.
@@ -133,19 +134,27 @@ class TestSlurmGuard : public QObject
         return job;
     }
     // A fake Slurm client `name` in the test's bin/: it appends "NAME ARGS PATH=... LANG=... SLURM_CONF=..." to
-    // `calls`; `scontrol show node` prints the node with `nodeState`, anything else exits with `exitCode` (and an
-    // error of Slurm's on stderr when not 0).
+    // `calls`; `--json` (sinfo's node listing) prints node ws0 with the JSON fields `nodeState`, anything else exits
+    // with `exitCode` (and an error of Slurm's on stderr when not 0).
     QString fakeClient(const QString &name, const QString &calls, const QByteArray &nodeState, int exitCode) const
     {
         const QByteArray exit = QByteArray::number(exitCode);
         const QByteArray script = "#!/bin/sh\nprintf '%s\\n' \"" + name.toUtf8()
                                   + " $* PATH=$PATH LANG=$LANG SLURM_CONF=$SLURM_CONF\" >> '" + calls.toUtf8() + "'\n"
-                                  + "[ \"$1 $2\" = \"show node\" ] && echo 'NodeName=ws0 Arch=x86_64 " + nodeState
-                                  + "' && exit 0\n[ " + exit + " = 0 ] || echo 'Requested operation is presently "
+                                  + "[ \"$1\" = --json ] && echo '{\"nodes\": [{\"name\": \"ws0\", " + nodeState
+                                  + "}]}' && exit 0\n[ " + exit + " = 0 ] || echo 'Requested operation is presently "
                                   + "disabled for job 12' >&2\nexit " + exit + "\n";
         const QString path = writeFile(m_dir->filePath(QStringLiteral("bin/") + name), script);
         QFile::setPermissions(path, QFile::ReadOwner | QFile::WriteOwner | QFile::ExeOwner);
         return path;
+    }
+    // Fake scontrol and scancel that exit with `scontrolExit` and `scancelExit`, and a sinfo that shows node ws0 idle.
+    SlurmGuardRun guardRunWithFakes(const QString &calls, int scontrolExit, int scancelExit) const
+    {
+        SlurmGuardRun run = guardRun(fakeClient(QStringLiteral("scontrol"), calls, "", scontrolExit),
+                                     fakeClient(QStringLiteral("scancel"), calls, "", scancelExit));
+        run.sinfo = fakeClient(QStringLiteral("sinfo"), calls, R"("state": "idle", "state_flags": [])", 0);
+        return run;
     }
     // The prolog's run of lab job 12 on GPU 0 over the test's heartbeat and these clients.
     SlurmGuardRun guardRun(const QString &scontrol, const QString &scancel) const
@@ -161,23 +170,26 @@ class TestSlurmGuard : public QObject
         run.nowMs = writtenAtMs();
         return run;
     }
-    // Fake salloc, scancel and scontrol for a SlurmLender: each records whether the heartbeat was there when it ran; a
-    // hold is granted, a release done, the listings are empty.
+    // Fake salloc, scancel, scontrol, squeue and sinfo for a SlurmLender: each records whether the heartbeat was there
+    // when it ran; a hold is granted, a release done, the listings are empty.
     SlurmCommands fakeLenderCommands(const QString &calls) const
     {
         const QString bin = m_dir->filePath(QStringLiteral("bin"));
-        SlurmCommands commands;
-        for (const char *name : {"salloc", "scancel", "scontrol"}) {
+        for (const char *name : {"salloc", "scancel", "scontrol", "squeue", "sinfo"}) {
             const QString path = writeFile(bin + QLatin1Char('/') + QLatin1String(name),
                                            "#!/bin/sh\n[ -e '" + QFile::encodeName(guardPath()) + "' ] && echo \"$0 "
                                                "guarded\" >> '" + calls.toUtf8() + "' || echo \"$0 unguarded\" >> '"
-                                               + calls.toUtf8() + "'\n[ \"$1 $2\" = \"show node\" ] && exit 0\n"
+                                               + calls.toUtf8() + "'\n[ \"$0\" = \"${0%squeue}\" ] || exec echo "
+                                               "'{\"jobs\": []}'\n[ \"$0\" = \"${0%sinfo}\" ] || exit 0\n"
                                                "echo 'salloc: Granted job allocation 42' >&2\n");
             QFile::setPermissions(path, QFile::ReadOwner | QFile::WriteOwner | QFile::ExeOwner);
         }
+        SlurmCommands commands;
         commands.salloc = bin + QStringLiteral("/salloc");
         commands.scancel = bin + QStringLiteral("/scancel");
         commands.scontrol = bin + QStringLiteral("/scontrol");
+        commands.squeue = bin + QStringLiteral("/squeue");
+        commands.sinfo = bin + QStringLiteral("/sinfo");
         return commands;
     }
     // idlegpu.conf with [slurm] on for node ws0 and the GPUs of `dev`, lent as soon as free.
@@ -440,9 +452,7 @@ private Q_SLOTS:
         // Where Slurm answers neither the requeue nor the cancel, the node is drained with that reason: the line
         // scontrol would show holds one Reason= and one State=, the real ones.
         const QString calls = m_dir->filePath(QStringLiteral("calls"));
-        const QString scontrol = fakeClient(QStringLiteral("scontrol"), calls, "State=IDLE", 1);
-        const QString scancel = fakeClient(QStringLiteral("scancel"), calls, "", 1);
-        SlurmGuardRun run = guardRun(scontrol, scancel);
+        SlurmGuardRun run = guardRunWithFakes(calls, 1, 1);
         run.job = labJob({1});
         QCOMPARE(runSlurmGuard(SlurmGuardMode::Prolog, run), 1);
         const QStringList drains = callLines(calls).filter(QStringLiteral("state=drain"));
@@ -476,7 +486,7 @@ private Q_SLOTS:
         QTest::newRow("not requeueable: cancelled") << 1 << 0 << 0 << QStringList{requeue, cancel};
         QTest::newRow("Slurm answers neither: drained")
             << 1 << 1 << 1
-            << QStringList{requeue, cancel, QStringLiteral("scontrol show node ws0 --oneliner"),
+            << QStringList{requeue, cancel, QStringLiteral("sinfo --json --nodes=ws0"),
                            QStringLiteral("scontrol update nodename=ws0 state=drain reason=idlegpu: GPU 0 of ws0 is "
                                           "held for its owner; cannot requeue job 12")};
     }
@@ -491,8 +501,7 @@ private Q_SLOTS:
         heartbeat.gpus[0].lent = false;
         writeHeartbeat(heartbeat);
         const QString calls = m_dir->filePath(QStringLiteral("calls"));
-        SlurmGuardRun run = guardRun(fakeClient(QStringLiteral("scontrol"), calls, "State=IDLE", requeueExit),
-                                     fakeClient(QStringLiteral("scancel"), calls, "", scancelExit));
+        SlurmGuardRun run = guardRunWithFakes(calls, requeueExit, scancelExit);
         QCOMPARE(runSlurmGuard(SlurmGuardMode::Prolog, run), status);
         const QStringList lines = callLines(calls);
         QCOMPARE(lines.size(), expectedCalls.size());
@@ -511,19 +520,25 @@ private Q_SLOTS:
                  qPrintable(drained.join(QLatin1Char('\n'))));
     }
 
-    // The CLI over a fake scontrol: the drain only where the node is not drained, whatever the reason.
+    // The CLI over a fake sinfo and scontrol: the drain only where the node is not drained, whatever the reason.
     void drainsOnlyWhereNotDrained_data()
     {
         QTest::addColumn<bool>("prolog");
-        QTest::addColumn<QByteArray>("state");
+        QTest::addColumn<QByteArray>("state"); // the node in sinfo's JSON
         QTest::addColumn<bool>("drains");
         for (const bool prolog : {true, false}) {
             const char *mode = prolog ? "prolog" : "health";
-            QTest::addRow("%s, idle", mode) << prolog << QByteArray("State=IDLE") << true;
+            QTest::addRow("%s, idle", mode) << prolog << QByteArray(R"("state": "idle", "state_flags": [])") << true;
             QTest::addRow("%s, drained by an admin", mode)
-                << prolog << QByteArray("State=IDLE+DRAIN Reason=maintenance [root@2026-12-02T06:00:00]") << false;
+                << prolog << QByteArray(R"("state": "idle", "state_flags": ["DRAIN"], "reason": "maintenance")") << false;
             QTest::addRow("%s, drained by idlegpu", mode)
-                << prolog << QByteArray("State=MIXED+DRAIN Reason=idlegpu: x [root@2026-12-02T06:00:00]") << false;
+                << prolog << QByteArray(R"("state": "mixed", "state_flags": ["DRAIN"], "reason": "idlegpu: x")") << false;
+            // scontrol's line of it read "State=IDLE": drained again, over idlegpu's reason or an admin's.
+            QTest::addRow("%s, drained by idlegpu, naming a process \"p Reason=x State=IDLE\"", mode)
+                << prolog
+                << QByteArray(R"("state": "mixed", "state_flags": ["DRAIN"], )"
+                              R"j("reason": "idlegpu: GPU 1 of ws0 is in use by pid 977 (p Reason=x State=IDLE)")j")
+                << false;
             QTest::addRow("%s, state unknown", mode) << prolog << QByteArray("") << true;
         }
     }
@@ -534,15 +549,19 @@ private Q_SLOTS:
         QFETCH(QByteArray, state);
         QFETCH(bool, drains);
         const QString calls = m_dir->filePath(QStringLiteral("calls"));
-        const QString scontrol = writeFile(m_dir->filePath(QStringLiteral("bin/scontrol")),
-                                           "#!/bin/sh\necho \"$* PATH=$PATH LANG=$LANG SLURM_CONF=$SLURM_CONF\" >> '"
-                                               + calls.toUtf8() + "'\n[ \"$1 $2\" = \"show node\" ] && [ -n '" + state
-                                               + "' ] && echo 'NodeName=ws0 Arch=x86_64 " + state + "'\nexit 0\n");
-        QFile::setPermissions(scontrol, QFile::ReadOwner | QFile::WriteOwner | QFile::ExeOwner);
+        const QByteArray log = "echo \"$(basename \"$0\") $* PATH=$PATH LANG=$LANG SLURM_CONF=$SLURM_CONF\" >> '"
+                               + calls.toUtf8() + "'\n";
+        const QString scontrol = writeFile(m_dir->filePath(QStringLiteral("bin/scontrol")), "#!/bin/sh\n" + log);
+        const QString sinfo = writeFile(m_dir->filePath(QStringLiteral("bin/sinfo")),
+                                        "#!/bin/sh\n" + log + "[ -n '" + state + "' ] && echo '{\"nodes\": [{\"name\": "
+                                            "\"ws1\", \"state\": \"idle\"}, {\"name\": \"ws0\", " + state + "}]}'\nexit 0\n");
+        for (const QString &program : {scontrol, sinfo})
+            QFile::setPermissions(program, QFile::ReadOwner | QFile::WriteOwner | QFile::ExeOwner);
         SlurmGuardRun run;
         run.guardFolder = m_dir->path();
         run.guardOwner = ::geteuid();
         run.scontrol = scontrol;
+        run.sinfo = sinfo;
         run.node = kNode;
         run.job = labJob();
         run.slurmConf = QStringLiteral("/etc/slurm-test/slurm.conf");
@@ -552,15 +571,15 @@ private Q_SLOTS:
         QCOMPARE(runSlurmGuard(mode, run), prolog ? 1 : 0); // no heartbeat
         const QStringList lines =
             QString::fromUtf8(readFileOrEmpty(calls)).split(QLatin1Char('\n'), Qt::SkipEmptyParts);
-        QVERIFY2(!lines.isEmpty() && lines.first().startsWith(QLatin1String("show node ws0 --oneliner PATH=/usr/sbin:"
+        QVERIFY2(!lines.isEmpty() && lines.first().startsWith(QLatin1String("sinfo --json --nodes=ws0 PATH=/usr/sbin:"
                                                                              "/usr/bin:/sbin:/bin LANG=C SLURM_CONF="
                                                                              "/etc/slurm-test/slurm.conf")),
                  qPrintable(lines.join(QLatin1Char('\n'))));
         const QStringList drainsDone = lines.filter(QStringLiteral("state=drain"));
         QCOMPARE(drainsDone.size(), drains ? 1 : 0);
         if (drains)
-            QVERIFY2(drainsDone.first().startsWith(QStringLiteral("update nodename=ws0 state=drain reason=idlegpu: not "
-                                                                  "running on ws0 (no ")),
+            QVERIFY2(drainsDone.first().startsWith(QStringLiteral("scontrol update nodename=ws0 state=drain "
+                                                                  "reason=idlegpu: not running on ws0 (no ")),
                      qPrintable(drainsDone.first()));
 
         // Running and current: nothing asked of Slurm, the job may run.
@@ -602,7 +621,7 @@ private Q_SLOTS:
         SlurmLender lender(fakeLenderCommands(calls), SystemClock::instance());
         Monitor monitor(slurmConfig(dev), &lender, SystemClock::instance(), guardPaths());
         QVERIFY(monitor.start());
-        QTRY_VERIFY(readFileOrEmpty(calls).contains("scontrol"));
+        QTRY_VERIFY(readFileOrEmpty(calls).contains("squeue"));
         QVERIFY2(!readFileOrEmpty(calls).contains("unguarded"), readFileOrEmpty(calls));
         ReadResult result = readGuard();
         QVERIFY2(result.heartbeat, qPrintable(result.problem));

@@ -2,10 +2,10 @@
 // SPDX-FileCopyrightText: 2026 The idlegpu authors
 #include "slurm/slurmcommands.h"
 
-#include "slurm/slurmjobs.h"
-
 #include <QRegularExpression>
 #include <QTextStream>
+
+#include <algorithm>
 
 namespace Slurm {
 
@@ -29,26 +29,28 @@ QStringList holdArguments(const SlurmConfig &slurm, int gpu)
             holdJobName(gpu)};
 }
 
-QStringList releaseArguments(const SlurmConfig &slurm, int gpu, const QList<qint64> &jobIds)
+QStringList cancelArguments(const SlurmConfig &slurm, int gpu, const QList<Job> &holds)
 {
-    if (!jobIds.isEmpty()) {
-        QStringList arguments;
-        for (qint64 id : jobIds)
-            arguments.append(QString::number(id));
-        return arguments;
-    }
-    return {QStringLiteral("-n"), holdJobName(gpu), QStringLiteral("-p"), slurm.partition, QStringLiteral("-w"),
-            slurm.node};
+    QStringList arguments = {QStringLiteral("--user=root"), QStringLiteral("--partition=") + slurm.partition,
+                             QStringLiteral("--name=") + holdJobName(gpu)};
+    const bool allOnNode = std::all_of(holds.begin(), holds.end(), [&slurm](const Job &job) {
+        return job.holdsResources() && hostListContains(job.nodeList, slurm.node);
+    });
+    if (allOnNode)
+        arguments.append(QStringLiteral("--nodelist=") + slurm.node);
+    for (const Job &job : holds)
+        arguments.append(QString::number(job.id));
+    return arguments;
 }
 
 QStringList listArguments()
 {
-    return {QStringLiteral("show"), QStringLiteral("job"), QStringLiteral("-d"), QStringLiteral("--oneliner")};
+    return {QStringLiteral("--all"), QStringLiteral("--json")};
 }
 
 QStringList nodeArguments(const QString &node)
 {
-    return {QStringLiteral("show"), QStringLiteral("node"), node, QStringLiteral("--oneliner")};
+    return {QStringLiteral("--json"), QStringLiteral("--nodes=") + node};
 }
 
 QStringList drainArguments(const QString &node, const QString &reason)

@@ -5,6 +5,7 @@
 // pastes into slurm.conf and gres.conf (--print-slurm-conf). Pure: no process is started here.
 #include "config/config.h"
 #include "model/snapshot.h"
+#include "slurm/slurmjobs.h"
 
 #include <QStringList>
 
@@ -16,13 +17,15 @@ namespace Slurm {
 // GPU N's GRES type, which preempts (requeues) the lab's job there. --no-shell: the allocation stays once salloc
 // has exited, until it is cancelled.
 QStringList holdArguments(const SlurmConfig &slurm, int gpu);
-// scancel: the hold jobs `jobIds` when known, else every job named idlegpu-hold-gpuN of the owner partition on this
-// node (a hold that is still pending has no node yet: its id comes from the listing).
-QStringList releaseArguments(const SlurmConfig &slurm, int gpu, const QList<qint64> &jobIds);
-// scontrol show job -d --oneliner: every job, with the GRES index of each on each node (parseShowJobs()).
+// scancel of idlegpu's hold jobs `holds` of GPU `gpu`: by their ids, and by every filter that narrows them to root's
+// jobs named holdJobName(gpu) in the hold partition (on this node too, where every one runs; a pending job has no
+// node and would not pass). scancel cancels an id it is given only when that job passes every filter (Slurm 22.05,
+// tried), so an id that is not such a hold is left alone. No holds: every such job on this node.
+QStringList cancelArguments(const SlurmConfig &slurm, int gpu, const QList<Job> &holds);
+// squeue --all --json: every job (parseJobsJson()), with the GRES index of each on each node.
 QStringList listArguments();
 
-// scontrol show node NODE --oneliner: its state and drain reason (parseShowNode()).
+// sinfo --json --nodes=NODE: the nodes' states and drain reasons (parseNodeJson(); Slurm 22.05 lists every node).
 QStringList nodeArguments(const QString &node);
 // scontrol update: drain `node` with `reason`, or resume it.
 QStringList drainArguments(const QString &node, const QString &reason);

@@ -4,7 +4,12 @@
 
 #include "base/printablename.h"
 
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
 #include <QRegularExpression>
+
+#include <cmath>
 
 namespace Slurm {
 
@@ -12,24 +17,6 @@ namespace {
 
 constexpr int kMaxIndices = 1024;
 const QString kHoldPrefix = QStringLiteral("idlegpu-hold-gpu");
-
-// A key of scontrol's listing: letters, digits and a few signs ("AllocNode:Sid", "CPUs/Task", "ReqB:S:C:T"), starting
-// with a letter. Anything else before a '=' is part of a value ("Command=/bin/x --a=b").
-bool isKey(QStringView word)
-{
-    if (word.isEmpty() || !word.front().isLetter())
-        return false;
-    for (const QChar c : word)
-        if (!(c.isLetterOrNumber() || c == QLatin1Char('_') || c == QLatin1Char(':') || c == QLatin1Char('/')))
-            return false;
-    return true;
-}
-
-// "(null)" and "" are no value.
-QString valueOf(const QString &text)
-{
-    return text == QLatin1String("(null)") ? QString() : text;
-}
 
 // "gpu:gpu1:1(IDX:1)", "gpu:2(IDX:0-1)", "gpu:gpu1:0(IDX:)"; an entry without (IDX:...) has no indices.
 std::optional<GresUse> parseGresEntry(QStringView entry)
@@ -91,49 +78,64 @@ QList<GresUse> parseGres(QStringView text)
     return result;
 }
 
-// The KEY=VALUE fields of one line of scontrol's --oneliner listing, in order.
-QList<QPair<QString, QString>> fieldsOf(QStringView line)
+// A JSON number that is a whole number in [low, high], else nullopt. Slurm's ids and uids are below 2^32, which a
+// double holds exactly.
+std::optional<qint64> wholeNumber(const QJsonValue &value, qint64 low, qint64 high)
 {
-    const QList<QStringView> words = line.split(QLatin1Char(' '), Qt::SkipEmptyParts);
-    QList<QPair<QString, QString>> fields;
-    for (QStringView word : words) {
-        const qsizetype eq = word.indexOf(QLatin1Char('='));
-        if (eq > 0 && isKey(word.left(eq)))
-            fields.append({word.left(eq).toString(), word.mid(eq + 1).toString()});
-        else if (!fields.isEmpty())
-            fields.last().second += QLatin1Char(' ') + word.toString();
-    }
-    return fields;
+    if (!value.isDouble())
+        return std::nullopt;
+    const double number = value.toDouble();
+    if (!(number >= double(low) && number <= double(high)) || std::floor(number) != number)
+        return std::nullopt;
+    return qint64(number);
 }
 
-Job parseLine(QStringView line)
+// The top-level object of a listing, with its list `key`; nullopt and *error where there is none.
+std::optional<QJsonArray> listOf(const QByteArray &json, QLatin1String key, QString *error)
+{
+    const auto failed = [error](const QString &why) {
+        if (error)
+            *error = why;
+        return std::nullopt;
+    };
+    if (json.size() > kMaxListingBytes)
+        return failed(QStringLiteral("%1 bytes, over the %2 MiB idlegpu reads")
+                          .arg(json.size())
+                          .arg(kMaxListingBytes >> 20));
+    QJsonParseError parseError;
+    const QJsonDocument document = QJsonDocument::fromJson(json, &parseError);
+    if (parseError.error != QJsonParseError::NoError)
+        return failed(QStringLiteral("not JSON: %1 at byte %2").arg(parseError.errorString()).arg(parseError.offset));
+    const QJsonValue list = document.object().value(key);
+    if (!list.isArray())
+        return failed(QStringLiteral("no list \"%1\"").arg(key));
+    return list.toArray();
+}
+
+Job jobOf(const QJsonObject &object)
 {
     Job job;
-    const QList<QPair<QString, QString>> fields = fieldsOf(line);
-    for (const auto &[key, value] : fields) {
-        if (key == QLatin1String("JobId")) {
-            if (job.id == 0) // a heterogeneous job's components repeat it
-                job.id = value.toLongLong();
-        } else if (key == QLatin1String("JobName")) {
-            job.name = printableName(value);
-        } else if (key == QLatin1String("UserId")) {
-            job.user = printableName(value.left(value.indexOf(QLatin1Char('('))));
-        } else if (key == QLatin1String("JobState")) {
-            job.state = value;
-        } else if (key == QLatin1String("Partition")) {
-            job.partition = value;
-        } else if (key == QLatin1String("NodeList")) {
-            job.nodeList = valueOf(value);
-        } else if (key == QLatin1String("ReqNodeList")) {
-            job.reqNodeList = valueOf(value);
-        } else if (key == QLatin1String("Nodes")) {
-            job.gresByNodes.append({value, {}});
-        } else if (key == QLatin1String("GRES") && !job.gresByNodes.isEmpty()) {
-            job.gresByNodes.last().gres = parseGres(value);
-        }
+    job.id = wholeNumber(object.value(QLatin1String("job_id")), 1, qint64(1) << 53).value_or(0);
+    job.name = printableName(object.value(QLatin1String("name")).toString());
+    job.uid = wholeNumber(object.value(QLatin1String("user_id")), 0, 0xffffffffLL).value_or(-1);
+    job.user = printableName(object.value(QLatin1String("user_name")).toString());
+    job.state = object.value(QLatin1String("job_state")).toString();
+    job.partition = object.value(QLatin1String("partition")).toString();
+    job.nodeList = object.value(QLatin1String("nodes")).toString();
+    job.reqNodeList = object.value(QLatin1String("required_nodes")).toString();
+    // gres_detail[i] is the GRES on the i-th of job_resources' allocated_nodes.
+    const QJsonArray details = object.value(QLatin1String("gres_detail")).toArray();
+    const QJsonArray allocated =
+        object.value(QLatin1String("job_resources")).toObject().value(QLatin1String("allocated_nodes")).toArray();
+    for (qsizetype i = 0; i < details.size(); ++i) {
+        QString nodes;
+        if (allocated.size() == details.size())
+            nodes = allocated.at(i).toObject().value(QLatin1String("nodename")).toString();
+        else if (details.size() == 1)
+            nodes = job.nodeList;
+        if (!nodes.isEmpty() && details.at(i).isString())
+            job.gresByNodes.append({nodes, parseGres(details.at(i).toString())});
     }
-    if (job.id <= 0)
-        job.id = 0;
     return job;
 }
 
@@ -199,13 +201,14 @@ QList<GresUse> Job::gresOn(const QString &node) const
     return {};
 }
 
-QList<Job> parseShowJobs(const QByteArray &text)
+std::optional<QList<Job>> parseJobsJson(const QByteArray &json, QString *error)
 {
+    const std::optional<QJsonArray> list = listOf(json, QLatin1String("jobs"), error);
+    if (!list)
+        return std::nullopt;
     QList<Job> jobs;
-    const QString all = QString::fromUtf8(text);
-    const QList<QStringView> lines = QStringView(all).split(QLatin1Char('\n'), Qt::SkipEmptyParts);
-    for (QStringView line : lines) {
-        Job job = parseLine(line);
+    for (const QJsonValue &value : *list) {
+        Job job = jobOf(value.toObject());
         if (job.id > 0)
             jobs.append(job);
     }
@@ -214,32 +217,30 @@ QList<Job> parseShowJobs(const QByteArray &text)
 
 bool NodeState::drained() const
 {
-    return state.contains(QLatin1String("DRAIN"));
+    return flags.contains(QLatin1String("DRAIN"));
 }
 
-std::optional<NodeState> parseShowNode(const QByteArray &text, const QString &node)
+std::optional<NodeState> parseNodeJson(const QByteArray &json, const QString &node, QString *error)
 {
-    const QString all = QString::fromUtf8(text);
-    const QList<QStringView> lines = QStringView(all).split(QLatin1Char('\n'), Qt::SkipEmptyParts);
-    for (QStringView line : lines) {
+    const std::optional<QJsonArray> list = listOf(json, QLatin1String("nodes"), error);
+    if (!list)
+        return std::nullopt;
+    for (const QJsonValue &value : *list) {
+        const QJsonObject object = value.toObject();
+        if (object.value(QLatin1String("name")).toString() != node)
+            continue;
         NodeState result;
-        bool named = false, stated = false;
-        for (const auto &[key, value] : fieldsOf(line)) {
-            if (key == QLatin1String("NodeName"))
-                named = value == node;
-            else if (key == QLatin1String("State")) {
-                result.state = value;
-                stated = true;
-            } else if (key == QLatin1String("Reason")) {
-                // "maintenance [root@2026-12-02T06:10:00]": who set it and when come last.
-                static const QRegularExpression setBy(QStringLiteral(" \\[[^\\]]*@[^\\]]*\\]$"));
-                result.reason = valueOf(value);
-                result.reason.remove(setBy);
-            }
-        }
-        if (named && stated)
-            return result;
+        result.state = object.value(QLatin1String("state")).toString();
+        if (result.state.isEmpty())
+            break;
+        for (const QJsonValue &flag : object.value(QLatin1String("state_flags")).toArray())
+            if (flag.isString())
+                result.flags.append(flag.toString());
+        result.reason = object.value(QLatin1String("reason")).toString();
+        return result;
     }
+    if (error)
+        *error = QStringLiteral("no node %1 with a state").arg(printableName(node));
     return std::nullopt;
 }
 
@@ -285,6 +286,14 @@ int gpuOfHoldName(const QString &name)
     return ok && gpu >= 0 && !digits.startsWith(QLatin1Char('+')) && QString::number(gpu) == digits ? gpu : -1;
 }
 
+bool isHoldOnNode(const Job &job, const SlurmConfig &slurm)
+{
+    if (job.uid != 0 || job.partition != slurm.partition || gpuOfHoldName(job.name) < 0 || !job.isActive())
+        return false;
+    // A hold asks for its node by name (salloc -w): pending, that is the node it will have.
+    return hostListContains(job.holdsResources() ? job.nodeList : job.reqNodeList, slurm.node);
+}
+
 NodeView viewOfNode(const QList<Job> &jobs, const SlurmConfig &slurm, const QList<int> &gresOrder)
 {
     NodeView view;
@@ -297,14 +306,11 @@ NodeView viewOfNode(const QList<Job> &jobs, const SlurmConfig &slurm, const QLis
     for (const Job &job : jobs) {
         if (!job.isActive())
             continue;
-        const bool onNode = hostListContains(job.nodeList, slurm.node);
-        const int holdGpu = gpuOfHoldName(job.name);
-        if (holdGpu >= 0 && job.partition == slurm.partition
-            && (onNode || (job.nodeList.isEmpty() && hostListContains(job.reqNodeList, slurm.node)))) {
-            view.holds[holdGpu].append(job);
+        if (isHoldOnNode(job, slurm)) {
+            view.holds[gpuOfHoldName(job.name)].append(job);
             continue;
         }
-        if (!onNode || !job.holdsResources())
+        if (!job.holdsResources() || !hostListContains(job.nodeList, slurm.node))
             continue;
         for (const GresUse &use : job.gresOn(slurm.node)) {
             if (use.name != QLatin1String("gpu") || use.count <= 0)
@@ -323,6 +329,18 @@ NodeView viewOfNode(const QList<Job> &jobs, const SlurmConfig &slurm, const QLis
         }
     }
     return view;
+}
+
+qsizetype holdToKeep(const QList<Job> &holds, qint64 placedId)
+{
+    qsizetype best = -1;
+    const auto rank = [placedId](const Job &job) { return std::pair(placedId != 0 && job.id == placedId, job.holdsResources()); };
+    for (qsizetype i = 0; i < holds.size(); ++i) {
+        if (best < 0 || rank(holds.at(i)) > rank(holds.at(best))
+            || (rank(holds.at(i)) == rank(holds.at(best)) && holds.at(i).id < holds.at(best).id))
+            best = i;
+    }
+    return best;
 }
 
 } // namespace Slurm

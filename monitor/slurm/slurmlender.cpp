@@ -7,7 +7,11 @@
 #include "slurm/guardfile.h"
 #include "slurm/slurmcommands.h"
 
+#include <QElapsedTimer>
+#include <QFutureWatcher>
 #include <QProcess>
+#include <QPromise>
+#include <QThreadPool>
 #include <QTimer>
 
 #include <algorithm>
@@ -17,6 +21,52 @@ namespace {
 // After a timeout the command gets SIGTERM (salloc then revokes its pending request), and SIGKILL this much later.
 constexpr int kKillGraceMs = 1'000;
 constexpr qint64 kFirstRetryMs = 1'000;
+
+// A command's messages (salloc's, scancel's, or any listing's on stderr): a few lines.
+constexpr qsizetype kMaxMessageBytes = 64 * 1024;
+
+QString programName(const QString &program)
+{
+    return program.mid(program.lastIndexOf(QLatin1Char('/')) + 1);
+}
+
+// Whether a command launch() ran did what it was asked: started, answered in time, exit status 0.
+bool succeeded(const QProcess *process, bool timedOut)
+{
+    return !timedOut && process->error() != QProcess::FailedToStart && process->exitStatus() == QProcess::NormalExit
+           && process->exitCode() == 0;
+}
+
+// The reason a command failed, in words: "salloc: Unable to contact slurm controller (connect failure)", from its
+// `messages`.
+QString failureOf(const QString &program, const QProcess *process, bool timedOut, int timeoutMs,
+                  const QByteArray &messages)
+{
+    const QString name = programName(program);
+    if (process->error() == QProcess::FailedToStart)
+        return QStringLiteral("%1 cannot be run (%2)").arg(name, process->errorString());
+    if (timedOut)
+        return QStringLiteral("%1 got no answer within %2 s").arg(name).arg(timeoutMs / 1000.0);
+    if (process->exitStatus() == QProcess::CrashExit)
+        return QStringLiteral("%1 crashed").arg(name);
+    const QString error = Slurm::errorOf(messages);
+    return error.isEmpty() ? QStringLiteral("%1 failed (exit code %2)").arg(name).arg(process->exitCode())
+                           : QStringLiteral("%1: %2").arg(name, error);
+}
+
+// The hold salloc has just granted: job `id`, running on this node.
+Slurm::Job placedHold(const SlurmConfig &slurm, int gpu, qint64 id)
+{
+    Slurm::Job job;
+    job.id = id;
+    job.name = Slurm::holdJobName(gpu);
+    job.uid = 0;
+    job.user = QStringLiteral("root");
+    job.state = QStringLiteral("RUNNING");
+    job.partition = slurm.partition;
+    job.nodeList = slurm.node;
+    return job;
+}
 
 qint64 backoffMs(int failures)
 {
@@ -58,7 +108,8 @@ struct SlurmLender::Gpu
     qint64 lentAtMs = 0;
     // Slurm's side as far as known: the listing's, then each command's result.
     bool holdPlaced = false;
-    QList<qint64> holdIds;
+    QList<Slurm::Job> holds; // idlegpu's hold jobs of this GPU (placed with no id known: none)
+    qint64 placedId = 0;     // the job id salloc printed for the last hold placed, while the listing still shows it
     QPointer<QProcess> command;
     Op op = Op::Hold;
     quint64 lastCommandEnd = 0; // m_commandsFinished when its last command ended
@@ -239,7 +290,7 @@ WorkloadRuntime SlurmLender::runtimeOf(const Gpu &gpu) const
 
 void SlurmLender::converge()
 {
-    if (!m_listed && !m_gpus.isEmpty() && !m_listing && (m_stoppingAll || m_listRetryAtMs <= m_clock->nowMs()))
+    if (!m_listed && !m_gpus.isEmpty() && !listing() && (m_stoppingAll || m_listRetryAtMs <= m_clock->nowMs()))
         list();
     const QList<Gpu *> gpus = m_gpus.values();
     for (Gpu *gpu : gpus)
@@ -262,7 +313,7 @@ void SlurmLender::converge(Gpu &gpu)
         return;
     if (!gpu.wantLent && !gpu.holdPlaced)
         runCommand(gpu, Op::Hold);
-    else if (!gpu.wantLent && gpu.holdIds.size() > 1)
+    else if (!gpu.wantLent && gpu.holds.size() > 1)
         runCommand(gpu, Op::CancelDuplicates);
     else if (gpu.wantLent && gpu.holdPlaced)
         runCommand(gpu, Op::Release);
@@ -281,31 +332,35 @@ void SlurmLender::runCommand(Gpu &gpu, Op op)
         break;
     case Op::Release:
         program = m_commands.scancel;
-        arguments = Slurm::releaseArguments(m_slurm, gpu.index, gpu.holdIds);
+        arguments = Slurm::cancelArguments(m_slurm, gpu.index, gpu.holds);
         break;
-    case Op::CancelDuplicates:
+    case Op::CancelDuplicates: {
         program = m_commands.scancel;
-        arguments = Slurm::releaseArguments(m_slurm, gpu.index, gpu.holdIds.mid(1));
-        qCInfo(lcSlurm, "GPU %d has %lld hold jobs: cancelling all but the first", gpu.index,
-               qlonglong(gpu.holdIds.size()));
+        QList<Slurm::Job> others = gpu.holds;
+        const Slurm::Job kept = others.takeAt(Slurm::holdToKeep(gpu.holds, gpu.placedId));
+        arguments = Slurm::cancelArguments(m_slurm, gpu.index, others);
+        qCInfo(lcSlurm, "GPU %d has %lld hold jobs: keeping job %lld%s, cancelling the others", gpu.index,
+               qlonglong(gpu.holds.size()), qlonglong(kept.id), kept.id == gpu.placedId ? " (placed now)" : "");
         break;
+    }
     }
     qCDebug(lcSlurm).noquote() << program << arguments.join(QLatin1Char(' '));
     gpu.op = op;
     gpu.commandStartedMs = m_clock->nowMs();
     const int index = gpu.index;
-    gpu.command = launch(program, arguments, timeoutMs, [this, index, op](QProcess *process, bool timedOut) {
-        onCommandFinished(index, op, process, timedOut);
-    });
+    gpu.command = launch(program, arguments, timeoutMs, Channels::Merged, kMaxMessageBytes,
+                         [this, index, op](const Outcome &outcome) { onCommandFinished(index, op, outcome); });
 }
 
-QProcess *SlurmLender::launch(const QString &program, const QStringList &arguments, int timeoutMs,
-                              std::function<void(QProcess *, bool)> done)
+QProcess *SlurmLender::launch(const QString &program, const QStringList &arguments, int timeoutMs, Channels channels,
+                              qsizetype maxOutputBytes, std::function<void(const Outcome &)> done)
 {
     auto *process = new QProcess(this);
-    process->setProcessChannelMode(QProcess::MergedChannels);
+    process->setProcessChannelMode(channels == Channels::Merged ? QProcess::MergedChannels
+                                                                : QProcess::SeparateChannels);
     process->setStandardInputFile(QProcess::nullDevice());
     auto timedOut = std::make_shared<bool>(false);
+    auto tooLong = std::make_shared<bool>(false);
     auto reported = std::make_shared<bool>(false);
     auto *timer = new QTimer(process);
     timer->setSingleShot(true);
@@ -314,10 +369,39 @@ QProcess *SlurmLender::launch(const QString &program, const QStringList &argumen
         process->terminate();
         QTimer::singleShot(kKillGraceMs, process, [process] { process->kill(); });
     });
-    const auto finish = [process, timedOut, reported, done] {
+    // QProcess keeps what it reads: a listing grown past its bound is cut short rather than held.
+    const auto bound = [process, tooLong, maxOutputBytes] {
+        if (!*tooLong && process->bytesAvailable() > maxOutputBytes) {
+            *tooLong = true;
+            process->kill();
+        }
+    };
+    connect(process, &QProcess::readyReadStandardOutput, this, bound);
+    // Apart (Channels::Separate), the messages: the first ones say why; more say nothing more.
+    auto messages = std::make_shared<QByteArray>();
+    if (channels == Channels::Separate) {
+        connect(process, &QProcess::readyReadStandardError, this, [process, messages] {
+            const QByteArray more = process->readAllStandardError();
+            messages->append(more.left(qMax<qsizetype>(0, kMaxMessageBytes - messages->size())));
+        });
+    }
+    const auto finish = [process, program, timeoutMs, channels, maxOutputBytes, timedOut, tooLong, messages, reported,
+                         done] {
         if (std::exchange(*reported, true))
             return;
-        done(process, *timedOut);
+        Outcome outcome;
+        outcome.timedOut = *timedOut;
+        const QByteArray errors =
+            channels == Channels::Merged ? QByteArray() : *messages + process->readAllStandardError().left(kMaxMessageBytes);
+        if (*tooLong) {
+            outcome.failure = QStringLiteral("%1's answer is over %2 MiB").arg(programName(program)).arg(maxOutputBytes >> 20);
+        } else {
+            outcome.output = process->readAllStandardOutput();
+            if (!succeeded(process, *timedOut))
+                outcome.failure = failureOf(program, process, *timedOut, timeoutMs,
+                                            errors.isEmpty() ? outcome.output : errors);
+        }
+        done(outcome);
         process->deleteLater();
     };
     connect(process, &QProcess::finished, this, finish);
@@ -330,67 +414,44 @@ QProcess *SlurmLender::launch(const QString &program, const QStringList &argumen
     return process;
 }
 
-// Whether a command launch() ran did what it was asked: started, answered in time, exit status 0.
-static bool succeeded(const QProcess *process, bool timedOut)
-{
-    return !timedOut && process->error() != QProcess::FailedToStart && process->exitStatus() == QProcess::NormalExit
-           && process->exitCode() == 0;
-}
-
-// The reason a command failed, in words: "salloc: Unable to contact slurm controller (connect failure)".
-static QString failureOf(const QString &program, QProcess *process, bool timedOut, int timeoutMs)
-{
-    const QString name = program.mid(program.lastIndexOf(QLatin1Char('/')) + 1);
-    if (process->error() == QProcess::FailedToStart)
-        return QStringLiteral("%1 cannot be run (%2)").arg(name, process->errorString());
-    if (timedOut)
-        return QStringLiteral("%1 got no answer within %2 s").arg(name).arg(timeoutMs / 1000.0);
-    const QString error = Slurm::errorOf(process->readAll());
-    if (process->exitStatus() == QProcess::CrashExit)
-        return QStringLiteral("%1 crashed").arg(name);
-    return error.isEmpty() ? QStringLiteral("%1 failed (exit code %2)").arg(name).arg(process->exitCode())
-                           : QStringLiteral("%1: %2").arg(name, error);
-}
-
-void SlurmLender::onCommandFinished(int gpuIndex, Op op, QProcess *process, bool timedOut)
+void SlurmLender::onCommandFinished(int gpuIndex, Op op, const Outcome &outcome)
 {
     Gpu *gpu = m_gpus.value(gpuIndex);
     if (!gpu)
         return;
     gpu->lastCommandEnd = ++m_commandsFinished;
-    const bool ok = succeeded(process, timedOut);
-    const QString program = op == Op::Hold ? m_commands.salloc : m_commands.scancel;
-    if (ok) {
-        const QByteArray output = process->readAll();
+    if (outcome.failure.isEmpty()) {
         gpu->failures = 0;
         gpu->retryAtMs = 0;
         gpu->unreachable.clear();
         switch (op) {
-        case Op::Hold:
+        case Op::Hold: {
             gpu->holdPlaced = true;
-            gpu->holdIds.clear();
-            if (const std::optional<qint64> id = Slurm::jobIdOfSalloc(output))
-                gpu->holdIds.append(*id);
+            gpu->holds.clear();
+            const std::optional<qint64> id = Slurm::jobIdOfSalloc(outcome.output);
+            gpu->placedId = id.value_or(0);
+            if (id) // granted: salloc --no-shell returns once it is
+                gpu->holds.append(placedHold(m_slurm, gpuIndex, *id));
             qCInfo(lcSlurm, "GPU %d held for the owner (job %s, granted in %lld ms)", gpuIndex,
-                   gpu->holdIds.isEmpty() ? "?" : qPrintable(QString::number(gpu->holdIds.first())),
-                   qlonglong(m_clock->nowMs() - gpu->commandStartedMs));
+                   id ? qPrintable(QString::number(*id)) : "?", qlonglong(m_clock->nowMs() - gpu->commandStartedMs));
             break;
+        }
         case Op::Release:
             gpu->holdPlaced = false;
-            gpu->holdIds.clear();
+            gpu->holds.clear();
+            gpu->placedId = 0;
             qCInfo(lcSlurm, "GPU %d lent to the lab", gpuIndex);
             // Name the lab's job that lands there soon, not at the next refresh.
             QTimer::singleShot(kSoonAfterReleaseMs, this, &SlurmLender::list);
             break;
         case Op::CancelDuplicates:
-            gpu->holdIds = gpu->holdIds.mid(0, 1);
+            gpu->holds = {gpu->holds.at(Slurm::holdToKeep(gpu->holds, gpu->placedId))};
             break;
         }
     } else {
-        const int timeoutMs = op == Op::Hold ? m_commands.holdTimeoutMs : m_commands.commandTimeoutMs;
-        fail(*gpu, failureOf(program, process, timedOut, timeoutMs));
+        fail(*gpu, outcome.failure);
         // A command that timed out may have acted all the same (a hold granted late): read the jobs before the next.
-        if (timedOut)
+        if (outcome.timedOut)
             m_listed = false;
         if (m_stoppingAll && op == Op::Hold)
             gpu->gaveUp = true;
@@ -411,69 +472,107 @@ void SlurmLender::fail(Gpu &gpu, const QString &what)
 
 void SlurmLender::list()
 {
-    if (m_listing || m_gpus.isEmpty())
+    if (listing() || m_gpus.isEmpty())
         return;
     m_listingStartedAt = m_commandsFinished;
-    m_listing = launch(m_commands.scontrol, Slurm::listArguments(), m_commands.commandTimeoutMs,
-                       [this](QProcess *process, bool timedOut) { onListFinished(process, timedOut); });
+    m_listing = launch(m_commands.squeue, Slurm::listArguments(), m_commands.commandTimeoutMs, Channels::Separate,
+                       Slurm::kMaxListingBytes, [this](const Outcome &outcome) { onListFinished(outcome); });
 }
 
-void SlurmLender::onListFinished(QProcess *process, bool timedOut)
+void SlurmLender::onListFinished(const Outcome &outcome)
 {
     m_listing = nullptr;
-    const bool ok = succeeded(process, timedOut);
-    if (!ok) {
-        ++m_listFailures;
-        m_listRetryAtMs = m_clock->nowMs() + backoffMs(m_listFailures);
-        m_listProblem = failureOf(m_commands.scontrol, process, timedOut, m_commands.commandTimeoutMs);
-        qCWarning(lcSlurm, "Slurm unreachable: %s; trying again in %lld s", qPrintable(m_listProblem),
-                  qlonglong((m_listRetryAtMs - m_clock->nowMs() + 999) / 1000));
-        if (m_stoppingAll && !m_listed)
-            for (Gpu *gpu : std::as_const(m_gpus))
-                gpu->gaveUp = true;
-        converge();
-        maybeFinishStopAll();
+    if (!outcome.failure.isEmpty()) {
+        listingFailed(outcome.failure);
         return;
     }
-    if (!m_listProblem.isEmpty())
-        qCInfo(lcSlurm, "Slurm answers again");
-    m_listFailures = 0;
-    m_listProblem.clear();
     QList<int> gresOrder = m_gresOrder;
     if (gresOrder.isEmpty()) {
         gresOrder = m_gpus.keys();
         std::sort(gresOrder.begin(), gresOrder.end());
     }
-    const Slurm::NodeView view = Slurm::viewOfNode(Slurm::parseShowJobs(process->readAll()), m_slurm, gresOrder);
-    // The node's state belongs to the listing: before the first hold, since a drained node gets none.
-    m_listing = launch(m_commands.scontrol, Slurm::nodeArguments(m_slurm.node), m_commands.commandTimeoutMs,
-                       [this, view](QProcess *node, bool nodeTimedOut) { onNodeShown(view, node, nodeTimedOut); });
+    // Parsed on a pool thread: a lab's thousands of jobs take a third of a second (bench_slurmlisting), which the
+    // monitor's thread, that stops workloads when an owner comes, does not wait for.
+    auto promise = std::make_shared<QPromise<ParsedListing>>();
+    auto *watcher = new QFutureWatcher<ParsedListing>(this);
+    m_parsing = watcher;
+    const SlurmConfig slurm = m_slurm;
+    const QString squeue = programName(m_commands.squeue);
+    connect(watcher, &QFutureWatcherBase::finished, this, [this, watcher, slurm] {
+        watcher->deleteLater();
+        m_parsing = nullptr;
+        if (!(slurm == m_slurm)) { // the settings changed meanwhile: read again
+            converge();
+            return;
+        }
+        const ParsedListing parsed = watcher->future().resultCount() > 0 ? watcher->result() : ParsedListing();
+        if (!parsed.view) {
+            listingFailed(parsed.error.isEmpty() ? QStringLiteral("the listing could not be read") : parsed.error);
+            return;
+        }
+        onListParsed(*parsed.view);
+    });
+    watcher->setFuture(promise->future());
+    QThreadPool::globalInstance()->start([promise, output = outcome.output, slurm, gresOrder, squeue] {
+        promise->start();
+        ParsedListing parsed;
+        QString error;
+        if (const std::optional<QList<Slurm::Job>> jobs = Slurm::parseJobsJson(output, &error))
+            parsed.view = Slurm::viewOfNode(*jobs, slurm, gresOrder);
+        else
+            parsed.error = QStringLiteral("%1's answer: %2").arg(squeue, error);
+        promise->addResult(parsed);
+        promise->finish();
+    });
 }
 
-void SlurmLender::onNodeShown(const Slurm::NodeView &view, QProcess *process, bool timedOut)
+void SlurmLender::listingFailed(const QString &problem)
+{
+    ++m_listFailures;
+    m_listRetryAtMs = m_clock->nowMs() + backoffMs(m_listFailures);
+    m_listProblem = problem;
+    qCWarning(lcSlurm, "Slurm unreachable: %s; trying again in %lld s", qPrintable(m_listProblem),
+              qlonglong((m_listRetryAtMs - m_clock->nowMs() + 999) / 1000));
+    if (m_stoppingAll && !m_listed)
+        for (Gpu *gpu : std::as_const(m_gpus))
+            gpu->gaveUp = true;
+    converge();
+    maybeFinishStopAll();
+}
+
+void SlurmLender::onListParsed(const Slurm::NodeView &view)
+{
+    if (!m_listProblem.isEmpty())
+        qCInfo(lcSlurm, "Slurm answers again");
+    m_listFailures = 0;
+    m_listProblem.clear();
+    // The node's state belongs to the listing: before the first hold, since a drained node gets none.
+    m_listing = launch(m_commands.sinfo, Slurm::nodeArguments(m_slurm.node), m_commands.commandTimeoutMs,
+                       Channels::Separate, Slurm::kMaxListingBytes,
+                       [this, view](const Outcome &node) { onNodeShown(view, node); });
+}
+
+void SlurmLender::onNodeShown(const Slurm::NodeView &view, const Outcome &outcome)
 {
     m_listing = nullptr;
-    const bool ok = succeeded(process, timedOut);
+    QString error = outcome.failure;
     std::optional<Slurm::NodeState> node;
-    if (ok)
-        node = Slurm::parseShowNode(process->readAll(), m_slurm.node);
+    if (error.isEmpty())
+        node = Slurm::parseNodeJson(outcome.output, m_slurm.node, &error);
     if (!node) {
         // The holds do not wait for it: only a drain of idlegpu's own goes unresumed until the next listing.
-        qCDebug(lcSlurm, "cannot read the state of node %s: %s", qPrintable(m_slurm.node),
-                ok ? "not in scontrol's answer"
-                   : qPrintable(failureOf(m_commands.scontrol, process, timedOut, m_commands.commandTimeoutMs)));
+        qCDebug(lcSlurm, "cannot read the state of node %s: %s", qPrintable(m_slurm.node), qPrintable(error));
     } else if (node->drained() && node->reason.startsWith(QLatin1String(SlurmGuard::kReasonPrefix))
                && !m_stoppingAll) {
         // Drained by idlegpu's prolog or health check while idlegpu was not running (or a GPU was in use): it runs now.
         qCInfo(lcSlurm, "node %s is drained by idlegpu (\"%s\"): resuming it", qPrintable(m_slurm.node),
                qPrintable(printableName(node->reason)));
         m_listing = launch(m_commands.scontrol, Slurm::resumeArguments(m_slurm.node), m_commands.commandTimeoutMs,
-                           [this, view](QProcess *resume, bool resumeTimedOut) {
+                           Channels::Merged, kMaxMessageBytes, [this, view](const Outcome &resume) {
                                m_listing = nullptr;
-                               if (!succeeded(resume, resumeTimedOut))
+                               if (!resume.failure.isEmpty())
                                    qCWarning(lcSlurm, "cannot resume node %s: %s", qPrintable(m_slurm.node),
-                                             qPrintable(failureOf(m_commands.scontrol, resume, resumeTimedOut,
-                                                                  m_commands.commandTimeoutMs)));
+                                             qPrintable(resume.failure));
                                else
                                    qCInfo(lcSlurm, "node %s resumed", qPrintable(m_slurm.node));
                                finishListing(view);
@@ -510,9 +609,9 @@ void SlurmLender::applyView(const Slurm::NodeView &view)
             qCInfo(lcSlurm, "GPU %d is already held (job %lld, from an earlier run)", gpu->index,
                    qlonglong(holds.first().id));
         gpu->holdPlaced = placed;
-        gpu->holdIds.clear();
-        for (const Slurm::Job &job : holds)
-            gpu->holdIds.append(job.id);
+        gpu->holds = holds;
+        if (std::none_of(holds.begin(), holds.end(), [gpu](const Slurm::Job &job) { return job.id == gpu->placedId; }))
+            gpu->placedId = 0;
     }
 }
 
@@ -527,7 +626,7 @@ void SlurmLender::scheduleRetry()
     for (const Gpu *gpu : std::as_const(m_gpus))
         if (!gpu->command && !gpu->gaveUp)
             consider(gpu->retryAtMs);
-    if (!m_listed && !m_listing)
+    if (!m_listed && !listing())
         consider(m_listRetryAtMs);
     if (next == 0)
         return;
@@ -564,25 +663,45 @@ void SlurmLender::setGpuDevices(const QList<GpuDevice> &devices)
 }
 
 std::optional<QByteArray> SlurmLender::runOnce(const QString &program, const QStringList &arguments, int timeoutMs,
-                                               QString *error, const std::optional<QProcessEnvironment> &environment)
+                                               QString *error, const std::optional<QProcessEnvironment> &environment,
+                                               qsizetype maxOutputBytes)
 {
     QProcess process;
     process.setStandardInputFile(QProcess::nullDevice());
     if (environment)
         process.setProcessEnvironment(*environment);
+    QElapsedTimer elapsed;
+    elapsed.start();
     process.start(program, arguments);
     const bool started = process.waitForStarted(timeoutMs);
-    const bool finished = started && process.waitForFinished(timeoutMs);
+    QByteArray output;
+    bool tooLong = false;
+    // Read as it comes, so that an answer past its bound is cut short rather than held.
+    while (started && process.state() != QProcess::NotRunning && !tooLong) {
+        const qint64 left = timeoutMs - elapsed.elapsed();
+        if (left <= 0)
+            break;
+        if (!process.waitForReadyRead(int(left)) && process.state() != QProcess::NotRunning)
+            process.waitForFinished(int(qMax<qint64>(1, timeoutMs - elapsed.elapsed())));
+        output += process.readAllStandardOutput();
+        tooLong = output.size() > maxOutputBytes;
+    }
+    const bool finished = started && process.state() == QProcess::NotRunning && !tooLong;
     if (started && !finished) {
         process.kill();
         process.waitForFinished(kKillGraceMs);
     }
-    if (!finished || process.exitStatus() != QProcess::NormalExit || process.exitCode() != 0) {
+    if (finished)
+        output += process.readAllStandardOutput();
+    tooLong = tooLong || output.size() > maxOutputBytes;
+    if (tooLong || !finished || process.exitStatus() != QProcess::NormalExit || process.exitCode() != 0) {
         if (error) {
-            const QString name = program.mid(program.lastIndexOf(QLatin1Char('/')) + 1);
-            const QString message = Slurm::errorOf(process.readAllStandardError());
+            const QString name = programName(program);
+            const QString message = Slurm::errorOf(process.readAllStandardError().left(kMaxMessageBytes));
             if (!started)
                 *error = QStringLiteral("%1 cannot be run (%2)").arg(name, process.errorString());
+            else if (tooLong)
+                *error = QStringLiteral("%1's answer is over %2 MiB").arg(name).arg(maxOutputBytes >> 20);
             else if (!finished)
                 *error = QStringLiteral("%1 got no answer within %2 s").arg(name).arg(timeoutMs / 1000.0);
             else
@@ -591,17 +710,24 @@ std::optional<QByteArray> SlurmLender::runOnce(const QString &program, const QSt
         }
         return std::nullopt;
     }
-    return process.readAllStandardOutput();
+    return output;
 }
 
 std::optional<Slurm::NodeView> SlurmLender::listOnce(const SlurmConfig &slurm, const QList<int> &gresOrder,
                                                      QString *error, const SlurmCommands &commands)
 {
     const std::optional<QByteArray> output =
-        runOnce(commands.scontrol, Slurm::listArguments(), commands.commandTimeoutMs, error);
+        runOnce(commands.squeue, Slurm::listArguments(), commands.commandTimeoutMs, error);
     if (!output)
         return std::nullopt;
-    return Slurm::viewOfNode(Slurm::parseShowJobs(*output), slurm, gresOrder);
+    QString parseError;
+    const std::optional<QList<Slurm::Job>> jobs = Slurm::parseJobsJson(*output, &parseError);
+    if (!jobs) {
+        if (error)
+            *error = QStringLiteral("%1's answer: %2").arg(programName(commands.squeue), parseError);
+        return std::nullopt;
+    }
+    return Slurm::viewOfNode(*jobs, slurm, gresOrder);
 }
 
 QHash<QString, WorkloadRuntime> SlurmLender::lookOnce(const Config &config, const QList<GpuDevice> &devices,

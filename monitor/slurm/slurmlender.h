@@ -8,12 +8,17 @@
 //
 // Every command runs through QProcess, asynchronously, under a timeout (Slurm's clients hang for seconds while
 // slurmctld is down), one at a time per GPU; a failed one is retried with a backoff and its reason shown
-// (WorkloadRuntime::unreachable). Holds are idempotent: a listing of the jobs (scontrol show job -d) comes before
-// the first command, so an existing hold job (from an earlier run) counts as held and duplicates are cancelled; the
-// listing is read again every kRefreshMs to converge on what is wanted (a hold cancelled by hand is placed again) and
-// to name the lab's jobs on each GPU. The listing reads the node's state too (scontrol show node): a node drained
-// with a reason of idlegpu's own ("idlegpu: not running on ws3 ..." by its prolog or health check, slurm/guardfile.h)
-// is resumed before any hold; a drain of anyone else's is left alone. A GPU is held until the policy lends it: from the first workloads given, and
+// (WorkloadRuntime::unreachable). Holds are idempotent: a listing of the jobs (squeue --json, slurm/slurmjobs.h)
+// comes before the first command, so an existing hold job (from an earlier run) counts as held and duplicates are
+// cancelled, all but the one salloc gave this run (Slurm::holdToKeep()); the listing is read again every kRefreshMs
+// to converge on what is wanted (a hold cancelled by hand is placed again) and to name the lab's jobs on each GPU. A
+// hold is root's job of the hold partition with the hold's name on this node, as Slurm's JSON says, never text a
+// lab user wrote; a release or a duplicate is cancelled by its id and every filter that narrows it to such a job
+// (Slurm::cancelArguments()). The listing reads the node's state too (sinfo --json): a node drained with a reason of
+// idlegpu's own ("idlegpu: not running on ws3 ..." by its prolog or health check, slurm/guardfile.h) is resumed
+// before any hold; a drain of anyone else's is left alone. A listing over Slurm::kMaxListingBytes, or one that is no
+// JSON, counts as Slurm unreachable; it is parsed on a pool thread, not the monitor's (1,000 jobs take 32 ms,
+// bench_slurmlisting). A GPU is held until the policy lends it: from the first workloads given, and
 // again by stopAll(), which emits allStopped() once every hold is placed or has failed.
 #include "base/clock.h"
 #include "run/workloadrunner.h"
@@ -34,7 +39,9 @@ struct SlurmCommands
 {
     QString salloc = QStringLiteral("salloc");
     QString scancel = QStringLiteral("scancel");
-    QString scontrol = QStringLiteral("scontrol");
+    QString scontrol = QStringLiteral("scontrol"); // scontrol update: resume the node
+    QString squeue = QStringLiteral("squeue");     // the jobs
+    QString sinfo = QStringLiteral("sinfo");       // the node's state
     // A query or a release: slurmctld answers in milliseconds, a client that cannot reach it gives up after
     // about 9 s (scontrol) to 18 s (scancel) on its own.
     int commandTimeoutMs = 5'000;
@@ -78,12 +85,14 @@ public:
     static QHash<QString, WorkloadRuntime> lookOnce(const Config &config, const QList<GpuDevice> &devices,
                                                     const SlurmCommands &commands = SlurmCommands());
 
-    // Runs a Slurm command once and returns its output, blocking as lookOnce() (for one-shot commands, never the
-    // monitor's thread); nullopt with *error set ("scontrol got no answer within 5 s") when it cannot be run, times
-    // out (then it is killed) or fails. `environment`: the child's; none: this process's.
+    // Runs a Slurm command once and returns its standard output, blocking as lookOnce() (for one-shot commands, never
+    // the monitor's thread); nullopt with *error set ("scontrol got no answer within 5 s") when it cannot be run,
+    // times out, writes more than `maxOutputBytes` (then it is killed) or fails. `environment`: the child's; none:
+    // this process's.
     static std::optional<QByteArray> runOnce(const QString &program, const QStringList &arguments, int timeoutMs,
                                              QString *error,
-                                             const std::optional<QProcessEnvironment> &environment = std::nullopt);
+                                             const std::optional<QProcessEnvironment> &environment = std::nullopt,
+                                             qsizetype maxOutputBytes = Slurm::kMaxListingBytes);
 
 private:
     // Lists the jobs once, blocking as lookOnce(). nullopt with *error set when Slurm cannot be asked.
@@ -92,17 +101,38 @@ private:
 
     struct Gpu;
     enum class Op { Hold, Release, CancelDuplicates };
+    // How a command's output comes back: its messages with its output (salloc says its job id on stderr), or apart
+    // (a listing's JSON is standard output alone).
+    enum class Channels { Merged, Separate };
+    // A listing as its parse on a pool thread leaves it.
+    struct ParsedListing
+    {
+        std::optional<Slurm::NodeView> view;
+        QString error; // when no view: why ("squeue's answer: not JSON: ...")
+    };
+    // What a command launch() ran gave.
+    struct Outcome
+    {
+        QByteArray output; // standard output (Merged: with its messages)
+        QString failure;   // why it failed ("squeue got no answer within 5 s"); empty when it ran, in time, exit 0
+        bool timedOut = false;
+    };
 
     Gpu *gpuOf(const QString &id) const;
     Gpu &ensureGpu(const WorkloadConfig &config);
     void converge();
     void converge(Gpu &gpu);
     void runCommand(Gpu &gpu, Op op);
-    void onCommandFinished(int gpuIndex, Op op, QProcess *process, bool timedOut);
+    void onCommandFinished(int gpuIndex, Op op, const Outcome &outcome);
     void list();
-    void onListFinished(QProcess *process, bool timedOut);
+    // A listing read, or one that failed (counted as Slurm unreachable), or parsed and seen from this node.
+    void onListFinished(const Outcome &outcome);
+    void listingFailed(const QString &problem);
+    void onListParsed(const Slurm::NodeView &view);
+    // A listing is under way: squeue, its parse, sinfo or a resume.
+    bool listing() const { return m_listing || m_parsing; }
     // The listing's second part: the node's state; one drained by idlegpu (SlurmGuard::kReasonPrefix) is resumed.
-    void onNodeShown(const Slurm::NodeView &view, QProcess *process, bool timedOut);
+    void onNodeShown(const Slurm::NodeView &view, const Outcome &outcome);
     void finishListing(const Slurm::NodeView &view);
     void applyView(const Slurm::NodeView &view);
     void fail(Gpu &gpu, const QString &what);
@@ -110,9 +140,10 @@ private:
     void maybeFinishStopAll();
     void finishStopAll();
     WorkloadRuntime runtimeOf(const Gpu &gpu) const;
-    // Starts `program` with a kill after `timeoutMs`; `done(process, timedOut)` once it ends either way.
-    QProcess *launch(const QString &program, const QStringList &arguments, int timeoutMs,
-                     std::function<void(QProcess *, bool)> done);
+    // Starts `program` with a kill after `timeoutMs` or once it has written more than `maxOutputBytes`; `done` once
+    // it ends either way.
+    QProcess *launch(const QString &program, const QStringList &arguments, int timeoutMs, Channels channels,
+                     qsizetype maxOutputBytes, std::function<void(const Outcome &)> done);
 
     SlurmCommands m_commands;
     const Clock *m_clock;
@@ -121,6 +152,7 @@ private:
     QList<int> m_gresOrder;
     bool m_listed = false;    // a listing has succeeded since the GPUs were given
     QPointer<QProcess> m_listing;
+    QPointer<QObject> m_parsing; // the watcher of the listing's parse
     quint64 m_commandsFinished = 0; // a listing started before a command ended says nothing of that GPU's hold
     quint64 m_listingStartedAt = 0;
     int m_listFailures = 0;

@@ -3,7 +3,7 @@
 // libFuzzer target: the parser of the heartbeat for Slurm's prolog and health check (slurm/guardfile.h), which must
 // refuse any file but idlegpu's own without crashing, and give back what it wrote; the escape of a process's name
 // for a drain reason, which must leave nothing that ends the reason or starts a field (a space, `=`, a control
-// character); and the parser of `scontrol show node --oneliner` on the same bytes.
+// character); and the parser of the node's state the guard reads (`sinfo --json`) on the same bytes.
 #include "fuzzsupport.h"
 #include "slurm/guardfile.h"
 #include "slurm/slurmjobs.h"
@@ -33,6 +33,6 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
             std::abort();
     if (text.size() > 64 * 10)
         std::abort(); // 64 characters, each escaped to six at most
-    Slurm::parseShowNode(bytes, QStringLiteral("ws1"));
+    Slurm::parseNodeJson(bytes, QStringLiteral("ws1"));
     return 0;
 }

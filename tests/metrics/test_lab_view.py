@@ -9,8 +9,8 @@ ledger (XDG_STATE_HOME) and [metrics] textfile, read by its own node_exporter (t
   ws1  Slurm mode, a miner on GPU 0, GPU 1 lent to the lab;
   ws2  Slurm mode, GPUs 0-2 lent; its owner opens GPU 0 and keeps it;
   ws3  no Slurm: a miner on GPU 1 and a workload that always fails on GPU 0.
-Lending goes through fake salloc/scancel/scontrol first on PATH, which keep the jobs as files in one folder and print
-what Slurm 22.05 prints (tests/data/slurm); no lab job runs. The owners' programs are test_holdopen named python3,
+Lending goes through fake salloc/scancel/squeue/sinfo/scontrol first on PATH, which keep the jobs as files in one
+folder and print what Slurm 22.05 prints (tests/data/slurm); no lab job runs. The owners' programs are test_holdopen named python3,
 holding nvidiactl, nvidia-uvm and the GPU's node, as a CUDA process does.
 
 Then, through Prometheus's HTTP API, the lab admin's questions get the values the scenario made: GPUs lent now per
@@ -104,34 +104,58 @@ echo "$id $name $part $node $gres" > "$d/job.$id"
 echo "salloc: Granted job allocation $id" >&2
 """
 FAKE_SCANCEL = r"""#!/bin/bash
+# As Slurm's: the jobs given by id that pass every filter; with no id, every job that passes them.
 d=${FAKE_SLURM_DIR:?}
 name= part= node= ids=()
 while [ $# -gt 0 ]; do
-    case $1 in -n) name=$2; shift;; -p) part=$2; shift;; -w) node=$2; shift;; *) ids+=("$1");; esac
+    case $1 in
+        -n) name=$2; shift;; -p) part=$2; shift;; -w) node=$2; shift;;
+        --name=*) name=${1#*=};; --partition=*) part=${1#*=};; --nodelist=*) node=${1#*=};; --user=root) ;;
+        -*) echo "scancel: the test's fake does not know $1" >&2; exit 1;;
+        *) ids+=("$1");;
+    esac
     shift
 done
+[ ${#ids[@]} -gt 0 ] || [ -n "$name$part$node" ] || exit 0
 exec 9>"$d/lock"; flock 9
 for f in "$d"/job.*; do
     [ -e "$f" ] || continue
     read -r id jname jpart jnode jgres < "$f"
-    if [ ${#ids[@]} -gt 0 ]; then
-        for i in "${ids[@]}"; do if [ "$i" = "$id" ]; then rm -f "$f"; fi; done
-    elif [ "$jname" = "$name" ] && [ "$jpart" = "$part" ] && [ "$jnode" = "$node" ]; then
-        rm -f "$f"
-    fi
+    given=${#ids[@]}
+    for i in "${ids[@]}"; do [ "$i" = "$id" ] && given=0; done
+    [ "$given" = 0 ] || continue
+    [ -z "$name" ] || [ "$jname" = "$name" ] || continue
+    [ -z "$part" ] || [ "$jpart" = "$part" ] || continue
+    [ -z "$node" ] || [ "$jnode" = "$node" ] || continue
+    rm -f "$f"
 done
 exit 0
 """
-FAKE_SCONTROL = r"""#!/bin/bash
+# squeue --all --json: every job as Slurm 22.05's JSON has it (root's, running, its GRES on its node).
+FAKE_SQUEUE = r"""#!/bin/bash
 d=${FAKE_SLURM_DIR:?}
-[ "$*" = "show job -d --oneliner" ] || { echo "scontrol: error: the test's fake knows only show job -d --oneliner" >&2; exit 1; }
+[ "$*" = "--all --json" ] || { echo "squeue: error: the test's fake knows only --all --json" >&2; exit 1; }
 exec 9>"$d/lock"; flock 9
+sep=
+printf '{"jobs": ['
 for f in "$d"/job.*; do
     [ -e "$f" ] || continue
     read -r id name part node gres < "$f"
     type=${gres#gpu:}; type=${type%:1}
-    echo "JobId=$id JobName=$name UserId=root(0) GroupId=root(0) JobState=RUNNING Reason=None Requeue=1 Restarts=0 BatchFlag=0 Partition=$part ReqNodeList=$node NodeList=$node BatchHost=$node NumNodes=1 NumCPUs=1 JOB_GRES=$gres   Nodes=$node CPU_IDs=0 Mem=0 GRES=$gres(IDX:${type#gpu}) Command=(null)"
+    printf '%s{"job_id": %s, "name": "%s", "user_id": 0, "user_name": "root", "job_state": "RUNNING", "partition": "%s", "nodes": "%s", "required_nodes": "%s", "gres_detail": ["%s(IDX:%s)"]}' \
+        "$sep" "$id" "$name" "$part" "$node" "$node" "$gres" "${type#gpu}"
+    sep=", "
 done
+printf ']}\n'
+"""
+# sinfo --json --nodes=NODE: that node, idle.
+FAKE_SINFO = r"""#!/bin/bash
+[ "$1" = --json ] && [ "${2%%=*}" = --nodes ] || { echo "sinfo: error: the test's fake knows only --json --nodes=NODE" >&2; exit 1; }
+printf '{"nodes": [{"name": "%s", "state": "idle", "state_flags": [], "reason": ""}]}\n' "${2#*=}"
+"""
+# scontrol update (a resume): nothing to do here.
+FAKE_SCONTROL = r"""#!/bin/bash
+[ "$1" = update ] || { echo "scontrol: error: the test's fake knows only update" >&2; exit 1; }
 """
 
 
@@ -175,7 +199,8 @@ class Lab:
     def write_fake_slurm(self):
         os.makedirs(self.path("bin"))
         os.makedirs(self.path("slurm"))
-        for name, text in (("salloc", FAKE_SALLOC), ("scancel", FAKE_SCANCEL), ("scontrol", FAKE_SCONTROL)):
+        for name, text in (("salloc", FAKE_SALLOC), ("scancel", FAKE_SCANCEL), ("squeue", FAKE_SQUEUE),
+                           ("sinfo", FAKE_SINFO), ("scontrol", FAKE_SCONTROL)):
             with open(self.path("bin", name), "w") as f:
                 f.write(text)
             os.chmod(self.path("bin", name), 0o755)

@@ -16,6 +16,7 @@
 #   cluster_start                  slurmctld and slurmd; waits until the node is idle
 #   cluster_stop                   cancels every job, stops the daemons and munged (for a trap)
 # and the tests' own: log/pass/fail (counting failures, times since the start), wait_for SECONDS COMMAND...,
+# stays SECONDS COMMAND...,
 # state_of JOB, is_state JOB STATE, gpu_jobs (every running lab job's GPUs: "JOBID NODE INDEX" a line).
 # Every client command goes through sl, which the lab (tests/slurm/lab.sh) redefines to run inside its namespace.
 SBIN=${SBIN:-/usr/sbin}
@@ -39,6 +40,11 @@ wait_for() {
         [ "$(date +%s%3N)" -lt "$deadline" ] || return 1
         sleep 0.1
     done
+}
+# stays SECONDS COMMAND...: the command holds at every poll for that long.
+stays() {
+    local deadline=$(( $(date +%s%3N) + $1 * 1000 )); shift
+    while [ "$(date +%s%3N)" -lt "$deadline" ]; do "$@" || return 1; sleep 0.2; done
 }
 state_of() { sl squeue -h -j "$1" -o %T 2>/dev/null; }
 is_state() { [ "$(state_of "$1")" = "$2" ]; }

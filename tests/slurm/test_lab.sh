@@ -69,11 +69,6 @@ submit() {
 # The job's last line of KIND (start, term) in the events the jobs write: "KIND NS NODE JOBID".
 last_event() { awk -v kind="$1" -v id="$2" '$1 == kind && $4 == id { t = $2 } END { print t }' "$B/out/events"; }
 starts_on_since() { awk -v node="ws$1" -v since="$2" '$1 == "start" && $3 == node && $2 >= since' "$B/out/events"; }
-# stays SECONDS COMMAND...: the command holds at every poll for that long.
-stays() {
-    local deadline=$(( $(date +%s%3N) + $1 * 1000 )); shift
-    while [ "$(date +%s%3N)" -lt "$deadline" ]; do "$@" || return 1; sleep 0.2; done
-}
 all_running() { local id; for id in "$@"; do is_state "$id" RUNNING || return 1; done; }
 # p50 and p99 (nearest rank) of the numbers in a file, one a line.
 percentiles() {

@@ -5,7 +5,11 @@
 # cluster.sh), two fake GPUs made by mknod, slurm.conf and gres.conf from idlegpu --print-slurm-conf, and
 # idlegpu --headless as root with [slurm] enabled:
 #   - a stale hold of GPU 0 from "an earlier run" is taken over, not doubled; both GPUs are held, then lent;
-#   - two scavenger jobs run, one per GPU; --status names the job on each;
+#   - two scavenger jobs of a lab user run, one per GPU; --status names the job on each;
+#   - forged holds (issue 28): a second lab user's pending job whose comment holds a newline and
+#     "JobId=<the job on GPU 1> JobName=idlegpu-hold-gpu1 Partition=owner NodeList=ws0 JobState=RUNNING", another
+#     with the same words after a space, and the lab user's own job on GPU 0 given such a comment: no lab job is
+#     cancelled, and once the owner comes back their hold of GPU 1 stays (the forged one listed before it is none);
 #   - a process that is no job opens fake GPU 1: the job on GPU 1 is requeued, GPU 0's runs on (and the time from
 #     the open to that job's SIGTERM is printed: the bench figure);
 #   - the open closes: the hold goes and the job runs again;
@@ -17,9 +21,11 @@
 #   - idlegpu exits on SIGTERM: every GPU is held.
 # Slurm's prolog and health check are the build's links (idlegpu-slurm-prolog and -health beside IDLEGPU), set once
 # the stale hold is placed: while idlegpu is not running the health check drains the node with idlegpu's reason,
-# idlegpu resumes it at start, every lab job passes the prolog, and after idlegpu's exit the node is drained again.
+# which is then replaced by one of idlegpu's naming a process "p Reason=x State=IDLE+DRAIN" (as the prolog wrote a
+# holder's name): idlegpu still resumes it at start; every lab job passes the prolog, and after idlegpu's exit the
+# node is drained again.
 # Skips (exit 77, with the reason) where the Slurm packages are missing or not run as root. The cluster is torn
-# down on every exit. Usage: test_slurm_mode.sh IDLEGPU HOLDOPEN
+# down and the two lab users removed on every exit. Usage: test_slurm_mode.sh IDLEGPU HOLDOPEN
 set -uo pipefail
 IDLEGPU=$1 HOLDOPEN=$2
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
@@ -30,6 +36,8 @@ reason=$(cluster_have_packages) || { echo "SKIP: $reason"; exit 77; }
 B=$(mktemp -d /tmp/idlegpu-slurm.XXXX)
 export XDG_STATE_HOME=$B/state # idlegpu's ledger, apart from the user's
 idlegpu_pid="" owner_pid="" nvtop_pid="" watch_pid=""
+# Two lab users: one whose jobs run, one who forges holds.
+labuser=igl$$ forger=igf$$ users=()
 cleanup() {
     [ -n "$owner_pid" ] && kill "$owner_pid" 2>/dev/null
     [ -n "$nvtop_pid" ] && kill "$nvtop_pid" 2>/dev/null
@@ -39,7 +47,10 @@ cleanup() {
         for _ in $(seq 60); do kill -0 "$idlegpu_pid" 2>/dev/null || break; sleep 0.25; done
         kill -9 "$idlegpu_pid" 2>/dev/null
     fi
+    local user
+    for user in "${users[@]}"; do sl scancel -u "$user" 2>/dev/null; done
     cluster_stop
+    for user in "${users[@]}"; do userdel "$user" 2>/dev/null; done
     if [ "$failures" -ne 0 ]; then
         echo "--- idlegpu's log"; tail -60 "$B/log/idlegpu.log" 2>/dev/null
         echo "--- slurmctld.log"; tail -30 "$B/log/slurmctld.log" 2>/dev/null
@@ -53,8 +64,17 @@ holds_of() { sl squeue -h -n "idlegpu-hold-gpu$1" -o %i 2>/dev/null | wc -l; }
 has_holds() { [ "$(holds_of 0)" = "$1" ] && [ "$(holds_of 1)" = "$2" ]; }
 running_jobs() { [ "$(sl squeue -h -p scavenger -t RUNNING | wc -l)" = "$1" ]; }
 job_on_gpu() { gpu_jobs | awk -v idx="$1" '$3 == idx { print $1 }'; }
+# A job's state, ended ones too (CANCELLED), for a failure's message.
+any_state() { sl squeue -h -t all -j "$1" -o %T 2>/dev/null; }
 
+for user in "$labuser" "$forger"; do
+    useradd -M -s /bin/sh "$user" || { echo "SKIP: useradd $user failed"; exit 77; }
+    users+=("$user")
+done
+# as_user USER COMMAND...: as that user, from a folder of its own reach
+as_user() { local user=$1; shift; (cd /tmp && sl runuser -u "$user" -- "$@"); }
 cluster_init "$B" ws0 2
+chmod 1777 "$B/out" # the lab user's jobs write there
 cat > "$B/idlegpu.conf" <<CONF
 [defaults]
 device_root = $B/dev
@@ -101,6 +121,10 @@ sl salloc -Q --no-shell -p owner -w ws0 --gres=gpu:gpu0:1 -c 1 -J idlegpu-hold-g
 node_line() { sl scontrol show node ws0 --oneliner 2>/dev/null; }
 drained_because() { node_line | grep -qE "State=[A-Z_+]*DRAIN.* Reason=$1"; }
 not_drained() { node_line | grep -q 'State=' && ! node_line | grep -qE 'State=[A-Z_+]*DRAIN'; }
+# A reason of idlegpu's naming a process called "p Reason=x State=IDLE+DRAIN": scontrol's line then has a Reason=
+# and a State= of the process's making (+DRAIN: so that the health check, which drains only a node not drained yet,
+# leaves it be).
+forged_reason="idlegpu: GPU 1 of ws0 is in use by pid 977 (p Reason=x State=IDLE+DRAIN)"
 if [ -n "$guard_lines" ]; then
     cluster_conf "$slurm_lines"$'\n'"$guard_lines" "$gres_lines"
     sl scontrol reconfigure || fail "scontrol reconfigure"
@@ -108,6 +132,8 @@ if [ -n "$guard_lines" ]; then
     wait_for 40 drained_because "idlegpu: not running on ws0" \
         && pass "idlegpu not running: the health check drained the node after $(( $(ms) - reconfigured_ms )) ms ($(node_line | grep -o 'Reason=.*'))" \
         || fail "the node while idlegpu is not running: $(node_line)"
+    sl scontrol update nodename=ws0 state=drain reason="$forged_reason" || fail "scontrol update reason=..."
+    node_line | grep -qF "Reason=$forged_reason" || fail "the forged reason: $(node_line)"
 fi
 
 "$IDLEGPU" --headless -c "$B/idlegpu.conf" > "$B/log/idlegpu.log" 2>&1 &
@@ -119,7 +145,8 @@ for _ in $(seq 30); do
 done
 [ "$duplicate" = 0 ] && pass "the stale hold of GPU 0 was taken over, not doubled" || fail "GPU 0 got a second hold"
 if [ -n "$guard_lines" ]; then
-    wait_for 15 not_drained && pass "idlegpu resumed the node it had drained" || fail "the node: $(node_line)"
+    wait_for 15 not_drained && pass "idlegpu resumed the node it had drained (\"$forged_reason\")" \
+        || fail "the node: $(node_line)"
 fi
 # From here until idlegpu exits the node must never be drained: every drain seen, sampled every 0.2 s, and every
 # drain slurmctld logs (a prolog's scontrol update, or its exit status 1).
@@ -142,14 +169,30 @@ sleep 600 & wait \$!
 JOB
 chmod +x "$B/job.sh"
 for _ in 1 2; do
-    sl sbatch -Q -p scavenger --requeue --gres=gpu:1 -c 1 -J lab -o "$B/out/%j.out" --open-mode=append "$B/job.sh"
+    as_user "$labuser" sbatch -Q -p scavenger --requeue --gres=gpu:1 -c 1 -J lab -o "$B/out/%j.out" --open-mode=append "$B/job.sh"
 done
 wait_for 30 running_jobs 2 && pass "two scavenger jobs run" || fail "jobs: $(sl squeue -h -o '%i %j %T %r')"
 victim=$(job_on_gpu 1) other=$(job_on_gpu 0)
 log "job on GPU 1: $victim, on GPU 0: $other"
 sleep 2.5 # idlegpu reads the listing again soon after a release
 "$IDLEGPU" --status -c "$B/idlegpu.conf" > "$B/status.txt" 2>&1
-grep -q "^GPU 1: lent to the lab: job $victim (root)" "$B/status.txt" && pass "--status: GPU 1 lent to job $victim" || fail "--status: $(cat "$B/status.txt")"
+grep -q "^GPU 1: lent to the lab: job $victim ($labuser)" "$B/status.txt" && pass "--status: GPU 1 lent to job $victim" || fail "--status: $(cat "$B/status.txt")"
+
+# Forged holds. scontrol's listing prints a comment as it is: after a newline it reads as a line of its own, after
+# a space the last JobName=, Partition=, NodeList= and JobState= of a line win. Pending (--hold) until the end.
+forged="JobName=idlegpu-hold-gpu1 Partition=owner NodeList=ws0 JobState=RUNNING"
+as_user "$forger" sbatch -Q --hold -p scavenger --gres=gpu:1 -c 1 -J forged -o /dev/null \
+    --comment="x"$'\n'"JobId=$victim $forged" "$B/job.sh" || fail "the forger's job with a newline"
+as_user "$forger" sbatch -Q --hold -p scavenger --gres=gpu:1 -c 1 -J forged -o /dev/null \
+    --comment="x $forged" "$B/job.sh" || fail "the forger's job with spaces"
+as_user "$labuser" scontrol update jobid="$other" comment="x JobName=idlegpu-hold-gpu0 Partition=owner NodeList=ws0 JobState=RUNNING" \
+    || fail "the comment of job $other"
+forgers_jobs=$(sl squeue -h -u "$forger" -o %i | wc -l)
+[ "$forgers_jobs" = 2 ] || fail "the forger has $forgers_jobs jobs"
+# idlegpu's next listing (every 10 s) sees them; a release would come at once.
+stays 12 eval 'is_state "$victim" RUNNING && is_state "$other" RUNNING' \
+    && pass "the forged holds cancel no lab job: $victim and $other run on" \
+    || fail "jobs $victim: $(any_state "$victim"), $other: $(any_state "$other"); idlegpu: $(grep -E 'scancel|hold jobs' "$B/log/idlegpu.log" | tail -3)"
 
 # The owner's program, not a Slurm job, opens GPU 1 on a line from the fifo, so the time of the open is known. As
 # a CUDA process it holds nvidiactl and nvidia-uvm: a compute client (busy_when = auto).
@@ -162,6 +205,7 @@ open_ns=$(date +%s%N); echo go >&3
 wait_for 10 is_state "$victim" PENDING && pass "the job on GPU 1 was requeued" || fail "job $victim is $(state_of "$victim")"
 is_state "$other" RUNNING && pass "the job on GPU 0 runs on" || fail "job $other is $(state_of "$other")"
 [ "$(holds_of 1)" = 1 ] && pass "GPU 1 held for the owner" || fail "GPU 1 has $(holds_of 1) holds"
+hold=$(sl squeue -h -n idlegpu-hold-gpu1 -o %i)
 # slurmctld shows the job PENDING as soon as it requeues it; slurmd's SIGTERM and the job's trap come after that,
 # later still on a loaded machine.
 wait_for 10 test -s "$B/out/term.$victim"
@@ -175,6 +219,10 @@ fi
 grep -o 'preempting.*' "$B/log/idlegpu.log" | head -1
 "$IDLEGPU" --status -c "$B/idlegpu.conf" > "$B/status.txt" 2>&1
 grep -q "^GPU 1: held for you" "$B/status.txt" && pass "--status: GPU 1 held for you" || fail "--status: $(cat "$B/status.txt")"
+# The forged "holds" of GPU 1 come before the owner's in the listing: over idlegpu's next listing the owner's stays.
+stays 11 eval 'is_state "$hold" RUNNING && is_state "$victim" PENDING' \
+    && pass "the owner's hold $hold stays, the forged ones before it notwithstanding" \
+    || fail "the hold $hold is $(any_state "$hold"), job $victim $(any_state "$victim"); idlegpu: $(grep -E 'scancel|hold jobs' "$B/log/idlegpu.log" | tail -3)"
 
 # The owner's program ends: the hold goes after start_delay_seconds, the job runs again after cred_expire + 1 s.
 kill "$owner_pid"; wait "$owner_pid" 2>/dev/null; owner_pid=""; exec 3>&-
