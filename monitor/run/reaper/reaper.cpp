@@ -61,23 +61,20 @@
 // Plain C++17 and POSIX (no Qt): it starts in a millisecond. All signals are blocked and taken one at a time
 // with sigtimedwait, so no code runs in a signal handler.
 
+#include "childsetup.h"
 #include "holders/procstatfile.h"
 
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
-#include <grp.h>
-#include <pwd.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/prctl.h>
-#include <sched.h>
 #include <sys/resource.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
-#include <sys/syscall.h>
 #include <sys/sysmacros.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -90,8 +87,6 @@
 #include <vector>
 
 namespace {
-
-enum class Priority { Normal, Low, Idle };
 
 struct Options
 {
@@ -258,81 +253,6 @@ std::vector<ProcessInfo> findWorkloadProcesses()
     _exit(128 + sig); // a signal whose default is to be ignored
 }
 
-// In the forked child, before the exec: becomes `user` for good. False (with a message on stderr) when any
-// step fails; the caller must then not run the program. The reaper has one thread, so the passwd and group
-// lookups are safe after the fork.
-bool becomeUser(const char *user)
-{
-    errno = 0;
-    const passwd *account = getpwnam(user);
-    if (!account) {
-        // getpwnam(3): these errors, like none, mean that the name was not found.
-        const bool notFound = errno == 0 || errno == ENOENT || errno == ESRCH || errno == EBADF || errno == EPERM;
-        dprintf(STDERR_FILENO, "idlegpu-reaper: cannot run as user '%s': %s\n", user,
-                notFound ? "no such user (any more)" : strerror(errno));
-        return false;
-    }
-    const uid_t uid = account->pw_uid;
-    const gid_t gid = account->pw_gid;
-    if (initgroups(account->pw_name, gid) != 0) {
-        dprintf(STDERR_FILENO, "idlegpu-reaper: cannot take the groups of user '%s': %s\n", user, strerror(errno));
-        return false;
-    }
-    if (setresgid(gid, gid, gid) != 0 || setresuid(uid, uid, uid) != 0) {
-        dprintf(STDERR_FILENO, "idlegpu-reaper: cannot become user '%s' (uid %u, gid %u): %s\n", user,
-                unsigned(uid), unsigned(gid), strerror(errno));
-        return false;
-    }
-    uid_t realUid, effectiveUid, savedUid;
-    gid_t realGid, effectiveGid, savedGid;
-    getresuid(&realUid, &effectiveUid, &savedUid);
-    getresgid(&realGid, &effectiveGid, &savedGid);
-    const bool switched = realUid == uid && effectiveUid == uid && savedUid == uid && realGid == gid
-                          && effectiveGid == gid && savedGid == gid;
-    if (!switched || (uid != 0 && (setuid(0) == 0 || seteuid(0) == 0))) {
-        dprintf(STDERR_FILENO, "idlegpu-reaper: switching to user '%s' did not drop root for good\n", user);
-        return false;
-    }
-    return true;
-}
-
-// ioprio_set(2) has no glibc wrapper; its constants, from linux/ioprio.h, are declared here so that no kernel header
-// is needed.
-constexpr int kIoprioWhoProcess = 1;
-constexpr int kIoprioClassIdle = 3;
-constexpr int kIoprioClassShift = 13;
-
-// Raises the nice value to `nice` unless it is higher already: a workload never runs above what it inherited.
-void niceAtLeast(int nice)
-{
-    errno = 0;
-    const int current = getpriority(PRIO_PROCESS, 0);
-    if (errno == 0 && current >= nice)
-        return;
-    if (setpriority(PRIO_PROCESS, 0, nice) != 0)
-        dprintf(STDERR_FILENO, "idlegpu-reaper: cannot set nice %d: %s; the workload runs at nice %d\n", nice,
-                strerror(errno), current);
-}
-
-// In the forked child, after the user switch: the priority the whole workload tree inherits. A step that fails
-// is logged and skipped; the workload runs all the same.
-void lowerPriority(Priority priority)
-{
-    if (priority == Priority::Normal)
-        return;
-    if (priority == Priority::Idle) {
-        sched_param param{};
-        param.sched_priority = 0;
-        if (sched_setscheduler(0, SCHED_IDLE, &param) != 0)
-            dprintf(STDERR_FILENO, "idlegpu-reaper: cannot set the SCHED_IDLE policy: %s\n", strerror(errno));
-        if (syscall(SYS_ioprio_set, kIoprioWhoProcess, 0, kIoprioClassIdle << kIoprioClassShift) != 0)
-            dprintf(STDERR_FILENO, "idlegpu-reaper: cannot set the idle I/O class: %s\n", strerror(errno));
-    }
-    // Under SCHED_IDLE the nice value no longer weighs, but it is the floor a child that leaves SCHED_IDLE
-    // (allowed within RLIMIT_NICE) falls back to.
-    niceAtLeast(priority == Priority::Idle ? 19 : 10);
-}
-
 // The workload's environment from --env-fd: the bytes, and the null-terminated list of entries in them.
 struct Environment
 {
@@ -457,32 +377,6 @@ bool reportLog(int socket, int fd, const char *text)
     return sent >= 0;
 }
 
-// In the forked child, just before the exec: nothing of idlegpu's or the reaper's (the log socket, files idlegpu
-// did not mark close-on-exec) reaches the workload but its standard input, output and error.
-void closeInheritedFds()
-{
-#ifdef SYS_close_range
-    if (syscall(SYS_close_range, 3U, ~0U, 0U) == 0)
-        return;
-#endif
-    std::vector<int> fds; // read first, then closed: closing while reading the folder would close its own fd
-    if (DIR *folder = opendir("/proc/self/fd")) {
-        while (const dirent *entry = readdir(folder)) {
-            char *end = nullptr;
-            const long fd = strtol(entry->d_name, &end, 10);
-            if (*end == '\0' && fd > 2 && fd != dirfd(folder))
-                fds.push_back(int(fd));
-        }
-        closedir(folder);
-    } else {
-        const long limit = sysconf(_SC_OPEN_MAX);
-        for (long fd = 3; fd < (limit > 0 ? std::min(limit, 65536L) : 1024L); ++fd)
-            fds.push_back(int(fd));
-    }
-    for (int fd : fds)
-        close(fd);
-}
-
 [[noreturn]] void runWorkload(const Options &options, char **environment)
 {
     char **program = options.program;
@@ -496,9 +390,9 @@ void closeInheritedFds()
     sigset_t nothing;
     sigemptyset(&nothing);
     sigprocmask(SIG_SETMASK, &nothing, nullptr);
-    if (user && !becomeUser(user))
+    if (user && !becomeUser(user, STDERR_FILENO))
         _exit(127);
-    lowerPriority(options.priority);
+    lowerPriority(options.priority, STDERR_FILENO);
     if (dir && chdir(dir) != 0) {
         dprintf(STDERR_FILENO, "idlegpu-reaper: cannot enter the working folder '%s'%s%s: %s\n", dir,
                 user ? " as user " : "", user ? user : "", strerror(errno));
@@ -520,7 +414,7 @@ void closeInheritedFds()
             _exit(127);
         }
     }
-    closeInheritedFds();
+    closeDescriptorsBut({}); // the workload inherits only its standard input, output and error
     if (environment)
         environ = environment; // execvp passes it on, and looks the program up in its PATH
     execvp(program[0], program);
