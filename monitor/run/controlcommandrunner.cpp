@@ -113,6 +113,7 @@ bool ControlCommandRunner::start(const WorkloadConfig &config, const QList<int> 
 bool ControlCommandRunner::runCommand(Entry &entry, Command command)
 {
     entry.command = command;
+    entry.log.setOwner(entry.name());
     WorkloadConfig asWorkload = entry.config;
     asWorkload.cmd = command == Command::Start ? entry.config.startCmd : entry.config.stopCmd;
     asWorkload.argv = command == Command::Start ? entry.config.startArgv : entry.config.stopArgv;
@@ -121,8 +122,8 @@ bool ControlCommandRunner::runCommand(Entry &entry, Command command)
     QProcess *process = nullptr;
     if (!plan.ready())
         error = plan.error();
-    else // log= is opened by the command's process, as its user, unless a command before it opened it already
-        process = plan.makeProcess(this, entry.log.isOpen() ? nullptr : &entry.log, &error);
+    else // log= is written by the command's log writer, as its user; the last command's writer ends with its lines
+        process = plan.makeProcess(this, &entry.log, &error);
     if (!process) {
         notRun(entry, QStringLiteral("cannot run %1: %2").arg(entry.key(), error));
         return false;
@@ -136,9 +137,7 @@ bool ControlCommandRunner::runCommand(Entry &entry, Command command)
     const QString id = entry.config.id;
     connect(process, &QProcess::readyReadStandardOutput, this, [this, id, process] {
         Entry *entry = entryOf(id);
-        const QByteArray bytes = process->readAll();
-        entry->log.writeOutput(bytes, entry->name());
-        entry->output.append(bytes);
+        entry->output.append(process->readAll());
         if (entry->output.size() > kMaxOutputBytes)
             entry->output.remove(0, entry->output.size() - kMaxOutputBytes);
     });
@@ -201,9 +200,7 @@ void ControlCommandRunner::onCommandEnded(const QString &id, bool succeeded, con
     if (!entry || !entry->process)
         return;
     QProcess *process = entry->process;
-    const QByteArray rest = process->readAll();
-    entry->log.writeOutput(rest, entry->name());
-    entry->output.append(rest);
+    entry->output.append(process->readAll());
     disconnect(process, nullptr, this, nullptr);
     process->deleteLater();
     entry->process = nullptr;

@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // SPDX-FileCopyrightText: 2026 The idlegpu authors
 #pragma once
-// What idlegpu-reaper's forked child, the workload's process, does before its exec: the switch to --user for good,
-// the lower --priority, and letting go of inherited descriptors. Plain C++ and POSIX.
+// What idlegpu-reaper's forked children, the workload's process and its log writer (logwriter.h), do before they go
+// on: the switch to --user for good, the lower --priority, and letting go of inherited descriptors. Plain C++ and
+// POSIX.
 #include <initializer_list>
 
 enum class Priority { Normal, Low, Idle };
