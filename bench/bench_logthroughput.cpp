@@ -43,7 +43,8 @@ struct Run
 
 Run runOnce(const QString &folder, qint64 bytes, bool withLog, int index)
 {
-    ProcessRunner runner(SystemClock::instance(), QCoreApplication::applicationDirPath() + QStringLiteral("/idlegpu-reaper"));
+    const QString reaper = QCoreApplication::applicationDirPath() + QStringLiteral("/idlegpu-reaper");
+    ProcessRunner runner(SystemClock::instance(), reaper);
     WorkloadConfig config;
     config.id = QStringLiteral("flood");
     config.name = config.id;

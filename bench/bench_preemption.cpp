@@ -174,7 +174,8 @@ public:
         ::chmod(QFile::encodeName(mountPoint).constData(), 0755);
         m_daemon.setProcessChannelMode(QProcess::ForwardedErrorChannel);
         m_daemon.start(QCoreApplication::applicationDirPath() + QStringLiteral("/test_fusefile"),
-                       {mountPoint, QString::number(kNobody), QString::number(kNobody), QStringLiteral("--hang-writes")});
+                       {mountPoint, QString::number(kNobody), QString::number(kNobody),
+                        QStringLiteral("--hang-writes")});
         QByteArray line;
         while (m_daemon.waitForReadyRead(10000) && !line.contains('\n'))
             line += m_daemon.readAllStandardOutput();
@@ -541,7 +542,8 @@ int main(int argc, char **argv)
     printf("Preemption latency, foreign open() -> SIGTERM in the workload (fake nodes)\n");
     printf("bystanders: %d processes x %d fds\n", bystanders, fdsPerBystander);
     if (stuckLog)
-        printf("the workload runs as nobody, its log= on a FUSE file whose daemon answers no write (its writer stuck)\n");
+        printf("the workload runs as nobody, its log= on a FUSE file whose daemon answers no write (its writer "
+               "stuck)\n");
     printf("idlegpu --headless: %zu trials ok, %d failed, %d discarded\n", ours.size(), idlegpu.failures,
            discardedCount(idlegpu.discarded));
     printDiscards(idlegpu.discarded);

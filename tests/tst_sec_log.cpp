@@ -49,7 +49,8 @@ qint64 pidFromFile(const QString &path)
     return text.endsWith('\n') ? text.trimmed().toLongLong() : 0;
 }
 
-// The pids of `uid`'s log writers (idlegpu-log) that sit in write(2) now: on a file whose daemon never answers, for good.
+// The pids of `uid`'s log writers (idlegpu-log) that sit in write(2) now: on a file whose daemon never answers, for
+// good.
 QList<qint64> blockedWriters(int uid)
 {
     QList<qint64> found;
