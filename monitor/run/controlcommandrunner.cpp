@@ -3,6 +3,7 @@
 #include "run/controlcommandrunner.h"
 
 #include "base/logging.h"
+#include "run/containment.h"
 
 #include <QProcess>
 #include <QTimer>
@@ -120,10 +121,19 @@ bool ControlCommandRunner::runCommand(Entry &entry, Command command)
     const LaunchPlan plan = LaunchPlan::make(asWorkload, entry.runtime.gpus, entry.allGpus, launchContext());
     QString error;
     QProcess *process = nullptr;
+    // Its log writer goes where the workloads' go; a command has no cgroup of its own to leave, so without that
+    // cgroup it stays beside its reaper.
+    QString logWritersError;
+    const QString logWriters = asWorkload.log.isEmpty()
+                                   ? QString()
+                                   : logWritersCgroup(Containment::workloadCgroupParent(), &logWritersError);
+    if (!logWritersError.isEmpty())
+        qCWarning(lcRunner).noquote() << QStringLiteral("the log writer of %1 stays in idlegpu's cgroup: %2")
+                                             .arg(entry.name(), logWritersError);
     if (!plan.ready())
         error = plan.error();
     else // log= is written by the command's log writer, as its user; the last command's writer ends with its lines
-        process = plan.makeProcess(this, &entry.log, &error);
+        process = plan.makeProcess(this, &entry.log, &error, logWriters);
     if (!process) {
         notRun(entry, QStringLiteral("cannot run %1: %2").arg(entry.key(), error));
         return false;

@@ -94,10 +94,9 @@ bool ProcessRunner::start(const WorkloadConfig &config, const QList<int> &gpus, 
     int cgroupProcs = -1; // open on the workload's cgroup.procs until the reaper has started
     if (!m_cgroupParent.isEmpty()) {
         const QString cgroup = WorkloadCgroup::pathFor(m_cgroupParent, id);
-        logWriters = WorkloadCgroup::logWritersPath(m_cgroupParent);
         QString cgroupError;
         if (WorkloadCgroup::create(cgroup, &cgroupError)
-            && (config.log.isEmpty() || WorkloadCgroup::createLogWriters(logWriters, &cgroupError))
+            && (config.log.isEmpty() || !(logWriters = logWritersCgroup(m_cgroupParent, &cgroupError)).isEmpty())
             && (cgroupProcs = WorkloadCgroup::openProcs(cgroup, &cgroupError)) >= 0) {
             entry.cgroup = cgroup;
         } else {
