@@ -19,11 +19,13 @@
 
 namespace {
 
-// The lock's name: the config's device and inode as it opens (links followed), else its absolute path's hash.
+// The lock's name: the config's device and inode as idlegpu opens it (links followed where SecureFile follows them),
+// else its absolute path's hash.
 QString lockName(const QString &configPath)
 {
+    const SecureFile::Opened config = SecureFile::openTrustedFile(configPath, ::geteuid());
     struct stat st{};
-    if (::stat(QFile::encodeName(configPath).constData(), &st) == 0)
+    if (config.ok() && ::fstat(config.fd.get(), &st) == 0)
         return QStringLiteral("idlegpu-%1-%2.lock").arg(quint64(st.st_dev), 0, 16).arg(quint64(st.st_ino));
     const QByteArray key = QFileInfo(configPath).absoluteFilePath().toUtf8();
     return QStringLiteral("idlegpu-%1.lock")

@@ -9,7 +9,8 @@
 // config's device and inode, so that every path to the same file (a symbolic link, a bind mount) takes the same lock;
 // before the first start, when there is no file yet, after its absolute path. The lock's folder is one nobody else
 // can write, checked on the fd it was opened as:
-//  - root: $RUNTIME_DIRECTORY (systemd's RuntimeDirectory=idlegpu), else /run/idlegpu, made 0755 where missing;
+//  - root: $RUNTIME_DIRECTORY (systemd's RuntimeDirectory=idlegpu), else /run/idlegpu, root's alone (0700, made or
+//    narrowed so: runtimefolder.h), the lock 0600;
 //  - another user: $XDG_RUNTIME_DIR, else <temp folder>/idlegpu-<uid>, made 0700 and used only while it is the
 //    user's own folder of mode 0700 (what another user put there, a link, a file, a folder of theirs, is refused,
 //    never followed or chmodded).

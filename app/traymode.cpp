@@ -3,6 +3,9 @@
 #include "config/runtimefolder.h"
 #include "traymode.h"
 
+#include "base/errnotext.h"
+#include "config/securefile.h"
+
 #include "config/config.h"
 #include "config/configwatcher.h"
 #include "devices/fakegpufolder.h"
@@ -41,6 +44,9 @@
 #include <cstdio>
 #include <utility>
 
+#include <errno.h>
+#include <fcntl.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 namespace {
@@ -69,18 +75,49 @@ void logToFile(QtMsgType type, const QMessageLogContext &context, const QString 
         g_previousHandler(type, context, message);
 }
 
+// The log, opened in the trusted state folder (SecureFile) without following a link or waiting on a FIFO: this user's
+// regular file, private. Null with *error.
+QFile *openTrustedLog(const QString &path, QString *error)
+{
+    const SecureFile::Opened folder = SecureFile::openTrustedFolder(QFileInfo(path).absolutePath(), ::geteuid());
+    if (!folder.ok()) {
+        *error = folder.error;
+        return nullptr;
+    }
+    UniqueFd fd(::openat(folder.fd.get(), QFile::encodeName(QFileInfo(path).fileName()).constData(),
+                         O_WRONLY | O_APPEND | O_CREAT | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY | O_CLOEXEC, 0600));
+    struct stat st{};
+    if (!fd.valid() || ::fstat(fd.get(), &st) != 0) {
+        *error = errnoText(errno);
+        return nullptr;
+    }
+    if (!S_ISREG(st.st_mode) || st.st_uid != ::geteuid()) {
+        *error = QStringLiteral("not a regular file of this user's");
+        return nullptr;
+    }
+    ::fchmod(fd.get(), 0600);
+    if (st.st_size > kMaxLogBytes)
+        (void)::ftruncate(fd.get(), 0);
+    auto *file = new QFile(qApp);
+    if (!file->open(fd.get(), QIODevice::WriteOnly | QIODevice::Append, QFileDevice::AutoCloseHandle)) {
+        *error = file->errorString();
+        delete file;
+        return nullptr;
+    }
+    fd.release();
+    return file;
+}
+
 QString openLogFile()
 {
     const QString path = idlegpuStateFolder() + QStringLiteral("/idlegpu.log");
     QDir().mkpath(QFileInfo(path).absolutePath());
-    auto *file = new QFile(path, qApp);
-    const bool tooBig = QFileInfo(path).size() > kMaxLogBytes;
-    if (file->open(QIODevice::WriteOnly | (tooBig ? QIODevice::Truncate : QIODevice::Append))) {
-        file->setPermissions(QFileDevice::ReadOwner | QFileDevice::WriteOwner);
+    QString error;
+    if (QFile *file = openTrustedLog(path, &error)) {
         g_logFile = file;
         g_previousHandler = qInstallMessageHandler(logToFile);
     } else {
-        qCWarning(lcTray, "cannot write the log file %s: %s", qPrintable(path), qPrintable(file->errorString()));
+        qCWarning(lcTray, "cannot write the log file %s: %s", qPrintable(path), qPrintable(error));
     }
     return path;
 }

@@ -164,6 +164,62 @@ private Q_SLOTS:
         QVERIFY2(problems.contains(QStringLiteral("refused: ") + alice.home() + QLatin1Char(' ')), qPrintable(problems));
     }
 
+    // Round 2, item 7: alice's link in a sticky folder every user can write (as /tmp), to one of root's private
+    // files, given to root's --check-config. fs.protected_symlinks may be 0 (it is in many containers): idlegpu keeps
+    // the kernel's rule itself and refuses the link, naming it and its owner, before it reads the file. Links there
+    // of root's (the folder's owner) or, for alice's own idlegpu, of hers still work.
+    void strangersLinkInAStickyFolderIsRefused()
+    {
+        const TemporaryUser alice;
+        if (!alice.valid())
+            QSKIP(qPrintable(alice.skipReason()));
+        QCOMPARE(::chmod(encoded(m_root->path()).constData(), 0755), 0); // alice can reach the sticky folder
+        const QString sticky = m_root->filePath(QStringLiteral("tmp"));
+        QVERIFY(QDir().mkpath(sticky));
+        QCOMPARE(::chmod(encoded(sticky).constData(), 01777), 0);
+        const QString privateFolder = m_root->filePath(QStringLiteral("private"));
+        QVERIFY(QDir().mkpath(privateFolder));
+        QCOMPARE(::chmod(encoded(privateFolder).constData(), 0700), 0);
+        const QString secret = writeFile(privateFolder + QStringLiteral("/secret"),
+                                         defaultsFor(*m_dev) + "[process-private]\ncmd=/root/secret-token-4711\n");
+        QCOMPARE(::chmod(encoded(secret).constData(), 0600), 0);
+
+        const QString link = sticky + QStringLiteral("/x.conf");
+        QCOMPARE(alice.run(QStringLiteral("ln -s '%1' '%2'").arg(secret, link)), 0);
+        QByteArray output;
+        QCOMPARE(runIdlegpu({QStringLiteral("--check-config"), QStringLiteral("--config"), link}, &output), 1);
+        QVERIFY2(output.contains("refused: " + encoded(link) + ' '), output.constData());
+        QVERIFY2(output.contains(alice.name().toUtf8()), output.constData());
+        QVERIFY2(!output.contains("secret-token") && !output.contains("process-private"), output.constData());
+
+        // A folder on the way: alice's link to root's private folder.
+        const QString folderLink = sticky + QStringLiteral("/dir");
+        QCOMPARE(alice.run(QStringLiteral("ln -s '%1' '%2'").arg(privateFolder, folderLink)), 0);
+        QCOMPARE(runIdlegpu({QStringLiteral("--check-config"), QStringLiteral("--config"),
+                             folderLink + QStringLiteral("/secret")},
+                            &output),
+                 1);
+        QVERIFY2(output.contains("refused: " + encoded(folderLink) + ' '), output.constData());
+
+        // root's own link there is followed: only root could have made it, and nobody else can remove it.
+        const QString rootsLink = sticky + QStringLiteral("/root.conf");
+        QVERIFY(QFile::link(secret, rootsLink));
+        QCOMPARE(runIdlegpu({QStringLiteral("--check-config"), QStringLiteral("--config"), rootsLink}, &output), 0);
+
+        // alice's idlegpu follows her own link there to her own config.
+        const QString hers = QDir(alice.home()).filePath(QStringLiteral("idlegpu.conf"));
+        const QString herLink = sticky + QStringLiteral("/alice.conf");
+        QCOMPARE(alice.run(QStringLiteral("printf '[defaults]\\ninterval_seconds=60\\n' > '%1' && chmod 0600 '%1' && "
+                                          "ln -s '%1' '%2'")
+                               .arg(hers, herLink)),
+                 0);
+        QCOMPARE(alice.run(QStringLiteral("XDG_RUNTIME_DIR=\"$HOME\" XDG_STATE_HOME=\"$HOME\" '%1' --check-config "
+                                          "--config '%2'")
+                               .arg(binary(), herLink),
+                           &output),
+                 0);
+    }
+
     // Item 2: root's own file in a folder every user can write (not sticky): anyone could replace it. The service
     // refuses to run, as it refuses a file others can write.
     void fileInAFolderOthersCanWriteIsRefused()

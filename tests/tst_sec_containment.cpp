@@ -302,6 +302,75 @@ private Q_SLOTS:
         killedReaperIsSwept(parent.path());
     }
 
+    // Two workloads whose ids agree in their first 250 bytes (names are only bounded by the config's line) get two
+    // cgroups: a cgroup name cut short would put them in one, and the second's start, which ends what an earlier run
+    // left in its cgroup, would kill the first.
+    void longIdsGetCgroupNamesOfTheirOwn()
+    {
+        const QString stem = QStringLiteral("process-") + QString(250, QLatin1Char('x'));
+        const QString parentPath = QStringLiteral("/sys/fs/cgroup/idlegpu.service");
+        const QString firstPath = WorkloadCgroup::pathFor(parentPath, stem + QStringLiteral("-first"));
+        const QString secondPath = WorkloadCgroup::pathFor(parentPath, stem + QStringLiteral("-second"));
+        QVERIFY(firstPath != secondPath);
+        const QString wide = QStringLiteral("process-") + QString(200, QChar(0x4e2d)); // 9 bytes each, encoded
+        for (const QString &path : {firstPath, secondPath, WorkloadCgroup::pathFor(parentPath, wide)}) {
+            QVERIFY2(path.startsWith(parentPath + QStringLiteral("/workload-process-")), qPrintable(path)); // readable
+            QVERIFY2(QFileInfo(path).fileName().toUtf8().size() <= 255, qPrintable(path));
+        }
+        QCOMPARE(WorkloadCgroup::pathFor(parentPath, QStringLiteral("contained")),
+                 parentPath + QStringLiteral("/workload-contained"));
+    }
+
+    // The same, run: the second start leaves the first workload's processes alone.
+    void longIdsRunInCgroupsOfTheirOwn()
+    {
+        const QString stem = QStringLiteral("process-") + QString(250, QLatin1Char('x'));
+        QString why;
+        const QString mount = cgroup2Mount(&why);
+        if (mount.isEmpty())
+            QSKIP(qPrintable(why));
+        TestCgroup parent(mount, QStringLiteral("idlegpu-test-long-"));
+        QVERIFY(parent.made());
+        QTemporaryDir dir;
+        ProcessRunner runner(SystemClock::instance(), reaperPath());
+        runner.setCgroupParent(parent.path());
+        const QByteArray firstToken = QUuid::createUuid().toByteArray(QUuid::Id128);
+        const QByteArray secondToken = QUuid::createUuid().toByteArray(QUuid::Id128);
+        WorkloadConfig first = containedWorkload(firstToken, dir.path());
+        first.id = first.name = stem + QStringLiteral("-first");
+        WorkloadConfig second = containedWorkload(secondToken, dir.path());
+        second.id = second.name = stem + QStringLiteral("-second");
+
+        QVERIFY(runner.start(first, {0}, false));
+        QTRY_VERIFY2_WITH_TIMEOUT(settled(firstToken), describe(workloadProcesses(firstToken)).constData(), 20000);
+        QList<pid_t> firstPids;
+        for (const Process &process : workloadProcesses(firstToken))
+            firstPids.append(process.pid);
+        QVERIFY(runner.start(second, {0}, false));
+        QTRY_VERIFY2_WITH_TIMEOUT(settled(secondToken), describe(workloadProcesses(secondToken)).constData(), 20000);
+        QTest::qWait(500); // what the second start killed has died by now
+
+        QList<pid_t> stillThere;
+        for (const Process &process : workloadProcesses(firstToken))
+            stillThere.append(process.pid);
+        std::sort(firstPids.begin(), firstPids.end());
+        std::sort(stillThere.begin(), stillThere.end());
+        QCOMPARE(stillThere, firstPids);
+        QCOMPARE(runner.runtimes().value(first.id).state, WorkloadRuntime::Running);
+        const QString firstCgroup = WorkloadCgroup::pathFor(parent.path(), first.id).mid(mount.size());
+        const QString secondCgroup = WorkloadCgroup::pathFor(parent.path(), second.id).mid(mount.size());
+        for (const Process &process : workloadProcesses(firstToken))
+            QCOMPARE(cgroupOf(process.pid), firstCgroup);
+        for (const Process &process : workloadProcesses(secondToken))
+            QCOMPARE(cgroupOf(process.pid), secondCgroup);
+
+        runner.stop(first.id, QStringLiteral("test"));
+        runner.stop(second.id, QStringLiteral("test"));
+        QTRY_COMPARE_WITH_TIMEOUT(runner.runtimes().value(first.id).state, WorkloadRuntime::Stopped, 10000);
+        QTRY_COMPARE_WITH_TIMEOUT(runner.runtimes().value(second.id).state, WorkloadRuntime::Stopped, 10000);
+        QVERIFY(workloadProcesses(firstToken).isEmpty() && workloadProcesses(secondToken).isEmpty());
+    }
+
     // As a subreaper, idlegpu adopts orphans it never started (a program started detached, a control command's
     // escapee): dead, they must be reaped, while a QProcess's own dead child is left to its QProcess.
     void adoptedOrphansAreReapedQProcessChildrenAreNot()

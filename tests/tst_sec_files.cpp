@@ -8,7 +8,10 @@
 //  - the single-instance lock: what alice leaves at $TMPDIR/idlegpu-0 (a file, a link to a root 0600 file, a folder
 //    of hers with a lock naming a process of hers called idlegpu) does not stop root's idlegpu nor chmod the link's
 //    target; a symlinked alias of a running config is "already running"; a folder bob made in alice's place is
-//    refused, not chmodded through.
+//    refused, not chmodded through;
+//  - round 2: the textfile under alice's link in a sticky folder (as /tmp) writes nothing where the link points;
+//    root's /run/idlegpu and lock are root's alone (0700, 0600), and alice's shared flock on a lock an older idlegpu
+//    left (0644), or her try at the one a crash left, does not make root's next start "already running".
 // Each needs root (a second user, mount, mknod) and skips with the reason where that is not given.
 #include "config/config.h"
 #include "config/inifile.h"
@@ -30,6 +33,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <string.h>
+#include <sys/file.h>
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
 #include <unistd.h>
@@ -89,6 +93,17 @@ QStringList warningsWith(const QStringList &parts)
             found.append(message);
     }
     return found;
+}
+
+// Whether a process holds a flock on `path` (an exclusive one cannot be taken now).
+bool lockedByAnother(const QString &path)
+{
+    const int fd = ::open(encoded(path).constData(), O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
+    if (fd < 0)
+        return false;
+    const bool locked = ::flock(fd, LOCK_EX | LOCK_NB) != 0 && errno == EWOULDBLOCK;
+    ::close(fd);
+    return locked;
 }
 
 // A small tmpfs mounted for one test (root only), unmounted when it goes.
@@ -321,6 +336,64 @@ private slots:
                 <= 1); // no temporary file left behind
     }
 
+    // Round 2, item 7: `[metrics] textfile` under a link in a sticky folder every user can write (as /tmp). alice's
+    // link to a folder only root may enter is not followed (fs.protected_symlinks may be 0: idlegpu keeps the rule
+    // itself): nothing is written there, and the config check and the write name the link. root's link is followed.
+    void textfileUnderALinkInAStickyFolder_data()
+    {
+        QTest::addColumn<bool>("alicesLink");
+        QTest::newRow("alice's link: refused") << true;
+        QTest::newRow("root's link: followed") << false;
+    }
+    void textfileUnderALinkInAStickyFolder()
+    {
+        QFETCH(bool, alicesLink);
+        TemporaryUser alice;
+        if (!alice.valid())
+            QSKIP(qPrintable(alice.skipReason()));
+        const QString sticky = openFolder(QStringLiteral("tmp"));
+        QCOMPARE(::chmod(encoded(sticky).constData(), 01777), 0); // as /tmp
+        const QString rootOnly = m_dir->filePath(QStringLiteral("root-only"));
+        QVERIFY(QDir().mkpath(rootOnly));
+        QCOMPARE(::chmod(encoded(rootOnly).constData(), 0700), 0);
+        const QString link = QDir(sticky).filePath(QStringLiteral("metrics"));
+        if (alicesLink)
+            QCOMPARE(alice.run(QStringLiteral("ln -s '%1' '%2'").arg(rootOnly, link)), 0);
+        else
+            QVERIFY(QFile::link(rootOnly, link));
+        const QString prom = QDir(link).filePath(QStringLiteral("idlegpu.prom"));
+
+        const ConfigLoadResult result = ConfigLoader::parse(
+            QStringLiteral("[defaults]\ndevice_root=%1\n\n[process-a]\ncmd=sleep 1000\n\n[metrics]\ntextfile = %2\n")
+                .arg(m_dev->path(), prom)
+                .toUtf8(),
+            m_dir->filePath(QStringLiteral("idlegpu.conf")));
+        QVERIFY(result.ok());
+        bool said = false;
+        for (const ConfigDiagnostic &diagnostic : result.diagnostics)
+            said = said || (diagnostic.message.contains(QLatin1String("textfile")) && diagnostic.message.contains(link)
+                            && diagnostic.message.contains(alice.name()));
+        QCOMPARE(said, alicesLink);
+
+        MetricsTextFile writer([] { return QByteArray("# idlegpu\nidlegpu_up 1\n"); });
+        writer.setPath(prom);
+        const QStringList inRootOnly = QDir(rootOnly).entryList(QDir::AllEntries | QDir::Hidden | QDir::System
+                                                                | QDir::NoDotAndDotDot);
+        QCOMPARE(writer.writeNow(), !alicesLink);
+        const QStringList after = QDir(rootOnly).entryList(QDir::AllEntries | QDir::Hidden | QDir::System
+                                                           | QDir::NoDotAndDotDot);
+        if (alicesLink) {
+            QCOMPARE(after, inRootOnly);
+            const QStringList warned = warningsWith({QStringLiteral("cannot write the metrics to"), prom, link});
+            QVERIFY2(warned.size() == 1, qPrintable(g_messages.join(QLatin1Char('\n'))));
+            QVERIFY2(warned.first().contains(alice.name()), qPrintable(warned.first()));
+        } else {
+            QCOMPARE(after, QStringList{QStringLiteral("idlegpu.prom")});
+            QCOMPARE(contentsOf(QDir(rootOnly).filePath(QStringLiteral("idlegpu.prom"))),
+                     QByteArray("# idlegpu\nidlegpu_up 1\n"));
+        }
+    }
+
     // Item 3, the mechanism: in a folder of root's own, what is not a regular file is not replaced (a FIFO or a
     // device) nor followed (a link); a regular file is written 0644.
     void textfileNeverReplacesANonRegularFile_data()
@@ -515,6 +588,87 @@ private slots:
         QVERIFY(!output.contains("already running"));
         QCOMPARE(contentsOf(secret), QByteArray("root's secret\n"));
         QCOMPARE(modeOf(secret), 0600);
+    }
+
+    // Round 2, item 8: root's idlegpu outside the system unit (supervisord, a shell) keeps its lock in /run/idlegpu,
+    // which must be root's alone: a user who could open the lock could hold a shared flock on it after a crash, and
+    // root's next start would say "already running" (pid long dead) and exit 2, which no service manager restarts.
+    //  - "older version": /run/idlegpu 0755 and a lock 0644 as idlegpu used to leave them, alice holding a shared
+    //    flock on it: the folder is narrowed to 0700 and the lock replaced, and root's idlegpu runs;
+    //  - "crash": the lock a killed idlegpu left (0600 in a 0700 folder) cannot be opened by alice, and the next start
+    //    runs.
+    void rootLockIsRootsAloneAndAUserCannotHoldIt_data()
+    {
+        QTest::addColumn<bool>("olderVersion");
+        QTest::newRow("left by an older version, alice holding it") << true;
+        QTest::newRow("left by a crash") << false;
+    }
+    void rootLockIsRootsAloneAndAUserCannotHoldIt()
+    {
+        QFETCH(bool, olderVersion);
+        TemporaryUser alice;
+        if (!alice.valid())
+            QSKIP(qPrintable(alice.skipReason()));
+        const QString runtime = QStringLiteral("/run/idlegpu");
+        const QString tmp = openFolder(QStringLiteral("tmp"));
+        const QString config = writeHeadlessConfig(m_dir->filePath(QStringLiteral("idlegpu.conf")));
+        struct stat configStatus{};
+        QCOMPARE(::stat(encoded(config).constData(), &configStatus), 0);
+        const QString lock = QDir(runtime).filePath(QStringLiteral("idlegpu-%1-%2.lock")
+                                                         .arg(quint64(configStatus.st_dev), 0, 16)
+                                                         .arg(quint64(configStatus.st_ino)));
+        const auto aliceCanOpen = [&] { return alice.run(QStringLiteral("exec 3<'%1'").arg(lock)) == 0; };
+        // alice's shared flock on the lock, held in the background by flock(1) (which runs sleep while it holds it).
+        const auto aliceHolds = [&] {
+            QByteArray pid;
+            alice.run(QStringLiteral("flock -s '%1' sleep 300 >/dev/null 2>&1 & echo $!").arg(lock), &pid);
+            const qint64 flock = pid.trimmed().toLongLong();
+            return QTest::qWaitFor([&] { return lockedByAnother(lock) || !processAlive(flock); }, 5000)
+                   && processAlive(flock);
+        };
+
+        QByteArray output;
+        std::function<void()> checkCrashed = [] {}; // after the restart, which is what the attack is after
+        if (olderVersion) {
+            QDir().mkpath(runtime);
+            QCOMPARE(::chmod(encoded(runtime).constData(), 0755), 0);
+            QProcess gone;
+            gone.start(QStringLiteral("true"));
+            QVERIFY(gone.waitForStarted());
+            const qint64 deadPid = gone.processId();
+            QVERIFY(gone.waitForFinished());
+            writeFile(lock, QByteArray::number(deadPid) + '\n');
+            QCOMPARE(::chmod(encoded(lock).constData(), 0644), 0);
+            QVERIFY2(aliceHolds(), "alice cannot hold the older version's lock: the test's premise is gone");
+        } else {
+            auto first = startHeadless(config, tmp);
+            const bool started = awaitMonitoring(first.get(), &output);
+            const int runtimeMode = modeOf(runtime), lockMode = modeOf(lock);
+            const bool openWhileRunning = aliceCanOpen();
+            first->kill(); // a crash: the lock stays behind
+            first->waitForFinished(10000);
+            QVERIFY2(started, output.constData());
+            QVERIFY(QFile::exists(lock));
+            const bool openAfterCrash = aliceCanOpen();
+            alice.run(QStringLiteral("flock -s '%1' sleep 300 >/dev/null 2>&1 &").arg(lock)); // she tries all the same
+            checkCrashed = [=] {
+                QVERIFY2(!openWhileRunning, "alice can open root's running idlegpu's lock");
+                QVERIFY2(!openAfterCrash, "alice can open the lock a crashed idlegpu left");
+                QCOMPARE(runtimeMode, 0700);
+                QCOMPARE(lockMode, 0600);
+            };
+        }
+
+        auto idlegpu = startHeadless(config, tmp);
+        output.clear();
+        const bool started = awaitMonitoring(idlegpu.get(), &output);
+        const int lockMode = modeOf(lock);
+        stop(idlegpu.get());
+        QVERIFY2(started, output.constData());
+        QVERIFY2(!output.contains("already running"), output.constData());
+        checkCrashed();
+        QCOMPARE(modeOf(runtime), 0700);
+        QCOMPARE(lockMode, 0600);
     }
 
     // Item 9: the lock is the config's, not its path's: an alias of a running config through a symbolic link is

@@ -135,6 +135,102 @@ private slots:
         QVERIFY(!SecureFile::openTrustedFile(mine, m_self).ok());
     }
 
+    // The kernel's protected_symlinks rule, kept whatever fs.protected_symlinks says: in a sticky folder every user
+    // may write (/tmp), a link is followed only when it is root's or the user's idlegpu runs as. A stranger's link
+    // there, as the file or as a folder on the way, is refused naming the link; ours is followed.
+    void stickyFolderFollowsOnlyTrustedLinks_data()
+    {
+        QTest::addColumn<bool>("strangers");
+        QTest::addColumn<QString>("via"); // the file itself, a folder on the way, the file's place for a replace
+        QTest::newRow("our link to a file") << false << "file";
+        QTest::newRow("our link to a folder") << false << "folder";
+        QTest::newRow("our link in the file's place") << false << "place";
+        QTest::newRow("a stranger's link to a file") << true << "file";
+        QTest::newRow("a stranger's link to a folder") << true << "folder";
+        QTest::newRow("a stranger's link in the file's place") << true << "place";
+    }
+    void stickyFolderFollowsOnlyTrustedLinks()
+    {
+        QFETCH(bool, strangers);
+        QFETCH(QString, via);
+        if (strangers && ::geteuid() != 0)
+            QSKIP("giving a link to another uid needs root");
+        const QString sticky = m_dir->filePath(QStringLiteral("tmp"));
+        QVERIFY(QDir().mkpath(sticky));
+        QCOMPARE(::chmod(encoded(sticky).constData(), 01777), 0);
+        const QString privateFolder = m_dir->filePath(QStringLiteral("private"));
+        QVERIFY(QDir().mkpath(privateFolder));
+        QCOMPARE(::chmod(encoded(privateFolder).constData(), 0700), 0);
+        const QString secret = privateFolder + QStringLiteral("/secret.conf");
+        writeText(secret, "secret=1\n", 0600);
+        const QString link = sticky + QStringLiteral("/link");
+        QVERIFY(QFile::link(via == QLatin1String("folder") ? privateFolder : secret, link));
+        if (strangers)
+            QCOMPARE(::lchown(encoded(link).constData(), kStranger, kStranger), 0);
+
+        SecureFile::Opened opened;
+        QString name;
+        if (via == QLatin1String("file"))
+            opened = SecureFile::openTrustedFile(link, m_self);
+        else if (via == QLatin1String("folder"))
+            opened = SecureFile::openTrustedFolder(link, m_self);
+        else
+            opened = SecureFile::openTrustedFolderOf(link, m_self, &name);
+        if (!strangers) {
+            QVERIFY2(opened.ok(), qPrintable(opened.error));
+            QCOMPARE(opened.path, via == QLatin1String("file") ? secret : privateFolder);
+            if (via == QLatin1String("place"))
+                QCOMPARE(name, QStringLiteral("secret.conf"));
+            return;
+        }
+        QVERIFY(!opened.ok());
+        QVERIFY(opened.untrusted);
+        QVERIFY2(opened.error.startsWith(link + QLatin1Char(' ')), qPrintable(opened.error));
+        QVERIFY2(opened.error.contains(QStringLiteral("uid %1").arg(kStranger)), qPrintable(opened.error));
+        QVERIFY2(opened.error.contains(QLatin1String("sticky")), qPrintable(opened.error));
+
+        // The same link one folder deeper, under a folder of ours: refused all the same.
+        const QString deeper = sticky + QStringLiteral("/ours");
+        QVERIFY(QDir().mkpath(deeper));
+        QCOMPARE(::rename(encoded(link).constData(), encoded(deeper + QStringLiteral("/link")).constData()), 0);
+        QVERIFY(SecureFile::openTrustedFolder(deeper, m_self).ok());
+        QCOMPARE(::chmod(encoded(deeper).constData(), 01777), 0);
+        QVERIFY(!SecureFile::openTrustedFile(deeper + QStringLiteral("/link/secret.conf"), m_self).ok());
+        QVERIFY(!SecureFile::openTrustedFile(deeper + QStringLiteral("/link"), m_self).ok());
+    }
+
+    // protected_regular's concern, for a replace: in a sticky folder others may write, a stranger's file in the
+    // file's place is theirs, not replaced; and a file with a second hard link there may be anybody's file, not read.
+    void stickyFolderKeepsStrangersFiles()
+    {
+        if (::geteuid() != 0)
+            QSKIP("giving a file to another uid needs root");
+        const QString sticky = m_dir->filePath(QStringLiteral("tmp"));
+        QVERIFY(QDir().mkpath(sticky));
+        QCOMPARE(::chmod(encoded(sticky).constData(), 01777), 0);
+        const QString theirs = sticky + QStringLiteral("/idlegpu.prom");
+        writeText(theirs, "theirs", 0666);
+        QCOMPARE(::chown(encoded(theirs).constData(), kStranger, kStranger), 0);
+        const SecureFile::Opened folder = SecureFile::openTrustedFolder(sticky, m_self);
+        QVERIFY2(folder.ok(), qPrintable(folder.error));
+        QString error;
+        QVERIFY(!SecureFile::replaceFileAt(folder.fd.get(), QStringLiteral("idlegpu.prom"), "ours", 0644, true,
+                                           &error));
+        QVERIFY2(error.contains(QStringLiteral("uid %1").arg(kStranger)), qPrintable(error));
+        QCOMPARE(readBack(theirs), QByteArray("theirs"));
+        QCOMPARE(QDir(sticky).entryList(QDir::Files | QDir::Hidden).size(), 1); // no temporary left
+
+        const QString ours = m_dir->filePath(QStringLiteral("ours.conf"));
+        writeText(ours, "x=1\n", 0600);
+        const QString alias = sticky + QStringLiteral("/alias.conf");
+        QCOMPARE(::link(encoded(ours).constData(), encoded(alias).constData()), 0);
+        const SecureFile::Opened opened = SecureFile::openTrustedFile(alias, m_self);
+        QVERIFY(!opened.ok());
+        QVERIFY2(opened.error.startsWith(alias + QLatin1Char(' ')) && opened.error.contains(QLatin1String("hard link")),
+                 qPrintable(opened.error));
+        QVERIFY(SecureFile::openTrustedFile(ours, m_self).ok()); // in a folder only we can write: ours
+    }
+
     // A FIFO is refused at once: nothing waits for a writer that never comes.
     void refusesAFifoWithoutBlocking()
     {

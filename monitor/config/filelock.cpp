@@ -13,6 +13,23 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+namespace {
+
+// A lock file only this user's processes can have open: this user's, mode 0600, one name. Any other (an older
+// idlegpu's 0644 one, a hard link to it) may be open in another user's process, whose flock would keep every
+// idlegpu of this user from starting.
+bool privateLockFile(const struct stat &st)
+{
+    return st.st_uid == ::geteuid() && (st.st_mode & 077) == 0 && st.st_nlink == 1;
+}
+
+bool sameFile(const struct stat &a, const struct stat &b)
+{
+    return a.st_dev == b.st_dev && a.st_ino == b.st_ino;
+}
+
+} // namespace
+
 FileLock::Result FileLock::acquire(int folderFd, const QString &name, QString *error)
 {
     release();
@@ -26,8 +43,12 @@ FileLock::Result FileLock::acquire(int folderFd, const QString &name, QString *e
     // A holder that lets go removes the file: a file locked after that is no longer the one at `name`, and is tried
     // again.
     for (int attempt = 0; attempt < 20; ++attempt) {
-        UniqueFd file(::openat(folderFd, encoded.constData(), O_RDWR | O_CREAT | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC,
-                               0644));
+        UniqueFd file(::openat(folderFd, encoded.constData(), O_RDWR | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC));
+        if (!file.valid() && errno == ENOENT)
+            file.reset(::openat(folderFd, encoded.constData(),
+                                O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC, 0600));
+        if (!file.valid() && errno == EEXIST)
+            continue; // made meanwhile by another idlegpu
         if (!file.valid())
             return fail(errnoText(errno));
         struct stat opened{};
@@ -35,6 +56,16 @@ FileLock::Result FileLock::acquire(int folderFd, const QString &name, QString *e
             return fail(errnoText(errno));
         if (!S_ISREG(opened.st_mode))
             return fail(QStringLiteral("not a regular file"));
+        if (!privateLockFile(opened)) {
+            // Never waited for nor reused: a fresh file takes its place, which only this user can open.
+            struct stat named{};
+            if (::fstatat(folderFd, encoded.constData(), &named, AT_SYMLINK_NOFOLLOW) == 0 && sameFile(named, opened)
+                && ::unlinkat(folderFd, encoded.constData(), 0) != 0)
+                return fail(QStringLiteral("it is open to other users (mode %1, %2 links) and cannot be removed: %3")
+                                .arg(QStringLiteral("%1").arg(opened.st_mode & 07777, 4, 8, QLatin1Char('0')),
+                                     QString::number(qulonglong(opened.st_nlink)), errnoText(errno)));
+            continue;
+        }
         if (::flock(file.get(), LOCK_EX | LOCK_NB) != 0) {
             if (errno != EWOULDBLOCK)
                 return fail(errnoText(errno));
@@ -44,8 +75,7 @@ FileLock::Result FileLock::acquire(int folderFd, const QString &name, QString *e
             return Result::HeldByAnother;
         }
         struct stat named{};
-        if (::fstatat(folderFd, encoded.constData(), &named, AT_SYMLINK_NOFOLLOW) != 0 || named.st_dev != opened.st_dev
-            || named.st_ino != opened.st_ino)
+        if (::fstatat(folderFd, encoded.constData(), &named, AT_SYMLINK_NOFOLLOW) != 0 || !sameFile(named, opened))
             continue;
         // The pid is for messages only: a full disk does not keep idlegpu from holding the lock.
         const QByteArray pid = QByteArray::number(qint64(::getpid())) + '\n';

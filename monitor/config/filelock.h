@@ -4,7 +4,9 @@
 // An exclusive lock held with flock() on a file in a folder nobody else can write (SecureFile::openTrustedFolder):
 // the kernel lets go of it when its process ends, however it ends, so there is no stale lock to take over and no pid
 // that a reused or forged one could be mistaken for. The file holds its holder's pid, for messages only. It is opened
-// without following a link and without waiting on a FIFO; anything but a regular file there is refused.
+// without following a link and without waiting on a FIFO; anything but a regular file there is refused. It is made
+// 0600, and one that another user could have open (another owner, a wider mode, a second hard link: an older
+// idlegpu's 0644 file) is replaced by a fresh one rather than locked: another user's flock on it blocks nothing.
 #include "config/securefile.h"
 
 #include <QString>
@@ -19,7 +21,7 @@ public:
     FileLock(const FileLock &) = delete;
     FileLock &operator=(const FileLock &) = delete;
 
-    // Takes the lock on `name` in the folder open as `folderFd`, making the file (mode 0644) where missing. Never
+    // Takes the lock on `name` in the folder open as `folderFd`, making the file (mode 0600) where missing. Never
     // waits. Failed: *error says why, naming the file as `name`.
     Result acquire(int folderFd, const QString &name, QString *error);
     bool held() const { return m_file.valid(); }

@@ -9,5 +9,6 @@
 
 QString rootRuntimeFolderPath();
 // Opens it when it and every folder above it are root's and writable by nobody else (SecureFile::openTrustedFolder).
-// With `create`, /run/idlegpu is made 0755 where missing.
+// /run/idlegpu is root's alone, 0700: made so with `create` where missing, narrowed to it where an older idlegpu
+// left it wider. Slurm's prolog and health check, which read the heartbeat there, run as root.
 SecureFile::Opened openRootRuntimeFolder(bool create);

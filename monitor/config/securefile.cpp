@@ -7,6 +7,7 @@
 
 #include <QDir>
 #include <QFile>
+#include <QRandomGenerator>
 #include <QStringList>
 
 #include <errno.h>
@@ -91,6 +92,30 @@ QString untrustedReason(const struct stat &st, const QString &name, uid_t owner)
     return QString();
 }
 
+// A sticky folder others may write (/tmp): anyone can add an entry there, which only its owner can remove.
+bool stickyAndOpenToOthers(const struct stat &folder)
+{
+    return S_ISDIR(folder.st_mode) && (folder.st_mode & S_ISVTX) && (folder.st_mode & (S_IWGRP | S_IWOTH));
+}
+
+// The kernel's protected_symlinks rule (fs/namei.c, may_follow_link), kept whatever fs.protected_symlinks says: in a
+// sticky folder others may write, a link is followed only when it is its follower's or the folder owner's. The
+// folder is trusted, so its owner is root or `owner`, and the follower is `owner`. Why the link with status `link`,
+// named `linkPath`, in the folder open as `folderFd` and named `folderPath`, is not followed; empty when it is.
+QString unfollowedLinkReason(int folderFd, const QString &folderPath, const struct stat &link, const QString &linkPath,
+                             uid_t owner)
+{
+    struct stat folder{};
+    if (::fstat(folderFd, &folder) != 0)
+        return QStringLiteral("cannot read the status of %1: %2").arg(folderPath, errnoText(errno));
+    if (!stickyAndOpenToOthers(folder) || link.st_uid == folder.st_uid || link.st_uid == owner || link.st_uid == 0)
+        return QString();
+    return QStringLiteral("%1 is a symbolic link owned by %2, in %3, a sticky folder other users may write: a link "
+                          "there is followed only when it is root's%4")
+        .arg(linkPath, ownerName(link.st_uid), folderPath,
+             owner == 0 ? QString() : QStringLiteral(" or %1's").arg(ownerName(owner)));
+}
+
 QString joinPath(const QString &folder, const QString &name)
 {
     return folder.endsWith(QLatin1Char('/')) ? folder + name : folder + QLatin1Char('/') + name;
@@ -148,11 +173,13 @@ Opened walk(const QString &path, uid_t owner, bool wantFolder)
             return refuse(QStringLiteral("cannot read the status of %1: %2").arg(nextPath, errnoText(errno)));
         if (S_ISLNK(st.st_mode)) {
             // The folder holding the link is trusted (checked when it was entered): only root or the owner could
-            // have put the link there, and only they can swap it.
+            // have put the link there and only they can swap it, except in a sticky folder such as /tmp.
+            if (QString why = unfollowedLinkReason(folder.get(), folderPath, st, nextPath, owner); !why.isEmpty())
+                return refuseUntrusted(why);
             if (++links > kMaxLinks)
                 return refuse(QStringLiteral("too many symbolic links on the way to %1").arg(path));
             char target[PATH_MAX + 1];
-            const ssize_t size = ::readlinkat(folder.get(), encoded.constData(), target, PATH_MAX);
+            const ssize_t size = ::readlinkat(next.get(), "", target, PATH_MAX); // the link whose owner was checked
             if (size < 0)
                 return refuse(QStringLiteral("cannot read the link %1: %2").arg(nextPath, errnoText(errno)));
             const QString targetPath = QFile::decodeName(QByteArray(target, size));
@@ -180,6 +207,14 @@ Opened walk(const QString &path, uid_t owner, bool wantFolder)
             return refuse(QStringLiteral("%1 is not a regular file").arg(nextPath));
         if (QString why = untrustedReason(st, nextPath, owner); !why.isEmpty())
             return refuseUntrusted(why);
+        // A hard link another user made in /tmp to a file of root's would pass for root's own file there.
+        if (st.st_nlink > 1) {
+            struct stat holder{};
+            if (::fstat(folder.get(), &holder) != 0 || stickyAndOpenToOthers(holder))
+                return refuseUntrusted(QStringLiteral("%1 has %2 hard links, in %3, a sticky folder other users may "
+                                                      "write: any of them may have linked it there")
+                                           .arg(nextPath, QString::number(qulonglong(st.st_nlink)), folderPath));
+        }
         // Opened again from the same trusted folder, for reading, without following a link and without waiting on
         // anything that is not a plain file; the same inode as the one checked.
         UniqueFd file(::openat(folder.get(), encoded.constData(), O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC));
@@ -229,19 +264,22 @@ Opened openTrustedFolderOf(const QString &path, uid_t owner, QString *name)
         if (!folder.ok())
             return folder;
         const QByteArray encoded = QFile::encodeName(base);
+        const UniqueFd entry(::openat(folder.fd.get(), encoded.constData(), O_PATH | O_NOFOLLOW | O_CLOEXEC));
         struct stat st{};
-        if (::fstatat(folder.fd.get(), encoded.constData(), &st, AT_SYMLINK_NOFOLLOW) != 0 || !S_ISLNK(st.st_mode)) {
+        if (!entry.valid() || ::fstat(entry.get(), &st) != 0 || !S_ISLNK(st.st_mode)) {
             *name = base;
             return folder;
         }
-        // The link is in a trusted folder: only root or the owner could have put it there.
+        // The link is in a trusted folder: only root or the owner could have put it there, except in a sticky one.
+        const QString linkPath = joinPath(folder.path, base);
+        if (QString why = unfollowedLinkReason(folder.fd.get(), folder.path, st, linkPath, owner); !why.isEmpty())
+            return refuseUntrusted(why);
         if (links >= kMaxLinks)
             return refuse(QStringLiteral("too many symbolic links on the way to %1").arg(path));
         char target[PATH_MAX + 1];
-        const ssize_t size = ::readlinkat(folder.fd.get(), encoded.constData(), target, PATH_MAX);
+        const ssize_t size = ::readlinkat(entry.get(), "", target, PATH_MAX);
         if (size < 0)
-            return refuse(QStringLiteral("cannot read the link %1: %2")
-                              .arg(joinPath(folder.path, base), errnoText(errno)));
+            return refuse(QStringLiteral("cannot read the link %1: %2").arg(linkPath, errnoText(errno)));
         const QString targetPath = QFile::decodeName(QByteArray(target, size));
         current = targetPath.startsWith(QLatin1Char('/')) ? targetPath : joinPath(folder.path, targetPath);
     }
@@ -299,14 +337,22 @@ bool replaceFileAt(int folderFd, const QString &name, const QByteArray &contents
         return fail(QStringLiteral("cannot read the status of %1: %2").arg(name, errnoText(errno)));
     if (exists && !S_ISREG(existing.st_mode))
         return fail(QStringLiteral("%1 is not a regular file (a link, FIFO, device or folder): not replaced").arg(name));
+    // As the kernel's protected_regular: in a sticky folder others may write, another user's file is theirs.
+    struct stat folder{};
+    if (::fstat(folderFd, &folder) != 0)
+        return fail(QStringLiteral("cannot read the status of the folder of %1: %2").arg(name, errnoText(errno)));
+    if (exists && stickyAndOpenToOthers(folder) && existing.st_uid != ::geteuid() && existing.st_uid != folder.st_uid)
+        return fail(QStringLiteral("%1 is owned by %2, in a sticky folder other users may write: not replaced")
+                        .arg(name, ownerName(existing.st_uid)));
     if (exists && keepMode)
         mode = existing.st_mode & 07777;
 
-    // A name nobody else can have made: O_EXCL fails on anything already there, a link included.
+    // A name nobody else can have made: O_EXCL fails on anything already there, a link included; random, so that
+    // another user cannot make every name it would try first in a sticky folder.
     QByteArray temporary;
     UniqueFd out;
     for (int attempt = 0; attempt < 100 && !out.valid(); ++attempt) {
-        temporary = "." + target + ".tmp" + QByteArray::number(::getpid()) + "." + QByteArray::number(attempt);
+        temporary = "." + target + ".tmp" + QByteArray::number(QRandomGenerator::system()->generate64(), 36);
         out.reset(::openat(folderFd, temporary.constData(), O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC,
                            mode & 0777));
         if (!out.valid() && errno != EEXIST)

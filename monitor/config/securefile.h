@@ -12,7 +12,10 @@
 //    that group is root's or the owner's own group with nobody else in it;
 //  - a path is walked one component at a time from "/" with O_NOFOLLOW, checking each folder on the fd it was
 //    opened as; a symbolic link is followed only when the folder that holds it is trusted (only a trusted owner
-//    could have put it there or can swap it), so nothing can be switched between the check and the use.
+//    could have put it there or can swap it), so nothing can be switched between the check and the use;
+//  - in a sticky folder others may write, where anyone may add an entry, the kernel's protected_symlinks and
+//    protected_hardlinks rules hold whatever fs.protected_* say: a link is followed only when it is root's or
+//    `owner`'s, a file with a second hard link is refused, and another user's file is not replaced.
 // Plain POSIX under Qt strings: no QFile, which opens by name again and follows links.
 #include <QByteArray>
 #include <QString>
@@ -76,8 +79,8 @@ std::optional<QByteArray> readAll(int fd, qint64 maxBytes, QString *error);
 // Replaces `name` in the folder open as `folderFd` with `contents` in one rename: a temporary file made there with
 // O_EXCL, written in full and flushed to disk (fsync), then renamed over `name`. A short write, or ENOSPC at write,
 // fsync or close, leaves the old file as it was and says why. An existing `name` that is not a regular file (a
-// link, FIFO, device or folder) is refused, never followed or replaced. A new file gets `mode`; an existing one
-// keeps its own mode when keepMode is set.
+// link, FIFO, device or folder) is refused, never followed or replaced, and so is another user's file in a sticky
+// folder. A new file gets `mode`; an existing one keeps its own mode when keepMode is set.
 bool replaceFileAt(int folderFd, const QString &name, const QByteArray &contents, mode_t mode, bool keepMode,
                    QString *error);
 

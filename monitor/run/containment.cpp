@@ -7,6 +7,7 @@
 #include "base/logging.h"
 
 #include <QByteArray>
+#include <QCryptographicHash>
 #include <QDir>
 #include <QFile>
 #include <QFileInfo>
@@ -26,6 +27,9 @@
 namespace {
 
 QString g_workloadCgroupParent;
+
+// "workload-", this much of the encoded id, '+' and 32 hex digits of its SHA-256: at most 255 bytes.
+constexpr qsizetype kMaxReadableBytes = 200;
 
 QByteArray readKernelFile(const QString &path)
 {
@@ -178,8 +182,18 @@ QString Containment::workloadCgroupParent()
 QString WorkloadCgroup::pathFor(const QString &parent, const QString &workloadId)
 {
     QByteArray name = workloadId.toUtf8().toPercentEncoding("-_");
-    if (name.size() > 200) // a folder name has at most 255 bytes
-        name = name.left(200);
+    // A folder name has at most 255 bytes. A longer id keeps a readable start and gets its whole self's hash after a
+    // '+', which percent-encoding never leaves in a name: two ids never share a cgroup, nor does a short id look like
+    // a long one's.
+    if (name.size() > kMaxReadableBytes) {
+        qsizetype cut = kMaxReadableBytes;
+        if (name.at(cut - 1) == '%')
+            cut -= 1;
+        else if (name.at(cut - 2) == '%')
+            cut -= 2;
+        name = name.left(cut) + '+'
+               + QCryptographicHash::hash(workloadId.toUtf8(), QCryptographicHash::Sha256).toHex().left(32);
+    }
     return parent + QStringLiteral("/workload-") + QString::fromLatin1(name);
 }
 

@@ -56,7 +56,8 @@ bool moveSelfToLeaf(const QString &delegated, QString *error);
 // One workload's cgroup v2 folder, <parent>/workload-<id>.
 namespace WorkloadCgroup {
 
-// The folder's path for this workload (the id percent-encoded, so that two ids never share one).
+// The folder's path for this workload: the id percent-encoded, so that two ids never share one; an id longer than a
+// folder name may be, its first 200 encoded bytes, '+' and a hash of the whole id.
 QString pathFor(const QString &parent, const QString &workloadId);
 // Makes the folder (or takes the one a previous run left, ending what still runs in it); false with *error.
 bool create(const QString &cgroup, QString *error);
