@@ -5,7 +5,11 @@
 // `fuser` on all nodes every 10 s). Prints a table and the ratio; never a pass/fail.
 //
 //   bench_preemption [--trials N] [--bystanders N] [--fds-per-bystander N] [--no-gpumon]
-//                    [--gpumon-gpus N] [--gpumon-interval-ms N]
+//                    [--gpumon-gpus N] [--gpumon-interval-ms N] [--stuck-log]
+//
+// --stuck-log (as root, with the tests built): idlegpu's workload runs as nobody with log= a file of nobody's own
+// FUSE mount (test_fusefile --hang-writes) whose daemon answers no write, so that the workload's log writer is stuck
+// in the kernel from its first line on; the figures are then the preemption latency with a stuck log.
 //
 // Bystanders are idle processes holding files open, so that the /proc scan (and fuser) has real work to do.
 // Each trial is a new process that opens nvidiactl, nvidia-uvm and the GPU's node, in that order, and holds them,
@@ -23,6 +27,7 @@
 #include "devices/fakegpufolder.h"
 
 #include <QCoreApplication>
+#include <QDir>
 #include <QFile>
 #include <QMap>
 #include <QProcess>
@@ -36,6 +41,7 @@
 #include <cstdio>
 #include <fcntl.h>
 #include <signal.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -152,8 +158,48 @@ struct Latencies
     Discards discarded;
 };
 
-// idlegpu --headless on one fake GPU; trials one after another.
-static Latencies measureIdlegpu(const QTemporaryDir &dir, int trials)
+// The log= of --stuck-log: a file of nobody's FUSE mount whose daemon leaves every write unanswered, while it runs.
+class StuckLog
+{
+public:
+    static constexpr int kNobody = 65534;
+
+    explicit StuckLog(const QString &mountPoint) : m_mountPoint(mountPoint)
+    {
+        if (geteuid() != 0) {
+            m_error = QStringLiteral("--stuck-log needs root (a FUSE mount made by hand, a workload run as nobody)");
+            return;
+        }
+        QDir().mkpath(mountPoint);
+        ::chmod(QFile::encodeName(mountPoint).constData(), 0755);
+        m_daemon.setProcessChannelMode(QProcess::ForwardedErrorChannel);
+        m_daemon.start(QCoreApplication::applicationDirPath() + QStringLiteral("/test_fusefile"),
+                       {mountPoint, QString::number(kNobody), QString::number(kNobody),
+                        QStringLiteral("--hang-writes")});
+        QByteArray line;
+        while (m_daemon.waitForReadyRead(10000) && !line.contains('\n'))
+            line += m_daemon.readAllStandardOutput();
+        if (!line.startsWith("ready"))
+            m_error = QStringLiteral("test_fusefile (built with the tests) did not mount: %1 %2")
+                          .arg(QString::fromLocal8Bit(line.trimmed()), m_daemon.errorString());
+    }
+    ~StuckLog()
+    {
+        m_daemon.terminate();
+        m_daemon.waitForFinished(5000);
+    }
+    QString error() const { return m_error; }
+    QString file() const { return m_mountPoint + QStringLiteral("/data"); }
+
+private:
+    QString m_mountPoint;
+    QProcess m_daemon;
+    QString m_error;
+};
+
+// idlegpu --headless on one fake GPU; trials one after another. With `stuckLog`, the workload runs as nobody with
+// that log=.
+static Latencies measureIdlegpu(const QTemporaryDir &dir, int trials, const StuckLog *stuckLog)
 {
     Latencies result;
     const QString dev = dir.filePath(QStringLiteral("dev"));
@@ -161,11 +207,20 @@ static Latencies measureIdlegpu(const QTemporaryDir &dir, int trials)
     const QString events = dir.filePath(QStringLiteral("events"));
     const QString binDir = QCoreApplication::applicationDirPath();
     const QString config = dir.filePath(QStringLiteral("idlegpu.conf"));
+    QString asNobody;
+    if (stuckLog) {
+        // nobody's workload appends its events: the folder open for passing, the file for writing.
+        ::chmod(QFile::encodeName(dir.path()).constData(), 0711);
+        QFile eventsFile(events);
+        eventsFile.open(QIODevice::WriteOnly);
+        eventsFile.setPermissions(QFile::ReadOwner | QFile::WriteOwner | QFile::ReadOther | QFile::WriteOther);
+        asNobody = QStringLiteral("user=nobody\ndir=/\nlog=%1\n").arg(stuckLog->file());
+    }
     QFile configFile(config);
     configFile.open(QIODevice::WriteOnly);
     configFile.write(QStringLiteral("[defaults]\ninterval_seconds=60\nstart_delay_seconds=0\ndevice_root=%1\n\n"
-                                    "[process-bench]\ncmd=%2/sigterm_receiver %3\ngpus=0\nstop_timeout_seconds=2\n")
-                         .arg(dev, binDir, events)
+                                    "[process-bench]\ncmd=%2/sigterm_receiver %3\ngpus=0\nstop_timeout_seconds=2\n%4")
+                         .arg(dev, binDir, events, asNobody)
                          .toUtf8());
     configFile.close();
 
@@ -418,10 +473,15 @@ int main(int argc, char **argv)
 {
     int trials = 200, bystanders = 0, fdsPerBystander = 20, gpumonGpus = 0, gpumonIntervalMs = 10000;
     bool gpumon = true;
+    bool stuckLog = false;
     for (int i = 1; i < argc; ++i) {
         const QByteArray arg = argv[i];
         if (arg == "--no-gpumon") {
             gpumon = false;
+            continue;
+        }
+        if (arg == "--stuck-log") {
+            stuckLog = true;
             continue;
         }
         const int value = i + 1 < argc ? atoi(argv[++i]) : 0;
@@ -452,7 +512,15 @@ int main(int argc, char **argv)
     QTemporaryDir dir;
     dir.setAutoRemove(qEnvironmentVariableIsEmpty("BENCH_KEEP"));
     fprintf(stderr, "work folder: %s\n", qPrintable(dir.path()));
-    const Latencies idlegpu = measureIdlegpu(dir, trials);
+    std::unique_ptr<StuckLog> fuse;
+    if (stuckLog) {
+        fuse = std::make_unique<StuckLog>(dir.filePath(QStringLiteral("fuse")));
+        if (!fuse->error().isEmpty()) {
+            fprintf(stderr, "%s\n", qPrintable(fuse->error()));
+            return 77;
+        }
+    }
+    const Latencies idlegpu = measureIdlegpu(dir, trials, fuse.get());
     Latencies gpumonLatencies;
     if (gpumon) {
         fprintf(stderr, "gpu_mon's method: %d trials on %d fake GPUs, fuser every %d ms (about %d s)\n", trials,
@@ -473,6 +541,9 @@ int main(int argc, char **argv)
     };
     printf("Preemption latency, foreign open() -> SIGTERM in the workload (fake nodes)\n");
     printf("bystanders: %d processes x %d fds\n", bystanders, fdsPerBystander);
+    if (stuckLog)
+        printf("the workload runs as nobody, its log= on a FUSE file whose daemon answers no write (its writer "
+               "stuck)\n");
     printf("idlegpu --headless: %zu trials ok, %d failed, %d discarded\n", ours.size(), idlegpu.failures,
            discardedCount(idlegpu.discarded));
     printDiscards(idlegpu.discarded);

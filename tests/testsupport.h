@@ -138,6 +138,8 @@ public:
     QString path() const { return m_dir.path(); }
     QString file() const { return m_dir.filePath(QStringLiteral("data")); }
     void hangAll();
+    // The daemon's pid: a watchdog thread's SIGTERM to it ends the mount, and fails whatever waits on it.
+    qint64 daemonPid() const { return m_daemon.processId(); }
 
 private:
     QTemporaryDir m_dir;

@@ -260,6 +260,8 @@ private Q_SLOTS:
         QTRY_COMPARE_WITH_TIMEOUT(stateOf(runner, "svc").pid, qint64(0), 5000);
         runner.stop("svc", QStringLiteral("test"));
         QTRY_COMPARE_WITH_TIMEOUT(stateOf(runner, "svc").state, WorkloadRuntime::Stopped, 5000);
+        // idlegpu's last line reaches the file through the log writer, which appends it once it has it.
+        QTRY_VERIFY_WITH_TIMEOUT(readAll(config.log).contains("idlegpu: stopped svc: test"), 5000);
         const QByteArray log = readAll(config.log);
         QVERIFY2(log.contains("idlegpu: running start_cmd of svc (GPUs 0)"), log.constData());
         QVERIFY2(log.contains("\nlending\n"), log.constData());

@@ -262,6 +262,8 @@ private Q_SLOTS:
         QTRY_VERIFY_WITH_TIMEOUT(readAll(logPath).contains("to stderr\n"), 5000);
         runner.stop(QStringLiteral("w"), QStringLiteral("a foreign process opened GPU 0"));
         QTRY_COMPARE_WITH_TIMEOUT(stateOf(runner, "w"), WorkloadRuntime::Stopped, 5000);
+        // idlegpu's last line reaches the file through the log writer, which appends it once it has it.
+        QTRY_VERIFY_WITH_TIMEOUT(readAll(logPath).contains(" idlegpu: stopped w: "), 5000);
 
         const QStringList lines = QString::fromUtf8(readAll(logPath)).split(QLatin1Char('\n'));
         QCOMPARE(lines.size(), 6);
@@ -287,6 +289,7 @@ private Q_SLOTS:
         config.log = logPath;
         QVERIFY(runner.start(config, {}, true));
         QTRY_COMPARE_WITH_TIMEOUT(stateOf(runner, "w"), WorkloadRuntime::BackingOff, 5000);
+        QTRY_VERIFY_WITH_TIMEOUT(readAll(logPath).contains(" idlegpu: w exited with code 3\n"), 5000);
         struct stat info {};
         QCOMPARE(::stat(QFile::encodeName(logPath).constData(), &info), 0);
         QCOMPARE(info.st_mode & 07777, mode_t(0600));
@@ -607,7 +610,8 @@ private Q_SLOTS:
         runner.stop(QStringLiteral("w"), QStringLiteral("test"));
         QTRY_COMPARE_WITH_TIMEOUT(stateOf(runner, "w"), WorkloadRuntime::Stopped, 10000);
         QVERIFY(!processAlive(child));
-        QVERIFY(readAll(config.log).contains(" idlegpu: stopped w: test\n")); // idlegpu still writes its lines
+        // idlegpu still has its lines written (by the log writer, once it has them)
+        QTRY_VERIFY_WITH_TIMEOUT(readAll(config.log).contains(" idlegpu: stopped w: test\n"), 5000);
         QVERIFY(readAll(config.log).contains(" as user nobody\n")); // the start line names who it runs as
     }
 

@@ -153,6 +153,8 @@ private Q_SLOTS:
                                     << "usage: idlegpu-reaper";
         QTest::newRow("log without socket") << QStringList{"--log", "DIR/w.log", "--", "touch", "DIR/ran"} << 2
                                             << "usage: idlegpu-reaper";
+        QTest::newRow("log writer's cgroup without log")
+            << QStringList{"--log-cgroup-fd", "0", "--", "touch", "DIR/ran"} << 2 << "usage: idlegpu-reaper";
         QTest::newRow("no environment") << QStringList{"--env-fd", "999", "--", "touch", "DIR/ran"} << 127
                                         << "idlegpu-reaper: cannot read the environment (--env-fd 999): Bad file "
                                            "descriptor";

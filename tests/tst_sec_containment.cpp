@@ -494,6 +494,65 @@ private Q_SLOTS:
         QVERIFY2(log.contains("leaving"), log.constData()); // the sweep said what it found
         QVERIFY2(workloadProcesses(token).isEmpty(), log.constData());
     }
+
+    // A workload's log writer (issue 28, finding 1) runs as the workload's user and may be stuck for good on her FUSE
+    // file: it lives in the cgroup log-writers beside the workload's, outside its session, so that the workload's
+    // stop, the removal of its cgroup and its restart never wait for it.
+    void stuckLogWriterStaysOutOfTheWorkloadsCgroup()
+    {
+        QString why;
+        const QString mount = cgroup2Mount(&why);
+        if (mount.isEmpty())
+            QSKIP(qPrintable(why));
+        TestCgroup parent(mount, QStringLiteral("idlegpu-test-log-"));
+        QVERIFY(parent.made());
+        TemporaryUser alice;
+        if (!alice.valid())
+            QSKIP(qPrintable(alice.skipReason()));
+        FuseMount fuse(alice.uid(), alice.gid(), {.hangWrites = true});
+        if (!fuse.valid())
+            QSKIP(qPrintable(fuse.skipReason()));
+        ProcessRunner runner(SystemClock::instance(), reaperPath());
+        runner.setCgroupParent(parent.path());
+        const QByteArray token = QUuid::createUuid().toByteArray(QUuid::Id128);
+        WorkloadConfig config = containedWorkload(token, alice.home());
+        const QString script = QStringLiteral("while :; do echo printing; sleep 0.01; done");
+        config.cmd = QStringLiteral("sh -c '%1'").arg(script);
+        config.argv = QStringList{QStringLiteral("sh"), QStringLiteral("-c"), script};
+        config.user = alice.name();
+        config.log = fuse.file();
+        const QString id = config.id;
+        const QString own = parent.path().mid(mount.size());
+        const auto writers = [&alice] {
+            QList<pid_t> found;
+            for (const Process &process : allProcesses())
+                if (readAll(QStringLiteral("/proc/%1/comm").arg(process.pid)).trimmed() == "idlegpu-log"
+                    && readAll(QStringLiteral("/proc/%1/status").arg(process.pid))
+                           .contains("\nUid:\t" + QByteArray::number(alice.uid()) + '\t'))
+                    found.append(process.pid);
+            return found;
+        };
+
+        for (int run = 0; run < 2; ++run) { // the second: a restart, the first writer still stuck
+            QVERIFY(runner.start(config, {0}, false));
+            QTRY_VERIFY_WITH_TIMEOUT(!workloadProcesses(token).isEmpty(), 10000);
+            QTRY_COMPARE_WITH_TIMEOUT(writers().size(), run + 1, 10000);
+            for (const pid_t writer : writers()) {
+                QCOMPARE(cgroupOf(writer), own + QStringLiteral("/log-writers"));
+                QVERIFY(readAll(QStringLiteral("/proc/%1/stat").arg(writer)).contains(
+                    " " + QByteArray::number(writer) + " ")); // the pgrp and session fields: its own
+            }
+            for (const Process &process : workloadProcesses(token))
+                QCOMPARE(cgroupOf(process.pid), own + QStringLiteral("/workload-contained"));
+            QTest::qWait(200); // the workload prints; its writer waits on the first line's write by now
+
+            runner.stop(id, QStringLiteral("test"));
+            QTRY_COMPARE_WITH_TIMEOUT(runner.runtimes().value(id).state, WorkloadRuntime::Stopped, 10000);
+            QVERIFY(workloadProcesses(token).isEmpty());
+            QVERIFY2(!QFile::exists(parent.path() + QStringLiteral("/workload-contained")), "its cgroup is removed");
+            QCOMPARE(writers().size(), run + 1); // left behind, stuck on alice's file
+        }
+    }
 };
 
 QTEST_GUILESS_MAIN(TestContainment)

@@ -215,6 +215,19 @@ bool WorkloadCgroup::create(const QString &cgroup, QString *error)
     return true;
 }
 
+QString WorkloadCgroup::logWritersPath(const QString &parent)
+{
+    return parent + QStringLiteral("/log-writers");
+}
+
+bool WorkloadCgroup::createLogWriters(const QString &cgroup, QString *error)
+{
+    if (::mkdir(QFile::encodeName(cgroup).constData(), 0755) == 0 || errno == EEXIST)
+        return true;
+    *error = QStringLiteral("cannot make the cgroup %1: %2").arg(cgroup, errnoText(errno));
+    return false;
+}
+
 int WorkloadCgroup::openProcs(const QString &cgroup, QString *error)
 {
     const QString procs = cgroup + QStringLiteral("/cgroup.procs");

@@ -61,6 +61,12 @@ namespace WorkloadCgroup {
 QString pathFor(const QString &parent, const QString &workloadId);
 // Makes the folder (or takes the one a previous run left, ending what still runs in it); false with *error.
 bool create(const QString &cgroup, QString *error);
+// The folder the workloads' log writers (reaper/logwriter.h) move to, <parent>/log-writers: beside the workloads'
+// own, so that a writer stuck on its user's file keeps no workload's cgroup from being ended and removed, and still
+// within idlegpu's, as a process idlegpu started. Shared by every workload; made when missing (what runs in it is
+// left alone: other workloads' writers). False with *error.
+QString logWritersPath(const QString &parent);
+bool createLogWriters(const QString &cgroup, QString *error);
 // An fd on <cgroup>/cgroup.procs open for writing (O_CLOEXEC): a child that writes "0" to it before its exec
 // moves itself in. -1 with *error.
 int openProcs(const QString &cgroup, QString *error);

@@ -3,6 +3,7 @@
 #include "run/controlcommandrunner.h"
 
 #include "base/logging.h"
+#include "run/containment.h"
 
 #include <QProcess>
 #include <QTimer>
@@ -113,16 +114,26 @@ bool ControlCommandRunner::start(const WorkloadConfig &config, const QList<int> 
 bool ControlCommandRunner::runCommand(Entry &entry, Command command)
 {
     entry.command = command;
+    entry.log.setOwner(entry.name());
     WorkloadConfig asWorkload = entry.config;
     asWorkload.cmd = command == Command::Start ? entry.config.startCmd : entry.config.stopCmd;
     asWorkload.argv = command == Command::Start ? entry.config.startArgv : entry.config.stopArgv;
     const LaunchPlan plan = LaunchPlan::make(asWorkload, entry.runtime.gpus, entry.allGpus, launchContext());
     QString error;
     QProcess *process = nullptr;
+    // Its log writer goes where the workloads' go; a command has no cgroup of its own to leave, so without that
+    // cgroup it stays beside its reaper.
+    QString logWritersError;
+    const QString logWriters = asWorkload.log.isEmpty()
+                                   ? QString()
+                                   : logWritersCgroup(Containment::workloadCgroupParent(), &logWritersError);
+    if (!logWritersError.isEmpty())
+        qCWarning(lcRunner).noquote() << QStringLiteral("the log writer of %1 stays in idlegpu's cgroup: %2")
+                                             .arg(entry.name(), logWritersError);
     if (!plan.ready())
         error = plan.error();
-    else // log= is opened by the command's process, as its user, unless a command before it opened it already
-        process = plan.makeProcess(this, entry.log.isOpen() ? nullptr : &entry.log, &error);
+    else // log= is written by the command's log writer, as its user; the last command's writer ends with its lines
+        process = plan.makeProcess(this, &entry.log, &error, logWriters);
     if (!process) {
         notRun(entry, QStringLiteral("cannot run %1: %2").arg(entry.key(), error));
         return false;
@@ -136,9 +147,7 @@ bool ControlCommandRunner::runCommand(Entry &entry, Command command)
     const QString id = entry.config.id;
     connect(process, &QProcess::readyReadStandardOutput, this, [this, id, process] {
         Entry *entry = entryOf(id);
-        const QByteArray bytes = process->readAll();
-        entry->log.writeOutput(bytes, entry->name());
-        entry->output.append(bytes);
+        entry->output.append(process->readAll());
         if (entry->output.size() > kMaxOutputBytes)
             entry->output.remove(0, entry->output.size() - kMaxOutputBytes);
     });
@@ -201,9 +210,7 @@ void ControlCommandRunner::onCommandEnded(const QString &id, bool succeeded, con
     if (!entry || !entry->process)
         return;
     QProcess *process = entry->process;
-    const QByteArray rest = process->readAll();
-    entry->log.writeOutput(rest, entry->name());
-    entry->output.append(rest);
+    entry->output.append(process->readAll());
     disconnect(process, nullptr, this, nullptr);
     process->deleteLater();
     entry->process = nullptr;

@@ -4,6 +4,7 @@
 
 #include "base/errnotext.h"
 #include "config/securefile.h"
+#include "run/containment.h"
 #include "run/gpuenvironment.h"
 #include "run/workloadlog.h"
 
@@ -89,22 +90,27 @@ private:
 
 } // namespace
 
-QProcess *LaunchPlan::makeProcess(QObject *parent, WorkloadLog *log, QString *error) const
+QProcess *LaunchPlan::makeProcess(QObject *parent, WorkloadLog *log, QString *error,
+                                  const QString &logWriterCgroup) const
 {
     QString why;
     std::vector<UniqueFd> fds;
     fds.push_back(environmentFile(environment, &why));
-    if (fds.back().valid() && log && !logPath.isEmpty())
+    QStringList fdArguments{QStringLiteral("--env-fd"), QString::number(fds.back().get())};
+    if (fds.back().valid() && log && !logPath.isEmpty()) {
         fds.push_back(log->expect(logPath, &why));
+        fdArguments += {QStringLiteral("--log"), logPath, QStringLiteral("--log-socket"),
+                        QString::number(fds.back().get())};
+        if (fds.back().valid() && !logWriterCgroup.isEmpty()) {
+            fds.push_back(UniqueFd(WorkloadCgroup::openProcs(logWriterCgroup, &why)));
+            fdArguments += {QStringLiteral("--log-cgroup-fd"), QString::number(fds.back().get())};
+        }
+    }
     if (!fds.back().valid()) {
         if (error)
             *error = why;
         return nullptr;
     }
-    QStringList fdArguments{QStringLiteral("--env-fd"), QString::number(fds.front().get())};
-    if (fds.size() > 1)
-        fdArguments += {QStringLiteral("--log"), logPath, QStringLiteral("--log-socket"),
-                        QString::number(fds.back().get())};
     std::vector<int> inherited;
     for (const UniqueFd &fd : fds)
         inherited.push_back(fd.get());

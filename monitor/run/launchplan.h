@@ -9,7 +9,8 @@
 // the reaper stays root, the workload drops to that user, and only then enters its working folder (--dir), with
 // that user's permissions. The reaper runs with a small fixed environment of its own (reaperEnvironment()); the
 // workload's reaches it through a file descriptor and is applied only in the workload's exec, and the workload's
-// log file is opened there too, as the workload's user: idlegpu itself never opens a file a user controls.
+// log file is written by a log writer the reaper forks, as the workload's user (run/workloadlog.h): idlegpu itself
+// never opens a file a user controls.
 #include "config/config.h"
 #include "config/useraccount.h"
 #include "model/snapshot.h"
@@ -62,10 +63,12 @@ struct LaunchPlan
     QString error() const;
     // A process set up to start what the plan says, its output merged, no standard input (a workload that
     // reads stdin must not hang); the caller connects it and starts it. The reaper gets reaperEnvironment() and
-    // the workload's environment through a memfd (--env-fd). With `log` and a logPath, the workload's process
-    // opens the log file and hands it to `log` (WorkloadLog::expect()). Null with *error when the descriptors
+    // the workload's environment through a memfd (--env-fd). With `log` and a logPath, the reaper's log writer
+    // writes the log file, and `log` talks to it (WorkloadLog::expect()); with `logWriterCgroup`, a cgroup v2
+    // folder, the writer moves there first, out of the workload's cgroup. Null with *error when the descriptors
     // for that cannot be made.
-    QProcess *makeProcess(QObject *parent, WorkloadLog *log = nullptr, QString *error = nullptr) const;
+    QProcess *makeProcess(QObject *parent, WorkloadLog *log = nullptr, QString *error = nullptr,
+                          const QString &logWriterCgroup = QString()) const;
     // The reaper's own environment, whatever the workload's: a fixed PATH and the C locale, nothing inherited.
     static QProcessEnvironment reaperEnvironment();
 

@@ -88,35 +88,48 @@ bool ProcessRunner::start(const WorkloadConfig &config, const QList<int> &gpus, 
         return failToStart(entry, plan.error());
     const std::optional<UserAccount> &switchTo = plan.switchTo;
 
-    // log= is opened by the workload's process, as its user (WorkloadLog); a refusal comes back in onFinished().
-    QString error;
-    QProcess *process = plan.makeProcess(this, &entry.log, &error);
-    if (!process)
-        return failToStart(entry, error);
     const QString id = config.id;
+    // Where the workload's processes go (a cgroup of its own), and its log writer (beside it, never in it).
+    QString logWriters;
     int cgroupProcs = -1; // open on the workload's cgroup.procs until the reaper has started
     if (!m_cgroupParent.isEmpty()) {
         const QString cgroup = WorkloadCgroup::pathFor(m_cgroupParent, id);
         QString cgroupError;
         if (WorkloadCgroup::create(cgroup, &cgroupError)
+            && (config.log.isEmpty() || !(logWriters = logWritersCgroup(m_cgroupParent, &cgroupError)).isEmpty())
             && (cgroupProcs = WorkloadCgroup::openProcs(cgroup, &cgroupError)) >= 0) {
             entry.cgroup = cgroup;
-            const std::function<void()> previous = process->childProcessModifier();
-            process->setChildProcessModifier([cgroupProcs, previous] {
-                // In the forked child before the reaper's exec: the reaper and all it starts live in the cgroup.
-                // A workload that cannot be put there does not run (a plain write: async-signal-safe).
-                if (::write(cgroupProcs, "0", 1) != 1) {
-                    static const char message[] = "idlegpu: cannot enter the workload's cgroup\n";
-                    [[maybe_unused]] const ssize_t ignored = ::write(STDERR_FILENO, message, sizeof message - 1);
-                    ::_exit(127);
-                }
-                if (previous)
-                    previous();
-            });
         } else {
             qCWarning(lcRunner).noquote()
                 << QStringLiteral("%1 runs without a cgroup of its own: %2").arg(entry.name(), cgroupError);
+            logWriters.clear();
+            WorkloadCgroup::remove(cgroup); // made empty, if made at all
         }
+    }
+    // log= is written by the reaper's log writer, as the workload's user (WorkloadLog); a refusal comes back in
+    // onFinished().
+    entry.log.setOwner(entry.name());
+    QString error;
+    QProcess *process = plan.makeProcess(this, &entry.log, &error, logWriters);
+    if (!process) {
+        if (cgroupProcs >= 0)
+            ::close(cgroupProcs);
+        releaseCgroup(entry);
+        return failToStart(entry, error);
+    }
+    if (cgroupProcs >= 0) {
+        const std::function<void()> previous = process->childProcessModifier();
+        process->setChildProcessModifier([cgroupProcs, previous] {
+            // In the forked child before the reaper's exec: the reaper and all it starts live in the cgroup.
+            // A workload that cannot be put there does not run (a plain write: async-signal-safe).
+            if (::write(cgroupProcs, "0", 1) != 1) {
+                static const char message[] = "idlegpu: cannot enter the workload's cgroup\n";
+                [[maybe_unused]] const ssize_t ignored = ::write(STDERR_FILENO, message, sizeof message - 1);
+                ::_exit(127);
+            }
+            if (previous)
+                previous();
+        });
     }
     connect(process, &QProcess::readyReadStandardOutput, this, [this, id, process] {
         // Bounded reads: a flooding workload cannot make one call hold much memory.
@@ -124,14 +137,10 @@ bool ProcessRunner::start(const WorkloadConfig &config, const QList<int> &gpus, 
             appendOutput(id, process->read(64 * 1024));
     });
     const QString asUser = switchTo ? QStringLiteral(" as user %1").arg(switchTo->name) : QString();
-    connect(process, &QProcess::started, this, [this, id, process, asUser] {
+    connect(process, &QProcess::started, this, [this, id, process] {
         Entry *entry = entryOf(id);
         entry->runtime.pid = process->processId();
         entry->reaperStartTime = WorkloadSweep::startTimeOf(pid_t(entry->runtime.pid));
-        entry->log.writeLine(QStringLiteral("started %1 (pid %2) on %3%4")
-                                 .arg(entry->name())
-                                 .arg(entry->runtime.pid)
-                                 .arg(entry->gpus(), asUser));
     });
     connect(process, &QProcess::finished, this, [this, id] { onFinished(id); });
     connect(process, &QProcess::errorOccurred, this, [this, id, process](QProcess::ProcessError error) {
@@ -157,6 +166,11 @@ bool ProcessRunner::start(const WorkloadConfig &config, const QList<int> &gpus, 
     if (process->state() == QProcess::NotRunning)
         return false; // failed at once: errorOccurred() has backed off already (and may have let go of entry)
     entry.runtime.pid = process->processId();
+    // The log writer lets the workload run once it has this line: the first in the file, whatever it prints.
+    entry.log.writeLine(QStringLiteral("started %1 (pid %2) on %3%4")
+                            .arg(entry.name())
+                            .arg(entry.runtime.pid)
+                            .arg(entry.gpus(), asUser));
     qCInfo(lcRunner).noquote() << QStringLiteral("started %1 (pid %2) on %3%4: %5")
                                       .arg(entry.name())
                                       .arg(entry.runtime.pid)
@@ -314,7 +328,6 @@ void ProcessRunner::appendOutput(const QString &id, const QByteArray &bytes)
     Entry *entry = entryOf(id);
     if (!entry || bytes.isEmpty())
         return;
-    entry->log.writeOutput(bytes, entry->name());
     // A line may hold up to 4 UTF-8 bytes per character; longer ones are cut, never buffered whole.
     const int maxLineBytes = kMaxOutputLineChars * 4;
     qsizetype lineStart = 0;

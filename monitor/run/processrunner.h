@@ -5,8 +5,8 @@
 // in a session of its own, adopts anything that forks away, and ends the whole tree when told to or when
 // idlegpu dies (even by SIGKILL). When the reaper itself is gone, what it left is swept (run/workloadsweep.h)
 // before the workload counts as stopped; where idlegpu has a delegated cgroup (run/containment.h), each workload
-// runs in a cgroup of its own. How it starts is a LaunchPlan (run/launchplan.h); its log= file is opened by the
-// workload's own process, as the workload's user, and handed to idlegpu (run/workloadlog.h).
+// runs in a cgroup of its own. How it starts is a LaunchPlan (run/launchplan.h); its log= file is written by a log
+// writer of the reaper's, as the workload's user, outside the workload's tree and cgroup (run/workloadlog.h).
 #include "run/reaperrunner.h"
 
 class ProcessRunner : public ReaperRunner

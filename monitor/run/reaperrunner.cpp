@@ -3,6 +3,7 @@
 #include "run/reaperrunner.h"
 
 #include "base/logging.h"
+#include "run/containment.h"
 
 #include <QCoreApplication>
 #include <QDir>
@@ -85,6 +86,14 @@ ReaperRunner::~ReaperRunner()
         }
         delete entry;
     }
+}
+
+QString ReaperRunner::logWritersCgroup(const QString &cgroupParent, QString *error)
+{
+    if (cgroupParent.isEmpty())
+        return QString();
+    const QString cgroup = WorkloadCgroup::logWritersPath(cgroupParent);
+    return WorkloadCgroup::createLogWriters(cgroup, error) ? cgroup : QString();
 }
 
 LaunchContext ReaperRunner::launchContext() const

@@ -66,6 +66,9 @@ protected:
 
     // Where the plans of this runner's commands start from.
     LaunchContext launchContext() const;
+    // The cgroup the log writers of this runner's commands move to, WorkloadCgroup::logWritersPath() under
+    // `cgroupParent`, made when missing; empty without a parent, or with *error when it cannot be made.
+    static QString logWritersCgroup(const QString &cgroupParent, QString *error);
     QString reaperPath() const { return m_reaperPath; }
     QList<GpuDevice> gpuDevices() const { return m_gpuDevices; }
 

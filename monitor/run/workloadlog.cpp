@@ -4,17 +4,19 @@
 
 #include "base/errnotext.h"
 #include "base/logging.h"
+#include "base/printablename.h"
+#include "run/logprotocol.h"
 
 #include <QDateTime>
 #include <QSocketNotifier>
 
 #include <cerrno>
-#include <cstring>
-#include <utility>
 
 #include <fcntl.h>
 #include <sys/socket.h>
 #include <unistd.h>
+
+static_assert(WorkloadLog::kMaxLineBytes + 32 <= LogProtocol::kMaxMessageBytes, "a stamped line fits in a message");
 
 WorkloadLog::WorkloadLog() = default;
 
@@ -23,11 +25,9 @@ WorkloadLog::~WorkloadLog() = default;
 UniqueFd WorkloadLog::expect(const QString &path, QString *error)
 {
     close();
-    // One message, "+" with the file or "-" and why not (idlegpu-reaper's reportLog()).
     int ends[2];
     if (::socketpair(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0, ends) != 0) {
-        *error = QStringLiteral("cannot open log file %1: no socket to receive it on: %2")
-                     .arg(path, errnoText(errno));
+        *error = QStringLiteral("cannot open log file %1: no socket for its writer: %2").arg(path, errnoText(errno));
         return UniqueFd();
     }
     m_socket.reset(ends[0]);
@@ -40,98 +40,62 @@ UniqueFd WorkloadLog::expect(const QString &path, QString *error)
 
 void WorkloadLog::collect()
 {
-    if (!m_socket.valid())
-        return;
-    char message[2048];
-    iovec part{message, sizeof message};
-    alignas(cmsghdr) char control[CMSG_SPACE(sizeof(int))];
-    msghdr header{};
-    header.msg_iov = &part;
-    header.msg_iovlen = 1;
-    header.msg_control = control;
-    header.msg_controllen = sizeof control;
-    ssize_t size;
-    while ((size = ::recvmsg(m_socket.get(), &header, MSG_DONTWAIT | MSG_CMSG_CLOEXEC)) < 0 && errno == EINTR) {
-    }
-    if (size < 0 && (errno == EAGAIN || errno == EWOULDBLOCK))
-        return; // not yet
-    UniqueFd received;
-    if (size > 0) {
-        for (cmsghdr *item = CMSG_FIRSTHDR(&header); item; item = CMSG_NXTHDR(&header, item)) {
-            if (item->cmsg_level == SOL_SOCKET && item->cmsg_type == SCM_RIGHTS
-                && item->cmsg_len >= CMSG_LEN(sizeof(int))) {
-                int fd = -1;
-                memcpy(&fd, CMSG_DATA(item), sizeof fd);
-                received.reset(fd);
+    while (m_socket.valid()) {
+        char message[LogProtocol::kMaxMessageBytes];
+        const ssize_t size = ::recv(m_socket.get(), message, sizeof message, MSG_DONTWAIT);
+        if (size < 0 && (errno == EINTR || errno == ECONNRESET))
+            continue; // ECONNRESET: the writer ended with a line of ours unread; what it said before still comes
+        if (size < 0)
+            return; // EAGAIN: nothing more now
+        if (size == 0) {
+            stopListening(); // the writer and the reaper are gone: nothing more will come
+            return;
+        }
+        // Said by a process of the workload's user: printable, whatever it holds.
+        const QString text = printableName(QString::fromLocal8Bit(message + 1, int(size - 1)));
+        switch (message[0]) {
+        case LogProtocol::kRefused:
+            m_failure = text;
+            break;
+        case LogProtocol::kWriteFailed:
+            if (!m_writeFailureSaid) { // the writer says it once per run; a restart may say it again
+                m_writeFailureSaid = true;
+                qCWarning(lcRunner).noquote()
+                    << QStringLiteral("cannot write to log file %1 of %2: %3").arg(m_path, m_owner, text);
             }
+            break;
+        case LogProtocol::kWriterStuck:
+            qCWarning(lcRunner).noquote()
+                << QStringLiteral("the log writer of %1 (pid %2) is stuck writing %3 (a file system that does not "
+                                  "answer?): it is left behind, and ends when its file answers; the workload's "
+                                  "processes have ended")
+                       .arg(m_owner)
+                       .arg(text.toLongLong())
+                       .arg(m_path);
+            break;
+        default: // LogProtocol::kOpened, and nothing else is said
+            break;
         }
     }
-    // Let go of the socket: from a notifier's own signal, the notifier may only be deleted later.
+}
+
+void WorkloadLog::stopListening()
+{
+    if (!m_notifier)
+        return;
+    // From a notifier's own signal, the notifier may only be deleted later.
     m_notifier->setEnabled(false);
     m_notifier.release()->deleteLater();
-    m_socket.reset();
-    if (size > 0 && message[0] == '+' && received.valid()) {
-        m_file = std::move(received);
-        write(std::exchange(m_pending, QByteArray()), m_pendingOwner);
-    } else {
-        // "-": refused. Nothing at all: the reaper ended (was stopped, or never ran) before its child got as far;
-        // how it ended says the rest.
-        if (size > 1 && message[0] == '-')
-            m_failure = QString::fromLocal8Bit(message + 1, int(size - 1));
-        m_pending.clear();
-    }
 }
 
 void WorkloadLog::close()
 {
-    if (m_notifier) {
-        m_notifier->setEnabled(false);
-        m_notifier.release()->deleteLater();
-    }
-    m_socket.reset();
-    m_file.reset();
-    m_pending.clear();
-    m_pendingOwner.clear();
-    m_failure.clear();
-    m_atLineStart = true;
-    m_writeFailed = false;
-}
-
-void WorkloadLog::write(const QByteArray &bytes, const QString &owner)
-{
-    if (bytes.isEmpty())
-        return;
-    if (!m_file.valid()) {
-        if (m_socket.valid() && m_pending.size() + bytes.size() <= kMaxPendingBytes) {
-            m_pending += bytes;
-            if (!owner.isEmpty())
-                m_pendingOwner = owner;
-        }
-        return;
-    }
-    for (qsizetype done = 0; done < bytes.size();) {
-        const ssize_t size = ::write(m_file.get(), bytes.constData() + done, size_t(bytes.size() - done));
-        if (size < 0 && errno == EINTR)
-            continue;
-        if (size <= 0) {
-            if (!m_writeFailed && !owner.isEmpty()) { // said once, not once per line of output
-                m_writeFailed = true;
-                qCWarning(lcRunner).noquote() << QStringLiteral("cannot write to log file %1 of %2: %3")
-                                                     .arg(m_path, owner, errnoText(errno));
-            }
-            return;
-        }
-        done += size;
-    }
-}
-
-void WorkloadLog::writeOutput(const QByteArray &bytes, const QString &owner)
-{
     collect();
-    if (!isOpen() || bytes.isEmpty())
-        return;
-    write(bytes, owner);
-    m_atLineStart = bytes.endsWith('\n');
+    stopListening();
+    m_socket.reset(); // the writer reads the lines it has, then the end
+    m_failure.clear();
+    m_writeFailureSaid = false;
+    m_dropSaid = false;
 }
 
 void WorkloadLog::writeLine(const QString &line)
@@ -140,9 +104,19 @@ void WorkloadLog::writeLine(const QString &line)
     if (!isOpen())
         return;
     const QString stamp = QDateTime::currentDateTime().toString(QStringLiteral("yyyy-MM-ddTHH:mm:ss"));
-    QByteArray bytes = (stamp + QStringLiteral(" idlegpu: ") + line + QLatin1Char('\n')).toUtf8();
-    if (!m_atLineStart)
-        bytes.prepend('\n');
-    write(bytes, QString());
-    m_atLineStart = true;
+    QByteArray bytes = (stamp + QStringLiteral(" idlegpu: ") + line).toUtf8();
+    bytes.truncate(kMaxLineBytes);
+    ssize_t sent;
+    while ((sent = ::send(m_socket.get(), bytes.constData(), size_t(bytes.size()), MSG_DONTWAIT | MSG_NOSIGNAL)) < 0
+           && errno == EINTR) {
+    }
+    if (sent >= 0 || m_dropSaid)
+        return;
+    m_dropSaid = true; // said once: every line after it would say it again
+    const QString why = errno == EAGAIN || errno == ENOBUFS
+                            ? QStringLiteral("it takes no more (stuck writing %1?)").arg(m_path)
+                            : QStringLiteral("it has ended (%1)").arg(errnoText(errno));
+    qCWarning(lcRunner).noquote()
+        << QStringLiteral("the log writer of %1 gets no more of idlegpu's lines: %2; they are dropped")
+               .arg(m_owner, why);
 }

@@ -1,12 +1,20 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // SPDX-FileCopyrightText: 2026 The idlegpu authors
 #pragma once
-// A workload's log= file while something of it runs (its process, a control command): appended to (the log outlives
-// runs), owner-only (output may hold wallet addresses or tokens). idlegpu never opens it itself: the workload's own
-// process (idlegpu-reaper's child, after the switch to user=, so with the user's permissions) opens it without
-// following a link or waiting on a FIFO, and hands the open file over a socket (expect()). idlegpu then writes the
-// workload's output and its own lines into it; what is written before the file comes is kept for it. idlegpu's own
-// lines are stamped and never start in the middle of the workload's output.
+// idlegpu's side of a workload's log= file while something of it runs (its process, a control command). No thread of
+// idlegpu writes, reads or stats the file: a file a user names may sit on her FUSE mount, whose daemon can leave a
+// write unanswered, and the writer then sleeps in the kernel where not even SIGKILL reaches it. The file belongs to a
+// log writer that idlegpu-reaper forks for the run (reaper/logwriter.h), which runs as the workload's user (root,
+// for a workload without user=) and:
+//  - opens the file as that user: appended to (the log outlives runs), created owner-only (output may hold wallet
+//    addresses or tokens), never through a link, never a FIFO or a device but /dev/null and /dev/full;
+//  - takes the workload's output from a pipe, straight from the workload, and passes it on to the reaper's output
+//    (which the runner reads as before, for the last lines it shows) and into the file;
+//  - takes idlegpu's own lines from this class, over a socket (run/logprotocol.h), and appends each stamped, on a
+//    line of its own, never in the middle of a line of the workload's.
+// idlegpu writes only into that socket, never waiting: a line that does not fit (the writer takes nothing, stuck on
+// its file) is dropped, and the first drop is said in idlegpu's own log. What the writer says back (the file is
+// open, refused, a write failed; from the reaper: the writer is stuck and left behind) is read when it comes.
 #include "config/securefile.h"
 
 #include <QByteArray>
@@ -24,36 +32,36 @@ public:
     WorkloadLog(const WorkloadLog &) = delete;
     WorkloadLog &operator=(const WorkloadLog &) = delete;
 
-    // Before a start: `path` is to come from the workload's process. Returns the socket end the reaper gets
-    // (--log-socket; the caller keeps it open until the reaper has started), or an invalid one with *error.
+    // The workload the log is of, as idlegpu's own log names it ("cannot write to log file PATH of NAME").
+    void setOwner(const QString &name) { m_owner = name; }
+    // Before a start: the log writer of the run to come gets the returned socket end (--log-socket; the caller keeps
+    // it open until the reaper has started). An invalid one with *error when no socket can be made.
     UniqueFd expect(const QString &path, QString *error);
-    // From expect() on, while the file may still come or is open: what is written is kept for it.
-    bool isOpen() const { return m_socket.valid() || m_file.valid(); }
-    // Why the workload's process refused the file ("cannot open log file PATH: why"); empty unless it said so.
+    // From expect() on, until close() or the writer refuses the file: idlegpu's lines go to the file.
+    bool isOpen() const { return m_socket.valid() && m_failure.isEmpty(); }
+    // Why the writer refused the file ("cannot open log file PATH: why"); empty unless it said so.
     QString failure() const { return m_failure; }
-    // Takes the file, or the reason there is none, if it has come; never waits. Every write calls it first.
+    // Takes in what the writer and the reaper said; never waits. writeLine() and close() call it first.
     void collect();
+    // After idlegpu's last line of the run: the writer ends once it has written what it has (and the workload's
+    // output has ended).
     void close();
     QString fileName() const { return m_path; }
 
-    // The workload's output as it came; a failed write is warned about once per open (`owner` names the workload).
-    void writeOutput(const QByteArray &bytes, const QString &owner);
-    // "2026-11-03T10:00:00 idlegpu: LINE", on a line of its own.
+    // "2026-11-03T10:00:00 idlegpu: LINE", on a line of its own. Never waits; dropped when the writer takes nothing.
     void writeLine(const QString &line);
 
-    // What is kept while the file has not come yet; what comes beyond it is dropped.
-    static constexpr qsizetype kMaxPendingBytes = 256 * 1024;
+    // A line longer than this is cut (a message on the socket is at most LogProtocol::kMaxMessageBytes).
+    static constexpr int kMaxLineBytes = 4000;
 
 private:
-    void write(const QByteArray &bytes, const QString &owner);
+    void stopListening();
 
     QString m_path;
-    UniqueFd m_socket; // ours, until the file or the reason has come
+    QString m_owner;
+    UniqueFd m_socket; // ours; its peer is the writer's (and the reaper's)
     std::unique_ptr<QSocketNotifier> m_notifier;
-    UniqueFd m_file;
-    QByteArray m_pending; // written before the file came
-    QString m_pendingOwner;
     QString m_failure;
-    bool m_atLineStart = true;
-    bool m_writeFailed = false;
+    bool m_writeFailureSaid = false;
+    bool m_dropSaid = false;
 };

@@ -3,7 +3,8 @@
 // idlegpu-reaper: supervises one idle workload for idlegpu.
 //
 //   idlegpu-reaper [--parent PID] [--grace-ms MS] [--orphan-grace-ms MS] [--priority idle|low|normal]
-//                  [--user NAME [--dir FOLDER]] [--env-fd FD] [--log FILE --log-socket FD] -- program [args...]
+//                  [--user NAME [--dir FOLDER]] [--env-fd FD] [--log FILE --log-socket FD [--log-cgroup-fd FD]]
+//                  -- program [args...]
 //
 // Why it exists: idlegpu must be able to end a workload's whole process tree (children that fork, double-fork
 // or call setsid included), and nothing may survive idlegpu itself, even when idlegpu dies by SIGKILL.
@@ -33,13 +34,22 @@
 // (env= may hold tokens) shows in the reaper's command line or /proc/PID/environ. The program is looked up in
 // the workload's PATH. Without --env-fd the workload inherits the reaper's environment.
 //
-// --log FILE --log-socket FD: the workload's log file, opened in the forked child after the user switch (with the
-// user's permissions: a path the user controls cannot make root write elsewhere), appending, created 0600, never
-// through a link (O_NOFOLLOW) and never waited for (O_NONBLOCK: a FIFO without a reader fails at once). Only a
-// regular file (with no second hard link, when opened as root), /dev/null or /dev/full is taken. The child hands
-// the open file to idlegpu through the Unix socket FD (SCM_RIGHTS, with the message "+"), and idlegpu writes the
-// workload's output and its own lines into it; a refused file goes there as "-" and the reason instead, and the
-// start ends with 127 without running the program.
+// --log FILE --log-socket FD: the workload's log file, written by a log writer (logwriter.h) forked before the
+// workload, running as --user from then on (as the reaper, root, without --user): neither the reaper nor idlegpu
+// ever writes, reads or stats a file a user named, since one on a FUSE mount whose daemon never answers would block
+// them in the kernel for good. The writer opens the file (appending, created 0600, never through a link, never
+// waiting on a FIFO; only a regular file with one link as root, /dev/null or /dev/full), takes the workload's
+// standard output and error through a pipe, passes them on to the reaper's own output (which idlegpu reads) and
+// into the file, and appends idlegpu's own lines, which come over the Unix socket FD (run/logprotocol.h). The
+// workload execs only once the writer has the file and idlegpu's first line; a refused file goes to idlegpu over
+// the socket, and the start ends with 127 without running the program. --log-cgroup-fd FD: cgroup.procs of the
+// cgroup the writer moves to first, out of the workload's (idlegpu's log writers' cgroup).
+//
+// The writer is no part of the workload's tree: it leaves the reaper's session, a stop never signals it, and the
+// reaper does not wait for it to end, only (LogProtocol::kWriterDrainMs at most) for it to have read the workload's
+// output to its end, so that idlegpu has the last lines before it hears the workload ended. A writer that has not
+// by then is stuck on its file: the reaper tells idlegpu so over the socket and exits; the writer, the user's own
+// process, ends when its file answers.
 //
 // Every file descriptor above 2 is closed in the child before the exec: the workload inherits only its standard
 // input (idlegpu gives /dev/null), output and error.
@@ -61,24 +71,21 @@
 // Plain C++17 and POSIX (no Qt): it starts in a millisecond. All signals are blocked and taken one at a time
 // with sigtimedwait, so no code runs in a signal handler.
 
+#include "childsetup.h"
 #include "holders/procstatfile.h"
+#include "logwriter.h"
+#include "run/logprotocol.h"
 
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
-#include <grp.h>
-#include <pwd.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/prctl.h>
-#include <sched.h>
 #include <sys/resource.h>
 #include <sys/socket.h>
-#include <sys/stat.h>
-#include <sys/syscall.h>
-#include <sys/sysmacros.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -91,8 +98,6 @@
 
 namespace {
 
-enum class Priority { Normal, Low, Idle };
-
 struct Options
 {
     pid_t parent = 0;           // idlegpu's pid; 0: whoever started the reaper
@@ -102,8 +107,9 @@ struct Options
     const char *dir = nullptr;  // --dir: the folder the workload starts in, entered as the user; null: inherited
     Priority priority = Priority::Normal; // --priority
     int envFd = -1;              // --env-fd: where the workload's environment is read from; -1: inherited
-    const char *log = nullptr;   // --log: the workload's log file, opened in the child
-    int logSocket = -1;          // --log-socket: where the opened log file (or why not) goes
+    const char *log = nullptr;   // --log: the workload's log file, written by the log writer
+    int logSocket = -1;          // --log-socket: idlegpu's end of the log writer's talk (run/logprotocol.h)
+    int logCgroupFd = -1;        // --log-cgroup-fd: cgroup.procs of the cgroup the log writer moves to
     char **program = nullptr;   // argv of the workload, null-terminated
 };
 
@@ -111,7 +117,7 @@ void printUsage()
 {
     fprintf(stderr, "usage: idlegpu-reaper [--parent PID] [--grace-ms MS] [--orphan-grace-ms MS] "
                     "[--priority idle|low|normal] [--user NAME [--dir FOLDER]] [--env-fd FD] "
-                    "[--log FILE --log-socket FD] -- program [args...]\n");
+                    "[--log FILE --log-socket FD [--log-cgroup-fd FD]] -- program [args...]\n");
 }
 
 bool parseNumber(const char *text, long &value)
@@ -135,7 +141,8 @@ bool parseOptions(int argc, char **argv, Options &options)
             if (i + 1 >= argc)
                 return false;
             options.program = argv + i + 1;
-            return (options.log == nullptr) == (options.logSocket < 0); // --log and --log-socket come together
+            // --log and --log-socket come together; --log-cgroup-fd only with them
+            return (options.log == nullptr) == (options.logSocket < 0) && (options.log || options.logCgroupFd < 0);
         }
         if (strcmp(arg, "--user") == 0 || strcmp(arg, "--dir") == 0 || strcmp(arg, "--log") == 0) {
             if (i + 1 >= argc || !*argv[i + 1])
@@ -169,6 +176,8 @@ bool parseOptions(int argc, char **argv, Options &options)
             options.envFd = int(value);
         else if (strcmp(arg, "--log-socket") == 0 && value <= INT_MAX)
             options.logSocket = int(value);
+        else if (strcmp(arg, "--log-cgroup-fd") == 0 && value <= INT_MAX)
+            options.logCgroupFd = int(value);
         else
             return false;
         ++i;
@@ -209,9 +218,10 @@ bool readProcessInfo(pid_t pid, ProcessInfo &info)
 }
 
 // Every process of the workload: descendants of the reaper (escapees that called setsid were orphaned and
-// re-parented to it, the subreaper) and whatever is still in its session or process group. Zombies count too:
-// one that is our child must be reaped before we exit, or it would be left to init.
-std::vector<ProcessInfo> findWorkloadProcesses()
+// re-parented to it, the subreaper) and whatever is still in its session or process group; never the log writer
+// (`writer`, our child until we reap it; 0: none). Zombies count too: one that is our child must be reaped before we
+// exit, or it would be left to init.
+std::vector<ProcessInfo> findWorkloadProcesses(pid_t writer)
 {
     const pid_t self = getpid();
     std::vector<ProcessInfo> all;
@@ -220,7 +230,7 @@ std::vector<ProcessInfo> findWorkloadProcesses()
             char *end = nullptr;
             const long pid = strtol(entry->d_name, &end, 10);
             ProcessInfo info;
-            if (*end == '\0' && pid > 0 && pid != self && readProcessInfo(pid_t(pid), info))
+            if (*end == '\0' && pid > 0 && pid != self && pid != writer && readProcessInfo(pid_t(pid), info))
                 all.push_back(info);
         }
         closedir(proc);
@@ -256,81 +266,6 @@ std::vector<ProcessInfo> findWorkloadProcesses()
     sigprocmask(SIG_UNBLOCK, &only, nullptr);
     raise(sig);
     _exit(128 + sig); // a signal whose default is to be ignored
-}
-
-// In the forked child, before the exec: becomes `user` for good. False (with a message on stderr) when any
-// step fails; the caller must then not run the program. The reaper has one thread, so the passwd and group
-// lookups are safe after the fork.
-bool becomeUser(const char *user)
-{
-    errno = 0;
-    const passwd *account = getpwnam(user);
-    if (!account) {
-        // getpwnam(3): these errors, like none, mean that the name was not found.
-        const bool notFound = errno == 0 || errno == ENOENT || errno == ESRCH || errno == EBADF || errno == EPERM;
-        dprintf(STDERR_FILENO, "idlegpu-reaper: cannot run as user '%s': %s\n", user,
-                notFound ? "no such user (any more)" : strerror(errno));
-        return false;
-    }
-    const uid_t uid = account->pw_uid;
-    const gid_t gid = account->pw_gid;
-    if (initgroups(account->pw_name, gid) != 0) {
-        dprintf(STDERR_FILENO, "idlegpu-reaper: cannot take the groups of user '%s': %s\n", user, strerror(errno));
-        return false;
-    }
-    if (setresgid(gid, gid, gid) != 0 || setresuid(uid, uid, uid) != 0) {
-        dprintf(STDERR_FILENO, "idlegpu-reaper: cannot become user '%s' (uid %u, gid %u): %s\n", user,
-                unsigned(uid), unsigned(gid), strerror(errno));
-        return false;
-    }
-    uid_t realUid, effectiveUid, savedUid;
-    gid_t realGid, effectiveGid, savedGid;
-    getresuid(&realUid, &effectiveUid, &savedUid);
-    getresgid(&realGid, &effectiveGid, &savedGid);
-    const bool switched = realUid == uid && effectiveUid == uid && savedUid == uid && realGid == gid
-                          && effectiveGid == gid && savedGid == gid;
-    if (!switched || (uid != 0 && (setuid(0) == 0 || seteuid(0) == 0))) {
-        dprintf(STDERR_FILENO, "idlegpu-reaper: switching to user '%s' did not drop root for good\n", user);
-        return false;
-    }
-    return true;
-}
-
-// ioprio_set(2) has no glibc wrapper; its constants, from linux/ioprio.h, are declared here so that no kernel header
-// is needed.
-constexpr int kIoprioWhoProcess = 1;
-constexpr int kIoprioClassIdle = 3;
-constexpr int kIoprioClassShift = 13;
-
-// Raises the nice value to `nice` unless it is higher already: a workload never runs above what it inherited.
-void niceAtLeast(int nice)
-{
-    errno = 0;
-    const int current = getpriority(PRIO_PROCESS, 0);
-    if (errno == 0 && current >= nice)
-        return;
-    if (setpriority(PRIO_PROCESS, 0, nice) != 0)
-        dprintf(STDERR_FILENO, "idlegpu-reaper: cannot set nice %d: %s; the workload runs at nice %d\n", nice,
-                strerror(errno), current);
-}
-
-// In the forked child, after the user switch: the priority the whole workload tree inherits. A step that fails
-// is logged and skipped; the workload runs all the same.
-void lowerPriority(Priority priority)
-{
-    if (priority == Priority::Normal)
-        return;
-    if (priority == Priority::Idle) {
-        sched_param param{};
-        param.sched_priority = 0;
-        if (sched_setscheduler(0, SCHED_IDLE, &param) != 0)
-            dprintf(STDERR_FILENO, "idlegpu-reaper: cannot set the SCHED_IDLE policy: %s\n", strerror(errno));
-        if (syscall(SYS_ioprio_set, kIoprioWhoProcess, 0, kIoprioClassIdle << kIoprioClassShift) != 0)
-            dprintf(STDERR_FILENO, "idlegpu-reaper: cannot set the idle I/O class: %s\n", strerror(errno));
-    }
-    // Under SCHED_IDLE the nice value no longer weighs, but it is the floor a child that leaves SCHED_IDLE
-    // (allowed within RLIMIT_NICE) falls back to.
-    niceAtLeast(priority == Priority::Idle ? 19 : 10);
 }
 
 // The workload's environment from --env-fd: the bytes, and the null-terminated list of entries in them.
@@ -382,108 +317,59 @@ bool readEnvironment(int fd, Environment &environment)
     return true;
 }
 
-// Why what lies at the log's path is no file to append to.
-const char *describeNonFile(mode_t mode)
+// The log writer as the reaper and the workload see it (--log): its pid, and the ends of the pipes it shares with them.
+struct LogWriterLink
 {
-    if (S_ISLNK(mode))
-        return "it is a symbolic link, and log files are opened without following links";
-    if (S_ISFIFO(mode))
-        return "it is a FIFO, not a regular file";
-    if (S_ISSOCK(mode))
-        return "it is a socket, not a regular file";
-    if (S_ISCHR(mode) || S_ISBLK(mode))
-        return "it is a device, not a regular file (of the devices only /dev/null and /dev/full are taken)";
-    if (S_ISDIR(mode))
-        return "it is a folder";
-    return "it is not a regular file";
+    pid_t pid = 0;     // 0: no log, or the writer has been reaped
+    int output = -1;   // the workload's: its standard output and error, read by the writer
+    int release = -1;  // the workload's: one byte from the writer before the exec, '+' to run
+    int drained = -1;  // ours, non-blocking: at its end once the writer has read all the workload's output
+};
+
+// Forks the log writer (logwriter.h); false with a message on stderr.
+bool startLogWriter(const Options &options, LogWriterLink &link)
+{
+    int output[2];
+    int release[2];
+    int drained[2];
+    if (pipe2(output, O_CLOEXEC) != 0 || pipe2(release, O_CLOEXEC) != 0 || pipe2(drained, O_CLOEXEC) != 0) {
+        fprintf(stderr, "idlegpu-reaper: cannot start the log writer: pipe: %s\n", strerror(errno));
+        return false;
+    }
+    const pid_t pid = fork();
+    if (pid < 0) {
+        fprintf(stderr, "idlegpu-reaper: cannot start the log writer: fork: %s\n", strerror(errno));
+        return false;
+    }
+    if (pid == 0) {
+        close(output[1]);
+        close(release[0]);
+        close(drained[0]);
+        LogWriterSetup setup;
+        setup.path = options.log;
+        setup.user = options.user;
+        setup.priority = options.priority;
+        setup.socket = options.logSocket;
+        setup.cgroupProcs = options.logCgroupFd;
+        setup.output = output[0];
+        setup.release = release[1];
+        setup.drained = drained[1];
+        runLogWriter(setup);
+    }
+    close(output[0]);
+    close(release[1]);
+    close(drained[1]);
+    if (options.logCgroupFd >= 0)
+        close(options.logCgroupFd); // the writer's alone
+    fcntl(drained[0], F_SETFL, fcntl(drained[0], F_GETFL) | O_NONBLOCK);
+    link.pid = pid;
+    link.output = output[1];
+    link.release = release[0];
+    link.drained = drained[0];
+    return true;
 }
 
-// In the forked child, after the user switch: opens --log FILE. Returns the file descriptor, or -1 with *why.
-int openLog(const char *path, char *why, size_t whySize)
-{
-    const int fd = open(path, O_WRONLY | O_APPEND | O_CREAT | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY | O_CLOEXEC, 0600);
-    struct stat info{};
-    if (fd < 0) {
-        const int error = errno;
-        // O_NOFOLLOW fails a link with ELOOP, O_NONBLOCK a FIFO without a reader with ENXIO: say what is there.
-        if ((error == ELOOP || error == ENXIO) && lstat(path, &info) == 0 && !S_ISREG(info.st_mode))
-            snprintf(why, whySize, "%s", describeNonFile(info.st_mode));
-        else
-            snprintf(why, whySize, "%s", strerror(error));
-        return -1;
-    }
-    const char *refusal = nullptr;
-    if (fstat(fd, &info) != 0)
-        refusal = strerror(errno);
-    else if (S_ISCHR(info.st_mode) && (info.st_rdev == makedev(1, 3) || info.st_rdev == makedev(1, 7)))
-        ; // /dev/null (gpu_mon's example has log=/dev/null), /dev/full: sinks that do nothing else
-    else if (!S_ISREG(info.st_mode))
-        refusal = describeNonFile(info.st_mode);
-    else if (info.st_nlink > 1 && geteuid() == 0) // a user's hard link to a file of root's, where links are allowed
-        refusal = "it has more than one hard link, and root appends only to a file with one";
-    if (refusal) {
-        snprintf(why, whySize, "%s", refusal);
-        close(fd);
-        return -1;
-    }
-    // Blocking writes from here on: the workload must never see EAGAIN on its output.
-    fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK);
-    return fd;
-}
-
-// Hands the open log file (fd >= 0: "+" with the file) or why there is none (fd < 0: "-" and the text) to idlegpu
-// through --log-socket. False when it could not be sent.
-bool reportLog(int socket, int fd, const char *text)
-{
-    char message[2048];
-    const int length = snprintf(message, sizeof message, "%c%s", fd >= 0 ? '+' : '-', fd >= 0 ? "" : text);
-    iovec part{message, size_t(std::min(length, int(sizeof message) - 1))};
-    msghdr header{};
-    header.msg_iov = &part;
-    header.msg_iovlen = 1;
-    alignas(cmsghdr) char control[CMSG_SPACE(sizeof(int))] = {};
-    if (fd >= 0) {
-        header.msg_control = control;
-        header.msg_controllen = sizeof control;
-        cmsghdr *rights = CMSG_FIRSTHDR(&header);
-        rights->cmsg_level = SOL_SOCKET;
-        rights->cmsg_type = SCM_RIGHTS;
-        rights->cmsg_len = CMSG_LEN(sizeof(int));
-        memcpy(CMSG_DATA(rights), &fd, sizeof fd);
-    }
-    ssize_t sent;
-    while ((sent = sendmsg(socket, &header, MSG_NOSIGNAL)) < 0 && errno == EINTR) {
-    }
-    return sent >= 0;
-}
-
-// In the forked child, just before the exec: nothing of idlegpu's or the reaper's (the log socket, files idlegpu
-// did not mark close-on-exec) reaches the workload but its standard input, output and error.
-void closeInheritedFds()
-{
-#ifdef SYS_close_range
-    if (syscall(SYS_close_range, 3U, ~0U, 0U) == 0)
-        return;
-#endif
-    std::vector<int> fds; // read first, then closed: closing while reading the folder would close its own fd
-    if (DIR *folder = opendir("/proc/self/fd")) {
-        while (const dirent *entry = readdir(folder)) {
-            char *end = nullptr;
-            const long fd = strtol(entry->d_name, &end, 10);
-            if (*end == '\0' && fd > 2 && fd != dirfd(folder))
-                fds.push_back(int(fd));
-        }
-        closedir(folder);
-    } else {
-        const long limit = sysconf(_SC_OPEN_MAX);
-        for (long fd = 3; fd < (limit > 0 ? std::min(limit, 65536L) : 1024L); ++fd)
-            fds.push_back(int(fd));
-    }
-    for (int fd : fds)
-        close(fd);
-}
-
-[[noreturn]] void runWorkload(const Options &options, char **environment)
+[[noreturn]] void runWorkload(const Options &options, const LogWriterLink &writer, char **environment)
 {
     char **program = options.program;
     const char *user = options.user;
@@ -496,31 +382,28 @@ void closeInheritedFds()
     sigset_t nothing;
     sigemptyset(&nothing);
     sigprocmask(SIG_SETMASK, &nothing, nullptr);
-    if (user && !becomeUser(user))
+    if (user && !becomeUser(user, STDERR_FILENO))
         _exit(127);
-    lowerPriority(options.priority);
+    lowerPriority(options.priority, STDERR_FILENO);
+    if (writer.release >= 0) {
+        // The writer has the log file and idlegpu's first line: from here on, what the workload says goes there.
+        char verdict = 0;
+        ssize_t size;
+        while ((size = read(writer.release, &verdict, 1)) < 0 && errno == EINTR) {
+        }
+        if (size != 1) // a refusal sends '-' after telling idlegpu why
+            dprintf(STDERR_FILENO, "idlegpu-reaper: the log writer ended before the program could start\n");
+        if (verdict != '+')
+            _exit(127);
+        dup2(writer.output, STDOUT_FILENO);
+        dup2(writer.output, STDERR_FILENO);
+    }
     if (dir && chdir(dir) != 0) {
         dprintf(STDERR_FILENO, "idlegpu-reaper: cannot enter the working folder '%s'%s%s: %s\n", dir,
                 user ? " as user " : "", user ? user : "", strerror(errno));
         _exit(127);
     }
-    if (options.log) {
-        char why[1024];
-        const int log = openLog(options.log, why, sizeof why);
-        if (log < 0) {
-            char text[1800];
-            snprintf(text, sizeof text, "cannot open log file %s: %s%s%s%s", options.log, why,
-                     user ? " (opened as user " : "", user ? user : "", user ? ")" : "");
-            reportLog(options.logSocket, -1, text);
-            _exit(127);
-        }
-        if (!reportLog(options.logSocket, log, nullptr)) {
-            dprintf(STDERR_FILENO, "idlegpu-reaper: cannot hand the log file %s to idlegpu: %s\n", options.log,
-                    strerror(errno));
-            _exit(127);
-        }
-    }
-    closeInheritedFds();
+    closeDescriptorsBut({}); // the workload inherits only its standard input, output and error
     if (environment)
         environ = environment; // execvp passes it on, and looks the program up in its PATH
     execvp(program[0], program);
@@ -531,7 +414,10 @@ void closeInheritedFds()
 class Reaper
 {
 public:
-    Reaper(const Options &options, pid_t parent) : m_options(options), m_parent(parent) {}
+    Reaper(const Options &options, pid_t parent, const LogWriterLink &writer)
+        : m_options(options), m_parent(parent), m_writer(writer)
+    {
+    }
 
     [[noreturn]] void run(pid_t child)
     {
@@ -545,7 +431,7 @@ public:
                 m_orphaned = true; // idlegpu died (PR_SET_PDEATHSIG may be late or lost: check each time)
                 requestStop(m_options.orphanGraceMs);
             }
-            if (m_phase != Phase::Running && endTree())
+            if (m_phase != Phase::Running && endTree() && writerDrained())
                 exitLike(m_childStatus);
 
             siginfo_t info;
@@ -583,6 +469,8 @@ private:
             if (pid == m_child) {
                 m_childDone = true;
                 m_childStatus = status;
+            } else if (pid == m_writer.pid) {
+                m_writer.pid = 0; // its pid is free now: no longer ours to leave out
             }
         }
     }
@@ -615,7 +503,7 @@ private:
     {
         if (m_phase == Phase::Stopping && nowMs() >= m_killAtMs)
             m_phase = Phase::Killing;
-        const std::vector<ProcessInfo> processes = findWorkloadProcesses();
+        const std::vector<ProcessInfo> processes = findWorkloadProcesses(m_writer.pid);
         if (processes.empty())
             return m_childDone;
         for (const ProcessInfo &p : processes) {
@@ -631,10 +519,39 @@ private:
         return false;
     }
 
+    // Once the workload is gone: true when the log writer has read its output to the end, or has not within
+    // LogProtocol::kWriterDrainMs, less where that would outlast the stop's grace, after which idlegpu escalates
+    // (then idlegpu hears that the writer is stuck on its file, and we go without it).
+    bool writerDrained()
+    {
+        if (m_writer.drained < 0)
+            return true;
+        char byte;
+        const ssize_t size = read(m_writer.drained, &byte, 1);
+        if (size < 0 && (errno == EAGAIN || errno == EINTR)) {
+            if (m_drainDeadlineMs == 0) {
+                constexpr long long kMinDrainMs = 50;
+                constexpr long long kBeforeEscalationMs = 100;
+                const long long now = nowMs();
+                m_drainDeadlineMs = now + std::clamp(m_killAtMs - kBeforeEscalationMs - now, kMinDrainMs,
+                                                     (long long)LogProtocol::kWriterDrainMs);
+            }
+            if (nowMs() < m_drainDeadlineMs)
+                return false;
+            char message[32];
+            const int length = snprintf(message, sizeof message, "%c%d", LogProtocol::kWriterStuck, int(m_writer.pid));
+            send(m_options.logSocket, message, size_t(length), MSG_DONTWAIT | MSG_NOSIGNAL);
+        }
+        close(m_writer.drained);
+        m_writer.drained = -1;
+        return true;
+    }
+
     timespec nextTimeout() const
     {
-        // While running, wake now and then to check the parent; while stopping, rescan often for new forks.
-        long long waitMs = m_phase == Phase::Running ? 1000 : 50;
+        // While running, wake now and then to check the parent; while stopping, rescan often for new forks; while
+        // waiting for the log writer, look often (it is done within a millisecond unless stuck).
+        long long waitMs = m_phase == Phase::Running ? 1000 : m_drainDeadlineMs > 0 ? 5 : 50;
         if (m_phase == Phase::Stopping)
             waitMs = std::max(0LL, std::min(waitMs, m_killAtMs - nowMs()));
         return timespec{time_t(waitMs / 1000), long(waitMs % 1000) * 1'000'000};
@@ -642,6 +559,8 @@ private:
 
     const Options m_options;
     const pid_t m_parent;
+    LogWriterLink m_writer;
+    long long m_drainDeadlineMs = 0; // when writerDrained() gives up; 0: not waiting yet
     pid_t m_child = 0;
     bool m_childDone = false;
     int m_childStatus = 0;
@@ -683,15 +602,22 @@ int main(int argc, char **argv)
     if (getppid() != parent)
         return 128 + SIGTERM;
 
+    LogWriterLink writer;
+    if (options.log && !startLogWriter(options, writer))
+        return 127;
     const pid_t child = fork();
     if (child < 0) {
         fprintf(stderr, "idlegpu-reaper: cannot run '%s': fork: %s\n", options.program[0], strerror(errno));
-        return 127;
+        return 127; // the writer gets no first line's release: it ends with idlegpu's socket
     }
     if (child == 0)
-        runWorkload(options, options.envFd >= 0 ? environment.entries.data() : nullptr);
-    if (options.logSocket >= 0)
-        close(options.logSocket); // the child's alone: it reports the log file, or idlegpu reads the end of it
+        runWorkload(options, writer, options.envFd >= 0 ? environment.entries.data() : nullptr);
+    // The workload's ends alone: the writer sees the output's end once the workload's processes are gone. The log
+    // socket stays open here, for telling idlegpu of a stuck writer.
+    if (writer.output >= 0)
+        close(writer.output);
+    if (writer.release >= 0)
+        close(writer.release);
 
-    Reaper(options, parent).run(child);
+    Reaper(options, parent, writer).run(child);
 }
