@@ -180,6 +180,32 @@ QString writeFile(const QString &path, const QByteArray &contents)
     return path;
 }
 
+QByteArray readFileOrEmpty(const QString &path)
+{
+    QFile file(path);
+    return file.open(QIODevice::ReadOnly) ? file.readAll() : QByteArray();
+}
+
+qint64 pidFromFile(const QString &path)
+{
+    const QByteArray text = readFileOrEmpty(path);
+    return text.endsWith('\n') ? text.trimmed().toLongLong() : 0;
+}
+
+std::unique_ptr<QProcess> startHeadless(const QString &config, const QString &stateDir)
+{
+    auto process = std::make_unique<QProcess>();
+    process->setProgram(QStringLiteral(IDLEGPU_BINARY));
+    process->setArguments({QStringLiteral("--headless"), QStringLiteral("--config"), config});
+    QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+    env.insert(QStringLiteral("XDG_RUNTIME_DIR"), stateDir);
+    env.insert(QStringLiteral("XDG_STATE_HOME"), stateDir);
+    process->setProcessEnvironment(env);
+    process->setProcessChannelMode(QProcess::MergedChannels);
+    process->start();
+    return process;
+}
+
 FakeProc::FakeProc()
 {
     if (!m_dir.isValid())

@@ -170,6 +170,13 @@ bool processHolds(qint64 pid, const QString &path);
 bool processAlive(qint64 pid);
 // Writes text to a file, creating folders; returns the path.
 QString writeFile(const QString &path, const QByteArray &contents);
+// The contents of a file; empty where it cannot be read.
+QByteArray readFileOrEmpty(const QString &path);
+// The pid a workload wrote into `path`, a line; 0 while the file is missing or incomplete.
+qint64 pidFromFile(const QString &path);
+// Starts the real idlegpu --headless with `config`, its runtime folder (its lock) and state (its ledger) in
+// `stateDir`, stdout and stderr merged into the process's channel.
+std::unique_ptr<QProcess> startHeadless(const QString &config, const QString &stateDir);
 
 // The environment of the real idlegpu in tray mode under test: nothing of the machine's desktop, the xcb platform on
 // X display `display`, the session bus at `sessionBus`, C.UTF-8, and XDG folders and TMPDIR of its own made under

@@ -42,19 +42,6 @@ private:
             return 0;
         return file.readAll().trimmed().toLongLong();
     }
-    std::unique_ptr<QProcess> startHeadless(const QString &config, const QTemporaryDir &dir)
-    {
-        auto process = std::make_unique<QProcess>();
-        process->setProgram(binary());
-        process->setArguments({QStringLiteral("--headless"), QStringLiteral("--config"), config});
-        QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
-        env.insert(QStringLiteral("XDG_RUNTIME_DIR"), dir.path()); // its single-instance lock lives here
-        env.insert(QStringLiteral("XDG_STATE_HOME"), dir.path()); // its ledger: not the user's
-        process->setProcessEnvironment(env);
-        process->setProcessChannelMode(QProcess::MergedChannels);
-        process->start();
-        return process;
-    }
 
     // The pids the workload of writeConfig() wrote once it ran, its child alive; {0, 0} after a time-out.
     struct WorkloadPids
@@ -108,7 +95,7 @@ private Q_SLOTS:
         QTemporaryDir dir;
         FakeDevRoot dev(1);
         const QString config = writeConfig(dir, dev);
-        auto idlegpu = startHeadless(config, dir);
+        auto idlegpu = startHeadless(config, dir.path());
         QVERIFY(idlegpu->waitForStarted());
         const auto [workload, child] = awaitWorkload(dir);
         QVERIFY2(child > 0, "the workload and its child run");
@@ -127,7 +114,7 @@ private Q_SLOTS:
         QTemporaryDir dir;
         FakeDevRoot dev(1);
         const QString config = writeConfig(dir, dev);
-        auto idlegpu = startHeadless(config, dir);
+        auto idlegpu = startHeadless(config, dir.path());
         QVERIFY(idlegpu->waitForStarted());
         const auto [workload, child] = awaitWorkload(dir);
         QVERIFY2(child > 0, "the workload and its child run");
@@ -139,7 +126,7 @@ private Q_SLOTS:
 
         // And a new idlegpu finds the GPU free of the old run: it starts its own workload.
         QFile::remove(dir.filePath(QStringLiteral("child.pid")));
-        auto second = startHeadless(config, dir);
+        auto second = startHeadless(config, dir.path());
         QTRY_VERIFY_WITH_TIMEOUT(readPid(dir.filePath(QStringLiteral("child.pid"))) > 0, 8000);
         ::kill(pid_t(second->processId()), SIGTERM);
         QVERIFY(second->waitForFinished(15000));
@@ -151,10 +138,10 @@ private Q_SLOTS:
         QTemporaryDir dir;
         FakeDevRoot dev(1);
         const QString config = writeConfig(dir, dev, 60);
-        auto first = startHeadless(config, dir);
+        auto first = startHeadless(config, dir.path());
         QVERIFY(first->waitForStarted());
         QTest::qWait(500);
-        auto second = startHeadless(config, dir);
+        auto second = startHeadless(config, dir.path());
         QVERIFY(second->waitForFinished(10000));
         QVERIFY(second->exitCode() != 0);
         QVERIFY2(second->readAll().contains("already running"), "the second one says why");
@@ -252,7 +239,7 @@ private Q_SLOTS:
             example.replace("\nwhitelist=user1,user2\n", "\nwhitelist=user1,user2," + active.join(',').toUtf8() + "\n");
         const QString config = writeFile(dir.filePath(QStringLiteral("gpu_mon.conf")), example);
 
-        auto idlegpu = startHeadless(config, dir);
+        auto idlegpu = startHeadless(config, dir.path());
         QVERIFY(idlegpu->waitForStarted());
         QByteArray log;
         const bool started = QTest::qWaitFor(

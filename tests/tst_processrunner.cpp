@@ -29,6 +29,9 @@
 using TestSupport::processAlive;
 using TestSupport::ScopedEnv;
 
+using TestSupport::pidFromFile;
+using TestSupport::readFileOrEmpty;
+
 namespace {
 
 QString reaperPath()
@@ -48,23 +51,10 @@ WorkloadConfig shellWorkload(const QString &id, const QString &script, const QSt
     return config;
 }
 
-QByteArray readAll(const QString &path)
-{
-    QFile file(path);
-    return file.open(QIODevice::ReadOnly) ? file.readAll() : QByteArray();
-}
-
-// The pid a workload wrote into `path`; 0 while the file is missing or incomplete.
-qint64 pidFromFile(const QString &path)
-{
-    const QByteArray text = readAll(path);
-    return text.endsWith('\n') ? text.trimmed().toLongLong() : 0;
-}
-
 // Field `index` (1-based, as in proc(5)) of /proc/<pid>/stat; -1 when unreadable.
 qint64 statField(qint64 pid, int index)
 {
-    const QByteArray line = readAll(QStringLiteral("/proc/%1/stat").arg(pid));
+    const QByteArray line = readFileOrEmpty(QStringLiteral("/proc/%1/stat").arg(pid));
     const int close = line.lastIndexOf(')');
     if (close < 0)
         return -1;
@@ -153,7 +143,7 @@ private Q_SLOTS:
         QTRY_COMPARE_WITH_TIMEOUT(stateOf(runner, "env"), WorkloadRuntime::BackingOff, 5000);
         QCOMPARE(runner.runtimes().value("env").lastExit, QStringLiteral("exit code 0"));
 
-        const QStringList values = QString::fromUtf8(readAll(path("env.txt"))).split(QLatin1Char('\n'));
+        const QStringList values = QString::fromUtf8(readFileOrEmpty(path("env.txt"))).split(QLatin1Char('\n'));
         QCOMPARE(values.size(), 6); // five lines and the empty rest after the last newline
         QCOMPARE(values.at(0), expectedVisible);
         QCOMPARE(values.at(1), expectedOrder);
@@ -181,7 +171,7 @@ private Q_SLOTS:
         QVERIFY(runner.start(config, {0}, false));
         QTRY_COMPARE_WITH_TIMEOUT(stateOf(runner, "pwd"), WorkloadRuntime::BackingOff, 5000);
         const QString expected = QFileInfo(givenDir ? dir : QDir::homePath()).canonicalFilePath();
-        QCOMPARE(QString::fromUtf8(readAll(path("pwd.txt")).trimmed()), expected);
+        QCOMPARE(QString::fromUtf8(readFileOrEmpty(path("pwd.txt")).trimmed()), expected);
     }
 
     void cannotStart_data()
@@ -259,13 +249,13 @@ private Q_SLOTS:
                           m_dir->path());
         config.log = logPath;
         QVERIFY(runner.start(config, {0, 1}, false));
-        QTRY_VERIFY_WITH_TIMEOUT(readAll(logPath).contains("to stderr\n"), 5000);
+        QTRY_VERIFY_WITH_TIMEOUT(readFileOrEmpty(logPath).contains("to stderr\n"), 5000);
         runner.stop(QStringLiteral("w"), QStringLiteral("a foreign process opened GPU 0"));
         QTRY_COMPARE_WITH_TIMEOUT(stateOf(runner, "w"), WorkloadRuntime::Stopped, 5000);
         // idlegpu's last line reaches the file through the log writer, which appends it once it has it.
-        QTRY_VERIFY_WITH_TIMEOUT(readAll(logPath).contains(" idlegpu: stopped w: "), 5000);
+        QTRY_VERIFY_WITH_TIMEOUT(readFileOrEmpty(logPath).contains(" idlegpu: stopped w: "), 5000);
 
-        const QStringList lines = QString::fromUtf8(readAll(logPath)).split(QLatin1Char('\n'));
+        const QStringList lines = QString::fromUtf8(readFileOrEmpty(logPath)).split(QLatin1Char('\n'));
         QCOMPARE(lines.size(), 6);
         QCOMPARE(lines.at(0), QStringLiteral("an earlier run")); // appended, never truncated
         const QString stamp = QStringLiteral("^\\d{4}-\\d\\d-\\d\\dT\\d\\d:\\d\\d:\\d\\d idlegpu: ");
@@ -289,11 +279,11 @@ private Q_SLOTS:
         config.log = logPath;
         QVERIFY(runner.start(config, {}, true));
         QTRY_COMPARE_WITH_TIMEOUT(stateOf(runner, "w"), WorkloadRuntime::BackingOff, 5000);
-        QTRY_VERIFY_WITH_TIMEOUT(readAll(logPath).contains(" idlegpu: w exited with code 3\n"), 5000);
+        QTRY_VERIFY_WITH_TIMEOUT(readFileOrEmpty(logPath).contains(" idlegpu: w exited with code 3\n"), 5000);
         struct stat info {};
         QCOMPARE(::stat(QFile::encodeName(logPath).constData(), &info), 0);
         QCOMPARE(info.st_mode & 07777, mode_t(0600));
-        const QStringList lines = QString::fromUtf8(readAll(logPath)).split(QLatin1Char('\n'));
+        const QStringList lines = QString::fromUtf8(readFileOrEmpty(logPath)).split(QLatin1Char('\n'));
         QCOMPARE(lines.size(), 4);
         QVERIFY2(QRegularExpression(" idlegpu: started w \\(pid \\d+\\) on all GPUs$").match(lines.at(0)).hasMatch(),
                  qPrintable(lines.at(0)));
@@ -573,7 +563,7 @@ private Q_SLOTS:
         QVERIFY(runner.start(config, {0}, false));
         const QString childFile = home + QStringLiteral("/child");
         QTRY_VERIFY_WITH_TIMEOUT(pidFromFile(childFile) > 0, 5000);
-        QTRY_VERIFY_WITH_TIMEOUT(readAll(config.log).contains("DENIED") || readAll(config.log).contains("WROTE"), 5000);
+        QTRY_VERIFY_WITH_TIMEOUT(readFileOrEmpty(config.log).contains("DENIED") || readFileOrEmpty(config.log).contains("WROTE"), 5000);
 
         // The groups initgroups() gives nobody, as the kernel lists them (sorted).
         int count = 64;
@@ -596,7 +586,7 @@ private Q_SLOTS:
         for (QString &line : output)
             line = line.trimmed(); // the kernel ends the Groups line with a space
         QCOMPARE(output, expected);
-        QCOMPARE(readAll(rootFile), QByteArray("root's\n"));
+        QCOMPARE(readFileOrEmpty(rootFile), QByteArray("root's\n"));
 
         struct stat info {};
         QCOMPARE(::stat(QFile::encodeName(config.log).constData(), &info), 0);
@@ -605,14 +595,14 @@ private Q_SLOTS:
         QCOMPARE(info.st_mode & 07777, mode_t(0600));
 
         const qint64 reaper = runner.runtimes().value("w").pid;
-        QVERIFY(readAll(QStringLiteral("/proc/%1/status").arg(reaper)).contains("\nUid:\t0\t0\t0\t0\n"));
+        QVERIFY(readFileOrEmpty(QStringLiteral("/proc/%1/status").arg(reaper)).contains("\nUid:\t0\t0\t0\t0\n"));
         const qint64 child = pidFromFile(childFile);
         runner.stop(QStringLiteral("w"), QStringLiteral("test"));
         QTRY_COMPARE_WITH_TIMEOUT(stateOf(runner, "w"), WorkloadRuntime::Stopped, 10000);
         QVERIFY(!processAlive(child));
         // idlegpu still has its lines written (by the log writer, once it has them)
-        QTRY_VERIFY_WITH_TIMEOUT(readAll(config.log).contains(" idlegpu: stopped w: test\n"), 5000);
-        QVERIFY(readAll(config.log).contains(" as user nobody\n")); // the start line names who it runs as
+        QTRY_VERIFY_WITH_TIMEOUT(readFileOrEmpty(config.log).contains(" idlegpu: stopped w: test\n"), 5000);
+        QVERIFY(readFileOrEmpty(config.log).contains(" as user nobody\n")); // the start line names who it runs as
     }
 
     // The log file is opened with the user's permissions: a folder only root can write (or a symlink the user
@@ -690,7 +680,7 @@ private Q_SLOTS:
                                            m_dir->path()),
                              {0}, false));
         QTRY_VERIFY_WITH_TIMEOUT(QFile::exists(path(QStringLiteral("ran"))), 5000);
-        QCOMPARE(readAll(path(QStringLiteral("ran"))).trimmed(),
+        QCOMPARE(readFileOrEmpty(path(QStringLiteral("ran"))).trimmed(),
                  QStringLiteral("uid=0 home=%1 in=%2")
                      .arg(qEnvironmentVariable("HOME"), QFileInfo(m_dir->path()).canonicalFilePath())
                      .toUtf8());

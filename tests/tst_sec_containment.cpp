@@ -49,12 +49,6 @@ QString reaperPath()
     return QCoreApplication::applicationDirPath() + QStringLiteral("/idlegpu-reaper");
 }
 
-QByteArray readAll(const QString &path)
-{
-    QFile file(path);
-    return file.open(QIODevice::ReadOnly) ? file.readAll() : QByteArray();
-}
-
 struct Process
 {
     pid_t pid = 0;
@@ -72,7 +66,7 @@ QList<Process> allProcesses()
             continue;
         Process process;
         process.pid = pid_t(pid);
-        const QByteArray text = readAll(QStringLiteral("/proc/%1/stat").arg(pid));
+        const QByteArray text = readFileOrEmpty(QStringLiteral("/proc/%1/stat").arg(pid));
         if (!text.isEmpty() && parseProcStat(text.constData(), &process.stat))
             result.append(process);
     }
@@ -88,9 +82,9 @@ QList<Process> workloadProcesses(const QByteArray &token)
     for (const Process &process : allProcesses()) {
         if (process.stat.state == 'Z' || process.stat.state == 'X')
             continue;
-        if (readAll(QStringLiteral("/proc/%1/comm").arg(process.pid)).trimmed() == "idlegpu-reaper")
+        if (readFileOrEmpty(QStringLiteral("/proc/%1/comm").arg(process.pid)).trimmed() == "idlegpu-reaper")
             continue; // today's reaper carries the workload's environment too
-        const QByteArray environ = readAll(QStringLiteral("/proc/%1/environ").arg(process.pid));
+        const QByteArray environ = readFileOrEmpty(QStringLiteral("/proc/%1/environ").arg(process.pid));
         int length = 0;
         const char *value = environValue(environ.constData(), int(environ.size()), kTokenKey, &length);
         if (value && QByteArray(value, length) == token)
@@ -105,7 +99,7 @@ QByteArray describe(const QList<Process> &processes)
     QByteArray text;
     for (const Process &process : processes)
         text += QByteArray::number(process.pid) + '('
-                + readAll(QStringLiteral("/proc/%1/comm").arg(process.pid)).trimmed() + ") ppid "
+                + readFileOrEmpty(QStringLiteral("/proc/%1/comm").arg(process.pid)).trimmed() + ") ppid "
                 + QByteArray::number(qint64(process.stat.ppid)) + "; ";
     return text;
 }
@@ -115,7 +109,7 @@ bool settled(const QByteArray &token)
 {
     QByteArrayList names;
     for (const Process &process : workloadProcesses(token))
-        names.append(readAll(QStringLiteral("/proc/%1/comm").arg(process.pid)).trimmed());
+        names.append(readFileOrEmpty(QStringLiteral("/proc/%1/comm").arg(process.pid)).trimmed());
     std::sort(names.begin(), names.end());
     return names == QByteArrayList{"sh", "sleep", "sleep", "sleep"};
 }
@@ -145,7 +139,7 @@ bool heldBy(const QList<Process> &processes, pid_t holder)
 // The line "0::/path" of /proc/<pid>/cgroup: the process's cgroup v2.
 QString cgroupOf(pid_t pid)
 {
-    for (const QByteArray &line : readAll(QStringLiteral("/proc/%1/cgroup").arg(pid)).split('\n'))
+    for (const QByteArray &line : readFileOrEmpty(QStringLiteral("/proc/%1/cgroup").arg(pid)).split('\n'))
         if (line.startsWith("0::"))
             return QString::fromUtf8(line.mid(3));
     return QString();
@@ -444,29 +438,21 @@ private Q_SLOTS:
              + QStringLiteral("[process-contained]\ncmd=sh -c '%1'\ngpus=0\nstop_timeout_seconds=1\nenv=%2=%3\n")
                    .arg(QLatin1String(kScript), QLatin1String(kTokenKey), QString::fromLatin1(token)))
                 .toUtf8());
-        QProcess idlegpu;
-        idlegpu.setProgram(QStringLiteral(IDLEGPU_BINARY));
-        idlegpu.setArguments({QStringLiteral("--headless"), QStringLiteral("--config"), config});
-        QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
-        env.insert(QStringLiteral("XDG_RUNTIME_DIR"), dir.path());
-        env.insert(QStringLiteral("XDG_STATE_HOME"), dir.path());
-        idlegpu.setProcessEnvironment(env);
-        idlegpu.setProcessChannelMode(QProcess::MergedChannels);
-        idlegpu.start();
-        QVERIFY(idlegpu.waitForStarted());
-        const pid_t idlegpuPid = pid_t(idlegpu.processId());
+        const std::unique_ptr<QProcess> idlegpu = startHeadless(config, dir.path());
+        QVERIFY(idlegpu->waitForStarted());
+        const pid_t idlegpuPid = pid_t(idlegpu->processId());
 
         QTRY_VERIFY2_WITH_TIMEOUT(settled(token), describe(workloadProcesses(token)).constData(), 20000);
         pid_t reaper = 0;
         for (const Process &process : allProcesses())
             if (process.stat.ppid == idlegpuPid
-                && readAll(QStringLiteral("/proc/%1/comm").arg(process.pid)).trimmed() == "idlegpu-reaper")
+                && readFileOrEmpty(QStringLiteral("/proc/%1/comm").arg(process.pid)).trimmed() == "idlegpu-reaper")
                 reaper = process.pid;
         QVERIFY(reaper > 0);
 
         QCOMPARE(::kill(reaper, SIGKILL), 0);
         QTRY_VERIFY_WITH_TIMEOUT(!QFile::exists(QStringLiteral("/proc/%1").arg(reaper))
-                                     || readAll(QStringLiteral("/proc/%1/stat").arg(reaper)).contains(") Z "),
+                                     || readFileOrEmpty(QStringLiteral("/proc/%1/stat").arg(reaper)).contains(") Z "),
                                  5000);
         const QList<Process> left = workloadProcesses(token);
         if (!left.isEmpty())
@@ -488,9 +474,9 @@ private Q_SLOTS:
         QVERIFY2(settled(token), describe(workloadProcesses(token)).constData());
 
         ::kill(idlegpuPid, SIGTERM);
-        QVERIFY(idlegpu.waitForFinished(15000));
-        const QByteArray log = idlegpu.readAll();
-        QVERIFY2(idlegpu.exitStatus() == QProcess::NormalExit && idlegpu.exitCode() == 0, log.constData());
+        QVERIFY(idlegpu->waitForFinished(15000));
+        const QByteArray log = idlegpu->readAll();
+        QVERIFY2(idlegpu->exitStatus() == QProcess::NormalExit && idlegpu->exitCode() == 0, log.constData());
         QVERIFY2(log.contains("leaving"), log.constData()); // the sweep said what it found
         QVERIFY2(workloadProcesses(token).isEmpty(), log.constData());
     }
@@ -526,8 +512,8 @@ private Q_SLOTS:
         const auto writers = [&alice] {
             QList<pid_t> found;
             for (const Process &process : allProcesses())
-                if (readAll(QStringLiteral("/proc/%1/comm").arg(process.pid)).trimmed() == "idlegpu-log"
-                    && readAll(QStringLiteral("/proc/%1/status").arg(process.pid))
+                if (readFileOrEmpty(QStringLiteral("/proc/%1/comm").arg(process.pid)).trimmed() == "idlegpu-log"
+                    && readFileOrEmpty(QStringLiteral("/proc/%1/status").arg(process.pid))
                            .contains("\nUid:\t" + QByteArray::number(alice.uid()) + '\t'))
                     found.append(process.pid);
             return found;
@@ -539,7 +525,7 @@ private Q_SLOTS:
             QTRY_COMPARE_WITH_TIMEOUT(writers().size(), run + 1, 10000);
             for (const pid_t writer : writers()) {
                 QCOMPARE(cgroupOf(writer), own + QStringLiteral("/log-writers"));
-                QVERIFY(readAll(QStringLiteral("/proc/%1/stat").arg(writer)).contains(
+                QVERIFY(readFileOrEmpty(QStringLiteral("/proc/%1/stat").arg(writer)).contains(
                     " " + QByteArray::number(writer) + " ")); // the pgrp and session fields: its own
             }
             for (const Process &process : workloadProcesses(token))

@@ -37,18 +37,6 @@ namespace {
 
 const QString kWorkload = QStringLiteral("process-0");
 
-QByteArray readAll(const QString &path)
-{
-    QFile file(path);
-    return file.open(QIODevice::ReadOnly) ? file.readAll() : QByteArray();
-}
-
-qint64 pidFromFile(const QString &path)
-{
-    const QByteArray text = readAll(path);
-    return text.endsWith('\n') ? text.trimmed().toLongLong() : 0;
-}
-
 // The pids of `uid`'s log writers (idlegpu-log) that sit in write(2) now: on a file whose daemon never answers, for
 // good.
 QList<qint64> blockedWriters(int uid)
@@ -58,11 +46,11 @@ QList<qint64> blockedWriters(int uid)
     for (const QString &entry : entries) {
         bool isPid = false;
         const qint64 pid = entry.toLongLong(&isPid);
-        if (!isPid || readAll(QStringLiteral("/proc/%1/comm").arg(pid)).trimmed() != "idlegpu-log")
+        if (!isPid || readFileOrEmpty(QStringLiteral("/proc/%1/comm").arg(pid)).trimmed() != "idlegpu-log")
             continue;
-        const QByteArray status = readAll(QStringLiteral("/proc/%1/status").arg(pid));
+        const QByteArray status = readFileOrEmpty(QStringLiteral("/proc/%1/status").arg(pid));
         // /proc/<pid>/syscall: the number of the system call it is blocked in, then its arguments.
-        const QByteArray syscall = readAll(QStringLiteral("/proc/%1/syscall").arg(pid));
+        const QByteArray syscall = readFileOrEmpty(QStringLiteral("/proc/%1/syscall").arg(pid));
         if (status.contains("\nUid:\t" + QByteArray::number(uid) + '\t')
             && syscall.startsWith(QByteArray::number(SYS_write) + ' '))
             found.append(pid);
@@ -228,34 +216,26 @@ private Q_SLOTS:
                                                            "stop_timeout_seconds=5\n")
                                                 .arg(kWorkload, printingCommand(), m_alice->name(), m_fuse->file()))
                                              .toUtf8());
-        QProcess idlegpu;
-        idlegpu.setProgram(QStringLiteral(IDLEGPU_BINARY));
-        idlegpu.setArguments({QStringLiteral("--headless"), QStringLiteral("--config"), config});
-        QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
-        env.insert(QStringLiteral("XDG_RUNTIME_DIR"), dir.path());
-        env.insert(QStringLiteral("XDG_STATE_HOME"), dir.path());
-        idlegpu.setProcessEnvironment(env);
-        idlegpu.setProcessChannelMode(QProcess::MergedChannels);
-        idlegpu.start();
-        QVERIFY(idlegpu.waitForStarted());
+        const std::unique_ptr<QProcess> idlegpu = startHeadless(config, dir.path());
+        QVERIFY(idlegpu->waitForStarted());
         QTRY_VERIFY_WITH_TIMEOUT(pidFromFile(aliceFile(QStringLiteral("w.pid"))) > 0, 10000);
         const qint64 workload = pidFromFile(aliceFile(QStringLiteral("w.pid")));
         QTest::qWait(500); // it prints meanwhile; whoever writes the file is stuck on it by now
 
         QElapsedTimer sinceSigterm;
         sinceSigterm.start();
-        ::kill(pid_t(idlegpu.processId()), SIGTERM);
-        const bool exited = idlegpu.waitForFinished(5000 + 5000); // the stop timeout, and as much again
+        ::kill(pid_t(idlegpu->processId()), SIGTERM);
+        const bool exited = idlegpu->waitForFinished(5000 + 5000); // the stop timeout, and as much again
         const qint64 exitMs = sinceSigterm.elapsed();
         if (!exited) { // stuck in the kernel: only the end of the FUSE daemon lets it go on
             m_fuse.reset();
-            idlegpu.waitForFinished(15000);
+            idlegpu->waitForFinished(15000);
         }
-        const QByteArray log = idlegpu.readAll();
+        const QByteArray log = idlegpu->readAll();
         QVERIFY2(exited, qPrintable(QStringLiteral("idlegpu did not exit within 10 s of SIGTERM:\n")
                                     + QString::fromLocal8Bit(log)));
         qInfo("idlegpu exited %lld ms after SIGTERM", exitMs);
-        QVERIFY2(idlegpu.exitStatus() == QProcess::NormalExit && idlegpu.exitCode() == 0, log.constData());
+        QVERIFY2(idlegpu->exitStatus() == QProcess::NormalExit && idlegpu->exitCode() == 0, log.constData());
         QVERIFY(!processAlive(workload));
         QVERIFY2(log.contains("is stuck writing"), log.constData()); // it says what it left behind
     }

@@ -34,6 +34,9 @@
 using TestSupport::ScopedEnv;
 using TestSupport::TemporaryUser;
 
+using TestSupport::pidFromFile;
+using TestSupport::readFileOrEmpty;
+
 namespace {
 
 QString reaperPath()
@@ -41,24 +44,11 @@ QString reaperPath()
     return QCoreApplication::applicationDirPath() + QStringLiteral("/idlegpu-reaper");
 }
 
-QByteArray readAll(const QString &path)
-{
-    QFile file(path);
-    return file.open(QIODevice::ReadOnly) ? file.readAll() : QByteArray();
-}
-
-// The pid a workload wrote into `path`; 0 while the file is missing or incomplete.
-qint64 pidFromFile(const QString &path)
-{
-    const QByteArray text = readAll(path);
-    return text.endsWith('\n') ? text.trimmed().toLongLong() : 0;
-}
-
 // /proc/<pid>/environ as NAME -> VALUE.
 QHash<QByteArray, QByteArray> environmentOf(qint64 pid)
 {
     QHash<QByteArray, QByteArray> result;
-    for (const QByteArray &entry : readAll(QStringLiteral("/proc/%1/environ").arg(pid)).split('\0')) {
+    for (const QByteArray &entry : readFileOrEmpty(QStringLiteral("/proc/%1/environ").arg(pid)).split('\0')) {
         const qsizetype equals = entry.indexOf('=');
         if (equals > 0)
             result.insert(entry.left(equals), entry.mid(equals + 1));
@@ -167,21 +157,21 @@ private Q_SLOTS:
         const auto workloadEnvironment = environmentOf(workload);
         QCOMPARE(workloadEnvironment.value("LD_PRELOAD"), library.toLocal8Bit());
         QCOMPARE(workloadEnvironment.value("MINER_TOKEN"), QByteArray("t0ken-of-the-workload"));
-        QTRY_VERIFY_WITH_TIMEOUT(!readAll(uids).isEmpty(), 5000);
+        QTRY_VERIFY_WITH_TIMEOUT(!readFileOrEmpty(uids).isEmpty(), 5000);
         const QByteArray alice = QByteArray::number(m_alice->uid());
-        for (const QByteArray &line : readAll(uids).trimmed().split('\n')) {
+        for (const QByteArray &line : readFileOrEmpty(uids).trimmed().split('\n')) {
             const QString who = QStringLiteral("loaded by uids %1, not only by %2")
                                     .arg(QString::fromUtf8(line), QString::fromUtf8(alice));
             QVERIFY2(line == alice + ' ' + alice, qPrintable(who));
         }
 
         // The root reaper: none of it.
-        QVERIFY(readAll(QStringLiteral("/proc/%1/status").arg(reaper)).contains("\nUid:\t0\t0\t0\t0\n"));
+        QVERIFY(readFileOrEmpty(QStringLiteral("/proc/%1/status").arg(reaper)).contains("\nUid:\t0\t0\t0\t0\n"));
         const auto reaperEnvironment = environmentOf(reaper);
         for (const QByteArray &name :
              {QByteArray("LD_PRELOAD"), QByteArray("LD_LIBRARY_PATH"), QByteArray("MINER_TOKEN")})
             QVERIFY2(!reaperEnvironment.contains(name), name.constData());
-        QVERIFY(!readAll(QStringLiteral("/proc/%1/cmdline").arg(reaper)).contains("t0ken"));
+        QVERIFY(!readFileOrEmpty(QStringLiteral("/proc/%1/cmdline").arg(reaper)).contains("t0ken"));
     }
 
     // Item 11. idlegpu's own environment holds a secret and it holds a descriptor without close-on-exec: alice's
@@ -303,7 +293,7 @@ private Q_SLOTS:
         // Checked below, after the file: on a start that followed the link, the file tells what went wrong.
         (void)QTest::qWaitFor([&] { return stateOf(runner, QStringLiteral("w")) != WorkloadRuntime::Running; }, 5000);
         const auto stop = qScopeGuard([&] { stopAll(runner); });
-        QCOMPARE(readAll(secret), QByteArray("root's secret\n"));
+        QCOMPARE(readFileOrEmpty(secret), QByteArray("root's secret\n"));
         struct stat info {};
         QCOMPARE(::stat(QFile::encodeName(secret).constData(), &info), 0);
         QCOMPARE(info.st_mode & 07777, mode_t(0600));

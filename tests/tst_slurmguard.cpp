@@ -687,11 +687,6 @@ private Q_SLOTS:
     }
 
 private:
-    static QByteArray readFileOrEmpty(const QString &path)
-    {
-        QFile file(path);
-        return file.open(QIODevice::ReadOnly) ? file.readAll() : QByteArray();
-    }
 };
 
 QTEST_GUILESS_MAIN(TestSlurmGuard)
