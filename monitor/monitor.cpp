@@ -6,7 +6,6 @@
 #include "conditions/powersupply.h"
 #include "conditions/logindpresence.h"
 #include "config/configwatcher.h"
-#include "devices/nodewatcher.h"
 #include "holders/procstatfile.h"
 #include "ledger/ledgerstore.h"
 #include "metrics/metricstext.h"
@@ -107,7 +106,6 @@ Monitor::Monitor(const QString &configPath, WorkloadRunner *runner, const Clock 
       m_selfPid(::getpid()),
       m_inferHiddenHolders(::geteuid() != 0),
       m_collector(paths),
-      m_pendingEvents(new NodeEvents),
       m_ledger(clock)
 {
     m_pollTimer = new QTimer(this);
@@ -206,7 +204,6 @@ Monitor::~Monitor()
         m_ledger.stopWatching();
         saveLedger();
     }
-    delete m_pendingEvents;
 }
 
 void Monitor::acceptMissingConfig(const Config &placeholder)
@@ -630,16 +627,16 @@ void Monitor::absorbEvents(const NodeEvents &events)
         // nodes removed or made anew meanwhile are watched afresh.
         m_hidden.eventsLost(m_clock->nowMs());
         m_rewatchNodes = true;
-        *m_pendingEvents = NodeEvents();
+        m_pendingEvents = NodeEvents();
         return;
     }
     for (const QString &path : events.gone)
         m_hidden.forgetNode(path); // a node deleted: its counts mean nothing for a node recreated there
     m_rewatchNodes = m_rewatchNodes || !events.gone.isEmpty();
     for (auto it = events.opens.cbegin(); it != events.opens.cend(); ++it)
-        m_pendingEvents->opens[it.key()] += it.value();
+        m_pendingEvents.opens[it.key()] += it.value();
     for (auto it = events.closes.cbegin(); it != events.closes.cend(); ++it)
-        m_pendingEvents->closes[it.key()] += it.value();
+        m_pendingEvents.closes[it.key()] += it.value();
 }
 
 void Monitor::onNodeEvents(const NodeEvents &events)
@@ -730,8 +727,8 @@ void Monitor::rescan()
         const bool someUnreadable
             = m_inferHiddenHolders ? scan.unreadableProcesses > 0 : scan.refusedProcesses > 0;
         for (const GpuDevice &gpu : m_collector.devices().gpus) {
-            m_hidden.update(gpu.path, m_pendingEvents->opens.value(gpu.path),
-                            m_pendingEvents->closes.value(gpu.path), scan.visibleFdsByNode.value(gpu.path),
+            m_hidden.update(gpu.path, m_pendingEvents.opens.value(gpu.path),
+                            m_pendingEvents.closes.value(gpu.path), scan.visibleFdsByNode.value(gpu.path),
                             someUnreadable, m_clock->nowMs());
             provisional = provisional || m_hidden.provisionalCount(gpu.path) > 0;
             if (m_hidden.hiddenCount(gpu.path) > 0) {
@@ -749,11 +746,11 @@ void Monitor::rescan()
         for (const QString &path : m_collector.devices().sharedNodes) {
             if (!HolderScanner::isComputeNode(path))
                 continue;
-            m_hidden.update(path, m_pendingEvents->opens.value(path), m_pendingEvents->closes.value(path),
+            m_hidden.update(path, m_pendingEvents.opens.value(path), m_pendingEvents.closes.value(path),
                             scan.visibleFdsByNode.value(path), false, m_clock->nowMs());
             provisional = provisional || m_hidden.provisionalCount(path) > 0;
         }
-        *m_pendingEvents = NodeEvents();
+        m_pendingEvents = NodeEvents();
     };
     Snapshot snapshot = m_collector.collect(m_config, hooks);
     // An open nobody explains yet: look again at once, it is a hidden holder or a late sight. A watch lost

@@ -12,6 +12,7 @@
 #include "conditions/presence.h"
 #include "config/config.h"
 #include "backends/gpubackend.h"
+#include "devices/nodewatcher.h"
 #include "holders/hiddenholders.h"
 #include "holders/holderscanner.h"
 #include "ledger/workledger.h"
@@ -30,9 +31,7 @@
 class LedgerStore;
 class LogindPresence;
 class MetricsTextFile;
-class NodeWatcher;
 class PowerSupplyWatcher;
-struct NodeEvents;
 class QFileSystemWatcher;
 class ConfigFileWatcher;
 class QTimer;
@@ -174,7 +173,7 @@ private:
     PauseState m_pause;
     SnapshotCollector m_collector; // the scanners, the GPU backends and the GPUs present
     HiddenHolderTracker m_hidden;
-    NodeEvents *m_pendingEvents;
+    NodeEvents m_pendingEvents;            // opens and closes not yet weighed by a scan
     QHash<QString, qint64> m_openReadAtNs; // node path -> earliestOpenNs() of its earliest unanswered open
     qint64 m_heartbeatNs = 0;              // monotonicNowNs() of the last heartbeat; 0 before start()
     WorkLedger m_ledger;
