@@ -711,62 +711,14 @@ void Monitor::rescan()
     const qint64 scanStartNs = monotonicNowNs();
 
     updateDevices();
-    NodeEvents duringScan;
-    bool provisional = false;
+    EventsDuringScan events;
     SnapshotCollector::Hooks hooks;
     hooks.onHolder = [this](const Holder &h) { preemptEarly(h); };
-    hooks.addHidden = [&](const HolderScanner::Result &scan, QList<Holder> &holders) {
-        // Opens that no visible process explains are another user's jobs: a hidden holder per such GPU. The
-        // events queued during the scan count too: the kernel queues an open before its fd shows, so every fd the
-        // scan saw has its open counted.
-        duringScan = m_nodeWatcher->takePendingEvents();
-        absorbEvents(duringScan);
-        // Root reads every process's fds but the few the kernel refuses it all the same (an LSM's): those may hold a
-        // GPU as another user's do for a non-root idlegpu, and an open no visible fd explains is theirs. With none
-        // refused, nothing is hidden, and inferring could only add errors.
-        const bool someUnreadable
-            = m_inferHiddenHolders ? scan.unreadableProcesses > 0 : scan.refusedProcesses > 0;
-        for (const GpuDevice &gpu : m_collector.devices().gpus) {
-            m_hidden.update(gpu.path, m_pendingEvents.opens.value(gpu.path),
-                            m_pendingEvents.closes.value(gpu.path), scan.visibleFdsByNode.value(gpu.path),
-                            someUnreadable, m_clock->nowMs());
-            provisional = provisional || m_hidden.provisionalCount(gpu.path) > 0;
-            if (m_hidden.hiddenCount(gpu.path) > 0) {
-                Holder hidden;
-                hidden.hidden = true;
-                hidden.gpus = {gpu.index};
-                hidden.user = QStringLiteral("?");
-                holders.append(hidden);
-            }
-        }
-        // nvidia-uvm and kfd make a holder a compute client (busy_when = auto), and a CUDA process may open its
-        // GPU's node before nvidia-uvm: that later open must stop the workload as the first would have. Its fd too
-        // shows in /proc only after the event, so an open the scan did not see is looked at again at once. They
-        // name no GPU, so no hidden holder is made of them.
-        for (const QString &path : m_collector.devices().sharedNodes) {
-            if (!HolderScanner::isComputeNode(path))
-                continue;
-            m_hidden.update(path, m_pendingEvents.opens.value(path), m_pendingEvents.closes.value(path),
-                            scan.visibleFdsByNode.value(path), false, m_clock->nowMs());
-            provisional = provisional || m_hidden.provisionalCount(path) > 0;
-        }
-        m_pendingEvents = NodeEvents();
+    hooks.addHidden = [this, &events](const HolderScanner::Result &scan, QList<Holder> &holders) {
+        addHiddenHolders(scan, holders, &events);
     };
     Snapshot snapshot = m_collector.collect(m_config, hooks);
-    // An open nobody explains yet: look again at once, it is a hidden holder or a late sight. A watch lost
-    // during this scan: watch the node again at once, before a job opens it unseen.
-    if (provisional || m_rewatchNodes)
-        m_coalesceTimer->start(kRecheckMs);
-    // Events taken here never reach onNodeEvents: answer them as it would. An open during the scan may be a process
-    // the scan had not listed yet (it started meanwhile): look again at once where a workload runs, or idlegpu (as
-    // root, with nothing inferred) would miss it until the next event.
-    if (!duringScan.opens.isEmpty() && anyWorkloadRunning())
-        m_coalesceTimer->start(kRecheckMs);
-    else if ((!duringScan.opens.isEmpty() || !duringScan.closes.isEmpty() || !duringScan.gone.isEmpty()
-              || duringScan.overflow)
-             && !m_coalesceTimer->isActive())
-        m_coalesceTimer->start(kCoalesceMs);
-
+    scheduleRecheck(events);
     snapshot.takenAtMs = m_clock->nowMs();
 
     PolicyInput input = policyInputOf(snapshot, m_config, m_runner->runtimes(), m_clock, m_selfPid);
@@ -794,6 +746,60 @@ void Monitor::rescan()
     feedLedger();
     m_inScan = false;
     Q_EMIT stateChanged();
+}
+
+void Monitor::addHiddenHolders(const HolderScanner::Result &scan, QList<Holder> &holders, EventsDuringScan *events)
+{
+    // Opens that no visible process explains are another user's jobs: a hidden holder per such GPU. The events queued
+    // during the scan count too: the kernel queues an open before its fd shows, so every fd the scan saw has its open
+    // counted.
+    events->taken = m_nodeWatcher->takePendingEvents();
+    absorbEvents(events->taken);
+    // Root reads every process's fds but the few the kernel refuses it all the same (an LSM's): those may hold a GPU
+    // as another user's do for a non-root idlegpu, and an open no visible fd explains is theirs. With none refused,
+    // nothing is hidden, and inferring could only add errors.
+    const bool someUnreadable = m_inferHiddenHolders ? scan.unreadableProcesses > 0 : scan.refusedProcesses > 0;
+    for (const GpuDevice &gpu : m_collector.devices().gpus) {
+        m_hidden.update(gpu.path, m_pendingEvents.opens.value(gpu.path), m_pendingEvents.closes.value(gpu.path),
+                        scan.visibleFdsByNode.value(gpu.path), someUnreadable, m_clock->nowMs());
+        events->provisional = events->provisional || m_hidden.provisionalCount(gpu.path) > 0;
+        if (m_hidden.hiddenCount(gpu.path) > 0) {
+            Holder hidden;
+            hidden.hidden = true;
+            hidden.gpus = {gpu.index};
+            hidden.user = QStringLiteral("?");
+            holders.append(hidden);
+        }
+    }
+    // nvidia-uvm and kfd make a holder a compute client (busy_when = auto), and a CUDA process may open its GPU's node
+    // before nvidia-uvm: that later open must stop the workload as the first would have. Its fd too shows in /proc only
+    // after the event, so an open the scan did not see is looked at again at once. They name no GPU, so no hidden
+    // holder is made of them.
+    for (const QString &path : m_collector.devices().sharedNodes) {
+        if (!HolderScanner::isComputeNode(path))
+            continue;
+        m_hidden.update(path, m_pendingEvents.opens.value(path), m_pendingEvents.closes.value(path),
+                        scan.visibleFdsByNode.value(path), false, m_clock->nowMs());
+        events->provisional = events->provisional || m_hidden.provisionalCount(path) > 0;
+    }
+    m_pendingEvents = NodeEvents();
+}
+
+void Monitor::scheduleRecheck(const EventsDuringScan &events)
+{
+    // An open nobody explains yet: look again at once, it is a hidden holder or a late sight. A watch lost during the
+    // scan: watch the node again at once, before a job opens it unseen.
+    if (events.provisional || m_rewatchNodes)
+        m_coalesceTimer->start(kRecheckMs);
+    // Events the scan took never reach onNodeEvents: answer them as it would. An open during the scan may be a process
+    // the scan had not listed yet (it started meanwhile): look again at once where a workload runs, or idlegpu (as
+    // root, with nothing inferred) would miss it until the next event.
+    const NodeEvents &taken = events.taken;
+    if (!taken.opens.isEmpty() && anyWorkloadRunning())
+        m_coalesceTimer->start(kRecheckMs);
+    else if ((!taken.opens.isEmpty() || !taken.closes.isEmpty() || !taken.gone.isEmpty() || taken.overflow)
+             && !m_coalesceTimer->isActive())
+        m_coalesceTimer->start(kCoalesceMs);
 }
 
 void Monitor::apply(const Decision &decision)

@@ -123,12 +123,25 @@ Q_SIGNALS:
     void shutdownFinished();
 
 private:
+    // What addHiddenHolders() leaves for the rest of a scan to answer.
+    struct EventsDuringScan
+    {
+        NodeEvents taken;         // the node events queued while the scan ran, which it took
+        bool provisional = false; // an open that no visible process explains yet
+    };
+
     bool applyConfig(const ConfigLoadResult &result, bool initial);
     void watchConfigFile();
     void updateDevices();
     QString driFolder() const; // <device_root>/dri, where AMD and Intel GPUs have their render nodes
     void onNodeEvents(const NodeEvents &events);
     void absorbEvents(const NodeEvents &events);
+    // During a scan, after /proc: a hidden holder for each GPU where opens that no visible process explains say another
+    // user's job holds it (the events queued meanwhile count too); `events` gets what the scan must still answer.
+    void addHiddenHolders(const HolderScanner::Result &scan, QList<Holder> &holders, EventsDuringScan *events);
+    // After a scan: look again at once at an open nobody explains yet, a watch lost or an open while a workload runs,
+    // and soon at any other event the scan took.
+    void scheduleRecheck(const EventsDuringScan &events);
     void preemptEarly(const Holder &scanned);
     void apply(const Decision &decision);
     void scheduleWake(qint64 wakeAtMs);
