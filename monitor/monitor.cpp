@@ -5,7 +5,7 @@
 #include "base/logging.h"
 #include "conditions/powersupply.h"
 #include "conditions/logindpresence.h"
-#include "config/configwatcher.h"
+#include "config/configreloader.h"
 #include "holders/procstatfile.h"
 #include "ledger/ledgerstore.h"
 #include "metrics/metricstext.h"
@@ -33,8 +33,6 @@ constexpr qint64 kHiddenCheckedByBackendAfterMs = 30'000;
 // An open that no visible process explains yet is checked again this soon: its fd shows in /proc microseconds
 // after the event (bench_preemption without bystanders: 5 ms gave p90 6.7 ms, 1 ms gives p90 2.0 ms).
 constexpr int kRecheckMs = 1;
-// Read the file this long after its writer closed it or renamed it into place: one read for saves in a row.
-constexpr int kReloadDelayMs = 200;
 // An idle time read again comes back a few milliseconds off (the desktop's round trip, logind's µs on another
 // clock): less than this is the same last input.
 constexpr qint64 kIdleSinceJitterMs = 1000;
@@ -100,7 +98,6 @@ unsigned long long processStartTicks(const QString &procRoot, qint64 pid)
 Monitor::Monitor(const QString &configPath, WorkloadRunner *runner, const Clock *clock, const MonitorPaths &paths,
                  QObject *parent)
     : QObject(parent),
-      m_configPath(configPath),
       m_runner(runner),
       m_clock(clock),
       m_selfPid(::getpid()),
@@ -125,11 +122,6 @@ Monitor::Monitor(const QString &configPath, WorkloadRunner *runner, const Clock 
     m_coalesceTimer = new QTimer(this);
     m_coalesceTimer->setSingleShot(true);
     connect(m_coalesceTimer, &QTimer::timeout, this, &Monitor::rescan);
-
-    m_reloadTimer = new QTimer(this);
-    m_reloadTimer->setSingleShot(true);
-    m_reloadTimer->setInterval(kReloadDelayMs);
-    connect(m_reloadTimer, &QTimer::timeout, this, &Monitor::reloadConfig);
 
     m_gpuSampleTimer = new QTimer(this);
     m_gpuSampleTimer->setInterval(kGpuSampleMs);
@@ -173,9 +165,8 @@ Monitor::Monitor(const QString &configPath, WorkloadRunner *runner, const Clock 
         if (path == m_config.deviceRoot || path == driFolder())
             rescan();
     });
-    // Only a write closed or a file renamed into place: never a file in the middle of its write.
-    m_configWatcher = new ConfigFileWatcher(this);
-    connect(m_configWatcher, &ConfigFileWatcher::changed, m_reloadTimer, qOverload<>(&QTimer::start));
+    m_configReloader = new ConfigReloader(configPath, this);
+    connect(m_configReloader, &ConfigReloader::reloadDue, this, &Monitor::reloadConfig);
 
     connect(m_runner, &WorkloadRunner::runtimeChanged, this, [this] {
         // A workload that ended frees its GPUs for another; decide again once the current scan is done.
@@ -206,11 +197,14 @@ Monitor::~Monitor()
     }
 }
 
+QString Monitor::configPath() const
+{
+    return m_configReloader->path();
+}
+
 void Monitor::acceptMissingConfig(const Config &placeholder)
 {
-    m_missingConfigPlaceholder = placeholder;
-    m_missingConfigPlaceholder->filePath = m_configPath;
-    m_missingConfigPlaceholder->workloads.clear();
+    m_configReloader->acceptMissing(placeholder);
 }
 
 bool Monitor::start()
@@ -221,19 +215,10 @@ bool Monitor::start()
         if (m_ledgerStore->open(&m_ledger))
             m_ledgerSaveTimer->start();
     }
-    ConfigLoadResult result;
-    m_notSetUp = m_missingConfigPlaceholder && !QFileInfo::exists(m_configPath);
-    if (m_notSetUp) {
-        qCInfo(lcConfig, "%s does not exist: idlegpu is not set up yet; watching the GPUs with no workloads until "
-                         "the file appears", qPrintable(m_configPath));
-        result.config = *m_missingConfigPlaceholder;
-    } else {
-        result = ConfigLoader::load(m_configPath);
-    }
-    if (!applyConfig(result, true))
+    if (!applyConfig(m_configReloader->readFirst(), true))
         return false;
     m_started = true;
-    watchConfigFile();
+    m_configReloader->watch();
     m_heartbeatNs = monotonicNowNs();
     m_heartbeatTimer->start();
     m_ledgerTickTimer->start();
@@ -333,7 +318,7 @@ void Monitor::shutdown()
     m_pollTimer->stop();
     m_wakeTimer->stop();
     m_coalesceTimer->stop();
-    m_reloadTimer->stop();
+    m_configReloader->cancelPending();
     m_gpuSampleTimer->stop();
     m_openOnlyWatchTimer->stop();
     m_heartbeatTimer->stop();
@@ -422,7 +407,7 @@ MonitorState Monitor::state() const
     state.pause = m_pause;
     state.gpuMetrics = m_gpuMetrics;
     state.ledger = m_ledger.summary();
-    state.notSetUp = m_notSetUp;
+    state.notSetUp = m_configReloader->notSetUp();
     state.shuttingDown = m_shuttingDown;
     return state;
 }
@@ -462,29 +447,10 @@ void Monitor::reloadConfig()
 {
     if (m_shuttingDown)
         return;
-    if (m_notSetUp && !QFileInfo::exists(m_configPath))
-        return; // still not set up: a change of something else in the folder
-    const bool firstFile = std::exchange(m_notSetUp, false);
-    if (firstFile)
-        qCInfo(lcConfig, "%s appeared: applying it", qPrintable(m_configPath));
-    ConfigLoadResult result = ConfigLoader::load(m_configPath);
-    if (result.changedWhileRead) {
-        // Its writer is not done: the close or rename that ends the write brings the whole file. A timed retry could
-        // fall in the writer's pause and read half a file as a whole one.
-        qCInfo(lcConfig, "%s changed while it was read; reading it again once its writer is done",
-               qPrintable(m_configPath));
-        m_notSetUp = firstFile;
+    const std::optional<ConfigLoadResult> result = m_configReloader->readAgain();
+    if (!result)
         return;
-    }
-    // A first file has nothing to stop: an empty one is a setup without workloads.
-    if (result.ok() && !firstFile && result.fileBlank) {
-        // A file cut to nothing (a save that failed half-way, a full disk, `> file`) would read as a valid
-        // config without workloads and stop them all.
-        result.diagnostics.append({ConfigDiagnostic::Error, m_configPath, 0,
-                                   QStringLiteral("the file is empty: not applied while idlegpu runs (to stop "
-                                                  "every workload, leave a [defaults] section in it)")});
-    }
-    if (applyConfig(result, false))
+    if (applyConfig(*result, false))
         rescan();
     else
         Q_EMIT stateChanged();
@@ -502,7 +468,7 @@ bool Monitor::applyConfig(const ConfigLoadResult &result, bool initial)
     if (!result.ok()) {
         if (!initial) {
             qCWarning(lcConfig, "%s has errors; keeping the configuration in force, workloads undisturbed",
-                      qPrintable(m_configPath));
+                      qPrintable(configPath()));
             Q_EMIT configRejected(result.diagnostics);
         }
         return false;
@@ -525,7 +491,7 @@ bool Monitor::applyConfig(const ConfigLoadResult &result, bool initial)
         for (const WorkloadRuntime &runtime : runtimes)
             if (!next.workload(runtime.id) && !runtime.occupiesGpus())
                 m_runner->forget(runtime.id);
-        qCInfo(lcConfig, "applied the new configuration of %s", qPrintable(m_configPath));
+        qCInfo(lcConfig, "applied the new configuration of %s", qPrintable(configPath()));
     }
     const bool deviceRootChanged = next.deviceRoot != m_config.deviceRoot || initial;
     m_fileConfig = result.config;
@@ -568,11 +534,6 @@ void Monitor::applyOnBatteryConfig()
         m_powerWatcher = nullptr;
         m_collector.setPower(PowerState());
     }
-}
-
-void Monitor::watchConfigFile()
-{
-    m_configWatcher->watch(m_configPath);
 }
 
 QString Monitor::driFolder() const

@@ -28,12 +28,12 @@
 
 #include <memory>
 
+class ConfigReloader;
 class LedgerStore;
 class LogindPresence;
 class MetricsTextFile;
 class PowerSupplyWatcher;
 class QFileSystemWatcher;
-class ConfigFileWatcher;
 class QTimer;
 
 class Monitor : public QObject
@@ -87,7 +87,7 @@ public:
     static constexpr int kLedgerSaveMs = 300'000;
 
     MonitorState state() const;
-    QString configPath() const { return m_configPath; }
+    QString configPath() const;
     // One scan and one decision with `config`, the state returned (`--status`, the settings dialog on its own): what a
     // running monitor would see now, and what it would run as if every start delay had passed. The same collector and
     // policy as its scans, with power, logind and Slurm ([slurm]: each GPU held or lent, as Slurm has it) read once
@@ -131,7 +131,6 @@ private:
     };
 
     bool applyConfig(const ConfigLoadResult &result, bool initial);
-    void watchConfigFile();
     void updateDevices();
     QString driFolder() const; // <device_root>/dri, where AMD and Intel GPUs have their render nodes
     void onNodeEvents(const NodeEvents &events);
@@ -171,7 +170,6 @@ private:
     // A scan has answered the opens read before it began, but for those it could not explain yet (provisional).
     void forgetAnsweredOpens(qint64 scanStartNs);
 
-    QString m_configPath;
     WorkloadRunner *m_runner;
     const Clock *m_clock;
     qint64 m_selfPid;
@@ -199,11 +197,10 @@ private:
 
     NodeWatcher *m_nodeWatcher = nullptr;
     QFileSystemWatcher *m_fileWatcher = nullptr; // device_root and its dri/, for GPUs appearing
-    ConfigFileWatcher *m_configWatcher = nullptr;
+    ConfigReloader *m_configReloader = nullptr;
     QTimer *m_pollTimer = nullptr;     // the fallback poll
     QTimer *m_wakeTimer = nullptr;     // the policy's next moment (end of a start delay, a retry)
     QTimer *m_coalesceTimer = nullptr; // events that need no immediate answer
-    QTimer *m_reloadTimer = nullptr;   // editors may save several times in a row
     QTimer *m_gpuSampleTimer = nullptr; // while someone looks at the metrics
     QTimer *m_openOnlyWatchTimer = nullptr; // while open-only holders share a GPU with a workload
     QTimer *m_heartbeatTimer = nullptr;
@@ -215,8 +212,6 @@ private:
     std::unique_ptr<SlurmGuard::GuardFile> m_slurmGuard; // with MonitorPaths::slurmGuardFolder
     QString m_slurmGuardNode; // the node of the last heartbeat written, not stopped; empty: none
     QList<SlurmGuard::GuardGpu> m_slurmGuardGpus; // its GPUs: written again at once when a decision changes them
-    std::optional<Config> m_missingConfigPlaceholder; // acceptMissingConfig()
-    bool m_notSetUp = false;
     bool m_started = false;
     bool m_shuttingDown = false;
     bool m_inScan = false;
