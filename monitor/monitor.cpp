@@ -6,6 +6,7 @@
 #include "conditions/powersupply.h"
 #include "conditions/logindpresence.h"
 #include "config/configreloader.h"
+#include "devices/devicefolderwatcher.h"
 #include "holders/procstatfile.h"
 #include "ledger/ledgerstore.h"
 #include "metrics/metricstext.h"
@@ -13,10 +14,7 @@
 #include "slurm/guardfile.h"
 #include "slurm/slurmlender.h"
 
-#include <QDir>
 #include <QFile>
-#include <QFileInfo>
-#include <QFileSystemWatcher>
 #include <QTimer>
 
 #include <algorithm>
@@ -160,11 +158,8 @@ Monitor::Monitor(const QString &configPath, WorkloadRunner *runner, const Clock 
     m_nodeWatcher = new NodeWatcher(this);
     connect(m_nodeWatcher, &NodeWatcher::eventsArrived, this, &Monitor::onNodeEvents);
 
-    m_fileWatcher = new QFileSystemWatcher(this);
-    connect(m_fileWatcher, &QFileSystemWatcher::directoryChanged, this, [this](const QString &path) {
-        if (path == m_config.deviceRoot || path == driFolder())
-            rescan();
-    });
+    m_deviceFolders = new DeviceFolderWatcher(this);
+    connect(m_deviceFolders, &DeviceFolderWatcher::changed, this, &Monitor::rescan);
     m_configReloader = new ConfigReloader(configPath, this);
     connect(m_configReloader, &ConfigReloader::reloadDue, this, &Monitor::reloadConfig);
 
@@ -500,10 +495,7 @@ bool Monitor::applyConfig(const ConfigLoadResult &result, bool initial)
     applyActivityConfig();
     m_pollTimer->start(m_config.intervalSeconds * 1000);
     if (deviceRootChanged) {
-        const QStringList dirs = m_fileWatcher->directories();
-        if (!dirs.isEmpty())
-            m_fileWatcher->removePaths(dirs);
-        if (!m_fileWatcher->addPath(m_config.deviceRoot))
+        if (!m_deviceFolders->watchRoot(m_config.deviceRoot))
             qCWarning(lcScan, "cannot watch %s for GPUs appearing; the poll every %d s will notice them",
                       qPrintable(m_config.deviceRoot), m_config.intervalSeconds);
         m_collector.setDevices(DeviceNodes());
@@ -536,18 +528,9 @@ void Monitor::applyOnBatteryConfig()
     }
 }
 
-QString Monitor::driFolder() const
-{
-    return QDir(m_config.deviceRoot).filePath(QStringLiteral("dri"));
-}
-
 void Monitor::updateDevices()
 {
-    // Render nodes come and go in dri/ (amdgpu loaded late, a GPU unbound): watch it too once it exists. A
-    // folder removed drops its watch by itself.
-    const QString dri = driFolder();
-    if (!m_fileWatcher->directories().contains(dri) && QFileInfo(dri).isDir())
-        m_fileWatcher->addPath(dri);
+    m_deviceFolders->watchDriIfMade();
     const DeviceNodes devices = m_collector.scanDevices(m_config);
     // A node that could not be watched (gone between the scan and its watch, in a storm of removals and additions) is
     // tried again at every scan until it is: else a job that opens it is noticed by the poll only.

@@ -29,11 +29,11 @@
 #include <memory>
 
 class ConfigReloader;
+class DeviceFolderWatcher;
 class LedgerStore;
 class LogindPresence;
 class MetricsTextFile;
 class PowerSupplyWatcher;
-class QFileSystemWatcher;
 class QTimer;
 
 class Monitor : public QObject
@@ -132,7 +132,6 @@ private:
 
     bool applyConfig(const ConfigLoadResult &result, bool initial);
     void updateDevices();
-    QString driFolder() const; // <device_root>/dri, where AMD and Intel GPUs have their render nodes
     void onNodeEvents(const NodeEvents &events);
     void absorbEvents(const NodeEvents &events);
     // During a scan, after /proc: a hidden holder for each GPU where opens that no visible process explains say another
@@ -196,7 +195,7 @@ private:
     UserPresence m_presence; // combined; the collector puts it in each snapshot
 
     NodeWatcher *m_nodeWatcher = nullptr;
-    QFileSystemWatcher *m_fileWatcher = nullptr; // device_root and its dri/, for GPUs appearing
+    DeviceFolderWatcher *m_deviceFolders = nullptr; // GPUs appearing and going
     ConfigReloader *m_configReloader = nullptr;
     QTimer *m_pollTimer = nullptr;     // the fallback poll
     QTimer *m_wakeTimer = nullptr;     // the policy's next moment (end of a start delay, a retry)
