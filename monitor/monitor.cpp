@@ -121,13 +121,9 @@ Monitor::Monitor(const QString &configPath, WorkloadRunner *runner, const Clock 
     m_coalesceTimer->setSingleShot(true);
     connect(m_coalesceTimer, &QTimer::timeout, this, &Monitor::rescan);
 
-    m_gpuSampleTimer = new QTimer(this);
-    m_gpuSampleTimer->setInterval(kGpuSampleMs);
-    connect(m_gpuSampleTimer, &QTimer::timeout, this, &Monitor::sampleGpus);
-
-    m_openOnlyWatchTimer = new QTimer(this);
-    m_openOnlyWatchTimer->setInterval(kOpenOnlyWatchMs);
-    connect(m_openOnlyWatchTimer, &QTimer::timeout, this, &Monitor::watchOpenOnlyHolders);
+    m_gpuSampler = new GpuSampler(m_collector, clock, m_config, m_decision, this);
+    connect(m_gpuSampler, &GpuSampler::sampleDue, this, &Monitor::sampleGpus);
+    connect(m_gpuSampler, &GpuSampler::openOnlyHolderBusy, this, &Monitor::rescan);
 
     m_heartbeatTimer = new QTimer(this);
     m_heartbeatTimer->setInterval(kHeartbeatMs);
@@ -232,19 +228,12 @@ bool Monitor::start()
 void Monitor::setGpuBackend(std::unique_ptr<GpuBackend> backend)
 {
     m_collector.backends().setVendorLibrary(std::move(backend));
-    m_gpuMetrics = m_collector.backends().describe();
+    m_gpuSampler->describeBackends();
 }
 
 void Monitor::setGpuSamplingWanted(bool wanted)
 {
-    if (!m_collector.backends().coversAny() || wanted == m_gpuSampleTimer->isActive())
-        return;
-    if (!wanted) {
-        m_gpuSampleTimer->stop();
-        return;
-    }
-    m_gpuSampleTimer->start();
-    sampleGpus();
+    m_gpuSampler->setWanted(wanted);
 }
 
 void Monitor::sampleGpus()
@@ -254,9 +243,7 @@ void Monitor::sampleGpus()
         return;
     }
     updateDevices(); // the backends speak for the GPUs present now
-    m_gpuMetrics = m_collector.sampleGpus();
-    m_gpuMetrics.sampledAtMs = m_clock->nowMs();
-    const QHash<int, GpuInfo> &sample = m_gpuMetrics.gpus;
+    const QHash<int, GpuInfo> &sample = m_gpuSampler->sample().gpus;
     m_ledger.addEnergySample(sample);
     m_runner->setGpuUuids(gpuUuidsByIndex(sample.values()));
     // The backend lists every process using a GPU, other users' too: a hidden holder inferred from node events
@@ -279,31 +266,6 @@ void Monitor::sampleGpus()
     rescan();
 }
 
-void Monitor::watchOpenOnlyHolders()
-{
-    // A graphics client beside a workload (busy_when = auto: a game starts rendering) or a job that opened a
-    // workload's GPU without computing yet (computes / memory): ask NVML's process lists alone (a fraction of a
-    // millisecond per GPU) and the fdinfo of these holders (AMD, Intel), and rescan only once one of them would make
-    // its GPU busy, since a full scan costs more with many processes.
-    QList<Holder> watched;
-    for (const GpuStatus &gpu : std::as_const(m_decision.gpus))
-        for (Holder holder : gpu.openOnlyHolders) {
-            holder.gpuUse.clear();
-            holder.gpuMemoryBytes.reset();
-            watched.append(holder);
-        }
-    const qsizetype watchedCount = watched.size();
-    m_collector.backends().refreshProcesses();
-    m_collector.backends().judgeHolders(watched, m_collector.paths().procRoot);
-    for (qsizetype i = 0; i < watchedCount; ++i)
-        for (int gpu : std::as_const(watched[i].gpus))
-            if (Policy::makesBusy(watched[i], gpu, m_config.busyRuleFor(gpu))) {
-                qCInfo(lcScan, "%s now uses GPU %d beyond an open node", qPrintable(watched[i].describe()), gpu);
-                rescan();
-                return;
-            }
-}
-
 void Monitor::shutdown()
 {
     if (m_shuttingDown)
@@ -314,8 +276,7 @@ void Monitor::shutdown()
     m_wakeTimer->stop();
     m_coalesceTimer->stop();
     m_configReloader->cancelPending();
-    m_gpuSampleTimer->stop();
-    m_openOnlyWatchTimer->stop();
+    m_gpuSampler->stop();
     m_heartbeatTimer->stop();
     m_ledgerTickTimer->stop();
     m_nodeWatcher->setNodes({});
@@ -400,7 +361,7 @@ MonitorState Monitor::state() const
     state.decision = m_decision;
     state.runtimes = m_runner->runtimes();
     state.pause = m_pause;
-    state.gpuMetrics = m_gpuMetrics;
+    state.gpuMetrics = m_gpuSampler->metrics();
     state.ledger = m_ledger.summary();
     state.notSetUp = m_configReloader->notSetUp();
     state.shuttingDown = m_shuttingDown;
@@ -677,15 +638,7 @@ void Monitor::rescan()
     // beat. Only on a change: a scan that changes nothing writes nothing.
     if (m_slurmGuard && m_config.slurm.enabled && slurmGuardGpus() != m_slurmGuardGpus)
         writeSlurmGuard();
-    // Only where a backend can measure them: without one, a graphics client under busy_when = auto never counts.
-    const bool openOnlyBesideWorkload = std::any_of(decision.gpus.cbegin(), decision.gpus.cend(), [this](const GpuStatus &gpu) {
-        return !gpu.openOnlyHolders.isEmpty() && !gpu.workloadId.isEmpty()
-               && m_collector.backends().canJudgeUse(gpu.index);
-    });
-    if (openOnlyBesideWorkload && !m_openOnlyWatchTimer->isActive())
-        m_openOnlyWatchTimer->start();
-    else if (!openOnlyBesideWorkload)
-        m_openOnlyWatchTimer->stop();
+    m_gpuSampler->updateOpenOnlyWatch();
     forgetAnsweredOpens(scanStartNs);
     feedLedger();
     m_inScan = false;

@@ -13,6 +13,7 @@
 #include "config/config.h"
 #include "backends/gpubackend.h"
 #include "devices/nodewatcher.h"
+#include "gpusampler.h"
 #include "holders/hiddenholders.h"
 #include "holders/holderscanner.h"
 #include "ledger/workledger.h"
@@ -66,17 +67,12 @@ public:
     // DRM backend (sysfs, fdinfo) for AMD and Intel GPUs, which is always there. Set before start(); the monitor
     // owns it. Without one (or when it is not available) NVIDIA GPUs are watched from device nodes only.
     // No backend is asked on the preemption path: only at start(), at each fallback poll (interval_seconds) and
-    // every kGpuSampleMs while sampling is wanted — and, where busy_when asks more than an open node, its
-    // process lists every kOpenOnlyWatchMs while a workload runs on a GPU that such a holder has open.
+    // on the GpuSampler's clocks.
     void setGpuBackend(std::unique_ptr<GpuBackend> backend);
     // Someone looks at the metrics (status window, tray menu): sample every kGpuSampleMs until told otherwise.
     void setGpuSamplingWanted(bool wanted);
-    static constexpr int kGpuSampleMs = 2000;
-    // How often the foreign holders that do not count yet and share a GPU with a workload are measured again,
-    // where a backend can: busy_when = auto's graphics clients (above graphics_busy_percent or the memory threshold
-    // they count) and, under computes / memory, jobs that only have the GPU open. The price of computes / memory:
-    // preemption waits up to this long after the job's CUDA context appears, instead of answering the open itself.
-    static constexpr int kOpenOnlyWatchMs = 200;
+    static constexpr int kGpuSampleMs = GpuSampler::kSampleMs;
+    static constexpr int kOpenOnlyWatchMs = GpuSampler::kOpenOnlyWatchMs;
     // The monitor thread's pulse: a beat later than kHeartbeatMs + kHeartbeatLateMs means it did not run meanwhile
     // (stopped by SIGSTOP, a blocked loop), and an open read then may have waited since the last beat.
     static constexpr int kHeartbeatMs = 1000;
@@ -106,9 +102,6 @@ public Q_SLOTS:
     void rescan();
     // Asks the GPU backend now, then rescans so that the processes it names are holders.
     void sampleGpus();
-
-private Q_SLOTS:
-    void watchOpenOnlyHolders();
 
 private:
     bool anyWorkloadRunning() const;
@@ -188,7 +181,6 @@ private:
     qint64 m_heartbeatNs = 0;              // monotonicNowNs() of the last heartbeat; 0 before start()
     WorkLedger m_ledger;
     std::unique_ptr<LedgerStore> m_ledgerStore; // with MonitorPaths::ledgerPath
-    GpuMetrics m_gpuMetrics;
     PowerSupplyWatcher *m_powerWatcher = nullptr; // while on_battery = pause; the collector carries its state
     LogindPresence *m_logind = nullptr; // while pause_while_active is on
     DesktopIdleReport m_desktopIdle;
@@ -196,12 +188,11 @@ private:
 
     NodeWatcher *m_nodeWatcher = nullptr;
     DeviceFolderWatcher *m_deviceFolders = nullptr; // GPUs appearing and going
+    GpuSampler *m_gpuSampler = nullptr;
     ConfigReloader *m_configReloader = nullptr;
     QTimer *m_pollTimer = nullptr;     // the fallback poll
     QTimer *m_wakeTimer = nullptr;     // the policy's next moment (end of a start delay, a retry)
     QTimer *m_coalesceTimer = nullptr; // events that need no immediate answer
-    QTimer *m_gpuSampleTimer = nullptr; // while someone looks at the metrics
-    QTimer *m_openOnlyWatchTimer = nullptr; // while open-only holders share a GPU with a workload
     QTimer *m_heartbeatTimer = nullptr;
     QTimer *m_ledgerTickTimer = nullptr;
     QTimer *m_ledgerSaveTimer = nullptr;

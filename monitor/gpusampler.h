@@ -1,0 +1,67 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// SPDX-FileCopyrightText: 2026 The idlegpu authors
+#pragma once
+// The monitor's slow questions to the GPU backends, asked on clocks of their own and never on the preemption path: a
+// sample of every GPU every kSampleMs while someone looks at the metrics, and the process lists of the open-only
+// holders beside a workload every kOpenOnlyWatchMs.
+//
+// An open-only holder is a foreign holder that does not count yet: under busy_when = auto a graphics client below the
+// thresholds it counts above, under computes or memory a job that only has the GPU open. Only a backend can tell when
+// it starts to count.
+#include "base/clock.h"
+#include "config/config.h"
+#include "model/decision.h"
+#include "model/gpumetrics.h"
+
+#include <QObject>
+
+class QTimer;
+class SnapshotCollector;
+
+class GpuSampler : public QObject
+{
+    Q_OBJECT
+public:
+    static constexpr int kSampleMs = 2000;
+    // The price of busy_when = computes or memory: preemption waits up to this long after the job's CUDA context
+    // appears, instead of answering the open itself.
+    static constexpr int kOpenOnlyWatchMs = 200;
+
+    // `collector`, `config` and `decision` are the monitor's: its backends, its config in force and its last
+    // decision, which the open-only watch reads when it comes due.
+    GpuSampler(SnapshotCollector &collector, const Clock *clock, const Config &config, const Decision &decision,
+               QObject *parent = nullptr);
+
+    // The last sample; before the first, what the backends are (describeBackends()).
+    const GpuMetrics &metrics() const { return m_metrics; }
+    // The backends changed: what they are, until the next sample.
+    void describeBackends();
+    // Asks every backend now, and keeps the answer as metrics().
+    const GpuMetrics &sample();
+
+    // Someone looks at the metrics: sampleDue() now and every kSampleMs, until told otherwise. Nothing without a
+    // backend that covers a GPU.
+    void setWanted(bool wanted);
+    // After each decision: the open-only holders are watched while one shares a GPU with a workload where a backend
+    // can measure it.
+    void updateOpenOnlyWatch();
+    // No more sampleDue() or watch until asked again.
+    void stop();
+
+Q_SIGNALS:
+    // Time for the monitor's sample (Monitor::sampleGpus(), which calls sample()).
+    void sampleDue();
+    // An open-only holder now uses its GPU as the busy_when of that GPU counts: time for a scan.
+    void openOnlyHolderBusy();
+
+private:
+    void watchOpenOnlyHolders();
+
+    SnapshotCollector &m_collector;
+    const Clock *m_clock;
+    const Config &m_config;
+    const Decision &m_decision;
+    GpuMetrics m_metrics;
+    QTimer *m_sampleTimer;
+    QTimer *m_openOnlyWatchTimer;
+};
