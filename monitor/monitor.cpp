@@ -8,6 +8,7 @@
 #include "config/configreloader.h"
 #include "devices/devicefolderwatcher.h"
 #include "holders/procstatfile.h"
+#include "ledger/ledgerkeeper.h"
 #include "ledger/ledgerstore.h"
 #include "metrics/metricstext.h"
 #include "metrics/metricstextfile.h"
@@ -36,8 +37,6 @@ constexpr int kRecheckMs = 1;
 constexpr qint64 kIdleSinceJitterMs = 1000;
 // An open read this long ago is no longer what a preemption answers (the poll found the job, or a backend).
 constexpr qint64 kOpenAnsweredAfterNs = 10'000'000'000LL;
-// The ledger is written this soon after a preemption: off the preemption path, where another GPU's may follow.
-constexpr int kLedgerSaveSoonMs = 1000;
 // A one-shot look may wait this long for logind; the desktop's own idle time is the tray's alone to ask.
 constexpr int kPresenceTimeoutMs = 1000;
 
@@ -100,8 +99,7 @@ Monitor::Monitor(const QString &configPath, WorkloadRunner *runner, const Clock 
       m_clock(clock),
       m_selfPid(::getpid()),
       m_inferHiddenHolders(::geteuid() != 0),
-      m_collector(paths),
-      m_ledger(clock)
+      m_collector(paths)
 {
     m_pollTimer = new QTimer(this);
     // Power supplies the kernel does not announce are read at the poll, before the scan that follows.
@@ -129,21 +127,8 @@ Monitor::Monitor(const QString &configPath, WorkloadRunner *runner, const Clock 
     m_heartbeatTimer->setInterval(kHeartbeatMs);
     connect(m_heartbeatTimer, &QTimer::timeout, this, &Monitor::onHeartbeat);
 
-    m_ledgerTickTimer = new QTimer(this);
-    m_ledgerTickTimer->setInterval(kLedgerTickMs);
-    connect(m_ledgerTickTimer, &QTimer::timeout, this, [this] {
-        if (!anyWorkloadRunning())
-            return; // idle time moves nothing the front ends show but the timeline, which the next scan extends
-        m_ledger.advance();
-        Q_EMIT stateChanged();
-    });
-    m_ledgerSaveTimer = new QTimer(this);
-    m_ledgerSaveTimer->setInterval(kLedgerSaveMs);
-    connect(m_ledgerSaveTimer, &QTimer::timeout, this, &Monitor::saveLedger);
-    m_ledgerSaveSoonTimer = new QTimer(this);
-    m_ledgerSaveSoonTimer->setSingleShot(true);
-    m_ledgerSaveSoonTimer->setInterval(kLedgerSaveSoonMs);
-    connect(m_ledgerSaveSoonTimer, &QTimer::timeout, this, &Monitor::saveLedger);
+    m_ledger = new LedgerKeeper(clock, [this] { return anyWorkloadRunning(); }, this);
+    connect(m_ledger, &LedgerKeeper::moved, this, &Monitor::stateChanged);
 
     if (!paths.slurmGuardFolder.isEmpty())
         m_slurmGuard = std::make_unique<SlurmGuard::GuardFile>(paths.slurmGuardFolder);
@@ -168,9 +153,8 @@ Monitor::Monitor(const QString &configPath, WorkloadRunner *runner, const Clock 
     connect(m_runner, &WorkloadRunner::allStopped, this, [this] {
         if (!m_shuttingDown)
             return;
-        feedLedger(); // the workloads' time ends here
-        m_ledger.stopWatching();
-        saveLedger();
+        m_ledger->follow(m_decision, m_runner->runtimes()); // the workloads' time ends here
+        m_ledger->finish();
         // The last file: node_exporter goes on serving it, so it says that idlegpu is down (and since when), with
         // the counters where they ended and no workload running.
         m_metricsUp = false;
@@ -180,13 +164,7 @@ Monitor::Monitor(const QString &configPath, WorkloadRunner *runner, const Clock 
     });
 }
 
-Monitor::~Monitor()
-{
-    if (m_ledgerStore && m_ledgerStore->isWriter()) {
-        m_ledger.stopWatching();
-        saveLedger();
-    }
-}
+Monitor::~Monitor() = default;
 
 QString Monitor::configPath() const
 {
@@ -201,18 +179,14 @@ void Monitor::acceptMissingConfig(const Config &placeholder)
 bool Monitor::start()
 {
     // Before the config: a tray whose file has errors still shows what the idle GPUs did.
-    if (!m_ledgerStore && !m_collector.paths().ledgerPath.isEmpty()) {
-        m_ledgerStore = std::make_unique<LedgerStore>(m_collector.paths().ledgerPath);
-        if (m_ledgerStore->open(&m_ledger))
-            m_ledgerSaveTimer->start();
-    }
+    m_ledger->open(m_collector.paths().ledgerPath);
     if (!applyConfig(m_configReloader->readFirst(), true))
         return false;
     m_started = true;
     m_configReloader->watch();
     m_heartbeatNs = monotonicNowNs();
     m_heartbeatTimer->start();
-    m_ledgerTickTimer->start();
+    m_ledger->startTicking();
     if (const GpuBackend *library = m_collector.backends().vendorLibrary()) {
         if (library->available())
             qCInfo(lcScan, "%s available: GPU names, UUIDs, metrics and other users' GPU processes are shown",
@@ -244,7 +218,7 @@ void Monitor::sampleGpus()
     }
     updateDevices(); // the backends speak for the GPUs present now
     const QHash<int, GpuInfo> &sample = m_gpuSampler->sample().gpus;
-    m_ledger.addEnergySample(sample);
+    m_ledger->ledger().addEnergySample(sample);
     m_runner->setGpuUuids(gpuUuidsByIndex(sample.values()));
     // The backend lists every process using a GPU, other users' too: a hidden holder inferred from node events
     // on a GPU where it names none but visible ones, quiet for a while (a new job has had time to make its CUDA
@@ -278,7 +252,7 @@ void Monitor::shutdown()
     m_configReloader->cancelPending();
     m_gpuSampler->stop();
     m_heartbeatTimer->stop();
-    m_ledgerTickTimer->stop();
+    m_ledger->stopTicking();
     m_nodeWatcher->setNodes({});
     qCInfo(lcMonitor, "stopping all workloads");
     Q_EMIT stateChanged();
@@ -362,7 +336,7 @@ MonitorState Monitor::state() const
     state.runtimes = m_runner->runtimes();
     state.pause = m_pause;
     state.gpuMetrics = m_gpuSampler->metrics();
-    state.ledger = m_ledger.summary();
+    state.ledger = m_ledger->ledger().summary();
     state.notSetUp = m_configReloader->notSetUp();
     state.shuttingDown = m_shuttingDown;
     return state;
@@ -640,7 +614,7 @@ void Monitor::rescan()
         writeSlurmGuard();
     m_gpuSampler->updateOpenOnlyWatch();
     forgetAnsweredOpens(scanStartNs);
-    feedLedger();
+    m_ledger->follow(m_decision, m_runner->runtimes());
     m_inScan = false;
     Q_EMIT stateChanged();
 }
@@ -752,9 +726,7 @@ void Monitor::reportPreemption(PreemptionEvent event, const QString &reason)
     record.culpritUser = seen ? event.culprit.user : QString();
     record.culpritPid = event.culprit.pid;
     record.openToStopMs = event.openToStopMs;
-    m_ledger.addPreemption(record);
-    if (m_ledgerStore && m_ledgerStore->isWriter())
-        m_ledgerSaveSoonTimer->start();
+    m_ledger->recordPreemption(record);
     Q_EMIT preempted(event);
 }
 
@@ -856,35 +828,14 @@ void Monitor::forgetAnsweredOpens(qint64 scanStartNs)
     }
 }
 
-void Monitor::feedLedger()
-{
-    const auto runtimes = m_runner->runtimes();
-    QHash<int, GpuActivity> activity;
-    QHash<int, QStringList> workloads;
-    for (const GpuStatus &gpu : std::as_const(m_decision.gpus)) {
-        const GpuActivity what = WorkLedger::activityOf(gpu, runtimes);
-        activity.insert(gpu.index, what);
-        if (what == GpuActivity::Workload)
-            workloads.insert(gpu.index, WorkLedger::workloadsOn(gpu.index, runtimes));
-    }
-    m_ledger.setActivity(activity, workloads);
-}
-
 QByteArray Monitor::renderMetrics()
 {
-    m_ledger.advance(); // a workload's seconds move between decisions too (the refresh every interval_seconds)
+    // A workload's seconds move between decisions too (the refresh every interval_seconds).
+    m_ledger->ledger().advance();
     MetricsText::Moment moment;
     moment.nowMs = m_clock->nowMs();
     moment.nowWallMs = m_clock->localNow().toMSecsSinceEpoch();
     moment.up = m_metricsUp;
     moment.version = QStringLiteral(IDLEGPU_VERSION);
     return MetricsText::render(state(), moment);
-}
-
-void Monitor::saveLedger()
-{
-    if (!m_ledgerStore || !m_ledgerStore->isWriter())
-        return;
-    m_ledger.advance();
-    m_ledgerStore->save(m_ledger);
 }

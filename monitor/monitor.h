@@ -16,7 +16,6 @@
 #include "gpusampler.h"
 #include "holders/hiddenholders.h"
 #include "holders/holderscanner.h"
-#include "ledger/workledger.h"
 #include "model/monitorstate.h"
 #include "model/snapshot.h"
 #include "policy/policy.h"
@@ -31,7 +30,7 @@
 
 class ConfigReloader;
 class DeviceFolderWatcher;
-class LedgerStore;
+class LedgerKeeper;
 class LogindPresence;
 class MetricsTextFile;
 class PowerSupplyWatcher;
@@ -77,10 +76,6 @@ public:
     // (stopped by SIGSTOP, a blocked loop), and an open read then may have waited since the last beat.
     static constexpr int kHeartbeatMs = 1000;
     static constexpr int kHeartbeatLateMs = 250;
-    // While a workload runs the ledger's totals move this often (MonitorState::ledger, stateChanged()).
-    static constexpr int kLedgerTickMs = 60'000;
-    // The ledger is written this often, on shutdown and soon after each preemption (MonitorPaths::ledgerPath).
-    static constexpr int kLedgerSaveMs = 300'000;
 
     MonitorState state() const;
     QString configPath() const;
@@ -138,9 +133,6 @@ private:
     void scheduleWake(qint64 wakeAtMs);
     void applyOnBatteryConfig(); // a PowerSupplyWatcher while on_battery = pause, none otherwise
     void applyActivityConfig(); // a LogindPresence while pause_while_active is on, none otherwise
-    // What each GPU does now, by the decision and the runner, for the ledger.
-    void feedLedger();
-    void saveLedger();
     // [metrics] textfile's text now, the ledger counted up to now; idlegpu_up 0 in the last file, once every workload
     // has stopped.
     QByteArray renderMetrics();
@@ -179,8 +171,6 @@ private:
     NodeEvents m_pendingEvents;            // opens and closes not yet weighed by a scan
     QHash<QString, qint64> m_openReadAtNs; // node path -> earliestOpenNs() of its earliest unanswered open
     qint64 m_heartbeatNs = 0;              // monotonicNowNs() of the last heartbeat; 0 before start()
-    WorkLedger m_ledger;
-    std::unique_ptr<LedgerStore> m_ledgerStore; // with MonitorPaths::ledgerPath
     PowerSupplyWatcher *m_powerWatcher = nullptr; // while on_battery = pause; the collector carries its state
     LogindPresence *m_logind = nullptr; // while pause_while_active is on
     DesktopIdleReport m_desktopIdle;
@@ -189,14 +179,12 @@ private:
     NodeWatcher *m_nodeWatcher = nullptr;
     DeviceFolderWatcher *m_deviceFolders = nullptr; // GPUs appearing and going
     GpuSampler *m_gpuSampler = nullptr;
+    LedgerKeeper *m_ledger = nullptr; // with MonitorPaths::ledgerPath
     ConfigReloader *m_configReloader = nullptr;
     QTimer *m_pollTimer = nullptr;     // the fallback poll
     QTimer *m_wakeTimer = nullptr;     // the policy's next moment (end of a start delay, a retry)
     QTimer *m_coalesceTimer = nullptr; // events that need no immediate answer
     QTimer *m_heartbeatTimer = nullptr;
-    QTimer *m_ledgerTickTimer = nullptr;
-    QTimer *m_ledgerSaveTimer = nullptr;
-    QTimer *m_ledgerSaveSoonTimer = nullptr; // after a preemption, off the preemption path
     MetricsTextFile *m_metrics = nullptr;    // [metrics] textfile: written after each stateChanged()
     bool m_metricsUp = true;                 // false once shut down: the last file says idlegpu_up 0
     std::unique_ptr<SlurmGuard::GuardFile> m_slurmGuard; // with MonitorPaths::slurmGuardFolder

@@ -5,6 +5,7 @@
 // the stop (also in the log line) and the culprit; a job the scan finds without an open event has no such time; a
 // monitor started again on the same file keeps the totals.
 #include "ledger/ledgerstore.h"
+#include "ledger/workledger.h"
 #include "monitorfixture.h"
 
 #include <QFileInfo>
