@@ -12,7 +12,7 @@
 #include "ledger/ledgerstore.h"
 #include "metrics/metricstext.h"
 #include "metrics/metricstextfile.h"
-#include "slurm/guardfile.h"
+#include "slurm/guardkeeper.h"
 #include "slurm/slurmlender.h"
 
 #include <QFile>
@@ -130,8 +130,8 @@ Monitor::Monitor(const QString &configPath, WorkloadRunner *runner, const Clock 
     m_ledger = new LedgerKeeper(clock, [this] { return anyWorkloadRunning(); }, this);
     connect(m_ledger, &LedgerKeeper::moved, this, &Monitor::stateChanged);
 
-    if (!paths.slurmGuardFolder.isEmpty())
-        m_slurmGuard = std::make_unique<SlurmGuard::GuardFile>(paths.slurmGuardFolder);
+    m_slurmGuard = new SlurmGuard::GuardKeeper(paths.slurmGuardFolder, paths.procRoot,
+                                               [this] { return slurmGuardGpus(); }, this);
 
     m_metrics = new MetricsTextFile([this] { return renderMetrics(); }, this);
     connect(this, &Monitor::stateChanged, m_metrics, &MetricsTextFile::changed);
@@ -159,7 +159,7 @@ Monitor::Monitor(const QString &configPath, WorkloadRunner *runner, const Clock 
         // the counters where they ended and no workload running.
         m_metricsUp = false;
         m_metrics->writeNow();
-        writeSlurmGuard(true); // every GPU held: Slurm's prolog refuses the lab's jobs from now on
+        m_slurmGuard->writeStopped(); // every GPU held: Slurm's prolog refuses the lab's jobs from now on
         Q_EMIT shutdownFinished();
     });
 }
@@ -186,6 +186,7 @@ bool Monitor::start()
     m_configReloader->watch();
     m_heartbeatNs = monotonicNowNs();
     m_heartbeatTimer->start();
+    m_slurmGuard->startBeating(); // after the pulse, which takes the events a stall held back first
     m_ledger->startTicking();
     if (const GpuBackend *library = m_collector.backends().vendorLibrary()) {
         if (library->available())
@@ -252,6 +253,7 @@ void Monitor::shutdown()
     m_configReloader->cancelPending();
     m_gpuSampler->stop();
     m_heartbeatTimer->stop();
+    m_slurmGuard->stop();
     m_ledger->stopTicking();
     m_nodeWatcher->setNodes({});
     qCInfo(lcMonitor, "stopping all workloads");
@@ -426,6 +428,7 @@ bool Monitor::applyConfig(const ConfigLoadResult &result, bool initial)
     const bool deviceRootChanged = next.deviceRoot != m_config.deviceRoot || initial;
     m_fileConfig = result.config;
     m_config = next;
+    m_slurmGuard->setSlurm(m_config.slurm);
     applyOnBatteryConfig();
     applyActivityConfig();
     m_pollTimer->start(m_config.intervalSeconds * 1000);
@@ -437,7 +440,7 @@ bool Monitor::applyConfig(const ConfigLoadResult &result, bool initial)
         m_runner->setGpuDevices({});
         m_config = m_fileConfig.withGpuWorkloads({});
     }
-    writeSlurmGuard(); // before any Slurm command
+    m_slurmGuard->write(); // before any Slurm command
     m_runner->setWorkloads(m_config.workloads);
     m_metrics->setRefreshIntervalMs(m_config.intervalSeconds * 1000);
     m_metrics->setPath(m_config.metrics.textfile);
@@ -483,7 +486,7 @@ void Monitor::updateDevices()
             if (!devices.allPaths().contains(path))
                 m_hidden.forgetNode(path); // the others' counts stand: a node keeps its path
         m_collector.setDevices(devices);
-        writeSlurmGuard(); // the GPUs the prolog checks, before the Slurm commands for them
+        m_slurmGuard->write(); // the GPUs the prolog checks, before the Slurm commands for them
         m_runner->setGpuDevices(devices.gpus);
         // Workloads the file implies per GPU ([slurm]) come and go with the GPUs.
         const Config config = m_fileConfig.withGpuWorkloads(devices.indices());
@@ -610,8 +613,7 @@ void Monitor::rescan()
     apply(decision);
     // A GPU lent or held, a holder left out or gone: the prolog judges by this, so it is written now, not at the next
     // beat. Only on a change: a scan that changes nothing writes nothing.
-    if (m_slurmGuard && m_config.slurm.enabled && slurmGuardGpus() != m_slurmGuardGpus)
-        writeSlurmGuard();
+    m_slurmGuard->writeIfChanged();
     m_gpuSampler->updateOpenOnlyWatch();
     forgetAnsweredOpens(scanStartNs);
     m_ledger->follow(m_decision, m_runner->runtimes());
@@ -779,36 +781,6 @@ void Monitor::onHeartbeat()
             onNodeEvents(events);
     }
     m_heartbeatNs = monotonicNowNs();
-    writeSlurmGuard();
-}
-
-void Monitor::writeSlurmGuard(bool stopped)
-{
-    if (!m_slurmGuard)
-        return;
-    const bool enabled = m_config.slurm.enabled && !stopped && !m_shuttingDown;
-    if (!enabled && m_slurmGuardNode.isEmpty())
-        return;
-    SlurmGuard::Heartbeat heartbeat = SlurmGuard::selfHeartbeat(m_collector.paths().procRoot);
-    heartbeat.node = enabled ? m_config.slurm.node : m_slurmGuardNode;
-    heartbeat.partition = m_config.slurm.partition;
-    heartbeat.gpus = slurmGuardGpus();
-    if (!enabled)
-        for (SlurmGuard::GuardGpu &gpu : heartbeat.gpus)
-            gpu.lent = false;
-    heartbeat.monotonicMs = monotonicNowNs() / 1'000'000;
-    heartbeat.writtenAt = QDateTime::currentDateTimeUtc().toString(Qt::ISODateWithMs);
-    heartbeat.stopped = !enabled;
-    // Another node now ([slurm] node= changed): the old one's says stopped.
-    if (enabled && !m_slurmGuardNode.isEmpty() && m_slurmGuardNode != heartbeat.node) {
-        SlurmGuard::Heartbeat old = heartbeat;
-        old.node = m_slurmGuardNode;
-        old.stopped = true;
-        m_slurmGuard->write(old);
-    }
-    m_slurmGuard->write(heartbeat);
-    m_slurmGuardNode = enabled ? heartbeat.node : QString();
-    m_slurmGuardGpus = heartbeat.gpus;
 }
 
 QList<SlurmGuard::GuardGpu> Monitor::slurmGuardGpus() const

@@ -35,6 +35,9 @@ class LogindPresence;
 class MetricsTextFile;
 class PowerSupplyWatcher;
 class QTimer;
+namespace SlurmGuard {
+class GuardKeeper;
+}
 
 class Monitor : public QObject
 {
@@ -146,10 +149,7 @@ private:
     // its heartbeat, else the last beat, since the thread did not run after it and the event may have waited since.
     qint64 earliestOpenNs(qint64 readAtNs) const;
     void onHeartbeat();
-    // The heartbeat for Slurm's prolog and health check (MonitorPaths::slurmGuardFolder), while [slurm] is enabled;
-    // once more, stopped, when it was and no longer is.
-    void writeSlurmGuard(bool stopped = false);
-    // The heartbeat's GPUs with the verdicts of the last decision (SlurmGuard::gpusOfDecision).
+    // The Slurm guard's GPUs with the verdicts of the last decision (SlurmGuard::gpusOfDecision).
     QList<SlurmGuard::GuardGpu> slurmGuardGpus() const;
     // A scan has answered the opens read before it began, but for those it could not explain yet (provisional).
     void forgetAnsweredOpens(qint64 scanStartNs);
@@ -187,9 +187,7 @@ private:
     QTimer *m_heartbeatTimer = nullptr;
     MetricsTextFile *m_metrics = nullptr;    // [metrics] textfile: written after each stateChanged()
     bool m_metricsUp = true;                 // false once shut down: the last file says idlegpu_up 0
-    std::unique_ptr<SlurmGuard::GuardFile> m_slurmGuard; // with MonitorPaths::slurmGuardFolder
-    QString m_slurmGuardNode; // the node of the last heartbeat written, not stopped; empty: none
-    QList<SlurmGuard::GuardGpu> m_slurmGuardGpus; // its GPUs: written again at once when a decision changes them
+    SlurmGuard::GuardKeeper *m_slurmGuard = nullptr; // with MonitorPaths::slurmGuardFolder
     bool m_started = false;
     bool m_shuttingDown = false;
     bool m_inScan = false;

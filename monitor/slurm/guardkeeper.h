@@ -1,0 +1,62 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// SPDX-FileCopyrightText: 2026 The idlegpu authors
+#pragma once
+// The Slurm guard file of a running monitor (guardfile.h): it is written every second while [slurm] is enabled, at
+// once when the monitor's verdict on a GPU changes, and once more, marked stopped, when [slurm] is turned off or
+// idlegpu exits.
+//
+// The beat runs on the monitor's thread, so that a monitor that hangs stops it and Slurm's prolog sees that.
+#include "config/config.h"
+#include "slurm/guardfile.h"
+
+#include <QObject>
+
+#include <functional>
+#include <memory>
+
+class QTimer;
+
+namespace SlurmGuard {
+
+class GuardKeeper : public QObject
+{
+    Q_OBJECT
+public:
+    // Well within kCurrentForMs, after which the prolog takes idlegpu for hung.
+    static constexpr int kBeatMs = 1000;
+
+    // `folder`: MonitorPaths::slurmGuardFolder; empty: nothing is ever written. `verdicts`: the GPUs with the
+    // monitor's verdict on each now (gpusOfDecision), asked only when the file is written or compared.
+    GuardKeeper(const QString &folder, const QString &procRoot, std::function<QList<GuardGpu>()> verdicts,
+                QObject *parent = nullptr);
+    ~GuardKeeper() override;
+
+    // The [slurm] section in force: it says whether the file is kept, and for which node and partition.
+    void setSlurm(const SlurmConfig &slurm) { m_slurm = slurm; }
+
+    void startBeating();
+    // idlegpu is exiting: no beat and no write from now on but writeStopped().
+    void stop();
+
+    // Writes the heartbeat now while [slurm] is enabled; once more, marked stopped, when it was and no longer is.
+    // Another node than the last one's: that one's file says stopped.
+    void write() { writeHeartbeat(false); }
+    // write(), when the verdicts differ from the last written, while [slurm] is enabled.
+    void writeIfChanged();
+    // The last write: every GPU held, so Slurm's prolog refuses the lab's jobs from now on.
+    void writeStopped() { writeHeartbeat(true); }
+
+private:
+    void writeHeartbeat(bool stopped);
+
+    std::unique_ptr<GuardFile> m_file;
+    QString m_procRoot;
+    std::function<QList<GuardGpu>()> m_verdicts;
+    SlurmConfig m_slurm;
+    bool m_stopping = false;
+    QString m_node;         // the node of the last heartbeat written, not stopped; empty: none
+    QList<GuardGpu> m_gpus; // its GPUs
+    QTimer *m_beatTimer;
+};
+
+} // namespace SlurmGuard
