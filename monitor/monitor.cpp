@@ -102,66 +102,37 @@ Monitor::Monitor(const QString &configPath, WorkloadRunner *runner, const Clock 
       m_collector(paths)
 {
     m_pollTimer = new QTimer(this);
-    // Power supplies the kernel does not announce are read at the poll, before the scan that follows.
-    connect(m_pollTimer, &QTimer::timeout, this, [this] {
-        if (m_powerWatcher)
-            m_powerWatcher->poll();
-    });
-    // The poll refreshes the backend's process lists too, so what a sample named does not outlive its process.
-    connect(m_pollTimer, &QTimer::timeout, this, &Monitor::sampleGpus);
-
+    connect(m_pollTimer, &QTimer::timeout, this, &Monitor::poll);
     m_wakeTimer = new QTimer(this);
     m_wakeTimer->setSingleShot(true);
     m_wakeTimer->setTimerType(Qt::PreciseTimer);
     connect(m_wakeTimer, &QTimer::timeout, this, &Monitor::rescan);
-
     m_coalesceTimer = new QTimer(this);
     m_coalesceTimer->setSingleShot(true);
     connect(m_coalesceTimer, &QTimer::timeout, this, &Monitor::rescan);
-
-    m_gpuSampler = new GpuSampler(m_collector, clock, m_config, m_decision, this);
-    connect(m_gpuSampler, &GpuSampler::sampleDue, this, &Monitor::sampleGpus);
-    connect(m_gpuSampler, &GpuSampler::openOnlyHolderBusy, this, &Monitor::rescan);
-
     m_heartbeatTimer = new QTimer(this);
     m_heartbeatTimer->setInterval(kHeartbeatMs);
     connect(m_heartbeatTimer, &QTimer::timeout, this, &Monitor::onHeartbeat);
-
-    m_ledger = new LedgerKeeper(clock, [this] { return anyWorkloadRunning(); }, this);
-    connect(m_ledger, &LedgerKeeper::moved, this, &Monitor::stateChanged);
-
-    m_slurmGuard = new SlurmGuard::GuardKeeper(paths.slurmGuardFolder, paths.procRoot,
-                                               [this] { return slurmGuardGpus(); }, this);
-
-    m_metrics = new MetricsTextFile([this] { return renderMetrics(); }, this);
-    connect(this, &Monitor::stateChanged, m_metrics, &MetricsTextFile::changed);
-
     m_nodeWatcher = new NodeWatcher(this);
     connect(m_nodeWatcher, &NodeWatcher::eventsArrived, this, &Monitor::onNodeEvents);
 
-    m_deviceFolders = new DeviceFolderWatcher(this);
-    connect(m_deviceFolders, &DeviceFolderWatcher::changed, this, &Monitor::rescan);
     m_configReloader = new ConfigReloader(configPath, this);
     connect(m_configReloader, &ConfigReloader::reloadDue, this, &Monitor::reloadConfig);
+    m_deviceFolders = new DeviceFolderWatcher(this);
+    connect(m_deviceFolders, &DeviceFolderWatcher::changed, this, &Monitor::rescan);
+    m_gpuSampler = new GpuSampler(m_collector, clock, m_config, m_decision, this);
+    connect(m_gpuSampler, &GpuSampler::sampleDue, this, &Monitor::sampleGpus);
+    connect(m_gpuSampler, &GpuSampler::openOnlyHolderBusy, this, &Monitor::rescan);
+    m_ledger = new LedgerKeeper(clock, [this] { return anyWorkloadRunning(); }, this);
+    connect(m_ledger, &LedgerKeeper::moved, this, &Monitor::stateChanged);
+    m_slurmGuard = new SlurmGuard::GuardKeeper(paths.slurmGuardFolder, paths.procRoot,
+                                               [this] { return slurmGuardGpus(); }, this);
+    m_metrics = new MetricsTextFile([this] { return renderMetrics(); }, this);
+    connect(this, &Monitor::stateChanged, m_metrics, &MetricsTextFile::changed);
 
-    connect(m_runner, &WorkloadRunner::runtimeChanged, this, [this] {
-        // A workload that ended frees its GPUs for another; decide again once the current scan is done.
-        if (!m_inScan && m_started && !m_coalesceTimer->isActive())
-            m_coalesceTimer->start(kCoalesceMs);
-    });
+    connect(m_runner, &WorkloadRunner::runtimeChanged, this, &Monitor::onRuntimeChanged);
     connect(m_runner, &WorkloadRunner::workloadFailed, this, &Monitor::workloadFailed);
-    connect(m_runner, &WorkloadRunner::allStopped, this, [this] {
-        if (!m_shuttingDown)
-            return;
-        m_ledger->follow(m_decision, m_runner->runtimes()); // the workloads' time ends here
-        m_ledger->finish();
-        // The last file: node_exporter goes on serving it, so it says that idlegpu is down (and since when), with
-        // the counters where they ended and no workload running.
-        m_metricsUp = false;
-        m_metrics->writeNow();
-        m_slurmGuard->writeStopped(); // every GPU held: Slurm's prolog refuses the lab's jobs from now on
-        Q_EMIT shutdownFinished();
-    });
+    connect(m_runner, &WorkloadRunner::allStopped, this, &Monitor::finishShutdown);
 }
 
 Monitor::~Monitor() = default;
@@ -198,6 +169,15 @@ bool Monitor::start()
     }
     sampleGpus(); // once at start: UUIDs for CUDA_VISIBLE_DEVICES, jobs of other users already running
     return true;
+}
+
+void Monitor::poll()
+{
+    // Power supplies the kernel does not announce are read at the poll, before the scan that follows.
+    if (m_powerWatcher)
+        m_powerWatcher->poll();
+    // The poll refreshes the backend's process lists too, so what a sample named does not outlive its process.
+    sampleGpus();
 }
 
 void Monitor::setGpuBackend(std::unique_ptr<GpuBackend> backend)
@@ -810,4 +790,25 @@ QByteArray Monitor::renderMetrics()
     moment.up = m_metricsUp;
     moment.version = QStringLiteral(IDLEGPU_VERSION);
     return MetricsText::render(state(), moment);
+}
+
+void Monitor::onRuntimeChanged()
+{
+    // A workload that ended frees its GPUs for another; decide again once the current scan is done.
+    if (!m_inScan && m_started && !m_coalesceTimer->isActive())
+        m_coalesceTimer->start(kCoalesceMs);
+}
+
+void Monitor::finishShutdown()
+{
+    if (!m_shuttingDown)
+        return;
+    m_ledger->follow(m_decision, m_runner->runtimes()); // the workloads' time ends here
+    m_ledger->finish();
+    // The last file: node_exporter goes on serving it, so it says that idlegpu is down (and since when), with the
+    // counters where they ended and no workload running.
+    m_metricsUp = false;
+    m_metrics->writeNow();
+    m_slurmGuard->writeStopped(); // every GPU held: Slurm's prolog refuses the lab's jobs from now on
+    Q_EMIT shutdownFinished();
 }

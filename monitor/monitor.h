@@ -1,17 +1,22 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // SPDX-FileCopyrightText: 2026 The idlegpu authors
 #pragma once
-// The monitor: ties the scanners, the policy and the runner together, event-driven.
+// The monitor is idlegpu's engine: it answers each open of a GPU's node with a scan, a decision and the stops and
+// starts that the decision asks for (the preemption path, all of it here), and composes the parts that work beside it.
 //
 //   inotify open/close on a node ─┐ (an open while a workload runs: rescan at once; else coalesced)
 //   device_root changes ──────────┤
 //   QTimer, interval_seconds ─────┼─► rescan ─► Policy::decide ─► runner stop/start ─► stateChanged()
 //   config file changes / SIGHUP ─┤
 //   power_supply uevents ─────────┘ (on_battery = pause; without them, read at the poll)
+//
+// Each part keeps its own clocks: ConfigReloader reads the file again after an edit, DeviceFolderWatcher sees GPUs
+// appear and go, GpuSampler asks the GPU backends, LedgerKeeper counts and saves the ledger, SlurmGuard::GuardKeeper
+// writes Slurm's heartbeat and MetricsTextFile the [metrics] textfile.
+#include "backends/gpubackend.h"
 #include "base/clock.h"
 #include "conditions/presence.h"
 #include "config/config.h"
-#include "backends/gpubackend.h"
 #include "devices/nodewatcher.h"
 #include "gpusampler.h"
 #include "holders/hiddenholders.h"
@@ -122,6 +127,8 @@ private:
     };
 
     bool applyConfig(const ConfigLoadResult &result, bool initial);
+    // The fallback poll, every interval_seconds: power supplies the kernel does not announce, then a sample and a scan.
+    void poll();
     void updateDevices();
     void onNodeEvents(const NodeEvents &events);
     void absorbEvents(const NodeEvents &events);
@@ -151,6 +158,10 @@ private:
     void onHeartbeat();
     // The Slurm guard's GPUs with the verdicts of the last decision (SlurmGuard::gpusOfDecision).
     QList<SlurmGuard::GuardGpu> slurmGuardGpus() const;
+    // A workload's state changed: decide again soon.
+    void onRuntimeChanged();
+    // Every workload has stopped after shutdown(): the last words of the ledger, the metrics file and the Slurm guard.
+    void finishShutdown();
     // A scan has answered the opens read before it began, but for those it could not explain yet (provisional).
     void forgetAnsweredOpens(qint64 scanStartNs);
 
@@ -176,18 +187,22 @@ private:
     DesktopIdleReport m_desktopIdle;
     UserPresence m_presence; // combined; the collector puts it in each snapshot
 
+    // The preemption path's own: the node watch, and the clocks that call a scan.
     NodeWatcher *m_nodeWatcher = nullptr;
+    QTimer *m_pollTimer = nullptr;      // the fallback poll
+    QTimer *m_wakeTimer = nullptr;      // the policy's next moment (end of a start delay, a retry)
+    QTimer *m_coalesceTimer = nullptr;  // events that need no immediate answer
+    QTimer *m_heartbeatTimer = nullptr; // the thread's pulse, for earliestOpenNs()
+
+    // The parts, each with its own clocks.
+    ConfigReloader *m_configReloader = nullptr;
     DeviceFolderWatcher *m_deviceFolders = nullptr; // GPUs appearing and going
     GpuSampler *m_gpuSampler = nullptr;
-    LedgerKeeper *m_ledger = nullptr; // with MonitorPaths::ledgerPath
-    ConfigReloader *m_configReloader = nullptr;
-    QTimer *m_pollTimer = nullptr;     // the fallback poll
-    QTimer *m_wakeTimer = nullptr;     // the policy's next moment (end of a start delay, a retry)
-    QTimer *m_coalesceTimer = nullptr; // events that need no immediate answer
-    QTimer *m_heartbeatTimer = nullptr;
-    MetricsTextFile *m_metrics = nullptr;    // [metrics] textfile: written after each stateChanged()
-    bool m_metricsUp = true;                 // false once shut down: the last file says idlegpu_up 0
+    LedgerKeeper *m_ledger = nullptr;                // with MonitorPaths::ledgerPath
     SlurmGuard::GuardKeeper *m_slurmGuard = nullptr; // with MonitorPaths::slurmGuardFolder
+    MetricsTextFile *m_metrics = nullptr;            // [metrics] textfile: written after each stateChanged()
+    bool m_metricsUp = true;                         // false once shut down: the last file says idlegpu_up 0
+
     bool m_started = false;
     bool m_shuttingDown = false;
     bool m_inScan = false;
