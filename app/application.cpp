@@ -34,17 +34,14 @@
 
 namespace {
 
-// The context "idlegpu" of translations/*.ts; lupdate finds the strings through Cli::tr().
+// The context "idlegpu" of translations/*.ts; lupdate finds the strings through Cli::tr() and QT_TRANSLATE_NOOP.
 struct Cli
 {
     Q_DECLARE_TR_FUNCTIONS(idlegpu)
 };
 
-enum class Mode { Tray, Headless, Status, CheckConfig };
-
 struct Options
 {
-    Mode mode = Mode::Tray;
     bool json = false;
     QString configPath; // as given with --config; empty: the default location
 };
@@ -252,18 +249,120 @@ int runHeadless(const Options &options, UnixSignalWatcher *signalWatcher, const 
     return QCoreApplication::exec();
 }
 
+// "--a, --b and --c"
+QString listOfOptions(QStringList names)
+{
+    for (QString &name : names)
+        name.prepend(QLatin1String("--"));
+    const QString last = names.takeLast();
+    return names.isEmpty() ? last : Cli::tr("%1 and %2").arg(names.join(Cli::tr(", ")), last);
+}
+
+// What a mode runs with.
+struct ModeContext
+{
+    const Options &options;
+    UnixSignalWatcher *signalWatcher;
+    const ServiceNotifier &serviceManager;
+};
+
+// One option of the command line: a mode, or an option that a mode reads.
+struct CommandLineOption
+{
+    enum class Kind {
+        Setting, // read by the modes (--config, --json)
+        OneShot, // a mode that does its work and exits, and runs no workload
+        Monitor, // a mode that runs the monitor and its workloads
+        Desktop, // a mode that needs a display
+    };
+    const char *name;
+    const char *shortName; // nullptr: none
+    const char *help;      // for Cli::tr()
+    const char *valueName; // for Cli::tr(); nullptr: the option takes no value
+    Kind kind;
+    int (*run)(const ModeContext &); // a mode's; nullptr for a setting
+};
+using Kind = CommandLineOption::Kind;
+
+// The command line, in the order --help lists it. Without a mode idlegpu runs in the tray, or headless without a
+// display.
+constexpr CommandLineOption kCommandLine[] = {
+    {"headless", nullptr,
+     QT_TRANSLATE_NOOP("idlegpu", "Run the monitor without a tray icon, logging to stderr (for systemd or "
+                                  "supervisord)."),
+     nullptr, Kind::Monitor,
+     [](const ModeContext &mode) { return runHeadless(mode.options, mode.signalWatcher, mode.serviceManager); }},
+    {"status", nullptr, QT_TRANSLATE_NOOP("idlegpu", "Print each GPU, who holds it and what would run, then exit."),
+     nullptr, Kind::OneShot, [](const ModeContext &mode) { return printStatus(mode.options); }},
+    {"json", nullptr, QT_TRANSLATE_NOOP("idlegpu", "With --status: print JSON."), nullptr, Kind::Setting, nullptr},
+    {"check-config", nullptr,
+     QT_TRANSLATE_NOOP("idlegpu", "Check the configuration file: print it as understood and exit 0, or print every "
+                                  "problem as FILE:LINE: message and exit 1."),
+     nullptr, Kind::OneShot, [](const ModeContext &mode) { return checkConfig(mode.options); }},
+    {"demo", nullptr,
+     QT_TRANSLATE_NOOP("idlegpu", "Show the tray with two simulated GPUs and a harmless workload, to see preemption "
+                                  "without an NVIDIA card. Leaves nothing behind."),
+     nullptr, Kind::Desktop,
+     [](const ModeContext &mode) { return runTray(mode.options.configPath, true, mode.serviceManager); }},
+    {"settings", nullptr,
+     QT_TRANSLATE_NOOP("idlegpu", "Open the settings dialog on the configuration file (a running idlegpu applies what "
+                                  "you save at once)."),
+     nullptr, Kind::Desktop, [](const ModeContext &mode) { return runSettings(mode.options); }},
+    {"config", "c",
+     QT_TRANSLATE_NOOP("idlegpu", "Use FILE instead of ~/.config/idlegpu/idlegpu.conf (or gpu_mon's "
+                                  "~/.config/gpu_mon.conf)."),
+     QT_TRANSLATE_NOOP("idlegpu", "FILE"), Kind::Setting, nullptr},
+    {"print-slurm-conf", nullptr,
+     QT_TRANSLATE_NOOP("idlegpu", "Print the lines of slurm.conf and gres.conf that lend this computer's GPUs to a "
+                                  "Slurm queue ([slurm] in the configuration), for the cluster's admin to paste; then "
+                                  "exit."),
+     nullptr, Kind::OneShot, [](const ModeContext &mode) { return printSlurmConf(mode.options); }},
+    {"slurm-prolog", nullptr,
+     QT_TRANSLATE_NOOP("idlegpu", "Slurm's Prolog (also as the link idlegpu-slurm-prolog): exit 0 to let the job run, "
+                                  "or to send it back to the queue while idlegpu holds one of its GPUs or a process "
+                                  "idlegpu did not count uses one; drain the node and exit 1 while idlegpu is not "
+                                  "running."),
+     nullptr, Kind::OneShot, [](const ModeContext &) { return runSlurmGuard(SlurmGuardMode::Prolog); }},
+    {"slurm-health", nullptr,
+     QT_TRANSLATE_NOOP("idlegpu", "Slurm's HealthCheckProgram (also as the link idlegpu-slurm-health): drain the node "
+                                  "while idlegpu is not running; exit 0."),
+     nullptr, Kind::OneShot, [](const ModeContext &) { return runSlurmGuard(SlurmGuardMode::Health); }},
+};
+
+const CommandLineOption &commandLineOption(const char *name)
+{
+    for (const CommandLineOption &option : kCommandLine)
+        if (qstrcmp(option.name, name) == 0)
+            return option;
+    Q_UNREACHABLE();
+}
+
+// The names of the modes that need a desktop, or of those that run anywhere.
+QStringList modeNames(bool desktop)
+{
+    QStringList names;
+    for (const CommandLineOption &option : kCommandLine)
+        if (option.kind != Kind::Setting && (option.kind == Kind::Desktop) == desktop)
+            names.append(QLatin1String(option.name));
+    return names;
+}
+
 } // namespace
 
 // Tray mode needs a display. Without one (a server, supervisord without --headless) idlegpu runs headless
-// instead of failing, as gpu_mon did under supervisord.
+// instead of failing, as gpu_mon did under supervisord. The modes that need none, and Qt's --help and --version, ask
+// for no display.
 static bool wantsTray(int argc, char **argv)
 {
+    static const QList<QByteArray> qtOwn{"--help", "-h", "--help-all", "--version", "-v"};
     for (int i = 1; i < argc; ++i) {
         const QByteArray arg = argv[i];
-        if (arg == "--headless" || arg == "--status" || arg == "--check-config" || arg == "--print-slurm-conf"
-            || arg == "--slurm-prolog" || arg == "--slurm-health" || arg == "--help" || arg == "-h"
-            || arg == "--help-all" || arg == "--version" || arg == "-v")
+        if (qtOwn.contains(arg))
             return false;
+        for (const CommandLineOption &option : kCommandLine)
+            if ((option.kind == Kind::OneShot || option.kind == Kind::Monitor) && arg.startsWith("--")
+                && arg.mid(2) == option.name)
+                return false;
     }
     return true;
 }
@@ -307,79 +406,47 @@ int runIdlegpu(int argc, char **argv)
                 "the moment another program opens the GPU. Without a mode option it runs in the system tray."));
     parser.addHelpOption();
     parser.addVersionOption();
-    const QCommandLineOption headlessOption(QStringLiteral("headless"),
-                                            Cli::tr("Run the monitor without a tray icon, logging to stderr (for "
-                                                    "systemd or supervisord)."));
-    const QCommandLineOption statusOption(QStringLiteral("status"),
-                                          Cli::tr("Print each GPU, who holds it and what would run, then exit."));
-    const QCommandLineOption jsonOption(QStringLiteral("json"), Cli::tr("With --status: print JSON."));
-    const QCommandLineOption checkOption(QStringLiteral("check-config"),
-                                         Cli::tr("Check the configuration file: print it as understood and exit 0, "
-                                                 "or print every problem as FILE:LINE: message and exit 1."));
-    const QCommandLineOption demoOption(QStringLiteral("demo"),
-                                        Cli::tr("Show the tray with two simulated GPUs and a harmless workload, to "
-                                                "see preemption without an NVIDIA card. Leaves nothing behind."));
-    const QCommandLineOption configOption({QStringLiteral("c"), QStringLiteral("config")},
-                                          Cli::tr("Use FILE instead of ~/.config/idlegpu/idlegpu.conf (or "
-                                                  "gpu_mon's ~/.config/gpu_mon.conf)."),
-                                          Cli::tr("FILE"));
-    const QCommandLineOption settingsOption(QStringLiteral("settings"),
-                                            Cli::tr("Open the settings dialog on the configuration file (a running "
-                                                    "idlegpu applies what you save at once)."));
-    const QCommandLineOption slurmConfOption(QStringLiteral("print-slurm-conf"),
-                                             Cli::tr("Print the lines of slurm.conf and gres.conf that lend this "
-                                                     "computer's GPUs to a Slurm queue ([slurm] in the "
-                                                     "configuration), for the cluster's admin to paste; then exit."));
-    const QCommandLineOption prologOption(QStringLiteral("slurm-prolog"),
-                                          Cli::tr("Slurm's Prolog (also as the link idlegpu-slurm-prolog): exit 0 to "
-                                                  "let the job run, or to send it back to the queue while idlegpu "
-                                                  "holds one of its GPUs or a process idlegpu did not count uses one; "
-                                                  "drain the node and exit 1 while idlegpu is not running."));
-    const QCommandLineOption healthOption(QStringLiteral("slurm-health"),
-                                          Cli::tr("Slurm's HealthCheckProgram (also as the link "
-                                                  "idlegpu-slurm-health): drain the node while idlegpu is not "
-                                                  "running; exit 0."));
-    parser.addOptions({headlessOption, statusOption, jsonOption, checkOption, demoOption, settingsOption, configOption,
-                       slurmConfOption, prologOption, healthOption});
+    for (const CommandLineOption &option : kCommandLine) {
+        QStringList names{QLatin1String(option.name)};
+        if (option.shortName)
+            names.prepend(QLatin1String(option.shortName));
+        parser.addOption(option.valueName ? QCommandLineOption(names, Cli::tr(option.help), Cli::tr(option.valueName))
+                                          : QCommandLineOption(names, Cli::tr(option.help)));
+    }
     parser.process(*app);
 
     Options options;
-    options.configPath = parser.value(configOption);
-    options.json = parser.isSet(jsonOption);
-    const int modes = int(parser.isSet(headlessOption)) + int(parser.isSet(statusOption))
-                      + int(parser.isSet(checkOption)) + int(parser.isSet(demoOption))
-                      + int(parser.isSet(settingsOption)) + int(parser.isSet(slurmConfOption))
-                      + int(parser.isSet(prologOption)) + int(parser.isSet(healthOption));
-    if (modes > 1) {
-        printErr(Cli::tr("Choose one of --headless, --status, --check-config, --print-slurm-conf, --slurm-prolog, "
-                         "--slurm-health, --demo and --settings."));
-        return 2;
+    options.configPath = parser.value(QStringLiteral("config"));
+    options.json = parser.isSet(QStringLiteral("json"));
+    const CommandLineOption *mode = nullptr;
+    for (const CommandLineOption &option : kCommandLine) {
+        if (option.kind == Kind::Setting || !parser.isSet(QLatin1String(option.name)))
+            continue;
+        if (mode) {
+            printErr(Cli::tr("Choose one of %1.").arg(listOfOptions(modeNames(false) + modeNames(true))));
+            return 2;
+        }
+        mode = &option;
     }
-    if (options.json && !parser.isSet(statusOption)) {
+    if (options.json && mode != &commandLineOption("status")) {
         printErr(Cli::tr("--json goes with --status."));
         return 2;
     }
-    if (parser.isSet(checkOption))
-        return checkConfig(options);
-    if (parser.isSet(statusOption))
-        return printStatus(options);
-    if (parser.isSet(slurmConfOption))
-        return printSlurmConf(options);
-    if (parser.isSet(prologOption))
-        return runSlurmGuard(SlurmGuardMode::Prolog);
-    if (parser.isSet(healthOption))
-        return runSlurmGuard(SlurmGuardMode::Health);
+    const ModeContext context{options, signalWatcher, serviceManager};
+    if (mode && mode->kind == Kind::OneShot)
+        return mode->run(context);
     Containment::establish(); // the modes below run workloads
     Containment::reapAdoptedOrphansPeriodically(app.get());
-    if (tray && parser.isSet(settingsOption))
-        return runSettings(options);
-    if (tray)
-        return runTray(options.configPath, parser.isSet(demoOption), serviceManager);
-    if (parser.isSet(demoOption) || parser.isSet(settingsOption)) {
-        printErr(Cli::tr("--demo and --settings need a desktop (no DISPLAY or WAYLAND_DISPLAY is set)."));
+    if (!mode) {
+        if (tray)
+            return runTray(options.configPath, false, serviceManager);
+        qCInfo(lcMonitor, "no display (DISPLAY and WAYLAND_DISPLAY are unset): running headless");
+        mode = &commandLineOption("headless");
+    }
+    if (mode->kind == Kind::Desktop && !tray) {
+        printErr(Cli::tr("%1 need a desktop (no DISPLAY or WAYLAND_DISPLAY is set).")
+                     .arg(listOfOptions(modeNames(true))));
         return 2;
     }
-    if (!parser.isSet(headlessOption))
-        qCInfo(lcMonitor, "no display (DISPLAY and WAYLAND_DISPLAY are unset): running headless");
-    return runHeadless(options, signalWatcher, serviceManager);
+    return mode->run(context);
 }

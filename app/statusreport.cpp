@@ -77,9 +77,8 @@ static QString describeHolder(const Holder &holder)
 }
 
 // " [compute] — a compute client: it holds nvidia-uvm or /dev/kfd": the holder's kind and why it counts or not.
-static QString describeVerdict(const Holder &holder, int gpu, const Config &config, bool foreign)
+static QString describeVerdict(const Policy::HolderVerdict &verdict)
 {
-    const Policy::HolderVerdict verdict = Policy::explainHolder(holder, gpu, config, foreign);
     return QStringLiteral(" [%1] \u2014 %2").arg(Policy::clientKindName(verdict.kind), verdict.why);
 }
 
@@ -160,19 +159,19 @@ QString formatText(const MonitorState &state)
         if (info != state.gpuMetrics.gpus.cend() && !describeGpuMetrics(*info).isEmpty())
             s << "    " << describeGpuMetrics(*info) << '\n';
         for (const Holder &holder : gpu.foreignHolders)
-            s << "    held by " << describeHolder(holder) << describeVerdict(holder, gpu.index, state.config, true)
-              << '\n';
-        for (const Holder &holder : gpu.ignoredHolders)
-            s << "    ignored " << describeHolder(holder) << describeVerdict(holder, gpu.index, state.config, false)
-              << '\n';
+            s << "    held by " << describeHolder(holder)
+              << describeVerdict(Policy::explainHolder(holder, gpu.index, state.config)) << '\n';
+        for (const IgnoredHolder &ignored : gpu.ignoredHolders)
+            s << "    ignored " << describeHolder(ignored.holder)
+              << describeVerdict(Policy::explainHolder(ignored, gpu.index)) << '\n';
         for (const Holder &holder : gpu.openOnlyHolders)
             s << "    open, not busy: " << describeHolder(holder)
-              << describeVerdict(holder, gpu.index, state.config, true) << '\n';
+              << describeVerdict(Policy::explainHolder(holder, gpu.index, state.config)) << '\n';
     }
     for (const WorkloadConfig &workload : state.config.workloads) {
         if (workload.kind() == WorkloadKind::SlurmLending)
             continue; // its GPU's line says it
-        const QString reason = state.decision.workloadReasons.value(workload.id);
+        const QString reason = state.decision.workloadReasons.value(workload.id).text;
         s << "Workload " << workload.name << " [" << workload.id << "] on GPUs " << workload.gpus.toString();
         if (!workload.user.isEmpty())
             s << " as user " << workload.user;
@@ -216,9 +215,8 @@ QString formatText(const MonitorState &state)
 }
 
 // client: "compute", "graphics" or "unseen" (Policy::clientKindName); why: the policy's reason, in English.
-static QJsonObject holderToJson(const Holder &holder, int gpu, const Config &config, bool foreign, bool makesBusy)
+static QJsonObject holderToJson(const Holder &holder, const Policy::HolderVerdict &verdict, bool foreign, bool makesBusy)
 {
-    const Policy::HolderVerdict verdict = Policy::explainHolder(holder, gpu, config, foreign);
     QJsonObject object{{QStringLiteral("pid"), holder.pid},
                        {QStringLiteral("user"), holder.user},
                        {QStringLiteral("comm"), holder.comm},
@@ -248,11 +246,11 @@ QJsonObject toJson(const MonitorState &state)
     for (const GpuStatus &gpu : state.decision.gpus) {
         QJsonArray holders;
         for (const Holder &holder : gpu.foreignHolders)
-            holders.append(holderToJson(holder, gpu.index, state.config, true, true));
-        for (const Holder &holder : gpu.ignoredHolders)
-            holders.append(holderToJson(holder, gpu.index, state.config, false, false));
+            holders.append(holderToJson(holder, Policy::explainHolder(holder, gpu.index, state.config), true, true));
+        for (const IgnoredHolder &ignored : gpu.ignoredHolders)
+            holders.append(holderToJson(ignored.holder, Policy::explainHolder(ignored, gpu.index), false, false));
         for (const Holder &holder : gpu.openOnlyHolders)
-            holders.append(holderToJson(holder, gpu.index, state.config, true, false));
+            holders.append(holderToJson(holder, Policy::explainHolder(holder, gpu.index, state.config), true, false));
         const GpuDevice device = deviceOf(state, gpu.index);
         QJsonObject object{{QStringLiteral("index"), gpu.index},
                            {QStringLiteral("node"), device.path},
@@ -307,7 +305,7 @@ QJsonObject toJson(const MonitorState &state)
     }
     QJsonArray workloads;
     for (const WorkloadConfig &workload : state.config.workloads) {
-        const QString reason = state.decision.workloadReasons.value(workload.id);
+        const QString reason = state.decision.workloadReasons.value(workload.id).text;
         workloads.append(QJsonObject{{QStringLiteral("id"), workload.id},
                                      {QStringLiteral("name"), workload.name},
                                      {QStringLiteral("cmd"), workload.cmd},

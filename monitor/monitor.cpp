@@ -661,7 +661,7 @@ void Monitor::apply(const Decision &decision)
     for (const StopOrder &order : decision.stop) {
         if (runtimes.value(order.workloadId).state != WorkloadRuntime::Running)
             continue; // already stopped early by preemptEarly()
-        if (order.cause != StopCause::ForeignHolder) {
+        if (order.cause != HoldReason::ForeignHolder) {
             qCInfo(lcPolicy, "stopping %s: %s", qPrintable(order.workloadId), qPrintable(order.reason));
             m_runner->stop(order.workloadId, order.reason);
             continue;

@@ -56,7 +56,7 @@ private Q_SLOTS:
         const GpuStatus *gpu0 = m_monitor->state().decision.gpu(0);
         QVERIFY(gpu0->foreignHolders.isEmpty());
         QCOMPARE(gpu0->ignoredHolders.size(), 1);
-        QCOMPARE(gpu0->ignoredHolders.first().pid, service.pid());
+        QCOMPARE(gpu0->ignoredHolders.first().holder.pid, service.pid());
         QVERIFY(preempted.isEmpty());
 
         // On GPU 1, where the workload is not lent, the same program is as foreign as anyone.
@@ -96,9 +96,9 @@ private Q_SLOTS:
         // The GPU is free again, but the service may still compute there: the miner does not start.
         QTest::qWait(2500);
         QCOMPARE(stateOf(QStringLiteral("process-miner")), WorkloadRuntime::Stopped);
-        QVERIFY2(m_monitor->state().decision.workloadReasons.value(QStringLiteral("process-boinc"))
+        QVERIFY2(m_monitor->state().decision.workloadReasons.value(QStringLiteral("process-boinc")).text
                      .startsWith(QStringLiteral("stop_cmd failed (exit code 1)")),
-                 qPrintable(m_monitor->state().decision.workloadReasons.value(QStringLiteral("process-boinc"))));
+                 qPrintable(m_monitor->state().decision.workloadReasons.value(QStringLiteral("process-boinc")).text));
         QFile(flag).open(QIODevice::WriteOnly); // the retry (after 5 s) succeeds
         // The GPU is free by then, so the service may be lent again at once: the retry's stop shows in the journal,
         // and the state leaves StopFailed, but Stopped may last too short a time for a poll to see it.

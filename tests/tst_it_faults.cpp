@@ -237,7 +237,7 @@ private Q_SLOTS:
         QCOMPARE(runtime.lastOutput, QStringList{QStringLiteral("miner: bad wallet address")});
         QCOMPARE(runtime.consecutiveFailures, 1);
         QCOMPARE(failed.count(), 1);
-        QTRY_VERIFY_WITH_TIMEOUT(!m_monitor->state().decision.workloadReasons.value(kWorkload).isEmpty(), 3000);
+        QTRY_VERIFY_WITH_TIMEOUT(!m_monitor->state().decision.workloadReasons.value(kWorkload).text.isEmpty(), 3000);
 
         // No busy loop: it stays down for its backoff, then one more try, then a longer backoff.
         QTest::qWait(2000);

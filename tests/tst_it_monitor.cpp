@@ -219,7 +219,7 @@ private Q_SLOTS:
         makeMonitor(path);
         QVERIFY(m_monitor->start());
         QCOMPARE(stateOf(QStringLiteral("process-1")), WorkloadRuntime::Stopped);
-        QVERIFY(m_monitor->state().decision.workloadReasons.value(QStringLiteral("process-1")).contains(QLatin1String("1")));
+        QVERIFY(m_monitor->state().decision.workloadReasons.value(QStringLiteral("process-1")).text.contains(QLatin1String("1")));
         m_dev->addGpu(1);
         QTRY_COMPARE_WITH_TIMEOUT(stateOf(QStringLiteral("process-1")), WorkloadRuntime::Running, 5000);
     }

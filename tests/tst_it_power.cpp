@@ -71,7 +71,7 @@ private Q_SLOTS:
         const MonitorState stopped = m_monitor->state();
         QCOMPARE(stopped.snapshot.power, (PowerState{true, true, QStringLiteral("BAT0")}));
         QCOMPARE(stopped.decision.hold, HoldReason::OnBattery);
-        QCOMPARE(stopped.decision.workloadReasons.value(QStringLiteral("process-0")),
+        QCOMPARE(stopped.decision.workloadReasons.value(QStringLiteral("process-0")).text,
                  QStringLiteral("the computer runs on battery"));
         QTest::qWait(1500); // a poll later it is still held back
         QCOMPARE(state(), WorkloadRuntime::Stopped);
@@ -152,7 +152,7 @@ private Q_SLOTS:
         const MonitorState state = Monitor::lookOnce(loaded.config, paths);
         QVERIFY(!StatusReport::formatText(state).contains(QLatin1String("Power:")));
         QVERIFY(StatusReport::toJson(state).value(QStringLiteral("power")).isNull());
-        QVERIFY(state.decision.workloadReasons.value(QStringLiteral("process-0")).isEmpty());
+        QVERIFY(state.decision.workloadReasons.value(QStringLiteral("process-0")).text.isEmpty());
     }
 };
 

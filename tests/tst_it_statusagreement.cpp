@@ -57,10 +57,10 @@ QList<HolderView> holdersOf(const GpuStatus &gpu, const Config &config)
     QList<HolderView> holders;
     for (const Holder &holder : gpu.foreignHolders)
         holders.append(view(holder, gpu.index, config, true, true));
-    for (const Holder &holder : gpu.ignoredHolders) {
-        HolderView ignored = view(holder, gpu.index, config, false, false);
-        ignored.why = Policy::explainHolder(holder, gpu.index, config, false).why;
-        holders.append(ignored);
+    for (const IgnoredHolder &ignored : gpu.ignoredHolders) {
+        HolderView holder = view(ignored.holder, gpu.index, config, false, false);
+        holder.why = Policy::explainHolder(ignored, gpu.index).why;
+        holders.append(holder);
     }
     for (const Holder &holder : gpu.openOnlyHolders)
         holders.append(view(holder, gpu.index, config, true, false));

@@ -5,6 +5,7 @@
 // on the same input gives the same orders, and after the runner applied them, no new ones.
 #include "policy/policy.h"
 
+#include <QRegularExpression>
 #include <QTest>
 
 #include <functional>
@@ -64,6 +65,11 @@ struct HolderBuilder
     HolderBuilder &user(const QString &name)
     {
         holder.user = name;
+        return *this;
+    }
+    HolderBuilder &slurmJob(qint64 jobId)
+    {
+        holder.slurmJobId = jobId;
         return *this;
     }
     HolderBuilder &hidden()
@@ -126,6 +132,10 @@ GpuSelection selection(const QString &text)
         qFatal("bad GPU selection in a test: %s", qPrintable(error));
     return *parsed;
 }
+
+struct World;
+// Whether what --status prints of a decision names the rules the decision followed; run on every decision of a World.
+void checkExplanations(const World &world, const Decision &decision);
 
 // Everything decide() reads, with a tiny runner simulation that applies its orders.
 struct World
@@ -323,6 +333,7 @@ struct World
     Decision decide()
     {
         Decision decision = Policy::decide(input());
+        checkExplanations(*this, decision);
         memory = decision.memory;
         return decision;
     }
@@ -336,12 +347,142 @@ struct World
     }
 };
 
+// The words by which --status names each rule, written here apart from the policy: the reason a decision gives must
+// be the one of the rule it followed. None: the words of no rule, or of more than one.
+HoldReason ruleNamedBy(const QString &text)
+{
+    static const QList<QPair<QRegularExpression, HoldReason>> words = {
+        {QRegularExpression("^removed from the configuration$"), HoldReason::Removed},
+        {QRegularExpression("^disabled$"), HoldReason::Disabled},
+        {QRegularExpression("^refused: "), HoldReason::Refused},
+        {QRegularExpression("^paused$"), HoldReason::Paused},
+        {QRegularExpression("^outside the schedule( until .+)?$"), HoldReason::OutsideSchedule},
+        {QRegularExpression("^the computer runs on battery$"), HoldReason::OnBattery},
+        {QRegularExpression("^you are at the computer( \\(.+\\))?$"), HoldReason::OwnerPresent},
+        {QRegularExpression("^users? .+ (is|are) active on a terminal$"), HoldReason::TerminalUser},
+        {QRegularExpression("^failed( \\(.*\\))?; retrying in \\d+ s$"), HoldReason::BackingOff},
+        {QRegularExpression("^(no GPU is present|its GPU list is empty)$"), HoldReason::NoGpu},
+        {QRegularExpression("^GPU \\d+ does not exist$"), HoldReason::GpuMissing},
+        {QRegularExpression("^GPU \\d+ is in use by "), HoldReason::ForeignHolder},
+        {QRegularExpression("^GPU \\d+ is too hot"), HoldReason::TooHot},
+        {QRegularExpression("^GPU \\d+ is used by workload '"), HoldReason::GpuTaken},
+        {QRegularExpression("^waiting \\d+ s more for GPU \\d+ to stay free$"), HoldReason::Settling},
+    };
+    HoldReason named = HoldReason::None;
+    for (const auto &[pattern, reason] : words) {
+        if (!pattern.match(text).hasMatch())
+            continue;
+        if (named != HoldReason::None)
+            return HoldReason::None;
+        named = reason;
+    }
+    return named;
+}
+
+// The exemptions whose words a holder's explanation has (idlegpu's and a workload's share theirs).
+QList<Exemption> exemptionsNamedBy(const QString &why)
+{
+    static const QList<QPair<QRegularExpression, QList<Exemption>>> words = {
+        {QRegularExpression("^idlegpu itself or a process of a workload it runs$"),
+         {Exemption::Self, Exemption::Workload}},
+        {QRegularExpression("^a process of (Slurm job \\d+|a Slurm job \\(under slurmstepd\\)): the lab's jobs never "
+                            "count$"),
+         {Exemption::SlurmJob}},
+        {QRegularExpression("^ignore_programs names it \\(.+\\)$"), {Exemption::IgnoredProgram}},
+        {QRegularExpression("^the service_programs of \\[.+\\] name it \\(.+\\)$"), {Exemption::ServiceProgram}},
+    };
+    QList<Exemption> named;
+    for (const auto &[pattern, exemptions] : words)
+        if (pattern.match(why).hasMatch())
+            named += exemptions;
+    return named;
+}
+
+// The rules that may hold every workload at once (Decision::hold).
+bool holdsEveryone(HoldReason reason)
+{
+    return reason >= HoldReason::Paused && reason <= HoldReason::TerminalUser;
+}
+
+void checkExplanations(const World &world, const Decision &decision)
+{
+    // What holds every workload back.
+    if (decision.hold == HoldReason::None)
+        QVERIFY2(decision.holdText.isEmpty(), qPrintable(decision.holdText));
+    else
+        QVERIFY2(ruleNamedBy(decision.holdText) == decision.hold,
+                 qPrintable(QStringLiteral("hold %1 explained as \"%2\"")
+                                .arg(Policy::holdReasonName(decision.hold), decision.holdText)));
+    // Each workload's line: the rule it followed, in that rule's words. One that holds everyone holds each workload
+    // the same, but for a workload paused on its own; and no rule after it holds a workload.
+    for (auto it = decision.workloadReasons.cbegin(); it != decision.workloadReasons.cend(); ++it) {
+        const WorkloadReason &reason = it.value();
+        const QString where = QStringLiteral("workload %1: ").arg(it.key());
+        if (reason.hold == HoldReason::None) {
+            QVERIFY2(reason.text.isEmpty() || reason.text == QLatin1String("stopping")
+                         || reason.text.contains(QLatin1String("its GPUs stay its own")),
+                     qPrintable(where + reason.text));
+            continue;
+        }
+        QVERIFY2(ruleNamedBy(reason.text) == reason.hold,
+                 qPrintable(where + QStringLiteral("%1 explained as \"%2\"")
+                                        .arg(Policy::holdReasonName(reason.hold), reason.text)));
+        if (decision.hold != HoldReason::None) {
+            QVERIFY2(reason.hold <= decision.hold, qPrintable(where + Policy::holdReasonName(reason.hold)));
+            if (holdsEveryone(reason.hold) && !world.pause.workloads.contains(it.key()))
+                QVERIFY2(reason.hold == decision.hold,
+                         qPrintable(where + QStringLiteral("%1, while everyone is held for %2")
+                                                .arg(Policy::holdReasonName(reason.hold),
+                                                     Policy::holdReasonName(decision.hold))));
+        } else {
+            QVERIFY2(!holdsEveryone(reason.hold) || reason.hold == HoldReason::Paused,
+                     qPrintable(where + Policy::holdReasonName(reason.hold)));
+        }
+    }
+    // A stop order follows the rule its workload's line names.
+    for (const StopOrder &order : decision.stop)
+        QVERIFY2(decision.workloadReasons.value(order.workloadId).hold == order.cause,
+                 qPrintable(QStringLiteral("stop %1 for %2, explained as \"%3\"")
+                                .arg(order.workloadId, Policy::holdReasonName(order.cause),
+                                     decision.workloadReasons.value(order.workloadId).text)));
+    for (const GpuStatus &gpu : decision.gpus) {
+        const QString where = QStringLiteral("GPU %1: ").arg(gpu.index);
+        // An idle GPU's line: the hold on everyone, its own heat, or the rule of the first workload that wants it.
+        if (gpu.state == GpuState::Idle && !gpu.reason.isEmpty()) {
+            if (decision.hold != HoldReason::None) {
+                QCOMPARE(gpu.reason, decision.holdText);
+            } else if (gpu.tooHot) {
+                QVERIFY2(ruleNamedBy(gpu.reason) == HoldReason::TooHot, qPrintable(where + gpu.reason));
+            } else if (gpu.reason != QLatin1String("no workload for this GPU")) {
+                const qsizetype colon = gpu.reason.indexOf(QLatin1String(": "));
+                QVERIFY2(colon > 0, qPrintable(where + gpu.reason));
+                const QString name = gpu.reason.left(colon);
+                const QString text = gpu.reason.mid(colon + 2);
+                HoldReason followed = HoldReason::None;
+                for (const WorkloadConfig &workload : world.config.workloads)
+                    if (workload.name == name)
+                        followed = decision.workloadReasons.value(workload.id).hold;
+                QVERIFY2(followed != HoldReason::None && ruleNamedBy(text) == followed, qPrintable(where + gpu.reason));
+            }
+        }
+        // Each holder left out: the words of the exemption the decision recorded.
+        for (const IgnoredHolder &ignored : gpu.ignoredHolders) {
+            const QString why = Policy::explainHolder(ignored, gpu.index).why;
+            QVERIFY2(exemptionsNamedBy(why).contains(ignored.exemption),
+                     qPrintable(where + QStringLiteral("%1 left out by exemption %2, explained as \"%3\"")
+                                            .arg(ignored.holder.describe())
+                                            .arg(int(ignored.exemption))
+                                            .arg(why)));
+        }
+    }
+}
+
 // The orders of a decision in one line: "start all[0,1]; stop a(foreign holder 0)", or "none".
 QString ordersOf(const Decision &decision)
 {
     QStringList parts;
     for (const StopOrder &order : decision.stop) {
-        QString cause = Policy::stopCauseName(order.cause);
+        QString cause = Policy::holdReasonName(order.cause);
         if (order.gpu >= 0)
             cause += QStringLiteral(" %1").arg(order.gpu);
         parts.append(QStringLiteral("stop %1(%2)").arg(order.workloadId, cause));
@@ -474,6 +615,10 @@ private slots:
     void makesBusy();
     void explainHolder_data();
     void explainHolder();
+    void exemptionOrder_data();
+    void exemptionOrder();
+    void followedRule_data();
+    void followedRule();
     void openOnlyHoldersLeaveTheWorkload_data();
     void openOnlyHoldersLeaveTheWorkload();
     void workloadReason_data();
@@ -895,7 +1040,8 @@ void TestPolicy::isForeign()
 }
 
 // What --status and the status window say of a listed holder: judgeHolder's words for a foreign one; for an ignored
-// one, which ignore_programs entry names it, or that it is idlegpu's or a workload's own.
+// one, the exemption the decision recorded: which ignore_programs entry names it, or that it is idlegpu's or a
+// workload's own.
 void TestPolicy::explainHolder_data()
 {
     QTest::addColumn<Holder>("holder");
@@ -916,9 +1062,13 @@ void TestPolicy::explainHolder_data()
     QTest::newRow("named by service_programs") << Holder(proc(5, "boinc").gpu(0).graphics()) << false
                                                << int(Policy::ClientKind::Graphics)
                                                << QStringLiteral("the service_programs of [process-boinc] name it (boinc)");
-    QTest::newRow("the workload's own") << Holder(proc(4, "miner").gpu(0).graphics()) << false
+    QTest::newRow("the workload's own") << Holder(proc(firstWorkloadPid, "miner").gpu(0).graphics()) << false
                                         << int(Policy::ClientKind::Graphics)
                                         << QStringLiteral("idlegpu itself or a process of a workload it runs");
+    // The decision's order: a workload's process is its own before ignore_programs names it.
+    QTest::newRow("the workload's own, named by ignore_programs too")
+        << Holder(proc(firstWorkloadPid, "nvidia-smi").gpu(0)) << false << int(Policy::ClientKind::Compute)
+        << QStringLiteral("idlegpu itself or a process of a workload it runs");
 }
 
 void TestPolicy::explainHolder()
@@ -928,12 +1078,100 @@ void TestPolicy::explainHolder()
     QFETCH(int, kind);
     QFETCH(QString, why);
     World world = World().gpus({0}).ignore("ALL", {"nvidia-smi"}).service("process-boinc", "ALL", {"boinc"});
-    const Policy::HolderVerdict verdict = Policy::explainHolder(holder, 0, world.config, foreign);
+    world.workload("miner", "0").running("miner", {0}); // pid firstWorkloadPid
+    const std::optional<IgnoredHolder> ignored =
+        Policy::exemptionOf(holder, 0, world.config, world.runtimes, selfPid);
+    QCOMPARE(!ignored, foreign);
+    const Policy::HolderVerdict verdict =
+        foreign ? Policy::explainHolder(holder, 0, world.config) : Policy::explainHolder(*ignored, 0);
     QCOMPARE(int(verdict.kind), kind);
     QCOMPARE(verdict.why, why);
     if (!foreign)
         QVERIFY(!verdict.makesBusy);
     QVERIFY(!verdict.why.isEmpty());
+}
+
+// Of the exemptions that name a holder, the decision records the first in Exemption's order, and --status gives that
+// one (checkExplanations(), on every decision).
+void TestPolicy::exemptionOrder_data()
+{
+    QTest::addColumn<Holder>("holder");
+    QTest::addColumn<int>("exemption");
+
+    QTest::newRow("idlegpu itself, named by ignore_programs") << Holder(proc(selfPid, "nvidia-smi").gpu(0))
+                                                              << int(Exemption::Self);
+    QTest::newRow("a workload's process, named by ignore_programs and service_programs")
+        << Holder(proc(firstWorkloadPid, "boinc").gpu(0)) << int(Exemption::Workload);
+    QTest::newRow("a Slurm job's process, named by ignore_programs")
+        << Holder(proc(900, "nvidia-smi").slurmJob(42).gpu(0)) << int(Exemption::SlurmJob);
+    QTest::newRow("named by ignore_programs and service_programs") << Holder(proc(901, "boinc").gpu(0))
+                                                                   << int(Exemption::IgnoredProgram);
+    QTest::newRow("named by service_programs") << Holder(proc(902, "boinc-client").gpu(0))
+                                               << int(Exemption::ServiceProgram);
+}
+
+void TestPolicy::exemptionOrder()
+{
+    QFETCH(Holder, holder);
+    QFETCH(int, exemption);
+    World world = World().gpus({0}).ignore("ALL", {"nvidia-smi", "boinc"});
+    world.service("process-boinc", "ALL", {"boinc", "boinc-client"}).workload("miner", "0").running("miner", {0});
+    world.config.slurm.enabled = true;
+    world.holder(holder);
+
+    const Decision decision = world.decide();
+    QVERIFY(decision.gpu(0));
+    const QList<IgnoredHolder> &ignored = decision.gpu(0)->ignoredHolders;
+    QCOMPARE(ignored.size(), 1);
+    QCOMPARE(int(ignored.first().exemption), exemption);
+    QCOMPARE(Policy::exemptionOf(holder, 0, world.config, world.runtimes, selfPid), ignored.first());
+}
+
+// Where more than one rule holds a workload back, the decision follows the first in HoldReason's order, whether it
+// stops the workload or keeps it from starting, and names that one (checkExplanations(), on every decision).
+void TestPolicy::followedRule_data()
+{
+    QTest::addColumn<World>("world");
+    QTest::addColumn<QString>("workload");
+    QTest::addColumn<int>("rule");
+    const World settled = World().gpus({0, 1}).freeSince(0, T0 - sec(60)).freeSince(1, T0 - sec(60));
+    const World running = World(settled).workload("a", "0").running("a", {0});
+    const World stopped = World(settled).workload("a", "0");
+
+    QTest::newRow("running: removed before paused") << World(settled).running("a", {0}).pausedAll() << "a"
+                                                    << int(HoldReason::Removed);
+    QTest::newRow("running: paused on its own before the battery") << World(running).paused("a").onBattery(true)
+                                                                   << "a" << int(HoldReason::Paused);
+    QTest::newRow("running: a terminal user before a foreign holder")
+        << World(running).ttyCheck().tty("alice", 0).holder(proc(4242).gpu(0)) << "a"
+        << int(HoldReason::TerminalUser);
+    QTest::newRow("running: a foreign holder before the heat")
+        << World(running).holder(proc(4242).gpu(0)).temperature(0, 90) << "a" << int(HoldReason::ForeignHolder);
+    QTest::newRow("stopped: disabled on a hot GPU") << World(settled).workload("a", "0", false).temperature(0, 90)
+                                                    << "a" << int(HoldReason::Disabled);
+    QTest::newRow("stopped: failing before a foreign holder")
+        << World(stopped).backingOff("a", T0 + sec(30)).holder(proc(4242).gpu(0)) << "a"
+        << int(HoldReason::BackingOff);
+    QTest::newRow("stopped: a missing GPU before a foreign holder")
+        << World(settled).workload("a", "0,3").holder(proc(4242).gpu(0)) << "a" << int(HoldReason::GpuMissing);
+    QTest::newRow("stopped: too hot before taken")
+        << World(settled).workload("b", "0").running("b", {0}).workload("a", "0").temperature(0, 90) << "a"
+        << int(HoldReason::TooHot);
+    QTest::newRow("stopped: taken before settling")
+        << World(settled).workload("b", "1").running("b", {1}).workload("a", "0,1").freeSince(0, T0) << "a"
+        << int(HoldReason::GpuTaken);
+}
+
+void TestPolicy::followedRule()
+{
+    QFETCH(World, world);
+    QFETCH(QString, workload);
+    QFETCH(int, rule);
+    const Decision decision = world.decide();
+    QCOMPARE(Policy::holdReasonName(decision.workloadReasons.value(workload).hold),
+             Policy::holdReasonName(HoldReason(rule)));
+    if (const StopOrder *order = decision.stopFor(workload))
+        QCOMPARE(int(order->cause), rule);
 }
 
 void TestPolicy::workloadReason_data()
@@ -999,7 +1237,7 @@ void TestPolicy::workloadReason()
 
     const Decision decision = world.decide();
     QVERIFY2(decision.workloadReasons.contains(workload), "every workload gets an entry");
-    QCOMPARE(decision.workloadReasons.value(workload), reason);
+    QCOMPARE(decision.workloadReasons.value(workload).text, reason);
 }
 
 void TestPolicy::gpuStatus_data()
@@ -1081,8 +1319,8 @@ void TestPolicy::gpuStatus()
         pids.append(holder.pid);
     QCOMPARE(pids, foreignPids);
     pids.clear();
-    for (const Holder &holder : status->ignoredHolders)
-        pids.append(holder.pid);
+    for (const IgnoredHolder &ignored : status->ignoredHolders)
+        pids.append(ignored.holder.pid);
     QCOMPARE(pids, ignoredPids);
 }
 
@@ -1162,7 +1400,7 @@ void TestPolicy::stopOrderNamesTheCulprit()
     const Decision decision = world.decide();
     const StopOrder *order = decision.stopFor("a");
     QVERIFY(order);
-    QCOMPARE(order->cause, StopCause::ForeignHolder);
+    QCOMPARE(order->cause, HoldReason::ForeignHolder);
     QCOMPARE(order->gpu, 1);
     QCOMPARE(order->culprit.pid, qint64(4242));
     QCOMPARE(order->reason, QStringLiteral("python3 (alice, pid 4242) opened GPU 1"));
@@ -1290,7 +1528,7 @@ void TestPolicy::holdsEveryWorkload()
     QCOMPARE(int(decision.hold), hold);
     QCOMPARE(decision.holdText, holdText);
     if (decision.hold != HoldReason::None)
-        QCOMPARE(decision.workloadReasons.value(QStringLiteral("a")), holdText);
+        QCOMPARE(decision.workloadReasons.value(QStringLiteral("a")).text, holdText);
     if (decision.hold != HoldReason::None && decision.stop.isEmpty()) {
         QCOMPARE(decision.gpu(0)->state, GpuState::Idle);
         QCOMPARE(decision.gpu(0)->reason, holdText);

@@ -1721,8 +1721,8 @@ The previous configuration stays in force.</source>
         <translation>打开配置文件的设置对话框（正在运行的 idlegpu 会立即应用您保存的内容）。</translation>
     </message>
     <message>
-        <source>--demo and --settings need a desktop (no DISPLAY or WAYLAND_DISPLAY is set).</source>
-        <translation>--demo 和 --settings 需要桌面环境（未设置 DISPLAY 或 WAYLAND_DISPLAY）。</translation>
+        <source>%1 need a desktop (no DISPLAY or WAYLAND_DISPLAY is set).</source>
+        <translation>%1 需要桌面环境（未设置 DISPLAY 或 WAYLAND_DISPLAY）。</translation>
     </message>
     <message numerus="yes">
         <source>%1: %n workload(s) would not run (see the errors above); the rest of the configuration would be used.</source>
@@ -1771,8 +1771,16 @@ The previous configuration stays in force.</source>
         <translation>打印将本机 GPU 借给 Slurm 队列（配置中的 [slurm]）所需的 slurm.conf 和 gres.conf 行，供集群管理员粘贴；然后退出。</translation>
     </message>
     <message>
-        <source>Choose one of --headless, --status, --check-config, --print-slurm-conf, --slurm-prolog, --slurm-health, --demo and --settings.</source>
-        <translation>请从 --headless、--status、--check-config、--print-slurm-conf、--slurm-prolog、--slurm-health、--demo 和 --settings 中选择一个。</translation>
+        <source>Choose one of %1.</source>
+        <translation>请从 %1 中选择一个。</translation>
+    </message>
+    <message>
+        <source>%1 and %2</source>
+        <translation>%1 和 %2</translation>
+    </message>
+    <message>
+        <source>, </source>
+        <translation>、</translation>
     </message>
     <message>
         <source>Slurm&apos;s Prolog (also as the link idlegpu-slurm-prolog): exit 0 to let the job run, or to send it back to the queue while idlegpu holds one of its GPUs or a process idlegpu did not count uses one; drain the node and exit 1 while idlegpu is not running.</source>

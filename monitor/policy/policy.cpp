@@ -89,12 +89,58 @@ QString mib(qint64 bytes)
 struct GpuView
 {
     QList<Holder> foreign;
-    QList<Holder> ignored;
+    QList<IgnoredHolder> ignored;
     QList<Holder> openOnly;
     qint64 freeSinceMs = 0; // meaningful only when foreign is empty
     qint64 settledAtMs = 0; // freeSinceMs + start delay
     QString occupant;       // workload running, stopping or started on it
     bool tooHot = false;
+};
+
+// A rule found holding a workload back: its words and what it concerns.
+struct Hold
+{
+    HoldReason reason = HoldReason::None;
+    QString text;     // as --status says it: "GPU 0 is in use by python3 (alice, pid 4242)"
+    QString stopLine; // a stop order's line for the log, where it says more: "python3 (alice, pid 4242) opened GPU 0"
+    int gpu = -1;     // GpuMissing, ForeignHolder, TooHot: the GPU concerned
+    Holder culprit;   // ForeignHolder: who holds it
+    QDateTime endsAt; // OutsideSchedule: when the schedule lets workloads run again
+};
+
+std::optional<Hold> holdFor(const QString &text, int gpu = -1)
+{
+    Hold hold;
+    hold.text = text;
+    hold.gpu = gpu;
+    return hold;
+}
+
+// The workload a rule is asked about. A rule that may hold every workload is also asked about none in particular:
+// then the candidate is empty.
+struct Candidate
+{
+    const WorkloadConfig *config = nullptr; // null: removed from the configuration
+    WorkloadRuntime runtime;
+    QList<int> gpus; // those it holds (running) or wants (not running)
+};
+
+class Decider;
+
+// One rule of HoldReason's list: how it is tested, whom it concerns, and whether it stops a running workload,
+// keeps one from starting, or both.
+struct Rule
+{
+    enum class Scope {
+        Workload, // asked about each workload
+        Everyone, // may hold every workload at once: also asked about none in particular, for Decision::hold
+    };
+    HoldReason reason;
+    const char *name; // Policy::holdReasonName(): "foreign holder"
+    Scope scope;
+    bool stops;       // a running workload stops while it holds
+    bool blocksStart; // a workload that does not run does not start while it holds
+    std::optional<Hold> (Decider::*test)(const Candidate &) const;
 };
 
 class Decider
@@ -106,7 +152,8 @@ public:
     {
         present = sortedUnique(in.snapshot.devices.indices());
         viewGpus();
-        findGlobalBlocker();
+        findActiveUsers();
+        findHoldOnEveryone();
         collectOccupants();
         decideRunningWorkloads();
         decideStoppedWorkloads();
@@ -115,14 +162,148 @@ public:
         return std::move(decision);
     }
 
+    // The tests of the rules, in HoldReason's order; kRules pairs each with its reason. Removed comes first: the
+    // tests after it read the workload's configuration.
+    std::optional<Hold> removed(const Candidate &candidate) const
+    {
+        if (candidate.config)
+            return std::nullopt;
+        return holdFor(QStringLiteral("removed from the configuration"));
+    }
+    std::optional<Hold> disabled(const Candidate &candidate) const
+    {
+        if (candidate.config->enabled)
+            return std::nullopt;
+        return holdFor(QStringLiteral("disabled"));
+    }
+    std::optional<Hold> refused(const Candidate &candidate) const
+    {
+        if (candidate.config->refusal.isEmpty())
+            return std::nullopt;
+        return holdFor(QStringLiteral("refused: %1").arg(candidate.config->refusal));
+    }
+    std::optional<Hold> paused(const Candidate &candidate) const
+    {
+        if (!in.pause.allPausedAt(now()) && !in.pause.workloads.contains(candidate.runtime.id))
+            return std::nullopt;
+        return holdFor(QStringLiteral("paused"));
+    }
+    // [schedule]: outside it, and until when.
+    std::optional<Hold> outsideSchedule(const Candidate &) const
+    {
+        if (in.config.schedule.always() || !in.localNow.isValid())
+            return std::nullopt;
+        const WeekTime at = WeekTime::of(in.localNow);
+        if (in.config.schedule.allowsAt(at))
+            return std::nullopt;
+        Hold hold;
+        if (const std::optional<qint64> ms = in.config.schedule.msUntilChange(at))
+            hold.endsAt = in.localNow.addMSecs(*ms);
+        hold.text = !hold.endsAt.isValid()
+                        ? QStringLiteral("outside the schedule")
+                        : QStringLiteral("outside the schedule until %1")
+                              .arg(QLocale::c().toString(hold.endsAt, QStringLiteral("ddd HH:mm")));
+        return hold;
+    }
+    std::optional<Hold> onBattery(const Candidate &) const
+    {
+        if (in.config.onBattery != OnBattery::Pause || !in.snapshot.power.known || !in.snapshot.power.onBattery)
+            return std::nullopt;
+        return holdFor(QStringLiteral("the computer runs on battery"));
+    }
+    std::optional<Hold> ownerPresent(const Candidate &) const
+    {
+        if (!isOwnerPresent())
+            return std::nullopt;
+        return holdFor(presenceReason());
+    }
+    std::optional<Hold> terminalUser(const Candidate &) const
+    {
+        if (decision.activeUsers.isEmpty())
+            return std::nullopt;
+        return holdFor(usersActiveReason(decision.activeUsers));
+    }
+    std::optional<Hold> backingOff(const Candidate &candidate) const
+    {
+        const WorkloadRuntime &runtime = candidate.runtime;
+        if (runtime.state != WorkloadRuntime::BackingOff || runtime.retryAtMs <= now())
+            return std::nullopt;
+        const QString failure = runtime.lastExit.isEmpty() ? QStringLiteral("failed")
+                                                           : QStringLiteral("failed (%1)").arg(runtime.lastExit);
+        return holdFor(
+            QStringLiteral("%1; retrying in %2 s").arg(failure).arg(secondsRoundedUp(runtime.retryAtMs - now())));
+    }
+    std::optional<Hold> noGpu(const Candidate &candidate) const
+    {
+        if (!candidate.gpus.isEmpty())
+            return std::nullopt;
+        return holdFor(candidate.config->gpus.all ? QStringLiteral("no GPU is present")
+                                                  : QStringLiteral("its GPU list is empty"));
+    }
+    std::optional<Hold> gpuMissing(const Candidate &candidate) const
+    {
+        for (int gpu : candidate.gpus) {
+            if (isPresent(gpu))
+                continue;
+            std::optional<Hold> hold = holdFor(missingGpuReason(gpu), gpu);
+            hold->stopLine = QStringLiteral("GPU %1 disappeared").arg(gpu);
+            return hold;
+        }
+        return std::nullopt;
+    }
+    std::optional<Hold> foreignHolder(const Candidate &candidate) const
+    {
+        for (int gpu : candidate.gpus) {
+            const QList<Holder> &foreign = view(gpu).foreign;
+            if (foreign.isEmpty())
+                continue;
+            std::optional<Hold> hold = holdFor(inUseReason(gpu, foreign.first()), gpu);
+            hold->culprit = foreign.first();
+            hold->stopLine = QStringLiteral("%1 opened GPU %2").arg(hold->culprit.describe()).arg(gpu);
+            return hold;
+        }
+        return std::nullopt;
+    }
+    std::optional<Hold> tooHot(const Candidate &candidate) const
+    {
+        for (int gpu : candidate.gpus)
+            if (view(gpu).tooHot)
+                return holdFor(hotReason(gpu, temperatureOf(gpu), in.config.maxTemperatureC), gpu); // says until when
+        return std::nullopt;
+    }
+    std::optional<Hold> gpuTaken(const Candidate &candidate) const
+    {
+        for (int gpu : candidate.gpus) {
+            const QString &occupant = view(gpu).occupant;
+            if (!occupant.isEmpty())
+                return holdFor(
+                    QStringLiteral("GPU %1 is used by workload '%2'").arg(gpu).arg(displayName(in.config, occupant)),
+                    gpu);
+        }
+        return std::nullopt;
+    }
+    // The start delay: the GPU that settles last.
+    std::optional<Hold> settling(const Candidate &candidate) const
+    {
+        int slowest = -1;
+        for (int gpu : candidate.gpus)
+            if (!isSettled(gpu) && (slowest < 0 || view(gpu).settledAtMs > view(slowest).settledAtMs))
+                slowest = gpu;
+        if (slowest < 0)
+            return std::nullopt;
+        return holdFor(QStringLiteral("waiting %1 s more for GPU %2 to stay free")
+                           .arg(secondsRoundedUp(view(slowest).settledAtMs - now()))
+                           .arg(slowest),
+                       slowest);
+    }
+
 private:
     const PolicyInput &in;
     Decision decision;
     QList<int> present;
     QMap<int, GpuView> gpus;
-    QString globalBlocker; // why no workload may run at all; empty when none
-    StopCause globalCause = StopCause::Paused;
-    QSet<int> waitedFor;   // free GPUs a workload waits on until they settle
+    std::optional<Hold> everyoneHold; // the first rule that holds every workload back; none when none does
+    QSet<int> waitedFor; // free GPUs a workload waits on until they settle
 
     qint64 now() const { return in.nowMs; }
     bool isPresent(int gpu) const { return gpus.contains(gpu); }
@@ -160,11 +341,6 @@ private:
         return runtime;
     }
 
-    bool isPaused(const QString &id) const
-    {
-        return in.pause.allPausedAt(now()) || in.pause.workloads.contains(id);
-    }
-
     void viewGpus()
     {
         for (int gpu : present) {
@@ -173,8 +349,9 @@ private:
             for (const Holder &holder : in.snapshot.holders) {
                 if (!holder.gpus.contains(gpu))
                     continue; // holders of the shared nodes only name no GPU
-                if (!Policy::isForeign(holder, gpu, in.config, in.runtimes, in.selfPid))
-                    view.ignored.append(holder);
+                if (std::optional<IgnoredHolder> ignored =
+                        Policy::exemptionOf(holder, gpu, in.config, in.runtimes, in.selfPid))
+                    view.ignored.append(*std::move(ignored));
                 else if (!Policy::makesBusy(holder, gpu, rule))
                     view.openOnly.append(holder);
                 else
@@ -193,56 +370,27 @@ private:
         }
     }
 
-    void findGlobalBlocker()
+    // [tty]: the users active on a terminal, whether or not another rule holds the workloads back.
+    void findActiveUsers()
     {
         const TtyConfig &tty = in.config.tty;
-        if (tty.enabled) {
-            const qint64 idleLimitMs = qint64(tty.idleSeconds) * 1000;
-            for (const TtySession &session : in.snapshot.ttys)
-                if (!tty.whitelist.contains(session.user) && session.idleMs < idleLimitMs
-                    && !decision.activeUsers.contains(session.user))
-                    decision.activeUsers.append(session.user);
-            decision.activeUsers.sort();
-        }
-        const auto hold = [this](HoldReason reason, StopCause cause, const QString &text) {
-            decision.hold = reason;
-            decision.holdText = text;
-            globalCause = cause;
-            globalBlocker = text;
-        };
-        if (in.pause.allPausedAt(now()))
-            hold(HoldReason::Paused, StopCause::Paused, QStringLiteral("paused"));
-        else if (outsideSchedule())
-            hold(HoldReason::OutsideSchedule, StopCause::OutsideSchedule, scheduleReason());
-        else if (in.config.onBattery == OnBattery::Pause && in.snapshot.power.known && in.snapshot.power.onBattery)
-            hold(HoldReason::OnBattery, StopCause::OnBattery, QStringLiteral("the computer runs on battery"));
-        else if (ownerPresent())
-            hold(HoldReason::OwnerPresent, StopCause::OwnerPresent, presenceReason());
-        else if (!decision.activeUsers.isEmpty())
-            hold(HoldReason::TerminalUser, StopCause::UserActive, usersActiveReason(decision.activeUsers));
+        if (!tty.enabled)
+            return;
+        const qint64 idleLimitMs = qint64(tty.idleSeconds) * 1000;
+        for (const TtySession &session : in.snapshot.ttys)
+            if (!tty.whitelist.contains(session.user) && session.idleMs < idleLimitMs
+                && !decision.activeUsers.contains(session.user))
+                decision.activeUsers.append(session.user);
+        decision.activeUsers.sort();
     }
 
-    // [schedule]: outside it, and when that ends.
-    bool outsideSchedule()
-    {
-        if (in.config.schedule.always() || !in.localNow.isValid())
-            return false;
-        if (in.config.schedule.allowsAt(WeekTime::of(in.localNow)))
-            return false;
-        if (const std::optional<qint64> ms = in.config.schedule.msUntilChange(WeekTime::of(in.localNow)))
-            decision.holdEndsAt = in.localNow.addMSecs(*ms);
-        return true;
-    }
-    QString scheduleReason() const
-    {
-        if (!decision.holdEndsAt.isValid())
-            return QStringLiteral("outside the schedule");
-        return QStringLiteral("outside the schedule until %1")
-            .arg(QLocale::c().toString(decision.holdEndsAt, QStringLiteral("ddd HH:mm")));
-    }
+    void findHoldOnEveryone();
+    // The first rule that holds `candidate` back: of those that stop a running workload when `running`, of those
+    // that keep one from starting when not.
+    std::optional<Hold> firstHold(const Candidate &candidate, bool running) const;
 
     // [activity] pause_while_active: someone at the computer, or nothing can tell (unknown counts as present).
-    bool ownerPresent() const
+    bool isOwnerPresent() const
     {
         if (!in.config.activity.pauseWhileActive)
             return false;
@@ -330,74 +478,9 @@ private:
         }
     }
 
-    // Why a running workload must stop now; nullopt when it may go on.
-    std::optional<StopOrder> stopOrderFor(const WorkloadRuntime &runtime) const
+    static WorkloadReason reasonOf(const std::optional<Hold> &hold)
     {
-        StopOrder order;
-        order.workloadId = runtime.id;
-        const WorkloadConfig *workload = in.config.workload(runtime.id);
-        if (!workload) {
-            order.cause = StopCause::Removed;
-            order.reason = QStringLiteral("removed from the configuration");
-            return order;
-        }
-        if (!workload->enabled) {
-            order.cause = StopCause::Disabled;
-            order.reason = QStringLiteral("disabled");
-            return order;
-        }
-        if (!workload->refusal.isEmpty()) {
-            order.cause = StopCause::Disabled;
-            order.reason = QStringLiteral("refused: %1").arg(workload->refusal);
-            return order;
-        }
-        if (isPaused(runtime.id)) {
-            order.cause = StopCause::Paused;
-            order.reason = QStringLiteral("paused");
-            return order;
-        }
-        if (!globalBlocker.isEmpty()) {
-            order.cause = globalCause;
-            order.reason = globalBlocker;
-            return order;
-        }
-        const QList<int> held = gpusOfRunning(runtime);
-        for (int gpu : held) {
-            if (!isPresent(gpu)) {
-                order.cause = StopCause::GpuMissing;
-                order.gpu = gpu;
-                order.reason = QStringLiteral("GPU %1 disappeared").arg(gpu);
-                return order;
-            }
-        }
-        for (int gpu : held) {
-            const QList<Holder> &foreign = view(gpu).foreign;
-            if (!foreign.isEmpty()) {
-                order.cause = StopCause::ForeignHolder;
-                order.gpu = gpu;
-                order.culprit = foreign.first();
-                order.reason = QStringLiteral("%1 opened GPU %2").arg(order.culprit.describe()).arg(gpu);
-                return order;
-            }
-        }
-        for (int gpu : held) {
-            if (view(gpu).tooHot) {
-                order.cause = StopCause::TooHot;
-                order.gpu = gpu;
-                order.reason = hotReason(gpu, temperatureOf(gpu), in.config.maxTemperatureC);
-                return order;
-            }
-        }
-        return std::nullopt;
-    }
-
-    QString workloadReasonForStop(const StopOrder &order) const
-    {
-        if (order.cause == StopCause::ForeignHolder)
-            return inUseReason(order.gpu, order.culprit);
-        if (order.cause == StopCause::GpuMissing)
-            return missingGpuReason(order.gpu);
-        return order.reason; // TooHot's says when it may run again
+        return hold ? WorkloadReason{hold->reason, hold->text} : WorkloadReason();
     }
 
     void decideRunningWorkloads()
@@ -405,68 +488,21 @@ private:
         for (const QString &id : allWorkloadIds()) {
             const WorkloadRuntime runtime = runtimeOf(id);
             if (runtime.state == WorkloadRuntime::Stopping) {
-                decision.workloadReasons.insert(id, QStringLiteral("stopping"));
+                decision.workloadReasons.insert(id, {HoldReason::None, QStringLiteral("stopping")});
             } else if (runtime.state == WorkloadRuntime::StopFailed) {
                 decision.workloadReasons.insert(
-                    id, QStringLiteral("%1; its GPUs stay its own, stopping again in %2 s")
-                            .arg(runtime.lastExit)
-                            .arg(secondsRoundedUp(qMax<qint64>(0, runtime.retryAtMs - now()))));
+                    id, {HoldReason::None, QStringLiteral("%1; its GPUs stay its own, stopping again in %2 s")
+                                               .arg(runtime.lastExit)
+                                               .arg(secondsRoundedUp(qMax<qint64>(0, runtime.retryAtMs - now())))});
             } else if (runtime.state == WorkloadRuntime::Running) {
-                const std::optional<StopOrder> order = stopOrderFor(runtime);
-                decision.workloadReasons.insert(id, order ? workloadReasonForStop(*order) : QString());
-                if (order)
-                    decision.stop.append(*order);
+                const std::optional<Hold> hold =
+                    firstHold({in.config.workload(id), runtime, gpusOfRunning(runtime)}, true);
+                decision.workloadReasons.insert(id, reasonOf(hold));
+                if (hold)
+                    decision.stop.append({id, hold->reason, hold->gpu, hold->culprit,
+                                          hold->stopLine.isEmpty() ? hold->text : hold->stopLine});
             }
         }
-    }
-
-    // Why a workload that does not run may not start; empty when it may. *waitsOnlyToSettle tells whether
-    // the start delay is all that keeps it.
-    QString startBlocker(const WorkloadConfig &workload, const WorkloadRuntime &runtime, const QList<int> &wanted,
-                         bool *waitsOnlyToSettle) const
-    {
-        *waitsOnlyToSettle = false;
-        if (!workload.enabled)
-            return QStringLiteral("disabled");
-        if (!workload.refusal.isEmpty())
-            return QStringLiteral("refused: %1").arg(workload.refusal);
-        if (isPaused(workload.id))
-            return QStringLiteral("paused");
-        if (!globalBlocker.isEmpty())
-            return globalBlocker;
-        if (runtime.state == WorkloadRuntime::BackingOff && runtime.retryAtMs > now()) {
-            const QString failure = runtime.lastExit.isEmpty()
-                                        ? QStringLiteral("failed")
-                                        : QStringLiteral("failed (%1)").arg(runtime.lastExit);
-            return QStringLiteral("%1; retrying in %2 s").arg(failure).arg(secondsRoundedUp(runtime.retryAtMs - now()));
-        }
-        if (wanted.isEmpty())
-            return workload.gpus.all ? QStringLiteral("no GPU is present") : QStringLiteral("its GPU list is empty");
-        for (int gpu : wanted)
-            if (!isPresent(gpu))
-                return missingGpuReason(gpu);
-        for (int gpu : wanted)
-            if (!isFree(gpu))
-                return inUseReason(gpu, view(gpu).foreign.first());
-        for (int gpu : wanted)
-            if (view(gpu).tooHot)
-                return hotReason(gpu, temperatureOf(gpu), in.config.maxTemperatureC);
-        for (int gpu : wanted) {
-            const QString &occupant = view(gpu).occupant;
-            if (!occupant.isEmpty())
-                return QStringLiteral("GPU %1 is used by workload '%2'").arg(gpu).arg(displayName(in.config, occupant));
-        }
-        int slowest = -1;
-        for (int gpu : wanted)
-            if (!isSettled(gpu) && (slowest < 0 || view(gpu).settledAtMs > view(slowest).settledAtMs))
-                slowest = gpu;
-        if (slowest >= 0) {
-            *waitsOnlyToSettle = true;
-            return QStringLiteral("waiting %1 s more for GPU %2 to stay free")
-                .arg(secondsRoundedUp(view(slowest).settledAtMs - now()))
-                .arg(slowest);
-        }
-        return QString();
     }
 
     void decideStoppedWorkloads()
@@ -476,15 +512,14 @@ private:
             if (runtime.occupiesGpus())
                 continue;
             const QList<int> wanted = sortedUnique(workload->gpus.resolve(present));
-            bool waitsOnlyToSettle = false;
-            const QString blocker = startBlocker(*workload, runtime, wanted, &waitsOnlyToSettle);
-            decision.workloadReasons.insert(workload->id, blocker);
-            if (waitsOnlyToSettle) {
+            const std::optional<Hold> hold = firstHold({workload, runtime, wanted}, false);
+            decision.workloadReasons.insert(workload->id, reasonOf(hold));
+            if (hold && hold->reason == HoldReason::Settling) {
                 for (int gpu : wanted)
                     if (!isSettled(gpu))
                         waitedFor.insert(gpu);
             }
-            if (!blocker.isEmpty())
+            if (hold)
                 continue;
             decision.start.append({workload->id, wanted, workload->gpus.all});
             for (int gpu : wanted)
@@ -495,14 +530,14 @@ private:
     // Why a free GPU nobody waits on stays idle.
     QString idleReason(int gpu) const
     {
-        if (!globalBlocker.isEmpty())
-            return globalBlocker;
+        if (everyoneHold)
+            return everyoneHold->text;
         bool covered = false;
         for (const WorkloadConfig *workload : workloadsInPrecedence()) {
             if (!workload->gpus.contains(gpu))
                 continue;
             covered = true;
-            const QString reason = decision.workloadReasons.value(workload->id);
+            const QString reason = decision.workloadReasons.value(workload->id).text;
             if (!reason.isEmpty())
                 return QStringLiteral("%1: %2").arg(displayName(in.config, workload->id), reason);
         }
@@ -533,7 +568,7 @@ private:
                                         .arg(secondsRoundedUp(gpuView.settledAtMs - now()));
                 } else {
                     status.state = GpuState::Idle;
-                    status.reason = gpuView.tooHot && globalBlocker.isEmpty()
+                    status.reason = gpuView.tooHot && !everyoneHold
                                         ? hotReason(gpu, temperatureOf(gpu), in.config.maxTemperatureC)
                                         : idleReason(gpu);
                 }
@@ -571,6 +606,195 @@ private:
     }
 };
 
+using Scope = Rule::Scope;
+
+// HoldReason's list with each rule's test. A running workload stops for the first rule that holds of those that stop;
+// one that does not run starts when none of those that block a start holds.
+constexpr Rule kRules[] = {
+    // reason                        name                    scope            stops  blocks start
+    {HoldReason::Removed,         "removed",              Scope::Workload, true,  false, &Decider::removed},
+    {HoldReason::Disabled,        "disabled",             Scope::Workload, true,  true,  &Decider::disabled},
+    {HoldReason::Refused,         "refused",              Scope::Workload, true,  true,  &Decider::refused},
+    {HoldReason::Paused,          "paused",               Scope::Everyone, true,  true,  &Decider::paused},
+    {HoldReason::OutsideSchedule, "outside the schedule", Scope::Everyone, true,  true,  &Decider::outsideSchedule},
+    {HoldReason::OnBattery,       "on battery",           Scope::Everyone, true,  true,  &Decider::onBattery},
+    {HoldReason::OwnerPresent,    "owner present",        Scope::Everyone, true,  true,  &Decider::ownerPresent},
+    {HoldReason::TerminalUser,    "user active",          Scope::Everyone, true,  true,  &Decider::terminalUser},
+    {HoldReason::BackingOff,      "backing off",          Scope::Workload, false, true,  &Decider::backingOff},
+    {HoldReason::NoGpu,           "no GPU",               Scope::Workload, false, true,  &Decider::noGpu},
+    {HoldReason::GpuMissing,      "GPU missing",          Scope::Workload, true,  true,  &Decider::gpuMissing},
+    {HoldReason::ForeignHolder,   "foreign holder",       Scope::Workload, true,  true,  &Decider::foreignHolder},
+    {HoldReason::TooHot,          "too hot",              Scope::Workload, true,  true,  &Decider::tooHot},
+    {HoldReason::GpuTaken,        "GPU taken",            Scope::Workload, false, true,  &Decider::gpuTaken},
+    {HoldReason::Settling,        "settling",             Scope::Workload, false, true,  &Decider::settling},
+};
+
+// The table follows HoldReason's order: that order is the precedence, declared once.
+constexpr bool rulesInDeclaredOrder()
+{
+    int expected = int(HoldReason::None) + 1;
+    for (const Rule &rule : kRules)
+        if (int(rule.reason) != expected++)
+            return false;
+    return expected == int(HoldReason::Settling) + 1;
+}
+static_assert(rulesInDeclaredOrder(), "kRules must list every HoldReason but None, in the enum's order");
+
+const Rule &ruleOf(HoldReason reason)
+{
+    return kRules[int(reason) - 1];
+}
+
+void Decider::findHoldOnEveryone()
+{
+    for (const Rule &rule : kRules) {
+        if (rule.scope != Scope::Everyone)
+            continue;
+        if (std::optional<Hold> hold = (this->*rule.test)(Candidate())) {
+            hold->reason = rule.reason;
+            decision.hold = rule.reason;
+            decision.holdText = hold->text;
+            decision.holdEndsAt = hold->endsAt;
+            everyoneHold = std::move(hold);
+            return;
+        }
+    }
+}
+
+std::optional<Hold> Decider::firstHold(const Candidate &candidate, bool running) const
+{
+    for (const Rule &rule : kRules) {
+        if (!(running ? rule.stops : rule.blocksStart))
+            continue;
+        if (everyoneHold && everyoneHold->reason == rule.reason)
+            return everyoneHold; // found once for every workload: its words (a date, seconds) cost the most
+        if (std::optional<Hold> hold = (this->*rule.test)(candidate)) {
+            hold->reason = rule.reason;
+            return hold;
+        }
+    }
+    return std::nullopt;
+}
+
+// What an exemption looks at besides the holder.
+struct ExemptionContext
+{
+    int gpu;
+    const Config &config;
+    const QHash<QString, WorkloadRuntime> &runtimes;
+    qint64 selfPid;
+};
+
+// Whose process an exempt holder is, or which listed name matched it (IgnoredHolder's fields).
+struct ExemptionMatch
+{
+    QString workloadId;
+    QString program;
+};
+
+// One exemption of Exemption's list: whether it names a holder, and how --status says that it does.
+struct ExemptionRule
+{
+    Exemption exemption;
+    bool (*names)(const Holder &, const ExemptionContext &, ExemptionMatch *);
+    QString (*why)(const IgnoredHolder &);
+};
+
+// Only idlegpu itself: its other children (the demo's simulated job, a settings "Test run") are foreign.
+bool namesSelf(const Holder &holder, const ExemptionContext &context, ExemptionMatch *)
+{
+    return context.selfPid > 0 && holder.pid == context.selfPid;
+}
+
+bool namesWorkloadProcess(const Holder &holder, const ExemptionContext &context, ExemptionMatch *match)
+{
+    for (auto it = context.runtimes.cbegin(); it != context.runtimes.cend(); ++it)
+        if (belongsToWorkload(holder, *it)) {
+            match->workloadId = it.key();
+            return true;
+        }
+    return false;
+}
+
+// [slurm]: the lab's jobs run on the GPUs lent to them; a hold takes a GPU back from them, not the reverse.
+bool namesSlurmJob(const Holder &holder, const ExemptionContext &context, ExemptionMatch *)
+{
+    return context.config.slurm.enabled && holder.slurmJobId != 0;
+}
+
+bool namesIgnoredProgram(const Holder &holder, const ExemptionContext &context, ExemptionMatch *match)
+{
+    const QStringList ignored = context.config.ignoredProgramsFor(context.gpu);
+    for (const QString &program : ignored)
+        if (Policy::matchesProgram(holder, program)) {
+            match->program = program;
+            return true;
+        }
+    return false;
+}
+
+bool namesServiceProgram(const Holder &holder, const ExemptionContext &context, ExemptionMatch *match)
+{
+    const QList<QPair<QString, QString>> services = context.config.serviceProgramsFor(context.gpu);
+    for (const auto &[program, workloadId] : services)
+        if (Policy::matchesProgram(holder, program)) {
+            *match = {workloadId, program};
+            return true;
+        }
+    return false;
+}
+
+QString ownProcessWhy(const IgnoredHolder &)
+{
+    return QStringLiteral("idlegpu itself or a process of a workload it runs");
+}
+
+QString slurmJobWhy(const IgnoredHolder &ignored)
+{
+    const qint64 job = ignored.holder.slurmJobId;
+    return job > 0 ? QStringLiteral("a process of Slurm job %1: the lab's jobs never count").arg(job)
+                   : QStringLiteral("a process of a Slurm job (under slurmstepd): the lab's jobs never count");
+}
+
+QString ignoredProgramWhy(const IgnoredHolder &ignored)
+{
+    return QStringLiteral("ignore_programs names it (%1)").arg(ignored.program);
+}
+
+QString serviceProgramWhy(const IgnoredHolder &ignored)
+{
+    return QStringLiteral("the service_programs of [%1] name it (%2)").arg(ignored.workloadId, ignored.program);
+}
+
+constexpr ExemptionRule kExemptions[] = {
+    {Exemption::Self, namesSelf, ownProcessWhy},
+    {Exemption::Workload, namesWorkloadProcess, ownProcessWhy},
+    {Exemption::SlurmJob, namesSlurmJob, slurmJobWhy},
+    {Exemption::IgnoredProgram, namesIgnoredProgram, ignoredProgramWhy},
+    {Exemption::ServiceProgram, namesServiceProgram, serviceProgramWhy},
+};
+
+constexpr bool exemptionsInDeclaredOrder()
+{
+    int expected = 0;
+    for (const ExemptionRule &rule : kExemptions)
+        if (int(rule.exemption) != expected++)
+            return false;
+    return expected == int(Exemption::ServiceProgram) + 1;
+}
+static_assert(exemptionsInDeclaredOrder(), "kExemptions must list every Exemption, in the enum's order");
+
+// The first exemption that names the holder; null when none does (it is foreign).
+const ExemptionRule *firstExemption(const Holder &holder, const ExemptionContext &context, ExemptionMatch *match)
+{
+    if (holder.hidden && holder.pid <= 0)
+        return nullptr; // nobody can tell whose it is
+    for (const ExemptionRule &rule : kExemptions)
+        if (rule.names(holder, context, match))
+            return &rule;
+    return nullptr;
+}
+
 } // namespace
 
 namespace Policy {
@@ -600,29 +824,21 @@ bool matchesProgram(const Holder &holder, const QString &program)
     return !holder.argv0.isEmpty() && program == baseName(holder.argv0);
 }
 
+std::optional<IgnoredHolder> exemptionOf(const Holder &holder, int gpu, const Config &config,
+                                         const QHash<QString, WorkloadRuntime> &runtimes, qint64 selfPid)
+{
+    ExemptionMatch match;
+    const ExemptionRule *rule = firstExemption(holder, {gpu, config, runtimes, selfPid}, &match);
+    if (!rule)
+        return std::nullopt;
+    return IgnoredHolder{holder, rule->exemption, match.workloadId, match.program};
+}
+
 bool isForeign(const Holder &holder, int gpu, const Config &config, const QHash<QString, WorkloadRuntime> &runtimes,
                qint64 selfPid)
 {
-    if (holder.hidden && holder.pid <= 0)
-        return true; // nobody can tell whose it is
-    // Only idlegpu itself: its other children (the demo's simulated job, a settings "Test run") are foreign.
-    if (selfPid > 0 && holder.pid == selfPid)
-        return false;
-    for (const WorkloadRuntime &runtime : runtimes)
-        if (belongsToWorkload(holder, runtime))
-            return false;
-    // [slurm]: the lab's jobs run on the GPUs lent to them; a hold takes a GPU back from them, not the reverse.
-    if (config.slurm.enabled && holder.slurmJobId != 0)
-        return false;
-    const QStringList ignored = config.ignoredProgramsFor(gpu);
-    for (const QString &program : ignored)
-        if (matchesProgram(holder, program))
-            return false;
-    const QList<QPair<QString, QString>> services = config.serviceProgramsFor(gpu);
-    for (const auto &[program, workloadId] : services)
-        if (matchesProgram(holder, program))
-            return false;
-    return true;
+    ExemptionMatch match;
+    return !firstExemption(holder, {gpu, config, runtimes, selfPid}, &match);
 }
 
 ClientKind clientKind(const Holder &holder, int gpu)
@@ -695,32 +911,17 @@ bool makesBusy(const Holder &holder, int gpu, const BusyRule &rule)
     return judgeHolder(holder, gpu, rule).makesBusy;
 }
 
-HolderVerdict explainHolder(const Holder &holder, int gpu, const Config &config, bool foreign)
+HolderVerdict explainHolder(const Holder &holder, int gpu, const Config &config)
 {
-    if (foreign)
-        return judgeHolder(holder, gpu, config.busyRuleFor(gpu));
+    return judgeHolder(holder, gpu, config.busyRuleFor(gpu));
+}
+
+HolderVerdict explainHolder(const IgnoredHolder &ignored, int gpu)
+{
     HolderVerdict verdict;
-    verdict.kind = clientKind(holder, gpu);
+    verdict.kind = clientKind(ignored.holder, gpu);
     verdict.makesBusy = false;
-    const QStringList ignored = config.ignoredProgramsFor(gpu);
-    for (const QString &program : ignored)
-        if (matchesProgram(holder, program)) {
-            verdict.why = QStringLiteral("ignore_programs names it (%1)").arg(program);
-            return verdict;
-        }
-    if (config.slurm.enabled && holder.slurmJobId != 0) {
-        verdict.why = holder.slurmJobId > 0
-                          ? QStringLiteral("a process of Slurm job %1: the lab's jobs never count").arg(holder.slurmJobId)
-                          : QStringLiteral("a process of a Slurm job (under slurmstepd): the lab's jobs never count");
-        return verdict;
-    }
-    const QList<QPair<QString, QString>> services = config.serviceProgramsFor(gpu);
-    for (const auto &[program, workloadId] : services)
-        if (matchesProgram(holder, program)) {
-            verdict.why = QStringLiteral("the service_programs of [%1] name it (%2)").arg(workloadId, program);
-            return verdict;
-        }
-    verdict.why = QStringLiteral("idlegpu itself or a process of a workload it runs");
+    verdict.why = kExemptions[int(ignored.exemption)].why(ignored);
     return verdict;
 }
 
@@ -741,21 +942,11 @@ Decision decide(const PolicyInput &input)
     return Decider(input).run();
 }
 
-QString stopCauseName(StopCause cause)
+QString holdReasonName(HoldReason reason)
 {
-    switch (cause) {
-    case StopCause::ForeignHolder: return QStringLiteral("foreign holder");
-    case StopCause::UserActive: return QStringLiteral("user active");
-    case StopCause::Paused: return QStringLiteral("paused");
-    case StopCause::Disabled: return QStringLiteral("disabled");
-    case StopCause::Removed: return QStringLiteral("removed");
-    case StopCause::GpuMissing: return QStringLiteral("GPU missing");
-    case StopCause::OwnerPresent: return QStringLiteral("owner present");
-    case StopCause::OutsideSchedule: return QStringLiteral("outside the schedule");
-    case StopCause::OnBattery: return QStringLiteral("on battery");
-    case StopCause::TooHot: return QStringLiteral("too hot");
-    }
-    return QString();
+    if (reason == HoldReason::None)
+        return QStringLiteral("none");
+    return QString::fromLatin1(ruleOf(reason).name);
 }
 
 QString clientKindName(ClientKind kind)

@@ -12,6 +12,8 @@
 #include <QHash>
 #include <QSet>
 
+#include <optional>
+
 struct PolicyInput
 {
     Snapshot snapshot;
@@ -43,10 +45,14 @@ qint64 settledAtMs(qint64 freeSinceMs, const Config &config);
 // that want the same GPU, the first in this order starts; the other waits while it runs.
 QList<int> startOrder(const QList<GpuSelection> &gpusOfWorkloads);
 
-// Whether a holder counts against a GPU: not idlegpu, not a process of a running workload's session or
-// its descendants, in Slurm mode not a process of a Slurm job (Holder::slurmJobId), not an ignored program (whole
-// name of comm, exe basename or argv[0] basename), not a program a workload that may run on this GPU names in
-// service_programs (matched the same way).
+// Which exemption leaves a holder out of a GPU's count: the first in Exemption's order that names it (idlegpu itself;
+// a process of a running workload's session or its descendants; in Slurm mode a process of a Slurm job
+// (Holder::slurmJobId); a program ignore_programs names by the whole name of comm, exe basename or argv[0] basename; a
+// program that a workload that may run on this GPU names in service_programs, matched the same way). None for a
+// hidden holder without a pid: nobody can tell whose it is. The decision records it in GpuStatus::ignoredHolders.
+std::optional<IgnoredHolder> exemptionOf(const Holder &holder, int gpu, const Config &config,
+                                         const QHash<QString, WorkloadRuntime> &runtimes, qint64 selfPid);
+// Whether a holder counts against a GPU: no exemption names it.
 bool isForeign(const Holder &holder, int gpu, const Config &config,
                const QHash<QString, WorkloadRuntime> &runtimes, qint64 selfPid);
 
@@ -72,10 +78,11 @@ ClientKind clientKind(const Holder &holder, int gpu);
 // the user's. Under auto a graphics client no backend measures is not: a browser must not keep the GPU idle.
 HolderVerdict judgeHolder(const Holder &holder, int gpu, const BusyRule &rule);
 bool makesBusy(const Holder &holder, int gpu, const BusyRule &rule);
-// What --status and the status window say of a holder a decision lists on a GPU: judgeHolder under the GPU's
-// busy_when for a foreign one (GpuStatus::foreignHolders, openOnlyHolders); for one isForeign() left out
-// (ignoredHolders), its kind and why it never counts.
-HolderVerdict explainHolder(const Holder &holder, int gpu, const Config &config, bool foreign);
+// What --status and the status window say of a holder a decision lists on a GPU: for one it counts or lists as open
+// only (GpuStatus::foreignHolders, openOnlyHolders), judgeHolder under the GPU's busy_when; for one an exemption left
+// out (ignoredHolders), its kind and the words of that exemption.
+HolderVerdict explainHolder(const Holder &holder, int gpu, const Config &config);
+HolderVerdict explainHolder(const IgnoredHolder &ignored, int gpu);
 
 // Whether `program` (an ignore_programs entry) names this holder: equal to its comm, to the basename of its
 // exe or of its argv[0]; a name longer than the 15 characters Linux keeps of comm also matches a comm that
@@ -83,7 +90,7 @@ HolderVerdict explainHolder(const Holder &holder, int gpu, const Config &config,
 bool matchesProgram(const Holder &holder, const QString &program);
 
 // Short English names for logs and the status printer: "foreign holder", "waiting".
-QString stopCauseName(StopCause cause);
+QString holdReasonName(HoldReason reason);
 QString clientKindName(ClientKind kind); // "compute", "graphics", "unseen"
 QString gpuStateName(GpuState state);
 } // namespace Policy

@@ -12,78 +12,43 @@
 
 #include <signal.h>
 
-struct ControlCommandRunner::Entry : ReaperRunner::Entry
-{
-    enum class Phase {
-        Idle,       // not lent: Stopped or BackingOff
-        Starting,   // start_cmd runs (runtime: Running, or Stopping once stop() came)
-        Lent,       // start_cmd succeeded
-        Stopping,   // stop_cmd runs
-        StopFailed, // stop_cmd failed: the service may still compute; tried again at retryAtMs
-    };
-    Phase phase = Phase::Idle;
-    Command command = Command::Start;
-    QTimer timeout; // command_timeout_seconds, then the reaper's own kill delay
-    bool timedOut = false;
-    bool reaperKillSent = false;
-    QTimer retry; // StopFailed: the next stop_cmd
-    bool stopAsked = false; // stop() came while start_cmd ran: stop_cmd follows it, whatever its outcome
-    QString startFailure; // start_cmd failed: stop_cmd runs to undo what it may have done, then this backs off
-    QByteArray output;    // of the command that runs, its last kMaxOutputBytes
-
-    QString key() const { return command == Command::Start ? QStringLiteral("start_cmd") : QStringLiteral("stop_cmd"); }
-};
-
 ControlCommandRunner::ControlCommandRunner(const Clock *clock, const QString &reaperPath, QObject *parent)
-    : ReaperRunner(clock, reaperPath, parent)
+    : ReaperRunnerOf(clock, reaperPath, parent)
 {
 }
 
 ControlCommandRunner::~ControlCommandRunner()
 {
-    for (ReaperRunner::Entry *base : std::as_const(m_entries)) {
-        const Entry *entry = static_cast<const Entry *>(base);
+    for (const auto &[id, entry] : m_entries) {
         if (entry->phase != Entry::Phase::Idle)
             qCWarning(lcRunner).noquote() << QStringLiteral("idlegpu exits while %1 may still compute on %2")
                                                  .arg(entry->name(), entry->gpus());
     }
 }
 
-ControlCommandRunner::Entry *ControlCommandRunner::entryOf(const QString &id) const
-{
-    return static_cast<Entry *>(m_entries.value(id));
-}
-
 ControlCommandRunner::Entry &ControlCommandRunner::entryFor(const QString &id)
 {
-    Entry *entry = entryOf(id);
-    if (!entry) {
-        entry = new Entry;
-        entry->runtime.id = id;
-        entry->timeout.setSingleShot(true);
-        entry->retry.setSingleShot(true);
-        connect(&entry->timeout, &QTimer::timeout, this, [this, id] { onTimeout(id); });
-        connect(&entry->retry, &QTimer::timeout, this, [this, id] {
+    return ReaperRunnerOf::entryFor(id, [this, id](Entry &made) {
+        made.timeout.setSingleShot(true);
+        made.retry.setSingleShot(true);
+        connect(&made.timeout, &QTimer::timeout, this, [this, id] { onTimeout(id); });
+        connect(&made.retry, &QTimer::timeout, this, [this, id] {
             Entry *entry = entryOf(id);
             if (entry && entry->phase == Entry::Phase::StopFailed && !entry->process)
                 takeBack(*entry);
         });
-        m_entries.insert(id, entry);
-    }
-    return *entry;
+    });
 }
 
-QString ControlCommandRunner::whyKept(const ReaperRunner::Entry &base) const
+QString ControlCommandRunner::whyKept(const Entry &entry) const
 {
-    const Entry &entry = static_cast<const Entry &>(base);
     if (entry.process || entry.phase != Entry::Phase::Idle)
         return QStringLiteral("it is %1").arg(workloadStateName(entry.runtime.state));
     return QString();
 }
 
-bool ControlCommandRunner::stopPending(const ReaperRunner::Entry &base) const
+bool ControlCommandRunner::stopPending(const Entry &entry) const
 {
-    const Entry &entry = static_cast<const Entry &>(base);
     return entry.process || entry.phase == Entry::Phase::Starting || entry.phase == Entry::Phase::Lent
         || entry.phase == Entry::Phase::Stopping;
 }

@@ -18,7 +18,11 @@
 // each control workload it has not seen yet before the first start.
 #include "run/reaperrunner.h"
 
-class ControlCommandRunner : public ReaperRunner
+#include <QTimer>
+
+struct ControlCommandEntry;
+
+class ControlCommandRunner : public ReaperRunnerOf<ControlCommandEntry>
 {
     Q_OBJECT
 public:
@@ -34,13 +38,14 @@ public:
     // A command's output kept for messages (runtime.lastOutput): this many bytes, then its last lines.
     static constexpr int kMaxOutputBytes = 16 * 1024;
 
-private:
-    struct Entry;
+    // Which of a workload's commands runs.
     enum class Command { Start, Stop };
-    Entry *entryOf(const QString &id) const;
+
+private:
+    using Entry = ControlCommandEntry;
     Entry &entryFor(const QString &id); // made on first use
-    QString whyKept(const ReaperRunner::Entry &entry) const override;
-    bool stopPending(const ReaperRunner::Entry &entry) const override;
+    QString whyKept(const Entry &entry) const override;
+    bool stopPending(const Entry &entry) const override;
     void stopForAll(const QString &id, const QString &reason) override;
     // Runs the command; false when it cannot run (the command failed then, as one that ran and failed).
     bool runCommand(Entry &entry, Command command);
@@ -51,4 +56,28 @@ private:
     // The stop command: stopping (or undoing a failed start); Stopped once it succeeds.
     void takeBack(Entry &entry);
     void stopFailed(Entry &entry, const QString &outcome);
+};
+
+// What ControlCommandRunner keeps of a workload besides what every ReaperRunner keeps.
+struct ControlCommandEntry : ReaperRunner::Entry
+{
+    using Command = ControlCommandRunner::Command;
+    enum class Phase {
+        Idle,       // not lent: Stopped or BackingOff
+        Starting,   // start_cmd runs (runtime: Running, or Stopping once stop() came)
+        Lent,       // start_cmd succeeded
+        Stopping,   // stop_cmd runs
+        StopFailed, // stop_cmd failed: the service may still compute; tried again at retryAtMs
+    };
+    Phase phase = Phase::Idle;
+    Command command = Command::Start;
+    QTimer timeout; // command_timeout_seconds, then the reaper's own kill delay
+    bool timedOut = false;
+    bool reaperKillSent = false;
+    QTimer retry; // StopFailed: the next stop_cmd
+    bool stopAsked = false; // stop() came while start_cmd ran: stop_cmd follows it, whatever its outcome
+    QString startFailure; // start_cmd failed: stop_cmd runs to undo what it may have done, then this backs off
+    QByteArray output;    // of the command that runs, its last kMaxOutputBytes
+
+    QString key() const { return command == Command::Start ? QStringLiteral("start_cmd") : QStringLiteral("stop_cmd"); }
 };

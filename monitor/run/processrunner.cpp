@@ -19,60 +19,37 @@
 #include <signal.h>
 #include <unistd.h>
 
-struct ProcessRunner::Entry : ReaperRunner::Entry
-{
-    QTimer escalation;          // after a stop: SIGUSR1 at the stop timeout, SIGKILL to the reaper later
-    bool killRequested = false; // the escalation has sent SIGUSR1
-    bool stopRequested = false;
-    QByteArray partialLine;     // output after the last newline, capped
-    QString cgroup;             // the workload's own cgroup while it runs and is swept; empty: none
-    unsigned long long reaperStartTime = 0;
-    WorkloadSweep *sweep = nullptr; // after the reaper ended: what it left, still being ended
-};
-
 ProcessRunner::ProcessRunner(const Clock *clock, const QString &reaperPath, QObject *parent)
-    : ReaperRunner(clock, reaperPath, parent), m_cgroupParent(Containment::workloadCgroupParent())
+    : ReaperRunnerOf(clock, reaperPath, parent), m_cgroupParent(Containment::workloadCgroupParent())
 {
 }
 
 ProcessRunner::~ProcessRunner()
 {
-    for (ReaperRunner::Entry *base : std::as_const(m_entries)) {
-        Entry *entry = static_cast<Entry *>(base);
-        if (entry->process) // ~ReaperRunner() tells its reaper to end it
+    for (const auto &[id, entry] : m_entries) {
+        if (entry->process) // ~ReaperRunnerOf() tells its reaper to end it
             entry->log.writeLine(QStringLiteral("stopped %1: idlegpu is exiting").arg(entry->name()));
         if (entry->sweep) // nobody would end what its dead reaper left
             entry->sweep->killNow();
     }
 }
 
-ProcessRunner::Entry *ProcessRunner::entryOf(const QString &id) const
+QString ProcessRunner::whyKept(const Entry &entry) const
 {
-    return static_cast<Entry *>(m_entries.value(id));
-}
-
-QString ProcessRunner::whyKept(const ReaperRunner::Entry &base) const
-{
-    const Entry &entry = static_cast<const Entry &>(base);
     return entry.process || entry.sweep ? QStringLiteral("it still runs") : QString();
 }
 
-bool ProcessRunner::stopPending(const ReaperRunner::Entry &entry) const
+bool ProcessRunner::stopPending(const Entry &entry) const
 {
     return entry.runtime.occupiesGpus();
 }
 
 bool ProcessRunner::start(const WorkloadConfig &config, const QList<int> &gpus, bool allGpus)
 {
-    Entry *known = entryOf(config.id);
-    if (!known) {
-        known = new Entry;
-        known->runtime.id = config.id;
-        connect(&known->escalation, &QTimer::timeout, this, [this, id = config.id] { onEscalation(id); });
-        known->escalation.setSingleShot(true);
-        m_entries.insert(config.id, known);
-    }
-    Entry &entry = *known;
+    Entry &entry = entryFor(config.id, [this, id = config.id](Entry &made) {
+        connect(&made.escalation, &QTimer::timeout, this, [this, id] { onEscalation(id); });
+        made.escalation.setSingleShot(true);
+    });
     if (entry.runtime.occupiesGpus()) {
         qCWarning(lcRunner).noquote() << "not starting" << entry.name() << "again: it is"
                                       << workloadStateName(entry.runtime.state);

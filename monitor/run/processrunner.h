@@ -9,7 +9,12 @@
 // writer of the reaper's, as the workload's user, outside the workload's tree and cgroup (run/workloadlog.h).
 #include "run/reaperrunner.h"
 
-class ProcessRunner : public ReaperRunner
+#include <QTimer>
+
+struct ProcessRunnerEntry;
+class WorkloadSweep;
+
+class ProcessRunner : public ReaperRunnerOf<ProcessRunnerEntry>
 {
     Q_OBJECT
 public:
@@ -29,10 +34,9 @@ public:
     static constexpr qint64 kCleanRunMs = 600'000;
 
 private:
-    struct Entry;
-    Entry *entryOf(const QString &id) const;
-    QString whyKept(const ReaperRunner::Entry &entry) const override;
-    bool stopPending(const ReaperRunner::Entry &entry) const override;
+    using Entry = ProcessRunnerEntry;
+    QString whyKept(const Entry &entry) const override;
+    bool stopPending(const Entry &entry) const override;
     void onFinished(const QString &id);
     // What onFinished() does once nothing of the workload is left: Stopped, or a backoff.
     void finishRun(const QString &id, QProcess::ExitStatus exitStatus, int exitCode);
@@ -43,4 +47,16 @@ private:
     bool failToStart(Entry &entry, const QString &message);
 
     QString m_cgroupParent;
+};
+
+// What ProcessRunner keeps of a workload besides what every ReaperRunner keeps.
+struct ProcessRunnerEntry : ReaperRunner::Entry
+{
+    QTimer escalation;          // after a stop: SIGUSR1 at the stop timeout, SIGKILL to the reaper later
+    bool killRequested = false; // the escalation has sent SIGUSR1
+    bool stopRequested = false;
+    QByteArray partialLine;     // output after the last newline, capped
+    QString cgroup;             // the workload's own cgroup while it runs and is swept; empty: none
+    unsigned long long reaperStartTime = 0;
+    WorkloadSweep *sweep = nullptr; // after the reaper ended: what it left, still being ended
 };

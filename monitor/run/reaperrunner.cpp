@@ -72,20 +72,21 @@ ReaperRunner::ReaperRunner(const Clock *clock, const QString &reaperPath, QObjec
 {
 }
 
-ReaperRunner::~ReaperRunner()
+void ReaperRunner::letReaperEndTree(Entry &entry)
 {
-    for (Entry *entry : std::as_const(m_entries)) {
-        if (QProcess *process = entry->process) {
-            // ~QProcess would SIGKILL the reaper and wait, orphaning the tree. Instead the reaper gets SIGTERM
-            // and ends the tree itself (SIGKILL after the grace); its QProcess deletes itself when it exits.
-            disconnect(process, nullptr, this, nullptr);
-            process->setParent(nullptr);
-            connect(process, &QProcess::finished, process, &QObject::deleteLater);
-            if (process->processId() > 0)
-                ::kill(pid_t(process->processId()), SIGTERM);
-        }
-        delete entry;
-    }
+    QProcess *process = entry.process;
+    if (!process)
+        return;
+    disconnect(process, nullptr, this, nullptr);
+    process->setParent(nullptr);
+    connect(process, &QProcess::finished, process, &QObject::deleteLater);
+    if (process->processId() > 0)
+        ::kill(pid_t(process->processId()), SIGTERM);
+}
+
+void ReaperRunner::warnNotForgetting(const Entry &entry, const QString &why)
+{
+    qCWarning(lcRunner).noquote() << QStringLiteral("not forgetting %1: %2").arg(entry.name(), why);
 }
 
 QString ReaperRunner::logWritersCgroup(const QString &cgroupParent, QString *error)
@@ -99,37 +100,6 @@ QString ReaperRunner::logWritersCgroup(const QString &cgroupParent, QString *err
 LaunchContext ReaperRunner::launchContext() const
 {
     return {m_reaperPath, m_gpuUuids, m_gpuDevices, UserLookup::system()};
-}
-
-void ReaperRunner::stopAll(const QString &reason)
-{
-    m_stoppingAll = true;
-    const QStringList ids = m_entries.keys(); // stopping emits signals whose slots may change m_entries
-    for (const QString &id : ids)
-        stopForAll(id, reason);
-    // From the event loop, even when nothing ran: the caller connects to allStopped() after calling.
-    QMetaObject::invokeMethod(this, &ReaperRunner::maybeEmitAllStopped, Qt::QueuedConnection);
-}
-
-void ReaperRunner::forget(const QString &id)
-{
-    Entry *entry = m_entries.value(id);
-    if (!entry)
-        return;
-    if (const QString why = whyKept(*entry); !why.isEmpty()) {
-        qCWarning(lcRunner).noquote() << QStringLiteral("not forgetting %1: %2").arg(entry->name(), why);
-        return;
-    }
-    m_entries.remove(id);
-    delete entry;
-}
-
-QHash<QString, WorkloadRuntime> ReaperRunner::runtimes() const
-{
-    QHash<QString, WorkloadRuntime> result;
-    for (auto it = m_entries.cbegin(); it != m_entries.cend(); ++it)
-        result.insert(it.key(), it.value()->runtime);
-    return result;
 }
 
 void ReaperRunner::beginRun(Entry &entry, const WorkloadConfig &config, const QList<int> &gpus, bool allGpus)
@@ -163,15 +133,4 @@ void ReaperRunner::reportFailure(Entry &entry, QString message)
     qCWarning(lcRunner).noquote() << message;
     emit runtimeChanged(runtime.id);
     emit workloadFailed(runtime.id, runtime);
-}
-
-void ReaperRunner::maybeEmitAllStopped()
-{
-    if (!m_stoppingAll)
-        return;
-    for (const Entry *entry : std::as_const(m_entries))
-        if (stopPending(*entry))
-            return;
-    m_stoppingAll = false;
-    emit allStopped();
 }

@@ -2,9 +2,9 @@
 // SPDX-FileCopyrightText: 2026 The idlegpu authors
 #pragma once
 // What the runners whose commands run through idlegpu-reaper share (ProcessRunner: the workload itself;
-// ControlCommandRunner: a service's start_cmd and stop_cmd): one Entry per workload with its config, runtime, reaper
-// process and log; the GPUs a LaunchPlan names; forget(), runtimes(), stopAll() and the backoff. Each runner says
-// what differs through the three hooks below.
+// ControlCommandRunner: a service's start_cmd and stop_cmd): an Entry per workload with its config, runtime, reaper
+// process and log; the GPUs a LaunchPlan names; the backoff. ReaperRunnerOf below keeps each runner's own kind of
+// entry, and does forget(), runtimes() and stopAll() over them.
 #include "base/clock.h"
 #include "run/launchplan.h"
 #include "run/workloadlog.h"
@@ -13,13 +13,13 @@
 #include <QHash>
 #include <QProcess>
 
+#include <map>
+#include <memory>
+
 class ReaperRunner : public WorkloadRunner
 {
     Q_OBJECT
 public:
-    void stopAll(const QString &reason) override;
-    void forget(const QString &id) override;
-    QHash<QString, WorkloadRuntime> runtimes() const override;
     void setGpuUuids(const QHash<int, QString> &uuidsByIndex) override { m_gpuUuids = uuidsByIndex; }
     void setGpuDevices(const QList<GpuDevice> &devices) override { m_gpuDevices = devices; }
 
@@ -43,11 +43,9 @@ public:
     static constexpr int kMaxOutputLines = 20;
     static constexpr int kMaxOutputLineChars = 500;
 
-protected:
-    // Each runner's own Entry derives from this one; m_entries holds only that kind.
+    // What a runner keeps of each workload it knows; each runner's own entry derives from this one.
     struct Entry
     {
-        virtual ~Entry() = default;
         WorkloadConfig config;
         WorkloadRuntime runtime;
         bool allGpus = false;        // started with gpus=ALL: no CUDA_VISIBLE_DEVICES
@@ -59,10 +57,9 @@ protected:
         QString gpus() const { return describeGpus(runtime.gpus, allGpus); }
     };
 
+protected:
     // reaperPath: the idlegpu-reaper executable; empty: defaultReaperPath().
     ReaperRunner(const Clock *clock, const QString &reaperPath, QObject *parent);
-    // A reaper still running gets SIGTERM (no waiting) and ends its tree itself; the entries go.
-    ~ReaperRunner() override;
 
     // Where the plans of this runner's commands start from.
     LaunchContext launchContext() const;
@@ -80,23 +77,104 @@ protected:
     // Says the failure in `message` (to the log where it is open, then with the last output as a warning) and emits
     // runtimeChanged() and workloadFailed().
     void reportFailure(Entry &entry, QString message);
-    // After stopAll(): emits allStopped() once no entry is stopPending().
-    void maybeEmitAllStopped();
-    bool stoppingAll() const { return m_stoppingAll; }
+    // As the runner goes: a reaper still running gets SIGTERM (no waiting) and ends its tree itself; its QProcess
+    // deletes itself when it exits. ~QProcess would SIGKILL the reaper and wait, orphaning the tree.
+    void letReaperEndTree(Entry &entry);
+    // forget() keeps `entry`, for `why`.
+    static void warnNotForgetting(const Entry &entry, const QString &why);
 
     const Clock *m_clock;
-    QHash<QString, Entry *> m_entries; // owned
 
 private:
-    // Why forget() keeps `entry` ("it still runs"); empty when it may go.
-    virtual QString whyKept(const Entry &entry) const = 0;
-    // stopAll() is not done while this holds for an entry.
-    virtual bool stopPending(const Entry &entry) const = 0;
-    // How stopAll() stops one workload.
-    virtual void stopForAll(const QString &id, const QString &reason) { stop(id, reason); }
-
     QString m_reaperPath;
     QHash<int, QString> m_gpuUuids;
     QList<GpuDevice> m_gpuDevices;
-    bool m_stoppingAll = false;
+};
+
+// A ReaperRunner that owns its workloads' entries, each of its own kind `RunnerEntry` (a ReaperRunner::Entry), and
+// does forget(), runtimes() and stopAll() over them. The runner says what differs through the three hooks below.
+template <typename RunnerEntry>
+class ReaperRunnerOf : public ReaperRunner
+{
+public:
+    void stopAll(const QString &reason) override
+    {
+        m_stoppingAll = true;
+        QStringList ids; // stopping emits signals whose slots may change m_entries
+        for (const auto &[id, entry] : m_entries)
+            ids.append(id);
+        for (const QString &id : std::as_const(ids))
+            stopForAll(id, reason);
+        // From the event loop, even when nothing ran: the caller connects to allStopped() after calling.
+        QMetaObject::invokeMethod(this, [this] { maybeEmitAllStopped(); }, Qt::QueuedConnection);
+    }
+    void forget(const QString &id) override
+    {
+        const auto found = m_entries.find(id);
+        if (found == m_entries.end())
+            return;
+        if (const QString why = whyKept(*found->second); !why.isEmpty()) {
+            warnNotForgetting(*found->second, why);
+            return;
+        }
+        m_entries.erase(found);
+    }
+    QHash<QString, WorkloadRuntime> runtimes() const override
+    {
+        QHash<QString, WorkloadRuntime> result;
+        for (const auto &[id, entry] : m_entries)
+            result.insert(id, entry->runtime);
+        return result;
+    }
+
+protected:
+    using ReaperRunner::ReaperRunner;
+    ~ReaperRunnerOf() override
+    {
+        for (const auto &[id, entry] : m_entries)
+            letReaperEndTree(*entry);
+    }
+
+    // The entry of workload `id`; null when the runner does not know it.
+    RunnerEntry *entryOf(const QString &id) const
+    {
+        const auto found = m_entries.find(id);
+        return found != m_entries.end() ? found->second.get() : nullptr;
+    }
+    // The entry of workload `id`, made (with `made` called on it) when the runner does not know it yet.
+    template <typename Made>
+    RunnerEntry &entryFor(const QString &id, Made made)
+    {
+        std::unique_ptr<RunnerEntry> &entry = m_entries[id];
+        if (!entry) {
+            entry = std::make_unique<RunnerEntry>();
+            entry->runtime.id = id;
+            made(*entry);
+        }
+        return *entry;
+    }
+    // After stopAll(): emits allStopped() once no entry is stopPending().
+    void maybeEmitAllStopped()
+    {
+        if (!m_stoppingAll)
+            return;
+        for (const auto &[id, entry] : m_entries)
+            if (stopPending(*entry))
+                return;
+        m_stoppingAll = false;
+        emit allStopped();
+    }
+    bool stoppingAll() const { return m_stoppingAll; }
+
+    std::map<QString, std::unique_ptr<RunnerEntry>> m_entries; // by workload id
+
+private:
+    // Why forget() keeps `entry` ("it still runs"); empty when it may go.
+    virtual QString whyKept(const RunnerEntry &entry) const = 0;
+    // stopAll() is not done while this holds for an entry.
+    virtual bool stopPending(const RunnerEntry &entry) const = 0;
+    // How stopAll() stops one workload.
+    virtual void stopForAll(const QString &id, const QString &reason) { stop(id, reason); }
+
+    bool m_stoppingAll = false; // from stopAll() until allStopped()
 };

@@ -90,17 +90,20 @@ QList<GuardGpu> gpusOfDecision(const QList<GpuDevice> &devices, const Decision &
         const QString lending = Config::slurmWorkloadId(gpu.index);
         gpu.lent = status->state == GpuState::RunningWorkload && status->workloadId == lending
                    && runtimes.value(lending).state == WorkloadRuntime::Running;
-        for (const QList<Holder> *holders : {&status->ignoredHolders, &status->openOnlyHolders})
-            for (const Holder &holder : *holders) {
-                const ProcessId process{holder.pid, holder.startTime};
-                // A holder without a known start time could be taken for another process with its pid: left out,
-                // so that the prolog counts whatever holds the pid then.
-                if (holder.hidden || holder.pid <= 0 || holder.startTime == 0 || gpu.uncounted.contains(process)
-                    || uncounted >= kMaxUncounted)
-                    continue;
-                gpu.uncounted.append(process);
-                ++uncounted;
-            }
+        const auto leaveUncounted = [&](const Holder &holder) {
+            const ProcessId process{holder.pid, holder.startTime};
+            // A holder without a known start time could be taken for another process with its pid: left out,
+            // so that the prolog counts whatever holds the pid then.
+            if (holder.hidden || holder.pid <= 0 || holder.startTime == 0 || gpu.uncounted.contains(process)
+                || uncounted >= kMaxUncounted)
+                return;
+            gpu.uncounted.append(process);
+            ++uncounted;
+        };
+        for (const IgnoredHolder &ignored : status->ignoredHolders)
+            leaveUncounted(ignored.holder);
+        for (const Holder &holder : status->openOnlyHolders)
+            leaveUncounted(holder);
     }
     return gpus;
 }

@@ -144,13 +144,12 @@ SlurmLender::SlurmLender(const SlurmCommands &commands, const Clock *clock, QObj
 
 SlurmLender::~SlurmLender()
 {
-    for (Gpu *gpu : std::as_const(m_gpus)) {
+    for (const auto &[index, gpu] : m_gpus) {
         if (gpu->command) {
             gpu->command->disconnect(this);
             gpu->command->kill();
             gpu->command->waitForFinished(kKillGraceMs); // reaped at once after SIGKILL; only at exit
         }
-        delete gpu;
     }
     if (m_listing) {
         m_listing->disconnect(this);
@@ -161,9 +160,9 @@ SlurmLender::~SlurmLender()
 
 SlurmLender::Gpu *SlurmLender::gpuOf(const QString &id) const
 {
-    for (Gpu *gpu : m_gpus)
+    for (const auto &[index, gpu] : m_gpus)
         if (gpu->id == id)
-            return gpu;
+            return gpu.get();
     return nullptr;
 }
 
@@ -177,9 +176,9 @@ SlurmLender::Gpu &SlurmLender::ensureGpu(const WorkloadConfig &config)
         m_slurm = *config.slurm;
         m_listed = false;
     }
-    Gpu *&gpu = m_gpus[index];
+    std::unique_ptr<Gpu> &gpu = m_gpus[index];
     if (!gpu) {
-        gpu = new Gpu;
+        gpu = std::make_unique<Gpu>();
         gpu->index = index;
         gpu->id = config.id;
         gpu->reported.id = config.id;
@@ -235,11 +234,11 @@ void SlurmLender::stop(const QString &id, const QString &reason)
 
 void SlurmLender::stopAll(const QString &reason)
 {
-    if (!m_gpus.isEmpty()) // not in Slurm mode: nothing to say
+    if (!m_gpus.empty()) // not in Slurm mode: nothing to say
         qCInfo(lcSlurm, "holding every GPU for the owner: %s", qPrintable(reason));
     m_stoppingAll = true;
     m_refreshTimer->stop();
-    for (Gpu *gpu : std::as_const(m_gpus)) {
+    for (const auto &[index, gpu] : m_gpus) {
         gpu->wantLent = false;
         gpu->failures = 0;
         gpu->retryAtMs = 0;
@@ -257,14 +256,13 @@ void SlurmLender::forget(const QString &id)
     Gpu *gpu = gpuOf(id);
     if (!gpu || gpu->wantLent || gpu->command)
         return;
-    m_gpus.remove(gpu->index);
-    delete gpu;
+    m_gpus.erase(gpu->index);
 }
 
 QHash<QString, WorkloadRuntime> SlurmLender::runtimes() const
 {
     QHash<QString, WorkloadRuntime> result;
-    for (const Gpu *gpu : m_gpus)
+    for (const auto &[index, gpu] : m_gpus)
         result.insert(gpu->id, runtimeOf(*gpu));
     return result;
 }
@@ -290,9 +288,11 @@ WorkloadRuntime SlurmLender::runtimeOf(const Gpu &gpu) const
 
 void SlurmLender::converge()
 {
-    if (!m_listed && !m_gpus.isEmpty() && !listing() && (m_stoppingAll || m_listRetryAtMs <= m_clock->nowMs()))
+    if (!m_listed && !m_gpus.empty() && !listing() && (m_stoppingAll || m_listRetryAtMs <= m_clock->nowMs()))
         list();
-    const QList<Gpu *> gpus = m_gpus.values();
+    QList<Gpu *> gpus; // converging one may change m_gpus
+    for (const auto &[index, gpu] : m_gpus)
+        gpus.append(gpu.get());
     for (Gpu *gpu : gpus)
         converge(*gpu);
     scheduleRetry();
@@ -416,9 +416,10 @@ QProcess *SlurmLender::launch(const QString &program, const QStringList &argumen
 
 void SlurmLender::onCommandFinished(int gpuIndex, Op op, const Outcome &outcome)
 {
-    Gpu *gpu = m_gpus.value(gpuIndex);
-    if (!gpu)
+    const auto found = m_gpus.find(gpuIndex);
+    if (found == m_gpus.end())
         return;
+    Gpu *gpu = found->second.get();
     gpu->lastCommandEnd = ++m_commandsFinished;
     if (outcome.failure.isEmpty()) {
         gpu->failures = 0;
@@ -472,7 +473,7 @@ void SlurmLender::fail(Gpu &gpu, const QString &what)
 
 void SlurmLender::list()
 {
-    if (listing() || m_gpus.isEmpty())
+    if (listing() || m_gpus.empty())
         return;
     m_listingStartedAt = m_commandsFinished;
     m_listing = launch(m_commands.squeue, Slurm::listArguments(), m_commands.commandTimeoutMs, Channels::Separate,
@@ -488,8 +489,8 @@ void SlurmLender::onListFinished(const Outcome &outcome)
     }
     QList<int> gresOrder = m_gresOrder;
     if (gresOrder.isEmpty()) {
-        gresOrder = m_gpus.keys();
-        std::sort(gresOrder.begin(), gresOrder.end());
+        for (const auto &[index, gpu] : m_gpus) // by index
+            gresOrder.append(index);
     }
     // Parsed on a pool thread: a lab's thousands of jobs take a third of a second (bench_slurmlisting), which the
     // monitor's thread, that stops workloads when an owner comes, does not wait for.
@@ -534,7 +535,7 @@ void SlurmLender::listingFailed(const QString &problem)
     qCWarning(lcSlurm, "Slurm unreachable: %s; trying again in %lld s", qPrintable(m_listProblem),
               qlonglong((m_listRetryAtMs - m_clock->nowMs() + 999) / 1000));
     if (m_stoppingAll && !m_listed)
-        for (Gpu *gpu : std::as_const(m_gpus))
+        for (const auto &[index, gpu] : m_gpus)
             gpu->gaveUp = true;
     converge();
     maybeFinishStopAll();
@@ -596,7 +597,7 @@ void SlurmLender::finishListing(const Slurm::NodeView &view)
 
 void SlurmLender::applyView(const Slurm::NodeView &view)
 {
-    for (Gpu *gpu : std::as_const(m_gpus)) {
+    for (const auto &[index, gpu] : m_gpus) {
         gpu->labJobs = labJobsOf(view.labJobs.value(gpu->index));
         if (gpu->command || gpu->lastCommandEnd > m_listingStartedAt)
             continue; // the listing began before this GPU's last command ended: it may not show its result
@@ -610,7 +611,8 @@ void SlurmLender::applyView(const Slurm::NodeView &view)
                    qlonglong(holds.first().id));
         gpu->holdPlaced = placed;
         gpu->holds = holds;
-        if (std::none_of(holds.begin(), holds.end(), [gpu](const Slurm::Job &job) { return job.id == gpu->placedId; }))
+        if (std::none_of(holds.begin(), holds.end(),
+                         [placedId = gpu->placedId](const Slurm::Job &job) { return job.id == placedId; }))
             gpu->placedId = 0;
     }
 }
@@ -623,7 +625,7 @@ void SlurmLender::scheduleRetry()
         if (at > now && (next == 0 || at < next))
             next = at;
     };
-    for (const Gpu *gpu : std::as_const(m_gpus))
+    for (const auto &[index, gpu] : m_gpus)
         if (!gpu->command && !gpu->gaveUp)
             consider(gpu->retryAtMs);
     if (!m_listed && !listing())
@@ -638,7 +640,7 @@ void SlurmLender::maybeFinishStopAll()
 {
     if (!m_stoppingAll)
         return;
-    for (const Gpu *gpu : std::as_const(m_gpus))
+    for (const auto &[index, gpu] : m_gpus)
         if (gpu->command || (!gpu->holdPlaced && !gpu->gaveUp))
             return;
     finishStopAll();
@@ -650,7 +652,7 @@ void SlurmLender::finishStopAll()
         return;
     m_stoppingAll = false;
     m_stopAllTimer->stop();
-    for (const Gpu *gpu : std::as_const(m_gpus))
+    for (const auto &[index, gpu] : m_gpus)
         if (!gpu->holdPlaced)
             qCWarning(lcSlurm, "GPU %d could not be held: lab jobs may land on it while idlegpu is not running",
                       gpu->index);

@@ -29,6 +29,7 @@
 #include <QProcessEnvironment>
 
 #include <functional>
+#include <map>
 #include <memory>
 
 class QProcess;
@@ -147,7 +148,7 @@ private:
 
     SlurmCommands m_commands;
     const Clock *m_clock;
-    QHash<int, Gpu *> m_gpus; // by GPU index
+    std::map<int, std::unique_ptr<Gpu>> m_gpus; // by GPU index
     SlurmConfig m_slurm;      // of the workloads last given (the listing is read from its node)
     QList<int> m_gresOrder;
     bool m_listed = false;    // a listing has succeeded since the GPUs were given

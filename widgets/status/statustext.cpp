@@ -35,6 +35,17 @@ QString StatusText::holdReason(const Decision &decision)
         if (decision.activeUsers.isEmpty())
             return tr("Paused: a user is active on a terminal");
         return tr("Paused: a user is active on a terminal (%1)").arg(decision.activeUsers.join(tr(", ")));
+    // The rules that hold one workload at a time, never every workload: not a decision's hold.
+    case HoldReason::Removed:
+    case HoldReason::Disabled:
+    case HoldReason::Refused:
+    case HoldReason::BackingOff:
+    case HoldReason::NoGpu:
+    case HoldReason::GpuMissing:
+    case HoldReason::ForeignHolder:
+    case HoldReason::TooHot:
+    case HoldReason::GpuTaken:
+    case HoldReason::Settling: return QString();
     }
     return QString();
 }
@@ -77,11 +88,10 @@ QString StatusText::clientKind(Policy::ClientKind kind)
 }
 
 // "python3 (alice, pid 4242), compute client"
-static QString holderWithKind(const Holder &holder, int gpu, const Config &config, bool foreign)
+static QString holderWithKind(const Holder &holder, int gpu, const Config &config)
 {
     return StatusText::tr("%1, %2")
-        .arg(StatusText::holder(holder),
-             StatusText::clientKind(Policy::explainHolder(holder, gpu, config, foreign).kind));
+        .arg(StatusText::holder(holder), StatusText::clientKind(Policy::explainHolder(holder, gpu, config).kind));
 }
 
 QString StatusText::gpuHolders(const GpuStatus &gpu, const Config &config)
@@ -89,7 +99,7 @@ QString StatusText::gpuHolders(const GpuStatus &gpu, const Config &config)
     const auto withKinds = [&](const QList<Holder> &list) {
         QStringList texts;
         for (const Holder &h : list)
-            texts.append(holderWithKind(h, gpu.index, config, true));
+            texts.append(holderWithKind(h, gpu.index, config));
         return texts.join(tr("; "));
     };
     QStringList parts;
@@ -105,8 +115,8 @@ QString StatusText::gpuHoldersWhy(const GpuStatus &gpu, const Config &config)
     QStringList lines;
     for (const QList<Holder> *list : {&gpu.foreignHolders, &gpu.openOnlyHolders})
         for (const Holder &h : *list)
-            lines.append(tr("%1: %2").arg(holderWithKind(h, gpu.index, config, true),
-                                          Policy::explainHolder(h, gpu.index, config, true).why));
+            lines.append(tr("%1: %2").arg(holderWithKind(h, gpu.index, config),
+                                          Policy::explainHolder(h, gpu.index, config).why));
     return lines.join(QLatin1Char('\n'));
 }
 
