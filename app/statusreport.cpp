@@ -3,6 +3,7 @@
 #include "statusreport.h"
 
 #include "backends/gpubackend.h"
+#include "config/configkeys.h"
 #include "conditions/powersupply.h"
 #include "conditions/presence.h"
 #include "ledger/workledger.h"
@@ -338,74 +339,43 @@ QJsonObject toJson(const MonitorState &state)
                        {QStringLiteral("unreadable_processes"), state.snapshot.unreadableProcesses}};
 }
 
+// Every key of the table, section by section in the table's order: [defaults] a key a line, a workload a line per
+// key under its header (commands are long), every other section on one line.
 QString formatConfig(const Config &config)
 {
     QString out;
     QTextStream s(&out);
-    s << "Config: " << config.filePath << '\n'
-      << "interval_seconds = " << config.intervalSeconds << '\n'
-      << "start_delay_seconds = " << config.startDelaySeconds << '\n'
-      << "device_root = " << config.deviceRoot << '\n'
-      << configKey<OnBattery>() << " = " << configWord(config.onBattery) << '\n'
-      << "max_temperature_c = " << config.maxTemperatureC << (config.maxTemperatureC > 0 ? "" : " (off)") << '\n';
-    s << "[metrics] textfile = "
-      << (config.metrics.textfile.isEmpty() ? QStringLiteral("(off)") : config.metrics.textfile) << '\n';
-    for (const GpuGroupConfig &group : config.gpuGroups) {
-        s << '[' << group.id << "] gpus = " << group.gpus.toString()
-          << ", ignore_programs = " << group.ignorePrograms.join(QLatin1Char(',')) << ", " << configKey<BusyWhen>()
-          << " = ";
-        const BusyWhen busyWhen = group.busyWhen.value_or(ConfigWords<BusyWhen>::defaultValue);
-        s << configWord(busyWhen);
-        // The thresholds the rule reads.
-        if (busyWhen == BusyWhen::Auto)
-            s << (group.busyWhen ? "" : " (default)") << ", graphics_busy_percent = " << group.graphicsBusyPercent
-              << ", busy_memory_mib = "
-              << (group.busyMemoryMibGiven ? group.busyMemoryMib : GpuGroupConfig::kDefaultGraphicsBusyMemoryMib);
-        else if (busyWhen == BusyWhen::Memory)
-            s << ", busy_memory_mib = " << group.busyMemoryMib;
-        s << '\n';
-    }
-    for (const WorkloadConfig &w : config.workloads) {
-        s << '[' << w.id << "] name = " << w.name << (w.enabled ? "" : " (disabled)") << '\n';
-        const auto command = [&s](const char *key, const QString &text, const QStringList &argv) {
-            s << "    " << key << " = " << text << '\n' << "    " << key << " argv =";
-            for (const QString &arg : argv)
-                s << " [" << arg << ']';
-            s << '\n';
-        };
-        if (w.kind() == WorkloadKind::ControlCommands) {
-            s << "    controls a service (start_cmd lends it the GPUs, stop_cmd takes them back)\n";
-            command("start_cmd", w.startCmd, w.startArgv);
-            command("stop_cmd", w.stopCmd, w.stopArgv);
-            s << "    command_timeout_seconds = " << w.commandTimeoutSeconds << '\n';
+    s << "Config: " << config.filePath << '\n';
+    const auto keys = [](const QString &section, const KeySource &source) {
+        QStringList pairs;
+        for (const KeyRow *row : ConfigKeys::rowsOf(section))
+            pairs.append(QStringLiteral("%1 = %2").arg(QLatin1String(row->key), row->display(source)));
+        return pairs.join(QStringLiteral(", "));
+    };
+    for (const QString &section : ConfigKeys::sections()) {
+        if (section == QLatin1String("gpu-*")) {
+            for (const GpuGroupConfig &group : config.gpuGroups)
+                s << '[' << group.id << "] " << keys(section, KeySource{&config, &group}) << '\n';
+        } else if (section == QLatin1String("process-*")) {
+            for (const WorkloadConfig &workload : config.workloads) {
+                const KeySource source{&config, nullptr, &workload};
+                s << '[' << workload.id << "]\n";
+                for (const KeyRow *row : ConfigKeys::rowsOf(section)) {
+                    s << "    " << row->key << " = " << row->display(source) << '\n';
+                    if (const QString detail = row->detail ? row->detail(source) : QString(); !detail.isEmpty())
+                        s << "        " << detail << '\n';
+                }
+                if (!workload.refusal.isEmpty())
+                    s << "    refused: " << workload.refusal << '\n';
+            }
+        } else if (section == QLatin1String("defaults")) {
+            s << "[defaults]\n";
+            for (const KeyRow *row : ConfigKeys::rowsOf(section))
+                s << row->key << " = " << row->display(KeySource{&config}) << '\n';
         } else {
-            s << "    cmd = " << w.cmd << '\n' << "    argv =";
-            for (const QString &arg : w.argv)
-                s << " [" << arg << ']';
-            s << '\n';
+            s << '[' << section << "] " << keys(section, KeySource{&config}) << '\n';
         }
-        if (!w.servicePrograms.isEmpty())
-            s << "    service_programs = " << w.servicePrograms.join(QStringLiteral(", ")) << '\n';
-        s << "    gpus = " << w.gpus.toString() << '\n'
-          << "    user = " << (w.user.isEmpty() ? QStringLiteral("(the user idlegpu runs as)") : w.user) << '\n'
-          << "    dir = " << (w.dir.isEmpty() ? QStringLiteral("(home folder)") : w.dir) << '\n'
-          << "    log = " << (w.log.isEmpty() ? QStringLiteral("(idlegpu's log)") : w.log) << '\n';
-        for (const auto &pair : w.env)
-            s << "    env " << pair.first << '=' << pair.second << '\n';
-        s << "    stop_timeout_seconds = " << w.stopTimeoutSeconds << '\n'
-          << "    " << configKey<WorkloadPriority>() << " = " << configWord(w.priority) << '\n';
-        if (!w.refusal.isEmpty())
-            s << "    refused: " << w.refusal << '\n';
     }
-    s << "[tty] enabled = " << (config.tty.enabled ? "true" : "false")
-      << ", whitelist = " << config.tty.whitelist.join(QLatin1Char(',')) << ", idle_seconds = " << config.tty.idleSeconds
-      << '\n'
-      << "[activity] pause_while_active = " << (config.activity.pauseWhileActive ? "true" : "false")
-      << ", idle_seconds = " << config.activity.idleSeconds << '\n'
-      << "[schedule] run = "
-      << (config.schedule.always() ? QStringLiteral("(always)") : config.schedule.toString()) << '\n'
-      << "[slurm] enabled = " << (config.slurm.enabled ? "true" : "false") << ", node = " << config.slurm.node
-      << ", partition = " << config.slurm.partition << ", gres_type = " << config.slurm.gresType << '\n';
     return out;
 }
 

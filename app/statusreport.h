@@ -16,7 +16,8 @@ QString formatText(const MonitorState &state);
 QString describeSlurmGpu(const MonitorState &state, int gpu);
 QJsonObject toJson(const MonitorState &state);
 
-// The effective configuration, every workload with its command exactly as read.
+// The configuration as understood: every key of the table (config/configkeys.h), every workload with its command
+// exactly as read and the words it is split into.
 QString formatConfig(const Config &config);
 
 // How to create the configuration file `configPath` that does not exist yet: the settings dialog, or a copy of

@@ -513,7 +513,7 @@ bool Monitor::applyConfig(const ConfigLoadResult &result, bool initial)
 
     // The file's settings, and the workloads they imply for the GPUs present ([slurm]: one per GPU).
     const Config next = result.config.withGpuWorkloads(m_collector.devices().indices());
-    if (!initial && sameSettings(result.config, m_fileConfig))
+    if (!initial && result.config.settings() == m_fileConfig.settings())
         return true; // touched or rewritten without a change (a log file written in its folder, say)
     if (!initial) {
         // A workload whose settings changed restarts (if it was running); the others are left alone. A removed
@@ -522,7 +522,7 @@ bool Monitor::applyConfig(const ConfigLoadResult &result, bool initial)
         for (const WorkloadConfig &old : std::as_const(m_config.workloads)) {
             const WorkloadConfig *updated = next.workload(old.id);
             const WorkloadRuntime runtime = runtimes.value(old.id);
-            if (updated && !updated->sameSettings(old) && runtime.state == WorkloadRuntime::Running)
+            if (updated && updated->settings() != old.settings() && runtime.state == WorkloadRuntime::Running)
                 m_runner->stop(old.id, QStringLiteral("its settings changed"));
         }
         for (const WorkloadRuntime &runtime : runtimes)
@@ -611,7 +611,7 @@ void Monitor::updateDevices()
         m_runner->setGpuDevices(devices.gpus);
         // Workloads the file implies per GPU ([slurm]) come and go with the GPUs.
         const Config config = m_fileConfig.withGpuWorkloads(devices.indices());
-        if (config.workloads.size() != m_config.workloads.size() || !sameSettings(config, m_config)) {
+        if (config.workloads.size() != m_config.workloads.size() || config.settings() != m_config.settings()) {
             m_config = config;
             m_runner->setWorkloads(m_config.workloads);
         }

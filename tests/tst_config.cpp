@@ -824,15 +824,15 @@ void TestConfig::readsDesktopKeys()
 
     // A changed schedule, priority or presence setting is a change (a reload applies it).
     Config other = config;
-    QVERIFY(sameSettings(config, other));
+    QVERIFY(config.settings() == other.settings());
     other.workloads[0].priority = WorkloadPriority::Normal;
-    QVERIFY(!sameSettings(config, other));
+    QVERIFY(config.settings() != other.settings());
     other = config;
     other.schedule = Schedule();
-    QVERIFY(!sameSettings(config, other));
+    QVERIFY(config.settings() != other.settings());
     other = config;
     other.metrics.textfile = QStringLiteral("/tmp/idlegpu.prom");
-    QVERIFY(!sameSettings(config, other));
+    QVERIFY(config.settings() != other.settings());
 }
 
 // The monitor answers each change in the config file's folder and in device_root with a reload or a scan, which
@@ -996,7 +996,7 @@ void TestConfig::expandsHomeOfWorkloadUser()
     // A change of user is a change of settings: a running workload restarts as the new user.
     WorkloadConfig changed = result.config.workloads.at(0);
     changed.user = QStringLiteral("bob");
-    QVERIFY(!changed.sameSettings(result.config.workloads.at(0)));
+    QVERIFY(changed.settings() != result.config.workloads.at(0).settings());
 }
 
 void TestConfig::disabledWorkloadUserCheckedOnceEnabled()
@@ -1080,10 +1080,10 @@ void TestConfig::readsControlCommands()
     // A changed command is a changed workload (a lent service is taken back and lent again).
     WorkloadConfig changed = *boinc;
     changed.stopCmd = QStringLiteral("boinccmd --set_gpu_mode never 60");
-    QVERIFY(!changed.sameSettings(*boinc));
+    QVERIFY(changed.settings() != boinc->settings());
     changed = *boinc;
     changed.commandTimeoutSeconds = 10;
-    QVERIFY(!changed.sameSettings(*boinc));
+    QVERIFY(changed.settings() != boinc->settings());
 }
 
 void TestConfig::refusesFileOfAnotherUser()

@@ -135,7 +135,10 @@ private Q_SLOTS:
     {
         for (OnBattery value : enumerators<OnBattery>()) {
             QCOMPARE(load(section("defaults", "interval_seconds = 10", value)).onBattery, value);
-            const Config written = saved("[defaults]\n", [value](SettingsDraft &draft) { draft.onBattery = value; });
+            const Config written = saved("[defaults]\n", [value](SettingsDraft &draft) {
+                draft.edit(ConfigKeys::row(QStringLiteral("defaults"), configKey<OnBattery>()),
+                           [value](Config &config) { config.onBattery = value; });
+            });
             QCOMPARE(written.onBattery, value);
         }
     }
@@ -146,11 +149,17 @@ private Q_SLOTS:
             NotifyConfig only{false, false, false};
             only[kind] = true;
             QCOMPARE(load(section("defaults", "interval_seconds = 10", kind)).notify, only);
-            const Config written = saved("[defaults]\n", [only](SettingsDraft &draft) { draft.notify = only; });
+            const Config written = saved("[defaults]\n", [only](SettingsDraft &draft) {
+                draft.edit(ConfigKeys::row(QStringLiteral("defaults"), configKey<NotifyKind>()),
+                           [only](Config &config) { config.notify = only; });
+            });
             QCOMPARE(written.notify, only);
         }
         for (const NotifyConfig &notify : {NotifyConfig(), NotifyConfig{false, false, false}}) {
-            const Config written = saved("[defaults]\n", [notify](SettingsDraft &draft) { draft.notify = notify; });
+            const Config written = saved("[defaults]\n", [notify](SettingsDraft &draft) {
+                draft.edit(ConfigKeys::row(QStringLiteral("defaults"), configKey<NotifyKind>()),
+                           [notify](Config &config) { config.notify = notify; });
+            });
             QCOMPARE(written.notify, notify);
         }
     }

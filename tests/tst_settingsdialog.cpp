@@ -4,7 +4,7 @@
 // saved in place and read back equal by ConfigLoader, hand-written files kept byte for byte, test runs.
 #include "config/commandsplit.h"
 #include "config/config.h"
-#include "config/configranges.h"
+#include "config/configkeys.h"
 #include "settings/activitysettingspage.h"
 #include "settings/settingsdialog.h"
 #include "settings/settingsdraft.h"
@@ -436,7 +436,8 @@ void TestSettingsDialog::invalidInputShowsMessageAndDisablesOk()
     QCOMPARE(readAll(m_path), twoWorkloads);
 }
 
-// The dialog refuses exactly the numbers ConfigLoader refuses, and names the same bounds (config/configranges.h).
+// The dialog refuses exactly the numbers ConfigLoader refuses, and names the same bounds (the rows of
+// config/configkeys.h).
 void TestSettingsDialog::rangesSharedWithLoader_data()
 {
     QTest::addColumn<QString>("field");   // SettingsProblem::field
@@ -446,13 +447,18 @@ void TestSettingsDialog::rangesSharedWithLoader_data()
     const auto add = [](const char *name, const char *field, const QByteArray &file, ConfigRange range) {
         QTest::newRow(name) << QString::fromLatin1(field) << file << range.min << range.max;
     };
-    add("interval_seconds", "interval", "[defaults]\ninterval_seconds = %1\n", ConfigRanges::intervalSeconds);
-    add("start_delay_seconds", "startDelay", "[defaults]\nstart_delay_seconds = %1\n",
-        ConfigRanges::startDelaySeconds);
+    const auto range = [](const char *section, const char *key) {
+        return ConfigKeys::row(QLatin1String(section), QLatin1String(key)).range;
+    };
+    add("interval_seconds", "defaults/interval_seconds", "[defaults]\ninterval_seconds = %1\n",
+        range("defaults", "interval_seconds"));
+    add("start_delay_seconds", "defaults/start_delay_seconds", "[defaults]\nstart_delay_seconds = %1\n",
+        range("defaults", "start_delay_seconds"));
     add("stop_timeout_seconds", "stopTimeout", "[process-a]\ncmd = true\nstop_timeout_seconds = %1\n",
-        ConfigRanges::stopTimeoutSeconds);
-    add("idle_seconds", "ttyIdle", "[tty]\nidle_seconds = %1\n", ConfigRanges::ttyIdleSeconds);
-    add("activity idle_seconds", "activityIdle", "[activity]\nidle_seconds = %1\n", ConfigRanges::activityIdleSeconds);
+        range("process-*", "stop_timeout_seconds"));
+    add("idle_seconds", "tty/idle_seconds", "[tty]\nidle_seconds = %1\n", range("tty", "idle_seconds"));
+    add("activity idle_seconds", "activity/idle_seconds", "[activity]\nidle_seconds = %1\n",
+        range("activity", "idle_seconds"));
 }
 
 void TestSettingsDialog::rangesSharedWithLoader()
@@ -477,12 +483,10 @@ void TestSettingsDialog::rangesSharedWithLoader()
         workload.name = QStringLiteral("a");
         workload.cmd = QStringLiteral("true");
         draft.workloads.append(workload);
-        QString *text = field == QLatin1String("interval")     ? &draft.interval
-                        : field == QLatin1String("startDelay") ? &draft.startDelay
-                        : field == QLatin1String("ttyIdle")    ? &draft.ttyIdle
-                        : field == QLatin1String("activityIdle") ? &draft.activityIdle
-                                                               : &draft.workloads[0].stopTimeout;
-        *text = value;
+        if (field == QLatin1String("stopTimeout"))
+            draft.workloads[0].stopTimeout = value;
+        else
+            draft.keys[field] = value;
         QStringList dialogErrors;
         for (const SettingsProblem &problem : DraftRules::validate(draft, {0, 1}))
             if (problem.field == field && problem.severity == SettingsProblem::Error)
@@ -624,7 +628,7 @@ void TestSettingsDialog::validEditSavesAndReloadsEqual()
     expected.workloads[1].env = {{QStringLiteral("MSG"), QStringLiteral("it's a \"test\" $HOME")}};
     expected.tty.enabled = true;
     expected.tty.whitelist = {QStringLiteral("alice"), QStringLiteral("bob")};
-    QVERIFY(sameSettings(after.config, expected));
+    QVERIFY(after.config.settings() == expected.settings());
     QCOMPARE(modeOf(m_path), mode_t(0600));
 }
 
@@ -797,8 +801,13 @@ void TestSettingsDialog::activityPageLoadsValues()
     auto *temperature = child<QSpinBox>(dialog, QStringLiteral("maxTemperatureSpin"));
     QCOMPARE(temperature->value(), 83);
     QCOMPARE(temperature->text(), QStringLiteral("83 °C"));
-    QCOMPARE(temperature->minimum(), int(ConfigRanges::maxTemperatureC.min));
-    QCOMPARE(temperature->maximum(), int(ConfigRanges::maxTemperatureC.max));
+    const ConfigRange temperatureRange = ConfigKeys::row(QStringLiteral("defaults"), QStringLiteral("max_temperature_c")).range;
+    QCOMPARE(temperature->minimum(), int(temperatureRange.min));
+    QCOMPARE(temperature->maximum(), int(temperatureRange.max));
+    // Each field of a key says which, for the dialog to show.
+    QCOMPARE(SettingsPage::configKeyOf(temperature), QStringLiteral("[defaults] max_temperature_c"));
+    QCOMPARE(SettingsPage::configKeyOf(child<QLineEdit>(dialog, QStringLiteral("activityIdleEdit"))),
+             QStringLiteral("[activity] idle_seconds"));
 
     openTab(dialog, SettingsDialog::GroupsPage);
     selectRow(child<QListWidget>(dialog, QStringLiteral("groupList")), 0);

@@ -48,7 +48,8 @@ struct BusyRule
 };
 
 // [gpu-*]: GPUs whose holders are judged with a list of programs to ignore and a rule of what makes them busy.
-struct GpuGroupConfig
+// The settings of one group, compared as a whole: a reload that changes none of them changes nothing.
+struct GpuGroupSettings
 {
     QString id; // section name, lower case: "gpu-all"
     GpuSelection gpus;
@@ -63,15 +64,16 @@ struct GpuGroupConfig
     // memory's 256 MiB because a browser's or an editor's GPU process holds 100-600 MiB all day.
     static constexpr qint64 kDefaultGraphicsBusyMemoryMib = 1024;
     static constexpr int kDefaultGraphicsBusyPercent = 30;
-    int line = 0;               // line of the section header
 
-    bool operator==(const GpuGroupConfig &o) const
-    {
-        return id == o.id && gpus == o.gpus && ignorePrograms == o.ignorePrograms
-               && ignoreProgramsGiven == o.ignoreProgramsGiven && busyWhen == o.busyWhen
-               && busyMemoryMib == o.busyMemoryMib && busyMemoryMibGiven == o.busyMemoryMibGiven
-               && graphicsBusyPercent == o.graphicsBusyPercent;
-    }
+    bool operator==(const GpuGroupSettings &) const = default;
+};
+
+// A [gpu-*] group as read: its settings, and where it stands in the file (which no comparison looks at).
+struct GpuGroupConfig : GpuGroupSettings
+{
+    int line = 0; // line of the section header
+
+    const GpuGroupSettings &settings() const { return *this; }
 };
 
 // [slurm]: one queue for a lab of workstations. Each GPU is lent to the lab's Slurm jobs while it is free and held for
@@ -99,8 +101,9 @@ enum class WorkloadKind {
     SlurmLending,    // [slurm]: a GPU lent to the lab's Slurm queue, held for the owner to preempt (SlurmLender)
 };
 
-// [process-*]: one idle workload.
-struct WorkloadConfig
+// [process-*]: one idle workload. Its settings, compared as a whole: a running workload whose settings are
+// equal after a reload keeps running.
+struct WorkloadSettings
 {
     QString id;          // section name, lower case: "process-0"
     QString name;        // name= ; default: the section name without "process-"
@@ -118,12 +121,10 @@ struct WorkloadConfig
     QString dir;         // dir= ; empty: the home folder of the user it runs as
     GpuSelection gpus;   // gpus= ; default ALL
     QString log;         // log= ; empty: output goes to idlegpu's own log
-    QString envText;     // env= exactly as written
-    QList<QPair<QString, QString>> env; // env split into KEY=VALUE pairs, in order
+    QList<QPair<QString, QString>> env; // env= split into KEY=VALUE pairs, in order
     int stopTimeoutSeconds = 10;
     WorkloadPriority priority = ConfigWords<WorkloadPriority>::defaultValue;
     bool enabled = true;
-    int line = 0; // line of the section header
     // Why it must not run (a problem with user=: none given as root, an unknown or forbidden user); empty when
     // it may. Such a workload is shown but never started; the rest of the config is used.
     QString refusal;
@@ -138,17 +139,16 @@ struct WorkloadConfig
         return startCmd.isEmpty() && stopCmd.isEmpty() ? WorkloadKind::Process : WorkloadKind::ControlCommands;
     }
 
-    // Same settings (the line it stands on does not count): a running workload whose settings are equal
-    // after a reload keeps running.
-    bool sameSettings(const WorkloadConfig &o) const
-    {
-        return id == o.id && name == o.name && cmd == o.cmd && argv == o.argv && startCmd == o.startCmd
-               && startArgv == o.startArgv && stopCmd == o.stopCmd && stopArgv == o.stopArgv
-               && commandTimeoutSeconds == o.commandTimeoutSeconds && servicePrograms == o.servicePrograms
-               && user == o.user && dir == o.dir
-               && gpus == o.gpus && log == o.log && env == o.env && stopTimeoutSeconds == o.stopTimeoutSeconds
-               && priority == o.priority && enabled == o.enabled && refusal == o.refusal && slurm == o.slurm;
-    }
+    bool operator==(const WorkloadSettings &) const = default;
+};
+
+// A workload as read: its settings, and how the file writes them (which no comparison looks at).
+struct WorkloadConfig : WorkloadSettings
+{
+    int line = 0;    // line of the section header
+    QString envText; // env= exactly as written: its pairs (env) are the setting
+
+    const WorkloadSettings &settings() const { return *this; }
 };
 
 // [tty]: stop all workloads while a user not on the whitelist is active on a pseudo-terminal.
@@ -157,6 +157,7 @@ struct TtyConfig
     bool enabled = false;
     QStringList whitelist;
     int idleSeconds = 300;
+    bool operator==(const TtyConfig &) const = default;
 };
 
 // [activity]: pause every workload while someone is at the computer.
@@ -196,16 +197,14 @@ struct MetricsConfig
     // textfile: the file node_exporter's textfile collector reads (Debian: /var/lib/prometheus/node-exporter/*.prom),
     // replaced at each change and every interval_seconds; empty: none.
     QString textfile;
-    int line = 0; // of the key, for the writer's warnings
-    bool operator==(const MetricsConfig &o) const { return textfile == o.textfile; }
+    bool operator==(const MetricsConfig &) const = default;
 };
 
-struct Config;
-bool sameSettings(const Config &a, const Config &b);
-
-struct Config
+// Every setting of a config file, compared as a whole: a reload whose settings are equal changes nothing and says
+// nothing. What is no setting (the file's path, the lines things stand on) lives in Config and the structs it holds.
+// ConfigKeys (configkeys.h) has a row for each key: what fills which of these fields.
+struct ConfigSettings
 {
-    QString filePath;
     int intervalSeconds = 10;   // [defaults] interval_seconds: the fallback poll
     int startDelaySeconds = 10; // [defaults] start_delay_seconds: calm needed before a workload starts
     QString deviceRoot = QStringLiteral("/dev"); // [defaults] device_root
@@ -225,6 +224,16 @@ struct Config
     static constexpr int kCoolDownCelsius = 5;
     SlurmConfig slurm; // [slurm]
     MetricsConfig metrics; // [metrics]
+
+    bool operator==(const ConfigSettings &) const = default;
+};
+
+// A config file as read: its settings, and the file they came from.
+struct Config : ConfigSettings
+{
+    QString filePath;
+
+    const ConfigSettings &settings() const { return *this; }
 
     // The workloads the file implies for the GPUs present, after its own: with [slurm] enabled, one per GPU that
     // lends it to the lab (id slurm-gpuN, kind Slurm lending). The monitor's configuration in force is this.
@@ -332,21 +341,6 @@ struct Config
         return rule;
     }
 };
-
-// Equal in every setting (file path and line numbers aside): a reload that changes nothing is silent.
-inline bool sameSettings(const Config &a, const Config &b)
-{
-    if (a.intervalSeconds != b.intervalSeconds || a.startDelaySeconds != b.startDelaySeconds
-        || a.deviceRoot != b.deviceRoot || a.vendors != b.vendors || !(a.notify == b.notify) || !(a.gpuGroups == b.gpuGroups) || a.workloads.size() != b.workloads.size()
-        || a.tty.enabled != b.tty.enabled || a.tty.whitelist != b.tty.whitelist || a.tty.idleSeconds != b.tty.idleSeconds
-        || !(a.activity == b.activity) || !(a.schedule == b.schedule) || a.onBattery != b.onBattery
-        || a.maxTemperatureC != b.maxTemperatureC || !(a.slurm == b.slurm) || !(a.metrics == b.metrics))
-        return false;
-    for (qsizetype i = 0; i < a.workloads.size(); ++i)
-        if (!a.workloads.at(i).sameSettings(b.workloads.at(i)))
-            return false;
-    return true;
-}
 
 // One problem found in a config file, printed as FILE:LINE: severity: message.
 struct ConfigDiagnostic

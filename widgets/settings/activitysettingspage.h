@@ -5,12 +5,8 @@
 // [schedule] run, [tty] (a user active on a terminal), and [defaults] on_battery and max_temperature_c.
 #include "settings/settingspage.h"
 
-#include <functional>
-
 class QCheckBox;
-class QComboBox;
 class QLineEdit;
-class QSpinBox;
 
 class ActivitySettingsPage : public SettingsPage
 {
@@ -26,21 +22,14 @@ public:
     static QList<QPair<QString, QString>> schedulePresets();
 
 private:
-    QWidget *presenceGroup(const std::function<void()> &onEdit);
-    QWidget *scheduleGroup(const std::function<void()> &onEdit);
-    QWidget *terminalGroup(const std::function<void()> &onEdit);
-    QWidget *powerGroup(const std::function<void()> &onEdit);
+    QWidget *presenceGroup();
+    QWidget *scheduleGroup();
+    QWidget *terminalGroup();
+    QWidget *powerGroup();
     void showScheduleNow(); // where the present moment is in the schedule typed: its meaning, at a glance
 
-    bool m_filling = false; // widgets are being set: their signals are not edits
-    QCheckBox *m_pauseWhileActive;
+    QCheckBox *m_pauseWhileActive; // enables m_activityIdle
     QLineEdit *m_activityIdle;
-    QLineEdit *m_schedule;
+    QLineEdit *m_schedule; // shown in m_scheduleNow
     QLabel *m_scheduleNow;
-    QCheckBox *m_ttyEnabled;
-    QLineEdit *m_whitelist;
-    QLineEdit *m_ttyIdle;
-    QComboBox *m_onBattery;
-    QSpinBox *m_maxTemperature;
-    QHash<QString, QLabel *> m_messages; // field name -> its message
 };

@@ -7,6 +7,12 @@
 #include <QLineEdit>
 #include <QVBoxLayout>
 
+// notify: three check boxes for one key.
+static const KeyRow &notifyRow()
+{
+    return ConfigKeys::row(QStringLiteral("defaults"), QStringLiteral("notify"));
+}
+
 GeneralSettingsPage::GeneralSettingsPage(QWidget *parent) : SettingsPage(parent)
 {
     auto *form = new QFormLayout(this);
@@ -15,18 +21,18 @@ GeneralSettingsPage::GeneralSettingsPage(QWidget *parent) : SettingsPage(parent)
             Q_EMIT this->edited();
     };
 
-    m_interval = new QLineEdit;
-    m_interval->setObjectName(QStringLiteral("intervalEdit"));
+    const KeyRow &interval = ConfigKeys::row(QStringLiteral("defaults"), QStringLiteral("interval_seconds"));
+    m_interval = keyLineEdit(interval, QStringLiteral("intervalEdit"));
     m_interval->setToolTip(tr("How often idlegpu looks at the GPUs when nothing happens; opening a GPU is "
                               "noticed at once anyway."));
     form->addRow(tr("Fallback poll interval (seconds):"), m_interval);
-    m_messages.insert(QStringLiteral("interval"), addMessage(form, QStringLiteral("intervalError")));
+    addKeyMessage(form, interval, QStringLiteral("intervalError"));
 
-    m_startDelay = new QLineEdit;
-    m_startDelay->setObjectName(QStringLiteral("startDelayEdit"));
+    const KeyRow &startDelay = ConfigKeys::row(QStringLiteral("defaults"), QStringLiteral("start_delay_seconds"));
+    m_startDelay = keyLineEdit(startDelay, QStringLiteral("startDelayEdit"));
     m_startDelay->setToolTip(tr("How long a GPU must stay free before a workload starts on it."));
     form->addRow(tr("Start delay (seconds):"), m_startDelay);
-    m_messages.insert(QStringLiteral("startDelay"), addMessage(form, QStringLiteral("startDelayError")));
+    addKeyMessage(form, startDelay, QStringLiteral("startDelayError"));
 
     auto *notify = new QWidget;
     auto *notifyLayout = new QVBoxLayout(notify);
@@ -47,32 +53,30 @@ GeneralSettingsPage::GeneralSettingsPage(QWidget *parent) : SettingsPage(parent)
     m_autostart->setObjectName(QStringLiteral("autostartCheck"));
     connect(m_autostart, &QCheckBox::toggled, this, onEdit);
     form->addRow(tr("Start at login:"), m_autostart);
-
-    connect(m_interval, &QLineEdit::textChanged, this, onEdit);
-    connect(m_startDelay, &QLineEdit::textChanged, this, onEdit);
 }
 
 void GeneralSettingsPage::load(const SettingsDraft &draft)
 {
+    loadKeys(draft);
     m_filling = true;
-    m_interval->setText(draft.interval);
-    m_startDelay->setText(draft.startDelay);
-    m_notifyPreemption->setChecked(draft.notify.preemption);
-    m_notifyFailure->setChecked(draft.notify.failure);
-    m_notifyConfig->setChecked(draft.notify.configError);
+    const NotifyConfig notify = draft.read(notifyRow()).notify;
+    m_notifyPreemption->setChecked(notify.preemption);
+    m_notifyFailure->setChecked(notify.failure);
+    m_notifyConfig->setChecked(notify.configError);
     m_filling = false;
 }
 
 void GeneralSettingsPage::store(SettingsDraft &draft) const
 {
-    draft.interval = m_interval->text();
-    draft.startDelay = m_startDelay->text();
-    draft.notify = {m_notifyPreemption->isChecked(), m_notifyFailure->isChecked(), m_notifyConfig->isChecked()};
+    storeKeys(draft);
+    draft.edit(notifyRow(), [this](Config &config) {
+        config.notify = {m_notifyPreemption->isChecked(), m_notifyFailure->isChecked(), m_notifyConfig->isChecked()};
+    });
 }
 
 void GeneralSettingsPage::showProblems(const QList<SettingsProblem> &problems)
 {
-    showMessages(m_messages, problems, SettingsProblem::General, -1);
+    showKeyProblems(problems);
 }
 
 bool GeneralSettingsPage::autostart() const

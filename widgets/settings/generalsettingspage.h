@@ -29,5 +29,4 @@ private:
     QCheckBox *m_notifyFailure;
     QCheckBox *m_notifyConfig;
     QCheckBox *m_autostart;
-    QHash<QString, QLabel *> m_messages; // field name -> its message
 };

@@ -2,7 +2,7 @@
 // SPDX-FileCopyrightText: 2026 The idlegpu authors
 #include "settings/groupssettingspage.h"
 
-#include "config/configranges.h"
+#include "config/configkeys.h"
 #include "settings/gpupicker.h"
 
 #include <QComboBox>
@@ -20,6 +20,11 @@
 #include <algorithm>
 
 // What each busy_when value means, in the combo box.
+static const KeyRow &busyMemoryMibRow()
+{
+    return ConfigKeys::row(QStringLiteral("gpu-*"), QStringLiteral("busy_memory_mib"));
+}
+
 static QString busyWhenLabel(BusyWhen rule)
 {
     switch (rule) {
@@ -99,13 +104,14 @@ GroupsSettingsPage::GroupsSettingsPage(QWidget *parent) : SettingsPage(parent)
     form->addRow(clientKinds); // spanning: a wrapped label in the field column gets too much height
     m_graphicsBusyPercent = new QSpinBox;
     m_graphicsBusyPercent->setObjectName(QStringLiteral("graphicsBusyPercent"));
-    m_graphicsBusyPercent->setRange(int(ConfigRanges::graphicsBusyPercent.min),
-                                    int(ConfigRanges::graphicsBusyPercent.max));
+    const KeyRow &graphicsBusyPercent = ConfigKeys::row(QStringLiteral("gpu-*"), QStringLiteral("graphics_busy_percent"));
+    m_graphicsBusyPercent->setRange(int(graphicsBusyPercent.range.min), int(graphicsBusyPercent.range.max));
     m_graphicsBusyPercent->setSuffix(tr(" %"));
     form->addRow(tr("Graphics programs count from:"), m_graphicsBusyPercent);
     m_busyMemoryMib = new QSpinBox;
     m_busyMemoryMib->setObjectName(QStringLiteral("busyMemoryMib"));
-    m_busyMemoryMib->setRange(int(ConfigRanges::busyMemoryMib.min), int(ConfigRanges::busyMemoryMib.max));
+    const ConfigRange busyMemoryMib = busyMemoryMibRow().range;
+    m_busyMemoryMib->setRange(int(busyMemoryMib.min), int(busyMemoryMib.max));
     m_busyMemoryMib->setSuffix(tr(" MiB"));
     form->addRow(tr("Memory:"), m_busyMemoryMib);
     connect(m_busyWhen, &QComboBox::currentIndexChanged, this, [this] { readGroup(); });
@@ -204,8 +210,8 @@ void GroupsSettingsPage::showThresholds(const GroupDraft &group)
 {
     m_filling = true;
     // Not given: the default of the rule chosen, which changes with it.
-    m_busyMemoryMib->setValue(int(qBound(ConfigRanges::busyMemoryMib.min, group.effectiveBusyMemoryMib(),
-                                         ConfigRanges::busyMemoryMib.max)));
+    const ConfigRange range = busyMemoryMibRow().range;
+    m_busyMemoryMib->setValue(int(qBound(range.min, group.effectiveBusyMemoryMib(), range.max)));
     m_busyMemoryMib->setEnabled(group.usesBusyMemory());
     m_graphicsBusyPercent->setEnabled(group.usesGraphicsPercent());
     m_filling = false;

@@ -162,13 +162,18 @@ void SettingsDialog::showWelcomePage()
         m_pages->setCurrentWidget(m_welcome);
 }
 
-QWidget *SettingsDialog::pageWidget(SettingsProblem::Page page) const
+QWidget *SettingsDialog::pageWidget(const SettingsProblem &problem) const
 {
-    switch (page) {
+    switch (problem.page) {
     case SettingsProblem::General: return m_general;
     case SettingsProblem::Groups: return m_groups;
     case SettingsProblem::Workloads: return m_workloads;
     case SettingsProblem::Activity: return m_activity;
+    case SettingsProblem::Key:
+        for (SettingsPage *page : m_allPages)
+            if (page->showsKey(problem.field))
+                return page;
+        return nullptr;
     }
     return nullptr;
 }
@@ -235,7 +240,7 @@ void SettingsDialog::refresh()
         });
         m_summary->setText(tr("Problems to fix before saving: %1. First: %2 (%3)")
                                .arg(errors)
-                               .arg(first->message, m_pages->tabText(m_pages->indexOf(pageWidget(first->page)))));
+                               .arg(first->message, m_pages->tabText(m_pages->indexOf(pageWidget(*first)))));
         m_summary->setStyleSheet(QStringLiteral("color: #b00020;"));
     } else {
         m_summary->clear();
@@ -267,9 +272,11 @@ bool SettingsDialog::apply()
     const IniText file = onDisk ? IniText::parse(*onDisk) : m_file;
     SavePlan plan = SavePlan::make(m_baseline, m_draft, file.document());
     // A first file keeps the device_root under which the GPUs offered were found (/dev, the default, writes nothing).
-    if (!exists && !plan.isEmpty() && m_draft.deviceRoot == m_baseline.deviceRoot && !m_monitorDeviceRoot.isEmpty()) {
+    const KeyRow &deviceRoot = ConfigKeys::row(QStringLiteral("defaults"), QStringLiteral("device_root"));
+    if (!exists && !plan.isEmpty() && m_draft.key(deviceRoot) == m_baseline.key(deviceRoot)
+        && !m_monitorDeviceRoot.isEmpty()) {
         SettingsDraft draft = m_draft;
-        draft.deviceRoot = m_monitorDeviceRoot;
+        draft.setKey(deviceRoot, m_monitorDeviceRoot);
         plan = SavePlan::make(m_baseline, draft, file.document());
     }
     if (!plan.isEmpty()) {

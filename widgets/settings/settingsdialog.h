@@ -56,7 +56,7 @@ Q_SIGNALS:
 private:
     void loadFile();
     void onPageEdited(SettingsPage *edited);
-    QWidget *pageWidget(SettingsProblem::Page page) const;
+    QWidget *pageWidget(const SettingsProblem &problem) const; // the page that shows it
     void refresh();
     void onFileChanged();
 

@@ -6,7 +6,7 @@
 #include "run/launchplan.h"
 
 #include "config/commandsplit.h"
-#include "config/configranges.h"
+#include "config/configkeys.h"
 #include "config/inifile.h"
 
 #include <QDir>
@@ -26,28 +26,6 @@ QString defaultWorkloadName(const QString &id)
 {
     const QLatin1String prefix("process-");
     return id.startsWith(prefix) && id.size() > prefix.size() ? id.mid(prefix.size()) : id;
-}
-
-QStringList commaList(const QString &text)
-{
-    QStringList items;
-    const QStringList parts = text.split(QLatin1Char(','));
-    for (const QString &part : parts)
-        if (!part.trimmed().isEmpty())
-            items.append(part.trimmed());
-    return items;
-}
-
-QString notifyText(const NotifyConfig &notify)
-{
-    using Words = ConfigWords<NotifyKind>;
-    QStringList kinds;
-    for (const ConfigWord<NotifyKind> &kind : Words::words)
-        if (notify[kind.value])
-            kinds.append(QLatin1String(kind.word));
-    if (kinds.size() == qsizetype(std::size(Words::words)))
-        return QLatin1String(Words::all);
-    return kinds.isEmpty() ? QString(QLatin1String(Words::none)) : kinds.join(QStringLiteral(", "));
 }
 
 QString slug(const QString &text)
@@ -84,6 +62,21 @@ void diffSection(const QString &section, const QMap<QString, QString> &before, c
             plan->edit.removeKeys.append(section + QLatin1Char('/') + it.key());
 }
 
+// The rows of the sections a file has once: the keys of SettingsDraft::keys.
+QList<const KeyRow *> draftRows()
+{
+    QList<const KeyRow *> rows;
+    for (const KeyRow *row : ConfigKeys::table())
+        if (!row->repeated())
+            rows.append(row);
+    return rows;
+}
+
+const KeyRow &keyRow(const char *section, const char *key)
+{
+    return ConfigKeys::row(QLatin1String(section), QLatin1String(key));
+}
+
 bool isVariableName(const QString &name)
 {
     static const QRegularExpression pattern(QStringLiteral("^[A-Za-z_][A-Za-z0-9_]*$"));
@@ -102,13 +95,42 @@ QString tr(const char *text, const char *disambiguation = nullptr, int n = -1)
 } // namespace
 } // namespace DraftRules
 
+QMap<QString, QString> SettingsDraft::keyTexts(const Config &config, const IniDocument &file)
+{
+    QMap<QString, QString> keys;
+    for (const KeyRow *row : draftRows()) {
+        QString text = ConfigKeys::text(*row, config);
+        // A key read by a parser of its own may mean the same in other words: the file's are the user's.
+        if (const IniDocument::Entry *entry = file.find(QLatin1String(row->section), QLatin1String(row->key));
+            entry && row->kind == KeyKind::Custom) {
+            QStringList problems;
+            const Config read = ConfigKeys::withText(*row, entry->value, config, &problems);
+            if (problems.isEmpty() && read.settings() == config.settings())
+                text = entry->value.simplified(); // one line: continuation lines joined, as cmd=
+        }
+        keys.insert(row->path(), text);
+    }
+    return keys;
+}
+
+Config SettingsDraft::read(const KeyRow &row) const
+{
+    return ConfigKeys::withText(row, key(row), Config());
+}
+
+void SettingsDraft::edit(const KeyRow &row, const std::function<void(Config &)> &change)
+{
+    const Config before = read(row);
+    Config after = before;
+    change(after);
+    if (after.settings() != before.settings())
+        setKey(row, ConfigKeys::text(row, after));
+}
+
 SettingsDraft SettingsDraft::fromConfig(const Config &config, const IniDocument &file)
 {
     SettingsDraft draft;
-    draft.interval = QString::number(config.intervalSeconds);
-    draft.startDelay = QString::number(config.startDelaySeconds);
-    draft.notify = config.notify;
-    draft.deviceRoot = config.deviceRoot;
+    draft.keys = keyTexts(config, file);
     for (const GpuGroupConfig &group : config.gpuGroups)
         draft.groups.append({group.id, group.gpus, group.ignorePrograms, group.busyWhen, group.busyMemoryMib,
                              group.busyMemoryMibGiven, group.graphicsBusyPercent});
@@ -132,19 +154,6 @@ SettingsDraft SettingsDraft::fromConfig(const Config &config, const IniDocument 
         workload.enabled = w.enabled;
         draft.workloads.append(workload);
     }
-    draft.ttyEnabled = config.tty.enabled;
-    draft.whitelist = config.tty.whitelist.join(QStringLiteral(", "));
-    draft.ttyIdle = QString::number(config.tty.idleSeconds);
-    draft.pauseWhileActive = config.activity.pauseWhileActive;
-    draft.activityIdle = QString::number(config.activity.idleSeconds);
-    if (const IniDocument::Entry *run = file.find(QStringLiteral("schedule"), QStringLiteral("run"))) {
-        QString message;
-        const std::optional<Schedule> schedule = Schedule::parse(run->value, &message);
-        if (schedule && *schedule == config.schedule) // one line: continuation lines joined, as cmd=
-            draft.schedule = run->value.simplified();
-    }
-    draft.onBattery = config.onBattery;
-    draft.maxTemperatureC = config.maxTemperatureC;
     return draft;
 }
 
@@ -181,17 +190,16 @@ QList<SettingsProblem> DraftRules::validate(const SettingsDraft &draft, const QL
             }
     };
 
-    checkSeconds(SettingsProblem::General, -1, QStringLiteral("interval"), draft.interval,
-                 ConfigRanges::intervalSeconds);
-    checkSeconds(SettingsProblem::General, -1, QStringLiteral("startDelay"), draft.startDelay,
-                 ConfigRanges::startDelaySeconds);
-    checkSeconds(SettingsProblem::Activity, -1, QStringLiteral("ttyIdle"), draft.ttyIdle, ConfigRanges::ttyIdleSeconds);
-    checkSeconds(SettingsProblem::Activity, -1, QStringLiteral("activityIdle"), draft.activityIdle,
-                 ConfigRanges::activityIdleSeconds);
+    // The keys of the sections a file has once: numbers in their rows' ranges, a schedule that reads.
+    for (const KeyRow *row : draftRows()) {
+        const QString text = draft.key(*row);
+        if (row->kind == KeyKind::Seconds)
+            checkSeconds(SettingsProblem::Key, -1, row->path(), text, row->range);
+    }
+    const KeyRow &run = keyRow("schedule", "run");
     QString scheduleMessage;
-    if (!Schedule::parse(draft.schedule, &scheduleMessage))
-        problems.append({SettingsProblem::Activity, -1, QStringLiteral("schedule"),
-                         tr("Not a schedule: %1.").arg(scheduleMessage)});
+    if (!Schedule::parse(draft.key(run), &scheduleMessage))
+        problems.append({SettingsProblem::Key, -1, run.path(), tr("Not a schedule: %1.").arg(scheduleMessage)});
 
     for (int i = 0; i < draft.groups.size(); ++i) {
         const GroupDraft &group = draft.groups.at(i);
@@ -271,7 +279,7 @@ QList<SettingsProblem> DraftRules::validate(const SettingsDraft &draft, const QL
                          tr("Enter the command that lets the service use the GPUs."));
             checkCommand(QStringLiteral("stopCmd"), w.stopCmd,
                          tr("Enter the command that makes the service leave the GPUs."));
-            constexpr ConfigRange range = ConfigRanges::commandTimeoutSeconds;
+            const ConfigRange range = keyRow("process-*", "command_timeout_seconds").range;
             const std::optional<qint64> seconds = parseWholeNumber(w.commandTimeout);
             if (!seconds || !range.contains(*seconds))
                 problem(QStringLiteral("commandTimeout"),
@@ -311,7 +319,7 @@ QList<SettingsProblem> DraftRules::validate(const SettingsDraft &draft, const QL
             }
         }
         checkSeconds(SettingsProblem::Workloads, i, QStringLiteral("stopTimeout"), w.stopTimeout,
-                     ConfigRanges::stopTimeoutSeconds);
+                     keyRow("process-*", "stop_timeout_seconds").range);
     }
     problems += startOrderNotes(draft);
     return problems;
@@ -390,7 +398,7 @@ WorkloadConfig DraftRules::workloadConfig(const WorkloadDraft &workload)
         config.stopCmd = workload.stopCmd.trimmed();
         config.stopArgv = splitCommand(config.stopCmd, &error).value_or(QStringList());
         if (const std::optional<qint64> seconds = parseWholeNumber(workload.commandTimeout);
-            seconds && ConfigRanges::commandTimeoutSeconds.contains(*seconds))
+            seconds && keyRow("process-*", "command_timeout_seconds").range.contains(*seconds))
             config.commandTimeoutSeconds = int(*seconds);
     }
     for (const QString &program : workload.servicePrograms.split(QLatin1Char(',')))
@@ -401,7 +409,7 @@ WorkloadConfig DraftRules::workloadConfig(const WorkloadDraft &workload)
     config.gpus = workload.gpus;
     config.log = workload.log.trimmed();
     config.env = workload.env;
-    constexpr ConfigRange range = ConfigRanges::stopTimeoutSeconds;
+    const ConfigRange range = keyRow("process-*", "stop_timeout_seconds").range;
     if (const std::optional<qint64> seconds = parseWholeNumber(workload.stopTimeout))
         config.stopTimeoutSeconds = int(qBound(range.min, *seconds, range.max));
     config.priority = workload.priority;
@@ -430,46 +438,16 @@ QString DraftRules::envText(const QList<QPair<QString, QString>> &env)
 // ---------------------------------------------------------------------------------------------------------
 // Key texts
 
-QMap<QString, QString> DraftRules::defaultsKeys(const SettingsDraft &draft)
-{
-    QMap<QString, QString> keys{{QStringLiteral("interval_seconds"), draft.interval.trimmed()},
-                                {QStringLiteral("start_delay_seconds"), draft.startDelay.trimmed()},
-                                {configKey<NotifyKind>(), notifyText(draft.notify)}};
-    if (draft.onBattery != ConfigWords<OnBattery>::defaultValue)
-        keys.insert(configKey<OnBattery>(), configWord(draft.onBattery));
-    if (draft.maxTemperatureC != Config().maxTemperatureC)
-        keys.insert(QStringLiteral("max_temperature_c"), QString::number(draft.maxTemperatureC));
-    if (draft.deviceRoot != Config().deviceRoot)
-        keys.insert(QStringLiteral("device_root"), draft.deviceRoot);
-    return keys;
-}
-
-QMap<QString, QString> DraftRules::ttyKeys(const SettingsDraft &draft)
-{
-    QMap<QString, QString> keys{{QStringLiteral("enabled"), draft.ttyEnabled ? QStringLiteral("true")
-                                                                             : QStringLiteral("false")},
-                                {QStringLiteral("idle_seconds"), draft.ttyIdle.trimmed()}};
-    const QStringList whitelist = commaList(draft.whitelist);
-    if (!whitelist.isEmpty())
-        keys.insert(QStringLiteral("whitelist"), whitelist.join(QStringLiteral(", ")));
-    return keys;
-}
-
-QMap<QString, QString> DraftRules::activityKeys(const SettingsDraft &draft)
+QMap<QString, QString> DraftRules::sectionKeys(const SettingsDraft &draft, const QString &section)
 {
     QMap<QString, QString> keys;
-    if (draft.pauseWhileActive)
-        keys.insert(QStringLiteral("pause_while_active"), QStringLiteral("true"));
-    if (draft.activityIdle.trimmed() != QString::number(ActivityConfig().idleSeconds))
-        keys.insert(QStringLiteral("idle_seconds"), draft.activityIdle.trimmed());
-    return keys;
-}
-
-QMap<QString, QString> DraftRules::scheduleKeys(const SettingsDraft &draft)
-{
-    QMap<QString, QString> keys;
-    if (!draft.schedule.trimmed().isEmpty())
-        keys.insert(QStringLiteral("run"), draft.schedule.trimmed());
+    for (const KeyRow *row : ConfigKeys::rowsOf(section)) {
+        QString text = draft.key(*row).trimmed();
+        if (row->kind == KeyKind::List) // "a , b," as "a, b"
+            text = ConfigKeys::text(*row, ConfigKeys::withText(*row, text, Config()));
+        if (row->writtenAtDefault || text != ConfigKeys::text(*row, Config()))
+            keys.insert(QLatin1String(row->key), text);
+    }
     return keys;
 }
 
@@ -545,13 +523,10 @@ SavePlan SavePlan::make(const SettingsDraft &baseline, const SettingsDraft &curr
             plan.edit.setKeys.insert(id + QLatin1Char('/') + it.key(), it.value());
     };
 
-    diffSection(QStringLiteral("defaults"), DraftRules::defaultsKeys(baseline), DraftRules::defaultsKeys(current),
-                &plan);
-    diffSection(QStringLiteral("tty"), DraftRules::ttyKeys(baseline), DraftRules::ttyKeys(current), &plan);
-    diffSection(QStringLiteral("activity"), DraftRules::activityKeys(baseline), DraftRules::activityKeys(current),
-                &plan);
-    diffSection(QStringLiteral("schedule"), DraftRules::scheduleKeys(baseline), DraftRules::scheduleKeys(current),
-                &plan);
+    for (const QString &section : ConfigKeys::sections())
+        if (!section.endsWith(QLatin1String("-*")))
+            diffSection(section, DraftRules::sectionKeys(baseline, section), DraftRules::sectionKeys(current, section),
+                        &plan);
 
     // GPU groups: their order means nothing (a GPU's ignore list is the union), so new ones are just appended.
     QHash<QString, const GroupDraft *> baselineGroups;

@@ -5,11 +5,12 @@
 // it is checked and written by (DraftRules), its problems, and how to write it back so that only what changed is
 // touched (SavePlan).
 //
-// Every section of a draft is turned into the key texts it stands for (DraftRules::defaultsKeys(), groupKeys(),
-// workloadKeys()...); the texts of the draft as loaded are the baseline. Saving writes a key only when its text
+// Every section of a draft is turned into the key texts it stands for (DraftRules::sectionKeys(), groupKeys(),
+// workloadKeys()); the texts of the draft as loaded are the baseline. Saving writes a key only when its text
 // differs from the baseline, so a file the user did not change in the dialog is not changed on disk, whatever its
 // spelling ("gpus = 0, 1", "enabled = yes").
 #include "config/config.h"
+#include "config/configkeys.h"
 #include "config/gpuselection.h"
 #include "config/inifile.h"
 #include "model/snapshot.h"
@@ -20,6 +21,8 @@
 #include <QPair>
 #include <QString>
 #include <QStringList>
+
+#include <functional>
 
 struct GroupDraft
 {
@@ -56,14 +59,15 @@ struct WorkloadDraft
     QString startCmd; // one line each, as cmd
     QString stopCmd;
     QString servicePrograms;                        // service_programs, comma list as typed
-    QString commandTimeout = QString::number(WorkloadConfig().commandTimeoutSeconds); // command_timeout_seconds, as typed
+    // command_timeout_seconds, as typed
+    QString commandTimeout = ConfigKeys::row(QStringLiteral("process-*"), QStringLiteral("command_timeout_seconds")).defaultText();
     QString user; // user=: empty for the user idlegpu runs as
     QString dir;
     GpuSelection gpus;
     QString log;
     QList<QPair<QString, QString>> env;
     // stop_timeout_seconds as text, so that "0" or "abc" can be shown and explained
-    QString stopTimeout = QString::number(WorkloadConfig().stopTimeoutSeconds);
+    QString stopTimeout = ConfigKeys::row(QStringLiteral("process-*"), QStringLiteral("stop_timeout_seconds")).defaultText();
     WorkloadPriority priority = ConfigWords<WorkloadPriority>::defaultValue;
     bool enabled = true;
     // The template it was made from in this dialog (WorkloadTemplates), whose explanation the pages show; not saved.
@@ -72,35 +76,38 @@ struct WorkloadDraft
 
 struct SettingsDraft
 {
-    QString interval = QString::number(Config().intervalSeconds);
-    QString startDelay = QString::number(Config().startDelaySeconds);
-    NotifyConfig notify;
+    // The keys of the sections a file has once ([defaults], [tty], [activity], [schedule], [slurm], [metrics]), by the
+    // path of their row ("tty/idle_seconds", KeyRow::path()): each as the file would write it, or as the user typed
+    // it. The defaults are the config's (a file without the key).
+    QMap<QString, QString> keys = keyTexts(Config());
     QList<GroupDraft> groups;
     QList<WorkloadDraft> workloads;
-    // The defaults are the config's (a file without the key), as numbers in text fields.
-    bool ttyEnabled = TtyConfig().enabled;
-    QString whitelist; // comma list as typed
-    QString ttyIdle = QString::number(TtyConfig().idleSeconds);
-    bool pauseWhileActive = ActivityConfig().pauseWhileActive;            // [activity]
-    QString activityIdle = QString::number(ActivityConfig().idleSeconds); // [activity] idle_seconds, as typed
-    QString schedule;                                                     // [schedule] run, as typed; empty: always
-    OnBattery onBattery = ConfigWords<OnBattery>::defaultValue;           // [defaults] on_battery
-    int maxTemperatureC = Config().maxTemperatureC;                       // [defaults] max_temperature_c; 0: off
-    QString deviceRoot = Config().deviceRoot;                             // [defaults] device_root; no page edits it
 
-    // `file` gives what the config keeps only parsed: the text of [schedule] run (when it parsed; else the field
-    // shows its default, as every other field whose value could not be read).
+    QString key(const KeyRow &row) const { return keys.value(row.path()); }
+    void setKey(const KeyRow &row, const QString &text) { keys.insert(row.path(), text); }
+    // The key's text as the config reader reads it, into a Config that is otherwise at its defaults: for a field
+    // that shows a value rather than a text (a check box, a spin box).
+    Config read(const KeyRow &row) const;
+    // Sets the key to the text of the value `change` makes of it; keeps the text as it is when that is the same value
+    // (the file's own spelling stays, and a field that shows a value edits nothing until it is changed).
+    void edit(const KeyRow &row, const std::function<void(Config &)> &change);
+
+    // `file` gives the text a key's value came from where the config keeps only what it means ([schedule] run
+    // "Mon-Fri ..."): that text, when it reads as the same value; else the value's own text.
     static SettingsDraft fromConfig(const Config &config, const IniDocument &file = IniDocument());
+    // The text of every key of those sections in `config`.
+    static QMap<QString, QString> keyTexts(const Config &config, const IniDocument &file = IniDocument());
 };
 
 // One problem of the draft, shown next to its field.
 struct SettingsProblem
 {
-    enum Page { General, Groups, Workloads, Activity };
+    // Key: a key of the draft's `keys`, `field` its path ("tty/idle_seconds"), shown by the page whose field edits it.
+    enum Page { General, Groups, Workloads, Activity, Key };
     // Error: not saved until fixed. Warning: saved, but likely not what is meant. Note: how it will behave.
     enum Severity { Error, Warning, Note };
     Page page = General;
-    int item = -1;  // index of the group or workload, -1 on General and Activity
+    int item = -1;  // index of the group or workload, -1 on General, Activity and for a Key
     QString field;  // "interval", "cmd", "gpus", ... (the dialog's field names)
     QString message;
     Severity severity = Error;
@@ -108,7 +115,7 @@ struct SettingsProblem
 
 // How a draft is checked and turned into the key texts it writes.
 namespace DraftRules {
-// The checks done before saving: numbers in the ranges ConfigLoader accepts (config/configranges.h),
+// The checks done before saving: numbers in the ranges ConfigLoader accepts (the rows of config/configkeys.h),
 // programs that can be run, folders and logs that exist or can be written, names that do not collide; and
 // notes on the order of workloads that share a GPU (startOrderNotes()).
 // `presentGpus`: the GPUs detected now; empty means unknown, and a missing GPU is then only a warning.
@@ -128,14 +135,11 @@ QString envText(const QList<QPair<QString, QString>> &env);
 // A word quoted for splitCommand(): as it is when it holds nothing special, else in single quotes.
 QString shellQuote(const QString &word);
 
-// The key texts a section's draft stands for ("section" -> key -> text); keys left at a value that means
-// "not set" (an empty dir=, log=, env=, the default name) are absent, and so are the keys whose table
-// (configwords.h) gives a default, left at it (on_battery, priority): choosing the default removes such a key, and
-// a file that lacked it stays as it was.
-QMap<QString, QString> defaultsKeys(const SettingsDraft &draft);
-QMap<QString, QString> ttyKeys(const SettingsDraft &draft);
-QMap<QString, QString> activityKeys(const SettingsDraft &draft);
-QMap<QString, QString> scheduleKeys(const SettingsDraft &draft);
+// The key texts a section's draft stands for (key -> text); keys left at a value that means "not set" (an empty
+// dir=, log=, env=, the default name) are absent, and so are the keys left at their default (on_battery, priority,
+// max_temperature_c): choosing the default removes such a key, and a file that lacked it stays as it was. The keys
+// whose row says so (interval_seconds, [tty] enabled...) are written even at their default.
+QMap<QString, QString> sectionKeys(const SettingsDraft &draft, const QString &section);
 QMap<QString, QString> groupKeys(const GroupDraft &group);
 QMap<QString, QString> workloadKeys(const WorkloadDraft &workload, const QString &id);
 

@@ -8,9 +8,15 @@
 #include <QHash>
 #include <QWidget>
 
+#include <functional>
+
+class QCheckBox;
+class QComboBox;
 class QFormLayout;
 class QLabel;
+class QLineEdit;
 class QPushButton;
+class QSpinBox;
 
 class SettingsPage : public QWidget
 {
@@ -32,16 +38,67 @@ public:
     // A framed, wrapped text for what a workload template says of itself (WorkloadTemplate::explanation).
     static QLabel *templateExplanation(const QString &objectName);
 
+    // The config key a field of the page edits, as the file names it ("[defaults] max_temperature_c"); empty for a
+    // field that edits no key of its own.
+    static QString configKeyOf(const QWidget *field);
+    // Whether a field of this page edits the key of `path` ("tty/idle_seconds"): its problems show here.
+    bool showsKey(const QString &path) const;
+
 Q_SIGNALS:
     // The user changed something, or chose another item of a list: the dialog stores the page and shows the
     // problems again.
     void edited();
 
 protected:
+    // Fields that edit a key of the draft's `keys` (SettingsDraft::keys): each shows the key's text, takes its
+    // range from the key's row, is named by the row (configKeyOf()) and emits edited() when the user changes it.
+    // loadKeys() and storeKeys() fill them from the draft and write them back.
+    QLineEdit *keyLineEdit(const KeyRow &row, const QString &objectName);
+    QCheckBox *keyCheckBox(const KeyRow &row, const QString &text, const QString &objectName);
+    QSpinBox *keySpinBox(const KeyRow &row, const QString &objectName);
+    // An item per word of the key's table (configwords.h), shown as `label` says, its data the value as an int.
+    template<typename Enum>
+    QComboBox *keyWordBox(const KeyRow &row, QString (*label)(Enum), const QString &objectName)
+    {
+        QList<WordItem> items;
+        for (const ConfigWord<Enum> &word : ConfigWords<Enum>::words)
+            items.append({QLatin1String(word.word), label(word.value), int(word.value)});
+        return keyWordBox(row, items, objectName);
+    }
+    // A message for the problems of `row`'s key under the last row of `form` (addMessage()).
+    void addKeyMessage(QFormLayout *form, const KeyRow &row, const QString &objectName);
+    void loadKeys(const SettingsDraft &draft);
+    void storeKeys(SettingsDraft &draft) const;
+    void showKeyProblems(const QList<SettingsProblem> &problems);
+
     // A message under the last row of `form`, hidden until a problem is shown: an icon (not colour alone) and
     // the text, named `objectName` (the icon: objectName + "Icon").
     static QLabel *addMessage(QFormLayout *form, const QString &objectName);
     // For each field of `messages` ("interval" -> its label), the first problem on `page` and `item`.
     static void showMessages(const QHash<QString, QLabel *> &messages, const QList<SettingsProblem> &problems,
                              SettingsProblem::Page page, int item);
+
+private:
+    struct WordItem
+    {
+        QString word;
+        QString label;
+        int value;
+    };
+    QComboBox *keyWordBox(const KeyRow &row, const QList<WordItem> &items, const QString &objectName);
+
+    // One field bound to a key: how it shows the key's text, and how it writes its own into the draft.
+    struct KeyField
+    {
+        const KeyRow *row;
+        std::function<void(const SettingsDraft &)> load;
+        std::function<void(SettingsDraft &)> store;
+    };
+    void bindKey(QWidget *field, const KeyRow &row, std::function<void(const SettingsDraft &)> load,
+                 std::function<void(SettingsDraft &)> store);
+    void keyEdited();
+
+    QList<KeyField> m_keyFields;
+    QHash<QString, QLabel *> m_keyMessages; // key path -> its message
+    bool m_loadingKeys = false;             // the key fields are being set: their signals are not edits
 };
