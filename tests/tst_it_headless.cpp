@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // SPDX-FileCopyrightText: 2026 The idlegpu authors
 // The real binary, as a user or supervisord runs it: idlegpu --headless, --status, --check-config.
+#include "config/configkeys.h"
+#include "config/useraccount.h"
 #include "holders/ttyscanner.h"
 #include "testsupport.h"
 
@@ -77,6 +79,26 @@ private:
             .arg(file)
             .arg(line);
     }
+    // idlegpu --check-config --config `config`, run to its end.
+    struct CheckConfig
+    {
+        bool finished = false;
+        bool exitedZero = false; // a normal exit with status 0
+        QString out;
+        QString err;
+    };
+    CheckConfig checkConfig(const QString &config) const
+    {
+        QProcess check;
+        check.start(binary(), {QStringLiteral("--check-config"), QStringLiteral("--config"), config});
+        CheckConfig result;
+        result.finished = check.waitForFinished(10000);
+        result.exitedZero = check.exitStatus() == QProcess::NormalExit && check.exitCode() == 0;
+        result.err = QString::fromUtf8(check.readAllStandardError());
+        result.out = QString::fromUtf8(check.readAllStandardOutput());
+        return result;
+    }
+
     // The uid a process runs as, from the Uid: line of /proc/<pid>/status (real, effective, saved, file system).
     static QString uidsOf(qint64 pid)
     {
@@ -202,14 +224,56 @@ private Q_SLOTS:
         QVERIFY(!example.isEmpty());
         const QString config = writeFile(dir.filePath(QStringLiteral("gpu_mon.conf")), example);
         QVERIFY(QFile::setPermissions(config, QFile::ReadOwner | QFile::WriteOwner | QFile::ReadGroup | QFile::ReadOther));
-        QProcess check;
-        check.start(binary(), {QStringLiteral("--check-config"), QStringLiteral("--config"), config});
-        QVERIFY(check.waitForFinished(10000));
-        const QString err = QString::fromUtf8(check.readAllStandardError());
-        const QString out = QString::fromUtf8(check.readAllStandardOutput());
-        QVERIFY2(check.exitStatus() == QProcess::NormalExit && check.exitCode() == 0, qPrintable(err));
+        const CheckConfig check = checkConfig(config);
+        QVERIFY(check.finished);
+        const QString &err = check.err;
+        const QString &out = check.out;
+        QVERIFY2(check.exitedZero, qPrintable(err));
         QCOMPARE(err.trimmed(), runsAsRootWarning(config, lineOf(example, "[process-all]")));
         QVERIFY2(out.contains(QStringLiteral("cmd = miner-run")), qPrintable(out));
+    }
+
+    // A new user's check of a file that sets every key (tests/data/config_every_key.conf, its user = root made
+    // whoever runs the test): the printout names every key of the table, under its section, with the value read.
+    void checkConfigPrintsEveryKey()
+    {
+        QTemporaryDir dir;
+        QFile fixture(QStringLiteral(IDLEGPU_TEST_DATA "/config_every_key.conf"));
+        QVERIFY(fixture.open(QIODevice::ReadOnly));
+        QByteArray contents = fixture.readAll();
+        contents.replace("user = root", "user = " + userName(::geteuid()).toUtf8());
+        const QString config = writeFile(dir.filePath(QStringLiteral("idlegpu.conf")), contents);
+        const CheckConfig check = checkConfig(config);
+        QVERIFY(check.finished);
+        const QString &err = check.err;
+        const QString &out = check.out;
+        QVERIFY2(check.exitedZero, qPrintable(err));
+
+        // [defaults] and each [process-*] head the lines of their keys ("key = ", "    key = "); every other section
+        // is one line, "[tty] enabled = true, whitelist = ...".
+        QHash<QString, QSet<QString>> printed; // section of the table -> its keys printed
+        QString block;
+        static const QRegularExpression header(QStringLiteral("^\\[([^]]+)\\](.*)$"));
+        static const QRegularExpression keyOfLine(QStringLiteral("^(?:    )?([a-z_]+) = "));
+        static const QRegularExpression keyInLine(QStringLiteral("(?:^ |, )([a-z_]+) = "));
+        for (const QString &line : out.split(QLatin1Char('\n'))) {
+            if (const QRegularExpressionMatch match = header.match(line); match.hasMatch()) {
+                block = ConfigKeys::sectionOf(match.captured(1));
+                QVERIFY2(!block.isEmpty(), qPrintable(line));
+                for (auto key = keyInLine.globalMatch(match.captured(2)); key.hasNext();)
+                    printed[block].insert(key.next().captured(1));
+            } else if (const QRegularExpressionMatch key = keyOfLine.match(line); key.hasMatch() && !block.isEmpty()) {
+                printed[block].insert(key.captured(1));
+            }
+        }
+        for (const KeyRow *row : ConfigKeys::table())
+            QVERIFY2(printed.value(QLatin1String(row->section)).contains(QLatin1String(row->key)),
+                     qPrintable(row->name() + QStringLiteral(" is not printed:\n") + out));
+        QVERIFY2(out.contains(QStringLiteral("\nmax_temperature_c = 85\n")), qPrintable(out));
+        QVERIFY2(out.contains(QStringLiteral("\nnotify = preemption, config\n")), qPrintable(out));
+        QVERIFY2(out.contains(QStringLiteral("\n[tty] enabled = true, whitelist = alice,bob, idle_seconds = 600\n")),
+                 qPrintable(out));
+        QVERIFY2(out.contains(QStringLiteral("\n    command_timeout_seconds = 60\n")), qPrintable(out));
     }
 
     // And it runs it, as root: the example with only a program that exists for cmd= and a device_root of fake
