@@ -110,13 +110,16 @@ private:
         using Owner = Class;
     };
     template<auto First, auto...>
-    static constexpr auto first = First;
+    struct FirstMember
+    {
+        using Type = decltype(First);
+    };
 
     // The settings the first member belongs to, in `owners` (a KeyTarget or a KeySource).
     template<typename Owners>
     static auto *ownerIn(const Owners &owners)
     {
-        using Owner = typename MemberOf<std::remove_cv_t<decltype(first<Members...>)>>::Owner;
+        using Owner = typename MemberOf<typename FirstMember<Members...>::Type>::Owner;
         if constexpr (std::is_same_v<Owner, ConfigSettings>)
             return owners.config;
         else if constexpr (std::is_same_v<Owner, GpuGroupSettings>)
