@@ -563,6 +563,12 @@ private Q_SLOTS:
         QVERIFY(runner.start(config, {0}, false));
         const QString childFile = home + QStringLiteral("/child");
         QTRY_VERIFY_WITH_TIMEOUT(pidFromFile(childFile) > 0, 5000);
+        // The log writer (a process of its own) and the runner each get the output in their own time: wait for both.
+        const auto lastLineArrived = [&runner] {
+            const QStringList output = runner.runtimes().value("w").lastOutput;
+            return !output.isEmpty() && (output.last() == QLatin1String("DENIED") || output.last() == QLatin1String("WROTE"));
+        };
+        QTRY_VERIFY_WITH_TIMEOUT(lastLineArrived(), 5000);
         QTRY_VERIFY_WITH_TIMEOUT(readFileOrEmpty(config.log).contains("DENIED") || readFileOrEmpty(config.log).contains("WROTE"), 5000);
 
         // The groups initgroups() gives nobody, as the kernel lists them (sorted).
