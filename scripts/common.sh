@@ -24,6 +24,9 @@ build="$repo/build"
 #                                   (tests/package_check.sh fails on its errors)
 #   clang libclang-rt-14-dev        the libFuzzer targets of tests/fuzz (scripts/fuzz): clang++ and its
 #                                   fuzzer, address and undefined-behaviour sanitizer runtimes
+#   clang-format                    scripts/check-format (run by scripts/test): git clang-format checks the lines
+#                                   a branch changes against .clang-format. 75 kB: clang already brings the
+#                                   libraries it needs
 #   ccache                          compiler cache: a second build of the same sources (another clone, a
 #                                   fresh build folder, the fuzzers' build after a change) recompiles only what
 #                                   changed; a build on 2 cores takes minutes without it
@@ -46,8 +49,8 @@ build="$repo/build"
 #                                   boots with another init it only adds the tools
 packages=(cmake ninja-build g++ pkgconf qt6-base-dev libgl-dev qt6-tools-dev qt6-tools-dev-tools qt6-l10n-tools
           psmisc xvfb trayer xdotool imagemagick x11-utils desktop-file-utils appstream dbus-daemon
-          dpkg-dev lintian clang libclang-rt-14-dev ccache slurmctld slurmd slurm-client munge python3-prometheus-client
-          iproute2 prometheus prometheus-node-exporter systemd)
+          dpkg-dev lintian clang libclang-rt-14-dev clang-format ccache slurmctld slurmd slurm-client munge
+          python3-prometheus-client iproute2 prometheus prometheus-node-exporter systemd)
 
 # The real desktops of the desktop suite (tests/desktop, ctest -L desktop), for scripts/test only: scripts/run
 # does not need them. About 420 MB to download, 1.25 GB on disk, 8 minutes of apt on 2 cores (5 of them KDE's).
