@@ -82,10 +82,15 @@ install_missing() {
 }
 
 # ccache for every compiler the builds use (g++ here, clang in scripts/fuzz). Paths count relative to the clone and
-# not its folder, so that a clone elsewhere finds what another compiled.
+# not its folder, so that a clone elsewhere finds what another compiled. The sloppiness is what ccache needs to cache
+# files compiled with a precompiled header (its manual): it is part of the launcher, so that a later
+# `cmake --build build` has it too.
 export CCACHE_BASEDIR="$repo" CCACHE_NOHASHDIR=1
 compiler_cache=()
-command -v ccache >/dev/null && compiler_cache=(-DCMAKE_C_COMPILER_LAUNCHER=ccache -DCMAKE_CXX_COMPILER_LAUNCHER=ccache)
+if command -v ccache >/dev/null; then
+    launcher="env;CCACHE_SLOPPINESS=pch_defines,time_macros;ccache"
+    compiler_cache=(-DCMAKE_C_COMPILER_LAUNCHER="$launcher" -DCMAKE_CXX_COMPILER_LAUNCHER="$launcher")
+fi
 
 build_idlegpu() {
     cmake -S "$repo" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo "${compiler_cache[@]}" >/dev/null
