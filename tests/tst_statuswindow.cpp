@@ -289,7 +289,7 @@ void TestStatusWindow::holdReasonInSummary()
     window.applyState(state, kNowMs, kWallNow);
     window.show();
     QCOMPARE(window.findChild<QLabel *>(QStringLiteral("summary"))->text(),
-             QStringLiteral("Paused: outside the schedule (until Mon 18:00)"));
+             QStringLiteral("Paused: outside the schedule until Mon 18:00"));
     QCOMPARE(text(cardOf(window, 0), "activity"), QStringLiteral("idle — paused"));
     QCOMPARE(text(cardOf(window, 0), "state"), QStringLiteral("Idle"));
     QCOMPARE(text(cardOf(window, 1), "activity"), QStringLiteral("busy — python3 (alice, pid 4242)"));

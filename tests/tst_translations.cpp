@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // SPDX-FileCopyrightText: 2026 The idlegpu authors
-// The translations are complete: lupdate extracts every source string of widgets/ and app/ into a scratch .ts;
+// The translations are complete: lupdate extracts every source string of widgets/, app/ and the words of monitor/
+// that the GUI shows into a scratch .ts;
 // each must be translated (finished) in every translations/idlegpu_*.ts, with the same placeholders.
 #include <QDir>
 #include <QDirIterator>
@@ -116,6 +117,8 @@ void TestTranslations::initTestCase()
         while (it.hasNext())
             sources.append(it.next());
     }
+    // The words of monitor/ that the GUI shows (the log says them in English): as widgets/CMakeLists.txt lists them.
+    sources.append(kSourceRoot + QStringLiteral("/monitor/policy/holdwords.cpp"));
     QVERIFY2(sources.size() > 10, qPrintable(kSourceRoot));
 
     const QString scratch = dir.filePath(QStringLiteral("extracted.ts"));

@@ -634,15 +634,16 @@ void TestTrayIcon::holdReasonShown_data()
     QTest::newRow("owner present") << present << QDateTime() << QStringList()
                                    << QStringLiteral("Paused: you are at the computer");
     QTest::newRow("outside the schedule") << schedule << monday << QStringList()
-                                          << QStringLiteral("Paused: outside the schedule (until Mon 18:00)");
+                                          << QStringLiteral("Paused: outside the schedule until Mon 18:00");
     QTest::newRow("outside the schedule, no end") << schedule << QDateTime() << QStringList()
                                                   << QStringLiteral("Paused: outside the schedule");
-    QTest::newRow("on battery") << battery << QDateTime() << QStringList() << QStringLiteral("Paused: on battery");
+    QTest::newRow("on battery") << battery << QDateTime() << QStringList()
+                                << QStringLiteral("Paused: the computer runs on battery");
     QTest::newRow("terminal user") << terminal << QDateTime() << QStringList()
                                    << QStringLiteral("Paused: a user is active on a terminal");
     QTest::newRow("terminal users named") << terminal << QDateTime()
                                           << QStringList{QStringLiteral("alice"), QStringLiteral("bob")}
-                                          << QStringLiteral("Paused: a user is active on a terminal (alice, bob)");
+                                          << QStringLiteral("Paused: users alice, bob are active on a terminal");
 }
 
 // Each reason: its line heads the tooltip and the menu (not the policy's English), the GPUs say "idle — paused",
@@ -695,14 +696,15 @@ void TestTrayIcon::holdBehindMoreUrgentState()
     state.configProblems.append({ConfigDiagnostic::Error, QStringLiteral("/c.conf"), 7, QStringLiteral("no cmd")});
     QCOMPARE(TrayController::toolTipText(state, kNowMs, kWallNow),
              QStringLiteral("idlegpu — Needs attention\n"
-                            "Paused: on battery\n"
+                            "Paused: the computer runs on battery\n"
                             "Configuration error: /c.conf:7: error: no cmd\n"
                             "GPU 0: idle — paused"));
     QSystemTrayIcon trayIcon;
     TrayController controller(&trayIcon);
     controller.applyState(state, kNowMs, kWallNow);
     QCOMPARE(controller.overallState(), OverallState::Failing);
-    QCOMPARE(findAction(controller.menu(), QStringLiteral("hold"))->text(), QStringLiteral("Paused: on battery"));
+    QCOMPARE(findAction(controller.menu(), QStringLiteral("hold"))->text(),
+             QStringLiteral("Paused: the computer runs on battery"));
 
     MonitorState paused = baseState(1);
     paused.pause.all = true;
@@ -736,7 +738,8 @@ void TestTrayIcon::holdMenuStableWhilePolicyTextCounts()
     setHold(state, HoldReason::OnBattery, QStringLiteral("the computer runs on battery")); // another reason
     controller.applyState(state, kNowMs + 5000, kWallNow.addSecs(5));
     QCOMPARE(controller.menuRebuildCount(), built + 1);
-    QCOMPARE(findAction(controller.menu(), QStringLiteral("hold"))->text(), QStringLiteral("Paused: on battery"));
+    QCOMPARE(findAction(controller.menu(), QStringLiteral("hold"))->text(),
+             QStringLiteral("Paused: the computer runs on battery"));
 }
 
 // max_temperature_c: a GPU too hot says so in its line: the menu without the reading (it moves), the tooltip with.

@@ -514,6 +514,45 @@
     </message>
 </context>
 <context>
+    <name>HoldWords</name>
+    <message>
+        <source>paused</source>
+        <translation>已暂停</translation>
+    </message>
+    <message>
+        <source>outside the schedule</source>
+        <translation>不在时间表内</translation>
+    </message>
+    <message>
+        <source>outside the schedule until %1</source>
+        <translation>不在时间表内（直到 %1）</translation>
+    </message>
+    <message>
+        <source>the computer runs on battery</source>
+        <translation>电脑正在使用电池供电</translation>
+    </message>
+    <message>
+        <source>you are at the computer</source>
+        <translation>您在电脑前</translation>
+    </message>
+    <message>
+        <source>a user is active on a terminal</source>
+        <translation>有用户在终端中活动</translation>
+    </message>
+    <message>
+        <source>user %1 is active on a terminal</source>
+        <translation>用户 %1 在终端中活动</translation>
+    </message>
+    <message>
+        <source>users %1 are active on a terminal</source>
+        <translation>用户 %1 在终端中活动</translation>
+    </message>
+    <message>
+        <source>, </source>
+        <translation>，</translation>
+    </message>
+</context>
+<context>
     <name>MetricGraph</name>
     <message>
         <source>%1, the last hour: now %2, at most %3</source>
@@ -939,28 +978,8 @@ The previous configuration stays in force.</source>
         <translation>已按规则暂停</translation>
     </message>
     <message>
-        <source>Paused: you are at the computer</source>
-        <translation>已暂停：您在电脑前</translation>
-    </message>
-    <message>
-        <source>Paused: outside the schedule</source>
-        <translation>已暂停：不在时间表内</translation>
-    </message>
-    <message>
-        <source>Paused: outside the schedule (until %1)</source>
-        <translation>已暂停：不在时间表内（直到 %1）</translation>
-    </message>
-    <message>
-        <source>Paused: on battery</source>
-        <translation>已暂停：正在使用电池</translation>
-    </message>
-    <message>
-        <source>Paused: a user is active on a terminal</source>
-        <translation>已暂停：有用户在终端中活动</translation>
-    </message>
-    <message>
-        <source>Paused: a user is active on a terminal (%1)</source>
-        <translation>已暂停：有用户在终端中活动（%1）</translation>
+        <source>Paused: %1</source>
+        <translation>已暂停：%1</translation>
     </message>
     <message>
         <source>too hot, stopping %1</source>

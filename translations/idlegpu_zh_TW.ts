@@ -514,6 +514,45 @@
     </message>
 </context>
 <context>
+    <name>HoldWords</name>
+    <message>
+        <source>paused</source>
+        <translation>已暫停</translation>
+    </message>
+    <message>
+        <source>outside the schedule</source>
+        <translation>不在排程內</translation>
+    </message>
+    <message>
+        <source>outside the schedule until %1</source>
+        <translation>不在排程內（直到 %1）</translation>
+    </message>
+    <message>
+        <source>the computer runs on battery</source>
+        <translation>電腦正在使用電池供電</translation>
+    </message>
+    <message>
+        <source>you are at the computer</source>
+        <translation>您在電腦前</translation>
+    </message>
+    <message>
+        <source>a user is active on a terminal</source>
+        <translation>有使用者在終端機中活動</translation>
+    </message>
+    <message>
+        <source>user %1 is active on a terminal</source>
+        <translation>使用者 %1 在終端機中活動</translation>
+    </message>
+    <message>
+        <source>users %1 are active on a terminal</source>
+        <translation>使用者 %1 在終端機中活動</translation>
+    </message>
+    <message>
+        <source>, </source>
+        <translation>，</translation>
+    </message>
+</context>
+<context>
     <name>MetricGraph</name>
     <message>
         <source>%1, the last hour: now %2, at most %3</source>
@@ -939,28 +978,8 @@ The previous configuration stays in force.</source>
         <translation>已依規則暫停</translation>
     </message>
     <message>
-        <source>Paused: you are at the computer</source>
-        <translation>已暫停：您在電腦前</translation>
-    </message>
-    <message>
-        <source>Paused: outside the schedule</source>
-        <translation>已暫停：不在排程內</translation>
-    </message>
-    <message>
-        <source>Paused: outside the schedule (until %1)</source>
-        <translation>已暫停：不在排程內（直到 %1）</translation>
-    </message>
-    <message>
-        <source>Paused: on battery</source>
-        <translation>已暫停：正在使用電池</translation>
-    </message>
-    <message>
-        <source>Paused: a user is active on a terminal</source>
-        <translation>已暫停：有使用者在終端機中活動</translation>
-    </message>
-    <message>
-        <source>Paused: a user is active on a terminal (%1)</source>
-        <translation>已暫停：有使用者在終端機中活動（%1）</translation>
+        <source>Paused: %1</source>
+        <translation>已暫停：%1</translation>
     </message>
     <message>
         <source>too hot, stopping %1</source>

@@ -2,7 +2,8 @@
 // SPDX-FileCopyrightText: 2026 The idlegpu authors
 #include "policy/policy.h"
 
-#include <QLocale>
+#include "policy/holdwords.h"
+
 #include <QMap>
 
 #include <algorithm>
@@ -54,11 +55,10 @@ QString displayName(const Config &config, const QString &workloadId)
     return workload && !workload->name.isEmpty() ? workload->name : workloadId;
 }
 
-QString usersActiveReason(const QStringList &users)
+// The words of a rule that holds every workload (HoldWords), as the decision, the log and --status say them.
+QString everyoneWords(HoldReason reason, const QDateTime &endsAt = QDateTime(), const QStringList &users = {})
 {
-    if (users.size() == 1)
-        return QStringLiteral("user %1 is active on a terminal").arg(users.first());
-    return QStringLiteral("users %1 are active on a terminal").arg(users.join(QStringLiteral(", ")));
+    return HoldWords::of({reason, endsAt, users}, HoldWords::Language::English);
 }
 
 QString inUseReason(int gpu, const Holder &culprit)
@@ -186,7 +186,7 @@ public:
     {
         if (!in.pause.allPausedAt(now()) && !in.pause.workloads.contains(candidate.runtime.id))
             return std::nullopt;
-        return holdFor(QStringLiteral("paused"));
+        return holdFor(everyoneWords(HoldReason::Paused));
     }
     // [schedule]: outside it, and until when.
     std::optional<Hold> outsideSchedule(const Candidate &) const
@@ -199,17 +199,14 @@ public:
         Hold hold;
         if (const std::optional<qint64> ms = in.config.schedule.msUntilChange(at))
             hold.endsAt = in.localNow.addMSecs(*ms);
-        hold.text = !hold.endsAt.isValid()
-                        ? QStringLiteral("outside the schedule")
-                        : QStringLiteral("outside the schedule until %1")
-                              .arg(QLocale::c().toString(hold.endsAt, QStringLiteral("ddd HH:mm")));
+        hold.text = everyoneWords(HoldReason::OutsideSchedule, hold.endsAt);
         return hold;
     }
     std::optional<Hold> onBattery(const Candidate &) const
     {
         if (in.config.onBattery != OnBattery::Pause || !in.snapshot.power.known || !in.snapshot.power.onBattery)
             return std::nullopt;
-        return holdFor(QStringLiteral("the computer runs on battery"));
+        return holdFor(everyoneWords(HoldReason::OnBattery));
     }
     std::optional<Hold> ownerPresent(const Candidate &) const
     {
@@ -221,7 +218,7 @@ public:
     {
         if (decision.activeUsers.isEmpty())
             return std::nullopt;
-        return holdFor(usersActiveReason(decision.activeUsers));
+        return holdFor(everyoneWords(HoldReason::TerminalUser, QDateTime(), decision.activeUsers));
     }
     std::optional<Hold> backingOff(const Candidate &candidate) const
     {
@@ -409,16 +406,20 @@ private:
     {
         return in.snapshot.presence.idleSinceMs + qint64(in.config.activity.idleSeconds) * 1000;
     }
+    // The shared words, and for the log and --status what the presence sources said (the GUI leaves that out: the
+    // idle seconds move).
     QString presenceReason() const
     {
+        const QString words = everyoneWords(HoldReason::OwnerPresent);
         const UserPresence &presence = in.snapshot.presence;
         if (presence.state == UserPresence::State::Unknown)
-            return QStringLiteral("you are at the computer (no source tells whether you are away)");
+            return QStringLiteral("%1 (no source tells whether you are away)").arg(words);
         if (presence.state == UserPresence::State::Idle)
-            return QStringLiteral("you are at the computer (idle for %1 s of %2)")
+            return QStringLiteral("%1 (idle for %2 s of %3)")
+                .arg(words)
                 .arg(qMax<qint64>(0, now() - presence.idleSinceMs) / 1000)
                 .arg(in.config.activity.idleSeconds);
-        return QStringLiteral("you are at the computer");
+        return words;
     }
 
     // The workloads in gpu_mon's order (Policy::startOrder()).

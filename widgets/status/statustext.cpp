@@ -2,7 +2,8 @@
 // SPDX-FileCopyrightText: 2026 The idlegpu authors
 #include "status/statustext.h"
 
-#include <QLocale>
+#include "policy/holdwords.h"
+
 
 QString StatusText::overallTitle(OverallState state)
 {
@@ -21,33 +22,12 @@ QString StatusText::overallTitle(OverallState state)
 
 QString StatusText::holdReason(const Decision &decision)
 {
-    switch (decision.hold) {
-    case HoldReason::None:
-    case HoldReason::Paused: return QString();
-    case HoldReason::OwnerPresent: return tr("Paused: you are at the computer");
-    case HoldReason::OutsideSchedule:
-        if (!decision.holdEndsAt.isValid())
-            return tr("Paused: outside the schedule");
-        return tr("Paused: outside the schedule (until %1)")
-            .arg(QLocale().toString(decision.holdEndsAt, QStringLiteral("ddd HH:mm")));
-    case HoldReason::OnBattery: return tr("Paused: on battery");
-    case HoldReason::TerminalUser:
-        if (decision.activeUsers.isEmpty())
-            return tr("Paused: a user is active on a terminal");
-        return tr("Paused: a user is active on a terminal (%1)").arg(decision.activeUsers.join(tr(", ")));
-    // The rules that hold one workload at a time, never every workload: not a decision's hold.
-    case HoldReason::Removed:
-    case HoldReason::Disabled:
-    case HoldReason::Refused:
-    case HoldReason::BackingOff:
-    case HoldReason::NoGpu:
-    case HoldReason::GpuMissing:
-    case HoldReason::ForeignHolder:
-    case HoldReason::TooHot:
-    case HoldReason::GpuTaken:
-    case HoldReason::Settling: return QString();
-    }
-    return QString();
+    if (decision.hold == HoldReason::Paused)
+        return QString(); // the user's own pause: overallTitle() and the menu's Resume say it
+    const QString words = HoldWords::ofDecision(decision, HoldWords::Language::Translated);
+    if (words.isEmpty())
+        return QString();
+    return tr("Paused: %1").arg(words);
 }
 
 QStringList StatusText::headlines(const MonitorState &state)

@@ -15,9 +15,9 @@ class StatusText
 public:
     // "Running workloads", "Paused", ...: the overall state in words.
     static QString overallTitle(OverallState state);
-    // Why a rule holds every workload back, from Decision::hold and its fields: "Paused: you are at the computer",
-    // "Paused: outside the schedule (until Mon 18:00)". Empty when none does, or when the user paused them
-    // (overallTitle() says so).
+    // Why a rule holds every workload back: its words (HoldWords, translated) after "Paused: ", as in "Paused: you are
+    // at the computer", "Paused: outside the schedule until Mon 18:00". Empty when none does, or when the user paused
+    // them (overallTitle() says so).
     static QString holdReason(const Decision &decision);
     // The first lines of the tooltip and of the status window: the overall state (the hold reason itself while a
     // rule holds the workloads back), then the hold reason where a more urgent state leads.
