@@ -3,8 +3,7 @@
 #include "monitor.h"
 
 #include "base/logging.h"
-#include "conditions/powersupply.h"
-#include "conditions/logindpresence.h"
+#include "conditions/presencecondition.h"
 #include "config/configreloader.h"
 #include "devices/devicefolderwatcher.h"
 #include "holders/procstatfile.h"
@@ -32,13 +31,8 @@ constexpr qint64 kHiddenCheckedByBackendAfterMs = 30'000;
 // An open that no visible process explains yet is checked again this soon: its fd shows in /proc microseconds
 // after the event (bench_preemption without bystanders: 5 ms gave p90 6.7 ms, 1 ms gives p90 2.0 ms).
 constexpr int kRecheckMs = 1;
-// An idle time read again comes back a few milliseconds off (the desktop's round trip, logind's µs on another
-// clock): less than this is the same last input.
-constexpr qint64 kIdleSinceJitterMs = 1000;
 // An open read this long ago is no longer what a preemption answers (the poll found the job, or a backend).
 constexpr qint64 kOpenAnsweredAfterNs = 10'000'000'000LL;
-// A one-shot look may wait this long for logind; the desktop's own idle time is the tray's alone to ask.
-constexpr int kPresenceTimeoutMs = 1000;
 
 // ", stopped 2.8 ms after the open" for the preemption's log line; empty when no open was behind it.
 QString describeOpenToStop(const std::optional<double> &openToStopMs)
@@ -99,7 +93,7 @@ Monitor::Monitor(const QString &configPath, WorkloadRunner *runner, const Clock 
       m_clock(clock),
       m_selfPid(::getpid()),
       m_inferHiddenHolders(::geteuid() != 0),
-      m_collector(paths)
+      m_collector(paths, clock)
 {
     m_pollTimer = new QTimer(this);
     connect(m_pollTimer, &QTimer::timeout, this, &Monitor::poll);
@@ -129,6 +123,9 @@ Monitor::Monitor(const QString &configPath, WorkloadRunner *runner, const Clock 
                                                [this] { return slurmGuardGpus(); }, this);
     m_metrics = new MetricsTextFile([this] { return renderMetrics(); }, this);
     connect(this, &Monitor::stateChanged, m_metrics, &MetricsTextFile::changed);
+
+    for (const auto &condition : m_collector.conditions().all())
+        connect(condition.get(), &Condition::changed, this, &Monitor::onConditionChanged);
 
     connect(m_runner, &WorkloadRunner::runtimeChanged, this, &Monitor::onRuntimeChanged);
     connect(m_runner, &WorkloadRunner::workloadFailed, this, &Monitor::workloadFailed);
@@ -173,9 +170,9 @@ bool Monitor::start()
 
 void Monitor::poll()
 {
-    // Power supplies the kernel does not announce are read at the poll, before the scan that follows.
-    if (m_powerWatcher)
-        m_powerWatcher->poll();
+    // What no event announces (power supplies under a fixture's root, or where no uevent socket opens) is read at the
+    // poll, before the scan that follows.
+    m_collector.conditions().poll();
     // The poll refreshes the backend's process lists too, so what a sample named does not outlive its process.
     sampleGpus();
 }
@@ -266,46 +263,22 @@ void Monitor::setPause(const PauseState &pause)
 
 void Monitor::setDesktopIdle(const DesktopIdleReport &report)
 {
-    if (!m_logind)
-        return;
-    m_desktopIdle = report;
-    updatePresence();
+    m_collector.conditions().presence().setDesktopIdle(report);
 }
 
-void Monitor::applyActivityConfig()
+void Monitor::onConditionChanged(Condition::Rescan when)
 {
-    if (m_config.activity.pauseWhileActive && !m_logind) {
-        m_logind = new LogindPresence(m_clock, this);
-        connect(m_logind, &LogindPresence::changed, this, &Monitor::updatePresence);
-        m_logind->start();
-    } else if (!m_config.activity.pauseWhileActive && m_logind) {
-        delete m_logind;
-        m_logind = nullptr;
-        m_desktopIdle = DesktopIdleReport();
-        m_presence = UserPresence();
-        m_collector.setPresence(m_presence);
-    }
-}
-
-void Monitor::updatePresence()
-{
-    const UserPresence presence = Presence::combine(m_logind->sessions(), m_desktopIdle);
-    if (presence == m_presence)
+    switch (when) {
+    case Condition::Rescan::Now: rescan(); return;
+    case Condition::Rescan::IfWorkloadRuns:
+        if (anyWorkloadRunning())
+            rescan();
         return;
-    const UserPresence previous = std::exchange(m_presence, presence);
-    m_collector.setPresence(presence);
-    if (presence.state != previous.state || presence.source != previous.source)
-        qCInfo(lcPresence, "presence: %s", qPrintable(Presence::describe(presence, m_clock->nowMs())));
-    if (presence.state == UserPresence::State::Idle && previous.state == UserPresence::State::Idle) {
-        // The same last input, measured again (a round trip later, on another clock): nothing to decide.
-        if (qAbs(presence.idleSinceMs - previous.idleSinceMs) < kIdleSinceJitterMs)
-            return;
-        // A later input while every workload waits changes nothing now: the policy wakes at the away time it last
-        // computed and reads the new one then. Saves a scan at each poll of the desktop while the user works.
-        if (presence.idleSinceMs > previous.idleSinceMs && !anyWorkloadRunning())
-            return;
+    case Condition::Rescan::Soon:
+        if (!m_coalesceTimer->isActive())
+            m_coalesceTimer->start(kCoalesceMs);
+        return;
     }
-    rescan();
 }
 
 MonitorState Monitor::state() const
@@ -330,14 +303,7 @@ MonitorState Monitor::lookOnce(const Config &config, const MonitorPaths &paths,
     const Clock *clock = SystemClock::instance();
     SnapshotCollector collector(paths);
     collector.backends().setVendorLibrary(std::move(vendorLibrary));
-    collector.setPower(PowerSupply::readState(paths.sysfsRoot));
-    if (config.activity.pauseWhileActive) {
-        QString error;
-        const auto sessions = LogindPresence::readOnce(clock, kPresenceTimeoutMs, &error);
-        if (!sessions)
-            qCWarning(lcPresence, "logind does not answer: %s", qPrintable(error));
-        collector.setPresence(Presence::combine(sessions, DesktopIdleReport()));
-    }
+    collector.conditions().readOnce(config);
     const SnapshotCollector::Survey survey = collector.survey(config);
     MonitorState state;
     state.config = config.withGpuWorkloads(survey.snapshot.devices.indices());
@@ -409,8 +375,7 @@ bool Monitor::applyConfig(const ConfigLoadResult &result, bool initial)
     m_fileConfig = result.config;
     m_config = next;
     m_slurmGuard->setSlurm(m_config.slurm);
-    applyOnBatteryConfig();
-    applyActivityConfig();
+    m_collector.conditions().configure(m_config);
     m_pollTimer->start(m_config.intervalSeconds * 1000);
     if (deviceRootChanged) {
         if (!m_deviceFolders->watchRoot(m_config.deviceRoot))
@@ -425,25 +390,6 @@ bool Monitor::applyConfig(const ConfigLoadResult &result, bool initial)
     m_metrics->setRefreshIntervalMs(m_config.intervalSeconds * 1000);
     m_metrics->setPath(m_config.metrics.textfile);
     return true;
-}
-
-void Monitor::applyOnBatteryConfig()
-{
-    const bool wanted = m_config.onBattery == OnBattery::Pause;
-    if (wanted && !m_powerWatcher) {
-        m_powerWatcher = new PowerSupplyWatcher(m_collector.paths().sysfsRoot, this);
-        connect(m_powerWatcher, &PowerSupplyWatcher::changed, this, [this](const PowerState &power) {
-            m_collector.setPower(power);
-            // Not urgent as a foreign open is: coalesced with other events, or taken by the poll's own scan.
-            if (!m_coalesceTimer->isActive())
-                m_coalesceTimer->start(kCoalesceMs);
-        });
-        m_collector.setPower(m_powerWatcher->state());
-    } else if (!wanted && m_powerWatcher) {
-        delete m_powerWatcher;
-        m_powerWatcher = nullptr;
-        m_collector.setPower(PowerState());
-    }
 }
 
 void Monitor::updateDevices()

@@ -8,13 +8,14 @@
 //   device_root changes ──────────┤
 //   QTimer, interval_seconds ─────┼─► rescan ─► Policy::decide ─► runner stop/start ─► stateChanged()
 //   config file changes / SIGHUP ─┤
-//   power_supply uevents ─────────┘ (on_battery = pause; without them, read at the poll)
+//   a condition changes ──────────┘ (power supplies, logind, the desktop: conditions/; polled where none tells)
 //
 // Each part keeps its own clocks: ConfigReloader reads the file again after an edit, DeviceFolderWatcher sees GPUs
 // appear and go, GpuSampler asks the GPU backends, LedgerKeeper counts and saves the ledger, SlurmGuard::GuardKeeper
 // writes Slurm's heartbeat and MetricsTextFile the [metrics] textfile.
 #include "backends/gpubackend.h"
 #include "base/clock.h"
+#include "conditions/condition.h"
 #include "conditions/presence.h"
 #include "config/config.h"
 #include "devices/nodewatcher.h"
@@ -36,9 +37,7 @@
 class ConfigReloader;
 class DeviceFolderWatcher;
 class LedgerKeeper;
-class LogindPresence;
 class MetricsTextFile;
-class PowerSupplyWatcher;
 class QTimer;
 namespace SlurmGuard {
 class GuardKeeper;
@@ -108,8 +107,6 @@ public Q_SLOTS:
 
 private:
     bool anyWorkloadRunning() const;
-    // logind's or the desktop's word changed: combine them, rescan where it may change the decision.
-    void updatePresence();
 
 Q_SIGNALS:
     void stateChanged();
@@ -127,7 +124,7 @@ private:
     };
 
     bool applyConfig(const ConfigLoadResult &result, bool initial);
-    // The fallback poll, every interval_seconds: power supplies the kernel does not announce, then a sample and a scan.
+    // The fallback poll, every interval_seconds: the conditions read what no event announces, then a sample and a scan.
     void poll();
     void updateDevices();
     void onNodeEvents(const NodeEvents &events);
@@ -141,8 +138,8 @@ private:
     void preemptEarly(const Holder &scanned);
     void apply(const Decision &decision);
     void scheduleWake(qint64 wakeAtMs);
-    void applyOnBatteryConfig(); // a PowerSupplyWatcher while on_battery = pause, none otherwise
-    void applyActivityConfig(); // a LogindPresence while pause_while_active is on, none otherwise
+    // A condition's fact changed: decide again as soon as it asks.
+    void onConditionChanged(Condition::Rescan when);
     // [metrics] textfile's text now, the ledger counted up to now; idlegpu_up 0 in the last file, once every workload
     // has stopped.
     QByteArray renderMetrics();
@@ -177,15 +174,11 @@ private:
     Decision m_decision;
     PolicyMemory m_memory;
     PauseState m_pause;
-    SnapshotCollector m_collector; // the scanners, the GPU backends and the GPUs present
+    SnapshotCollector m_collector; // the scanners, the GPU backends, the GPUs present and the conditions
     HiddenHolderTracker m_hidden;
     NodeEvents m_pendingEvents;            // opens and closes not yet weighed by a scan
     QHash<QString, qint64> m_openReadAtNs; // node path -> earliestOpenNs() of its earliest unanswered open
     qint64 m_heartbeatNs = 0;              // monotonicNowNs() of the last heartbeat; 0 before start()
-    PowerSupplyWatcher *m_powerWatcher = nullptr; // while on_battery = pause; the collector carries its state
-    LogindPresence *m_logind = nullptr; // while pause_while_active is on
-    DesktopIdleReport m_desktopIdle;
-    UserPresence m_presence; // combined; the collector puts it in each snapshot
 
     // The preemption path's own: the node watch, and the clocks that call a scan.
     NodeWatcher *m_nodeWatcher = nullptr;

@@ -3,11 +3,11 @@
 #include "snapshotcollector.h"
 
 #include "devices/devicescanner.h"
-#include "holders/ttyscanner.h"
 
-#include <QDateTime>
-
-SnapshotCollector::SnapshotCollector(const MonitorPaths &paths) : m_paths(paths), m_scanner(paths.procRoot) {}
+SnapshotCollector::SnapshotCollector(const MonitorPaths &paths, const Clock *clock)
+    : m_paths(paths), m_scanner(paths.procRoot), m_conditions({clock, paths.sysfsRoot, paths.ptsRoot})
+{
+}
 
 DeviceNodes SnapshotCollector::scanDevices(const Config &config) const
 {
@@ -35,8 +35,6 @@ Snapshot SnapshotCollector::collect(const Config &config, const Hooks &hooks) co
     Snapshot snapshot;
     snapshot.devices = devices();
     snapshot.temperatures = m_temperatures;
-    snapshot.power = m_power;
-    snapshot.presence = m_presence;
     const HolderScanner::Result scan =
         m_scanner.scan(HolderScanner::nodesOf(snapshot.devices), hooks.onHolder, config.slurm.enabled);
     snapshot.holders = scan.holders;
@@ -46,8 +44,7 @@ Snapshot SnapshotCollector::collect(const Config &config, const Hooks &hooks) co
     // NVML: what its last sample named (not asked now: too slow for the preemption path). AMD and Intel GPUs:
     // fdinfo, read now for the holders of those GPUs only.
     m_backends.judgeHolders(snapshot.holders, m_paths.procRoot);
-    if (config.tty.enabled)
-        snapshot.ttys = scanTtys(m_paths.ptsRoot, QDateTime::currentMSecsSinceEpoch());
+    m_conditions.fill(config, snapshot);
     return snapshot;
 }
 

@@ -2,9 +2,11 @@
 // SPDX-FileCopyrightText: 2026 The idlegpu authors
 #pragma once
 // Assembles what one scan sees: the GPUs under device_root, the processes holding their nodes, what the GPU
-// backends say of those holders, and the tty sessions. The one place the monitor, `--status` and the settings
+// backends say of those holders, and the facts of the conditions (power, presence, terminals). The one place the monitor, `--status` and the settings
 // dialog take a Snapshot from, so that they cannot disagree about a GPU.
 #include "backends/gpubackend.h"
+#include "base/clock.h"
+#include "conditions/conditions.h"
 #include "config/config.h"
 #include "holders/holderscanner.h"
 #include "model/snapshot.h"
@@ -29,7 +31,9 @@ struct MonitorPaths
 class SnapshotCollector
 {
 public:
-    explicit SnapshotCollector(const MonitorPaths &paths = MonitorPaths());
+    // `clock`: the one the conditions measure idle times on (the monitor's).
+    explicit SnapshotCollector(const MonitorPaths &paths = MonitorPaths(),
+                               const Clock *clock = SystemClock::instance());
 
     // NVML (optional) and DRM; the monitor and --status set the vendor library.
     GpuBackends &backends() { return m_backends; }
@@ -56,14 +60,12 @@ public:
         std::function<void(const HolderScanner::Result &scan, QList<Holder> &holders)> addHidden;
     };
     // The holders of the devices set (visible ones, those `hooks` add, those the backends name) with what the
-    // backends know they do there, and the tty sessions when [tty] is enabled. takenAtMs is left to the caller.
+    // backends know they do there, and each condition's fact. takenAtMs is left to the caller.
     Snapshot collect(const Config &config, const Hooks &hooks = Hooks()) const;
 
-    // Where the machine's power comes from ([defaults] on_battery), as its watcher last said: in every later
-    // collect(). Unknown until set.
-    void setPower(const PowerState &power) { m_power = power; }
-    // Whether someone sits at the computer ([activity]), as its sources last said: in every later collect().
-    void setPresence(const UserPresence &presence) { m_presence = presence; }
+    // The conditions whose facts every collect() puts in its snapshot, as their watchers last said (Monitor) or as
+    // read once (Conditions::readOnce(), before survey()).
+    Conditions &conditions() { return m_conditions; }
 
     // All of it at once, for the monitor's one-shot look (Monitor::lookOnce()): scans the devices,
     // samples the backends, collects.
@@ -79,6 +81,5 @@ private:
     HolderScanner m_scanner;
     GpuBackends m_backends;
     QHash<int, int> m_temperatures; // of the last sampleGpus(), for max_temperature_c
-    PowerState m_power;
-    UserPresence m_presence;
+    Conditions m_conditions;
 };

@@ -1,0 +1,43 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// SPDX-FileCopyrightText: 2026 The idlegpu authors
+#pragma once
+// A condition is a fact about the machine beside its GPUs that can hold every workload back: where its power comes
+// from, whether someone sits at it, whether a user types on a terminal. Each one brings its watcher (started and
+// stopped by the configuration it is given), its fact in the Snapshot and the HoldReason the policy gives when that
+// fact holds the workloads back, so that the monitor and `--status` treat every condition alike (Conditions), as
+// they treat GPU backends through GpuBackend.
+#include "config/config.h"
+#include "model/decision.h"
+#include "model/snapshot.h"
+
+#include <QObject>
+
+class Condition : public QObject
+{
+    Q_OBJECT
+public:
+    // How soon a change of the fact asks for a decision.
+    enum class Rescan {
+        Now,            // it may stop a workload: decide at once
+        Soon,           // with the other events that need no immediate answer (Monitor's coalescing)
+        IfWorkloadRuns, // only a running workload can be concerned: decide at once if one runs, else not at all
+    };
+
+    ~Condition() override;
+
+    // The rule of the policy this fact serves (a HoldReason that can hold every workload, policy/holdwords.h).
+    virtual HoldReason reason() const = 0;
+    // The configuration, at start and at each reload: starts the watcher where the configuration asks for the fact,
+    // stops it (and forgets the fact) where it does not.
+    virtual void configure(const Config &config) = 0;
+    // The monitor's fallback poll (interval_seconds): reads again what no event announces.
+    virtual void poll() {}
+    // A one-shot look (`idlegpu --status`): reads the fact once and at once, as `config` asks; starts no watcher.
+    virtual void readOnce(const Config &config) = 0;
+    // Puts the fact as last read into the snapshot of a scan taken under `config`.
+    virtual void fill(const Config &config, Snapshot &snapshot) const = 0;
+
+Q_SIGNALS:
+    // The fact changed; `rescan` says how soon that matters.
+    void changed(Condition::Rescan rescan);
+};

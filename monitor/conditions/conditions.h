@@ -1,0 +1,44 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// SPDX-FileCopyrightText: 2026 The idlegpu authors
+#pragma once
+// The conditions the policy weighs, one object each, in HoldReason's order: on battery, someone at the computer, a
+// user active on a terminal. The SnapshotCollector owns them; the monitor configures them at each (re)load, polls
+// them at its fallback poll and decides again when one changes; `--status` reads them once.
+#include "base/clock.h"
+#include "conditions/condition.h"
+
+#include <memory>
+#include <vector>
+
+class PresenceCondition;
+
+// Where the conditions read their facts: tests give fixtures.
+struct ConditionSources
+{
+    const Clock *clock = SystemClock::instance();
+    QString sysfsRoot = QStringLiteral("/sys");    // power supplies (on_battery)
+    QString ptsRoot = QStringLiteral("/dev/pts"); // terminals ([tty])
+};
+
+class Conditions
+{
+public:
+    explicit Conditions(const ConditionSources &sources = ConditionSources());
+    ~Conditions();
+    Conditions(const Conditions &) = delete;
+    Conditions &operator=(const Conditions &) = delete;
+
+    const std::vector<std::unique_ptr<Condition>> &all() const { return m_all; }
+    // [activity]: the tray's desktop refines logind's word on it (Monitor::setDesktopIdle).
+    PresenceCondition &presence() const { return *m_presence; }
+
+    // Each condition alike (Condition's calls).
+    void configure(const Config &config);
+    void poll();
+    void readOnce(const Config &config);
+    void fill(const Config &config, Snapshot &snapshot) const;
+
+private:
+    std::vector<std::unique_ptr<Condition>> m_all;
+    PresenceCondition *m_presence; // one of m_all
+};

@@ -1,0 +1,39 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// SPDX-FileCopyrightText: 2026 The idlegpu authors
+#pragma once
+// The presence condition is whether someone sits at the computer ([activity] pause_while_active): a LogindPresence
+// while the key asks for it, refined by what the tray's desktop reports (Presence::combine), Snapshot::presence and
+// HoldReason::OwnerPresent.
+#include "base/clock.h"
+#include "conditions/condition.h"
+#include "conditions/logindpresence.h"
+
+#include <memory>
+
+class PresenceCondition : public Condition
+{
+    Q_OBJECT
+public:
+    explicit PresenceCondition(const Clock *clock);
+    ~PresenceCondition() override;
+
+    HoldReason reason() const override { return HoldReason::OwnerPresent; }
+    void configure(const Config &config) override;
+    // Asks logind once (kReadOnceTimeoutMs at most); the desktop's own idle time is the tray's alone to ask.
+    void readOnce(const Config &config) override;
+    void fill(const Config &config, Snapshot &snapshot) const override;
+
+    // What the tray's desktop says of its session: refines logind's word. Ignored while pause_while_active is off.
+    void setDesktopIdle(const DesktopIdleReport &report);
+
+    static constexpr int kReadOnceTimeoutMs = 1000;
+
+private:
+    // logind's or the desktop's word changed: combine them, and say how soon that matters.
+    void update();
+
+    const Clock *m_clock;
+    std::unique_ptr<LogindPresence> m_logind; // while pause_while_active is on
+    DesktopIdleReport m_desktopIdle;
+    UserPresence m_presence; // combined
+};
