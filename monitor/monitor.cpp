@@ -124,6 +124,7 @@ Monitor::Monitor(const QString &configPath, WorkloadRunner *runner, const Clock 
     m_metrics = new MetricsTextFile([this] { return renderMetrics(); }, this);
     connect(this, &Monitor::stateChanged, m_metrics, &MetricsTextFile::changed);
 
+    m_collector.conditions().setParent(this);
     for (const auto &condition : m_collector.conditions().all())
         connect(condition.get(), &Condition::changed, this, &Monitor::onConditionChanged);
 

@@ -10,7 +10,7 @@ void BatteryCondition::configure(const Config &config)
 {
     const bool wanted = config.onBattery == OnBattery::Pause;
     if (wanted && !m_watcher) {
-        m_watcher = std::make_unique<PowerSupplyWatcher>(m_sysfsRoot);
+        m_watcher = std::make_unique<PowerSupplyWatcher>(m_sysfsRoot, this);
         connect(m_watcher.get(), &PowerSupplyWatcher::changed, this, [this](const PowerState &power) {
             m_power = power;
             // Not urgent as a foreign open is: coalesced with other events, or taken by the poll's own scan.

@@ -12,6 +12,8 @@
 
 #include <QObject>
 
+// A condition's watcher is owned by the condition (std::unique_ptr) and is its QObject child too, so that it lives on
+// the condition's thread and the owner's findChild() finds it.
 class Condition : public QObject
 {
     Q_OBJECT

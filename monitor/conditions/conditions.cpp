@@ -23,6 +23,12 @@ Conditions::Conditions(const ConditionSources &sources)
 
 Conditions::~Conditions() = default;
 
+void Conditions::setParent(QObject *parent)
+{
+    for (const auto &condition : m_all)
+        condition->setParent(parent);
+}
+
 void Conditions::configure(const Config &config)
 {
     for (const auto &condition : m_all)

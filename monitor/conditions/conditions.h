@@ -32,6 +32,10 @@ public:
     // [activity]: the tray's desktop refines logind's word on it (Monitor::setDesktopIdle).
     PresenceCondition &presence() const { return *m_presence; }
 
+    // The QObject the conditions live under, the Monitor: they stay owned here, but move to its thread with it, and
+    // its findChild() finds them and their watchers.
+    void setParent(QObject *parent);
+
     // Each condition alike (Condition's calls).
     void configure(const Config &config);
     void poll();

@@ -19,7 +19,7 @@ PresenceCondition::~PresenceCondition() = default;
 void PresenceCondition::configure(const Config &config)
 {
     if (config.activity.pauseWhileActive && !m_logind) {
-        m_logind = std::make_unique<LogindPresence>(m_clock);
+        m_logind = std::make_unique<LogindPresence>(m_clock, this);
         connect(m_logind.get(), &LogindPresence::changed, this, &PresenceCondition::update);
         m_logind->start();
     } else if (!config.activity.pauseWhileActive && m_logind) {
