@@ -754,9 +754,9 @@ void TestTrayIcon::tooHotGpuLine()
     TrayController controller(&trayIcon);
     controller.applyState(state, kNowMs, kWallNow);
     QCOMPARE(findAction(controller.menu(), QStringLiteral("gpuActivity"), 0)->text(),
-             QStringLiteral("idle — too hot, runs again below 81 °C"));
+             QStringLiteral("idle — too hot: runs again below 81 °C"));
     QCOMPARE(controller.toolTip().section(QLatin1Char('\n'), 1, 1),
-             QStringLiteral("GPU 0: idle — too hot (87 °C), runs again below 81 °C"));
+             QStringLiteral("GPU 0: idle — too hot (87 °C): runs again below 81 °C"));
     const int built = controller.menuRebuildCount();
     state.snapshot.temperatures[0] = 86;
     controller.applyState(state, kNowMs, kWallNow);

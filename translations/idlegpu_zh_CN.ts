@@ -551,6 +551,14 @@
         <source>, </source>
         <translation>，</translation>
     </message>
+    <message>
+        <source>too hot: runs again below %1 °C</source>
+        <translation>温度过高：低于 %1 °C 后再运行</translation>
+    </message>
+    <message>
+        <source>too hot (%1 °C): runs again below %2 °C</source>
+        <translation>温度过高（%1 °C）：低于 %2 °C 后再运行</translation>
+    </message>
 </context>
 <context>
     <name>MetricGraph</name>
@@ -988,14 +996,6 @@ The previous configuration stays in force.</source>
     <message>
         <source>idle — paused</source>
         <translation>空闲 — 已暂停</translation>
-    </message>
-    <message>
-        <source>idle — too hot (%1 °C), runs again below %2 °C</source>
-        <translation>空闲 — 温度过高（%1 °C），低于 %2 °C 后再运行</translation>
-    </message>
-    <message>
-        <source>idle — too hot, runs again below %1 °C</source>
-        <translation>空闲 — 温度过高，低于 %1 °C 后再运行</translation>
     </message>
     <message>
         <source>compute client</source>

@@ -551,6 +551,14 @@
         <source>, </source>
         <translation>，</translation>
     </message>
+    <message>
+        <source>too hot: runs again below %1 °C</source>
+        <translation>溫度過高：低於 %1 °C 後再執行</translation>
+    </message>
+    <message>
+        <source>too hot (%1 °C): runs again below %2 °C</source>
+        <translation>溫度過高（%1 °C）：低於 %2 °C 後再執行</translation>
+    </message>
 </context>
 <context>
     <name>MetricGraph</name>
@@ -988,14 +996,6 @@ The previous configuration stays in force.</source>
     <message>
         <source>idle — paused</source>
         <translation>閒置 — 已暫停</translation>
-    </message>
-    <message>
-        <source>idle — too hot (%1 °C), runs again below %2 °C</source>
-        <translation>閒置 — 溫度過高（%1 °C），低於 %2 °C 後再執行</translation>
-    </message>
-    <message>
-        <source>idle — too hot, runs again below %1 °C</source>
-        <translation>閒置 — 溫度過高，低於 %1 °C 後再執行</translation>
     </message>
     <message>
         <source>compute client</source>

@@ -112,4 +112,14 @@ QString ofDecision(const Decision &decision, Language language)
     return of({decision.hold, decision.holdEndsAt, decision.activeUsers}, language);
 }
 
+QString tooHot(std::optional<int> celsius, int runsAgainBelowCelsius, Language language)
+{
+    if (!celsius)
+        return say(QT_TRANSLATE_NOOP("HoldWords", "too hot: runs again below %1 °C"), language)
+            .arg(runsAgainBelowCelsius);
+    return say(QT_TRANSLATE_NOOP("HoldWords", "too hot (%1 °C): runs again below %2 °C"), language)
+        .arg(*celsius)
+        .arg(runsAgainBelowCelsius);
+}
+
 } // namespace HoldWords

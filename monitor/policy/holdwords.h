@@ -1,13 +1,15 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // SPDX-FileCopyrightText: 2026 The idlegpu authors
 #pragma once
-// The words of the rules that can hold every workload back at once (HoldReason's Paused to TerminalUser), written
-// once. The policy puts them in its decision in English, which the log and --status print; the tray and the status
-// window show their translation (context "HoldWords" in translations/).
+// The words of the rules that can hold every workload back at once (HoldReason's Paused to TerminalUser) and of a GPU
+// too hot (TooHot), written once. The policy puts them in its decision in English, which the log and --status print;
+// the tray and the status window show their translation (context "HoldWords" in translations/).
 #include "model/decision.h"
 
 #include <QDateTime>
 #include <QStringList>
+
+#include <optional>
 
 namespace HoldWords {
 
@@ -34,5 +36,9 @@ QString of(const Facts &facts, Language language);
 
 // The words of the decision's hold (Decision::hold, holdEndsAt, activeUsers); empty when none holds.
 QString ofDecision(const Decision &decision, Language language);
+
+// A GPU too hot (max_temperature_c), with its reading where known: "too hot (87 °C): runs again below 81 °C".
+// The policy says which GPU ("GPU 0 is ..."), the GUI's line of a GPU puts them after "idle — ".
+QString tooHot(std::optional<int> celsius, int runsAgainBelowCelsius, Language language);
 
 } // namespace HoldWords

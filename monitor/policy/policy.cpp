@@ -73,11 +73,9 @@ QString missingGpuReason(int gpu)
 
 QString hotReason(int gpu, std::optional<int> celsius, int maxCelsius)
 {
-    const QString now = celsius ? QStringLiteral(" (%1 °C)").arg(*celsius) : QString();
-    return QStringLiteral("GPU %1 is too hot%2: runs again below %3 °C")
+    return QStringLiteral("GPU %1 is %2")
         .arg(gpu)
-        .arg(now)
-        .arg(maxCelsius - Config::kCoolDownCelsius + 1);
+        .arg(HoldWords::tooHot(celsius, maxCelsius - Config::kCoolDownCelsius + 1, HoldWords::Language::English));
 }
 
 QString mib(qint64 bytes)

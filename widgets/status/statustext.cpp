@@ -199,9 +199,9 @@ QString StatusText::gpuActivity(const GpuStatus &gpu, const MonitorState &state,
         if (gpu.tooHot) {
             const int below = state.config.maxTemperatureC - Config::kCoolDownCelsius + 1;
             const auto celsius = state.snapshot.temperatures.constFind(gpu.index);
-            if (countdown && celsius != state.snapshot.temperatures.cend())
-                return tr("idle — too hot (%1 °C), runs again below %2 °C").arg(*celsius).arg(below);
-            return tr("idle — too hot, runs again below %1 °C").arg(below);
+            const bool withReading = countdown && celsius != state.snapshot.temperatures.cend();
+            return tr("idle — %1").arg(HoldWords::tooHot(withReading ? std::optional(*celsius) : std::nullopt, below,
+                                                        HoldWords::Language::Translated));
         }
         if (gpu.reason.isEmpty())
             return tr("idle");
