@@ -88,11 +88,7 @@ unsigned long long processStartTicks(const QString &procRoot, qint64 pid)
 
 Monitor::Monitor(const QString &configPath, WorkloadRunner *runner, const Clock *clock, const MonitorPaths &paths,
                  QObject *parent)
-    : QObject(parent),
-      m_runner(runner),
-      m_clock(clock),
-      m_selfPid(::getpid()),
-      m_inferHiddenHolders(::geteuid() != 0),
+    : QObject(parent), m_runner(runner), m_clock(clock), m_selfPid(::getpid()), m_inferHiddenHolders(::geteuid() != 0),
       m_collector(paths, clock)
 {
     m_pollTimer = new QTimer(this);

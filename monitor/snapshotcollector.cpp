@@ -6,8 +6,7 @@
 
 SnapshotCollector::SnapshotCollector(const MonitorPaths &paths, const Clock *clock)
     : m_paths(paths), m_scanner(paths.procRoot), m_conditions({clock, paths.sysfsRoot, paths.ptsRoot})
-{
-}
+{}
 
 DeviceNodes SnapshotCollector::scanDevices(const Config &config) const
 {

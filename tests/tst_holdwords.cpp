@@ -187,7 +187,8 @@ void TestHoldWords::tooHotSameWordsEverywhere()
     window.applyState(state, kNowMs, wallNow);
     window.show(); // a hidden window fills no widget
     QVERIFY(window.card(0));
-    QCOMPARE(window.card(0)->findChild<QLabel *>(QStringLiteral("activity"))->text(), QStringLiteral("idle — ") + words);
+    QCOMPARE(window.card(0)->findChild<QLabel *>(QStringLiteral("activity"))->text(),
+             QStringLiteral("idle — ") + words);
 }
 
 // The words belong to the rules that can hold every workload at once; the others are worded by the policy with their

@@ -633,17 +633,17 @@ void TestTrayIcon::holdReasonShown_data()
     const QDateTime monday(QDate(2026, 11, 9), QTime(18, 0));
     QTest::newRow("owner present") << present << QDateTime() << QStringList()
                                    << QStringLiteral("Paused: you are at the computer");
-    QTest::newRow("outside the schedule") << schedule << monday << QStringList()
-                                          << QStringLiteral("Paused: outside the schedule until Mon 18:00");
+    QTest::newRow("outside the schedule")
+        << schedule << monday << QStringList() << QStringLiteral("Paused: outside the schedule until Mon 18:00");
     QTest::newRow("outside the schedule, no end") << schedule << QDateTime() << QStringList()
                                                   << QStringLiteral("Paused: outside the schedule");
     QTest::newRow("on battery") << battery << QDateTime() << QStringList()
                                 << QStringLiteral("Paused: the computer runs on battery");
     QTest::newRow("terminal user") << terminal << QDateTime() << QStringList()
                                    << QStringLiteral("Paused: a user is active on a terminal");
-    QTest::newRow("terminal users named") << terminal << QDateTime()
-                                          << QStringList{QStringLiteral("alice"), QStringLiteral("bob")}
-                                          << QStringLiteral("Paused: users alice, bob are active on a terminal");
+    QTest::newRow("terminal users named")
+        << terminal << QDateTime() << QStringList{QStringLiteral("alice"), QStringLiteral("bob")}
+        << QStringLiteral("Paused: users alice, bob are active on a terminal");
 }
 
 // Each reason: its line heads the tooltip and the menu (not the policy's English), the GPUs say "idle — paused",

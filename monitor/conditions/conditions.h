@@ -16,7 +16,7 @@ class PresenceCondition;
 struct ConditionSources
 {
     const Clock *clock = SystemClock::instance();
-    QString sysfsRoot = QStringLiteral("/sys");    // power supplies (on_battery)
+    QString sysfsRoot = QStringLiteral("/sys");   // power supplies (on_battery)
     QString ptsRoot = QStringLiteral("/dev/pts"); // terminals ([tty])
 };
 

@@ -4,7 +4,6 @@
 
 #include "policy/holdwords.h"
 
-
 QString StatusText::overallTitle(OverallState state)
 {
     switch (state) {
@@ -200,8 +199,9 @@ QString StatusText::gpuActivity(const GpuStatus &gpu, const MonitorState &state,
             const int below = state.config.maxTemperatureC - Config::kCoolDownCelsius + 1;
             const auto celsius = state.snapshot.temperatures.constFind(gpu.index);
             const bool withReading = countdown && celsius != state.snapshot.temperatures.cend();
-            return tr("idle — %1").arg(HoldWords::tooHot(withReading ? std::optional(*celsius) : std::nullopt, below,
-                                                        HoldWords::Language::Translated));
+            return tr("idle — %1")
+                .arg(HoldWords::tooHot(withReading ? std::optional(*celsius) : std::nullopt, below,
+                                       HoldWords::Language::Translated));
         }
         if (gpu.reason.isEmpty())
             return tr("idle");
