@@ -12,6 +12,8 @@
 #include <QTemporaryDir>
 #include <QTest>
 
+#include <algorithm>
+
 #include <pwd.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -123,6 +125,7 @@ private slots:
     void readsWithoutTemporaryFile();
     void survivesGarbage();
     void capsDiagnostics();
+    void diagnosticsInFileOrder();
     void locatesOverride();
     void locatesNewFileFirst();
     void locatesLegacyFile();
@@ -1189,6 +1192,27 @@ void TestConfig::capsDiagnostics()
     QCOMPARE(result.diagnostics.size(), 201);
     QCOMPARE(result.diagnostics.last().toString(),
              QStringLiteral("test.conf: error: 1 more errors and 100 more warnings not shown"));
+}
+
+// The reader goes by the key table's rows; a user fixes a file from the top: the messages come in the file's order.
+void TestConfig::diagnosticsInFileOrder()
+{
+    const ConfigLoadResult result = ConfigLoader::parse("[defaults]\n"
+                                                        "max_temperature_c = 400\n"
+                                                        "interval_seconds = soon\n"
+                                                        "bogus = 1\n"
+                                                        "[process-x]\n"
+                                                        "gpus = 0,x\n"
+                                                        "cmd = sleep 1\n"
+                                                        "user = nobody\n",
+                                                        testFile);
+    QList<int> lines;
+    for (const ConfigDiagnostic &diagnostic : result.diagnostics)
+        lines.append(diagnostic.line);
+    // Who runs the test decides whether user= adds a message of its own: the others are fixed.
+    for (int line : {2, 3, 4, 6})
+        QVERIFY2(lines.contains(line), qPrintable(QStringLiteral("no message about line %1").arg(line)));
+    QVERIFY2(std::is_sorted(lines.begin(), lines.end()), qPrintable(QDebug::toString(lines)));
 }
 
 void TestConfig::locatesOverride()

@@ -10,6 +10,8 @@
 #include <QFileInfo>
 #include <QSet>
 
+#include <algorithm>
+
 #include <unistd.h>
 
 namespace {
@@ -45,6 +47,12 @@ public:
         if (config.slurm.node.isEmpty())
             config.slurm.node = shortHostName();
         checkMetricsFolder();
+        // In the file's order, as a user fixes them: the reader goes by sections and the key table's rows.
+        // Messages about the whole file (line 0) come after those about a line.
+        std::stable_sort(m_state.result.diagnostics.begin(), m_state.result.diagnostics.end(),
+                         [](const ConfigDiagnostic &a, const ConfigDiagnostic &b) {
+                             return unsigned(a.line - 1) < unsigned(b.line - 1); // line 0 wraps to the largest
+                         });
         if (m_state.droppedErrors + m_state.droppedWarnings > 0)
             m_state.result.diagnostics.append(
                 {m_state.droppedErrors > 0 ? ConfigDiagnostic::Error : ConfigDiagnostic::Warning, config.filePath, 0,
