@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // SPDX-FileCopyrightText: 2026 The idlegpu authors
 #pragma once
-// How idlegpu keeps hold of every process of a workload, so that none outlives the workload's stop even when its
-// idlegpu-reaper is gone (killed, crashed):
+// The containment that keeps hold of every process of a workload, so that none outlives the workload's stop even
+// when its idlegpu-reaper is gone (killed, crashed):
 //  - idlegpu is a child subreaper: what a dead reaper leaves is re-parented to idlegpu, not to init, and stays
 //    findable (its session, its descendants, idlegpu's own children) for the sweep (run/workloadsweep.h);
 //  - where systemd is the service manager, cgroup v2 is mounted alone, and idlegpu's cgroup was delegated to it
@@ -18,6 +18,7 @@ class QObject;
 
 #include <sys/types.h>
 
+// The functions that set up the containment for this process.
 namespace Containment {
 
 // PR_SET_CHILD_SUBREAPER for this process: at the start of main, before any child exists.

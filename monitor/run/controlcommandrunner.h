@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // SPDX-FileCopyrightText: 2026 The idlegpu authors
 #pragma once
-// Runs workloads that are services pausing themselves (BOINC, Folding@home): idlegpu never runs the service, it lends
-// it the GPUs with start_cmd= and takes them back with stop_cmd=. Each command runs as a workload's process would
-// (a LaunchPlan through idlegpu-reaper: user=, env=, dir=, no shell, output to log=), for at most
+// The runner of workloads that are services which pause themselves (BOINC, Folding@home): idlegpu never runs the
+// service; it lends it the GPUs with start_cmd= and takes them back with stop_cmd=. Each command runs as a workload's
+// process would (a LaunchPlan through idlegpu-reaper: user=, env=, dir=, no shell, output to log=), for at most
 // command_timeout_seconds (then its whole tree is killed).
 //
 //   Stopped ─start()─► Running (start_cmd runs) ─exit 0─► Running (lent) ─stop()─► Stopping (stop_cmd runs)
@@ -22,6 +22,7 @@
 
 struct ControlCommandEntry;
 
+// The runner that lends GPUs to a service with its start_cmd= and takes them back with its stop_cmd=.
 class ControlCommandRunner : public ReaperRunnerOf<ControlCommandEntry>
 {
     Q_OBJECT
@@ -62,6 +63,7 @@ private:
 struct ControlCommandEntry : ReaperRunner::Entry
 {
     using Command = ControlCommandRunner::Command;
+    // Where the workload stands in the diagram at the top of this file.
     enum class Phase {
         Idle,       // not lent: Stopped or BackingOff
         Starting,   // start_cmd runs (runtime: Running, or Stopping once stop() came)

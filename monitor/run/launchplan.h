@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // SPDX-FileCopyrightText: 2026 The idlegpu authors
 #pragma once
-// How one workload is started, worked out before anything runs. The monitor's runs (ProcessRunner) and the
-// settings dialog's test runs both start what a plan says, so a test run is the run it previews.
+// The plan of how one workload is started, worked out before anything runs. The monitor's runs (ProcessRunner) and
+// the settings dialog's test runs both start what a plan says, so a test run is the run it previews.
 //
 // A workload always runs under idlegpu-reaper (reaper/reaper.cpp): it gets a session of its own, and its whole
 // tree ends when the reaper is told to or when idlegpu dies. With user= naming another user (idlegpu as root),
@@ -35,8 +35,11 @@ struct LaunchContext
     UserLookup users;             // who idlegpu runs as and the accounts user= may name
 };
 
+// The plan of one workload's start: the reaper's arguments, the workload's environment, or the problem that keeps
+// it from starting.
 struct LaunchPlan
 {
+    // The reason a plan is not ready, if any.
     enum Problem {
         Ready,
         NoCommand,     // cmd= split into no words

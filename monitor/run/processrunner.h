@@ -1,12 +1,12 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // SPDX-FileCopyrightText: 2026 The idlegpu authors
 #pragma once
-// Runs each workload as a supervised process through idlegpu-reaper (see reaper/reaper.cpp), which puts it
-// in a session of its own, adopts anything that forks away, and ends the whole tree when told to or when
-// idlegpu dies (even by SIGKILL). When the reaper itself is gone, what it left is swept (run/workloadsweep.h)
-// before the workload counts as stopped; where idlegpu has a delegated cgroup (run/containment.h), each workload
-// runs in a cgroup of its own. How it starts is a LaunchPlan (run/launchplan.h); its log= file is written by a log
-// writer of the reaper's, as the workload's user, outside the workload's tree and cgroup (run/workloadlog.h).
+// The runner of cmd= workloads: it runs each as a supervised process through idlegpu-reaper (see reaper/reaper.cpp),
+// which puts it in a session of its own, adopts anything that forks away, and ends the whole tree when told to or when
+// idlegpu dies (even by SIGKILL). When the reaper itself is gone, what it left is swept (run/workloadsweep.h) before
+// the workload counts as stopped; where idlegpu has a delegated cgroup (run/containment.h), each workload runs in a
+// cgroup of its own. How it starts is a LaunchPlan (run/launchplan.h); its log= file is written by a log writer of the
+// reaper's, as the workload's user, outside the workload's tree and cgroup (run/workloadlog.h).
 #include "run/reaperrunner.h"
 
 #include <QTimer>

@@ -16,6 +16,7 @@
 #include <map>
 #include <memory>
 
+// The base of the runners whose commands run through idlegpu-reaper.
 class ReaperRunner : public WorkloadRunner
 {
     Q_OBJECT

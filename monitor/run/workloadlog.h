@@ -24,6 +24,7 @@
 
 class QSocketNotifier;
 
+// idlegpu's end of the log socket to one run's log writer.
 class WorkloadLog
 {
 public:

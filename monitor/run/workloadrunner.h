@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // SPDX-FileCopyrightText: 2026 The idlegpu authors
 #pragma once
-// The runner behind an interface: the monitor's tests use a fake; the real one is a RunnerRouter
+// The runner behind an interface, so that the monitor's tests can use a fake. The real one is a RunnerRouter
 // (slurm/runnerrouter.h) that hands each workload to the runner of its kind: ProcessRunner runs processes,
 // ControlCommandRunner a service's start_cmd and stop_cmd, SlurmLender releases and holds GPUs in a Slurm queue.
 #include "config/config.h"
@@ -11,6 +11,7 @@
 #include <QHash>
 #include <QObject>
 
+// The interface through which the monitor starts and stops workloads and reads their state.
 class WorkloadRunner : public QObject
 {
     Q_OBJECT

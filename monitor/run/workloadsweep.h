@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // SPDX-FileCopyrightText: 2026 The idlegpu authors
 #pragma once
-// Ends what a workload left when its idlegpu-reaper is gone (killed by a user or the OOM killer, crashed): the reaper
+// The sweep that ends what a workload left when its idlegpu-reaper is gone (killed by a user or the OOM killer,
+// crashed): the reaper
 // ends the workload's tree itself whenever it can, so a sweep finds nothing after a normal exit, but a reaper killed
 // by SIGKILL leaves the whole tree running. idlegpu, a child subreaper (run/containment.h), then holds it:
 //  - every process in the workload's session or process group (both are the dead reaper's pid);
@@ -23,10 +24,12 @@
 #include <set>
 #include <utility>
 
+// The sweep that ends what a workload left after its reaper died, as described above.
 class WorkloadSweep : public QObject
 {
     Q_OBJECT
 public:
+    // The workload to sweep and the dead reaper that ran it.
     struct Target
     {
         QString name;                           // the workload, for the log
