@@ -33,6 +33,7 @@
 #include <optional>
 #include <sys/types.h>
 
+// The guard file's format, its reading and writing, and the hooks' verdicts on it.
 namespace SlurmGuard {
 
 // Every drain idlegpu makes starts with this: idlegpu resumes a node drained so, and no other.
@@ -54,6 +55,7 @@ struct ProcessId
     bool operator==(const ProcessId &) const = default;
 };
 
+// One GPU as the guard file describes it.
 struct GuardGpu
 {
     int index = -1; // idlegpu's GPU index, the N of nvidiaN
@@ -67,6 +69,7 @@ struct GuardGpu
     bool operator==(const GuardGpu &) const = default;
 };
 
+// The whole contents of a guard file: who wrote it, when, and each GPU.
 struct Heartbeat
 {
     qint64 pid = 0;
@@ -100,6 +103,7 @@ QByteArray toJson(const Heartbeat &heartbeat);
 // device path, too many GPUs. Never trusts a size or a count it reads.
 std::optional<Heartbeat> parse(const QByteArray &text, QString *error);
 
+// The result of reading a guard file: the heartbeat, or why there is none.
 struct ReadResult
 {
     QString path;                       // <folder>/slurm-<node>.guard
@@ -131,6 +135,7 @@ struct PrologJob
 // What the Prolog does with a job, and why.
 struct PrologVerdict
 {
+    // What the Prolog does.
     enum class Action {
         Run,    // the job may run
         Refuse, // a GPU of the job is busy: the job goes back to the queue, the node stays as it is

@@ -18,6 +18,7 @@ class QTimer;
 
 namespace SlurmGuard {
 
+// The writer of a running monitor's guard file.
 class GuardKeeper : public QObject
 {
     Q_OBJECT

@@ -13,6 +13,7 @@
 #include <map>
 #include <memory>
 
+// The WorkloadRunner that hands each workload to the runner of its kind.
 class RunnerRouter : public WorkloadRunner
 {
     Q_OBJECT

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // SPDX-FileCopyrightText: 2026 The idlegpu authors
 #pragma once
-// The Slurm commands idlegpu runs, as argument lists (no shell), what their output says, and the lines an admin
-// pastes into slurm.conf and gres.conf (--print-slurm-conf). Pure: no process is started here.
+// The Slurm commands that idlegpu runs, as argument lists (no shell), what their output says, and the lines that an
+// admin pastes into slurm.conf and gres.conf (--print-slurm-conf). It is pure: no process is started here.
 #include "config/config.h"
 #include "model/snapshot.h"
 #include "slurm/slurmjobs.h"
@@ -11,6 +11,7 @@
 
 #include <optional>
 
+// The Slurm commands, their parsers and the configuration lines, all pure.
 namespace Slurm {
 
 // salloc --no-shell -p owner -w NODE --gres=gpu:gpuN:1 -c 1 -J idlegpu-hold-gpuN: a job of the owner partition on

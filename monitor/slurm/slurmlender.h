@@ -51,6 +51,7 @@ struct SlurmCommands
     int holdTimeoutMs = 10'000;
 };
 
+// The runner that lends each GPU to the lab's Slurm queue and holds it for the owner.
 class SlurmLender : public WorkloadRunner
 {
     Q_OBJECT
