@@ -18,6 +18,7 @@
 class QTimer;
 class SnapshotCollector;
 
+// The sampler that asks the GPU backends the monitor's slow questions on its own timers.
 class GpuSampler : public QObject
 {
     Q_OBJECT

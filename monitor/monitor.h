@@ -43,6 +43,7 @@ namespace SlurmGuard {
 class GuardKeeper;
 }
 
+// idlegpu's engine, as described above.
 class Monitor : public QObject
 {
     Q_OBJECT

@@ -32,6 +32,7 @@ using MonitorFactory = std::function<MonitorParts()>;
 
 class MonitorWorker;
 
+// The owner of the monitor's thread, which the tray talks to instead of the monitor itself.
 class MonitorHost : public QObject
 {
     Q_OBJECT

@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // SPDX-FileCopyrightText: 2026 The idlegpu authors
 #pragma once
-// Assembles what one scan sees: the GPUs under device_root, the processes holding their nodes, what the GPU
-// backends say of those holders, and the facts of the conditions (power, presence, terminals). The one place the monitor, `--status` and the settings
-// dialog take a Snapshot from, so that they cannot disagree about a GPU.
+// The collector that assembles what one scan sees: the GPUs under device_root, the processes that hold their nodes,
+// what the GPU backends say of those holders, and the facts of the conditions (power, presence, terminals). It is the
+// one place where the monitor, `--status` and the settings dialog take a Snapshot from, so that they cannot disagree
+// about a GPU.
 #include "backends/gpubackend.h"
 #include "base/clock.h"
 #include "conditions/conditions.h"
@@ -13,6 +14,7 @@
 
 #include <functional>
 
+// The places where a collector reads and writes; tests and the demo point them elsewhere.
 struct MonitorPaths
 {
     QString procRoot = QStringLiteral("/proc");
@@ -28,6 +30,7 @@ struct MonitorPaths
     QString slurmGuardFolder = QString();
 };
 
+// The assembler of one scan's Snapshot, as described above.
 class SnapshotCollector
 {
 public:
@@ -50,6 +53,7 @@ public:
     // vendor library's state; sampledAtMs is left to the caller. Its temperatures go into every later collect().
     GpuMetrics sampleGpus();
 
+    // The monitor's calls into a scan while it runs.
     struct Hooks
     {
         // Each visible holder the moment the scan finds it, before the rest of /proc is read: the monitor stops a

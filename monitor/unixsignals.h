@@ -7,6 +7,7 @@
 
 class QSocketNotifier;
 
+// The watcher that turns SIGTERM, SIGINT and SIGHUP into Qt signals.
 class UnixSignalWatcher : public QObject
 {
     Q_OBJECT
