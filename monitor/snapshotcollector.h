@@ -23,10 +23,10 @@ struct MonitorPaths
     // (<sysfsRoot>/class/drm/renderDN/device); tests point it at a fixture.
     QString sysfsRoot = QStringLiteral("/sys");
     // Where the monitor keeps its WorkLedger across restarts (LedgerStore; the app gives LedgerStore::defaultPath()),
-    // which Monitor::lookOnce() only reads; empty: in memory only (tests, the demo).
+    // which Monitor::lookOnce() only reads; empty means in memory only (tests, the demo).
     QString ledgerPath = QString();
     // Where the monitor writes its heartbeat for Slurm's prolog and health check while [slurm] is enabled
-    // (slurm/guardfile.h; the app gives rootRuntimeFolderPath()); empty: none (tests, the demo).
+    // (slurm/guardfile.h; the app gives rootRuntimeFolderPath()); empty means none (tests, the demo).
     QString slurmGuardFolder = QString();
 };
 

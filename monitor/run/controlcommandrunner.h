@@ -27,7 +27,7 @@ class ControlCommandRunner : public ReaperRunnerOf<ControlCommandEntry>
 {
     Q_OBJECT
 public:
-    // reaperPath: the idlegpu-reaper executable; empty: defaultReaperPath().
+    // reaperPath: the idlegpu-reaper executable; empty means defaultReaperPath().
     explicit ControlCommandRunner(const Clock *clock = SystemClock::instance(), const QString &reaperPath = QString(),
                                   QObject *parent = nullptr);
     ~ControlCommandRunner() override; // a command still running gets SIGTERM through its reaper (no waiting)

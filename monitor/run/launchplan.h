@@ -31,7 +31,7 @@ struct LaunchContext
 {
     QString reaperPath;
     QHash<int, QString> gpuUuids; // by index, where a backend named them (CUDA_VISIBLE_DEVICES takes them)
-    QList<GpuDevice> gpuDevices;  // the GPUs with their vendors; empty: every index is an NVIDIA GPU
+    QList<GpuDevice> gpuDevices;  // the GPUs with their vendors; if empty, every index is NVIDIA's
     UserLookup users;             // who idlegpu runs as and the accounts user= may name
 };
 
@@ -56,10 +56,10 @@ struct LaunchPlan
     QString program;       // the reaper
     QStringList arguments; // the reaper's, then "--", the workload's program and its arguments
     QProcessEnvironment environment; // the workload's (the reaper gets reaperEnvironment())
-    QString logPath;       // log=, made absolute; empty: none
+    QString logPath;       // log=, made absolute; empty means none
     QString reaperFolder;  // where the reaper starts: the working folder, or "/" when it enters it as the user
     QString workingFolder; // where the workload runs
-    std::optional<UserAccount> switchTo; // the user the workload drops to; none: the one idlegpu runs as
+    std::optional<UserAccount> switchTo; // the user the workload drops to; none means the one idlegpu runs as
 
     bool ready() const { return problem == Ready; }
     // Why it cannot start, as idlegpu's log says it ("command not found: miner-run"); empty when ready.

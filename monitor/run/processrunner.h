@@ -18,7 +18,7 @@ class ProcessRunner : public ReaperRunnerOf<ProcessRunnerEntry>
 {
     Q_OBJECT
 public:
-    // reaperPath: the idlegpu-reaper executable; empty: defaultReaperPath().
+    // reaperPath: the idlegpu-reaper executable; empty means defaultReaperPath().
     explicit ProcessRunner(const Clock *clock = SystemClock::instance(), const QString &reaperPath = QString(),
                            QObject *parent = nullptr);
     ~ProcessRunner() override; // kills what still runs (no waiting): the reaper ends the trees
@@ -26,8 +26,8 @@ public:
     bool start(const WorkloadConfig &config, const QList<int> &gpus, bool allGpus) override;
     void stop(const QString &id, const QString &reason) override;
 
-    // The folder the workloads' cgroups are made in (the default: Containment::workloadCgroupParent()); empty:
-    // none, the session sweep alone. For tests, which inject a cgroup v2 folder of their own.
+    // Sets the folder that the workloads' cgroups are made in (by default Containment::workloadCgroupParent()); empty
+    // means none, with the session sweep alone. For tests, which inject a cgroup v2 folder of their own.
     void setCgroupParent(const QString &folder) { m_cgroupParent = folder; }
 
     // A run longer than this resets the backoff.
@@ -56,7 +56,7 @@ struct ProcessRunnerEntry : ReaperRunner::Entry
     bool killRequested = false; // the escalation has sent SIGUSR1
     bool stopRequested = false;
     QByteArray partialLine;     // output after the last newline, capped
-    QString cgroup;             // the workload's own cgroup while it runs and is swept; empty: none
+    QString cgroup;             // the workload's own cgroup while it runs and is swept; empty if none
     unsigned long long reaperStartTime = 0;
     WorkloadSweep *sweep = nullptr; // after the reaper ended: what it left, still being ended
 };

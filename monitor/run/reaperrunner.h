@@ -59,7 +59,7 @@ public:
     };
 
 protected:
-    // reaperPath: the idlegpu-reaper executable; empty: defaultReaperPath().
+    // reaperPath: the idlegpu-reaper executable; empty means defaultReaperPath().
     ReaperRunner(const Clock *clock, const QString &reaperPath, QObject *parent);
 
     // Where the plans of this runner's commands start from.

@@ -34,10 +34,10 @@ public:
     {
         QString name;                           // the workload, for the log
         pid_t reaperPid = 0;                    // the dead reaper: the workload's session and process group
-        unsigned long long reaperStartTime = 0; // its start in clock ticks after boot (/proc/<pid>/stat); 0: unknown
-        QString cgroup;                         // the workload's cgroup folder; empty: none
+        unsigned long long reaperStartTime = 0; // its start in clock ticks after boot (/proc/<pid>/stat); 0 if unknown
+        QString cgroup;                         // the workload's cgroup folder; empty if none
         QString reaperName = QStringLiteral("idlegpu-reaper"); // live supervisors are never taken for orphans
-        int graceMs = 10'000;                   // SIGTERM, then SIGKILL after this; 0: SIGKILL at once
+        int graceMs = 10'000;                   // SIGTERM, then SIGKILL after this; 0 means SIGKILL at once
     };
 
     explicit WorkloadSweep(const Target &target, QObject *parent = nullptr);

@@ -26,7 +26,7 @@ public:
     // Well within kCurrentForMs, after which the prolog takes idlegpu for hung.
     static constexpr int kBeatMs = 1000;
 
-    // `folder`: MonitorPaths::slurmGuardFolder; empty: nothing is ever written. `verdicts`: the GPUs with the
+    // `folder`: MonitorPaths::slurmGuardFolder; empty means that nothing is ever written. `verdicts`: the GPUs with the
     // monitor's verdict on each now (gpusOfDecision), asked only when the file is written or compared.
     GuardKeeper(const QString &folder, const QString &procRoot, std::function<QList<GuardGpu>()> verdicts,
                 QObject *parent = nullptr);
@@ -55,7 +55,7 @@ private:
     std::function<QList<GuardGpu>()> m_verdicts;
     SlurmConfig m_slurm;
     bool m_stopping = false;
-    QString m_node;         // the node of the last heartbeat written, not stopped; empty: none
+    QString m_node;         // the node of the last heartbeat written, not stopped; empty if none
     QList<GuardGpu> m_gpus; // its GPUs
     QTimer *m_beatTimer;
 };

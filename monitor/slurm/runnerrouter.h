@@ -52,6 +52,6 @@ private:
 
 // The runner idlegpu's modes give the Monitor: a router with every kind's runner registered (ProcessRunner for
 // cmd=, ControlCommandRunner for start_cmd=/stop_cmd=, SlurmLender for the GPUs [slurm] lends). `reaperPath` as for
-// ProcessRunner; empty: its default.
+// ProcessRunner; empty means its default.
 std::unique_ptr<RunnerRouter> makeWorkloadRunner(const Clock *clock = SystemClock::instance(),
                                                  const QString &reaperPath = QString());

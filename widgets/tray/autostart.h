@@ -15,7 +15,7 @@ class Autostart
 {
     Q_DECLARE_TR_FUNCTIONS(Autostart)
 public:
-    // `programPath`: the executable the entry starts; empty: this one.
+    // `programPath`: the executable the entry starts; empty means this one.
     explicit Autostart(const QString &programPath = QString());
 
     static QString filePath();
