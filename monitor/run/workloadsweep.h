@@ -42,16 +42,16 @@ public:
 
     explicit WorkloadSweep(const Target &target, QObject *parent = nullptr);
 
-    // Scans and signals once. True when nothing of the workload is left (finished() is then not emitted);
+    // Scans and signals once. Returns true when nothing of the workload is left (finished() is then not emitted);
     // otherwise the sweep goes on from the event loop and emits finished() once nothing is left.
     bool start();
-    // SIGKILL to everything found, now, without waiting (idlegpu is exiting).
+    // Sends SIGKILL to everything found, now, without waiting (idlegpu is exiting).
     void killNow();
-    // The processes of the workload alive at the last scan.
+    // Returns the number of the workload's processes alive at the last scan.
     int remaining() const { return m_remaining; }
 
     static constexpr int kScanIntervalMs = 50;
-    // When `pid` started, in clock ticks after boot (/proc/<pid>/stat); 0 when it cannot be read.
+    // Returns when `pid` started, in clock ticks after boot (/proc/<pid>/stat); 0 when it cannot be read.
     static unsigned long long startTimeOf(pid_t pid);
 
 Q_SIGNALS:
@@ -61,7 +61,7 @@ private:
     bool scan(); // true when nothing is left
     const Target m_target;
     QTimer m_timer;
-    QElapsedTimer m_clock; // since start(): SIGKILL to everything from graceMs on
+    QElapsedTimer m_clock; // started by start(); from graceMs on, everything gets SIGKILL
     bool m_killing = false;
     bool m_reaperLeftTree = false; // its session or cgroup held processes at some scan
     int m_remaining = 0;
