@@ -23,7 +23,8 @@ QStringList holdArguments(const SlurmConfig &slurm, int gpu);
 // job has no node and would not pass). scancel cancels an id it is given only when that job passes every filter (Slurm
 // 22.05, tried), so an id that is not such a hold is left alone. Without holds, it cancels every such job on this node.
 QStringList cancelArguments(const SlurmConfig &slurm, int gpu, const QList<Job> &holds);
-// Returns the arguments of `squeue --all --json`, which lists every job (parseJobsJson()) with its GRES index on each node.
+// Returns the arguments of `squeue --all --json`, which lists every job (parseJobsJson()) with its GRES index on each
+// node.
 QStringList listArguments();
 
 // Returns the arguments of `sinfo --json --nodes=NODE`, which gives the nodes' states and drain reasons
