@@ -5,8 +5,8 @@
 
 class ServiceNotifier;
 
-// The tray application (the default mode). Needs a QApplication to exist. `configPath`: as given with --config
-// (empty: the default location). `demo`: fake GPUs in a temporary folder and a harmless workload, with menu
-// items that simulate a user's job; the real configuration is not read. `serviceManager`: told when the tray is up,
-// fed from the monitor's thread (a tray started by a systemd unit of Type=notify).
+// Runs the tray application, the default mode; a QApplication must exist. `configPath` is as given with --config
+// (empty for the default location). `demo` runs fake GPUs in a temporary folder and a harmless workload, with menu
+// items that simulate a user's job, without reading the real configuration. `serviceManager` is told when the tray
+// is up and is fed from the monitor's thread (for a tray started by a systemd unit of Type=notify).
 int runTray(const QString &configPath, bool demo, const ServiceNotifier &serviceManager);

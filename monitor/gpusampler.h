@@ -18,13 +18,15 @@
 class QTimer;
 class SnapshotCollector;
 
+// The sampler that asks the GPU backends the monitor's slow questions on its own timers.
 class GpuSampler : public QObject
 {
     Q_OBJECT
 public:
+    // The period of the samples while someone looks at the metrics.
     static constexpr int kSampleMs = 2000;
-    // The price of busy_when = computes or memory: preemption waits up to this long after the job's CUDA context
-    // appears, instead of answering the open itself.
+    // The period of the open-only watch. It is the price of busy_when = computes or memory: preemption waits up to
+    // this long after the job's CUDA context appears, instead of answering the open itself.
     static constexpr int kOpenOnlyWatchMs = 200;
 
     // `collector`, `config` and `decision` are the monitor's: its backends, its config in force and its last
@@ -32,26 +34,26 @@ public:
     GpuSampler(SnapshotCollector &collector, const Clock *clock, const Config &config, const Decision &decision,
                QObject *parent = nullptr);
 
-    // The last sample; before the first, what the backends are (describeBackends()).
+    // Returns the last sample; before the first, what the backends are (describeBackends()).
     const GpuMetrics &metrics() const { return m_metrics; }
-    // The backends changed: what they are, until the next sample.
+    // Describes the backends after they changed, until the next sample.
     void describeBackends();
     // Asks every backend now, and keeps the answer as metrics().
     const GpuMetrics &sample();
 
-    // Someone looks at the metrics: sampleDue() now and every kSampleMs, until told otherwise. Nothing without a
-    // backend that covers a GPU.
+    // Says whether someone looks at the metrics. While someone does, sampleDue() comes now and every kSampleMs; it
+    // never comes without a backend that covers a GPU.
     void setWanted(bool wanted);
-    // After each decision: the open-only holders are watched while one shares a GPU with a workload where a backend
-    // can measure it.
+    // Updates the open-only watch after each decision: the open-only holders are watched while one shares a GPU with
+    // a workload, where a backend can measure it.
     void updateOpenOnlyWatch();
-    // No more sampleDue() or watch until asked again.
+    // Stops sampleDue() and the watch until they are asked for again.
     void stop();
 
 Q_SIGNALS:
-    // Time for the monitor's sample (Monitor::sampleGpus(), which calls sample()).
+    // It is time for the monitor's sample (Monitor::sampleGpus(), which calls sample()).
     void sampleDue();
-    // An open-only holder now uses its GPU as the busy_when of that GPU counts: time for a scan.
+    // An open-only holder now uses its GPU in a way that the GPU's busy_when counts, so it is time for a scan.
     void openOnlyHolderBusy();
 
 private:

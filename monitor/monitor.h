@@ -43,6 +43,7 @@ namespace SlurmGuard {
 class GuardKeeper;
 }
 
+// idlegpu's engine, as described above.
 class Monitor : public QObject
 {
     Q_OBJECT
@@ -65,32 +66,34 @@ public:
     void setPausedAll(bool paused, qint64 untilMs = 0);
     void setWorkloadPaused(const QString &id, bool paused);
     void setPause(const PauseState &pause);
-    // What the tray's desktop says of its session ([activity] pause_while_active): refines logind's word on it.
-    // Ignored while pause_while_active is off.
+    // Takes what the tray's desktop says of its session ([activity] pause_while_active), which refines logind's word
+    // on it. It is ignored while pause_while_active is off.
     void setDesktopIdle(const DesktopIdleReport &report);
 
-    // The vendor library (NVML) for names, UUIDs, metrics and other users' processes of NVIDIA GPUs, beside the
+    // Sets the vendor library (NVML) for names, UUIDs, metrics and other users' processes of NVIDIA GPUs, beside the
     // DRM backend (sysfs, fdinfo) for AMD and Intel GPUs, which is always there. Set before start(); the monitor
     // owns it. Without one (or when it is not available) NVIDIA GPUs are watched from device nodes only.
     // No backend is asked on the preemption path: only at start(), at each fallback poll (interval_seconds) and
     // on the GpuSampler's clocks.
     void setGpuBackend(std::unique_ptr<GpuBackend> backend);
-    // Someone looks at the metrics (status window, tray menu): sample every kGpuSampleMs until told otherwise.
+    // Says whether someone looks at the metrics (status window, tray menu); while someone does, the GPUs are sampled
+    // every kGpuSampleMs.
     void setGpuSamplingWanted(bool wanted);
     static constexpr int kGpuSampleMs = GpuSampler::kSampleMs;
     static constexpr int kOpenOnlyWatchMs = GpuSampler::kOpenOnlyWatchMs;
-    // The monitor thread's pulse: a beat later than kHeartbeatMs + kHeartbeatLateMs means it did not run meanwhile
-    // (stopped by SIGSTOP, a blocked loop), and an open read then may have waited since the last beat.
+    // The period of the monitor thread's pulse: a beat later than kHeartbeatMs + kHeartbeatLateMs means it did not run
+    // meanwhile (stopped by SIGSTOP, a blocked loop), and an open read then may have waited since the last beat.
     static constexpr int kHeartbeatMs = 1000;
     static constexpr int kHeartbeatLateMs = 250;
 
     MonitorState state() const;
     QString configPath() const;
-    // One scan and one decision with `config`, the state returned (`--status`, the settings dialog on its own): what a
-    // running monitor would see now, and what it would run as if every start delay had passed. The same collector and
-    // policy as its scans, with power, logind and Slurm ([slurm]: each GPU held or lent, as Slurm has it) read once
-    // and the ledger read from paths.ledgerPath where given; nothing is started, stopped, watched, written or locked.
-    // Waits for logind (1 s at most) and Slurm (its commands' timeout): never on a running monitor's thread.
+    // Makes one scan and one decision with `config` and returns the state (`--status`, the settings dialog on its
+    // own): what a running monitor would see now, and what it would run as if every start delay had passed. It uses
+    // the same collector and policy as the scans, with power, logind and Slurm ([slurm]: each GPU held or lent, as
+    // Slurm has it) read once and the ledger read from paths.ledgerPath where given; nothing is started, stopped,
+    // watched, written or locked. It waits for logind (1 s at most) and Slurm (its commands' timeout), so it is never
+    // for a running monitor's thread.
     // `vendorLibrary` (NVML), when given, adds names, UUIDs, metrics and other users' processes on NVIDIA GPUs.
     static MonitorState lookOnce(const Config &config, const MonitorPaths &paths = MonitorPaths(),
                                  std::unique_ptr<GpuBackend> vendorLibrary = nullptr);
@@ -138,28 +141,31 @@ private:
     void preemptEarly(const Holder &scanned);
     void apply(const Decision &decision);
     void scheduleWake(qint64 wakeAtMs);
-    // A condition's fact changed: decide again as soon as it asks.
+    // Decides again, as soon as the condition asks, after a condition's fact changed.
     void onConditionChanged(Condition::Rescan when);
-    // [metrics] textfile's text now, the ledger counted up to now; idlegpu_up 0 in the last file, once every workload
-    // has stopped.
+    // Returns the text of [metrics] textfile now, with the ledger counted up to now; the last file, once every
+    // workload has stopped, has idlegpu_up 0.
     QByteArray renderMetrics();
-    // The preemption's open-to-stop time, the log line, the ledger's record; then preempted().
+    // Reports a preemption: its open-to-stop time, the log line and the ledger's record, then preempted().
     void reportPreemption(PreemptionEvent event, const QString &reason);
-    // From the earliest open not yet answered of the culprit's GPU node (or of nvidia-uvm / kfd, which make it a
-    // compute client) to now; absent when none waits: a poll or a backend found the job. inotify gives no time of its
-    // own: an open counts from when its event was read (earliestOpenNs()).
+    // Returns the time from the earliest unanswered open of the culprit's GPU node (or of nvidia-uvm or kfd, which
+    // make it a compute client) to now; absent when none waits, because a poll or a backend found the job. inotify
+    // gives no time of its own, so an open counts from when its event was read (earliestOpenNs()).
     std::optional<double> openToStopMs(const Holder &culprit, int gpu) const;
-    // The earliest an open whose event was read at readAtNs may have happened: readAtNs while the monitor thread keeps
-    // its heartbeat, else the last beat, since the thread did not run after it and the event may have waited since.
+    // Returns the earliest time at which an open whose event was read at readAtNs may have happened: readAtNs while
+    // the monitor thread keeps its heartbeat, else the last beat, since the thread did not run after it and the event
+    // may have waited since.
     qint64 earliestOpenNs(qint64 readAtNs) const;
     void onHeartbeat();
-    // The Slurm guard's GPUs with the verdicts of the last decision (SlurmGuard::gpusOfDecision).
+    // Returns the Slurm guard's GPUs with the verdicts of the last decision (SlurmGuard::gpusOfDecision).
     QList<SlurmGuard::GuardGpu> slurmGuardGpus() const;
-    // A workload's state changed: decide again soon.
+    // Decides again soon after a workload's state changed.
     void onRuntimeChanged();
-    // Every workload has stopped after shutdown(): the last words of the ledger, the metrics file and the Slurm guard.
+    // Writes the last words of the ledger, the metrics file and the Slurm guard once every workload has stopped after
+    // shutdown().
     void finishShutdown();
-    // A scan has answered the opens read before it began, but for those it could not explain yet (provisional).
+    // Forgets the opens read before a scan began, which the scan has answered, except those it could not explain yet
+    // (provisional).
     void forgetAnsweredOpens(qint64 scanStartNs);
 
     WorkloadRunner *m_runner;

@@ -32,27 +32,29 @@ using MonitorFactory = std::function<MonitorParts()>;
 
 class MonitorWorker;
 
+// The owner of the monitor's thread, which the tray talks to instead of the monitor itself.
 class MonitorHost : public QObject
 {
     Q_OBJECT
 public:
     // Starts the worker thread and has `factory` make the monitor on it; start() then starts the monitor.
-    // `configPath`: the file the monitor reads, for configPath().
+    // `configPath` is the file that the monitor reads, for configPath().
     MonitorHost(const QString &configPath, MonitorFactory factory, QObject *parent = nullptr);
-    // Deletes the monitor and its runner on their thread, then ends the thread and joins it: a wait for the
+    // Deletes the monitor and its runner on their thread, then ends the thread and joins it, which waits for the
     // thread's current event at most. After shutdownFinished() nothing runs any more; before it, the runner's
     // destructor kills what still runs.
     ~MonitorHost() override;
 
     QString configPath() const { return m_configPath; }
-    // The last state received from the monitor; a default one until the first arrives.
+    // Returns the last state received from the monitor; a default one until the first arrives.
     const MonitorState &state() const { return m_state; }
     QThread *workerThread() { return &m_thread; }
-    // An object that lives on the monitor's thread, for a timer that must fire there (the service watchdog: it
-    // stops when the monitor's event loop hangs). Its children end with the thread.
+    // Returns an object that lives on the monitor's thread, for a timer that must fire there (the service watchdog,
+    // which must stop when the monitor's event loop hangs). Its children end with the thread.
     QObject *monitorThreadContext() const;
 
-    // Requests, each queued to the worker thread and answered, where it changes something, by stateChanged().
+    // The requests below are each queued to the worker thread and answered, where they change something, by
+    // stateChanged().
     void start(); // answered by started(); a monitor already started ignores it
     void setPausedAll(bool paused, qint64 untilMs = 0);
     void setWorkloadPaused(const QString &id, bool paused);
@@ -64,7 +66,7 @@ public:
 
 Q_SIGNALS:
     void stateChanged(const MonitorState &state);
-    // After start(): false when the configuration cannot be used at all (its problems are in the state).
+    // Answers start(): `ok` is false when the configuration cannot be used at all (its problems are in the state).
     void started(bool ok);
     void preempted(const PreemptionEvent &event);
     void workloadFailed(const QString &id, const WorkloadRuntime &runtime);

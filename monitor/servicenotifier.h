@@ -1,11 +1,11 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // SPDX-FileCopyrightText: 2026 The idlegpu authors
 #pragma once
-// systemd's readiness and watchdog protocol (sd_notify(3)), spoken without libsystemd: one datagram per message
-// ("READY=1", "WATCHDOG=1", "STOPPING=1", "STATUS=...") to the Unix socket that $NOTIFY_SOCKET names (a leading '@'
-// names one in the abstract namespace). Under Type=notify idlegpu says READY=1 once its config is loaded and its first
-// scan done; under WatchdogSec= a timer on the monitor's own thread says WATCHDOG=1 every half interval, so that a
-// monitor whose event loop hangs stops the pings and systemd restarts the service. Without $NOTIFY_SOCKET (a
+// The client of systemd's readiness and watchdog protocol (sd_notify(3)), spoken without libsystemd: one datagram per
+// message ("READY=1", "WATCHDOG=1", "STOPPING=1", "STATUS=...") to the Unix socket that $NOTIFY_SOCKET names (a leading
+// '@' names one in the abstract namespace). Under Type=notify idlegpu says READY=1 once its config is loaded and its
+// first scan done; under WatchdogSec= a timer on the monitor's own thread says WATCHDOG=1 every half interval, so that
+// a monitor whose event loop hangs stops the pings and systemd restarts the service. Without $NOTIFY_SOCKET (a
 // terminal, supervisord, a desktop's autostart) every call does nothing.
 #include <QByteArray>
 #include <QString>
@@ -15,6 +15,7 @@
 
 class QObject;
 
+// The sender of sd_notify(3) messages to systemd.
 class ServiceNotifier
 {
 public:
@@ -22,24 +23,24 @@ public:
     // neither the reaper nor a workload inherits them (a workload of its own could not speak for idlegpu anyway:
     // the unit's NotifyAccess=main). Call it before any thread exists (it changes the environment).
     static ServiceNotifier fromEnvironment();
-    ServiceNotifier() = default; // inactive
+    ServiceNotifier() = default; // an inactive notifier
 
     bool active() const { return m_socket != nullptr; }
-    // How often systemd wants a ping; zero without a watchdog for this process (none asked, or WATCHDOG_PID names
-    // another process).
+    // Returns how often systemd wants a ping; zero without a watchdog for this process (none asked, or WATCHDOG_PID
+    // names another process).
     std::chrono::microseconds watchdogTimeout() const { return m_watchdogTimeout; }
-    // What is in force, in words, for the log.
+    // Returns what is in force, in words, for the log.
     QString describe() const;
 
-    // One datagram, sent without blocking (a full socket drops it and says so once); false when not sent.
-    // Safe from any thread.
+    // Sends one datagram without blocking (a full socket drops it and says so once); returns false when it is not
+    // sent. It is safe from any thread.
     bool notify(const QByteArray &message) const;
     void ready(const QString &status) const;
     void stopping() const;
     void setStatus(const QString &status) const;
 
-    // WATCHDOG=1 every half watchdogTimeout(), from a timer made on `context`'s thread as its child: the pings stop
-    // while that thread's event loop is blocked, and end with `context`. Does nothing without a watchdog.
+    // Sends WATCHDOG=1 every half watchdogTimeout() from a timer made on `context`'s thread as its child, so the
+    // pings stop while that thread's event loop is blocked and end with `context`. Does nothing without a watchdog.
     void feedWatchdogFrom(QObject *context) const;
 
 private:

@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // SPDX-FileCopyrightText: 2026 The idlegpu authors
 #pragma once
-// Assembles what one scan sees: the GPUs under device_root, the processes holding their nodes, what the GPU
-// backends say of those holders, and the facts of the conditions (power, presence, terminals). The one place the monitor, `--status` and the settings
-// dialog take a Snapshot from, so that they cannot disagree about a GPU.
+// The collector that assembles what one scan sees: the GPUs under device_root, the processes that hold their nodes,
+// what the GPU backends say of those holders, and the facts of the conditions (power, presence, terminals). It is the
+// one place where the monitor, `--status` and the settings dialog take a Snapshot from, so that they cannot disagree
+// about a GPU.
 #include "backends/gpubackend.h"
 #include "base/clock.h"
 #include "conditions/conditions.h"
@@ -13,6 +14,7 @@
 
 #include <functional>
 
+// The places where a collector reads and writes; tests and the demo point them elsewhere.
 struct MonitorPaths
 {
     QString procRoot = QStringLiteral("/proc");
@@ -21,54 +23,57 @@ struct MonitorPaths
     // (<sysfsRoot>/class/drm/renderDN/device); tests point it at a fixture.
     QString sysfsRoot = QStringLiteral("/sys");
     // Where the monitor keeps its WorkLedger across restarts (LedgerStore; the app gives LedgerStore::defaultPath()),
-    // which Monitor::lookOnce() only reads; empty: in memory only (tests, the demo).
+    // which Monitor::lookOnce() only reads; empty means in memory only (tests, the demo).
     QString ledgerPath = QString();
     // Where the monitor writes its heartbeat for Slurm's prolog and health check while [slurm] is enabled
-    // (slurm/guardfile.h; the app gives rootRuntimeFolderPath()); empty: none (tests, the demo).
+    // (slurm/guardfile.h; the app gives rootRuntimeFolderPath()); empty means none (tests, the demo).
     QString slurmGuardFolder = QString();
 };
 
+// The assembler of one scan's Snapshot, as described above.
 class SnapshotCollector
 {
 public:
-    // `clock`: the one the conditions measure idle times on (the monitor's).
+    // `clock` is the one that the conditions measure idle times on (the monitor's).
     explicit SnapshotCollector(const MonitorPaths &paths = MonitorPaths(),
                                const Clock *clock = SystemClock::instance());
 
-    // NVML (optional) and DRM; the monitor and --status set the vendor library.
+    // Returns the backends: NVML (optional) and DRM. The monitor and --status set the vendor library.
     GpuBackends &backends() { return m_backends; }
     const GpuBackends &backends() const { return m_backends; }
     const MonitorPaths &paths() const { return m_paths; }
 
-    // The GPUs of the configured vendors under device_root, as they are now.
+    // Returns the GPUs of the configured vendors under device_root, as they are now.
     DeviceNodes scanDevices(const Config &config) const;
-    // The GPUs the next collect() and sampleGpus() look at; the backends settle which covers which.
+    // Sets the GPUs that the next collect() and sampleGpus() look at; the backends settle which covers which.
     void setDevices(const DeviceNodes &devices);
     const DeviceNodes &devices() const { return m_backends.devices(); }
 
-    // Each backend's identity and metrics of the GPUs it covers (slow: never on the preemption path), with the
-    // vendor library's state; sampledAtMs is left to the caller. Its temperatures go into every later collect().
+    // Returns each backend's identity and metrics of the GPUs it covers, with the vendor library's state. It is slow,
+    // so never on the preemption path; sampledAtMs is left to the caller. Its temperatures go into every later
+    // collect().
     GpuMetrics sampleGpus();
 
+    // The monitor's calls into a scan while it runs.
     struct Hooks
     {
-        // Each visible holder the moment the scan finds it, before the rest of /proc is read: the monitor stops a
-        // workload there.
+        // Called with each visible holder the moment the scan finds it, before the rest of /proc is read, so that
+        // the monitor can stop a workload there.
         std::function<void(const Holder &)> onHolder;
-        // After the /proc scan, before the backends judge the holders: the monitor adds the hidden holders it
-        // infers from node events (the backends may name their pids).
+        // Called after the /proc scan, before the backends judge the holders, so that the monitor adds the hidden
+        // holders it infers from node events (the backends may name their pids).
         std::function<void(const HolderScanner::Result &scan, QList<Holder> &holders)> addHidden;
     };
-    // The holders of the devices set (visible ones, those `hooks` add, those the backends name) with what the
-    // backends know they do there, and each condition's fact. takenAtMs is left to the caller.
+    // Returns a Snapshot: the holders of the devices set (visible ones, those that `hooks` add, those that the backends
+    // name) with what the backends know they do there, and each condition's fact. takenAtMs is left to the caller.
     Snapshot collect(const Config &config, const Hooks &hooks = Hooks()) const;
 
-    // The conditions whose facts every collect() puts in its snapshot, as their watchers last said (Monitor) or as
-    // read once (Conditions::readOnce(), before survey()).
+    // Returns the conditions whose facts every collect() puts in its snapshot, as their watchers last said (Monitor) or
+    // as read once (Conditions::readOnce(), before survey()).
     Conditions &conditions() { return m_conditions; }
 
-    // All of it at once, for the monitor's one-shot look (Monitor::lookOnce()): scans the devices,
-    // samples the backends, collects.
+    // All of it at once, for the monitor's one-shot look (Monitor::lookOnce()): survey() scans the devices, samples
+    // the backends and collects.
     struct Survey
     {
         Snapshot snapshot;
@@ -80,6 +85,6 @@ private:
     MonitorPaths m_paths;
     HolderScanner m_scanner;
     GpuBackends m_backends;
-    QHash<int, int> m_temperatures; // of the last sampleGpus(), for max_temperature_c
+    QHash<int, int> m_temperatures; // from the last sampleGpus(), for max_temperature_c
     Conditions m_conditions;
 };

@@ -7,6 +7,7 @@
 
 class QSocketNotifier;
 
+// The watcher that turns SIGTERM, SIGINT and SIGHUP into Qt signals.
 class UnixSignalWatcher : public QObject
 {
     Q_OBJECT
@@ -15,7 +16,7 @@ public:
     // exists, so that every thread inherits the mask and the signals wait for the signalfd.
     static bool blockHandledSignals();
 
-    // Needs the application object (for its QSocketNotifier); blocks the signals too if not done yet.
+    // Needs the application object (for its QSocketNotifier); it blocks the signals too if that is not done yet.
     explicit UnixSignalWatcher(QObject *parent = nullptr);
     ~UnixSignalWatcher() override;
 

@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // SPDX-FileCopyrightText: 2026 The idlegpu authors
 #pragma once
-// AMD and Intel GPUs without a vendor library: identity and metrics from sysfs (drmsysfs.h), what each holder does
-// there from the kernel's per-client DRM stats in /proc/<pid>/fdinfo (drmholders.h). Always available.
+// The backend for AMD and Intel GPUs, which needs no vendor library: it reads identity and metrics from sysfs
+// (drmsysfs.h), and what each holder does there from the kernel's per-client DRM stats in /proc/<pid>/fdinfo
+// (drmholders.h). It is always available.
 #include "backends/drmholders.h"
 #include "backends/gpubackend.h"
 
@@ -11,20 +12,22 @@ class Clock;
 class DrmBackend : public GpuBackend
 {
 public:
-    // `clock` times the engine counters between two looks at a client (nullptr: the system's).
+    // `clock` times the engine counters between two looks at a client (nullptr means the system's clock).
     explicit DrmBackend(const Clock *clock = nullptr);
     QString name() const override { return QStringLiteral("DRM"); }
     bool available() const override { return true; }
     QString unavailableReason() const override { return QString(); }
-    // The AMD and Intel GPUs (render nodes matched to a PCI device in sysfs); NVIDIA's are the vendor library's.
+    // Covers the AMD and Intel GPUs (render nodes matched to a PCI device in sysfs); NVIDIA's belong to the vendor
+    // library.
     bool covers(const GpuDevice &gpu) const override;
-    // Name and metrics of each covered GPU from its sysfs folder; no process lists (fdinfo is read per holder).
+    // Reads the name and metrics of each covered GPU from its sysfs folder, without process lists (fdinfo is read
+    // per holder).
     QList<GpuInfo> refresh(const DeviceNodes &covered) override;
-    // mergeDrmUsage: reads the fdinfo of the holders of covered GPUs only, with their busy share since the look
-    // before (each scan, and the open-only watch every 200 ms, is a look).
+    // Runs mergeDrmUsage(), which reads the fdinfo of the holders of covered GPUs only, with their busy share since
+    // the look before (each scan is a look, and so is each round of the open-only watch, every 200 ms).
     void judgeHolders(QList<Holder> &holders, const DeviceNodes &covered, const QString &procRoot) const override;
 
 private:
     const Clock *m_clock;
-    mutable DrmEngineHistory m_history; // judging is const to callers; the counters seen are the backend's memory
+    mutable DrmEngineHistory m_history; // judging is const to callers; the counters are the backend's memory
 };

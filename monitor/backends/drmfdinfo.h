@@ -1,10 +1,11 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // SPDX-FileCopyrightText: 2026 The idlegpu authors
 #pragma once
-// The DRM client usage stats that amdgpu, i915, xe (and other DRM drivers) print in /proc/<pid>/fdinfo/<fd> for
-// an open card or render node (the kernel's Documentation/gpu/drm-usage-stats.rst): which GPU and client, the
-// busy time of each engine class, the memory of each region. Parsing is pure (text in, value out) so that tests
-// and tests/fuzz can feed it anything; reading the files is a separate helper over an injected proc root.
+// The parser of the DRM client usage stats that amdgpu, i915, xe and other DRM drivers print in
+// /proc/<pid>/fdinfo/<fd> for an open card or render node (the kernel's Documentation/gpu/drm-usage-stats.rst):
+// the GPU and client, the busy time of each engine class, the memory of each region. Parsing is pure (text in,
+// value out) so that tests and tests/fuzz can feed it anything; a separate helper reads the files under an
+// injected proc root.
 #include <QByteArrayView>
 #include <QList>
 #include <QMap>
@@ -20,13 +21,13 @@ struct DrmEngineUsage
     std::optional<qint64> busyNs;      // drm-engine-<name>: time busy with this client's work (amdgpu, i915)
     std::optional<qint64> cycles;      // drm-cycles-<name>: GPU cycles busy with this client's work (xe)
     std::optional<qint64> totalCycles; // drm-total-cycles-<name>: the GPU clock the cycles count against (xe)
-    std::optional<qint64> capacity;    // drm-engine-capacity-<name>: identical engines in the class; absent: one
+    std::optional<qint64> capacity;    // drm-engine-capacity-<name>: identical engines in the class; absent is 1
 
     qint64 capacityOrOne() const { return capacity.value_or(1); }
     bool operator==(const DrmEngineUsage &) const = default;
 };
 
-// Memory of one client in one region, in bytes. Region names: amdgpu "vram", "gtt", "cpu"; i915 "system0",
+// The memory of one client in one region, in bytes. Region names: amdgpu "vram", "gtt", "cpu"; i915 "system0",
 // "local0", "stolen-system0"; xe "system", "gtt", "vram0", "stolen".
 struct DrmRegionMemory
 {
@@ -37,7 +38,8 @@ struct DrmRegionMemory
     std::optional<qint64> active;       // drm-active-<region>
     std::optional<qint64> legacyMemory; // drm-memory-<region>: amdgpu's deprecated alias of resident
 
-    // What the region holds now: resident, else its deprecated alias (amdgpu before kernel 6.11 prints only that).
+    // Returns what the region holds now: resident, else its deprecated alias (amdgpu before kernel 6.11 prints only
+    // that).
     std::optional<qint64> residentBytes() const { return resident ? resident : legacyMemory; }
     bool operator==(const DrmRegionMemory &) const = default;
 };
@@ -51,23 +53,23 @@ struct DrmFdInfo
     QMap<QString, DrmEngineUsage> engines;
     QMap<QString, DrmRegionMemory> regions;
 
-    // The GPU memory this client uses, in bytes. Discrete GPUs: the resident bytes of the device-local regions
-    // ("vram", "vram<N>", "local<N>"). A client that names no such region is on an integrated GPU: then the
-    // system memory the GPU maps for it ("gtt", "system", "system<N>", "memory"); never amdgpu's "cpu" (not
-    // mapped by the GPU) nor "stolen" (firmware's). An AMD APU still reports its carve-out as "vram": only
-    // that counts there. Absent when no counted region says how much is resident.
+    // The GPU memory that this client uses, in bytes. On a discrete GPU it is the resident bytes of the device-local
+    // regions ("vram", "vram<N>", "local<N>"). A client that names no such region is on an integrated GPU, and it is
+    // then the system memory the GPU maps for it ("gtt", "system", "system<N>", "memory"), never amdgpu's "cpu" (not
+    // mapped by the GPU) nor "stolen" (firmware's). An AMD APU still reports its carve-out as "vram", and only that
+    // counts there. Absent when no counted region says how much is resident.
     std::optional<qint64> gpuMemoryBytes() const;
     // Whether the client ran work on a compute engine ("compute" on amdgpu and i915, "ccs" on xe). False when
     // the driver lists engines and the compute one is missing or idle (amdgpu omits idle engines, so on amdgpu
     // no engine line at all also means none used); absent when the driver reports no engine time at all.
-    // ROCm/HIP work goes through /dev/kfd, not through these engines: this sees OpenCL/Vulkan/Level Zero.
+    // ROCm and HIP work goes through /dev/kfd, not through these engines; this sees OpenCL, Vulkan and Level Zero.
     std::optional<bool> usedCompute() const;
 };
 
-// Parses the text of /proc/<pid>/fdinfo/<fd>. Nothing when it names no DRM driver (an fd of a file, socket,
+// Parses the text of /proc/<pid>/fdinfo/<fd>; nullopt when it names no DRM driver (an fd of a file, socket,
 // eventfd...). Lines that break the format are skipped one by one, never guessed at: a negative or overflowing
 // number, an unknown unit, a key with spaces or odd bytes. A key that repeats keeps its first value. Memory is
-// in bytes (a number without unit) or KiB, MiB, GiB; engine time in ns (with or without the unit); no value
+// in bytes (a number without a unit) or KiB, MiB, GiB; engine time is in ns (with or without the unit); no value
 // ends up above INT64_MAX.
 std::optional<DrmFdInfo> parseDrmFdInfo(QByteArrayView text);
 
@@ -79,23 +81,24 @@ struct DrmGpuUsage
     int clients = 0; // distinct DRM clients (fds sharing a client id count once)
     std::optional<qint64> gpuMemoryBytes;  // summed over the clients that say (DrmFdInfo::gpuMemoryBytes)
     std::optional<bool> usedCompute;       // true if one client did; false if every client says it did not
-    QMap<QString, DrmEngineUsage> engines; // summed over the clients (total cycles: the latest clock)
+    QMap<QString, DrmEngineUsage> engines; // summed over the clients (total cycles take the latest clock)
 };
 
 // Groups the fdinfo of one process's DRM fds by GPU (drm-pdev and driver). Fds with the same client id on the
 // same GPU are one client, counted once; fds without a client id cannot be told apart and count each.
 QList<DrmGpuUsage> drmUsageByGpu(const QList<DrmFdInfo> &fds);
 
-// How busy an engine class was between two samples of the same client (or process), 0..100 % of the class's
+// Returns how busy an engine class was between two samples of the same client (or process), 0..100 % of the class's
 // capacity: from cycles over total cycles where the driver gives both (xe), else from busy time over
 // `elapsedNs` (the wall time between the samples). A counter that went backwards (allowed by the kernel's
 // contract; a client closed) counts as idle. Absent when neither pair of counters is in both samples.
 std::optional<double> drmEngineBusyPercent(const DrmEngineUsage &earlier, const DrmEngineUsage &later,
                                            qint64 elapsedNs);
 
-// Reads and parses <procRoot>/<pid>/fdinfo/<fd>. Nothing when the file is gone (the fd closed, the process
+// Reads and parses <procRoot>/<pid>/fdinfo/<fd>; nullopt when the file is gone (the fd closed, the process
 // ended), unreadable, or not a DRM fd. At most 64 KiB is read; a longer file loses its cut last line.
 std::optional<DrmFdInfo> readDrmFdInfo(const QString &procRoot, qint64 pid, int fd);
 
-// readDrmFdInfo over the given fds of a process (those that point at a DRM node), grouped with drmUsageByGpu.
+// Runs readDrmFdInfo() over the given fds of a process (those that point at a DRM node) and groups the results
+// with drmUsageByGpu().
 QList<DrmGpuUsage> readDrmUsageOfProcess(const QString &procRoot, qint64 pid, const QList<int> &fds);

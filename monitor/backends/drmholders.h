@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // SPDX-FileCopyrightText: 2026 The idlegpu authors
 #pragma once
-// What the holders of AMD and Intel GPUs do there, from the kernel's per-client DRM stats in
+// The functions that tell what the holders of AMD and Intel GPUs do there, from the kernel's per-client DRM stats in
 // /proc/<pid>/fdinfo: the counterpart of NVML's process lists for the busy_when option and the status.
 #include "backends/drmfdinfo.h"
 #include "model/snapshot.h"
@@ -12,21 +12,21 @@
 
 #include <functional>
 
-// The engine counters each DRM client of each process showed at its previous look, to tell how busy the client
-// kept its GPU since: the DRM backend keeps one across scans (the kernel gives cumulative counters only).
+// The engine counters that each DRM client of each process showed at its previous look, to tell how busy the client
+// has kept its GPU since. The DRM backend keeps one across scans, because the kernel gives cumulative counters only.
 class DrmEngineHistory
 {
 public:
-    // Two looks at a client closer than this tell little (a scan right after a watch): the last figure stands and
-    // the next look measures from the earlier sample.
+    // Two looks at a client closer together than this tell little (a scan right after a watch), so the last figure
+    // stands and the next look measures from the earlier sample.
     static constexpr qint64 kMinWindowMs = 100;
 
-    // Takes in the DRM clients of one process (the fdinfo of its DRM fds, read at `nowMs`, monotonic) and says, by
-    // GPU (drm-pdev), the busiest engine class's share of the time since the previous look, summed over the
+    // Takes in the DRM clients of one process (the fdinfo of its DRM fds, read at the monotonic `nowMs`) and returns,
+    // by GPU (drm-pdev), the busiest engine class's share of the time since the previous look, summed over the
     // process's clients there, 0..100. A GPU none of whose clients was seen before is left out, as are clients
     // without drm-client-id (the kernel's documentation makes it mandatory). Clients no longer open are forgotten.
     QHash<QString, int> busyPercentByGpu(qint64 pid, const QList<DrmFdInfo> &clients, qint64 nowMs);
-    // Forgets the processes `alive` says are gone.
+    // Forgets the processes that `alive` says are gone.
     void prune(const std::function<bool(qint64 pid)> &alive);
     bool knows(qint64 pid) const { return m_clients.contains(pid); }
 
@@ -42,11 +42,11 @@ private:
     QHash<qint64, QHash<quint64, ClientSample>> m_clients; // by pid, then drm-client-id
 };
 
-// Gives each visible holder of an AMD or Intel GPU its Holder::gpuUse there: it computes when it holds /dev/kfd
-// (ROCm, AMD only) or ran work on a compute engine, else it is a graphics client there (graphicsOnly); its memory is
-// the GPU memory resident for it. A holder whose fdinfo cannot say whether it computed counts as computing (in
-// doubt the GPU is busy); one whose fdinfo says nothing at all (an older kernel, another user's process) is left
-// without gpuUse, which means the same. With a `history`, each holder's busy share there since its previous look
-// (DrmEngineHistory) is its busyPercent; absent on the first look.
+// Gives each visible holder of an AMD or Intel GPU its Holder::gpuUse there. A holder computes when it holds
+// /dev/kfd (ROCm, AMD only) or ran work on a compute engine; otherwise it is a graphics client there (graphicsOnly).
+// Its memory is the GPU memory resident for it. A holder whose fdinfo cannot say whether it computed counts as
+// computing (in doubt the GPU is busy); one whose fdinfo says nothing at all (an older kernel, another user's
+// process) is left without gpuUse, which means the same. With a `history`, each holder's busy share since its
+// previous look (DrmEngineHistory) is its busyPercent, absent on the first look.
 void mergeDrmUsage(QList<Holder> &holders, const DeviceNodes &devices, const QString &procRoot,
                    DrmEngineHistory *history = nullptr, qint64 nowMs = 0);

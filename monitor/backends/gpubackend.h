@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // SPDX-FileCopyrightText: 2026 The idlegpu authors
 #pragma once
-// What GPU backends tell about each GPU beyond its device node (name, UUID, bus id, metrics, the processes using
-// it) and what each holder does there. Sampled at a modest rate, never on the preemption path.
+// The interface of the GPU backends, which tell about each GPU beyond its device node (name, UUID, bus id, metrics,
+// the processes using it) and what each holder does there. They are sampled at a modest rate, never on the
+// preemption path.
 #include "model/gpumetrics.h"
 #include "model/snapshot.h"
 
@@ -22,57 +23,57 @@ public:
     virtual ~GpuBackend() = default;
     virtual QString name() const = 0;              // "NVML", "DRM"
     virtual bool available() const = 0;            // settled at construction
-    virtual QString unavailableReason() const = 0; // why not available, for the log and the status
+    virtual QString unavailableReason() const = 0; // why it is not available, for the log and the status
 
-    // Whether it names and measures this GPU and can judge what its holders do there. Asked when the devices
-    // change, not per scan: the answer may cost a stat.
+    // Returns whether it names and measures this GPU and can judge what its holders do there. It is asked when the
+    // devices change, not per scan, because the answer may cost a stat.
     virtual bool covers(const GpuDevice &gpu) const = 0;
-    // The methods below get `covered`: the GPUs it covers (as covers() said) and the shared nodes.
+    // The methods below get `covered`: the GPUs that it covers (as covers() said) and the shared nodes.
 
-    // Reads identity and metrics of the covered GPUs and, where it lists processes, who uses them. Slow (NVML:
-    // milliseconds): at start, at the fallback poll and while someone looks at the metrics, never on the
-    // preemption path. What it read is kept for judgeHolders until the next refresh.
+    // Reads the identity and metrics of the covered GPUs and, where it lists processes, who uses them. It is slow
+    // (milliseconds for NVML), so it runs at start, at the fallback poll and while someone looks at the metrics,
+    // never on the preemption path. What it read is kept for judgeHolders() until the next refresh.
     virtual QList<GpuInfo> refresh(const DeviceNodes &covered) = 0;
-    // Who uses the GPUs and how busy each keeps them, without the slower metrics: for watching, several times a
-    // second, whether a holder that only opened a GPU started to compute there (busy_when = computes / memory) or
-    // a graphics client got busy (auto).
+    // Reads who uses the GPUs and how busy each keeps them, without the slower metrics. It serves to watch, several
+    // times a second, whether a holder that only opened a GPU started to compute there (busy_when = computes or
+    // memory) or a graphics client got busy (auto).
     virtual void refreshProcesses(const DeviceNodes &covered) { Q_UNUSED(covered) }
     // Gives each holder of a covered GPU what the backend knows it does there (Holder::gpuUse, gpuMemoryBytes); a
-    // backend that lists processes also names hidden holders and adds the GPU jobs of other users. Runs in every
-    // scan, so it reads nothing slow: NVML merges its last refresh, DRM reads the fdinfo of these holders only.
+    // backend that lists processes also names hidden holders and adds the GPU jobs of other users. It runs in every
+    // scan, so it reads nothing slow: NVML merges its last refresh, and DRM reads the fdinfo of these holders only.
     virtual void judgeHolders(QList<Holder> &holders, const DeviceNodes &covered, const QString &procRoot) const = 0;
 };
 
-// The backends a monitor or --status asks, in order: the vendor library (NVML), then DRM. A GPU is judged by the
-// first that covers it.
+// The list of backends that a monitor or --status asks, in order: the vendor library (NVML), then DRM. A GPU is
+// judged by the first backend that covers it.
 class GpuBackends
 {
 public:
-    GpuBackends(); // DRM only until a vendor library is set
+    GpuBackends(); // only DRM until a vendor library is set
     ~GpuBackends();
-    // Replaces the vendor library (NVML; nothing: node-only mode for NVIDIA GPUs). DRM's backend (sysfs and
+    // Replaces the vendor library (NVML; none means node-only mode for NVIDIA GPUs). DRM's backend (sysfs and
     // fdinfo, always available) stays after it.
     void setVendorLibrary(std::unique_ptr<GpuBackend> vendorLibrary);
     // Settles which backend covers which GPU.
     void setDevices(const DeviceNodes &devices);
     const DeviceNodes &devices() const { return m_devices; }
 
-    // Whether a backend can tell what a holder does on this GPU.
+    // Returns whether a backend can tell what a holder does on this GPU.
     bool canJudgeUse(int gpu) const { return m_judgeOf.contains(gpu); }
     bool coversAny() const { return !m_judgeOf.isEmpty(); }
-    // The vendor library's state (GpuMetrics::backend, available, unavailableReason); no GPUs.
+    // Returns the vendor library's state (GpuMetrics::backend, available, unavailableReason) without GPUs.
     GpuMetrics describe() const;
 
-    // GpuBackend::refresh of each backend that covers a GPU: what they read, by GPU index.
+    // Runs GpuBackend::refresh() of each backend that covers a GPU and returns what they read, by GPU index.
     QHash<int, GpuInfo> refresh();
     void refreshProcesses();
     void judgeHolders(QList<Holder> &holders, const QString &procRoot) const;
-    // The backend that covers this GPU; nullptr if none.
+    // Returns the backend that covers this GPU; nullptr if none does.
     const GpuBackend *judgeOf(int gpu) const { return m_judgeOf.value(gpu); }
     const GpuBackend *vendorLibrary() const { return m_vendorLibrary.get(); }
 
 private:
-    // An available backend and the devices it covers, in the order asked.
+    // An available backend and the devices it covers, in the order they are asked.
     struct Covering
     {
         GpuBackend *backend = nullptr;
@@ -82,23 +83,23 @@ private:
     std::unique_ptr<GpuBackend> m_vendorLibrary;
     std::unique_ptr<GpuBackend> m_drm;
     DeviceNodes m_devices;
-    QList<Covering> m_coverings;              // backends that cover no GPU are left out
+    QList<Covering> m_coverings;              // the backends that cover no GPU are left out
     QHash<int, const GpuBackend *> m_judgeOf; // GPU index -> the first backend that covers it
 };
 
-// "37% busy, 12.3 of 140.4 GiB, 54 °C, 231 W": the metrics present, for the status; empty when none is.
+// Returns the metrics present, for the status ("37% busy, 12.3 of 140.4 GiB, 54 °C, 231 W"); empty when none is.
 QString describeGpuMetrics(const GpuInfo &gpu);
 
-// The UUID of each GPU by our index, for CUDA_VISIBLE_DEVICES.
+// Returns the UUID of each GPU by idlegpu's index, for CUDA_VISIBLE_DEVICES.
 QHash<int, QString> gpuUuidsByIndex(const QList<GpuInfo> &gpus);
 
-// Whether the backend's process list of this GPU names only processes the scan saw (`holders`, the visible
-// ones): then no other user's job uses it, and a hidden holder inferred from node events is stale. False when
-// the list could not be read.
+// Returns whether the backend's process list of this GPU names only processes that the scan saw (`holders`, the
+// visible ones). Then no other user's job uses it, and a hidden holder inferred from node events is stale. Returns
+// false when the list could not be read.
 bool backendSeesOnlyVisibleProcesses(const GpuInfo &gpu, const QList<Holder> &holders);
 
 // Adds what the backend's process lists know to a scan's holders. A pid the /proc scan saw as a holder gets its
-// memory. A pid the scan could not inspect (its /proc/<pid>/fd unreadable: another user's, idlegpu not root) is
+// memory. A pid that the scan could not inspect (/proc/<pid>/fd unreadable: another user's, idlegpu not root) is
 // a hidden holder: it takes over a pid-less hidden holder of that GPU (inferred from inotify), or becomes a new
 // one, with comm and uid from /proc/<pid>/status where readable. Pids whose /proc entry is gone (the sample is
 // older than the scan) and readable processes that hold no node are left out: the scan is authoritative there.

@@ -4,8 +4,8 @@
 #include <QDateTime>
 #include <QtGlobal>
 
-// Monotonic milliseconds for every delay, and the local wall time for [schedule]; injected so that the policy and
-// the monitor can be tested against a fake clock.
+// The source of time for the policy and the monitor: monotonic milliseconds for every delay, and the local wall
+// time for [schedule]. It is injected so that tests can run against a FakeClock.
 class Clock
 {
 public:
@@ -14,6 +14,7 @@ public:
     virtual QDateTime localNow() const = 0;
 };
 
+// The real clock: CLOCK_MONOTONIC and the system's local time. One instance serves the whole process.
 class SystemClock final : public Clock
 {
 public:
@@ -22,15 +23,15 @@ public:
     static SystemClock *instance();
 };
 
-// CLOCK_MONOTONIC in nanoseconds, for figures finer than a millisecond (the time from a foreign open to the stop). Not
-// injected: it measures idlegpu itself, not the world the Clock stands for.
+// The CLOCK_MONOTONIC time in nanoseconds, for figures finer than a millisecond (such as the time from a foreign
+// open to the stop). It is not injected because it measures idlegpu itself, not the world that a Clock stands for.
 qint64 monotonicNowNs();
-// A process's start time from /proc/<pid>/stat (clock ticks after boot, suspend included) on the monotonicNowNs()
-// scale; 0 for 0 (unknown).
+// The monotonicNowNs() value of a process's start time, given in clock ticks after boot (suspend included) as
+// /proc/<pid>/stat has it. Returns 0 for 0, which means unknown.
 qint64 monotonicNsOfBootTicks(unsigned long long ticks);
 
-// A clock that tests advance by hand. Its wall time moves with its monotonic time from a settable start (by
-// default Monday 2026-01-05 12:00 local time).
+// A clock that tests advance by hand. Its wall time moves with its monotonic time from a settable start, by
+// default Monday 2026-01-05 12:00 local time.
 class FakeClock final : public Clock
 {
 public:
@@ -42,7 +43,7 @@ public:
     QDateTime localNow() const override { return m_anchorLocal.addMSecs(m_nowMs - m_anchorMs); }
     void advance(qint64 ms) { m_nowMs += ms; }
     void set(qint64 ms) { m_nowMs = ms; }
-    // The wall time it shows now; it moves on from there.
+    // Sets the wall time that the clock shows now; the wall time moves on from there.
     void setLocalNow(const QDateTime &local)
     {
         m_anchorMs = m_nowMs;

@@ -5,7 +5,7 @@
 
 #include <string.h>
 
-// The system's words for an errno value ("No space left on device"), for messages that name a file.
+// The system's text for an errno value ("No space left on device"), for messages that name a file.
 inline QString errnoText(int error)
 {
     return QString::fromLocal8Bit(strerror(error));

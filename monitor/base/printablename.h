@@ -3,12 +3,13 @@
 #pragma once
 #include <QString>
 
-// A name another user chose (a process's comm, exe, argv[0], a login or Slurm job name), made safe to print in a
-// log line, on a terminal (--status) and in a window: control characters become visible escapes ("\n", "\t",
-// "\x1b", "\u202e" for a format character such as a bidi override) and a backslash becomes "\\", so that a name
-// cannot forge a line or a colour and each escape reads one way only. Every such name passes through this where it
-// is read, so that no printer has to remember it; an ordinary name comes back unchanged.
+// Returns a name that another user chose (a process's comm, exe or argv[0], a login, a Slurm job name) in a form
+// that is safe to print in a log line, on a terminal and in a window. Control characters become visible escapes
+// ("\n", "\t", "\x1b", and "\u202e" for a format character such as a bidi override) and a backslash becomes "\\",
+// so a name cannot forge a line or a colour and each escape reads one way only. Every such name passes through
+// this function where it is read, so no printer has to remember it; an ordinary name comes back unchanged.
 QString printableName(const QString &name);
 
-// Whether `name` holds nothing printableName() would escape but backslashes: a name that went through it already.
+// Returns whether `name` holds nothing that printableName() would escape except backslashes, that is, whether it
+// has been through printableName() already.
 bool isPrintableName(const QString &name);

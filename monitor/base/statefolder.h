@@ -6,11 +6,12 @@
 
 #include <unistd.h>
 
-// Where idlegpu keeps what it keeps across restarts (the pause, the ledger, the tray's log), private to its user:
-//  - $STATE_DIRECTORY, set by systemd for a unit with StateDirectory=idlegpu (/var/lib/idlegpu for the system
-//    service, ~/.local/state/idlegpu for a user's), the first of its folders;
-//  - else $XDG_STATE_HOME/idlegpu;
-//  - else root's /var/lib/idlegpu (a service under supervisord), or the user's ~/.local/state/idlegpu.
+// Returns the folder, private to the user, where idlegpu keeps its state across restarts (the pause, the ledger,
+// the tray's log). It is the first of these:
+//  - the first folder of $STATE_DIRECTORY, which systemd sets for a unit with StateDirectory=idlegpu
+//    (/var/lib/idlegpu for the system service, ~/.local/state/idlegpu for a user's);
+//  - $XDG_STATE_HOME/idlegpu;
+//  - /var/lib/idlegpu for root (a service under supervisord), else ~/.local/state/idlegpu.
 // Qt 6.4 has no QStandardPaths::StateLocation.
 inline QString idlegpuStateFolder()
 {

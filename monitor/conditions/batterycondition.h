@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // SPDX-FileCopyrightText: 2026 The idlegpu authors
 #pragma once
-// The battery condition is where the machine's power comes from ([defaults] on_battery = pause): a
-// PowerSupplyWatcher while the key asks for it, Snapshot::power, HoldReason::OnBattery.
+// The condition of where the machine's power comes from ([defaults] on_battery = pause). It brings a
+// PowerSupplyWatcher while the key asks for it, Snapshot::power and HoldReason::OnBattery.
 #include "conditions/condition.h"
 #include "conditions/powersupply.h"
 
@@ -17,9 +17,9 @@ public:
 
     HoldReason reason() const override { return HoldReason::OnBattery; }
     void configure(const Config &config) override;
-    // Power supplies the kernel does not announce (PowerSupplyWatcher::poll).
+    // Reads the power supplies that the kernel does not announce (PowerSupplyWatcher::poll).
     void poll() override;
-    // Read whatever on_battery says: --status tells the power either way.
+    // Reads the power whatever on_battery says, because --status tells it either way.
     void readOnce(const Config &config) override;
     void fill(const Config &config, Snapshot &snapshot) const override;
 

@@ -2,7 +2,7 @@
 // SPDX-FileCopyrightText: 2026 The idlegpu authors
 #pragma once
 // A condition is a fact about the machine beside its GPUs that can hold every workload back: where its power comes
-// from, whether someone sits at it, whether a user types on a terminal. Each one brings its watcher (started and
+// from, whether a person sits at it, whether a user types on a terminal. Each one brings its watcher (started and
 // stopped by the configuration it is given), its fact in the Snapshot and the HoldReason the policy gives when that
 // fact holds the workloads back, so that the monitor and `--status` treat every condition alike (Conditions), as
 // they treat GPU backends through GpuBackend.
@@ -12,8 +12,8 @@
 
 #include <QObject>
 
-// A condition's watcher is owned by the condition (std::unique_ptr) and is its QObject child too, so that it lives on
-// the condition's thread and the owner's findChild() finds it.
+// The base class of the conditions. A condition owns its watcher (std::unique_ptr), which is its QObject child too,
+// so that the watcher lives on the condition's thread and the owner's findChild() finds it.
 class Condition : public QObject
 {
     Q_OBJECT
@@ -27,14 +27,16 @@ public:
 
     ~Condition() override;
 
-    // The rule of the policy this fact serves (a HoldReason that can hold every workload, policy/holdwords.h).
+    // Returns the rule of the policy that this fact serves (a HoldReason that can hold every workload,
+    // policy/holdwords.h).
     virtual HoldReason reason() const = 0;
-    // The configuration, at start and at each reload: starts the watcher where the configuration asks for the fact,
-    // stops it (and forgets the fact) where it does not.
+    // Takes the configuration at start and at each reload: starts the watcher where the configuration asks for the
+    // fact, and stops it (and forgets the fact) where it does not.
     virtual void configure(const Config &config) = 0;
-    // The monitor's fallback poll (interval_seconds): reads again what no event announces.
+    // Serves the monitor's fallback poll (interval_seconds): reads again what no event announces.
     virtual void poll() {}
-    // A one-shot look (`idlegpu --status`): reads the fact once and at once, as `config` asks; starts no watcher.
+    // Takes a one-shot look (`idlegpu --status`): reads the fact once and at once, as `config` asks, and starts no
+    // watcher.
     virtual void readOnce(const Config &config) = 0;
     // Puts the fact as last read into the snapshot of a scan taken under `config`.
     virtual void fill(const Config &config, Snapshot &snapshot) const = 0;

@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // SPDX-FileCopyrightText: 2026 The idlegpu authors
 #pragma once
-// The conditions the policy weighs, one object each, in HoldReason's order: on battery, someone at the computer, a
-// user active on a terminal. The SnapshotCollector owns them; the monitor configures them at each (re)load, polls
-// them at its fallback poll and decides again when one changes; `--status` reads them once.
+// The set of conditions that the policy weighs, one object each, in HoldReason's order: on battery, a person at the
+// computer, a user active on a terminal. The SnapshotCollector owns them; the monitor configures them at each
+// (re)load, polls them at its fallback poll and decides again when one changes; `--status` reads them once.
 #include "base/clock.h"
 #include "conditions/condition.h"
 
@@ -12,14 +12,15 @@
 
 class PresenceCondition;
 
-// Where the conditions read their facts: tests give fixtures.
+// The places where the conditions read their facts; tests give fixtures.
 struct ConditionSources
 {
     const Clock *clock = SystemClock::instance();
-    QString sysfsRoot = QStringLiteral("/sys");   // power supplies (on_battery)
-    QString ptsRoot = QStringLiteral("/dev/pts"); // terminals ([tty])
+    QString sysfsRoot = QStringLiteral("/sys");   // for the power supplies (on_battery)
+    QString ptsRoot = QStringLiteral("/dev/pts"); // for the terminals ([tty])
 };
 
+// The owner of every condition, which passes each call on to all of them alike.
 class Conditions
 {
 public:
@@ -29,14 +30,14 @@ public:
     Conditions &operator=(const Conditions &) = delete;
 
     const std::vector<std::unique_ptr<Condition>> &all() const { return m_all; }
-    // [activity]: the tray's desktop refines logind's word on it (Monitor::setDesktopIdle).
+    // Returns the [activity] condition, whose logind view the tray's desktop refines (Monitor::setDesktopIdle).
     PresenceCondition &presence() const { return *m_presence; }
 
-    // The QObject the conditions live under, the Monitor: they stay owned here, but move to its thread with it, and
-    // its findChild() finds them and their watchers.
+    // Sets the QObject that the conditions live under, the Monitor. They stay owned here, but move to its thread
+    // with it, and its findChild() finds them and their watchers.
     void setParent(QObject *parent);
 
-    // Each condition alike (Condition's calls).
+    // These pass Condition's calls on to each condition.
     void configure(const Config &config);
     void poll();
     void readOnce(const Config &config);

@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // SPDX-FileCopyrightText: 2026 The idlegpu authors
 #pragma once
-// Whether someone sits at the computer, as systemd-logind tells it on the system bus: its sessions' IdleHint,
-// IdleSinceHint and LockedHint (GNOME sets them; a text console gets IdleHint from its tty's access time; KDE sets
-// only LockedHint: the tray's desktop source refines that, see conditions/presence.h).
+// The source that tells whether a person sits at the computer from systemd-logind on the system bus: its sessions'
+// IdleHint, IdleSinceHint and LockedHint. GNOME sets them; a text console gets IdleHint from its tty's access time;
+// KDE sets only LockedHint, which the tray's desktop source refines (see conditions/presence.h).
 //
 //   ListSessions ─► GetAll(org.freedesktop.login1.Session) per session ─► sessions() ─► changed()
 //   read again on SessionNew, SessionRemoved, a session's PropertiesChanged, logind (re)appearing, and every
@@ -25,6 +25,7 @@ class QDBusPendingCallWatcher;
 class QDBusServiceWatcher;
 class QTimer;
 
+// The parsers of logind's D-Bus answers, kept pure for tests.
 namespace LogindParse {
 
 struct SessionRef
@@ -33,7 +34,7 @@ struct SessionRef
     uint uid = uint(-1);
     QString path; // its object, /org/freedesktop/login1/session/...
 };
-// The answer to Manager.ListSessions, a(susso); nothing when it is not one.
+// Parses the answer to Manager.ListSessions, a(susso); nullopt when it is not one.
 std::optional<QList<SessionRef>> sessionList(const QDBusMessage &reply, QString *error);
 
 // The moments the session's times are measured against: the monitor's Clock, CLOCK_MONOTONIC and the wall clock,
@@ -48,15 +49,16 @@ struct Now
 struct ParsedSession
 {
     LogindSession session;
-    bool idleSinceKnown = false; // IdleSinceHint(Monotonic) given; else session.idleSinceMs is `now`
+    bool idleSinceKnown = false; // IdleSinceHint(Monotonic) was given; otherwise session.idleSinceMs is `now`
 };
-// The answer to Properties.GetAll("org.freedesktop.login1.Session"), a{sv}; nothing when it is not one or when
+// Parses the answer to Properties.GetAll("org.freedesktop.login1.Session"), a{sv}; nullopt when it is not one or when
 // a property that the rule needs (Class, Remote, IdleHint) is missing or of the wrong type.
 std::optional<ParsedSession> sessionProperties(const QDBusMessage &reply, const SessionRef &ref, const Now &now,
                                                QString *error);
 
 } // namespace LogindParse
 
+// The watcher of logind's sessions, as the diagram above shows.
 class LogindPresence : public QObject
 {
     Q_OBJECT
@@ -64,12 +66,12 @@ public:
     explicit LogindPresence(const Clock *clock = SystemClock::instance(), QObject *parent = nullptr);
     ~LogindPresence() override;
 
-    // Connects to the bus and reads the sessions; answered by changed() once they differ from "no answer".
+    // Connects to the bus and reads the sessions; changed() answers once they differ from "no answer".
     void start();
 
-    // Every session logind lists, as last read; nothing while logind does not answer.
+    // Returns every session that logind lists, as last read; nullopt while logind does not answer.
     const std::optional<QList<LogindSession>> &sessions() const { return m_sessions; }
-    // logind's own verdict (no desktop source): Presence::combine(sessions(), {}).
+    // Returns logind's own verdict without a desktop source: Presence::combine(sessions(), {}).
     UserPresence presence() const;
 
     static constexpr int kCallTimeoutMs = 2000;
@@ -78,8 +80,8 @@ public:
     // Tests shorten the calls' timeout.
     void setCallTimeoutMs(int ms) { m_callTimeoutMs = ms; }
 
-    // One synchronous read with `timeoutMs` for all of it (`idlegpu --status`); nothing when logind does not
-    // answer, with the reason in `error`.
+    // Reads the sessions once, synchronously, with `timeoutMs` for all of it (`idlegpu --status`). Returns nullopt
+    // when logind does not answer, with the reason in `error`.
     static std::optional<QList<LogindSession>> readOnce(const Clock *clock, int timeoutMs, QString *error);
 
 public Q_SLOTS:
@@ -87,7 +89,7 @@ public Q_SLOTS:
     void scheduleRefresh();
 
 Q_SIGNALS:
-    // What logind says changed: a session came, went or changed, or logind stopped or started answering.
+    // What logind says has changed: a session came, went or changed, or logind stopped or started answering.
     // `presence` is logind's own verdict.
     void changed(const UserPresence &presence);
 

@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // SPDX-FileCopyrightText: 2026 The idlegpu authors
 #pragma once
-// Whether someone sits at the computer ([activity] pause_while_active): the rule that combines what the sources say
-// into one UserPresence. Pure: the sources are read elsewhere (LogindPresence on the system bus, the tray's
-// DesktopIdlePoller on the session bus) and handed in as values.
+// The rule that combines what the sources say about whether a person sits at the computer ([activity]
+// pause_while_active) into one UserPresence. It is pure: the sources are read elsewhere (LogindPresence on the
+// system bus, the tray's DesktopIdlePoller on the session bus) and handed in as values.
 #include "model/snapshot.h"
 
 #include <QList>
@@ -16,16 +16,17 @@ struct LogindSession
 {
     QString id;            // "2", as XDG_SESSION_ID names it
     uint uid = uint(-1);
-    QString type;          // "x11", "wayland", "mir": graphical; "tty", "unspecified": not
+    QString type;          // "x11", "wayland", "mir" are graphical; "tty", "unspecified" are not
     QString sessionClass;  // "user" counts; "greeter", "lock-screen", "background", "manager" do not
-    bool remote = false;   // ssh, xrdp: not at the machine
-    bool active = true;    // in the foreground of its seat (another user switched to is not)
+    bool remote = false;   // ssh or xrdp: not at the machine
+    bool active = true;    // in the foreground of its seat (a session switched away from is not)
     bool idle = false;     // IdleHint
     qint64 idleSinceMs = 0; // IdleSinceHint, on the monitor's Clock; valid when idle
     bool locked = false;   // LockedHint
 
     bool isGraphical() const;
-    // Remote=false and Class "user": the only sessions that say whether someone sits at the machine.
+    // Returns whether it is Remote=false and of Class "user", the only sessions that say whether a person sits at
+    // the machine.
     bool isLocalUser() const;
     bool operator==(const LogindSession &) const = default;
 };
@@ -34,7 +35,7 @@ struct LogindSession
 // XScreenSaver): the time of the last input, and the lock where the desktop tells it.
 struct DesktopIdleReport
 {
-    bool answered = false;  // false: no desktop source answered (or the tray does not ask)
+    bool answered = false;  // false when no desktop source answered (or the tray does not ask)
     QString source;         // "GNOME", "KDE", "X11"
     qint64 idleSinceMs = 0; // the last input, on the monitor's Clock (both sides use the monotonic clock)
     bool locked = false;
@@ -43,6 +44,7 @@ struct DesktopIdleReport
     bool operator==(const DesktopIdleReport &) const = default;
 };
 
+// The functions that combine and describe the presence.
 namespace Presence {
 
 // The rule, over the local user sessions (Remote=false, Class "user"):
@@ -54,12 +56,12 @@ namespace Presence {
 // A desktop that answers refines the tray's session (matched by session id, else by uid among the graphical
 // sessions): its idle time replaces logind's IdleHint, which KDE never sets, and its lock adds to LockedHint. Where
 // logind does not answer, or does not know the tray's session, the desktop's session is judged alone.
-// `logind` absent: logind did not answer. Unknown only when neither source answers.
+// An absent `logind` means that logind did not answer. The result is Unknown only when neither source answers.
 UserPresence combine(const std::optional<QList<LogindSession>> &logind, const DesktopIdleReport &desktop);
 
-// "active", "idle", "locked", "no local session", "unknown": for logs and --status.
+// Returns the state's name for logs and --status: "active", "idle", "locked", "no local session", "unknown".
 QString stateName(UserPresence::State state);
-// "idle for 412 s (logind)": the presence in words, at `nowMs` on the same clock as its idleSinceMs.
+// Returns the presence in words at `nowMs`, on the same clock as its idleSinceMs: "idle for 412 s (logind)".
 QString describe(const UserPresence &presence, qint64 nowMs);
 
 } // namespace Presence

@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // SPDX-FileCopyrightText: 2026 The idlegpu authors
 #pragma once
-// The presence condition is whether someone sits at the computer ([activity] pause_while_active): a LogindPresence
-// while the key asks for it, refined by what the tray's desktop reports (Presence::combine), Snapshot::presence and
-// HoldReason::OwnerPresent.
+// The condition of whether a person sits at the computer ([activity] pause_while_active). It brings a
+// LogindPresence while the key asks for it, refined by what the tray's desktop reports (Presence::combine),
+// Snapshot::presence and HoldReason::OwnerPresent.
 #include "base/clock.h"
 #include "conditions/condition.h"
 #include "conditions/logindpresence.h"
@@ -23,13 +23,14 @@ public:
     void readOnce(const Config &config) override;
     void fill(const Config &config, Snapshot &snapshot) const override;
 
-    // What the tray's desktop says of its session: refines logind's word. Ignored while pause_while_active is off.
+    // Takes what the tray's desktop says of its session, which refines logind's word. It is ignored while
+    // pause_while_active is off.
     void setDesktopIdle(const DesktopIdleReport &report);
 
     static constexpr int kReadOnceTimeoutMs = 1000;
 
 private:
-    // logind's or the desktop's word changed: combine them, and say how soon that matters.
+    // Combines logind's and the desktop's word after either changed, and says how soon that matters.
     void update();
 
     const Clock *m_clock;

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // SPDX-FileCopyrightText: 2026 The idlegpu authors
 #pragma once
-// The terminal condition is whether a user types on a terminal ([tty]): Snapshot::ttys, read at every scan while
+// The condition of whether a user types on a terminal ([tty]): Snapshot::ttys, read at every scan while
 // [tty] is enabled, and HoldReason::TerminalUser. It has no watcher: a user who starts typing is seen at the next scan
 // (the fallback poll at the latest), and the decision wakes itself when an active user turns idle
 // (Decision::nextWakeMs).

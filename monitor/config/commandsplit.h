@@ -13,6 +13,6 @@
 // *error on an unterminated quote or a trailing backslash.
 std::optional<QStringList> splitCommand(const QString &command, QString *error);
 
-// Parses env= : words as splitCommand splits them, each of the form KEY=VALUE with KEY a valid variable
-// name. Returns nullopt and sets *error otherwise.
+// Parses the value of an env= key: words as splitCommand() splits them, each of the form KEY=VALUE with KEY a valid
+// variable name. Returns nullopt and sets *error otherwise.
 std::optional<QList<QPair<QString, QString>>> parseEnvAssignments(const QString &text, QString *error);

@@ -1,12 +1,12 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // SPDX-FileCopyrightText: 2026 The idlegpu authors
 #pragma once
-// The monitor's config file as a source of configs: it is read once at start, watched, and read again shortly after
-// each write to it is whole.
+// The reader of the monitor's config file: it reads the file once at start, watches it, and reads it again shortly
+// after each write to it is whole.
 //
 // A file that does not exist yet may mean "not set up yet" rather than an error (acceptMissing()); the first file to
-// appear is then read as any other. A file that is cut to nothing while idlegpu runs is refused, since it would read as
-// a config without workloads and stop them all.
+// appear is then read like any other. A file that is cut to nothing while idlegpu runs is refused, because it would
+// read as a config without workloads and stop them all.
 #include "config/config.h"
 
 #include <QObject>
@@ -20,7 +20,8 @@ class ConfigReloader : public QObject
 {
     Q_OBJECT
 public:
-    // How long after a write is closed or renamed into place the file is read: saves in a row bring one read.
+    // The delay between a write that is closed or renamed into place and the read, so that saves in a row bring
+    // one read.
     static constexpr int kReloadDelayMs = 200;
 
     explicit ConfigReloader(const QString &path, QObject *parent = nullptr);
@@ -29,23 +30,23 @@ public:
     // Whether the file did not exist at the last read and a placeholder stood in for it.
     bool notSetUp() const { return m_notSetUp; }
 
-    // Lets a missing file stand for a setup without workloads: readFirst() gives `placeholder` then (its device_root
-    // is where GPUs are looked for), and the file is read once it appears. Without this call a missing file is an
-    // error.
+    // Lets a missing file stand for a setup without workloads: readFirst() then returns `placeholder` (whose
+    // device_root is where GPUs are looked for), and the file is read once it appears. Without this call a missing
+    // file is an error.
     void acceptMissing(const Config &placeholder);
-    // The file as it is now (or the placeholder), for the monitor's start.
+    // Reads the file as it is now (or returns the placeholder), for the monitor's start.
     ConfigLoadResult readFirst();
-    // The file as it is now after a change, for the monitor to apply; nullopt when there is nothing to apply: the file
-    // is still missing, or it changed while it was read (the end of that write brings another reload).
+    // Reads the file again after a change, for the monitor to apply. Returns nullopt when there is nothing to apply:
+    // the file is still missing, or it changed while it was read (the end of that write brings another reload).
     std::optional<ConfigLoadResult> readAgain();
 
-    // Watches the file from now on: reloadDue() follows each whole write.
+    // Starts watching the file; reloadDue() follows each whole write.
     void watch();
-    // No reloadDue() from the writes seen so far.
+    // Drops the reloadDue() that the writes seen so far would bring.
     void cancelPending();
 
 Q_SIGNALS:
-    // The file was written whole kReloadDelayMs ago: time to readAgain().
+    // The file was written whole kReloadDelayMs ago, so it is time to call readAgain().
     void reloadDue();
 
 private:

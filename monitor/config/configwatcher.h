@@ -1,16 +1,16 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // SPDX-FileCopyrightText: 2026 The idlegpu authors
 #pragma once
-// Tells when a config file has been written whole, so that idlegpu reads it again then and never in the middle of a
-// write.
+// A watcher that tells when a config file has been written whole, so that idlegpu reads it again then and never in
+// the middle of a write.
 //
-// A write in place is whole when its writer closes the file (IN_CLOSE_WRITE); a save by rename, when the new file is
-// moved over the name (IN_MOVED_TO); a file deleted or moved away is gone at once. Every other step of a save (the truncation, each write, the creation of a new
-// file) is left alone: an editor paused between two writes would otherwise hand over half a file, the first half
-// of a workload without its user= line. The watch is on the file's folder (inotify through a QSocketNotifier), which
-// outlives any replacement of the file; where the config is a link, on the folder of the file it names too. Before the
-// file's folder exists (idlegpu not set up yet), the nearest folder above it is watched until the next one on the way
-// appears.
+// A write in place is whole when its writer closes the file (IN_CLOSE_WRITE); a save by rename is whole when the new
+// file is moved over the name (IN_MOVED_TO); a file deleted or moved away is gone at once. Every other step of a save
+// (the truncation, each write, the creation of a new file) is ignored: an editor paused between two writes would
+// otherwise hand over half a file, such as the first half of a workload without its user= line. The watch is on the
+// file's folder (inotify through a QSocketNotifier), which outlives any replacement of the file; where the config is
+// a link, the folder of the file it names is watched too. Before the file's folder exists (idlegpu is not set up
+// yet), the nearest folder above it is watched until the next folder on the way appears.
 #include <QHash>
 #include <QObject>
 #include <QSet>
@@ -25,13 +25,13 @@ public:
     explicit ConfigFileWatcher(QObject *parent = nullptr);
     ~ConfigFileWatcher() override;
 
-    // Watches for `path` from now on, following a link at it to the file it names now; call again after each
-    // change() to follow a link changed since.
+    // Starts watching `path`, following a link at it to the file it names now. Call it again after each changed()
+    // to follow a link that has changed since.
     void watch(const QString &path);
 
 Q_SIGNALS:
-    // The file was closed after a write, renamed or linked into place, deleted or moved away, or a folder on its way
-    // appeared or went (or inotify lost events): worth reading again.
+    // The file is worth reading again: it was closed after a write, renamed or linked into place, deleted or moved
+    // away, a folder on its way appeared or went, or inotify lost events.
     void changed();
 
 private:

@@ -1,16 +1,17 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // SPDX-FileCopyrightText: 2026 The idlegpu authors
 #pragma once
-// The config's words: each enum a key takes, with its key, its default and the word each value is written as, in
-// one place, below every stage that reads or shows it. The reader (config.cpp), the settings dialog, --status and
-// the runners take the words from here: a new value is one line in its table (and what the policy makes of it).
+// The words of the config: each enum that a key takes, with its key, its default and the word that each value is
+// written as, in one place below every stage that reads or shows it. The reader (config.cpp), the settings dialog,
+// --status and the runners take the words from here, so a new value is one line in its table (plus what the policy
+// makes of it).
 #include <QString>
 #include <QStringList>
 
 #include <optional>
 
-// One value of a key and its word, as written in the file. `meaning`: what the reader's error message says it
-// does, after the word in parentheses; none for a word that needs no explanation.
+// One value of a key and its word as written in the file. `meaning` is what the reader's error message says the
+// value does, in parentheses after the word; it is null for a word that needs no explanation.
 template<typename Enum>
 struct ConfigWord
 {
@@ -78,11 +79,11 @@ struct ConfigWords<OnBattery>
     };
 };
 
-// [defaults] notify: the kinds of desktop notification the tray shows (NotifyConfig), a comma list of them, or
-// all (the default) or none.
+// [defaults] notify: the kinds of desktop notification that the tray shows (NotifyConfig), as a comma-separated
+// list of them, all (the default) or none.
 enum class NotifyKind {
     Preemption,  // a workload stopped because someone opened its GPU
-    Failure,     // a workload failing again and again
+    Failure,     // a workload fails again and again
     ConfigError, // an edit of the config file that cannot be used
 };
 template<>
@@ -98,8 +99,8 @@ struct ConfigWords<NotifyKind>
     };
 };
 
-// [defaults] vendors: the makers whose GPUs idlegpu manages, a comma list of them or auto (the default); also
-// what --status says a GPU's maker is.
+// [defaults] vendors: the makers whose GPUs idlegpu manages, as a comma-separated list of them or auto (the
+// default). --status names a GPU's maker with it too.
 enum class GpuVendor { Nvidia, Amd, Intel };
 template<>
 struct ConfigWords<GpuVendor>
@@ -113,14 +114,14 @@ struct ConfigWords<GpuVendor>
     };
 };
 
-// The key an enum is the value of (busy_when for BusyWhen).
+// Returns the key that an enum is the value of (busy_when for BusyWhen).
 template<typename Enum>
 QString configKey()
 {
     return QLatin1String(ConfigWords<Enum>::key);
 }
 
-// The value's word, as the file writes it (computes for BusyWhen::Computes).
+// Returns the value's word as the file writes it (computes for BusyWhen::Computes).
 template<typename Enum>
 QString configWord(Enum value)
 {
@@ -130,7 +131,8 @@ QString configWord(Enum value)
     return QString();
 }
 
-// The value a word stands for, as the reader takes it (any case, white space around); nullopt for no word of the key.
+// Returns the value that a word stands for, as the reader takes it (any case, white space around); nullopt when it is
+// no word of the key.
 template<typename Enum>
 std::optional<Enum> configValue(const QString &text)
 {
@@ -141,7 +143,7 @@ std::optional<Enum> configValue(const QString &text)
     return std::nullopt;
 }
 
-// Every word of the key, in the table's order, for messages: nvidia, amd, intel.
+// Returns every word of the key in the table's order, for messages: "nvidia, amd, intel".
 template<typename Enum>
 QString configWordList()
 {

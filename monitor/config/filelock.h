@@ -1,12 +1,13 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // SPDX-FileCopyrightText: 2026 The idlegpu authors
 #pragma once
-// An exclusive lock held with flock() on a file in a folder nobody else can write (SecureFile::openTrustedFolder):
-// the kernel lets go of it when its process ends, however it ends, so there is no stale lock to take over and no pid
-// that a reused or forged one could be mistaken for. The file holds its holder's pid, for messages only. It is opened
-// without following a link and without waiting on a FIFO; anything but a regular file there is refused. It is made
-// 0600, and one that another user could have open (another owner, a wider mode, a second hard link: an older
-// idlegpu's 0644 file) is replaced by a fresh one rather than locked: another user's flock on it blocks nothing.
+// An exclusive flock() lock on a file in a folder that nobody else can write (SecureFile::openTrustedFolder). The
+// kernel releases it when its process ends, however it ends, so there is no stale lock to take over and no pid that
+// a reused or forged one could be mistaken for. The file holds its holder's pid, for messages only. It is opened
+// without following a link and without waiting on a FIFO; anything but a regular file there is refused. The file is
+// made 0600, and a file that another user could have open (another owner, a wider mode, a second hard link, such as
+// an older idlegpu's 0644 file) is replaced by a fresh one rather than locked, because another user's flock on it
+// would block nothing.
 #include "config/securefile.h"
 
 #include <QString>
@@ -21,13 +22,13 @@ public:
     FileLock(const FileLock &) = delete;
     FileLock &operator=(const FileLock &) = delete;
 
-    // Takes the lock on `name` in the folder open as `folderFd`, making the file (mode 0600) where missing. Never
-    // waits. Failed: *error says why, naming the file as `name`.
+    // Takes the lock on `name` in the folder open as `folderFd`, making the file (mode 0600) where it is missing.
+    // It never waits. On Failed, *error says why, naming the file as `name`.
     Result acquire(int folderFd, const QString &name, QString *error);
     bool held() const { return m_file.valid(); }
-    // After HeldByAnother: the pid its holder wrote; 0 when it has written none yet.
+    // After HeldByAnother, the pid that the holder wrote; 0 when it has written none yet.
     qint64 ownerPid() const { return m_ownerPid; }
-    // Removes the file, then lets go: whoever waited on it finds it gone and makes a new one.
+    // Removes the file, then releases the lock: a process that waited on it finds it gone and makes a new one.
     void release();
 
 private:

@@ -8,7 +8,7 @@
 #include <algorithm>
 #include <optional>
 
-// The `gpus=` value of gpu_mon: ALL, or a comma list of GPU indices ("0", "0,2").
+// A set of GPUs as gpu_mon's `gpus=` key writes it: ALL, or a comma-separated list of GPU indices ("0", "0,2").
 struct GpuSelection
 {
     bool all = true;
@@ -49,7 +49,7 @@ struct GpuSelection
 
     bool contains(int gpu) const { return all || indices.contains(gpu); }
 
-    // The GPUs this selection means on a machine where `present` GPUs exist.
+    // Returns the GPUs that this selection means on a machine where the `present` GPUs exist.
     QList<int> resolve(const QList<int> &present) const
     {
         if (all)

@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // SPDX-FileCopyrightText: 2026 The idlegpu authors
 #pragma once
-// What the rows of the key table (configkeys.h) are made of: the reader's side of a section (KeyReading), and the
-// makers of the rows whose kind says how to read them (KeyRows::seconds<&Config::intervalSeconds>(...)). For the
-// files that define rows; the reader, the printer and the dialog need configkeys.h alone.
+// The parts that the rows of the key table (configkeys.h) are made of: the reader's side of a section (KeyReading)
+// and the makers of rows whose kind says how to read them (KeyRows::seconds<&Config::intervalSeconds>(...)). Only
+// the files that define rows include it; the reader, the printer and the dialog need configkeys.h alone.
 #include "config/config.h"
 #include "config/configkeys.h"
 #include "config/configwords.h"
@@ -14,7 +14,8 @@
 
 #include <type_traits>
 
-// What reading one file keeps across its sections: where its problems go, and the names its workloads took.
+// The state that the reading of one file keeps across its sections: where its problems go, and the names that its
+// workloads took.
 struct ConfigReadState
 {
     ConfigReadState(ConfigLoadResult &result, const UserLookup &users) : result(result), users(users) {}
@@ -27,16 +28,17 @@ struct ConfigReadState
         int line = 0;
     };
     QHash<QString, TakenName> workloadNames; // name -> the workload that has it
-    int textfileLine = 0;                    // [metrics] textfile's, for the checks once every section is read
-    int droppedErrors = 0;                   // past the limit of problems a file shows
+    int textfileLine = 0;                    // the line of [metrics] textfile, for the checks after every section
+    int droppedErrors = 0;                   // the problems past the limit that a file shows
     int droppedWarnings = 0;
 
-    // Adds a problem at `line` of the file; returns it for the caller to tag, nullptr when past the limit.
+    // Adds a problem at `line` of the file and returns it for the caller to tag; nullptr when past the limit.
     ConfigDiagnostic *report(ConfigDiagnostic::Severity severity, int line, const QString &message,
                              const QString &refusedWorkload = QString());
 };
 
-// One section of a file as its keys' rows read it: its entries, the settings they go to, where problems go.
+// One section of a file as the rows of its keys read it: its entries, the settings they go to, and where problems
+// go.
 class KeyReading
 {
 public:
@@ -50,22 +52,23 @@ public:
     const KeyTarget &target() const { return m_target; }
     ConfigReadState &state() { return m_state; }
     const UserLookup &users() const { return m_state.users; }
-    // The entry of `key` in this section; nullptr when the section lacks it.
+    // Returns the entry of `key` in this section; nullptr when the section lacks it.
     const IniDocument::Entry *find(const QString &key) const;
     const IniDocument::Entry *entry(const KeyRow &row) const { return find(QLatin1String(row.key)); }
 
     void error(int line, const QString &message) { m_state.report(ConfigDiagnostic::Error, line, message); }
     void warning(int line, const QString &message) { m_state.report(ConfigDiagnostic::Warning, line, message); }
 
-    // The row's value when its entry is there and right for its kind; else nullopt, with an error at the entry's
-    // line when it is there ("interval_seconds: 'ten' is not a whole number of seconds (1 to 3600)").
+    // Returns the row's value when its entry is there and right for its kind. Otherwise returns nullopt, with an
+    // error at the entry's line when the entry is there ("interval_seconds: 'ten' is not a whole number of seconds
+    // (1 to 3600)").
     std::optional<qint64> seconds(const KeyRow &row);
     std::optional<qint64> number(const KeyRow &row);
     std::optional<bool> boolean(const KeyRow &row);
     std::optional<QString> path(const KeyRow &row);
     std::optional<QStringList> list(const KeyRow &row); // "a, b,,c" -> a b c; never wrong
-    // A key that takes one of its table's words (configwords.h; any case, white space around). The error says the
-    // words: "KEY: 'VALUE' is not A (meaning), B or C" ("is neither A nor B" for two).
+    // Reads a key that takes one of its table's words (configwords.h; any case, white space around). The error
+    // lists the words: "KEY: 'VALUE' is not A (meaning), B or C" ("is neither A nor B" for two).
     template<typename Enum>
     std::optional<Enum> word(const KeyRow &row)
     {
@@ -83,7 +86,8 @@ public:
         return std::nullopt;
     }
 
-    // [process-*]: the home folder that ~ stands for in dir= and log=. user= sets it; its row comes before theirs.
+    // In [process-*], the home folder that ~ stands for in dir= and log=. user= sets it, so its row comes before
+    // theirs.
     QString home;
 
 private:
@@ -115,7 +119,7 @@ private:
         using Type = decltype(First);
     };
 
-    // The settings the first member belongs to, in `owners` (a KeyTarget or a KeySource).
+    // Returns the settings in `owners` (a KeyTarget or a KeySource) that the first member belongs to.
     template<typename Owners>
     static auto *ownerIn(const Owners &owners)
     {
@@ -131,7 +135,7 @@ private:
     }
 
 public:
-    // The setting in the section's settings; nullptr when the section is not of the field's owner.
+    // Returns the setting in the section's settings; nullptr when the section is not of the field's owner.
     template<typename Owners>
     static auto *in(const Owners &owners)
     {
@@ -141,7 +145,7 @@ public:
     using Value = std::remove_reference_t<decltype(*in(std::declval<KeyTarget>()))>;
 };
 
-// The makers of the rows, one per kind: the row reads its key into the field and shows it from there.
+// The makers of the rows, one per kind: each row reads its key into the field and shows it from there.
 namespace KeyRows {
 namespace Impl {
 template<typename T>
@@ -201,7 +205,7 @@ void readWord(const KeyRow &row, KeyReading &reading)
         *KeyField<Members...>::in(reading.target()) = *value;
 }
 
-// The word of the table's default value.
+// Returns the word of the table's default value.
 template<typename Enum>
 constexpr const char *defaultWord()
 {
@@ -253,7 +257,7 @@ constexpr KeyRow seconds(const char *section, const char *key, ConfigRange range
     return {section, key, KeyKind::Seconds, range, nullptr, nullptr, nullptr, nullptr, false,
             Impl::readSeconds<Members...>, Impl::numberText<Members...>};
 }
-// `unit`: the unit the messages give: "percent", "MiB".
+// `unit` is the unit that the messages give: "percent", "MiB".
 template<auto... Members>
 constexpr KeyRow number(const char *section, const char *key, ConfigRange range, const char *unit)
 {
@@ -311,8 +315,8 @@ constexpr KeyRow::Text text()
 }
 } // namespace KeyRows
 
-// The lists of rows the table is made of, in the table's order (configkeys.cpp joins them): each concern brings the
-// rows of its keys.
+// The lists of rows that the table is made of, in the table's order (configkeys.cpp joins them). Each concern
+// brings the rows of its keys.
 namespace KeyLists {
 std::span<const KeyRow> general();  // [defaults]: the poll, the start delay, device_root, notify, vendors
 std::span<const KeyRow> battery();  // [defaults] on_battery

@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // SPDX-FileCopyrightText: 2026 The idlegpu authors
 #pragma once
-// [schedule] run = RULES: when workloads may run, as comma-separated rules of DAYS, HH:MM-HH:MM or
-// DAYS HH:MM-HH:MM ("Mon-Fri 18:00-08:00, Sat, Sun"). Days are Mon..Sun, alone or as ranges (Fri-Mon wraps);
-// a time range whose end is not after its start crosses midnight and belongs to the day it starts on; 24:00
-// ends a day. Evaluated on minutes of the local week, so a decision costs no time-zone arithmetic.
+// The times when workloads may run, from [schedule] run = RULES: comma-separated rules of DAYS, HH:MM-HH:MM or
+// DAYS HH:MM-HH:MM ("Mon-Fri 18:00-08:00, Sat, Sun"). Days are Mon..Sun, alone or as ranges (Fri-Mon wraps).
+// A time range whose end is not after its start crosses midnight and belongs to the day it starts on; 24:00
+// ends a day. The rules are evaluated on minutes of the local week, so a decision costs no time-zone arithmetic.
 #include <QDateTime>
 #include <QList>
 #include <QString>
@@ -22,26 +22,30 @@ struct WeekTime
     static WeekTime of(const QDateTime &local);
 };
 
+// One rule of a schedule: a set of days and a time range on each of them.
 struct ScheduleRule
 {
     int days = 0x7f;        // bit 0 Monday .. bit 6 Sunday
     int startMinute = 0;    // of the day, 0 .. 1439
-    int endMinute = WeekTime::kMinutesPerDay; // 1 .. 1440; not after startMinute: ends the next day
+    int endMinute = WeekTime::kMinutesPerDay; // 1 .. 1440; if not after startMinute, it ends the next day
     bool operator==(const ScheduleRule &) const = default;
 };
 
+// A parsed [schedule] run= value; a schedule without rules allows every moment.
 class Schedule
 {
 public:
-    // Empty or white space: always. nullopt with a message naming the rule that is wrong.
+    // Parses `text`; empty text or white space means always. Returns nullopt and sets *message, naming the rule that
+    // is wrong, on an error.
     static std::optional<Schedule> parse(const QString &text, QString *message);
 
     bool always() const { return m_rules.isEmpty(); }
     bool allowsAt(WeekTime time) const;
-    // Milliseconds from `time` to the next moment allowsAt() answers otherwise; nullopt when it never does.
+    // Returns the milliseconds from `time` to the next moment at which allowsAt() answers otherwise; nullopt when it
+    // never does.
     std::optional<qint64> msUntilChange(WeekTime time) const;
     const QList<ScheduleRule> &rules() const { return m_rules; }
-    // The rules as parse() reads them back ("Mon-Fri 18:00-08:00, Sat-Sun"); empty: always.
+    // Returns the rules as parse() reads them back ("Mon-Fri 18:00-08:00, Sat-Sun"); empty for always.
     QString toString() const;
     bool operator==(const Schedule &) const = default;
 

@@ -1,12 +1,12 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // SPDX-FileCopyrightText: 2026 The idlegpu authors
 #pragma once
-// Files and folders that a local user may influence, opened the way a root service can trust them.
+// The functions that open files and folders a local user may influence in a way that a root service can trust.
 //
-// idlegpu often runs as root, and every path a user can reach (the config and its folders, the metrics textfile,
-// the state folder) is an attacker's way in: a link swapped between a check and an open, a folder another user
-// can write, a FIFO where a file was expected. The rules here are sudo's and sshd's StrictModes:
-//  - trusted owner: root, or `owner` (the user idlegpu runs as);
+// idlegpu often runs as root, and every path that a user can reach (the config and its folders, the metrics
+// textfile, the state folder) is a way in for an attacker: a link swapped between a check and an open, a folder that
+// another user can write, a FIFO where a file was expected. The rules here are sudo's and sshd's StrictModes:
+//  - a trusted owner is root or `owner` (the user idlegpu runs as);
 //  - a trusted folder is owned by a trusted owner and writable by nobody else. Two exceptions: a sticky folder
 //    (/tmp), where others may add entries but not rename or remove ours, and a folder writable by its group when
 //    that group is root's or the owner's own group with nobody else in it;
@@ -23,7 +23,7 @@
 #include <optional>
 #include <sys/types.h>
 
-// An owned file descriptor, closed when it goes.
+// An owned file descriptor, closed when the object is destroyed.
 class UniqueFd
 {
 public:
@@ -46,13 +46,14 @@ private:
 
 namespace SecureFile {
 
+// The result of an open: a valid descriptor, or the reason it was refused.
 struct Opened
 {
     UniqueFd fd;
     QString path;  // the path as opened, every link resolved
     QString error; // why it was refused, naming the path or folder at fault; empty when fd is valid
-    // Refused for who may change it (an owner or a mode that lets another user write the file or a folder on the
-    // way), not for being missing, unreadable or not a file.
+    // Whether it was refused because of who may change it (an owner or a mode that lets another user write the file
+    // or a folder on the way), rather than for being missing, unreadable or not a file.
     bool untrusted = false;
     bool ok() const { return fd.valid(); }
 };
@@ -64,12 +65,12 @@ Opened openTrustedFile(const QString &path, uid_t owner);
 // Opens the folder `path` (O_DIRECTORY) when it and every folder above it are trusted.
 Opened openTrustedFolder(const QString &path, uid_t owner);
 
-// Opens the folder that holds the file `path` names, when it is trusted, and sets *name to the file's name in it. A
+// Opens the folder that holds the file that `path` names, when it is trusted, and sets *name to the file's name. A
 // symbolic link in the file's place is followed when its folder is trusted (as the walk follows every link), so the
 // folder and name are those of the link's final target; the file itself need not exist. For replaceFileAt.
 Opened openTrustedFolderOf(const QString &path, uid_t owner, QString *name);
 
-// Why the folder open as `fd` is not trusted for `owner`, naming it as `name`; empty when it is.
+// Returns why the folder open as `fd` is not trusted for `owner`, naming it as `name`; empty when it is trusted.
 QString untrustedFolderReason(int fd, const QString &name, uid_t owner);
 
 // Reads the open file `fd` from its start, at most maxBytes; nullopt with *error set when a read fails or the

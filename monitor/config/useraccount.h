@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // SPDX-FileCopyrightText: 2026 The idlegpu authors
 #pragma once
-// Who a workload runs as: the [process-*] user= key. A root-run idlegpu starts each workload as the user it
-// names (idlegpu-reaper drops to it before the exec). One that names no user runs as root, as gpu_mon (run as
-// root under supervisord, so that fuser saw every user) ran it: its files must keep working unchanged. That is
-// said as a warning that tells how to drop the privileges, never done silently.
+// The accounts that workloads run as, from the [process-*] user= key. An idlegpu run as root starts each workload
+// as the user that the key names (idlegpu-reaper drops to that user before the exec). A workload that names no user
+// runs as root, as gpu_mon ran it (as root under supervisord, so that fuser saw every user), because gpu_mon's files
+// must keep working unchanged. idlegpu says so in a warning that tells how to drop the privileges, never silently.
 #include <QString>
 
 #include <functional>
@@ -22,8 +22,8 @@ struct UserAccount
     bool operator==(const UserAccount &) const = default;
 };
 
-// Who idlegpu runs as and how it finds accounts. Injected so that tests check the rules for root and for a
-// plain user whoever runs them.
+// The user idlegpu runs as and the way it finds accounts. It is injected so that tests check the rules for root
+// and for a plain user, whoever runs them.
 struct UserLookup
 {
     uint effectiveUid = 0;
@@ -31,22 +31,24 @@ struct UserLookup
 
     bool asRoot() const { return effectiveUid == 0; }
 
-    // The real one: geteuid() and the passwd database (getpwnam_r / getpwuid_r).
+    // Returns the real lookup: geteuid() and the passwd database (getpwnam_r / getpwuid_r).
     static UserLookup system();
-    // A login name, or a uid in decimal digits; nullopt when no such account exists.
+    // Finds the account of a login name or of a uid in decimal digits; nullopt when no such account exists.
     static std::optional<UserAccount> findAccount(const QString &nameOrUid);
 };
 
-// The verdict on a workload's user= (empty or blank: the key is absent, the user idlegpu runs as).
+// The verdict on a workload's user= value. An empty or blank value means that the key is absent and the workload
+// runs as the user idlegpu runs as.
 struct WorkloadUserCheck
 {
-    std::optional<UserAccount> account; // whom it runs as, when known
+    std::optional<UserAccount> account; // the account it runs as, when known
     QString error;                      // why it may not run; empty when it may
-    QString warning;                    // it runs as root (user = root, or no user as root): allowed, but said
-    bool rootByDefault = false;         // as root with no user named: runs as root, as gpu_mon ran it
+    QString warning;                    // set when it runs as root (user = root, or no user as root): allowed
+    bool rootByDefault = false;         // it runs as root because no user is named, as gpu_mon ran it
 };
 WorkloadUserCheck checkWorkloadUser(const QString &user, const UserLookup &lookup);
 
-// Login name of a uid (control characters escaped, as printableName() does), or the uid as text when it has none.
-// Cached: every scan names the same few users, and NSS may ask a network directory (LDAP, SSSD).
+// Returns the login name of a uid (with control characters escaped, as printableName() does), or the uid as text
+// when it has no name. The answer is cached because every scan names the same few users and NSS may ask a network
+// directory (LDAP, SSSD).
 QString userName(uint uid);

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // SPDX-FileCopyrightText: 2026 The idlegpu authors
 #pragma once
-// The watch on device_root and its dri/ folder, where GPUs appear and go: a node made or removed there may change the
-// GPUs present.
+// A watcher of device_root and its dri/ folder, where GPUs appear and go: a node made or removed there may change
+// the GPUs present.
 #include <QObject>
 #include <QString>
 
@@ -14,10 +14,10 @@ class DeviceFolderWatcher : public QObject
 public:
     explicit DeviceFolderWatcher(QObject *parent = nullptr);
 
-    // Watches `root` from now on instead of the folders before; false when it cannot be watched.
+    // Watches `root` instead of the folders before; returns false when it cannot be watched.
     bool watchRoot(const QString &root);
-    // Watches <root>/dri too once it exists: render nodes come and go there (amdgpu loaded late, a GPU unbound). A
-    // folder removed drops its watch by itself.
+    // Watches <root>/dri too if it exists now: render nodes come and go there (amdgpu loaded late, a GPU unbound).
+    // A removed folder drops its watch by itself.
     void watchDriIfMade();
 
 Q_SIGNALS:

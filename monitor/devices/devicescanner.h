@@ -18,12 +18,13 @@
 // result; a render node whose sysfs entry is missing or garbage is skipped.
 DeviceNodes scanDevices(const QString &deviceRoot, const QString &sysfsRoot = QStringLiteral("/sys"));
 
-// The AMD or Intel GPU a render node (<...>/renderD<N>) stands for, from <sysfsRoot>/class/drm/renderD<N>; its
-// index is left at -1. nullopt when it is none of ours; *whyNot then says why, naming the sysfs file.
+// Returns the AMD or Intel GPU that a render node (<...>/renderD<N>) stands for, read from
+// <sysfsRoot>/class/drm/renderD<N>, with its index left at -1. Returns nullopt when it is not a GPU that idlegpu
+// manages, and *whyNot then says why, naming the sysfs file.
 std::optional<GpuDevice> readDrmGpu(const QString &renderNodePath, const QString &sysfsRoot,
                                     QString *whyNot = nullptr);
 
-// The GPUs of the chosen vendors among those found ([defaults] vendors); empty `vendors` (auto): the NVIDIA GPUs
-// when there is one, else the AMD and Intel ones. Indices stay as scanDevices gave them; kfd goes with the AMD
-// GPUs.
+// Returns the GPUs of the chosen vendors ([defaults] vendors) among those found. An empty `vendors` (auto) means the
+// NVIDIA GPUs when there is one, else the AMD and Intel ones. Indices stay as scanDevices() gave them; kfd goes with
+// the AMD GPUs.
 DeviceNodes keepVendors(const DeviceNodes &found, const QList<GpuVendor> &vendors);

@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // SPDX-FileCopyrightText: 2026 The idlegpu authors
 #pragma once
-// NVIDIA GPUs as plain files in a folder that stands in for /dev, mode 0666 as the driver makes its nodes. scanDevices
-// does not check device majors, and inotify and /proc see a process holding such a file as they see a CUDA job on a
-// real GPU: the demo (idlegpu --demo), the tests and the benchmarks make their GPUs with these.
+// The functions that make fake NVIDIA GPUs: plain files in a folder that stands in for /dev, mode 0666 as the driver
+// makes its nodes. scanDevices() does not check device majors, and inotify and /proc see a process that holds such a
+// file as they see a CUDA job on a real GPU. The demo (idlegpu --demo), the tests and the benchmarks use them.
 #include <QString>
 
 namespace FakeGpuFolder {
@@ -13,12 +13,12 @@ QString ctlNode(const QString &folder);          // <folder>/nvidiactl
 QString uvmNode(const QString &folder);          // <folder>/nvidia-uvm
 
 // Makes `folder` (with its parents) holding nvidia0..nvidia<gpus-1>, nvidiactl and nvidia-uvm. With no GPU it stays
-// empty: a machine without NVIDIA's driver, whose AMD or Intel nodes addNode() adds. False when a file could not be
-// made.
+// empty, like a machine without NVIDIA's driver, whose AMD or Intel nodes addNode() adds. Returns false when a file
+// could not be made.
 bool make(const QString &folder, int gpus);
-// One more GPU: nvidia<gpu> in `folder`.
+// Adds one more GPU: nvidia<gpu> in `folder`.
 bool addGpu(const QString &folder, int gpu);
-// Any node, `name` relative to `folder` ("dri/renderD128", "kfd"), with the folders it needs.
+// Adds any node, `name` relative to `folder` ("dri/renderD128", "kfd"), with the folders it needs.
 bool addNode(const QString &folder, const QString &name);
 
 } // namespace FakeGpuFolder

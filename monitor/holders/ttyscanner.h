@@ -3,6 +3,6 @@
 #pragma once
 #include "model/snapshot.h"
 
-// Lists the pseudo-terminals under ptsRoot (/dev/pts) with their owner and idle time (now - atime),
-// as gpu_mon's [tty] check does. `ptmx` is skipped. wallNowMs: milliseconds since the epoch.
+// Lists the pseudo-terminals under ptsRoot (/dev/pts) with their owner and idle time (now minus atime), as gpu_mon's
+// [tty] check does; `ptmx` is skipped. `wallNowMs` is in milliseconds since the epoch.
 QList<TtySession> scanTtys(const QString &ptsRoot, qint64 wallNowMs);

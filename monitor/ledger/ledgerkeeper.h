@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // SPDX-FileCopyrightText: 2026 The idlegpu authors
 #pragma once
-// The running monitor's WorkLedger with its clocks: the totals move every minute while a workload runs, and the ledger
-// is written to its file every five minutes, soon after each preemption and once more at the end.
+// The keeper of the running monitor's WorkLedger and its timers: the totals move every minute while a workload runs,
+// and the ledger is written to its file every five minutes, soon after each preemption and once more at the end.
 //
 // The monitor tells it what each GPU does at each decision (follow()) and hands the ledger its energy samples.
 #include "ledger/workledger.h"
@@ -20,35 +20,37 @@ class LedgerKeeper : public QObject
 {
     Q_OBJECT
 public:
-    // While a workload runs the ledger's totals move this often (moved()).
+    // The period at which the ledger's totals move while a workload runs (moved()).
     static constexpr int kTickMs = 60'000;
-    // The ledger is written this often while the file is open.
+    // The period at which the ledger is written while the file is open.
     static constexpr int kSaveMs = 300'000;
-    // And this soon after a preemption: off the preemption path, where another GPU's may follow.
+    // The delay of the write after a preemption, which keeps it off the preemption path, where another GPU's
+    // preemption may follow.
     static constexpr int kSaveSoonMs = 1000;
 
-    // `workloadRunning`: whether a workload runs now, asked at each tick (idle time moves nothing the front ends show
-    // but the timeline, which the monitor's next decision extends).
+    // `workloadRunning` tells whether a workload runs now; it is asked at each tick (idle time moves nothing that the
+    // front ends show but the timeline, which the monitor's next decision extends).
     LedgerKeeper(const Clock *clock, std::function<bool()> workloadRunning, QObject *parent = nullptr);
-    // Writes the ledger a last time, where this is the file's writer.
+    // Writes the ledger a last time if this is the file's writer.
     ~LedgerKeeper() override;
 
     WorkLedger &ledger() { return m_ledger; }
     const WorkLedger &ledger() const { return m_ledger; }
 
-    // Loads the ledger from `path` and becomes its writer (LedgerStore::open); once only, and not for an empty path.
+    // Loads the ledger from `path` and becomes its writer (LedgerStore::open); call it once, and not with an empty
+    // path.
     void open(const QString &path);
-    // The ticks start (moved()); the saves run from open() on.
+    // Starts the ticks (moved()); the saves run from open() on.
     void startTicking();
     void stopTicking();
 
-    // What each GPU does from now on, by the monitor's decision and the runner's workloads.
+    // Records what each GPU does from now on, by the monitor's decision and the runner's workloads.
     void follow(const Decision &decision, const QHash<QString, WorkloadRuntime> &runtimes);
-    // A preemption, in the ledger now and in its file soon.
+    // Records a preemption in the ledger now and in its file soon.
     void recordPreemption(const PreemptionRecord &record);
-    // The monitor stops watching: the time up to now counts, and the file is written.
+    // Ends the watch when the monitor stops: the time up to now counts, and the file is written.
     void finish();
-    // Writes the file now, the time counted up to now; nothing unless this is the file's writer.
+    // Writes the file now, with the time counted up to now; does nothing unless this is the file's writer.
     void save();
 
 Q_SIGNALS:

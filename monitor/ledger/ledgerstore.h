@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // SPDX-FileCopyrightText: 2026 The idlegpu authors
 #pragma once
-// Where the WorkLedger lives between runs: ledger.json in idlegpu's state folder (statefolder.h), private (folder
-// 0700, file 0600), replaced whole at each write. The monitor that holds <file>.lock is its one writer; `--status`
-// only reads it, so a tray and a `--status` at the same time cannot corrupt it.
+// The file where the WorkLedger lives between runs: ledger.json in idlegpu's state folder (statefolder.h), private
+// (folder 0700, file 0600), replaced whole at each write. The monitor that holds <file>.lock is its one writer;
+// `--status` only reads it, so a tray and a `--status` at the same time cannot corrupt it.
 //
 // The folder is opened once, as a trusted folder (SecureFile: nobody but root and idlegpu's user can write it or a
 // folder above it), and every read and write goes through that fd: nothing in it is followed as a link. A write that
@@ -18,7 +18,8 @@ class WorkLedger;
 class LedgerStore
 {
 public:
-    // A ledger is a few hundred kilobytes at most (LedgerSummary's bounds); anything bigger is not one.
+    // The largest file that is read. A ledger is a few hundred kilobytes at most (LedgerSummary's bounds), so
+    // anything bigger is not one.
     static constexpr qint64 kMaxFileBytes = 16 * 1024 * 1024;
 
     static QString defaultPath(); // <idlegpuStateFolder()>/ledger.json
@@ -29,20 +30,20 @@ public:
 
     // Becomes the file's one writer and loads it into `ledger`. A file that holds no ledger (damaged, hostile, too
     // big, not a file), read twice the same, is renamed <file>.bad with a warning that names it, and the ledger
-    // starts afresh. False, with a warning, when another idlegpu writes the file, the folder is not trusted, the file
-    // cannot be read now (an I/O error: it is left as it is) or the damaged one cannot be set aside: the ledger then
-    // stays in memory and nothing is written.
+    // starts afresh. Returns false, with a warning, when another idlegpu writes the file, the folder is not trusted,
+    // the file cannot be read now (an I/O error; it is left as it is) or the damaged one cannot be set aside; the
+    // ledger then stays in memory and nothing is written.
     bool open(WorkLedger *ledger);
     bool isWriter() const { return m_lock.held(); }
-    // Replaces the file atomically; only once open() succeeded. A failure keeps the old file and is warned about
+    // Replaces the file atomically, only after open() succeeded. A failure keeps the old file and is warned about
     // once per distinct error, until a write succeeds again.
     bool save(const WorkLedger &ledger);
 
-    // Unusable: the file holds no ledger; Unreadable: it could not be read (an I/O error, a folder that is not
-    // trusted), which says nothing of what it holds.
+    // The outcome of read(). Unusable means that the file holds no ledger; Unreadable means that it could not be
+    // read (an I/O error, a folder that is not trusted), which says nothing of what it holds.
     enum class ReadResult { Loaded, Missing, Unusable, Unreadable };
-    // The ledger the file holds, read only, without the lock, nothing set aside: for `--status`. `error` says why
-    // it is Unusable or Unreadable.
+    // Reads the ledger that the file holds, without the lock and without setting anything aside, for `--status`.
+    // `error` says why it is Unusable or Unreadable.
     static ReadResult read(const QString &path, WorkLedger *ledger, QString *error);
 
 private:
@@ -50,5 +51,5 @@ private:
     QString m_name;   // the file's name in m_folder
     UniqueFd m_folder; // open while this is the writer
     FileLock m_lock;
-    QString m_saveError; // of the last save; empty: it succeeded
+    QString m_saveError; // the error of the last save; empty when it succeeded
 };

@@ -1,10 +1,12 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // SPDX-FileCopyrightText: 2026 The idlegpu authors
 #pragma once
-// What idlegpu does, for a fleet's Prometheus: a MonitorState in the Prometheus text exposition format 0.0.4, as
-// node_exporter's textfile collector reads it. Pure: no I/O, no clock of its own (MetricsTextFile writes it).
+// The renderer of what idlegpu does for a fleet's Prometheus: a MonitorState in the Prometheus text exposition
+// format 0.0.4, as node_exporter's textfile collector reads it. It is pure, without I/O or a clock of its own
+// (MetricsTextFile writes the text).
 //
-// Every family has its # HELP and # TYPE lines, values are in base units (seconds, joules), counters end in _total.
+// Every family has its # HELP and # TYPE lines, values are in base units (seconds, joules), and counters end in
+// _total.
 // The GPU's labels are dcgm-exporter's, so that a dashboard can put both side by side: gpu (idlegpu's index, the N
 // of /dev/nvidiaN), UUID and modelName where a backend named them, device ("nvidia0"). Workloads are labelled by
 // their id (the section name, "process-0"), which a rename in the file does not change; idlegpu_workload_info maps
@@ -16,21 +18,23 @@
 
 namespace MetricsText {
 
+// The moment that a rendering describes.
 struct Moment
 {
-    qint64 nowMs = 0;     // monotonic, as the monitor's clock: whether a pause with an end still holds
-    qint64 nowWallMs = 0; // ms since the epoch: idlegpu_last_update_timestamp_seconds
-    // false: the last file of an idlegpu that exits (idlegpu_up 0), whose values stay where they were.
+    qint64 nowMs = 0;     // monotonic, as the monitor's clock, to tell whether a pause with an end still holds
+    qint64 nowWallMs = 0; // ms since the epoch, for idlegpu_last_update_timestamp_seconds
+    // False for the last file of an idlegpu that exits (idlegpu_up 0), whose values stay where they were.
     bool up = true;
     QString version; // idlegpu_info{version}
 };
 
+// Returns the text of the whole file.
 QByteArray render(const MonitorState &state, const Moment &moment);
 
-// A label value as the format wants it: backslash, double quote and line feed escaped.
+// Returns a label value as the format wants it, with backslash, double quote and line feed escaped.
 QString escapeLabelValue(const QString &value);
-// A sample value: integers without a fraction, the shortest decimal that reads back as the same double otherwise,
-// NaN, +Inf, -Inf.
+// Returns a sample value: an integer without a fraction, otherwise the shortest decimal that reads back as the same
+// double, or NaN, +Inf, -Inf.
 QByteArray formatValue(double value);
 
 } // namespace MetricsText

@@ -1,10 +1,11 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // SPDX-FileCopyrightText: 2026 The idlegpu authors
 #pragma once
-// Keeps [metrics] textfile for node_exporter's textfile collector: replaced whole (a temporary file in the same
-// folder, then a rename, so the collector never reads half a file) soon after each change and at least every refresh
-// interval. Lives on the monitor's thread, beside it (the monitor owns it): writing a file is I/O, the GUI's thread
-// does none. A file it cannot write is warned about once per distinct error and tried again at the next write; it
+// The writer that keeps [metrics] textfile for node_exporter's textfile collector. It replaces the file whole (a
+// temporary file in the same folder, then a rename, so the collector never reads half a file) soon after each change
+// and at least every refresh interval. It lives on the monitor's thread, beside the monitor that owns it, because
+// writing a file is I/O and the GUI's thread does none. A file that it cannot write is warned about once per
+// distinct error and tried again at the next write; it
 // never stops idlegpu. It writes only into a folder that nobody but root and the user idlegpu runs as can write, and
 // never through a link or over a FIFO or device there (SecureFile::replaceFileAt): root's idlegpu writes nothing a
 // local user points it at.
@@ -20,31 +21,31 @@ class MetricsTextFile : public QObject
 {
     Q_OBJECT
 public:
-    // Under a storm of changes the file is written at most this often, and a change is never later than this.
+    // The shortest time between two writes under a storm of changes, and the longest delay of a change.
     static constexpr int kThrottleMs = 250;
 
-    // `render`: the file's text now (MetricsText::render), asked at each write.
+    // `render` returns the file's text now (MetricsText::render); it is called at each write.
     explicit MetricsTextFile(std::function<QByteArray()> render, QObject *parent = nullptr);
 
-    // The file to keep; empty: none. The file this writer wrote under a previous path is removed: node_exporter
-    // would go on reading its values as if they were current.
+    // Sets the file to keep; empty means none. The file that this writer wrote under a previous path is removed,
+    // because node_exporter would go on reading its values as if they were current.
     void setPath(const QString &path);
     QString path() const { return m_path; }
-    // Written at least this often, though nothing changes (the timestamp shows the writer is alive).
+    // Sets how often the file is written even when nothing changes (the timestamp shows that the writer is alive).
     void setRefreshIntervalMs(int ms);
 
 public Q_SLOTS:
-    // Something changed: written within kThrottleMs, from the event loop, never on the caller's stack (the monitor
-    // emits its changes from the preemption path).
+    // Schedules a write within kThrottleMs, from the event loop and never on the caller's stack, because the
+    // monitor emits its changes from the preemption path.
     void changed();
-    // Writes now (the last file at exit). False when it could not (warned about).
+    // Writes now (the last file at exit). Returns false, with a warning, when it could not.
     bool writeNow();
 
 private:
     std::function<QByteArray()> m_render;
     QString m_path;
-    bool m_wrote = false; // m_path holds a file this writer made
-    QString m_lastError;  // of the last write; empty: it succeeded
+    bool m_wrote = false; // m_path holds a file that this writer made
+    QString m_lastError;  // the error of the last write; empty when it succeeded
     QTimer *m_throttleTimer;
     QTimer *m_refreshTimer;
     QElapsedTimer m_sinceWrite;

@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // SPDX-FileCopyrightText: 2026 The idlegpu authors
 #pragma once
-// What the policy decides (Policy::decide) and what it carries from one decision to the next: the orders to the
-// runners, each GPU's status and why nothing runs. Read by the runners' caller, the ledger, the metrics and every
-// front end.
+// The value types of a policy decision (Policy::decide) and of what it carries from one decision to the next: the
+// orders to the runners, each GPU's status and why nothing runs. The runners' caller, the ledger, the metrics and
+// every front end read them.
 #include "model/snapshot.h"
 
 #include <QDateTime>
@@ -12,24 +12,25 @@
 #include <QString>
 #include <QStringList>
 
+// The user's pause: of every workload, or of some one by one.
 struct PauseState
 {
     bool all = false;
-    qint64 allUntilMs = 0;   // with all: resume at this monotonic time; 0 = until resumed by hand
-    QSet<QString> workloads; // paused one by one
+    qint64 allUntilMs = 0;   // with all, the monotonic time to resume at; 0 means until resumed by hand
+    QSet<QString> workloads; // the workloads paused one by one
 
     bool allPausedAt(qint64 nowMs) const { return all && (allUntilMs == 0 || nowMs < allUntilMs); }
 };
 
-// What the policy remembers from one decision to the next: since when each GPU has been free of foreign
-// holders. Carried by the caller, so decide() stays pure.
+// The policy's memory from one decision to the next: since when each GPU has been free of foreign holders, and
+// which GPUs are too hot. The caller carries it, so that decide() stays pure.
 struct PolicyMemory
 {
-    QHash<int, qint64> freeSinceMs; // GPU index -> monotonic time its last foreign holder was seen gone
-    QSet<int> hotGpus;              // reached max_temperature_c and not yet kCoolDownCelsius cooler
+    QHash<int, qint64> freeSinceMs; // GPU index -> the monotonic time its last foreign holder was seen gone
+    QSet<int> hotGpus;              // GPUs that reached max_temperature_c and are not yet kCoolDownCelsius cooler
 };
 
-// The rules that stop a running workload or keep one from starting, in their order of precedence: of those that
+// The rules that stop a running workload or keep one from starting, in their order of precedence. Of the rules that
 // hold for a workload, the decision follows the first and names it. Those from Paused to TerminalUser can hold every
 // workload at once; Decision::hold names the first of them that does. The policy's table of rules (policy.cpp) gives
 // each its test, its words and whether it stops a running workload, keeps one from starting, or both.
@@ -41,7 +42,7 @@ enum class HoldReason {
     Paused,          // by the user: every workload, or this one
     OutsideSchedule, // [schedule]
     OnBattery,       // [defaults] on_battery
-    OwnerPresent,    // [activity]: someone at the computer
+    OwnerPresent,    // [activity]: a person is at the computer
     TerminalUser,    // [tty]: a user active on a terminal
     BackingOff,      // it failed and waits for its retry
     NoGpu,           // its GPU list resolves to no GPU
@@ -52,8 +53,9 @@ enum class HoldReason {
     Settling,        // a GPU of its list has not been free for start_delay_seconds yet
 };
 
-// Why a workload does not run, as the decision followed it: the rule and its words ("GPU 0 is in use by python3 (alice,
-// pid 4242)"). A rule of None with words is the runner's state ("stopping"); both empty: it runs, or starts now.
+// The reason a workload does not run, as the decision followed it: the rule and its words ("GPU 0 is in use by
+// python3 (alice, pid 4242)"). A rule of None with words is the runner's state ("stopping"); when both are empty,
+// the workload runs or starts now.
 struct WorkloadReason
 {
     HoldReason hold = HoldReason::None;
@@ -61,17 +63,18 @@ struct WorkloadReason
     bool operator==(const WorkloadReason &) const = default;
 };
 
+// An order to a runner to stop a workload, with the rule that stops it.
 struct StopOrder
 {
     QString workloadId;
     HoldReason cause = HoldReason::ForeignHolder;
-    int gpu = -1;        // ForeignHolder / GpuMissing / TooHot: the GPU concerned
-    Holder culprit;      // ForeignHolder: who opened it
+    int gpu = -1;        // for ForeignHolder, GpuMissing and TooHot, the GPU concerned
+    Holder culprit;      // for ForeignHolder, the process that opened the GPU
     QString reason;      // one line for the log: "python3 (alice, pid 4242) opened GPU 0"
 };
 
-// The holders of a GPU that do not count against it, in the order the policy tries them: of those that name a
-// holder, the decision records the first, and --status says that one.
+// The exemptions that keep a holder of a GPU from counting against it, in the order the policy tries them. Of those
+// that name a holder, the decision records the first, and --status shows that one.
 enum class Exemption {
     Self,           // idlegpu itself
     Workload,       // a process of a running workload: its session, children and their descendants
@@ -80,30 +83,33 @@ enum class Exemption {
     ServiceProgram, // the service_programs of a workload that may run on the GPU name it
 };
 
-// A holder a decision left out of its GPU's count, and the exemption that left it out.
+// A holder that a decision left out of its GPU's count, and the exemption that left it out.
 struct IgnoredHolder
 {
     Holder holder;
     Exemption exemption = Exemption::Self;
-    QString workloadId; // Workload, ServiceProgram: whose process it is, or whose service
-    QString program;    // IgnoredProgram, ServiceProgram: the listed name that matched
+    QString workloadId; // for Workload and ServiceProgram, the workload whose process or service it is
+    QString program;    // for IgnoredProgram and ServiceProgram, the listed name that matched
     bool operator==(const IgnoredHolder &) const = default;
 };
 
+// An order to a runner to start a workload on the given GPUs.
 struct StartOrder
 {
     QString workloadId;
-    QList<int> gpus; // resolved
+    QList<int> gpus; // resolved GPU indices
     bool allGpus = false;
 };
 
+// The state of one GPU in a decision.
 enum class GpuState {
-    Idle,        // free, nothing to run on it (no workload, paused, backing off, ...): see reason
-    Waiting,     // free, but not for start_delay_seconds yet
+    Idle,        // free, with nothing to run on it (no workload, paused, backing off...): see GpuStatus::reason
+    Waiting,     // free, but not yet for start_delay_seconds
     RunningWorkload,
     Busy,        // a foreign holder has it
 };
 
+// One GPU's status in a decision: its state, its holders and the reason nothing runs.
 struct GpuStatus
 {
     int index = -1;
@@ -112,22 +118,23 @@ struct GpuStatus
     QList<IgnoredHolder> ignoredHolders; // those an exemption leaves out: idlegpu's, a workload's, ignore_programs...
     QList<Holder> openOnlyHolders; // foreign, but busy_when asks more than an open node (computing, memory)
     QString workloadId;           // the workload on it (running or about to start), if any
-    QString reason;               // for Idle/Waiting: why nothing runs yet
+    QString reason;               // for Idle and Waiting, why nothing runs yet
     qint64 freeSinceMs = 0;       // 0 while busy
     bool tooHot = false;          // at max_temperature_c, or not yet kCoolDownCelsius below it
 };
 
+// The result of one policy decision: the orders to the runners, the status of each GPU and of each workload.
 struct Decision
 {
     QList<StartOrder> start;
     QList<StopOrder> stop;
     QList<GpuStatus> gpus;
     QHash<QString, WorkloadReason> workloadReasons; // workload id -> why it does not run (empty when it runs)
-    QStringList activeUsers;                 // [tty]: users whose activity stops all workloads
+    QStringList activeUsers;                 // for [tty], the users whose activity stops all workloads
     HoldReason hold = HoldReason::None;      // why no workload may run at all: one of the rules for every workload
-    QString holdText;                        // the same in words, as the log and --status say it; empty: none
-    QDateTime holdEndsAt;                    // OutsideSchedule: when the schedule lets workloads run again (local)
-    qint64 nextWakeMs = 0;                   // when to decide again though nothing happens; 0: no need
+    QString holdText;                        // the same in words, as the log and --status say it; empty for none
+    QDateTime holdEndsAt;                    // for OutsideSchedule, the local time the schedule allows runs again
+    qint64 nextWakeMs = 0;                   // when to decide again if nothing happens; 0 when there is no need
     PolicyMemory memory;
 
     const StopOrder *stopFor(const QString &workloadId) const

@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // SPDX-FileCopyrightText: 2026 The idlegpu authors
 #pragma once
-// What the idle GPUs did, as the front ends show it: workload time and energy, preemptions with the time from the
-// foreign open to the stop, and each GPU's last 24 hours. The monitor's WorkLedger keeps it across restarts (the
-// user's private state) and hands this summary on in MonitorState; the dashboard and the metrics read it.
+// The value types of what the idle GPUs did, as the front ends show it: workload time and energy, preemptions with
+// the time from the foreign open to the stop, and each GPU's last 24 hours. The monitor's WorkLedger keeps the
+// record across restarts (in the user's private state) and hands this summary on in MonitorState; the dashboard and
+// the metrics read it.
 #include <QHash>
 #include <QList>
 #include <QString>
@@ -11,14 +12,15 @@
 #include <array>
 #include <optional>
 
-// What a GPU was doing, for the 24-hour timeline.
+// The activity of a GPU in the 24-hour timeline.
 enum class GpuActivity {
     Unwatched, // idlegpu was not running, or the GPU was absent
-    Idle,      // nobody used it, no workload ran (held by a rule, waiting, nothing configured)
+    Idle,      // nobody used it and no workload ran (held by a rule, waiting, nothing configured)
     Workload,  // an idle workload ran on it
     ForeignUse // the owner's (or another foreign) job used it
 };
 
+// A stretch of the timeline with one activity.
 struct ActivitySegment
 {
     qint64 fromWallMs = 0; // ms since the epoch
@@ -26,6 +28,7 @@ struct ActivitySegment
     GpuActivity activity = GpuActivity::Unwatched;
 };
 
+// One preemption as the ledger records it.
 struct PreemptionRecord
 {
     qint64 wallMs = 0; // when the workload was stopped, ms since the epoch
@@ -34,11 +37,12 @@ struct PreemptionRecord
     QString culpritProgram; // the foreign process's program name; empty when it could not be seen
     QString culpritUser;
     qint64 culpritPid = 0;
-    // From the moment idlegpu read the foreign open's inotify event to the SIGTERM; absent when a poll or a backend
-    // found the job rather than an open event.
+    // The time from the moment idlegpu read the foreign open's inotify event to the SIGTERM; absent when a poll or a
+    // backend found the job rather than an open event.
     std::optional<double> openToStopMs;
 };
 
+// The work done in a period: workload time, preemptions and energy.
 struct WorkTotals
 {
     qint64 workloadMs = 0; // GPU time with a workload running: GPU-hours = workloadMs / 3'600'000
@@ -51,10 +55,10 @@ struct WorkTotals
 // buckets: the recent list keeps only the last kRecentPreemptions, a fleet's latency histogram needs them all.
 struct LatencyHistogram
 {
-    // Upper bounds, inclusive; a last bucket without bound follows. From 1 ms (an inotify-driven stop takes a few)
-    // to 10 s (the fallback poll's default interval).
+    // The inclusive upper bounds; a last bucket without a bound follows. They run from 1 ms (an inotify-driven stop
+    // takes a few) to 10 s (the fallback poll's default interval).
     static constexpr std::array<double, 13> kBoundsMs{1, 2, 5, 10, 20, 50, 100, 200, 500, 1000, 2000, 5000, 10000};
-    std::array<qint64, kBoundsMs.size() + 1> counts{}; // per bucket, not cumulative; the last: above 10 s
+    std::array<qint64, kBoundsMs.size() + 1> counts{}; // per bucket, not cumulative; the last is above 10 s
     double sumMs = 0;
 
     void add(double ms)
@@ -75,7 +79,7 @@ struct LatencyHistogram
     bool operator==(const LatencyHistogram &) const = default;
 };
 
-// Today and this week in local time (the week from Monday 00:00); total since the ledger began.
+// The totals of today and of this week in local time (the week from Monday 00:00), and since the ledger began.
 struct WorkPeriods
 {
     WorkTotals today;
@@ -83,6 +87,7 @@ struct WorkPeriods
     WorkTotals total;
 };
 
+// The summary of the ledger that MonitorState carries to the front ends.
 struct LedgerSummary
 {
     static constexpr int kRecentPreemptions = 50;
@@ -92,9 +97,9 @@ struct LedgerSummary
     QHash<int, WorkPeriods> byGpu;              // by GPU index
     QList<PreemptionRecord> recentPreemptions;  // newest first, at most kRecentPreemptions
     QHash<int, QList<ActivitySegment>> lastDay; // by GPU index: oldest first, within the last kTimelineSpanMs
-    qint64 sinceWallMs = 0;                     // when the ledger began; 0: nothing recorded yet
-    // By GPU index, then workload id: the time each workload occupied the GPU since the ledger began keeping it (a
-    // GPU's total.workloadMs is its time with any workload; two at once on one GPU count each).
+    qint64 sinceWallMs = 0;                     // when the ledger began; 0 when nothing is recorded yet
+    // By GPU index, then workload id: the time that each workload occupied the GPU since the ledger began keeping it
+    // (a GPU's total.workloadMs is its time with any workload; two workloads at once on one GPU count each).
     QHash<int, QHash<QString, qint64>> workloadMs;
     LatencyHistogram openToStop; // every GPU together
 };

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // SPDX-FileCopyrightText: 2026 The idlegpu authors
 #pragma once
-// What the monitor knows at a moment, as every front end shows it, and what it tells them of a preemption.
+// The value types of what the monitor knows at a moment, as every front end shows it, and of what it tells them
+// about a preemption.
 #include "config/config.h"
 #include "model/decision.h"
 #include "model/gpumetrics.h"
@@ -23,23 +24,24 @@ struct PreemptionEvent
     int gpu = -1;
     Holder culprit;
     qint64 atMs = 0;
-    // From the open to the SIGTERM, as far as idlegpu can know when the open was (Monitor::openToStopMs()); absent
-    // when a poll or a backend found the job.
+    // The time from the open to the SIGTERM, as far as idlegpu can know when the open was (Monitor::openToStopMs());
+    // absent when a poll or a backend found the job.
     std::optional<double> openToStopMs;
 };
 
-// Everything a front end shows: consumed by the headless logger, the tray, the status window, --status.
+// Everything that a front end shows: the headless logger, the tray, the status window and --status consume it.
 struct MonitorState
 {
     Config config;                          // the configuration in force (the last good one)
-    QList<ConfigDiagnostic> configProblems; // of the last load: errors mean the file was not applied
+    QList<ConfigDiagnostic> configProblems; // from the last load; errors mean that the file was not applied
     Snapshot snapshot;
     Decision decision;
     QHash<QString, WorkloadRuntime> runtimes;
     PauseState pause;
     GpuMetrics gpuMetrics; // the GPU backends' last sample (names, UUIDs, utilization...)
     LedgerSummary ledger;  // what the idle GPUs did: GPU-hours, energy, preemptions, the last 24 h
-    // No config file yet (Monitor::acceptMissingConfig()): the GPUs are watched with no workloads until one appears.
+    // Whether there is no config file yet (Monitor::acceptMissingConfig()): the GPUs are watched with no workloads
+    // until one appears.
     bool notSetUp = false;
     bool shuttingDown = false;
 };

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // SPDX-FileCopyrightText: 2026 The idlegpu authors
 #pragma once
-// How idlegpu keeps hold of every process of a workload, so that none outlives the workload's stop even when its
-// idlegpu-reaper is gone (killed, crashed):
+// The containment that keeps hold of every process of a workload, so that none outlives the workload's stop even
+// when its idlegpu-reaper is gone (killed, crashed):
 //  - idlegpu is a child subreaper: what a dead reaper leaves is re-parented to idlegpu, not to init, and stays
 //    findable (its session, its descendants, idlegpu's own children) for the sweep (run/workloadsweep.h);
 //  - where systemd is the service manager, cgroup v2 is mounted alone, and idlegpu's cgroup was delegated to it
@@ -18,63 +18,68 @@ class QObject;
 
 #include <sys/types.h>
 
+// The functions that set up the containment for this process.
 namespace Containment {
 
-// PR_SET_CHILD_SUBREAPER for this process: at the start of main, before any child exists.
+// Makes this process a child subreaper (PR_SET_CHILD_SUBREAPER); call it at the start of main, before any child
+// exists.
 bool becomeSubreaper();
 
 // Reaps this process's dead children that no one else waits for: orphans re-parented to it as a subreaper (a program
 // it started detached, a control command's escapee) once they exit. A QProcess reaps its own children through their
-// pidfds, so only zombies no QProcess can own are taken: outside this process's session (Slurm's commands stay in
-// it), and neither an idlegpu-reaper (ProcessRunner's, ControlCommandRunner's children) nor named as one of this
-// process's threads (QProcess::startDetached's intermediate child, which Qt waits for itself). Returns how many.
+// pidfds, so only zombies that no QProcess can own are taken: those outside this process's session (Slurm's
+// commands stay in it) that are neither an idlegpu-reaper (ProcessRunner's, ControlCommandRunner's children) nor
+// named as one of this process's threads (QProcess::startDetached's intermediate child, which Qt waits for itself).
+// Returns how many it reaped.
 int reapAdoptedOrphans();
-// reapAdoptedOrphans() every kOrphanReapIntervalMs from `owner`'s thread's event loop, as long as `owner` lives.
+// Runs reapAdoptedOrphans() every kOrphanReapIntervalMs from the event loop of `owner`'s thread while `owner` lives.
 void reapAdoptedOrphansPeriodically(QObject *owner);
 inline constexpr int kOrphanReapIntervalMs = 10'000;
 
 // Where systemd delegated a cgroup v2 folder to this process, moves the process to its leaf "idlegpu" and returns
-// the folder the workloads' cgroups go in; otherwise returns an empty string. Logs once (idlegpu.runner) which
-// containment is in force. Called once, before the first workload starts; workloadCgroupParent() then answers.
+// the folder that the workloads' cgroups go in; otherwise returns an empty string. Logs once (idlegpu.runner) which
+// containment is in force. Call it once, before the first workload starts; workloadCgroupParent() then answers.
 QString establish();
 QString workloadCgroupParent();
 
-// The pieces of establish(), with the file system injected for tests.
+// The places that establish() reads, injected for tests.
 struct CgroupSystem
 {
-    QString mountPoint = QStringLiteral("/sys/fs/cgroup"); // cgroup v2 alone: holds cgroup.controllers
+    QString mountPoint = QStringLiteral("/sys/fs/cgroup"); // with cgroup v2 alone, it holds cgroup.controllers
     QString procSelfCgroup = QStringLiteral("/proc/self/cgroup");
     QString systemdRunFolder = QStringLiteral("/run/systemd/system"); // exists when systemd is PID 1 (sd_booted)
 };
-// The cgroup folder systemd delegated to this process; empty with *why when there is none.
+// Returns the cgroup folder that systemd delegated to this process; empty, with *why, when there is none.
 QString findDelegatedCgroup(const CgroupSystem &system, QString *why);
-// Moves this process into <delegated>/idlegpu (made when missing); false with *error.
+// Moves this process into <delegated>/idlegpu (made when missing). Returns false and sets *error on failure.
 bool moveSelfToLeaf(const QString &delegated, QString *error);
 
 } // namespace Containment
 
-// One workload's cgroup v2 folder, <parent>/workload-<id>.
+// The functions on one workload's cgroup v2 folder, <parent>/workload-<id>.
 namespace WorkloadCgroup {
 
-// The folder's path for this workload: the id percent-encoded, so that two ids never share one; an id longer than a
-// folder name may be, its first 200 encoded bytes, '+' and a hash of the whole id.
+// Returns the folder's path for this workload: the id percent-encoded, so that two ids never share one. For an id
+// longer than a folder name may be, the name is its first 200 encoded bytes, '+' and a hash of the whole id.
 QString pathFor(const QString &parent, const QString &workloadId);
-// Makes the folder (or takes the one a previous run left, ending what still runs in it); false with *error.
+// Makes the folder (or takes the one that a previous run left, ending what still runs in it). Returns false and sets
+// *error on failure.
 bool create(const QString &cgroup, QString *error);
-// The folder the workloads' log writers (reaper/logwriter.h) move to, <parent>/log-writers: beside the workloads'
-// own, so that a writer stuck on its user's file keeps no workload's cgroup from being ended and removed, and still
-// within idlegpu's, as a process idlegpu started. Shared by every workload; made when missing (what runs in it is
-// left alone: other workloads' writers). False with *error.
+// The folder that the workloads' log writers (reaper/logwriter.h) move to, <parent>/log-writers. It lies beside the
+// workloads' own, so that a writer stuck on its user's file keeps no workload's cgroup from being ended and removed,
+// and within idlegpu's, as a process idlegpu started. Every workload shares it; createLogWriters() makes it when
+// missing and leaves what runs in it (other workloads' writers) alone, returning false with *error on failure.
 QString logWritersPath(const QString &parent);
 bool createLogWriters(const QString &cgroup, QString *error);
-// An fd on <cgroup>/cgroup.procs open for writing (O_CLOEXEC): a child that writes "0" to it before its exec
-// moves itself in. -1 with *error.
+// Opens <cgroup>/cgroup.procs for writing (O_CLOEXEC): a child that writes "0" to the fd before its exec moves
+// itself in. Returns -1 and sets *error on failure.
 int openProcs(const QString &cgroup, QString *error);
-// The processes in the cgroup (cgroup.procs); empty when there are none or the folder is gone.
+// Returns the processes in the cgroup (cgroup.procs); empty when there are none or the folder is gone.
 QList<pid_t> members(const QString &cgroup);
-// SIGKILL to every process in it: cgroup.kill (kernel >= 5.14), else a SIGKILL to each pid in cgroup.procs.
+// Sends SIGKILL to every process in the cgroup: through cgroup.kill (kernel >= 5.14), else to each pid in
+// cgroup.procs.
 void kill(const QString &cgroup);
-// Removes the folder once it is empty; false (errno kept) otherwise.
+// Removes the folder if it is empty; returns false otherwise, with errno kept.
 bool remove(const QString &cgroup);
 
 } // namespace WorkloadCgroup

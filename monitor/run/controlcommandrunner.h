@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // SPDX-FileCopyrightText: 2026 The idlegpu authors
 #pragma once
-// Runs workloads that are services pausing themselves (BOINC, Folding@home): idlegpu never runs the service, it lends
-// it the GPUs with start_cmd= and takes them back with stop_cmd=. Each command runs as a workload's process would
-// (a LaunchPlan through idlegpu-reaper: user=, env=, dir=, no shell, output to log=), for at most
+// The runner of workloads that are services which pause themselves (BOINC, Folding@home): idlegpu never runs the
+// service; it lends it the GPUs with start_cmd= and takes them back with stop_cmd=. Each command runs as a workload's
+// process would (a LaunchPlan through idlegpu-reaper: user=, env=, dir=, no shell, output to log=), for at most
 // command_timeout_seconds (then its whole tree is killed).
 //
 //   Stopped ─start()─► Running (start_cmd runs) ─exit 0─► Running (lent) ─stop()─► Stopping (stop_cmd runs)
@@ -22,11 +22,12 @@
 
 struct ControlCommandEntry;
 
+// The runner that lends GPUs to a service with its start_cmd= and takes them back with its stop_cmd=.
 class ControlCommandRunner : public ReaperRunnerOf<ControlCommandEntry>
 {
     Q_OBJECT
 public:
-    // reaperPath: the idlegpu-reaper executable; empty: defaultReaperPath().
+    // `reaperPath` is the idlegpu-reaper executable; empty means defaultReaperPath().
     explicit ControlCommandRunner(const Clock *clock = SystemClock::instance(), const QString &reaperPath = QString(),
                                   QObject *parent = nullptr);
     ~ControlCommandRunner() override; // a command still running gets SIGTERM through its reaper (no waiting)
@@ -35,10 +36,10 @@ public:
     void stop(const QString &id, const QString &reason) override;
     void setWorkloads(const QList<WorkloadConfig> &workloads) override;
 
-    // A command's output kept for messages (runtime.lastOutput): this many bytes, then its last lines.
+    // The most of a command's output that is kept for messages (runtime.lastOutput); its last lines are shown.
     static constexpr int kMaxOutputBytes = 16 * 1024;
 
-    // Which of a workload's commands runs.
+    // The command of a workload that runs.
     enum class Command { Start, Stop };
 
 private:
@@ -47,13 +48,14 @@ private:
     QString whyKept(const Entry &entry) const override;
     bool stopPending(const Entry &entry) const override;
     void stopForAll(const QString &id, const QString &reason) override;
-    // Runs the command; false when it cannot run (the command failed then, as one that ran and failed).
+    // Runs the command; returns false when it cannot run, and the command has then failed as one that ran and failed.
     bool runCommand(Entry &entry, Command command);
-    // The command could not run (no plan, or its process refused log=): as one that ran and failed, nothing to undo.
+    // Handles a command that could not run (no plan, or its process refused log=) as one that ran and failed, with
+    // nothing to undo.
     void notRun(Entry &entry, const QString &outcome);
     void onCommandEnded(const QString &id, bool succeeded, const QString &outcome);
     void onTimeout(const QString &id);
-    // The stop command: stopping (or undoing a failed start); Stopped once it succeeds.
+    // Runs the stop command to stop (or to undo a failed start); the workload is Stopped once it succeeds.
     void takeBack(Entry &entry);
     void stopFailed(Entry &entry, const QString &outcome);
 };
@@ -62,22 +64,23 @@ private:
 struct ControlCommandEntry : ReaperRunner::Entry
 {
     using Command = ControlCommandRunner::Command;
+    // Where the workload stands in the diagram at the top of this file.
     enum class Phase {
         Idle,       // not lent: Stopped or BackingOff
-        Starting,   // start_cmd runs (runtime: Running, or Stopping once stop() came)
+        Starting,   // start_cmd runs (the runtime is Running, or Stopping once stop() came)
         Lent,       // start_cmd succeeded
         Stopping,   // stop_cmd runs
-        StopFailed, // stop_cmd failed: the service may still compute; tried again at retryAtMs
+        StopFailed, // stop_cmd failed, so the service may still compute; it is tried again at retryAtMs
     };
     Phase phase = Phase::Idle;
     Command command = Command::Start;
-    QTimer timeout; // command_timeout_seconds, then the reaper's own kill delay
+    QTimer timeout; // fires after command_timeout_seconds, then after the reaper's own kill delay
     bool timedOut = false;
     bool reaperKillSent = false;
-    QTimer retry; // StopFailed: the next stop_cmd
-    bool stopAsked = false; // stop() came while start_cmd ran: stop_cmd follows it, whatever its outcome
-    QString startFailure; // start_cmd failed: stop_cmd runs to undo what it may have done, then this backs off
-    QByteArray output;    // of the command that runs, its last kMaxOutputBytes
+    QTimer retry; // in StopFailed, the timer of the next stop_cmd
+    bool stopAsked = false; // stop() came while start_cmd ran, so stop_cmd follows it, whatever its outcome
+    QString startFailure; // set when start_cmd failed: stop_cmd runs to undo what it may have done, then it backs off
+    QByteArray output;    // the last kMaxOutputBytes of the command that runs
 
     QString key() const { return command == Command::Start ? QStringLiteral("start_cmd") : QStringLiteral("stop_cmd"); }
 };

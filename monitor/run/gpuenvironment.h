@@ -12,12 +12,13 @@
 #include <QProcessEnvironment>
 #include <QString>
 
-// `base` (idlegpu's own environment, PATH, HOME..., or a loginEnvironment()), CUDA_DEVICE_ORDER=PCI_BUS_ID so that
-// CUDA numbers GPUs in PCI order, then, unless allGpus, each vendor's selection of `gpus`, then env= over all.
+// Returns a workload's environment: `base` (idlegpu's own environment, PATH, HOME..., or a loginEnvironment()),
+// CUDA_DEVICE_ORDER=PCI_BUS_ID so that CUDA numbers GPUs in PCI order, then, unless allGpus, each vendor's selection
+// of `gpus`, then env= over all.
 // - NVIDIA: CUDA_VISIBLE_DEVICES names the selected NVIDIA GPUs by UUID (GPU-...) when `uuidsByIndex` knows
 //   every one of them, so no renumbering can put a workload on another card; else by number. "-1" (an
-//   invalid index: CUDA shows the devices before it, none) when none of them is selected. Unset on a machine
-//   without NVIDIA GPUs, since HIP reads it too.
+//   invalid index: CUDA shows the devices before it, none) when none of them is selected. It is unset on a machine
+//   without NVIDIA GPUs, because HIP reads it too.
 // - AMD (when present): ROCR_VISIBLE_DEVICES names the selected ones by "GPU-<unique_id>" when sysfs has it
 //   for each, else by their ordinal among the AMD GPUs in PCI order; empty hides them all (ROCr filters as
 //   soon as the variable is set). HIP_VISIBLE_DEVICES then lists all that ROCr exposes (0..k-1), so that
@@ -25,9 +26,9 @@
 //   GPU_DEVICE_ORDINAL, which would index into them, is removed.
 // - Intel (when present): ZE_AFFINITY_MASK lists the ordinals of the selected ones among the Intel GPUs in
 //   PCI order, with ZE_ENABLE_PCI_ID_DEVICE_ORDER=1 (Level Zero numbers them so) and
-//   ZE_FLAT_DEVICE_HIERARCHY=COMPOSITE (an ordinal names a card, not one tile of it). None selected: the
-//   ordinal past the last one (Level Zero drops it, leaving no device).
-// `devices` empty (the caller does not know them): every index is an NVIDIA GPU, as before DRM support.
+//   ZE_FLAT_DEVICE_HIERARCHY=COMPOSITE (an ordinal names a card, not one tile of it). With none selected, it is
+//   the ordinal past the last one (Level Zero drops it, leaving no device).
+// An empty `devices` (the caller does not know them) makes every index an NVIDIA GPU.
 QProcessEnvironment workloadEnvironment(const QList<QPair<QString, QString>> &env, const QList<int> &gpus,
                                         bool allGpus, const QHash<int, QString> &uuidsByIndex = QHash<int, QString>(),
                                         const QList<GpuDevice> &devices = QList<GpuDevice>(),

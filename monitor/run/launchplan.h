@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // SPDX-FileCopyrightText: 2026 The idlegpu authors
 #pragma once
-// How one workload is started, worked out before anything runs. The monitor's runs (ProcessRunner) and the
-// settings dialog's test runs both start what a plan says, so a test run is the run it previews.
+// The plan of how one workload is started, worked out before anything runs. The monitor's runs (ProcessRunner) and
+// the settings dialog's test runs both start what a plan says, so a test run is the run it previews.
 //
 // A workload always runs under idlegpu-reaper (reaper/reaper.cpp): it gets a session of its own, and its whole
 // tree ends when the reaper is told to or when idlegpu dies. With user= naming another user (idlegpu as root),
@@ -26,17 +26,20 @@
 
 class WorkloadLog;
 
-// What a plan depends on besides the workload: where the reaper is, the GPUs, who idlegpu runs as.
+// What a plan depends on besides the workload: where the reaper is, the GPUs, and who idlegpu runs as.
 struct LaunchContext
 {
     QString reaperPath;
     QHash<int, QString> gpuUuids; // by index, where a backend named them (CUDA_VISIBLE_DEVICES takes them)
-    QList<GpuDevice> gpuDevices;  // the GPUs with their vendors; empty: every index is an NVIDIA GPU
+    QList<GpuDevice> gpuDevices;  // the GPUs with their vendors; if empty, every index is NVIDIA's
     UserLookup users;             // who idlegpu runs as and the accounts user= may name
 };
 
+// The plan of one workload's start: the reaper's arguments, the workload's environment, or the problem that keeps
+// it from starting.
 struct LaunchPlan
 {
+    // The reason a plan is not ready, if any.
     enum Problem {
         Ready,
         NoCommand,     // cmd= split into no words
@@ -52,35 +55,35 @@ struct LaunchPlan
 
     QString program;       // the reaper
     QStringList arguments; // the reaper's, then "--", the workload's program and its arguments
-    QProcessEnvironment environment; // the workload's (the reaper gets reaperEnvironment())
-    QString logPath;       // log=, made absolute; empty: none
+    QProcessEnvironment environment; // the workload's environment (the reaper gets reaperEnvironment())
+    QString logPath;       // log=, made absolute; empty means none
     QString reaperFolder;  // where the reaper starts: the working folder, or "/" when it enters it as the user
     QString workingFolder; // where the workload runs
-    std::optional<UserAccount> switchTo; // the user the workload drops to; none: the one idlegpu runs as
+    std::optional<UserAccount> switchTo; // the user the workload drops to; none means the one idlegpu runs as
 
     bool ready() const { return problem == Ready; }
-    // Why it cannot start, as idlegpu's log says it ("command not found: miner-run"); empty when ready.
+    // Returns why it cannot start, as idlegpu's log says it ("command not found: miner-run"); empty when ready.
     QString error() const;
-    // A process set up to start what the plan says, its output merged, no standard input (a workload that
-    // reads stdin must not hang); the caller connects it and starts it. The reaper gets reaperEnvironment() and
+    // Returns a process set up to start what the plan says, with its output merged and no standard input (a workload
+    // that reads stdin must not hang); the caller connects it and starts it. The reaper gets reaperEnvironment() and
     // the workload's environment through a memfd (--env-fd). With `log` and a logPath, the reaper's log writer
     // writes the log file, and `log` talks to it (WorkloadLog::expect()); with `logWriterCgroup`, a cgroup v2
-    // folder, the writer moves there first, out of the workload's cgroup. Null with *error when the descriptors
-    // for that cannot be made.
+    // folder, the writer moves there first, out of the workload's cgroup. Returns null and sets *error when the
+    // descriptors for that cannot be made.
     QProcess *makeProcess(QObject *parent, WorkloadLog *log = nullptr, QString *error = nullptr,
                           const QString &logWriterCgroup = QString()) const;
-    // The reaper's own environment, whatever the workload's: a fixed PATH and the C locale, nothing inherited.
+    // Returns the reaper's own environment, whatever the workload's: a fixed PATH and the C locale, nothing inherited.
     static QProcessEnvironment reaperEnvironment();
 
-    // The plan for `config` on `gpus` (allGpus: gpus=ALL, no selection in the environment). The reaper ends the
-    // tree with SIGKILL config.stopTimeoutSeconds after a SIGTERM, and on its own when idlegpu dies; it sets
-    // config.priority in the workload before the exec.
+    // Returns the plan for `config` on `gpus` (allGpus means gpus=ALL, without a selection in the environment). The
+    // reaper ends the tree with SIGKILL config.stopTimeoutSeconds after a SIGTERM, and on its own when idlegpu dies;
+    // it sets config.priority in the workload before the exec.
     static LaunchPlan make(const WorkloadConfig &config, const QList<int> &gpus, bool allGpus,
                            const LaunchContext &context);
 
-    // argv[0] as the workload would find it: a path (relative to its working folder) when it holds '/', else
-    // looked up in `pathVariable` (the PATH the workload gets; env= may change it). Empty when not found;
-    // *notExecutable then says whether a file by that name exists but cannot be run.
+    // Returns argv[0] as the workload would find it: a path (relative to its working folder) when it holds '/', else
+    // looked up in `pathVariable` (the PATH the workload gets; env= may change it). Returns an empty string when it
+    // is not found, and *notExecutable then says whether a file by that name exists but cannot be run.
     static QString resolveProgram(const QString &argv0, const QString &workingDir, const QString &pathVariable,
                                   bool *notExecutable = nullptr);
 };

@@ -16,6 +16,7 @@
 #include <map>
 #include <memory>
 
+// The base of the runners whose commands run through idlegpu-reaper.
 class ReaperRunner : public WorkloadRunner
 {
     Q_OBJECT
@@ -23,23 +24,24 @@ public:
     void setGpuUuids(const QHash<int, QString> &uuidsByIndex) override { m_gpuUuids = uuidsByIndex; }
     void setGpuDevices(const QList<GpuDevice> &devices) override { m_gpuDevices = devices; }
 
-    // Next to the running executable (build/bin, /usr/libexec/idlegpu), else the build tree's.
+    // Returns the reaper next to the running executable (build/bin, /usr/libexec/idlegpu), else the build tree's.
     static QString defaultReaperPath();
 
-    // "exit code 3", "killed by signal 9 (SIGKILL)": the reaper exits the way the workload did, so its exit is the
-    // workload's.
+    // Returns "exit code 3" or "killed by signal 9 (SIGKILL)". The reaper exits the way the workload did, so its
+    // exit is the workload's.
     static QString describeExit(QProcess::ExitStatus status, int code);
-    // "GPUs 0,1", "all GPUs", "no GPU"
+    // Returns "GPUs 0,1", "all GPUs" or "no GPU".
     static QString describeGpus(const QList<int> &gpus, bool allGpus);
-    // The wait before the next try after this many failures in a row: kFirstBackoffMs doubling to kMaxBackoffMs.
+    // Returns the wait before the next try after this many failures in a row: kFirstBackoffMs doubling up to
+    // kMaxBackoffMs.
     static qint64 backoffMs(int consecutiveFailures);
 
-    // Backoff after a failure: 5 s doubling to 10 min.
+    // The backoff after a failure: 5 s, doubling up to 10 min.
     static constexpr qint64 kFirstBackoffMs = 5'000;
     static constexpr qint64 kMaxBackoffMs = 600'000;
-    // After the SIGUSR1 (reaper: SIGKILL the tree), how long before the reaper itself gets SIGKILL.
+    // The delay after the SIGUSR1 (which tells the reaper to SIGKILL the tree) before the reaper itself gets SIGKILL.
     static constexpr int kReaperKillDelayMs = 2'000;
-    // runtime.lastOutput keeps this many lines, each cut to kMaxOutputLineChars.
+    // The number of lines that runtime.lastOutput keeps, each cut to kMaxOutputLineChars.
     static constexpr int kMaxOutputLines = 20;
     static constexpr int kMaxOutputLineChars = 500;
 
@@ -48,33 +50,33 @@ public:
     {
         WorkloadConfig config;
         WorkloadRuntime runtime;
-        bool allGpus = false;        // started with gpus=ALL: no CUDA_VISIBLE_DEVICES
+        bool allGpus = false;        // started with gpus=ALL, so without CUDA_VISIBLE_DEVICES
         QProcess *process = nullptr; // the reaper that runs now; null when none
         QString stopReason;
-        WorkloadLog log; // log=, open while something runs
+        WorkloadLog log; // the log= file, open while something runs
 
         QString name() const { return config.name.isEmpty() ? config.id : config.name; }
         QString gpus() const { return describeGpus(runtime.gpus, allGpus); }
     };
 
 protected:
-    // reaperPath: the idlegpu-reaper executable; empty: defaultReaperPath().
+    // reaperPath: the idlegpu-reaper executable; empty means defaultReaperPath().
     ReaperRunner(const Clock *clock, const QString &reaperPath, QObject *parent);
 
-    // Where the plans of this runner's commands start from.
+    // Returns what the plans of this runner's commands start from.
     LaunchContext launchContext() const;
-    // The cgroup the log writers of this runner's commands move to, WorkloadCgroup::logWritersPath() under
-    // `cgroupParent`, made when missing; empty without a parent, or with *error when it cannot be made.
+    // Returns the cgroup that the log writers of this runner's commands move to, WorkloadCgroup::logWritersPath()
+    // under `cgroupParent`, made when missing; empty without a parent, or with *error when it cannot be made.
     static QString logWritersCgroup(const QString &cgroupParent, QString *error);
     QString reaperPath() const { return m_reaperPath; }
     QList<GpuDevice> gpuDevices() const { return m_gpuDevices; }
 
-    // A new run of `entry`: its config and GPUs, nothing of the last run's output or stop reason.
+    // Begins a new run of `entry`: its config and GPUs, without the last run's output or stop reason.
     static void beginRun(Entry &entry, const WorkloadConfig &config, const QList<int> &gpus, bool allGpus);
-    // State BackingOff (retryAtMs after backoffMs()) after a failed start or an unasked end; `what` is the warning's
-    // first words.
+    // Puts the workload in state BackingOff (retryAtMs after backoffMs()) after a failed start or an unasked end;
+    // `what` is the warning's first words.
     void backOff(Entry &entry, const QString &lastExit, const QString &what);
-    // Says the failure in `message` (to the log where it is open, then with the last output as a warning) and emits
+    // Reports the failure in `message` (to the log where it is open, then with the last output as a warning) and emits
     // runtimeChanged() and workloadFailed().
     void reportFailure(Entry &entry, QString message);
     // As the runner goes: a reaper still running gets SIGTERM (no waiting) and ends its tree itself; its QProcess

@@ -24,6 +24,7 @@
 
 class QSocketNotifier;
 
+// idlegpu's end of the log socket to one run's log writer.
 class WorkloadLog
 {
 public:
@@ -32,26 +33,29 @@ public:
     WorkloadLog(const WorkloadLog &) = delete;
     WorkloadLog &operator=(const WorkloadLog &) = delete;
 
-    // The workload the log is of, as idlegpu's own log names it ("cannot write to log file PATH of NAME").
+    // Sets the name of the workload whose log this is, as idlegpu's own log names it ("cannot write to log file PATH
+    // of NAME").
     void setOwner(const QString &name) { m_owner = name; }
-    // Before a start: the log writer of the run to come gets the returned socket end (--log-socket; the caller keeps
-    // it open until the reaper has started). An invalid one with *error when no socket can be made.
+    // Prepares the log before a start and returns the socket end for the log writer of the run to come
+    // (--log-socket; the caller keeps it open until the reaper has started). Returns an invalid fd and sets *error
+    // when no socket can be made.
     UniqueFd expect(const QString &path, QString *error);
-    // From expect() on, until close() or the writer refuses the file: idlegpu's lines go to the file.
+    // Returns whether idlegpu's lines go to the file: from expect() on, until close() or the writer refuses the file.
     bool isOpen() const { return m_socket.valid() && m_failure.isEmpty(); }
-    // Why the writer refused the file ("cannot open log file PATH: why"); empty unless it said so.
+    // Returns why the writer refused the file ("cannot open log file PATH: why"); empty unless it said so.
     QString failure() const { return m_failure; }
-    // Takes in what the writer and the reaper said; never waits. writeLine() and close() call it first.
+    // Takes in what the writer and the reaper said, without waiting. writeLine() and close() call it first.
     void collect();
-    // After idlegpu's last line of the run: the writer ends once it has written what it has (and the workload's
-    // output has ended).
+    // Closes the log after idlegpu's last line of the run; the writer ends once it has written what it has (and the
+    // workload's output has ended).
     void close();
     QString fileName() const { return m_path; }
 
-    // "2026-11-03T10:00:00 idlegpu: LINE", on a line of its own. Never waits; dropped when the writer takes nothing.
+    // Writes "2026-11-03T10:00:00 idlegpu: LINE" on a line of its own. It never waits; the line is dropped when the
+    // writer takes nothing.
     void writeLine(const QString &line);
 
-    // A line longer than this is cut (a message on the socket is at most LogProtocol::kMaxMessageBytes).
+    // The longest line written; a longer one is cut (a message on the socket is at most LogProtocol::kMaxMessageBytes).
     static constexpr int kMaxLineBytes = 4000;
 
 private:
@@ -59,7 +63,7 @@ private:
 
     QString m_path;
     QString m_owner;
-    UniqueFd m_socket; // ours; its peer is the writer's (and the reaper's)
+    UniqueFd m_socket; // idlegpu's end; its peer is the writer's (and the reaper's)
     std::unique_ptr<QSocketNotifier> m_notifier;
     QString m_failure;
     bool m_writeFailureSaid = false;

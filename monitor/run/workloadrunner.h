@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // SPDX-FileCopyrightText: 2026 The idlegpu authors
 #pragma once
-// The runner behind an interface: the monitor's tests use a fake; the real one is a RunnerRouter
+// The runner behind an interface, so that the monitor's tests can use a fake. The real one is a RunnerRouter
 // (slurm/runnerrouter.h) that hands each workload to the runner of its kind: ProcessRunner runs processes,
 // ControlCommandRunner a service's start_cmd and stop_cmd, SlurmLender releases and holds GPUs in a Slurm queue.
 #include "config/config.h"
@@ -11,35 +11,36 @@
 #include <QHash>
 #include <QObject>
 
+// The interface through which the monitor starts and stops workloads and reads their state.
 class WorkloadRunner : public QObject
 {
     Q_OBJECT
 public:
     using QObject::QObject;
 
-    // Starts the workload on these GPUs (already resolved; allGpus: gpus=ALL, no CUDA_VISIBLE_DEVICES).
+    // Starts the workload on these GPUs (already resolved; allGpus means gpus=ALL, without CUDA_VISIBLE_DEVICES).
     // Returns false, with the reason in the runtime's lastExit, when it cannot start (command not found).
     virtual bool start(const WorkloadConfig &config, const QList<int> &gpus, bool allGpus) = 0;
     // Asks the workload to stop, in its runner's way: a process gets SIGTERM to its whole session now, SIGKILL after
     // its stop timeout; a control workload's stop_cmd runs; a lent GPU is held again.
     // Never blocks. `reason` goes to the log (and the workload's log file).
     virtual void stop(const QString &id, const QString &reason) = 0;
-    // Stops all; allStopped() is emitted once nothing is left running (at once when nothing ran).
+    // Stops all workloads; allStopped() is emitted once nothing is left running (at once when nothing ran).
     virtual void stopAll(const QString &reason) = 0;
-    // Forgets a stopped workload (removed from the config): its backoff and history go.
+    // Forgets a stopped workload that was removed from the config, with its backoff and history.
     virtual void forget(const QString &id) = 0;
 
     virtual QHash<QString, WorkloadRuntime> runtimes() const = 0;
 
-    // The UUID of each GPU by index, when a backend (NVML) knows them: later starts name GPUs by UUID in
+    // Sets the UUID of each GPU by index, when a backend (NVML) knows them; later starts name GPUs by UUID in
     // CUDA_VISIBLE_DEVICES. Runners that start no processes ignore it.
     virtual void setGpuUuids(const QHash<int, QString> &uuidsByIndex) { Q_UNUSED(uuidsByIndex) }
-    // The GPUs present (vendor, PCI slot, AMD unique_id): later starts select AMD and Intel GPUs through the
+    // Sets the GPUs present (vendor, PCI slot, AMD unique_id); later starts select AMD and Intel GPUs through the
     // variables their stacks read (workloadEnvironment() in run/gpuenvironment.h); SlurmLender takes the NVIDIA
     // GPUs' order from it.
     virtual void setGpuDevices(const QList<GpuDevice> &devices) { Q_UNUSED(devices) }
-    // The workloads of the configuration in force, at each config applied (before the decision that follows):
-    // a runner that must bring something it controls into a known state sees its workloads here first.
+    // Sets the workloads of the configuration in force, at each config applied (before the decision that follows),
+    // so that a runner that must bring something it controls into a known state sees its workloads here first.
     // Runners that only act on start() and stop() ignore it.
     virtual void setWorkloads(const QList<WorkloadConfig> &workloads) { Q_UNUSED(workloads) }
 
@@ -54,7 +55,7 @@ public:
 
 Q_SIGNALS:
     void runtimeChanged(const QString &id);
-    // The workload ended without being asked to (crash, exit): it backs off before the next start.
+    // The workload ended without being asked to (a crash, an exit); it backs off before the next start.
     void workloadFailed(const QString &id, const WorkloadRuntime &runtime);
     void allStopped();
 };

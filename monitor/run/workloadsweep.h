@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // SPDX-FileCopyrightText: 2026 The idlegpu authors
 #pragma once
-// Ends what a workload left when its idlegpu-reaper is gone (killed by a user or the OOM killer, crashed): the reaper
+// The sweep that ends what a workload left when its idlegpu-reaper is gone (killed by a user or the OOM killer,
+// crashed): the reaper
 // ends the workload's tree itself whenever it can, so a sweep finds nothing after a normal exit, but a reaper killed
 // by SIGKILL leaves the whole tree running. idlegpu, a child subreaper (run/containment.h), then holds it:
 //  - every process in the workload's session or process group (both are the dead reaper's pid);
@@ -23,32 +24,34 @@
 #include <set>
 #include <utility>
 
+// The sweep that ends what a workload left after its reaper died, as described above.
 class WorkloadSweep : public QObject
 {
     Q_OBJECT
 public:
+    // The workload to sweep and the dead reaper that ran it.
     struct Target
     {
         QString name;                           // the workload, for the log
         pid_t reaperPid = 0;                    // the dead reaper: the workload's session and process group
-        unsigned long long reaperStartTime = 0; // its start in clock ticks after boot (/proc/<pid>/stat); 0: unknown
-        QString cgroup;                         // the workload's cgroup folder; empty: none
+        unsigned long long reaperStartTime = 0; // its start in clock ticks after boot (/proc/<pid>/stat); 0 if unknown
+        QString cgroup;                         // the workload's cgroup folder; empty if none
         QString reaperName = QStringLiteral("idlegpu-reaper"); // live supervisors are never taken for orphans
-        int graceMs = 10'000;                   // SIGTERM, then SIGKILL after this; 0: SIGKILL at once
+        int graceMs = 10'000;                   // SIGTERM, then SIGKILL after this; 0 means SIGKILL at once
     };
 
     explicit WorkloadSweep(const Target &target, QObject *parent = nullptr);
 
-    // Scans and signals once. True when nothing of the workload is left (finished() is then not emitted);
+    // Scans and signals once. Returns true when nothing of the workload is left (finished() is then not emitted);
     // otherwise the sweep goes on from the event loop and emits finished() once nothing is left.
     bool start();
-    // SIGKILL to everything found, now, without waiting (idlegpu is exiting).
+    // Sends SIGKILL to everything found, now, without waiting (idlegpu is exiting).
     void killNow();
-    // The processes of the workload alive at the last scan.
+    // Returns the number of the workload's processes alive at the last scan.
     int remaining() const { return m_remaining; }
 
     static constexpr int kScanIntervalMs = 50;
-    // When `pid` started, in clock ticks after boot (/proc/<pid>/stat); 0 when it cannot be read.
+    // Returns when `pid` started, in clock ticks after boot (/proc/<pid>/stat); 0 when it cannot be read.
     static unsigned long long startTimeOf(pid_t pid);
 
 Q_SIGNALS:
@@ -58,7 +61,7 @@ private:
     bool scan(); // true when nothing is left
     const Target m_target;
     QTimer m_timer;
-    QElapsedTimer m_clock; // since start(): SIGKILL to everything from graceMs on
+    QElapsedTimer m_clock; // started by start(); from graceMs on, everything gets SIGKILL
     bool m_killing = false;
     bool m_reaperLeftTree = false; // its session or cgroup held processes at some scan
     int m_remaining = 0;

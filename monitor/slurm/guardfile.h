@@ -33,6 +33,7 @@
 #include <optional>
 #include <sys/types.h>
 
+// The guard file's format, its reading and writing, and the hooks' verdicts on it.
 namespace SlurmGuard {
 
 // Every drain idlegpu makes starts with this: idlegpu resumes a node drained so, and no other.
@@ -54,6 +55,7 @@ struct ProcessId
     bool operator==(const ProcessId &) const = default;
 };
 
+// One GPU as the guard file describes it.
 struct GuardGpu
 {
     int index = -1; // idlegpu's GPU index, the N of nvidiaN
@@ -67,6 +69,7 @@ struct GuardGpu
     bool operator==(const GuardGpu &) const = default;
 };
 
+// The whole contents of a guard file: who wrote it, when, and each GPU.
 struct Heartbeat
 {
     qint64 pid = 0;
@@ -81,12 +84,12 @@ struct Heartbeat
     bool operator==(const Heartbeat &) const = default;
 };
 
-// "slurm-ws0.guard"
+// Returns the guard file's name for a node: "slurm-ws0.guard".
 QString fileName(const QString &node);
-// The NVIDIA GPUs of `devices` as the heartbeat lists them, gres.conf's order (by index), with the monitor's verdict on
-// each: lent while its lending workload ([slurm], Config::slurmWorkloadId) runs and `decision` has it running there;
-// uncounted, the holders `decision` saw there and left out (GpuStatus::ignoredHolders, openOnlyHolders) that have a
-// known start time. Without a decision for a GPU (none made yet): held, nothing uncounted.
+// Returns the NVIDIA GPUs of `devices` as the heartbeat lists them, in gres.conf's order (by index), with the monitor's
+// verdict on each: lent while its lending workload ([slurm], Config::slurmWorkloadId) runs and `decision` has it
+// running there; uncounted, the holders `decision` saw there and left out (GpuStatus::ignoredHolders, openOnlyHolders)
+// that have a known start time. Without a decision for a GPU (none made yet): held, nothing uncounted.
 QList<GuardGpu> gpusOfDecision(const QList<GpuDevice> &devices, const Decision &decision,
                                const QHash<QString, WorkloadRuntime> &runtimes);
 
@@ -96,10 +99,11 @@ QList<GuardGpu> gpusOfDecision(const QList<GpuDevice> &devices, const Decision &
 QString reasonText(const QString &userText);
 
 QByteArray toJson(const Heartbeat &heartbeat);
-// nullopt with *error set when `text` is no heartbeat: not JSON, a field missing or of another type, a relative
-// device path, too many GPUs. Never trusts a size or a count it reads.
+// Parses a heartbeat; returns nullopt with *error set when `text` is not one: not JSON, a field missing or of another
+// type, a relative device path, too many GPUs. It never trusts a size or a count it reads.
 std::optional<Heartbeat> parse(const QByteArray &text, QString *error);
 
+// The result of reading a guard file: the heartbeat, or why there is none.
 struct ReadResult
 {
     QString path;                       // <folder>/slurm-<node>.guard
@@ -116,8 +120,9 @@ struct ReadResult
 // their own uid), writable by nobody else, at most kMaxFileBytes.
 ReadResult read(const QString &folder, const QString &node, uid_t owner);
 
-// Why idlegpu is not running and current on `node` by `result`, as a drain reason ("idlegpu: not running on ws3 (pid
-// 4242 is gone)", "idlegpu: hangs on ws3 (no heartbeat for 7 s)"); empty when it is. `nowMs`: CLOCK_MONOTONIC.
+// Returns why idlegpu is not running and current on `node` by `result`, as a drain reason ("idlegpu: not running on
+// ws3 (pid 4242 is gone)", "idlegpu: hangs on ws3 (no heartbeat for 7 s)"); empty when it is. `nowMs` is
+// CLOCK_MONOTONIC.
 QString notRunningReason(const ReadResult &result, const QString &node, const QString &procRoot, qint64 nowMs);
 
 // The job a Prolog is asked about (slurmd's environment).
@@ -131,6 +136,7 @@ struct PrologJob
 // What the Prolog does with a job, and why.
 struct PrologVerdict
 {
+    // What the Prolog does.
     enum class Action {
         Run,    // the job may run
         Refuse, // a GPU of the job is busy: the job goes back to the queue, the node stays as it is

@@ -18,32 +18,34 @@ class QTimer;
 
 namespace SlurmGuard {
 
+// The writer of a running monitor's guard file.
 class GuardKeeper : public QObject
 {
     Q_OBJECT
 public:
-    // Well within kCurrentForMs, after which the prolog takes idlegpu for hung.
+    // The period of the heartbeat, well within kCurrentForMs, after which the prolog takes idlegpu for hung.
     static constexpr int kBeatMs = 1000;
 
-    // `folder`: MonitorPaths::slurmGuardFolder; empty: nothing is ever written. `verdicts`: the GPUs with the
-    // monitor's verdict on each now (gpusOfDecision), asked only when the file is written or compared.
+    // `folder` is MonitorPaths::slurmGuardFolder; empty means that nothing is ever written. `verdicts` returns the
+    // GPUs with the monitor's verdict on each now (gpusOfDecision); it is called only when the file is written or
+    // compared.
     GuardKeeper(const QString &folder, const QString &procRoot, std::function<QList<GuardGpu>()> verdicts,
                 QObject *parent = nullptr);
     ~GuardKeeper() override;
 
-    // The [slurm] section in force: it says whether the file is kept, and for which node and partition.
+    // Sets the [slurm] section in force, which says whether the file is kept, and for which node and partition.
     void setSlurm(const SlurmConfig &slurm) { m_slurm = slurm; }
 
     void startBeating();
-    // idlegpu is exiting: no beat and no write from now on but writeStopped().
+    // Stops the beat because idlegpu is exiting; from now on, only writeStopped() writes.
     void stop();
 
-    // Writes the heartbeat now while [slurm] is enabled; once more, marked stopped, when it was and no longer is.
-    // Another node than the last one's: that one's file says stopped.
+    // Writes the heartbeat now while [slurm] is enabled, and once more, marked stopped, when it was and no longer
+    // is. When the node differs from the last one, the last one's file is marked stopped.
     void write() { writeHeartbeat(false); }
-    // write(), when the verdicts differ from the last written, while [slurm] is enabled.
+    // Calls write() when the verdicts differ from the last written, while [slurm] is enabled.
     void writeIfChanged();
-    // The last write: every GPU held, so Slurm's prolog refuses the lab's jobs from now on.
+    // Writes the last heartbeat: every GPU held, so that Slurm's prolog refuses the lab's jobs from now on.
     void writeStopped() { writeHeartbeat(true); }
 
 private:
@@ -54,7 +56,7 @@ private:
     std::function<QList<GuardGpu>()> m_verdicts;
     SlurmConfig m_slurm;
     bool m_stopping = false;
-    QString m_node;         // the node of the last heartbeat written, not stopped; empty: none
+    QString m_node;         // the node of the last heartbeat written, not stopped; empty if none
     QList<GuardGpu> m_gpus; // its GPUs
     QTimer *m_beatTimer;
 };

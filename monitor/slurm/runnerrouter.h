@@ -13,6 +13,7 @@
 #include <map>
 #include <memory>
 
+// The WorkloadRunner that hands each workload to the runner of its kind.
 class RunnerRouter : public WorkloadRunner
 {
     Q_OBJECT
@@ -20,13 +21,13 @@ public:
     explicit RunnerRouter(QObject *parent = nullptr);
     ~RunnerRouter() override;
 
-    // Workloads of `kind` go to `runner` from now on; the router owns it. One runner per kind: a second replaces
-    // the first (which must have nothing running).
+    // Sends the workloads of `kind` to `runner` from now on; the router owns it. There is one runner per kind: a
+    // second replaces the first, which must have nothing running.
     void addRunner(WorkloadKind kind, std::unique_ptr<WorkloadRunner> runner);
     WorkloadRunner *runner(WorkloadKind kind) const;
 
-    // To the runner of config.kind(); false, with a warning, when no runner is registered for it. A workload that
-    // changed kind (a reload: cmd= became start_cmd=) is forgotten by its former runner first.
+    // Passes the start to the runner of config.kind(); returns false, with a warning, when no runner is registered
+    // for it. A workload that changed kind (a reload: cmd= became start_cmd=) is forgotten by its former runner first.
     bool start(const WorkloadConfig &config, const QList<int> &gpus, bool allGpus) override;
     void stop(const QString &id, const QString &reason) override;
     void stopAll(const QString &reason) override;
@@ -34,23 +35,23 @@ public:
     QHash<QString, WorkloadRuntime> runtimes() const override;
     void setGpuUuids(const QHash<int, QString> &uuidsByIndex) override;
     void setGpuDevices(const QList<GpuDevice> &devices) override;
-    // Each runner gets the workloads of its kind (an empty list when none is of it).
+    // Gives each runner the workloads of its kind (an empty list when none is of it).
     void setWorkloads(const QList<WorkloadConfig> &workloads) override;
 
 private:
-    // The runner that last got this workload (start, setWorkloads); null when none did.
+    // Returns the runner that last got this workload (start, setWorkloads); null when none did.
     WorkloadRunner *ownerOf(const QString &id) const { return m_owners.value(id); }
     void claim(const QString &id, WorkloadRunner *runner);
     void onRunnerStopped(WorkloadRunner *runner);
 
     std::map<WorkloadKind, std::unique_ptr<WorkloadRunner>> m_runners;
     QHash<QString, WorkloadRunner *> m_owners;
-    QList<WorkloadRunner *> m_stillStopping; // during stopAll(): the runners that have not said allStopped
+    QList<WorkloadRunner *> m_stillStopping; // during stopAll(), the runners that have not said allStopped
     bool m_stoppingAll = false;
 };
 
-// The runner idlegpu's modes give the Monitor: a router with every kind's runner registered (ProcessRunner for
-// cmd=, ControlCommandRunner for start_cmd=/stop_cmd=, SlurmLender for the GPUs [slurm] lends). `reaperPath` as for
-// ProcessRunner; empty: its default.
+// Returns the runner that idlegpu's modes give the Monitor: a router with every kind's runner registered
+// (ProcessRunner for cmd=, ControlCommandRunner for start_cmd=/stop_cmd=, SlurmLender for the GPUs that [slurm]
+// lends). `reaperPath` is as for ProcessRunner; empty means its default.
 std::unique_ptr<RunnerRouter> makeWorkloadRunner(const Clock *clock = SystemClock::instance(),
                                                  const QString &reaperPath = QString());

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // SPDX-FileCopyrightText: 2026 The idlegpu authors
 #pragma once
-// The Slurm commands idlegpu runs, as argument lists (no shell), what their output says, and the lines an admin
-// pastes into slurm.conf and gres.conf (--print-slurm-conf). Pure: no process is started here.
+// The Slurm commands that idlegpu runs, as argument lists (no shell), what their output says, and the lines that an
+// admin pastes into slurm.conf and gres.conf (--print-slurm-conf). It is pure: no process is started here.
 #include "config/config.h"
 #include "model/snapshot.h"
 #include "slurm/slurmjobs.h"
@@ -11,32 +11,36 @@
 
 #include <optional>
 
+// The Slurm commands, their parsers and the configuration lines, all pure.
 namespace Slurm {
 
-// salloc --no-shell -p owner -w NODE --gres=gpu:gpuN:1 -c 1 -J idlegpu-hold-gpuN: a job of the owner partition on
-// GPU N's GRES type, which preempts (requeues) the lab's job there. --no-shell: the allocation stays once salloc
-// has exited, until it is cancelled.
+// Returns the arguments of the hold of GPU N, `salloc --no-shell -p owner -w NODE --gres=gpu:gpuN:1 -c 1
+// -J idlegpu-hold-gpuN`: a job of the owner partition on GPU N's GRES type, which preempts (requeues) the lab's job
+// there. With --no-shell the allocation stays after salloc has exited, until it is cancelled.
 QStringList holdArguments(const SlurmConfig &slurm, int gpu);
-// scancel of idlegpu's hold jobs `holds` of GPU `gpu`: by their ids, and by every filter that narrows them to root's
-// jobs named holdJobName(gpu) in the hold partition (on this node too, where every one runs; a pending job has no
-// node and would not pass). scancel cancels an id it is given only when that job passes every filter (Slurm 22.05,
-// tried), so an id that is not such a hold is left alone. No holds: every such job on this node.
+// Returns the scancel arguments for idlegpu's hold jobs `holds` of GPU `gpu`: their ids, and every filter that narrows
+// them to root's jobs named holdJobName(gpu) in the hold partition (on this node too, where every one runs; a pending
+// job has no node and would not pass). scancel cancels an id it is given only when that job passes every filter (Slurm
+// 22.05, tried), so an id that is not such a hold is left alone. Without holds, it cancels every such job on this node.
 QStringList cancelArguments(const SlurmConfig &slurm, int gpu, const QList<Job> &holds);
-// squeue --all --json: every job (parseJobsJson()), with the GRES index of each on each node.
+// Returns the arguments of `squeue --all --json`, which lists every job (parseJobsJson()) with its GRES index on each
+// node.
 QStringList listArguments();
 
-// sinfo --json --nodes=NODE: the nodes' states and drain reasons (parseNodeJson(); Slurm 22.05 lists every node).
+// Returns the arguments of `sinfo --json --nodes=NODE`, which gives the nodes' states and drain reasons
+// (parseNodeJson(); Slurm 22.05 lists every node).
 QStringList nodeArguments(const QString &node);
-// scontrol update: drain `node` with `reason`, or resume it.
+// These return the `scontrol update` arguments that drain `node` with `reason`, or resume it.
 QStringList drainArguments(const QString &node, const QString &reason);
 QStringList resumeArguments(const QString &node);
 
-// The job id in salloc's messages ("salloc: Granted job allocation 42", "salloc: Pending job allocation 42").
+// Returns the job id in salloc's messages ("salloc: Granted job allocation 42", "salloc: Pending job allocation 42").
 std::optional<qint64> jobIdOfSalloc(const QByteArray &output);
-// The first line of a failed command's messages, shortened: "Unable to contact slurm controller (connect failure)".
+// Returns the first line of a failed command's messages, shortened: "Unable to contact slurm controller (connect
+// failure)".
 QString errorOf(const QByteArray &output);
 
-// The lines for slurm.conf and gres.conf, as comments and lines to paste: GresTypes, the preemption settings,
+// Returns the lines for slurm.conf and gres.conf, as comments and lines to paste: GresTypes, the preemption settings,
 // the node with one GRES type per GPU, the owner and scavenger partitions, and gres.conf's File= per GPU (the GPUs
 // found, NVIDIA ones only: a GRES type per /dev/nvidiaN).
 QString slurmConfText(const SlurmConfig &slurm, const QList<GpuDevice> &gpus, int cpus);

@@ -24,6 +24,7 @@
 
 #include <optional>
 
+// The parsers of Slurm's JSON listings and the view of the jobs from one node.
 namespace Slurm {
 
 // The most of one listing idlegpu reads (squeue's or sinfo's JSON): about 9,000 jobs of 3.5 KB. Slurm caps a
@@ -49,6 +50,7 @@ struct NodeGres
     bool operator==(const NodeGres &) const = default;
 };
 
+// One job as squeue --json describes it, with its names made printable.
 struct Job
 {
     qint64 id = 0;
@@ -114,9 +116,9 @@ struct NodeView
     bool operator==(const NodeView &) const = default;
 };
 
-// Whether `job` is one of idlegpu's holds of this node (slurm.node): root's (uid 0), in slurm.partition, named
-// holdJobName(N), and with its resources on this node or, pending, asking for it. Only root may run jobs in the hold partition
-// (AllowGroups=root), but the uid does not rest on that.
+// Returns whether `job` is one of idlegpu's holds of this node (slurm.node): root's (uid 0), in slurm.partition,
+// named holdJobName(N), and with its resources on this node or, while pending, asking for it. Only root may run jobs
+// in the hold partition (AllowGroups=root), but the uid check does not rest on that.
 bool isHoldOnNode(const Job &job, const SlurmConfig &slurm);
 
 // The jobs seen from `slurm.node`: holds as isHoldOnNode(); a job uses GPU N where its GRES on this node has type

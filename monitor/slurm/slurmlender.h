@@ -35,87 +35,88 @@
 class QProcess;
 class QTimer;
 
-// The programs it runs (tests give fakes) and how long each may take.
+// The Slurm programs that a lender runs (tests give fakes) and how long each may take.
 struct SlurmCommands
 {
     QString salloc = QStringLiteral("salloc");
     QString scancel = QStringLiteral("scancel");
-    QString scontrol = QStringLiteral("scontrol"); // scontrol update: resume the node
-    QString squeue = QStringLiteral("squeue");     // the jobs
-    QString sinfo = QStringLiteral("sinfo");       // the node's state
-    // A query or a release: slurmctld answers in milliseconds, a client that cannot reach it gives up after
-    // about 9 s (scontrol) to 18 s (scancel) on its own.
+    QString scontrol = QStringLiteral("scontrol"); // scontrol update, to resume the node
+    QString squeue = QStringLiteral("squeue");     // for the jobs
+    QString sinfo = QStringLiteral("sinfo");       // for the node's state
+    // The timeout of a query or a release. slurmctld answers in milliseconds; a client that cannot reach it gives
+    // up after about 9 s (scontrol) to 18 s (scancel) on its own.
     int commandTimeoutMs = 5'000;
-    // A hold: granted in 28-84 ms, preemption included (measured); one still pending after this is given up
-    // (salloc revokes its request when killed) and tried again.
+    // The timeout of a hold. A hold is granted in 28-84 ms, preemption included (measured); one still pending after
+    // this is given up (salloc revokes its request when killed) and tried again.
     int holdTimeoutMs = 10'000;
 };
 
+// The runner that lends each GPU to the lab's Slurm queue and holds it for the owner.
 class SlurmLender : public WorkloadRunner
 {
     Q_OBJECT
 public:
     explicit SlurmLender(const Clock *clock = SystemClock::instance(), QObject *parent = nullptr);
     SlurmLender(const SlurmCommands &commands, const Clock *clock, QObject *parent = nullptr);
-    ~SlurmLender() override; // kills the commands still running (the holds stay as Slurm has them)
+    ~SlurmLender() override; // kills the commands still running; the holds stay as Slurm has them
 
     bool start(const WorkloadConfig &config, const QList<int> &gpus, bool allGpus) override;
     void stop(const QString &id, const QString &reason) override;
     void stopAll(const QString &reason) override;
     void forget(const QString &id) override;
     QHash<QString, WorkloadRuntime> runtimes() const override;
-    // The NVIDIA GPUs present, in gres.conf's order: an untyped GRES index names the GPU at that position.
+    // Sets the NVIDIA GPUs present, in gres.conf's order: an untyped GRES index names the GPU at that position.
     void setGpuDevices(const QList<GpuDevice> &devices) override;
-    // The lending workloads of the configuration in force: each GPU named is held (after the first listing) until
-    // the policy starts its workload.
+    // Sets the lending workloads of the configuration in force: each GPU named is held (after the first listing)
+    // until the policy starts its workload.
     void setWorkloads(const QList<WorkloadConfig> &workloads) override;
 
-    // How often the job listing is read while the GPUs are known.
+    // The period at which the job listing is read while the GPUs are known.
     static constexpr int kRefreshMs = 10'000;
-    // After a release, the listing is read this soon to name the lab's job that lands there.
+    // The delay after a release before the listing is read, to name the lab's job that lands there.
     static constexpr int kSoonAfterReleaseMs = 2'000;
-    // A failed command is retried after 1 s, doubling to this.
+    // The longest retry delay: a failed command is retried after 1 s, doubling up to this.
     static constexpr qint64 kMaxRetryMs = 60'000;
-    // stopAll() gives up waiting for holds after this long.
+    // The time after which stopAll() gives up waiting for holds.
     static constexpr int kStopAllTimeoutMs = 20'000;
 
-    // For a one-shot look (--status): the runtimes of `config`'s lending workloads as one listing of Slurm's jobs
-    // shows them: held (stopped), else lent (running) with the lab's jobs on the GPU; unreachable, with why, when
-    // Slurm cannot be asked. `devices`: the GPUs present (gres.conf's order). Waits at most the commands' timeout
-    // (blocking: not for the monitor's thread).
+    // Returns, for a one-shot look (--status), the runtimes of `config`'s lending workloads as one listing of Slurm's
+    // jobs shows them: held (stopped), else lent (running) with the lab's jobs on the GPU, or unreachable, with the
+    // reason, when Slurm cannot be asked. `devices` are the GPUs present (gres.conf's order). It blocks for at most
+    // the commands' timeout, so it is not for the monitor's thread.
     static QHash<QString, WorkloadRuntime> lookOnce(const Config &config, const QList<GpuDevice> &devices,
                                                     const SlurmCommands &commands = SlurmCommands());
 
     // Runs a Slurm command once and returns its standard output, blocking as lookOnce() (for one-shot commands, never
-    // the monitor's thread); nullopt with *error set ("scontrol got no answer within 5 s") when it cannot be run,
-    // times out, writes more than `maxOutputBytes` (then it is killed) or fails. `environment`: the child's; none:
-    // this process's.
+    // the monitor's thread). Returns nullopt with *error set ("scontrol got no answer within 5 s") when it cannot be
+    // run, times out, writes more than `maxOutputBytes` (it is then killed) or fails. `environment` is the child's;
+    // none means this process's.
     static std::optional<QByteArray> runOnce(const QString &program, const QStringList &arguments, int timeoutMs,
                                              QString *error,
                                              const std::optional<QProcessEnvironment> &environment = std::nullopt,
                                              qsizetype maxOutputBytes = Slurm::kMaxListingBytes);
 
 private:
-    // Lists the jobs once, blocking as lookOnce(). nullopt with *error set when Slurm cannot be asked.
+    // Lists the jobs once, blocking as lookOnce(). Returns nullopt with *error set when Slurm cannot be asked.
     static std::optional<Slurm::NodeView> listOnce(const SlurmConfig &slurm, const QList<int> &gresOrder,
                                                    QString *error, const SlurmCommands &commands);
 
     struct Gpu;
     enum class Op { Hold, Release, CancelDuplicates };
-    // How a command's output comes back: its messages with its output (salloc says its job id on stderr), or apart
+    // The way a command's output comes back: its messages with its output (salloc says its job id on stderr), or apart
     // (a listing's JSON is standard output alone).
     enum class Channels { Merged, Separate };
     // A listing as its parse on a pool thread leaves it.
     struct ParsedListing
     {
         std::optional<Slurm::NodeView> view;
-        QString error; // when no view: why ("squeue's answer: not JSON: ...")
+        QString error; // without a view, the reason ("squeue's answer: not JSON: ...")
     };
-    // What a command launch() ran gave.
+    // The result of a command that launch() ran.
     struct Outcome
     {
-        QByteArray output; // standard output (Merged: with its messages)
-        QString failure;   // why it failed ("squeue got no answer within 5 s"); empty when it ran, in time, exit 0
+        QByteArray output; // the standard output (with Merged, also its messages)
+        QString failure;   // why it failed ("squeue got no answer within 5 s"); empty when it ran in time with exit 0
         bool timedOut = false;
     };
 

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // SPDX-FileCopyrightText: 2026 The idlegpu authors
 #pragma once
-// "All GPUs", or a check box per GPU: the detected ones and any the selection names that is not present. The
-// boxes are named <prefix>All and <prefix>Gpu<index>.
+// A picker of GPUs for a gpus= key: "All GPUs", or a check box per GPU, for the detected ones and any that the
+// selection names but that is not present. The boxes are named <prefix>All and <prefix>Gpu<index>.
 #include "config/gpuselection.h"
 
 #include <QCoreApplication>

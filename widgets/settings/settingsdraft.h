@@ -29,7 +29,7 @@ struct GroupDraft
     QString id; // section name; new groups get theirs when saved
     GpuSelection gpus;
     QStringList ignorePrograms;
-    std::optional<BusyWhen> busyWhen; // busy_when; absent: the key is not written
+    std::optional<BusyWhen> busyWhen; // busy_when; when absent, the key is not written
     qint64 busyMemoryMib = GpuGroupConfig::kDefaultBusyMemoryMib; // busy_memory_mib, for memory and auto
     // The key was in the file or the user set it: written. Otherwise absent, and each rule uses its own default
     // (memory 256 MiB, auto 1024 MiB: effectiveBusyMemoryMib()).

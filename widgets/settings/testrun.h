@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // SPDX-FileCopyrightText: 2026 The idlegpu authors
 #pragma once
-// "Test run": starts a workload's command for a few seconds exactly as the monitor would (a LaunchPlan: through
-// idlegpu-reaper, as its user, in its folder and environment) and shows what it prints. It never waits for the
-// command: a stop sends SIGTERM to the reaper, which ends the whole tree (SIGKILL after the grace).
+// The settings dialog's "Test run": it starts a workload's command for a few seconds exactly as the monitor would (a
+// LaunchPlan: through idlegpu-reaper, as its user, in its folder and environment) and shows what it prints. It never
+// waits for the command: a stop sends SIGTERM to the reaper, which ends the whole tree (SIGKILL after the grace).
 #include "run/launchplan.h"
 
 #include <QObject>

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // SPDX-FileCopyrightText: 2026 The idlegpu authors
 #pragma once
-// "Start at login": $XDG_CONFIG_HOME/autostart/idlegpu.desktop (default ~/.config/autostart), as the XDG
-// autostart spec says.
+// The "Start at login" setting, kept as $XDG_CONFIG_HOME/autostart/idlegpu.desktop (by default in
+// ~/.config/autostart), as the XDG autostart spec says.
 //
 // Enabled means the file exists and neither Hidden=true nor X-GNOME-Autostart-enabled=false is set in it.
 // Enabling writes our file, or, when the user has one, keeps every line of theirs and only drops Hidden= and
@@ -15,7 +15,7 @@ class Autostart
 {
     Q_DECLARE_TR_FUNCTIONS(Autostart)
 public:
-    // `programPath`: the executable the entry starts; empty: this one.
+    // `programPath`: the executable the entry starts; empty means this one.
     explicit Autostart(const QString &programPath = QString());
 
     static QString filePath();

@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // SPDX-FileCopyrightText: 2026 The idlegpu authors
 #pragma once
-// Desktop notifications: a workload preempted, a workload failing again and again, a rejected configuration.
-// Coalesced per kind: the first message of a kind shows at once and opens a 10 s window; what else of that kind
-// comes in the window is counted and shown as one summary ("3 more preemptions") when it ends.
+// The source of the desktop notifications: a workload preempted, a workload failing again and again, a rejected
+// configuration. They are coalesced per kind: the first message of a kind shows at once and opens a 10 s window; what
+// else of that kind comes in the window is counted and shown as one summary ("3 more preemptions") when it ends.
 #include "base/clock.h"
 #include "model/monitorstate.h"
 

@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // SPDX-FileCopyrightText: 2026 The idlegpu authors
 #pragma once
-// Keeps the user's pause across restarts, in a private file (mode 0600) in QSettings' IniFormat (QSettings reads it;
-// it is written whole with SecureFile::replaceFileAt, which keeps the old file when a write fails):
+// The store that keeps the user's pause across restarts, in a private file (mode 0600) in QSettings' IniFormat
+// (QSettings reads it; it is written whole with SecureFile::replaceFileAt, which keeps the old file when a write
+// fails):
 //
 //   [pause]
 //   all=true

@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // SPDX-FileCopyrightText: 2026 The idlegpu authors
 #pragma once
-// Glue between the monitor's host and the tray's pieces: the states it sends go to the TrayController, the status
-// window and the notifier; the controller's intents go to the host as requests (and the pause to the PauseStore).
-// The monitor itself runs on the host's thread: nothing here calls into it. Everything with logic lives in those
-// pieces, which are tested without a Monitor.
+// The glue between the monitor's host and the tray's pieces: the states it sends go to the TrayController, the status
+// window and the notifier; the controller's intents go to the host as requests (and the pause to the PauseStore). The
+// monitor itself runs on the host's thread: nothing here calls into it. Everything with logic lives in those pieces,
+// which are tested without a Monitor.
 #include "tray/autostart.h"
 #include "base/clock.h"
 #include "tray/notifier.h"

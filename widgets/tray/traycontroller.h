@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // SPDX-FileCopyrightText: 2026 The idlegpu authors
 #pragma once
-// Applies a MonitorState to the tray icon: its picture, tooltip and menu. Knows nothing of the Monitor: what
-// the user asks for goes out as signals (intents) that TrayApplication forwards.
+// The controller that applies a MonitorState to the tray icon: its picture, tooltip and menu. It knows nothing of the
+// Monitor: what the user asks for goes out as signals (intents) that TrayApplication forwards.
 #include "model/monitorstate.h"
 #include "tray/overallstate.h"
 

@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // SPDX-FileCopyrightText: 2026 The idlegpu authors
 #pragma once
-// When the tray icon may be created. Qt 6.4 chooses between a StatusNotifierItem and an XEmbed icon once per process,
-// at the first QSystemTrayIcon (or isSystemTrayAvailable(), supportsMessages()), and keeps that choice: a
-// StatusNotifierItem only if org.kde.StatusNotifierWatcher already says IsStatusNotifierHostRegistered. Started at
-// login before the panel, idlegpu would get XEmbed for good: no icon on Wayland, none on Plasma without
+// The watcher that tells when the tray icon may be created. Qt 6.4 chooses between a StatusNotifierItem and an XEmbed
+// icon once per process, at the first QSystemTrayIcon (or isSystemTrayAvailable(), supportsMessages()), and keeps that
+// choice: a StatusNotifierItem only if org.kde.StatusNotifierWatcher already says IsStatusNotifierHostRegistered.
+// Started at login before the panel, idlegpu would get XEmbed for good: no icon on Wayland, none on Plasma without
 // xembedsniproxy. So this follows the trays itself, without any QSystemTrayIcon call, and says when to create the icon:
 //   - the watcher has a host: now (a StatusNotifierItem);
 //   - a watcher without a host (Plasma: kded5 owns it seconds before plasmashell registers its host): wait for it;

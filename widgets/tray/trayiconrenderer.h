@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // SPDX-FileCopyrightText: 2026 The idlegpu authors
 #pragma once
-// Draws the tray icon: a chip whose badge tells the state by its shape (colour only helps). Held shares Paused's
-// bars, and differs by the chip's lightness, which a grey panel still shows.
+// The painter of the tray icon: a chip whose badge tells the state by its shape (colour only helps). Held shares
+// Paused's bars and differs by the chip's lightness, which a grey panel still shows.
 #include "tray/overallstate.h"
 
 #include <QIcon>
