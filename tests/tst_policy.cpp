@@ -325,7 +325,7 @@ struct World
         in.runtimes = runtimes;
         in.pause = pause;
         in.nowMs = now;
-        in.localNow = localAtT0.addMSecs(now - T0);
+        in.snapshot.localTime = localAtT0.addMSecs(now - T0);
         in.selfPid = selfPid;
         in.memory = memory;
         return in;

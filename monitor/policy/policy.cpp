@@ -189,14 +189,14 @@ public:
     // [schedule]: outside it, and until when.
     std::optional<Hold> outsideSchedule(const Candidate &) const
     {
-        if (in.config.schedule.always() || !in.localNow.isValid())
+        if (in.config.schedule.always() || !in.snapshot.localTime.isValid())
             return std::nullopt;
-        const WeekTime at = WeekTime::of(in.localNow);
+        const WeekTime at = WeekTime::of(in.snapshot.localTime);
         if (in.config.schedule.allowsAt(at))
             return std::nullopt;
         Hold hold;
         if (const std::optional<qint64> ms = in.config.schedule.msUntilChange(at))
-            hold.endsAt = in.localNow.addMSecs(*ms);
+            hold.endsAt = in.snapshot.localTime.addMSecs(*ms);
         hold.text = everyoneWords(HoldReason::OutsideSchedule, hold.endsAt);
         return hold;
     }
@@ -596,8 +596,8 @@ private:
         // at its end).
         if (in.config.activity.pauseWhileActive && in.snapshot.presence.state == UserPresence::State::Idle)
             moments.append(awayFromMs());
-        if (!in.config.schedule.always() && in.localNow.isValid())
-            if (const std::optional<qint64> ms = in.config.schedule.msUntilChange(WeekTime::of(in.localNow)))
+        if (!in.config.schedule.always() && in.snapshot.localTime.isValid())
+            if (const std::optional<qint64> ms = in.config.schedule.msUntilChange(WeekTime::of(in.snapshot.localTime)))
                 moments.append(now() + *ms);
         for (qint64 moment : std::as_const(moments))
             if (moment > now() && (decision.nextWakeMs == 0 || moment < decision.nextWakeMs))
