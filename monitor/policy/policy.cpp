@@ -526,6 +526,16 @@ private:
         }
     }
 
+    // Whether the heat is what keeps a workload off `gpu`. A workload held by an earlier rule (disabled, backing off)
+    // is not, so a hot GPU's line names that rule then, as the workload's own line does.
+    bool heatHoldsAWorkloadOn(int gpu) const
+    {
+        for (const WorkloadConfig *workload : workloadsInPrecedence())
+            if (workload->gpus.contains(gpu) && decision.workloadReasons.value(workload->id).hold == HoldReason::TooHot)
+                return true;
+        return false;
+    }
+
     // Why a free GPU nobody waits on stays idle.
     QString idleReason(int gpu) const
     {
@@ -567,7 +577,7 @@ private:
                                         .arg(secondsRoundedUp(gpuView.settledAtMs - now()));
                 } else {
                     status.state = GpuState::Idle;
-                    status.reason = gpuView.tooHot && !everyoneHold
+                    status.reason = gpuView.tooHot && !everyoneHold && heatHoldsAWorkloadOn(gpu)
                                         ? hotReason(gpu, temperatureOf(gpu), in.config.maxTemperatureC)
                                         : idleReason(gpu);
                 }
