@@ -44,14 +44,13 @@ QString describeOpenToStop(const std::optional<double> &openToStopMs)
 
 // What the policy is asked of a snapshot, at a running monitor's scan and at a one-shot look alike.
 PolicyInput policyInputOf(const Snapshot &snapshot, const Config &config,
-                          const QHash<QString, WorkloadRuntime> &runtimes, const Clock *clock, qint64 selfPid)
+                          const QHash<QString, WorkloadRuntime> &runtimes, qint64 selfPid)
 {
     PolicyInput input;
     input.snapshot = snapshot;
     input.config = config;
     input.runtimes = runtimes;
     input.nowMs = snapshot.takenAtMs;
-    input.localNow = clock->localNow();
     input.selfPid = selfPid;
     return input;
 }
@@ -310,7 +309,7 @@ MonitorState Monitor::lookOnce(const Config &config, const MonitorPaths &paths,
     state.snapshot.takenAtMs = clock->nowMs(); // the presence's idle time is measured from it
     state.gpuMetrics = survey.gpuMetrics;
 
-    PolicyInput input = policyInputOf(state.snapshot, state.config, state.runtimes, clock, ::getpid());
+    PolicyInput input = policyInputOf(state.snapshot, state.config, state.runtimes, ::getpid());
     input.config.startDelaySeconds = 0; // "what would run": as if every GPU had been free long enough
     state.decision = Policy::decide(input);
     if (!paths.ledgerPath.isEmpty())
@@ -526,7 +525,7 @@ void Monitor::rescan()
     scheduleRecheck(events);
     snapshot.takenAtMs = m_clock->nowMs();
 
-    PolicyInput input = policyInputOf(snapshot, m_config, m_runner->runtimes(), m_clock, m_selfPid);
+    PolicyInput input = policyInputOf(snapshot, m_config, m_runner->runtimes(), m_selfPid);
     input.pause = m_pause;
     input.memory = m_memory;
     const Decision decision = Policy::decide(input);

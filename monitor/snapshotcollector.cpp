@@ -2,6 +2,7 @@
 // SPDX-FileCopyrightText: 2026 The idlegpu authors
 #include "snapshotcollector.h"
 
+#include "conditions/heatcondition.h"
 #include "devices/devicescanner.h"
 
 SnapshotCollector::SnapshotCollector(const MonitorPaths &paths, const Clock *clock)
@@ -22,10 +23,7 @@ GpuMetrics SnapshotCollector::sampleGpus()
 {
     GpuMetrics metrics = m_backends.describe();
     metrics.gpus = m_backends.refresh();
-    m_temperatures.clear();
-    for (const GpuInfo &info : std::as_const(metrics.gpus))
-        if (info.temperatureCelsius)
-            m_temperatures.insert(info.index, *info.temperatureCelsius);
+    m_conditions.heat().takeSample(metrics.gpus);
     return metrics;
 }
 
@@ -33,7 +31,6 @@ Snapshot SnapshotCollector::collect(const Config &config, const Hooks &hooks) co
 {
     Snapshot snapshot;
     snapshot.devices = devices();
-    snapshot.temperatures = m_temperatures;
     const HolderScanner::Result scan =
         m_scanner.scan(HolderScanner::nodesOf(snapshot.devices), hooks.onHolder, config.slurm.enabled);
     snapshot.holders = scan.holders;

@@ -50,8 +50,8 @@ public:
     const DeviceNodes &devices() const { return m_backends.devices(); }
 
     // Returns each backend's identity and metrics of the GPUs it covers, with the vendor library's state. It is slow,
-    // so never on the preemption path; sampledAtMs is left to the caller. Its temperatures go into every later
-    // collect().
+    // so never on the preemption path; sampledAtMs is left to the caller. Its temperatures go to the heat condition,
+    // and so into every later collect().
     GpuMetrics sampleGpus();
 
     // The monitor's calls into a scan while it runs.
@@ -85,6 +85,5 @@ private:
     MonitorPaths m_paths;
     HolderScanner m_scanner;
     GpuBackends m_backends;
-    QHash<int, int> m_temperatures; // from the last sampleGpus(), for max_temperature_c
     Conditions m_conditions;
 };

@@ -71,7 +71,7 @@ MonitorState heldBy(HoldReason reason)
     input.config = config;
     input.pause = state.pause;
     input.nowMs = kNowMs;
-    input.localNow = kMondayNoon;
+    input.snapshot.localTime = kMondayNoon;
     state.decision = Policy::decide(input);
     return state;
 }

@@ -325,7 +325,7 @@ struct World
         in.runtimes = runtimes;
         in.pause = pause;
         in.nowMs = now;
-        in.localNow = localAtT0.addMSecs(now - T0);
+        in.snapshot.localTime = localAtT0.addMSecs(now - T0);
         in.selfPid = selfPid;
         in.memory = memory;
         return in;
@@ -447,11 +447,17 @@ void checkExplanations(const World &world, const Decision &decision)
                                      decision.workloadReasons.value(order.workloadId).text)));
     for (const GpuStatus &gpu : decision.gpus) {
         const QString where = QStringLiteral("GPU %1: ").arg(gpu.index);
-        // An idle GPU's line: the hold on everyone, its own heat, or the rule of the first workload that wants it.
+        // An idle GPU's line: the hold on everyone, its own heat where the heat holds a workload that wants it, or
+        // the rule of the first workload that wants it.
+        bool heatHoldsAWorkload = false;
+        for (const WorkloadConfig &workload : world.config.workloads)
+            if (workload.gpus.contains(gpu.index)
+                && decision.workloadReasons.value(workload.id).hold == HoldReason::TooHot)
+                heatHoldsAWorkload = true;
         if (gpu.state == GpuState::Idle && !gpu.reason.isEmpty()) {
             if (decision.hold != HoldReason::None) {
                 QCOMPARE(gpu.reason, decision.holdText);
-            } else if (gpu.tooHot) {
+            } else if (gpu.tooHot && heatHoldsAWorkload) {
                 QVERIFY2(ruleNamedBy(gpu.reason) == HoldReason::TooHot, qPrintable(where + gpu.reason));
             } else if (gpu.reason != QLatin1String("no workload for this GPU")) {
                 const qsizetype colon = gpu.reason.indexOf(QLatin1String(": "));
@@ -631,6 +637,7 @@ private slots:
     void holdsEveryWorkload();
     void heatTimeline_data();
     void heatTimeline();
+    void hotGpuLineNamesTheRuleFollowed();
     void presenceTimeline();
     void freeSinceMemory();
     void stopOrderNamesTheCulprit();
@@ -1571,6 +1578,27 @@ void TestPolicy::heatTimeline_data()
     World off = twoGpus;
     off.config.maxTemperatureC = 0;
     QTest::newRow("off") << off << Timeline{at(0, {temperatureOf(0, 120)}, "none")};
+}
+
+// A hot GPU whose workload is held for an earlier rule (disabled) says that rule, as the workload's line does; once
+// a workload that wants it is held by the heat, it says the heat.
+void TestPolicy::hotGpuLineNamesTheRuleFollowed()
+{
+    World world = World().gpus({0}).freeSince(0, T0 - sec(600)).workload("a", "0", false).temperature(0, 90);
+    Decision decision = world.decide();
+    QCOMPARE(decision.workloadReasons.value(QStringLiteral("a")).hold, HoldReason::Disabled);
+    QCOMPARE(decision.gpus.size(), 1);
+    QVERIFY(decision.gpus.first().tooHot);
+    QCOMPARE(decision.gpus.first().reason,
+             QStringLiteral("a: ") + decision.workloadReasons.value(QStringLiteral("a")).text);
+    checkExplanations(world, decision);
+
+    world.workload("b", "0");
+    decision = world.decide();
+    QCOMPARE(decision.workloadReasons.value(QStringLiteral("b")).hold, HoldReason::TooHot);
+    QVERIFY2(decision.gpus.first().reason.startsWith(QLatin1String("GPU 0 is ")),
+             qPrintable(decision.gpus.first().reason));
+    checkExplanations(world, decision);
 }
 
 void TestPolicy::heatTimeline()

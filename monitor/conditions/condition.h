@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // SPDX-FileCopyrightText: 2026 The idlegpu authors
 #pragma once
-// A condition is a fact about the machine beside its GPUs that can hold every workload back: where its power comes
-// from, whether a person sits at it, whether a user types on a terminal. Each one brings its watcher (started and
+// A condition is a fact about the machine, beside who holds its GPUs, that can hold workloads back: the time of the
+// week, where its power comes from, whether a person sits at it, whether a user types on a terminal, how hot a GPU
+// is. Each one brings its watcher (started and
 // stopped by the configuration it is given), its fact in the Snapshot and the HoldReason the policy gives when that
 // fact holds the workloads back, so that the monitor and `--status` treat every condition alike (Conditions), as
 // they treat GPU backends through GpuBackend.
@@ -27,8 +28,7 @@ public:
 
     ~Condition() override;
 
-    // Returns the rule of the policy that this fact serves (a HoldReason that can hold every workload,
-    // policy/holdwords.h).
+    // Returns the rule of the policy that this fact serves (a HoldReason; its words are in policy/holdwords.h).
     virtual HoldReason reason() const = 0;
     // Takes the configuration at start and at each reload: starts the watcher where the configuration asks for the
     // fact, and stops it (and forgets the fact) where it does not.

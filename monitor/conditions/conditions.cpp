@@ -3,7 +3,9 @@
 #include "conditions/conditions.h"
 
 #include "conditions/batterycondition.h"
+#include "conditions/heatcondition.h"
 #include "conditions/presencecondition.h"
+#include "conditions/schedulecondition.h"
 #include "conditions/terminalcondition.h"
 
 #include <algorithm>
@@ -14,9 +16,13 @@ Conditions::Conditions(const ConditionSources &sources)
 {
     auto presence = std::make_unique<PresenceCondition>(sources.clock);
     m_presence = presence.get();
+    auto heat = std::make_unique<HeatCondition>();
+    m_heat = heat.get();
+    m_all.push_back(std::make_unique<ScheduleCondition>(sources.clock));
     m_all.push_back(std::make_unique<BatteryCondition>(sources.sysfsRoot));
     m_all.push_back(std::move(presence));
     m_all.push_back(std::make_unique<TerminalCondition>(sources.ptsRoot));
+    m_all.push_back(std::move(heat));
     Q_ASSERT(std::is_sorted(m_all.cbegin(), m_all.cend(),
                             [](const auto &a, const auto &b) { return a->reason() < b->reason(); }));
 }

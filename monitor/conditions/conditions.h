@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // SPDX-FileCopyrightText: 2026 The idlegpu authors
 #pragma once
-// The set of conditions that the policy weighs, one object each, in HoldReason's order: on battery, a person at the
-// computer, a user active on a terminal. The SnapshotCollector owns them; the monitor configures them at each
+// The set of conditions that the policy weighs, one object each, in HoldReason's order: the time of the week, on
+// battery, a person at the computer, a user active on a terminal, a GPU's heat. The SnapshotCollector owns them; the monitor configures them at each
 // (re)load, polls them at its fallback poll and decides again when one changes; `--status` reads them once.
 #include "base/clock.h"
 #include "conditions/condition.h"
@@ -10,6 +10,7 @@
 #include <memory>
 #include <vector>
 
+class HeatCondition;
 class PresenceCondition;
 
 // The places where the conditions read their facts; tests give fixtures.
@@ -32,6 +33,8 @@ public:
     const std::vector<std::unique_ptr<Condition>> &all() const { return m_all; }
     // Returns the [activity] condition, whose logind view the tray's desktop refines (Monitor::setDesktopIdle).
     PresenceCondition &presence() const { return *m_presence; }
+    // Returns the max_temperature_c condition, which takes the GPU backends' samples (SnapshotCollector::sampleGpus).
+    HeatCondition &heat() const { return *m_heat; }
 
     // Sets the QObject that the conditions live under, the Monitor. They stay owned here, but move to its thread
     // with it, and its findChild() finds them and their watchers.
@@ -46,4 +49,5 @@ public:
 private:
     std::vector<std::unique_ptr<Condition>> m_all;
     PresenceCondition *m_presence; // one of m_all
+    HeatCondition *m_heat;         // one of m_all
 };

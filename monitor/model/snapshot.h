@@ -5,6 +5,7 @@
 // tty sessions.
 #include "config/configwords.h"
 
+#include <QDateTime>
 #include <QHash>
 #include <QList>
 #include <QMetaType>
@@ -169,6 +170,7 @@ struct Snapshot
     UserPresence presence;       // [activity]
     PowerState power;            // [defaults] on_battery
     QHash<int, int> temperatures; // GPU index -> °C, from the backends' last sample; a missing GPU is unknown
+    QDateTime localTime;          // the wall time, for [schedule]; when invalid, the schedule is not checked
 };
 
 Q_DECLARE_METATYPE(Snapshot)

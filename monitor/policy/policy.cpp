@@ -189,14 +189,14 @@ public:
     // [schedule]: outside it, and until when.
     std::optional<Hold> outsideSchedule(const Candidate &) const
     {
-        if (in.config.schedule.always() || !in.localNow.isValid())
+        if (in.config.schedule.always() || !in.snapshot.localTime.isValid())
             return std::nullopt;
-        const WeekTime at = WeekTime::of(in.localNow);
+        const WeekTime at = WeekTime::of(in.snapshot.localTime);
         if (in.config.schedule.allowsAt(at))
             return std::nullopt;
         Hold hold;
         if (const std::optional<qint64> ms = in.config.schedule.msUntilChange(at))
-            hold.endsAt = in.localNow.addMSecs(*ms);
+            hold.endsAt = in.snapshot.localTime.addMSecs(*ms);
         hold.text = everyoneWords(HoldReason::OutsideSchedule, hold.endsAt);
         return hold;
     }
@@ -526,6 +526,16 @@ private:
         }
     }
 
+    // Whether the heat is what keeps a workload off `gpu`. A workload held by an earlier rule (disabled, backing off)
+    // is not, so a hot GPU's line names that rule then, as the workload's own line does.
+    bool heatHoldsAWorkloadOn(int gpu) const
+    {
+        for (const WorkloadConfig *workload : workloadsInPrecedence())
+            if (workload->gpus.contains(gpu) && decision.workloadReasons.value(workload->id).hold == HoldReason::TooHot)
+                return true;
+        return false;
+    }
+
     // Why a free GPU nobody waits on stays idle.
     QString idleReason(int gpu) const
     {
@@ -567,7 +577,7 @@ private:
                                         .arg(secondsRoundedUp(gpuView.settledAtMs - now()));
                 } else {
                     status.state = GpuState::Idle;
-                    status.reason = gpuView.tooHot && !everyoneHold
+                    status.reason = gpuView.tooHot && !everyoneHold && heatHoldsAWorkloadOn(gpu)
                                         ? hotReason(gpu, temperatureOf(gpu), in.config.maxTemperatureC)
                                         : idleReason(gpu);
                 }
@@ -596,8 +606,8 @@ private:
         // at its end).
         if (in.config.activity.pauseWhileActive && in.snapshot.presence.state == UserPresence::State::Idle)
             moments.append(awayFromMs());
-        if (!in.config.schedule.always() && in.localNow.isValid())
-            if (const std::optional<qint64> ms = in.config.schedule.msUntilChange(WeekTime::of(in.localNow)))
+        if (!in.config.schedule.always() && in.snapshot.localTime.isValid())
+            if (const std::optional<qint64> ms = in.config.schedule.msUntilChange(WeekTime::of(in.snapshot.localTime)))
                 moments.append(now() + *ms);
         for (qint64 moment : std::as_const(moments))
             if (moment > now() && (decision.nextWakeMs == 0 || moment < decision.nextWakeMs))

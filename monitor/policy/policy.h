@@ -22,7 +22,6 @@ struct PolicyInput
     QHash<QString, WorkloadRuntime> runtimes;
     PauseState pause;
     qint64 nowMs = 0;
-    QDateTime localNow; // the wall time, for [schedule]; when invalid, the schedule is not checked
     qint64 selfPid = 0; // idlegpu's own pid, which is never foreign
     PolicyMemory memory;
 };

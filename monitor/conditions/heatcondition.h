@@ -1,0 +1,25 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// SPDX-FileCopyrightText: 2026 The idlegpu authors
+#pragma once
+// The condition of each GPU's temperature ([defaults] max_temperature_c): Snapshot::temperatures and
+// HoldReason::TooHot. Its readings come from the GPU backends' samples (the monitor's poll and the status window's
+// sampling), which a scan follows at once, so it needs no watcher of its own; whether a GPU is hot, with the
+// kCoolDownCelsius of hysteresis, is the policy's to judge (PolicyMemory::hotGpus).
+#include "conditions/condition.h"
+#include "model/gpumetrics.h"
+
+class HeatCondition : public Condition
+{
+    Q_OBJECT
+public:
+    HoldReason reason() const override { return HoldReason::TooHot; }
+    void configure(const Config &) override {}
+    void readOnce(const Config &) override {}
+    void fill(const Config &config, Snapshot &snapshot) const override;
+
+    // Takes the temperatures of a backends' sample; a GPU without a reading is unknown until the next one.
+    void takeSample(const QHash<int, GpuInfo> &gpus);
+
+private:
+    QHash<int, int> m_celsiusByGpu;
+};
