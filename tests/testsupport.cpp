@@ -2,9 +2,11 @@
 // SPDX-FileCopyrightText: 2026 The idlegpu authors
 #include "testsupport.h"
 
+#include "config/config.h"
 #include "devices/fakegpufolder.h"
 #include "monitor.h"
 
+#include <QCoreApplication>
 #include <QDir>
 #include <QFile>
 #include <QFileInfo>
@@ -145,6 +147,29 @@ bool shutDownMonitor(Monitor &monitor, int timeoutMs)
     QSignalSpy finished(&monitor, &Monitor::shutdownFinished);
     monitor.shutdown();
     return finished.count() == 1 || finished.wait(timeoutMs);
+}
+
+QString reaperPath()
+{
+    return QCoreApplication::applicationDirPath() + QStringLiteral("/idlegpu-reaper");
+}
+
+WorkloadConfig shellWorkload(const QString &id, const QString &script, const QString &dir)
+{
+    WorkloadConfig config;
+    config.id = id;
+    config.name = id;
+    config.cmd = QStringLiteral("sh -c '%1'").arg(script);
+    config.argv = QStringList{QStringLiteral("sh"), QStringLiteral("-c"), script};
+    config.dir = dir;
+    config.stopTimeoutSeconds = 2;
+    return config;
+}
+
+int modeOf(const QString &path)
+{
+    struct stat info = {};
+    return ::stat(QFile::encodeName(path).constData(), &info) == 0 ? int(info.st_mode & 07777) : -1;
 }
 
 bool processHolds(qint64 pid, const QString &path)

@@ -10,6 +10,7 @@
 #include <memory>
 
 class Monitor;
+struct WorkloadConfig;
 
 namespace TestSupport {
 
@@ -164,6 +165,12 @@ QString sleeperSection(const QString &name, const QString &gpus);
 // Stops the monitor as idlegpu's exit does (every workload ended) and waits for it; false on time-out.
 bool shutDownMonitor(Monitor &monitor, int timeoutMs = 15000);
 
+// Returns the idlegpu-reaper of the build, beside the test executables.
+QString reaperPath();
+// A workload that runs `script` through sh -c in `dir`, killed 2 s after its SIGTERM.
+WorkloadConfig shellWorkload(const QString &id, const QString &script, const QString &dir);
+// Returns the permission bits of a file (following a link) as the kernel has them; -1 where it cannot be looked at.
+int modeOf(const QString &path);
 // True when /proc/<pid>/fd of `pid` holds a link to `path`.
 bool processHolds(qint64 pid, const QString &path);
 // True while /proc/<pid> exists and is not a zombie.

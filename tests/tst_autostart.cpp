@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // SPDX-FileCopyrightText: 2026 The idlegpu authors
 // The files the tray keeps: the autostart entry (XDG autostart, Hidden=true honoured) and the saved pause.
+#include "testsupport.h"
 #include "tray/autostart.h"
 #include "tray/pausestore.h"
 
@@ -10,7 +11,7 @@
 #include <QTemporaryDir>
 #include <QtTest>
 
-#include <sys/stat.h>
+using TestSupport::modeOf;
 
 namespace {
 
@@ -38,12 +39,6 @@ const QByteArray kUserEntry = "# my own entry\n"
                               "\n"
                               "[Desktop Action Other]\n"
                               "Hidden=true\n";
-
-int modeOf(const QString &path)
-{
-    struct stat info = {};
-    return ::stat(QFile::encodeName(path).constData(), &info) == 0 ? int(info.st_mode & 07777) : -1;
-}
 
 const QDateTime kWallNow(QDate(2026, 11, 5), QTime(14, 0), Qt::UTC);
 

@@ -420,8 +420,8 @@ void TestConfig::reportsProblems_data()
                                 << false;
     QTest::newRow("max_temperature_c")
         << QByteArray("[defaults]\nmax_temperature_c=hot\n")
-        << QStringList{"test.conf:2: error: max_temperature_c: 'hot' is not a whole number of degrees Celsius (0: "
-                       "off) (0 to 150)"}
+        << QStringList{"test.conf:2: error: max_temperature_c: 'hot' is not a whole number of degrees Celsius (0 to "
+                       "150; 0 means off)"}
         << false;
     QTest::newRow("priority") << QByteArray("[process-a]\ncmd=x\npriority=high\n")
                               << QStringList{"test.conf:3: error: priority: 'high' is not idle (CPU time nobody else "

@@ -52,6 +52,31 @@ bool hasRange(const KeyRow &row)
     return row.kind == KeyKind::Seconds || row.kind == KeyKind::Number;
 }
 
+// The least a file needs around the key of `row`: its section ("[gpu-x]" for every GPU group), and for a workload's
+// key the workload's command (a service's two commands for the keys of a service).
+QString sectionAround(const KeyRow &row)
+{
+    QString base = QStringLiteral("[%1]\n").arg(
+        QString(QLatin1String(row.section)).replace(QLatin1Char('*'), QLatin1Char('x')));
+    if (row.repeated() && QLatin1String(row.section) == QLatin1String("process-*")) {
+        const bool service = QLatin1String(row.key) != QLatin1String("cmd")
+                             && (QLatin1String(row.key).contains(QLatin1String("_cmd"))
+                                 || QLatin1String(row.key) == QLatin1String("command_timeout_seconds"));
+        base += service ? QStringLiteral("start_cmd = a\nstop_cmd = b\n") : QStringLiteral("cmd = a\n");
+    }
+    return base;
+}
+
+// `base` with `key = value` in place of any line of that key.
+QString withKey(const QString &base, const QString &key, const QString &value)
+{
+    QString with;
+    for (const QString &line : base.split(QLatin1Char('\n'), Qt::SkipEmptyParts))
+        if (!line.startsWith(key + QLatin1Char(' ')))
+            with += line + QLatin1Char('\n');
+    return with + QStringLiteral("%1 = %2\n").arg(key, value);
+}
+
 // One row of the reference's table of keys.
 struct DocumentedKey
 {
@@ -182,24 +207,45 @@ private Q_SLOTS:
                     && entry.key == QLatin1String(row->key))
                     given = &entry;
             QVERIFY2(given, qPrintable(row->name() + QStringLiteral(" is not in config_every_key.conf")));
-            // The least a section needs: a workload a command (a service's two for the keys of a service).
-            QString base = QStringLiteral("[%1]\n").arg(QString(QLatin1String(row->section)).replace(QLatin1Char('*'), QLatin1Char('x')));
-            if (row->repeated() && QLatin1String(row->section) == QLatin1String("process-*")) {
-                const bool service = QLatin1String(row->key) != QLatin1String("cmd")
-                                     && (QLatin1String(row->key).contains(QLatin1String("_cmd"))
-                                         || QLatin1String(row->key) == QLatin1String("command_timeout_seconds"));
-                base += service ? QStringLiteral("start_cmd = a\nstop_cmd = b\n") : QStringLiteral("cmd = a\n");
-            }
+            const QString base = sectionAround(*row);
             const IniDocument baseDocument = IniDocument::parse(base.toUtf8());
-            QString with;
-            for (const QString &line : base.split(QLatin1Char('\n'), Qt::SkipEmptyParts))
-                if (!line.startsWith(QLatin1String(row->key) + QLatin1Char(' ')))
-                    with += line + QLatin1Char('\n');
-            with += QStringLiteral("%1 = %2\n").arg(QLatin1String(row->key), given->value);
+            const QString with = withKey(base, QLatin1String(row->key), given->value);
             const Config without = ConfigLoader::read(baseDocument, QStringLiteral("test.conf")).config;
             const Config withKey = ConfigLoader::parse(with.toUtf8(), QStringLiteral("test.conf")).config;
             QVERIFY2(withKey.settings() != without.settings(), qPrintable(row->name() + QLatin1String(": ") + with));
         }
+    }
+
+    // What the reader says of a wrong value reads as one phrase for every key: its unit, range and the meaning of 0
+    // in one pair of parentheses at most, never two in a row ("of degrees Celsius (0: off) (0 to 150)"). A number's
+    // message quotes the value as written, even one that looks like a placeholder of QString::arg().
+    void messagesReadAsOnePhrase()
+    {
+        const QStringList wrongValues{QStringLiteral("x!"),      QStringLiteral("-1"),
+                                      QStringLiteral("0"),       QStringLiteral("99999999999999999999"),
+                                      QStringLiteral("a, ,b:c"), QStringLiteral("relative/path"),
+                                      QStringLiteral("%1%2")};
+        int messages = 0;
+        for (const KeyRow *row : ConfigKeys::table()) {
+            const QString base = sectionAround(*row);
+            for (const QString &value : wrongValues) {
+                const QString with = withKey(base, QLatin1String(row->key), value);
+                const QList<ConfigDiagnostic> problems =
+                    ConfigLoader::parse(with.toUtf8(), QStringLiteral("test.conf")).diagnostics;
+                for (const ConfigDiagnostic &problem : problems) {
+                    ++messages;
+                    const QString &text = problem.message;
+                    QVERIFY2(!text.contains(QLatin1String(") (")),
+                             qPrintable(row->name() + QLatin1String(": ") + text));
+                    QVERIFY2(text.count(QLatin1Char('(')) == text.count(QLatin1Char(')')),
+                             qPrintable(row->name() + QLatin1String(": ") + text));
+                    if (hasRange(*row) && text.startsWith(QLatin1String(row->key) + QLatin1Char(':')))
+                        QVERIFY2(text.contains(QLatin1Char('\'') + value + QLatin1Char('\'')),
+                                 qPrintable(row->name() + QLatin1String(": ") + text));
+                }
+            }
+        }
+        QVERIFY(messages > ConfigKeys::table().size()); // the wrong values are wrong for most keys
     }
 
     // docs/configuration.md's table has a row for every key of the table and none more, each with the table's

@@ -16,13 +16,9 @@
 #include <memory>
 
 using TestSupport::processAlive;
+using TestSupport::reaperPath;
 
 namespace {
-
-QString reaperPath()
-{
-    return QCoreApplication::applicationDirPath() + QStringLiteral("/idlegpu-reaper");
-}
 
 QStringList shell(const QString &script)
 {

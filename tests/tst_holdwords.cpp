@@ -10,11 +10,14 @@
 #include "status/statuswindow.h"
 #include "statusreport.h"
 #include "tray/traycontroller.h"
+#include "widgettestsupport.h"
 
 #include <QLabel>
 #include <QMenu>
 #include <QSystemTrayIcon>
 #include <QtTest>
+
+using TestSupport::findAction;
 
 namespace {
 
@@ -76,18 +79,9 @@ MonitorState heldBy(HoldReason reason)
     return state;
 }
 
-QAction *menuAction(QMenu *menu, const QString &objectName)
-{
-    const QList<QAction *> actions = menu->actions();
-    for (QAction *action : actions)
-        if (action->objectName() == objectName)
-            return action;
-    return nullptr;
-}
-
 QAction *holdAction(QMenu *menu)
 {
-    return menuAction(menu, QStringLiteral("hold"));
+    return findAction(menu, QStringLiteral("hold"));
 }
 
 } // namespace
@@ -179,7 +173,7 @@ void TestHoldWords::tooHotSameWordsEverywhere()
     controller.applyState(state, kNowMs, wallNow);
     const QString toolTip = TrayController::toolTipText(state, kNowMs, wallNow);
     QVERIFY2(toolTip.contains(QStringLiteral("GPU 0: idle — ") + words), qPrintable(toolTip));
-    QAction *activity = menuAction(controller.menu(), QStringLiteral("gpuActivity"));
+    QAction *activity = findAction(controller.menu(), QStringLiteral("gpuActivity"));
     QVERIFY(activity);
     QCOMPARE(activity->text(), QStringLiteral("idle — ") + withoutReading);
 

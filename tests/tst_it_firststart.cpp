@@ -10,6 +10,7 @@
 #include "testsupport.h"
 #include "tray/trayapplication.h"
 #include "tray/traycontroller.h"
+#include "widgettestsupport.h"
 
 #include <QCheckBox>
 #include <QComboBox>
@@ -37,15 +38,6 @@ T *child(const QWidget *parent, const QString &name)
     if (!widget)
         qWarning("no child %s", qPrintable(name));
     return widget;
-}
-
-QAction *menuAction(QMenu *menu, const QString &objectName)
-{
-    const QList<QAction *> actions = menu->actions();
-    for (QAction *action : actions)
-        if (action->objectName() == objectName)
-            return action;
-    return nullptr;
 }
 
 struct Run
@@ -175,7 +167,7 @@ private Q_SLOTS:
         QVERIFY2(controller->toolTip().startsWith(QStringLiteral("idlegpu — Not set up yet\n")),
                  qPrintable(controller->toolTip()));
         QCOMPARE(controller->menu()->actions().value(0)->text(), QStringLiteral("idlegpu is not set up yet"));
-        QAction *setUp = menuAction(controller->menu(), QStringLiteral("setUp"));
+        QAction *setUp = findAction(controller->menu(), QStringLiteral("setUp"));
         QVERIFY(setUp);
         setUp->trigger();
 
@@ -215,8 +207,8 @@ private Q_SLOTS:
         QCOMPARE(host.state().config.workloads.size(), 1);
         QCOMPARE(host.state().config.workloads.at(0).gpus, GpuSelection::of({0}));
         QTRY_COMPARE_WITH_TIMEOUT(controller->overallState(), OverallState::Running, 5000);
-        QVERIFY(!menuAction(controller->menu(), QStringLiteral("setUp")));
-        QVERIFY(menuAction(controller->menu(), QStringLiteral("pauseAll")));
+        QVERIFY(!findAction(controller->menu(), QStringLiteral("setUp")));
+        QVERIFY(findAction(controller->menu(), QStringLiteral("pauseAll")));
         const qint64 workloadPid = host.state().runtimes.value(id).pid;
         QVERIFY(workloadPid > 0);
 

@@ -15,18 +15,9 @@
 #include <QRegularExpression>
 #include <QtTest>
 
-#include <sys/stat.h>
-
 using namespace TestSupport;
 
 namespace {
-// The permission bits of a file as the kernel has them.
-int modeOf(const QString &path)
-{
-    struct stat info;
-    return ::stat(QFile::encodeName(path).constData(), &info) == 0 ? int(info.st_mode & 07777) : -1;
-}
-
 // The monitor's log lines, for the preemption's.
 QStringList g_messages;
 QtMessageHandler g_previousHandler = nullptr;

@@ -15,17 +15,9 @@
 #include <QStandardPaths>
 #include <QtTest>
 
-#include <sys/stat.h>
-
 using namespace TestSupport;
 
 namespace {
-int modeOf(const QString &path)
-{
-    struct stat info;
-    return ::stat(QFile::encodeName(path).constData(), &info) == 0 ? int(info.st_mode & 07777) : -1;
-}
-
 QStringList g_messages;
 QtMessageHandler g_previousHandler = nullptr;
 void recordMessage(QtMsgType type, const QMessageLogContext &context, const QString &message)

@@ -31,25 +31,10 @@ using TestSupport::ScopedEnv;
 
 using TestSupport::pidFromFile;
 using TestSupport::readFileOrEmpty;
+using TestSupport::reaperPath;
+using TestSupport::shellWorkload;
 
 namespace {
-
-QString reaperPath()
-{
-    return QCoreApplication::applicationDirPath() + QStringLiteral("/idlegpu-reaper");
-}
-
-WorkloadConfig shellWorkload(const QString &id, const QString &script, const QString &dir)
-{
-    WorkloadConfig config;
-    config.id = id;
-    config.name = id;
-    config.cmd = QStringLiteral("sh -c '%1'").arg(script);
-    config.argv = QStringList{QStringLiteral("sh"), QStringLiteral("-c"), script};
-    config.dir = dir;
-    config.stopTimeoutSeconds = 2;
-    return config;
-}
 
 // Field `index` (1-based, as in proc(5)) of /proc/<pid>/stat; -1 when unreadable.
 qint64 statField(qint64 pid, int index)

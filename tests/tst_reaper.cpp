@@ -25,13 +25,9 @@
 #include <unistd.h>
 
 using TestSupport::processAlive;
+using TestSupport::reaperPath;
 
 namespace {
-
-QString reaperPath()
-{
-    return QCoreApplication::applicationDirPath() + QStringLiteral("/idlegpu-reaper");
-}
 
 // The pid a test workload wrote into `name` (in `dir`); 0 while the file is missing or incomplete.
 qint64 pidFromFile(const QTemporaryDir &dir, const QString &name)

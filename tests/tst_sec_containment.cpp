@@ -44,11 +44,6 @@ const char kTokenKey[] = "IDLEGPU_CONTAINMENT_TOKEN";
 const char kScript[] =
     "setsid sleep 301 & (trap \"\" TERM; exec sleep 302) & (setsid sleep 303 &); trap \"\" TERM; wait";
 
-QString reaperPath()
-{
-    return QCoreApplication::applicationDirPath() + QStringLiteral("/idlegpu-reaper");
-}
-
 struct Process
 {
     pid_t pid = 0;

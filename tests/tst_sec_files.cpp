@@ -56,7 +56,8 @@ struct stat statusOf(const QString &path)
     return st;
 }
 
-int modeOf(const QString &path)
+// The permission bits of `path` itself (a link's own, where TestSupport::modeOf() follows it); 0 when there is nothing.
+int modeOfItself(const QString &path)
 {
     return int(statusOf(path).st_mode & 07777);
 }
@@ -331,7 +332,7 @@ private slots:
         QCOMPARE(after.st_mode, before.st_mode);
         QCOMPARE(after.st_ino, before.st_ino);
         QCOMPARE(contentsOf(secret), QByteArray("root's secret\n"));
-        QCOMPARE(modeOf(secret), 0600);
+        QCOMPARE(modeOfItself(secret), 0600);
         QVERIFY(QDir(folder).entryList(QDir::AllEntries | QDir::Hidden | QDir::System | QDir::NoDotAndDotDot).size()
                 <= 1); // no temporary file left behind
     }
@@ -427,13 +428,13 @@ private slots:
         QCOMPARE(after.st_mode, before.st_mode);
         QCOMPARE(after.st_ino, before.st_ino);
         QCOMPARE(contentsOf(secret), QByteArray("root's secret\n"));
-        QCOMPARE(modeOf(secret), 0600);
+        QCOMPARE(modeOfItself(secret), 0600);
 
         // The same writer in the same folder, once the thing is gone: a regular file node_exporter can read.
         QVERIFY(QFile::remove(prom));
         QVERIFY(writer.writeNow());
         QCOMPARE(contentsOf(prom), QByteArray("# idlegpu\nidlegpu_up 1\n"));
-        QCOMPARE(modeOf(prom), 0644);
+        QCOMPARE(modeOfItself(prom), 0644);
     }
 
     // Item 5: the disk under the state folder fills while idlegpu runs. The save fails with a warning that names the
@@ -489,7 +490,7 @@ private slots:
         QVERIFY(disk.fill());
         QVERIFY(!writer.writeNow());
         QCOMPARE(contentsOf(prom), saved);
-        QCOMPARE(modeOf(prom), 0644);
+        QCOMPARE(modeOfItself(prom), 0644);
         const QStringList warned = warningsWith({QStringLiteral("cannot write the metrics to"), prom, noSpaceText()});
         QVERIFY2(warned.size() == 1, qPrintable(g_messages.join(QLatin1Char('\n'))));
     }
@@ -511,7 +512,7 @@ private slots:
         QVERIFY(!replaceIniFile(path, QByteArray(saved).replace("10", "30") + QByteArray(2000, '#') + '\n', &error));
         QVERIFY2(error.contains(QLatin1String("idlegpu.conf")) && error.contains(noSpaceText()), qPrintable(error));
         QCOMPARE(contentsOf(path), saved);
-        QCOMPARE(modeOf(path), 0640);
+        QCOMPARE(modeOfItself(path), 0640);
     }
 
     // Item 5: the tray's saved pause on a full disk: the old pause stays, the error names the file and says why.
@@ -587,7 +588,7 @@ private slots:
         QVERIFY2(started, output.constData());
         QVERIFY(!output.contains("already running"));
         QCOMPARE(contentsOf(secret), QByteArray("root's secret\n"));
-        QCOMPARE(modeOf(secret), 0600);
+        QCOMPARE(modeOfItself(secret), 0600);
     }
 
     // Round 2, item 8: root's idlegpu outside the system unit (supervisord, a shell) keeps its lock in /run/idlegpu,
@@ -643,7 +644,7 @@ private slots:
         } else {
             auto first = startHeadless(config, tmp);
             const bool started = awaitMonitoring(first.get(), &output);
-            const int runtimeMode = modeOf(runtime), lockMode = modeOf(lock);
+            const int runtimeMode = modeOfItself(runtime), lockMode = modeOfItself(lock);
             const bool openWhileRunning = aliceCanOpen();
             first->kill(); // a crash: the lock stays behind
             first->waitForFinished(10000);
@@ -662,12 +663,12 @@ private slots:
         auto idlegpu = startHeadless(config, tmp);
         output.clear();
         const bool started = awaitMonitoring(idlegpu.get(), &output);
-        const int lockMode = modeOf(lock);
+        const int lockMode = modeOfItself(lock);
         stop(idlegpu.get());
         QVERIFY2(started, output.constData());
         QVERIFY2(!output.contains("already running"), output.constData());
         checkCrashed();
-        QCOMPARE(modeOf(runtime), 0700);
+        QCOMPARE(modeOfItself(runtime), 0700);
         QCOMPARE(lockMode, 0600);
     }
 
@@ -730,7 +731,7 @@ private slots:
                                                   "'%3'")
                                        .arg(tmp, binary(), config),
                                    &output);
-        QCOMPARE(modeOf(hers), 0644);
+        QCOMPARE(modeOfItself(hers), 0644);
         QVERIFY2(code != 124 && code != 0, output.constData()); // refused at once, not run
         QVERIFY2(output.contains(encoded(place)), output.constData());
         QVERIFY2(!output.contains("already running"), output.constData());

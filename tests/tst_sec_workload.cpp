@@ -36,13 +36,10 @@ using TestSupport::TemporaryUser;
 
 using TestSupport::pidFromFile;
 using TestSupport::readFileOrEmpty;
+using TestSupport::reaperPath;
+using TestSupport::shellWorkload;
 
 namespace {
-
-QString reaperPath()
-{
-    return QCoreApplication::applicationDirPath() + QStringLiteral("/idlegpu-reaper");
-}
 
 // /proc/<pid>/environ as NAME -> VALUE.
 QHash<QByteArray, QByteArray> environmentOf(qint64 pid)
@@ -66,18 +63,6 @@ QStringList openFdsOf(qint64 pid)
 bool chownTo(const QString &path, const TemporaryUser &user)
 {
     return ::lchown(QFile::encodeName(path).constData(), uid_t(user.uid()), gid_t(user.gid())) == 0;
-}
-
-WorkloadConfig shellWorkload(const QString &id, const QString &script, const QString &dir)
-{
-    WorkloadConfig config;
-    config.id = id;
-    config.name = id;
-    config.cmd = QStringLiteral("sh -c '%1'").arg(script);
-    config.argv = QStringList{QStringLiteral("sh"), QStringLiteral("-c"), script};
-    config.dir = dir;
-    config.stopTimeoutSeconds = 2;
-    return config;
 }
 
 // The PATH another user's workload gets (systemd's default for services), whatever idlegpu's own is.

@@ -5,11 +5,14 @@
 #include "tray/overallstate.h"
 #include "tray/traycontroller.h"
 #include "tray/trayiconrenderer.h"
+#include "widgettestsupport.h"
 
 #include <QMenu>
 #include <QSignalSpy>
 #include <QSystemTrayIcon>
 #include <QtTest>
+
+using TestSupport::findAction;
 
 namespace {
 
@@ -84,15 +87,6 @@ MonitorState mixedState()
     state.decision.gpus[2].workloadId = QStringLiteral("process-boinc");
     state.decision.gpus[2].freeSinceMs = kNowMs - 3'000;
     return state;
-}
-
-QAction *findAction(QMenu *menu, const QString &objectName, const QVariant &data = QVariant())
-{
-    const QList<QAction *> actions = menu->actions();
-    for (QAction *action : actions)
-        if (action->objectName() == objectName && (!data.isValid() || action->data() == data))
-            return action;
-    return nullptr;
 }
 
 QStringList menuTexts(QMenu *menu)

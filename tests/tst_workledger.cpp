@@ -18,16 +18,9 @@
 #include <QTemporaryDir>
 #include <QTest>
 
-#include <sys/stat.h>
+using TestSupport::modeOf;
 
 namespace {
-// The permission bits of a file as the kernel has them.
-int modeOf(const QString &path)
-{
-    struct stat info;
-    return ::stat(QFile::encodeName(path).constData(), &info) == 0 ? int(info.st_mode & 07777) : -1;
-}
-
 constexpr qint64 kMinute = 60'000;
 constexpr qint64 kHour = 3'600'000;
 

@@ -119,14 +119,10 @@ std::optional<qint64> KeyReading::seconds(const KeyRow &row)
     const std::optional<qint64> number = parseWholeNumber(found->value);
     if (!number)
         error(found->line, QStringLiteral("%1: '%2' is not a whole number of seconds (%3 to %4)")
-                               .arg(key, found->value)
-                               .arg(range.min)
-                               .arg(range.max));
+                               .arg(key, found->value, QString::number(range.min), QString::number(range.max)));
     else if (!range.contains(*number))
         error(found->line, QStringLiteral("%1: '%2' is out of range (%3 to %4 seconds)")
-                               .arg(key, found->value)
-                               .arg(range.min)
-                               .arg(range.max));
+                               .arg(key, found->value, QString::number(range.min), QString::number(range.max)));
     else
         return number;
     return std::nullopt;
@@ -140,13 +136,12 @@ std::optional<qint64> KeyReading::number(const KeyRow &row)
     const std::optional<qint64> number = parseWholeNumber(found->value);
     if (number && row.range.contains(*number))
         return number;
-    QString unit = QLatin1String(row.unit);
-    if (row.zeroMeans)
-        unit += QStringLiteral(" (0: %1)").arg(QLatin1String(row.zeroMeans));
-    error(found->line, QStringLiteral("%1: '%2' is not a whole number of %3 (%4 to %5)")
-                           .arg(QLatin1String(row.key), found->value, unit)
-                           .arg(row.range.min)
-                           .arg(row.range.max));
+    // The range and what 0 stands for in one pair of parentheses: "(0 to 150; 0 means off)".
+    const QString zero = row.zeroMeans ? QStringLiteral("; 0 means %1").arg(QLatin1String(row.zeroMeans)) : QString();
+    // One arg() for all: a later arg() would take a %1 in the value for its own.
+    error(found->line, QStringLiteral("%1: '%2' is not a whole number of %3 (%4 to %5%6)")
+                           .arg(QLatin1String(row.key), found->value, QLatin1String(row.unit),
+                                QString::number(row.range.min), QString::number(row.range.max), zero));
     return std::nullopt;
 }
 

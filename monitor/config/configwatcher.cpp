@@ -10,6 +10,7 @@
 #include <QSocketNotifier>
 
 #include <cerrno>
+#include <climits>
 #include <cstring>
 
 #include <sys/inotify.h>
@@ -21,26 +22,66 @@ namespace {
 constexpr uint32_t kFolderMask = IN_CLOSE_WRITE | IN_MOVED_TO | IN_CREATE | IN_DELETE | IN_MOVED_FROM | IN_DELETE_SELF
                                  | IN_MOVE_SELF | IN_ONLYDIR;
 
-// The folder to watch for `file`, and the name in it that leads to the file: the file's own folder, or before that
-// exists the nearest folder above it.
-QPair<QString, QString> watchPoint(const QString &file)
-{
-    QString name = QFileInfo(file).fileName();
-    QString folder = QFileInfo(file).absolutePath();
-    while (!QFileInfo(folder).isDir()) {
-        const QString parent = QFileInfo(folder).absolutePath();
-        if (parent == folder)
-            break;
-        name = QFileInfo(folder).fileName();
-        folder = parent;
-    }
-    return {folder, name};
-}
+// The most links the walk to the file follows, as the kernel's ELOOP: a loop of links ends it there.
+constexpr int kMaxLinks = 40;
 
 bool isLink(const QString &path)
 {
     struct stat info;
     return ::lstat(QFile::encodeName(path).constData(), &info) == 0 && S_ISLNK(info.st_mode);
+}
+
+QString childOf(const QString &folder, const QString &name)
+{
+    return folder == QLatin1String("/") ? folder + name : folder + QLatin1Char('/') + name;
+}
+
+// Returns what the link at `path` holds, as written; empty where it cannot be read.
+QString linkText(const QString &path)
+{
+    char target[PATH_MAX];
+    const ssize_t length = ::readlink(QFile::encodeName(path).constData(), target, sizeof target);
+    return length > 0 && size_t(length) < sizeof target ? QFile::decodeName(QByteArray(target, length)) : QString();
+}
+
+// Returns the places to watch for `path`, each a folder and the name in it that leads to the file: each link met on
+// the way (the path itself, a folder on the way, each link of a chain), and the file itself; where a folder on the
+// way is missing, the nearest folder above it with the name that leads on. A change of any of them can change which
+// file the path names. The walk resolves the path as the kernel would, through lstat() and readlink() alone: it
+// never opens what a user may have put there (the reader opens the file itself, safely).
+QList<QPair<QString, QString>> watchPoints(const QString &path)
+{
+    QList<QPair<QString, QString>> points;
+    QStringList pending = path.split(QLatin1Char('/'), Qt::SkipEmptyParts);
+    QString folder = QStringLiteral("/"); // the way so far, free of links
+    int links = 0;
+    while (!pending.isEmpty()) {
+        const QString name = pending.takeFirst();
+        if (name == QLatin1String("."))
+            continue;
+        if (name == QLatin1String("..")) {
+            folder = QFileInfo(folder).absolutePath();
+            continue;
+        }
+        const QString here = childOf(folder, name);
+        struct stat info;
+        const bool exists = ::lstat(QFile::encodeName(here).constData(), &info) == 0;
+        if (exists && S_ISLNK(info.st_mode)) {
+            points.append({folder, name});
+            const QString target = linkText(here);
+            if (target.isEmpty() || ++links > kMaxLinks)
+                break;
+            if (target.startsWith(QLatin1Char('/')))
+                folder = QStringLiteral("/");
+            pending = target.split(QLatin1Char('/'), Qt::SkipEmptyParts) + pending;
+        } else if (!exists || pending.isEmpty() || !S_ISDIR(info.st_mode)) {
+            points.append({folder, name}); // the file, or where the way to it ends for now
+            break;
+        } else {
+            folder = here;
+        }
+    }
+    return points;
 }
 
 } // namespace
@@ -69,16 +110,9 @@ void ConfigFileWatcher::watch(const QString &path)
     m_path = QFileInfo(path).absoluteFilePath();
     if (m_fd < 0)
         return;
-    QStringList files{m_path};
-    if (isLink(m_path)) {
-        const QString target = QFileInfo(m_path).canonicalFilePath();
-        if (!target.isEmpty() && target != m_path)
-            files.append(target);
-    }
     QHash<int, QString> folderByWatch;
     QHash<int, QSet<QString>> namesByWatch;
-    for (const QString &file : std::as_const(files)) {
-        const auto [folder, name] = watchPoint(file);
+    for (const auto &[folder, name] : watchPoints(m_path)) {
         const int watch = ::inotify_add_watch(m_fd, QFile::encodeName(folder).constData(), kFolderMask);
         if (watch < 0) {
             qCWarning(lcConfig).noquote() << "cannot watch" << folder << "for edits of the config file:"

@@ -8,9 +8,11 @@
 // file is moved over the name (IN_MOVED_TO); a file deleted or moved away is gone at once. Every other step of a save
 // (the truncation, each write, the creation of a new file) is ignored: an editor paused between two writes would
 // otherwise hand over half a file, such as the first half of a workload without its user= line. The watch is on the
-// file's folder (inotify through a QSocketNotifier), which outlives any replacement of the file; where the config is
-// a link, the folder of the file it names is watched too. Before the file's folder exists (idlegpu is not set up
-// yet), the nearest folder above it is watched until the next folder on the way appears.
+// file's folder (inotify through a QSocketNotifier), which outlives any replacement of the file; where the way to the
+// file passes links (the config itself, a link in a chain of links, a folder on the way), the folder of each link is
+// watched too, and after each change the watcher resolves the way again, so a link pointed elsewhere (`ln -sfn`) is
+// followed. Before the file's folder exists (idlegpu is not set up yet), the nearest folder above it is watched until
+// the next folder on the way appears.
 #include <QHash>
 #include <QObject>
 #include <QSet>
@@ -25,8 +27,8 @@ public:
     explicit ConfigFileWatcher(QObject *parent = nullptr);
     ~ConfigFileWatcher() override;
 
-    // Starts watching `path`, following a link at it to the file it names now. Call it again after each changed()
-    // to follow a link that has changed since.
+    // Starts watching `path`, and every link on the way to the file it names now. The watcher follows what changes
+    // later by itself.
     void watch(const QString &path);
 
 Q_SIGNALS:

@@ -4,7 +4,6 @@
 
 #include "base/errnotext.h"
 #include "run/containment.h"
-#include "run/workloadsweep.h"
 
 #include "base/logging.h"
 
@@ -225,9 +224,8 @@ void ProcessRunner::onFinished(const QString &id)
     target.cgroup = entry->cgroup;
     target.reaperName = QFileInfo(reaperPath()).fileName();
     target.graceMs = entry->killRequested ? 0 : qMax(0, entry->config.stopTimeoutSeconds) * 1000;
-    auto *sweep = new WorkloadSweep(target, this);
+    auto sweep = std::make_unique<WorkloadSweep>(target);
     if (target.reaperPid <= 0 || sweep->start()) {
-        delete sweep;
         finishRun(id, exitStatus, exitCode);
         return;
     }
@@ -237,16 +235,17 @@ void ProcessRunner::onFinished(const QString &id)
                                          .arg(target.reaperPid)
                                          .arg(describeExit(exitStatus, exitCode))
                                          .arg(sweep->remaining());
-    entry->sweep = sweep;
-    entry->runtime.state = WorkloadRuntime::Stopping; // its processes still hold the GPUs
-    connect(sweep, &WorkloadSweep::finished, this, [this, id, exitStatus, exitCode] {
+    connect(sweep.get(), &WorkloadSweep::finished, this, [this, id, exitStatus, exitCode] {
         Entry *entry = entryOf(id);
         if (!entry || !entry->sweep)
             return;
-        entry->sweep->deleteLater();
-        entry->sweep = nullptr;
+        // This runs inside the sweep's own finished(): deleting it here would pull the object out from under its
+        // signal emission. The event loop deletes it once the emission is over.
+        entry->sweep.release()->deleteLater();
         finishRun(id, exitStatus, exitCode);
     });
+    entry->sweep = std::move(sweep);
+    entry->runtime.state = WorkloadRuntime::Stopping; // its processes still hold the GPUs
     emit runtimeChanged(id);
 }
 

@@ -9,10 +9,13 @@
 // reaper's, as the workload's user, outside the workload's tree and cgroup (run/workloadlog.h).
 #include "run/reaperrunner.h"
 
+#include "run/workloadsweep.h"
+
 #include <QTimer>
 
+#include <memory>
+
 struct ProcessRunnerEntry;
-class WorkloadSweep;
 
 class ProcessRunner : public ReaperRunnerOf<ProcessRunnerEntry>
 {
@@ -58,5 +61,5 @@ struct ProcessRunnerEntry : ReaperRunner::Entry
     QByteArray partialLine;     // the output after the last newline, capped
     QString cgroup;             // the workload's own cgroup while it runs and is swept; empty if none
     unsigned long long reaperStartTime = 0;
-    WorkloadSweep *sweep = nullptr; // after the reaper ended, the sweep of what it left
+    std::unique_ptr<WorkloadSweep> sweep; // after the reaper ended, the sweep of what it left
 };

@@ -18,18 +18,12 @@
 
 #include <algorithm>
 
-TrayApplication::TrayApplication(MonitorHost *monitor, const QString &logFilePath, const Clock *clock,
-                                 QObject *parent)
-    : QObject(parent),
-      m_monitor(monitor),
-      m_logFilePath(logFilePath),
-      m_clock(clock),
+TrayApplication::TrayApplication(MonitorHost *monitor, const QString &logFilePath, const Clock *clock, QObject *parent)
+    : QObject(parent), m_monitor(monitor), m_logFilePath(logFilePath), m_clock(clock),
       m_controller(new TrayController(nullptr, this)),
       m_desktopNotifications(new DesktopNotificationSink(&m_balloons, QDBusConnection::sessionBus(), this)),
-      m_notifier(new Notifier(m_desktopNotifications, clock, this)),
-      m_statusWindow(new StatusWindow),
-      m_tickTimer(new QTimer(this)),
-      m_desktopIdle(new DesktopIdlePoller(clock, this))
+      m_notifier(new Notifier(m_desktopNotifications, clock, this)), m_statusWindow(std::make_unique<StatusWindow>()),
+      m_tickTimer(new QTimer(this)), m_desktopIdle(new DesktopIdlePoller(clock, this))
 {
     m_pause = m_pauseStore.load(m_clock->nowMs(), QDateTime::currentDateTimeUtc());
     m_monitor->setPause(m_pause);
@@ -42,7 +36,7 @@ TrayApplication::TrayApplication(MonitorHost *monitor, const QString &logFilePat
         m_notifier->notifyWorkloadFailed(workload ? workload->name : id, runtime);
     });
     connect(m_monitor, &MonitorHost::configRejected, m_notifier, &Notifier::notifyConfigRejected);
-    connect(m_statusWindow, &StatusWindow::visibilityChanged, m_monitor, &MonitorHost::setGpuSamplingWanted);
+    connect(m_statusWindow.get(), &StatusWindow::visibilityChanged, m_monitor, &MonitorHost::setGpuSamplingWanted);
     connect(m_desktopIdle, &DesktopIdlePoller::reported, m_monitor, &MonitorHost::setDesktopIdle);
 
     connect(m_controller, &TrayController::pauseAllRequested, this, [this](bool paused) {
@@ -87,7 +81,6 @@ TrayApplication::TrayApplication(MonitorHost *monitor, const QString &logFilePat
 TrayApplication::~TrayApplication()
 {
     delete m_settingsDialog;
-    delete m_statusWindow;
 }
 
 void TrayApplication::showTrayIcon()

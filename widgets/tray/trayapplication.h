@@ -14,6 +14,8 @@
 #include <QObject>
 #include <QPointer>
 
+#include <memory>
+
 class DesktopIdlePoller;
 class DesktopNotificationSink;
 class MonitorHost;
@@ -57,7 +59,7 @@ private:
     TrayNotificationSink m_balloons;                // where no notification server takes the messages
     DesktopNotificationSink *m_desktopNotifications; // the notification server, the balloons behind it
     Notifier *m_notifier;
-    StatusWindow *m_statusWindow;
+    std::unique_ptr<StatusWindow> m_statusWindow; // a window of its own: no parent
     QPointer<SettingsDialog> m_settingsDialog; // deletes itself when closed
     PauseStore m_pauseStore;
     // The pause as the user asked for it, the monitor's to apply: saved at once, without waiting for the state

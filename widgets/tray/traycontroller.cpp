@@ -8,10 +8,10 @@
 #include <QMenu>
 
 TrayController::TrayController(QSystemTrayIcon *trayIcon, QObject *parent)
-    : QObject(parent), m_menu(new QMenu)
+    : QObject(parent), m_menu(std::make_unique<QMenu>())
 {
     m_menu->setToolTipsVisible(true); // the disabled "Settings…" says why
-    connect(m_menu, &QMenu::triggered, this, &TrayController::onActionTriggered);
+    connect(m_menu.get(), &QMenu::triggered, this, &TrayController::onActionTriggered);
     setTrayIcon(trayIcon);
 }
 
@@ -24,7 +24,7 @@ void TrayController::setTrayIcon(QSystemTrayIcon *trayIcon)
     m_trayIcon = trayIcon;
     if (!m_trayIcon)
         return;
-    m_trayIcon->setContextMenu(m_menu);
+    m_trayIcon->setContextMenu(m_menu.get());
     connect(m_trayIcon, &QSystemTrayIcon::activated, this, &TrayController::onActivated);
     if (m_iconSet)
         m_trayIcon->setIcon(TrayIconRenderer::icon(m_overall));
@@ -37,7 +37,6 @@ TrayController::~TrayController()
 {
     if (m_trayIcon)
         m_trayIcon->setContextMenu(nullptr);
-    delete m_menu;
 }
 
 void TrayController::applyState(const MonitorState &state, qint64 nowMs, const QDateTime &wallNow)

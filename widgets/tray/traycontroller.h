@@ -12,6 +12,8 @@
 #include <QSystemTrayIcon>
 #include <QVariant>
 
+#include <memory>
+
 class QAction;
 class QMenu;
 
@@ -37,7 +39,7 @@ public:
     void setAutostartEnabled(bool enabled);    // the "Start at login" check box
     void setSettingsAvailable(bool available); // enables "Settings…" once the dialog exists
 
-    QMenu *menu() const { return m_menu; }
+    QMenu *menu() const { return m_menu.get(); }
     OverallState overallState() const { return m_overall; }
     QString toolTip() const { return m_toolTip; }
     int menuRebuildCount() const { return m_menuRebuilds; } // the menu is rebuilt only when its content changes
@@ -84,7 +86,7 @@ private:
     void onActivated(QSystemTrayIcon::ActivationReason reason);
 
     QPointer<QSystemTrayIcon> m_trayIcon;
-    QMenu *m_menu;
+    std::unique_ptr<QMenu> m_menu; // a context menu has no parent: QSystemTrayIcon does not take it
     MonitorState m_state;
     qint64 m_nowMs = 0;
     QDateTime m_wallNow;
