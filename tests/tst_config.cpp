@@ -543,6 +543,11 @@ void TestConfig::reportsProblems_data()
         << QStringList{"test.conf:7: error: [process-b] has the name 'miner' of [process-a] (line 1): names must "
                        "differ"}
         << false;
+    QTest::newRow("same name= twice, with a percent sign")
+        << QByteArray("[process-a]\ncmd=x\nname=miner %4\n\n[process-b]\ncmd=y\nname=miner %4\n")
+        << QStringList{"test.conf:7: error: [process-b] has the name 'miner %4' of [process-a] (line 1): names must "
+                       "differ"}
+        << false;
     QTest::newRow("name= equal to a default name")
         << QByteArray("[process-a]\ncmd=x\nname=b\n[process-b]\ncmd=y\n")
         << QStringList{"test.conf:4: error: [process-b] has the name 'b' of [process-a] (line 1): names must differ"}

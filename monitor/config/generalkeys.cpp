@@ -215,8 +215,7 @@ void readName(const KeyRow &row, KeyReading &reading)
     const auto sameName = names.constFind(workload.name);
     if (sameName != names.constEnd())
         reading.error(nameLine, QStringLiteral("[%1] has the name '%2' of [%3] (line %4): names must differ")
-                                    .arg(section.name, workload.name, sameName->id)
-                                    .arg(sameName->line));
+                                    .arg(section.name, workload.name, sameName->id, QString::number(sameName->line)));
     else
         names.insert(workload.name, {section.name, section.line});
 }
@@ -264,9 +263,7 @@ void readCommands(const KeyRow &, KeyReading &reading)
         const IniDocument::Entry *other = start ? start : stop;
         reading.error(other->line, QStringLiteral("[%1] has cmd= (line %2) and %3=: a workload either runs a command "
                                                   "(cmd=) or controls a service (start_cmd= and stop_cmd=), not both")
-                                       .arg(sectionName)
-                                       .arg(cmd->line)
-                                       .arg(other->key));
+                                       .arg(sectionName, QString::number(cmd->line), other->key));
         return;
     }
     if (cmd) {
