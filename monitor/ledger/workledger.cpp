@@ -2,6 +2,10 @@
 // SPDX-FileCopyrightText: 2026 The idlegpu authors
 #include "ledger/workledger.h"
 
+// Time is counted by the monotonic clock (a suspend or a step of the wall clock counts nothing) and placed on the
+// wall clock, where the timeline and the local days live: a stretch nobody counted (idlegpu not running, the
+// machine asleep) is Unwatched.
+
 #include "base/printablename.h"
 #include "policy/policy.h"
 

@@ -4,10 +4,6 @@
 // The monitor's account of what the idle GPUs did, behind LedgerSummary: what each GPU was doing when, the workload
 // time and the energy by local day, and the preemptions. It is bookkeeping only, over a Clock: the monitor feeds it
 // at every decision and sample, and LedgerStore keeps it across restarts as JSON (toJson / restore).
-//
-// Time is counted by the monotonic clock (a suspend or a step of the wall clock counts nothing) and placed on the
-// wall clock, where the timeline and the local days live: a stretch nobody counted (idlegpu not running, the
-// machine asleep) is Unwatched.
 #include "backends/gpubackend.h"
 #include "base/clock.h"
 #include "model/ledgersummary.h"
@@ -105,7 +101,7 @@ private:
     qint64 m_countedToMs = -1; // the monotonic time counted up to; -1 when not counting (before setActivity())
 };
 
-// The sum of two totals; the energy is present when either has it.
+// Returns the sum of two totals; the energy is present when either has it.
 WorkTotals &operator+=(WorkTotals &into, const WorkTotals &more);
 
 // Returns the totals as the ledger file stores them and --status --json shows them: {"workload_ms": 5000,
