@@ -2,6 +2,10 @@
 // SPDX-FileCopyrightText: 2026 The idlegpu authors
 #include "ledger/ledgerstore.h"
 
+// The folder is opened once, as a trusted folder (SecureFile: nobody but root and idlegpu's user can write it or a
+// folder above it), and every read and write goes through that fd: nothing in it is followed as a link. A write that
+// fails (a full disk) keeps the old file whole and says why.
+
 #include "base/errnotext.h"
 #include "base/logging.h"
 #include "base/statefolder.h"

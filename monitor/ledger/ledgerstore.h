@@ -1,13 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // SPDX-FileCopyrightText: 2026 The idlegpu authors
 #pragma once
-// The file where the WorkLedger lives between runs: ledger.json in idlegpu's state folder (statefolder.h), private
-// (folder 0700, file 0600), replaced whole at each write. The monitor that holds <file>.lock is its one writer;
-// `--status` only reads it, so a tray and a `--status` at the same time cannot corrupt it.
-//
-// The folder is opened once, as a trusted folder (SecureFile: nobody but root and idlegpu's user can write it or a
-// folder above it), and every read and write goes through that fd: nothing in it is followed as a link. A write that
-// fails (a full disk) keeps the old file whole and says why.
+// The file where the WorkLedger lives between runs: a private ledger.json in idlegpu's state folder, replaced whole at
+// each write. The monitor that holds <file>.lock is its one writer; `--status` only reads it.
 #include "config/filelock.h"
 #include "config/securefile.h"
 
