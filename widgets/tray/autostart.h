@@ -3,11 +3,7 @@
 #pragma once
 // The "Start at login" setting, kept as $XDG_CONFIG_HOME/autostart/idlegpu.desktop (by default in
 // ~/.config/autostart), as the XDG autostart spec says.
-//
-// Enabled means the file exists and neither Hidden=true nor X-GNOME-Autostart-enabled=false is set in it.
-// Enabling writes our file, or, when the user has one, keeps every line of theirs and only drops Hidden= and
-// X-GNOME-Autostart-enabled=false. Disabling removes the file when it is exactly what we write; a file the user
-// edited is kept and gets Hidden=true, so their changes survive a round of unchecking and checking.
+// A file that the user edited keeps the user's lines whether the setting is turned on or off.
 #include <QCoreApplication>
 #include <QString>
 
