@@ -11,15 +11,15 @@ class Autostart
 {
     Q_DECLARE_TR_FUNCTIONS(Autostart)
 public:
-    // `programPath`: the executable the entry starts; empty means this one.
+    // `programPath` is the executable that the entry starts; empty means this one.
     explicit Autostart(const QString &programPath = QString());
 
     static QString filePath();
-    // The file we write, byte for byte.
+    // Returns the file that idlegpu writes, byte for byte.
     QByteArray desktopEntry() const;
 
     bool isEnabled() const;
-    // False with errorString() when the file cannot be written or removed.
+    // Turns the setting on or off; returns false, with errorString() set, when the file cannot be written or removed.
     bool setEnabled(bool enabled);
     QString errorString() const { return m_error; }
 

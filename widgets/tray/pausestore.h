@@ -11,16 +11,16 @@
 class PauseStore
 {
 public:
-    // $XDG_STATE_HOME/idlegpu/state.ini (default ~/.local/state/idlegpu/state.ini).
+    // Returns $XDG_STATE_HOME/idlegpu/state.ini (by default ~/.local/state/idlegpu/state.ini).
     static QString defaultPath();
 
     explicit PauseStore(const QString &filePath = defaultPath());
 
-    // The stored pause; a pause whose time has passed comes back as not paused. A missing, unreadable or
+    // Returns the stored pause; a pause whose time has passed comes back as not paused. A missing, unreadable or
     // garbled file gives no pause (a garbled one is logged).
     PauseState load(qint64 nowMs, const QDateTime &wallNow) const;
-    // Writes atomically, creating the folder (0700) and the file (0600). False with errorString() on failure (a
-    // folder others can change, a full disk: the old file is then kept).
+    // Writes the pause atomically, creating the folder (0700) and the file (0600). Returns false, with errorString()
+    // set and the old file kept, on failure (a folder others can change, a full disk).
     bool save(const PauseState &pause, qint64 nowMs, const QDateTime &wallNow);
 
     QString filePath() const { return m_filePath; }
