@@ -679,6 +679,8 @@ void SlurmLender::setGpuDevices(const QList<GpuDevice> &devices)
     m_gresOrder = gresOrderOf(devices);
 }
 
+// A command fails when it cannot be run, times out, writes more than `maxOutputBytes` (it is then killed) or exits with
+// an error.
 std::optional<QByteArray> SlurmLender::runOnce(const QString &program, const QStringList &arguments, int timeoutMs,
                                                QString *error, const std::optional<QProcessEnvironment> &environment,
                                                qsizetype maxOutputBytes)
@@ -747,6 +749,8 @@ std::optional<Slurm::NodeView> SlurmLender::listOnce(const SlurmConfig &slurm, c
     return Slurm::viewOfNode(*jobs, slurm, gresOrder);
 }
 
+// A workload is held (stopped), else lent (running) with the lab's jobs on the GPU, or unreachable, with the reason,
+// when Slurm cannot be asked. `devices` are in gres.conf's order.
 QHash<QString, WorkloadRuntime> SlurmLender::lookOnce(const Config &config, const QList<GpuDevice> &devices,
                                                       const SlurmCommands &commands)
 {

@@ -66,17 +66,13 @@ public:
     // The time after which stopAll() gives up waiting for holds.
     static constexpr int kStopAllTimeoutMs = 20'000;
 
-    // Returns, for a one-shot look (--status), the runtimes of `config`'s lending workloads as one listing of Slurm's
-    // jobs shows them: held (stopped), else lent (running) with the lab's jobs on the GPU, or unreachable, with the
-    // reason, when Slurm cannot be asked. `devices` are the GPUs present (gres.conf's order). It blocks for at most
-    // the commands' timeout, so it is not for the monitor's thread.
+    // Returns, for --status, the runtimes of `config`'s lending workloads as one listing of Slurm's jobs shows them.
+    // `devices` are the GPUs present. It blocks up to the commands' timeout, so it is not for the monitor's thread.
     static QHash<QString, WorkloadRuntime> lookOnce(const Config &config, const QList<GpuDevice> &devices,
                                                     const SlurmCommands &commands = SlurmCommands());
 
-    // Runs a Slurm command once and returns its standard output, blocking as lookOnce() (for one-shot commands, never
-    // the monitor's thread). Returns nullopt with *error set ("scontrol got no answer within 5 s") when it cannot be
-    // run, times out, writes more than `maxOutputBytes` (it is then killed) or fails. `environment` is the child's;
-    // none means this process's.
+    // Runs a Slurm command once, blocking as lookOnce(), and returns its standard output; nullopt with *error set
+    // ("scontrol got no answer within 5 s") when it fails. `environment` is the child's; none means this process's.
     static std::optional<QByteArray> runOnce(const QString &program, const QStringList &arguments, int timeoutMs,
                                              QString *error,
                                              const std::optional<QProcessEnvironment> &environment = std::nullopt,
