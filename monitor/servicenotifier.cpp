@@ -46,6 +46,7 @@ QByteArray takeEnvironment(const char *name)
 
 } // namespace
 
+// A workload of its own could not speak for idlegpu anyway: the unit's NotifyAccess=main.
 ServiceNotifier ServiceNotifier::fromEnvironment()
 {
     const QByteArray socketName = takeEnvironment("NOTIFY_SOCKET");

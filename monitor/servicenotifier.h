@@ -15,9 +15,8 @@ class QObject;
 class ServiceNotifier
 {
 public:
-    // Takes NOTIFY_SOCKET, WATCHDOG_USEC and WATCHDOG_PID from the environment and removes them from it, so that
-    // neither the reaper nor a workload inherits them (a workload of its own could not speak for idlegpu anyway:
-    // the unit's NotifyAccess=main). Call it before any thread exists (it changes the environment).
+    // Takes NOTIFY_SOCKET, WATCHDOG_USEC and WATCHDOG_PID out of the environment, so that no child inherits them. Call
+    // it before any thread exists.
     static ServiceNotifier fromEnvironment();
     ServiceNotifier() = default; // an inactive notifier
 

@@ -121,6 +121,9 @@ LedgerStore::ReadResult LedgerStore::read(const QString &path, WorkLedger *ledge
     return readAt(folder.fd.get(), QFileInfo(path).fileName(), ledger, error);
 }
 
+// No ledger: damaged, hostile, too big, not a file, read twice the same; the warning names the .bad file. It cannot be
+// the writer when another idlegpu writes the file, the folder is not trusted, the file cannot be read now (an I/O
+// error; it is left as it is) or the damaged one cannot be set aside.
 bool LedgerStore::open(WorkLedger *ledger)
 {
     if (isWriter())

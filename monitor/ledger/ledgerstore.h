@@ -23,11 +23,9 @@ public:
     ~LedgerStore();
     QString path() const { return m_path; }
 
-    // Becomes the file's one writer and loads it into `ledger`. A file that holds no ledger (damaged, hostile, too
-    // big, not a file), read twice the same, is renamed <file>.bad with a warning that names it, and the ledger
-    // starts afresh. Returns false, with a warning, when another idlegpu writes the file, the folder is not trusted,
-    // the file cannot be read now (an I/O error; it is left as it is) or the damaged one cannot be set aside; the
-    // ledger then stays in memory and nothing is written.
+    // Becomes the file's one writer and loads it into `ledger`; a file that holds no ledger is renamed <file>.bad and
+    // the ledger starts afresh. Returns false, with a warning, when it cannot be the writer; the ledger then stays in
+    // memory and nothing is written.
     bool open(WorkLedger *ledger);
     bool isWriter() const { return m_lock.held(); }
     // Replaces the file atomically, only after open() succeeded. A failure keeps the old file and is warned about
