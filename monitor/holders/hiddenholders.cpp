@@ -11,9 +11,10 @@
 // - A visible fd that vanishes without a close is taken for a shared fd's exit, so a hidden close in the same
 //   interval as the last close of a shared visible file is not noticed; the count stays up until reset().
 // - Hidden holders that opened the node before the first update are unknown (no event was seen for them).
-// `visibleFds` is HolderScanner::Result::visibleFdsByNode's count. inotify merges identical events that queue up unread
-// (two closes in a row), so the counts can drift; a hidden holder therefore expires when its node has had no open or
-// close for kHiddenHolderTtlMs.
+//
+// `visibleFds` is HolderScanner::Result::visibleFdsByNode's count. inotify merges identical events that queue up
+// unread (two closes in a row), so the counts can drift; a hidden holder therefore expires when its node has had no
+// open or close for kHiddenHolderTtlMs.
 void HiddenHolderTracker::update(const QString &node, int opens, int closes, int visibleFds, bool someUnreadable,
                                  qint64 nowMs)
 {
