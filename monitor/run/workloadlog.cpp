@@ -3,9 +3,9 @@
 #include "run/workloadlog.h"
 
 // No thread of idlegpu writes, reads or stats the file: a file a user names may sit on her FUSE mount, whose daemon can
-// leave a write unanswered, and the writer then sleeps in the kernel where not even SIGKILL reaches it. The file belongs to a
-// log writer that idlegpu-reaper forks for the run (reaper/logwriter.h), which runs as the workload's user (root,
-// for a workload without user=) and:
+// leave a write unanswered, and the writer then sleeps in the kernel where not even SIGKILL reaches it. The file
+// belongs to a log writer that idlegpu-reaper forks for the run (reaper/logwriter.h), which runs as the workload's
+// user (root, for a workload without user=) and:
 //  - opens the file as that user: appended to (the log outlives runs), created owner-only (output may hold wallet
 //    addresses or tokens), never through a link, never a FIFO or a device but /dev/null and /dev/full;
 //  - takes the workload's output from a pipe, straight from the workload, and passes it on to the reaper's output

@@ -3,7 +3,8 @@
 #include "run/workloadsweep.h"
 
 // The reaper ends the workload's tree itself whenever it can, so a sweep finds nothing after a normal exit, but a
-// reaper killed by SIGKILL leaves the whole tree running. idlegpu, a child subreaper (run/containment.h), then holds it:
+// reaper killed by SIGKILL leaves the whole tree running. idlegpu, a child subreaper (run/containment.h), then holds
+// it:
 //  - every process in the workload's session or process group (both are the dead reaper's pid);
 //  - every descendant of those (a child that called setsid stays a child);
 //  - idlegpu's own children outside its session that are no idlegpu-reaper and started after this one, when the
