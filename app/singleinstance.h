@@ -5,15 +5,8 @@
 
 #include <QString>
 
-// The lock that allows one idlegpu monitor per config file: a FileLock (flock(), released by the kernel when idlegpu
-// ends) named after the config's device and inode, so that every path to the same file (a symbolic link, a bind
-// mount) takes the same lock; before the first start, when there is no file yet, it is named after the absolute
-// path. The lock's folder is one that nobody else can write, checked on the fd it was opened as:
-//  - for root, $RUNTIME_DIRECTORY (systemd's RuntimeDirectory=idlegpu), else /run/idlegpu, root's alone (made or
-//    narrowed to 0700: runtimefolder.h), with the lock 0600;
-//  - for another user, $XDG_RUNTIME_DIR, else <temp folder>/idlegpu-<uid>, made 0700 and used only while it is the
-//    user's own folder of mode 0700 (a link, file or folder that another user put there is refused, never followed
-//    or chmodded).
+// The lock that allows one idlegpu monitor per config file, whatever path names the file. It is a FileLock in a folder
+// that nobody else can write; singleinstance.cpp says which.
 class SingleInstance
 {
 public:

@@ -2,6 +2,21 @@
 // SPDX-FileCopyrightText: 2026 The idlegpu authors
 #include "slurmguard.h"
 
+// What the two hooks do (slurm/guardfile.h says what they read):
+//  - --slurm-prolog (slurm.conf Prolog=): SlurmGuard::prologVerdict. A job refused on a busy GPU while idlegpu runs
+//    and is current goes back to the queue and the node stays as it is: the prolog requeues it (scontrol requeue),
+//    or cancels one Slurm could not requeue either (scancel), and exits 0; the reason goes to stderr and the system
+//    log. While idlegpu cannot guard the node (not running and current, a GPU it does not watch), or when Slurm
+//    answers neither, the node is drained (unless it is already) with the reason, which goes to stderr too, and the
+//    exit status 1 has Slurm requeue the job. Jobs of the hold partition pass.
+//  - --slurm-health (HealthCheckProgram=): drains the node (unless it is already, whatever the reason) while idlegpu
+//    is not running and current; exits 0.
+// Slurm runs a program without arguments: the binary called through a link named idlegpu-slurm-prolog or
+// idlegpu-slurm-health acts as if given the option. Both run sinfo (the node's state) and scontrol (the drain), each
+// call under a timeout, with a fixed environment (PATH=/usr/sbin:/usr/bin:/sbin:/bin, LANG=C, SLURM_CONF from their
+// own environment, else the heartbeat's, else slurmd's): slurmd gives the prolog no PATH and the health check no
+// SLURM_CONF.
+
 #include "base/clock.h"
 #include "base/printablename.h"
 #include "config/config.h"

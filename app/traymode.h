@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // SPDX-FileCopyrightText: 2026 The idlegpu authors
 #pragma once
+// The tray mode, idlegpu's default: the tray icon, its windows and the monitor behind them.
 #include <QString>
 
 class ServiceNotifier;

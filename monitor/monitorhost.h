@@ -1,18 +1,9 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // SPDX-FileCopyrightText: 2026 The idlegpu authors
 #pragma once
-// The monitor on a thread of its own, for the tray. A /proc scan takes tens of milliseconds with a thousand
-// processes (86 ms median measured with 1000), an NVML sample a few more, and an open/close storm asks for one scan
-// after another: on the GUI thread each would freeze the icon, the menu and the windows.
-//
-//   GUI thread                                     worker thread
-//   MonitorHost ── requests (queued calls) ──────► MonitorWorker ─► Monitor + its runner (made there)
-//               ◄─ stateChanged(MonitorState) ────  (copies Monitor::state() at each change)
-//                  preempted, workloadFailed, configRejected, started, shutdownFinished (all by value)
-//
-// The GUI holds only the host: it reads the last state received and sends requests; nothing on its side calls
-// into the Monitor. The Monitor and the runner are made by a factory run on the worker thread, so that their
-// timers, watchers and processes belong to that thread from the start.
+// The monitor on a thread of its own, for the tray: a /proc scan or an NVML sample on the GUI thread would freeze the
+// icon, the menu and the windows. The GUI holds only the host, which sends requests and keeps the last state received;
+// monitorhost.cpp draws the two threads.
 #include "monitor.h"
 
 #include <QObject>

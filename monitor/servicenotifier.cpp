@@ -2,6 +2,13 @@
 // SPDX-FileCopyrightText: 2026 The idlegpu authors
 #include "servicenotifier.h"
 
+// The client of systemd's readiness and watchdog protocol (sd_notify(3)), spoken without libsystemd: one datagram per
+// message ("READY=1", "WATCHDOG=1", "STOPPING=1", "STATUS=...") to the Unix socket that $NOTIFY_SOCKET names (a leading
+// '@' names one in the abstract namespace). Under Type=notify idlegpu says READY=1 once its config is loaded and its
+// first scan done; under WatchdogSec= a timer on the monitor's own thread says WATCHDOG=1 every half interval, so that
+// a monitor whose event loop hangs stops the pings and systemd restarts the service. Without $NOTIFY_SOCKET (a
+// terminal, supervisord, a desktop's autostart) every call does nothing.
+
 #include "config/securefile.h"
 #include "base/logging.h"
 
@@ -39,6 +46,7 @@ QByteArray takeEnvironment(const char *name)
 
 } // namespace
 
+// A workload of its own could not speak for idlegpu anyway: the unit's NotifyAccess=main.
 ServiceNotifier ServiceNotifier::fromEnvironment()
 {
     const QByteArray socketName = takeEnvironment("NOTIFY_SOCKET");

@@ -1,12 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // SPDX-FileCopyrightText: 2026 The idlegpu authors
 #pragma once
-// The client of systemd's readiness and watchdog protocol (sd_notify(3)), spoken without libsystemd: one datagram per
-// message ("READY=1", "WATCHDOG=1", "STOPPING=1", "STATUS=...") to the Unix socket that $NOTIFY_SOCKET names (a leading
-// '@' names one in the abstract namespace). Under Type=notify idlegpu says READY=1 once its config is loaded and its
-// first scan done; under WatchdogSec= a timer on the monitor's own thread says WATCHDOG=1 every half interval, so that
-// a monitor whose event loop hangs stops the pings and systemd restarts the service. Without $NOTIFY_SOCKET (a
-// terminal, supervisord, a desktop's autostart) every call does nothing.
+// The client of systemd's readiness and watchdog protocol (sd_notify(3)), spoken without libsystemd. Without
+// $NOTIFY_SOCKET (a terminal, a desktop's autostart) every call does nothing.
 #include <QByteArray>
 #include <QString>
 
@@ -19,9 +15,8 @@ class QObject;
 class ServiceNotifier
 {
 public:
-    // Takes NOTIFY_SOCKET, WATCHDOG_USEC and WATCHDOG_PID from the environment and removes them from it, so that
-    // neither the reaper nor a workload inherits them (a workload of its own could not speak for idlegpu anyway:
-    // the unit's NotifyAccess=main). Call it before any thread exists (it changes the environment).
+    // Takes NOTIFY_SOCKET, WATCHDOG_USEC and WATCHDOG_PID out of the environment, so that no child inherits them. Call
+    // it before any thread exists.
     static ServiceNotifier fromEnvironment();
     ServiceNotifier() = default; // an inactive notifier
 

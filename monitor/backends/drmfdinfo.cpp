@@ -249,6 +249,10 @@ double percentOf(qint64 busy, qint64 span, qint64 capacity)
 
 } // namespace
 
+// On a discrete GPU the memory is the resident bytes of the device-local regions ("vram", "vram<N>", "local<N>"). A
+// client that names no such region is on an integrated GPU, and it is then the system memory the GPU maps for it
+// ("gtt", "system", "system<N>", "memory"), never amdgpu's "cpu" (not mapped by the GPU) nor "stolen" (firmware's). An
+// AMD APU still reports its carve-out as "vram", and only that counts there.
 std::optional<qint64> DrmFdInfo::gpuMemoryBytes() const
 {
     const bool discrete = std::any_of(regions.keyBegin(), regions.keyEnd(), isDeviceLocalRegion);
@@ -261,6 +265,8 @@ std::optional<qint64> DrmFdInfo::gpuMemoryBytes() const
     return sum;
 }
 
+// The compute engine is "compute" on amdgpu and i915, "ccs" on xe. False when the driver lists engines and the compute
+// one is missing or idle (amdgpu omits idle engines, so on amdgpu no engine line at all also means none used).
 std::optional<bool> DrmFdInfo::usedCompute() const
 {
     for (const char *name : {"compute", "ccs"}) {
@@ -273,6 +279,9 @@ std::optional<bool> DrmFdInfo::usedCompute() const
     return std::nullopt;
 }
 
+// A line that breaks the format: a negative or overflowing number, an unknown unit, a key with spaces or odd bytes.
+// Memory is in bytes (a number without a unit) or KiB, MiB, GiB; engine time is in ns (with or without the unit); no
+// value ends up above INT64_MAX.
 std::optional<DrmFdInfo> parseDrmFdInfo(QByteArrayView text)
 {
     DrmFdInfo info;
@@ -336,6 +345,8 @@ QList<DrmGpuUsage> drmUsageByGpu(const QList<DrmFdInfo> &fds)
     return gpus;
 }
 
+// The share is cycles over total cycles where the driver gives both (xe), else busy time over `elapsedNs`. A counter
+// that went backwards (allowed by the kernel's contract; a client closed) counts as idle.
 std::optional<double> drmEngineBusyPercent(const DrmEngineUsage &earlier, const DrmEngineUsage &later,
                                            qint64 elapsedNs)
 {

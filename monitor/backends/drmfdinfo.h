@@ -1,11 +1,9 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // SPDX-FileCopyrightText: 2026 The idlegpu authors
 #pragma once
-// The parser of the DRM client usage stats that amdgpu, i915, xe and other DRM drivers print in
-// /proc/<pid>/fdinfo/<fd> for an open card or render node (the kernel's Documentation/gpu/drm-usage-stats.rst):
-// the GPU and client, the busy time of each engine class, the memory of each region. Parsing is pure (text in,
-// value out) so that tests and tests/fuzz can feed it anything; a separate helper reads the files under an
-// injected proc root.
+// The parser of the DRM client usage stats that DRM drivers print in /proc/<pid>/fdinfo/<fd> for an open card or
+// render node (the kernel's Documentation/gpu/drm-usage-stats.rst). The parser is pure, so that tests and the fuzzer
+// can feed it anything; readDrmFdInfo() reads the files under an injected proc root.
 #include <QByteArrayView>
 #include <QList>
 #include <QMap>
@@ -53,24 +51,16 @@ struct DrmFdInfo
     QMap<QString, DrmEngineUsage> engines;
     QMap<QString, DrmRegionMemory> regions;
 
-    // The GPU memory that this client uses, in bytes. On a discrete GPU it is the resident bytes of the device-local
-    // regions ("vram", "vram<N>", "local<N>"). A client that names no such region is on an integrated GPU, and it is
-    // then the system memory the GPU maps for it ("gtt", "system", "system<N>", "memory"), never amdgpu's "cpu" (not
-    // mapped by the GPU) nor "stolen" (firmware's). An AMD APU still reports its carve-out as "vram", and only that
-    // counts there. Absent when no counted region says how much is resident.
+    // Returns the GPU memory that this client uses in bytes: its device-local memory, or on an integrated GPU the
+    // system memory the GPU maps for it. Absent when no counted region says how much is resident.
     std::optional<qint64> gpuMemoryBytes() const;
-    // Whether the client ran work on a compute engine ("compute" on amdgpu and i915, "ccs" on xe). False when
-    // the driver lists engines and the compute one is missing or idle (amdgpu omits idle engines, so on amdgpu
-    // no engine line at all also means none used); absent when the driver reports no engine time at all.
-    // ROCm and HIP work goes through /dev/kfd, not through these engines; this sees OpenCL, Vulkan and Level Zero.
+    // Returns whether the client ran work on a compute engine; absent when the driver reports no engine time. It sees
+    // OpenCL, Vulkan and Level Zero, not ROCm or HIP, which go through /dev/kfd.
     std::optional<bool> usedCompute() const;
 };
 
-// Parses the text of /proc/<pid>/fdinfo/<fd>; nullopt when it names no DRM driver (an fd of a file, socket,
-// eventfd...). Lines that break the format are skipped one by one, never guessed at: a negative or overflowing
-// number, an unknown unit, a key with spaces or odd bytes. A key that repeats keeps its first value. Memory is
-// in bytes (a number without a unit) or KiB, MiB, GiB; engine time is in ns (with or without the unit); no value
-// ends up above INT64_MAX.
+// Parses the text of /proc/<pid>/fdinfo/<fd>; nullopt when it names no DRM driver. Lines that break the format are
+// skipped, never guessed at, and a key that repeats keeps its first value.
 std::optional<DrmFdInfo> parseDrmFdInfo(QByteArrayView text);
 
 // One process's use of one GPU, from all its DRM fds on that GPU.
@@ -88,10 +78,8 @@ struct DrmGpuUsage
 // same GPU are one client, counted once; fds without a client id cannot be told apart and count each.
 QList<DrmGpuUsage> drmUsageByGpu(const QList<DrmFdInfo> &fds);
 
-// Returns how busy an engine class was between two samples of the same client (or process), 0..100 % of the class's
-// capacity: from cycles over total cycles where the driver gives both (xe), else from busy time over
-// `elapsedNs` (the wall time between the samples). A counter that went backwards (allowed by the kernel's
-// contract; a client closed) counts as idle. Absent when neither pair of counters is in both samples.
+// Returns how busy an engine class was between two samples of one client or process, 0..100 % of its capacity;
+// `elapsedNs` is the wall time between them. Absent when neither pair of counters is in both samples.
 std::optional<double> drmEngineBusyPercent(const DrmEngineUsage &earlier, const DrmEngineUsage &later,
                                            qint64 elapsedNs);
 

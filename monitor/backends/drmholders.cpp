@@ -50,6 +50,8 @@ DrmFds drmFdsOf(const QString &procRoot, qint64 pid, const QSet<QByteArray> &nod
 }
 } // namespace
 
+// The share is summed over the process's clients on a GPU. Clients without drm-client-id (the kernel's documentation
+// makes it mandatory) are left out, and clients no longer open are forgotten.
 QHash<QString, int> DrmEngineHistory::busyPercentByGpu(qint64 pid, const QList<DrmFdInfo> &clients, qint64 nowMs)
 {
     const QHash<quint64, ClientSample> before = m_clients.take(pid);
@@ -102,6 +104,10 @@ void DrmEngineHistory::prune(const std::function<bool(qint64 pid)> &alive)
         it = alive(it.key()) ? std::next(it) : m_clients.erase(it);
 }
 
+// A holder computes when it holds /dev/kfd (ROCm, AMD only) or ran work on a compute engine; otherwise it is a graphics
+// client there (graphicsOnly). A holder whose fdinfo cannot say whether it computed counts as computing (in doubt the
+// GPU is busy); one whose fdinfo says nothing at all (an older kernel, another user's process) is left without gpuUse,
+// which means the same. The busy share is absent on the first look.
 void mergeDrmUsage(QList<Holder> &holders, const DeviceNodes &devices, const QString &procRoot,
                    DrmEngineHistory *history, qint64 nowMs)
 {

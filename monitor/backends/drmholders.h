@@ -21,10 +21,9 @@ public:
     // stands and the next look measures from the earlier sample.
     static constexpr qint64 kMinWindowMs = 100;
 
-    // Takes in the DRM clients of one process (the fdinfo of its DRM fds, read at the monotonic `nowMs`) and returns,
-    // by GPU (drm-pdev), the busiest engine class's share of the time since the previous look, summed over the
-    // process's clients there, 0..100. A GPU none of whose clients was seen before is left out, as are clients
-    // without drm-client-id (the kernel's documentation makes it mandatory). Clients no longer open are forgotten.
+    // Takes in the DRM clients of one process, read at the monotonic `nowMs`, and returns by GPU (drm-pdev) the
+    // busiest engine class's share of the time since the previous look, 0..100. A GPU whose clients are all new is
+    // left out.
     QHash<QString, int> busyPercentByGpu(qint64 pid, const QList<DrmFdInfo> &clients, qint64 nowMs);
     // Forgets the processes that `alive` says are gone.
     void prune(const std::function<bool(qint64 pid)> &alive);
@@ -42,11 +41,7 @@ private:
     QHash<qint64, QHash<quint64, ClientSample>> m_clients; // by pid, then drm-client-id
 };
 
-// Gives each visible holder of an AMD or Intel GPU its Holder::gpuUse there. A holder computes when it holds
-// /dev/kfd (ROCm, AMD only) or ran work on a compute engine; otherwise it is a graphics client there (graphicsOnly).
-// Its memory is the GPU memory resident for it. A holder whose fdinfo cannot say whether it computed counts as
-// computing (in doubt the GPU is busy); one whose fdinfo says nothing at all (an older kernel, another user's
-// process) is left without gpuUse, which means the same. With a `history`, each holder's busy share since its
-// previous look (DrmEngineHistory) is its busyPercent, absent on the first look.
+// Gives each visible holder of an AMD or Intel GPU its Holder::gpuUse there: whether it computes, its resident GPU
+// memory and, with a `history`, its busy share since the previous look. In doubt a holder counts as computing.
 void mergeDrmUsage(QList<Holder> &holders, const DeviceNodes &devices, const QString &procRoot,
                    DrmEngineHistory *history = nullptr, qint64 nowMs = 0);

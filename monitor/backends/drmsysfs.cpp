@@ -2,6 +2,10 @@
 // SPDX-FileCopyrightText: 2026 The idlegpu authors
 #include "backends/drmsysfs.h"
 
+// The GPU's PCI device folder (the resolved /sys/class/drm/renderD128/device, such as
+// /sys/devices/pci0000:00/0000:00:01.1/0000:03:00.0) holds the PCI ids, and with amdgpu also the product name, load,
+// VRAM use and unique id; its hwmon folder holds the temperature and power.
+
 #include "base/logging.h"
 
 #include <QDir>
@@ -151,6 +155,14 @@ void readHwmon(const QString &folder, GpuInfo *gpu)
 
 } // namespace
 
+// Where each field comes from:
+// - name: amdgpu's product_name where present, else "AMD GPU 1002:744c" / "Intel GPU 8086:56a0" from the PCI ids
+// - busId: the folder's name, "0000:03:00.0" (the form drm-pdev of fdinfo uses); empty if it is not a PCI slot
+// - uuid: "GPU-<unique_id>" (amdgpu's 16 hex digits, as ROCR_VISIBLE_DEVICES accepts it); empty without one
+// - utilizationPercent: gpu_busy_percent (amdgpu)
+// - memoryUsedBytes / memoryTotalBytes: mem_info_vram_used / mem_info_vram_total (amdgpu)
+// - temperatureCelsius: hwmon/hwmon*/temp1_input (millidegrees)
+// - powerMilliwatts: hwmon/hwmon*/power1_average, else power1_input (microwatts)
 GpuInfo readDrmSysfsGpu(const QString &pciDeviceFolder)
 {
     GpuInfo gpu;

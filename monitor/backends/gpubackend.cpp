@@ -145,6 +145,12 @@ bool backendSeesOnlyVisibleProcesses(const GpuInfo &gpu, const QList<Holder> &ho
     return true;
 }
 
+// A pid the /proc scan saw as a holder gets its memory. A pid that the scan could not inspect (/proc/<pid>/fd
+// unreadable: another user's, idlegpu not root) is a hidden holder: it takes over a pid-less hidden holder of that GPU
+// (inferred from inotify), or becomes a new one, with comm and uid from /proc/<pid>/status where readable. Pids whose
+// /proc entry is gone (the sample is older than the scan) and readable processes that hold no node are left out: the
+// scan is authoritative there. Each holder with a pid gets its Holder::gpuUse for every GPU whose lists could be read:
+// a process listed there only as a graphics one is graphicsOnly (a uvm holder too), and its busy share comes along.
 void mergeBackendProcesses(QList<Holder> &holders, const QList<GpuInfo> &gpus, const QString &procRoot)
 {
     for (const GpuInfo &gpu : gpus) {

@@ -30,17 +30,15 @@ public:
     virtual bool covers(const GpuDevice &gpu) const = 0;
     // The methods below get `covered`: the GPUs that it covers (as covers() said) and the shared nodes.
 
-    // Reads the identity and metrics of the covered GPUs and, where it lists processes, who uses them. It is slow
-    // (milliseconds for NVML), so it runs at start, at the fallback poll and while someone looks at the metrics,
-    // never on the preemption path. What it read is kept for judgeHolders() until the next refresh.
+    // Reads the identity and metrics of the covered GPUs and, where it lists processes, who uses them, and keeps it
+    // for judgeHolders(). It is slow (milliseconds for NVML), so it never runs on the preemption path.
     virtual QList<GpuInfo> refresh(const DeviceNodes &covered) = 0;
     // Reads who uses the GPUs and how busy each keeps them, without the slower metrics. It serves to watch, several
     // times a second, whether a holder that only opened a GPU started to compute there (busy_when = computes or
     // memory) or a graphics client got busy (auto).
     virtual void refreshProcesses(const DeviceNodes &covered) { Q_UNUSED(covered) }
-    // Gives each holder of a covered GPU what the backend knows it does there (Holder::gpuUse, gpuMemoryBytes); a
-    // backend that lists processes also names hidden holders and adds the GPU jobs of other users. It runs in every
-    // scan, so it reads nothing slow: NVML merges its last refresh, and DRM reads the fdinfo of these holders only.
+    // Gives each holder of a covered GPU what the backend knows it does there (Holder::gpuUse, gpuMemoryBytes), and
+    // may add hidden holders. It runs in every scan, so it must read nothing slow.
     virtual void judgeHolders(QList<Holder> &holders, const DeviceNodes &covered, const QString &procRoot) const = 0;
 };
 
@@ -98,11 +96,6 @@ QHash<int, QString> gpuUuidsByIndex(const QList<GpuInfo> &gpus);
 // false when the list could not be read.
 bool backendSeesOnlyVisibleProcesses(const GpuInfo &gpu, const QList<Holder> &holders);
 
-// Adds what the backend's process lists know to a scan's holders. A pid the /proc scan saw as a holder gets its
-// memory. A pid that the scan could not inspect (/proc/<pid>/fd unreadable: another user's, idlegpu not root) is
-// a hidden holder: it takes over a pid-less hidden holder of that GPU (inferred from inotify), or becomes a new
-// one, with comm and uid from /proc/<pid>/status where readable. Pids whose /proc entry is gone (the sample is
-// older than the scan) and readable processes that hold no node are left out: the scan is authoritative there.
-// Each holder with a pid gets its Holder::gpuUse for every GPU whose lists could be read: a process listed there
-// only as a graphics one is graphicsOnly (a uvm holder too), and its busy share comes along.
+// Adds what the backends' process lists know to a scan's holders: their memory and Holder::gpuUse, and the hidden
+// holders that the scan could not inspect. The scan stays authoritative for the processes it could read.
 void mergeBackendProcesses(QList<Holder> &holders, const QList<GpuInfo> &gpus, const QString &procRoot);

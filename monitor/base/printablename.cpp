@@ -26,6 +26,9 @@ bool needsEscape(char32_t c)
 
 } // namespace
 
+// Control characters become visible escapes ("\n", "\t", "\x1b", and "\u202e" for a format character such as a bidi
+// override) and a backslash becomes "\\", so a name cannot forge a line or a colour and each escape reads one way only.
+// An ordinary name comes back unchanged; the names are a process's comm, exe or argv[0], a login, a Slurm job name.
 QString printableName(const QString &name)
 {
     const QList<uint> characters = name.toUcs4();

@@ -1,11 +1,9 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // SPDX-FileCopyrightText: 2026 The idlegpu authors
 #pragma once
-// The table of the config's keys: one row per key, saying where the key stands, what kind of value it holds, the
-// values it accepts, its default and which setting of Config it fills. The reader (config.cpp) reads every key
-// through its row and warns about a key no row names; --check-config prints every row; the settings dialog takes its
-// fields' ranges, defaults and key names from the rows; tst_configkeys checks the rows against docs/configuration.md
-// and the example file. The rows themselves are in configkeys.cpp (keyrows.h has what a row is made of).
+// The table of the config's keys, one row per key, with where the key stands, the kind of value it holds, the values
+// it accepts, its default and the setting of Config it fills. docs/development.md ("Adding a config key") says who
+// reads the table; the rows are in configkeys.cpp and the *keys.cpp files beside it.
 #include <QList>
 #include <QString>
 #include <QStringList>

@@ -2,6 +2,10 @@
 // SPDX-FileCopyrightText: 2026 The idlegpu authors
 #include "config/configreloader.h"
 
+// A file that does not exist yet may mean "not set up yet" rather than an error (acceptMissing()); the first file to
+// appear is then read like any other. A file that is cut to nothing while idlegpu runs is refused, because it would
+// read as a config without workloads and stop them all.
+
 #include "base/logging.h"
 #include "config/configwatcher.h"
 

@@ -3,10 +3,7 @@
 #pragma once
 // The reader of the monitor's config file: it reads the file once at start, watches it, and reads it again shortly
 // after each write to it is whole.
-//
-// A file that does not exist yet may mean "not set up yet" rather than an error (acceptMissing()); the first file to
-// appear is then read like any other. A file that is cut to nothing while idlegpu runs is refused, because it would
-// read as a config without workloads and stop them all.
+// A file cut to nothing while idlegpu runs is refused, since it would stop every workload.
 #include "config/config.h"
 
 #include <QObject>

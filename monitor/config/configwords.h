@@ -2,9 +2,8 @@
 // SPDX-FileCopyrightText: 2026 The idlegpu authors
 #pragma once
 // The words of the config: each enum that a key takes, with its key, its default and the word that each value is
-// written as, in one place below every stage that reads or shows it. The reader (config.cpp), the settings dialog,
-// --status and the runners take the words from here, so a new value is one line in its table (plus what the policy
-// makes of it).
+// written as. Every stage that reads or shows a word takes it from here, so a new value is one line in its table
+// besides what the policy makes of it.
 #include <QString>
 #include <QStringList>
 

@@ -2,6 +2,13 @@
 // SPDX-FileCopyrightText: 2026 The idlegpu authors
 #include "config/filelock.h"
 
+// The folder is checked by SecureFile::openTrustedFolder. The kernel releases the lock when its process ends, however
+// it ends, so there is no stale lock to take over and no pid that a reused or forged one could be mistaken for. The
+// file holds its holder's pid, for messages only. It is opened without following a link and without waiting on a FIFO;
+// anything but a regular file there is refused. The file is made 0600, and a file that another user could have open
+// (another owner, a wider mode, a second hard link, such as an older idlegpu's 0644 file) is replaced by a fresh one
+// rather than locked, because another user's flock on it would block nothing.
+
 #include "base/errnotext.h"
 
 #include <QFile>

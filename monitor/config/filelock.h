@@ -1,13 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // SPDX-FileCopyrightText: 2026 The idlegpu authors
 #pragma once
-// An exclusive flock() lock on a file in a folder that nobody else can write (SecureFile::openTrustedFolder). The
-// kernel releases it when its process ends, however it ends, so there is no stale lock to take over and no pid that
-// a reused or forged one could be mistaken for. The file holds its holder's pid, for messages only. It is opened
-// without following a link and without waiting on a FIFO; anything but a regular file there is refused. The file is
-// made 0600, and a file that another user could have open (another owner, a wider mode, a second hard link, such as
-// an older idlegpu's 0644 file) is replaced by a fresh one rather than locked, because another user's flock on it
-// would block nothing.
+// An exclusive flock() lock on a file in a folder that nobody else can write. The kernel releases it when its process
+// ends, however it ends, so there is no stale lock; the file holds its holder's pid, for messages only.
 #include "config/securefile.h"
 
 #include <QString>

@@ -2,6 +2,17 @@
 // SPDX-FileCopyrightText: 2026 The idlegpu authors
 #include "config/inifile.h"
 
+// Qt's stock IniFormat mangles gpu_mon.conf files (`cmd=miner --pool "a:1" -u x,y` comes back as a list with the
+// quotes gone), so idlegpu registers its own format: values are kept verbatim, `;` and `#` start comment lines,
+// spaces around `=` (or `:`) are allowed, section and key names are case-insensitive (kept lower case), and
+// indented lines continue a value. A write changes a file in place: comments, order and untouched lines stay
+// byte for byte, and the file is replaced atomically with its mode kept.
+//
+// Reading follows configparser's defaults (ConfigParser(), strict=True): `[name]` headers (the text up to the
+// last `]`), `key = value` split at the first `=` or `:`, no inline comments, no interpolation, blank lines
+// inside a continued value kept. Unlike configparser, a UTF-8 byte order mark is skipped, and problems are
+// collected with their lines instead of stopping at the first.
+
 #include "base/errnotext.h"
 #include "config/securefile.h"
 #include "base/logging.h"
@@ -746,6 +757,10 @@ int IniDocument::sectionLine(const QString &section) const
     return 0;
 }
 
+// The file is opened once for the user idlegpu runs as (every folder on the way is checked on the fd it was opened as,
+// and a link is followed only in a trusted folder), without blocking (a FIFO is refused). Only a regular file of at
+// most IniDocument::maxFileSize bytes is read, from that fd, and only when its status (inode, size, modification and
+// change times) is the same after the read as before and its path still names it.
 std::optional<QByteArray> readIniFile(const QString &path, QString *error, IniReadFailure *failure)
 {
     const auto fail = [error, failure](IniReadFailure why, const QString &message) {
@@ -793,6 +808,14 @@ std::optional<QByteArray> readIniFile(const QString &path, QString *error, IniRe
     return contents;
 }
 
+// A read gives every key that the document holds (the first of duplicates) with the values IniDocument gives;
+// ConfigLoader reads IniDocument itself, which spares a second parse (config.cpp says why). Syntax problems are
+// IniDocument's to report, and a write leaves their lines alone.
+// A write reads the file on disk again and edits it in place (see IniEdit); a multi-line value gets its continuation
+// lines indented by 4 spaces; a QStringList is written comma-separated. QSettings takes what it wrote for the file's
+// contents, so a value must read back exactly as given. The write fails (QSettings::AccessError, a warning in
+// idlegpu.config) for white space around a value or one of its lines, a continuation line starting with `;` or `#`, a
+// key with `=` or `:`, a key without a section, two keys that differ only in case, or a file that is not text.
 QSettings::Format idlegpuIniFormat()
 {
     static const QSettings::Format format =
@@ -825,6 +848,13 @@ const IniDocument &IniText::document() const
     return m_parsed->file.document;
 }
 
+// IniEdit's rules, in full: a value is replaced where it stands (its continuation lines too), else added after the last
+// key of its section, else written in a new section. A removed section's header goes with its keys, their continuation
+// lines, the comments among them and the comment lines directly above the header; of two blank lines left around it,
+// one goes too (QSettings cannot remove a section: removing a group's keys leaves its header, and an empty [process-*]
+// is an error). A section in sectionsAtEnd moves with all its lines (setKeys and removeKeys applied where they stand)
+// and the comment lines directly above its header; a new one is written there with its keys from setKeys. Every line
+// that an edit does not touch stays byte for byte, so unchanged values give the same bytes back.
 std::optional<QByteArray> IniText::edited(const IniEdit &edit, QString *error) const
 {
     const auto fail = [error](const QString &message) {
@@ -843,6 +873,8 @@ std::optional<QByteArray> IniText::edited(const IniEdit &edit, QString *error) c
     return result;
 }
 
+// The replace is SecureFile::replaceFileAt's, through a symbolic link to its target when the link's folder is trusted.
+// It fails for a folder that other users can change or a full disk, among others, naming the file and the reason.
 bool replaceIniFile(const QString &path, const QByteArray &contents, QString *error)
 {
     const auto fail = [error](const QString &message) {

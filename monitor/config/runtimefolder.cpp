@@ -15,12 +15,16 @@ namespace {
 const QString kDefaultFolder = QStringLiteral("/run/idlegpu");
 }
 
+// Slurm's prolog and health check run with slurmd's environment, which has no RUNTIME_DIRECTORY; under the package's
+// unit both ways name /run/idlegpu.
 QString rootRuntimeFolderPath()
 {
     const QString folder = qEnvironmentVariable("RUNTIME_DIRECTORY").section(QLatin1Char(':'), 0, 0);
     return QDir::isAbsolutePath(folder) ? folder : kDefaultFolder;
 }
 
+// The folder is root's alone, 0700: with `create` it is made so where it is missing, and narrowed to 0700 where an
+// older idlegpu left it wider. Slurm's prolog and health check, which read the heartbeat there, run as root.
 SecureFile::Opened openRootRuntimeFolder(bool create)
 {
     const QString folder = rootRuntimeFolderPath();

@@ -69,6 +69,9 @@ WeekTime WeekTime::of(const QDateTime &local)
     return week;
 }
 
+// The rules are comma-separated, each DAYS, HH:MM-HH:MM or DAYS HH:MM-HH:MM. Days are Mon..Sun, alone or as ranges
+// (Fri-Mon wraps). A time range whose end is not after its start crosses midnight and belongs to the day it starts on;
+// 24:00 ends a day.
 std::optional<Schedule> Schedule::parse(const QString &text, QString *message)
 {
     Schedule schedule;

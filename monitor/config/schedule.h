@@ -1,10 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // SPDX-FileCopyrightText: 2026 The idlegpu authors
 #pragma once
-// The times when workloads may run, from [schedule] run = RULES: comma-separated rules of DAYS, HH:MM-HH:MM or
-// DAYS HH:MM-HH:MM ("Mon-Fri 18:00-08:00, Sat, Sun"). Days are Mon..Sun, alone or as ranges (Fri-Mon wraps).
-// A time range whose end is not after its start crosses midnight and belongs to the day it starts on; 24:00
-// ends a day. The rules are evaluated on minutes of the local week, so a decision costs no time-zone arithmetic.
+// The times when workloads may run, from [schedule] run = RULES ("Mon-Fri 18:00-08:00, Sat, Sun"). The rules are
+// evaluated on minutes of the local week, so a decision costs no time-zone arithmetic.
 #include <QDateTime>
 #include <QList>
 #include <QString>

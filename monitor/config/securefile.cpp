@@ -2,6 +2,21 @@
 // SPDX-FileCopyrightText: 2026 The idlegpu authors
 #include "config/securefile.h"
 
+// idlegpu often runs as root, and every path that a user can reach (the config and its folders, the metrics textfile,
+// the state folder) is a way in for an attacker: a link swapped between a check and an open, a folder that another
+// user can write, a FIFO where a file was expected. The rules here are sudo's and sshd's StrictModes:
+//  - a trusted owner is root or `owner` (the user idlegpu runs as);
+//  - a trusted folder is owned by a trusted owner and writable by nobody else. Two exceptions: a sticky folder
+//    (/tmp), where others may add entries but not rename or remove ours, and a folder writable by its group when
+//    that group is root's or the owner's own group with nobody else in it;
+//  - a path is walked one component at a time from "/" with O_NOFOLLOW, checking each folder on the fd it was
+//    opened as; a symbolic link is followed only when the folder that holds it is trusted (only a trusted owner
+//    could have put it there or can swap it), so nothing can be switched between the check and the use;
+//  - in a sticky folder others may write, where anyone may add an entry, the kernel's protected_symlinks and
+//    protected_hardlinks rules hold whatever fs.protected_* say: a link is followed only when it is root's or
+//    `owner`'s, a file with a second hard link is refused, and another user's file is not replaced.
+// Plain POSIX under Qt strings: no QFile, which opens by name again and follows links.
+
 #include "base/errnotext.h"
 #include "config/useraccount.h"
 
@@ -250,6 +265,8 @@ Opened openTrustedFolder(const QString &path, uid_t owner)
     return walk(path, owner, true);
 }
 
+// A symbolic link in the file's place is followed when its folder is trusted (as the walk follows every link), so the
+// folder and name are those of the link's final target.
 Opened openTrustedFolderOf(const QString &path, uid_t owner, QString *name)
 {
     QString current = path.isEmpty() || QDir::isAbsolutePath(path) ? path : QDir::current().absoluteFilePath(path);
@@ -320,6 +337,9 @@ std::optional<QByteArray> readAll(int fd, qint64 maxBytes, QString *error)
     }
 }
 
+// The temporary file is made with O_EXCL, written in full, fsynced, then renamed over `name`. A short write, or ENOSPC
+// at write, fsync or close, leaves the old file as it was and says why. An existing `name` that is a link, FIFO, device
+// or folder is refused, never followed or replaced.
 bool replaceFileAt(int folderFd, const QString &name, const QByteArray &contents, mode_t mode, bool keepMode,
                    QString *error)
 {

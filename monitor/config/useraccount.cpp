@@ -2,6 +2,10 @@
 // SPDX-FileCopyrightText: 2026 The idlegpu authors
 #include "config/useraccount.h"
 
+// idlegpu-reaper drops to the user that user= names before the exec. A workload that names no user runs as root, as
+// gpu_mon ran it (as root under supervisord, so that fuser saw every user), because gpu_mon's files must keep working
+// unchanged. idlegpu says so in a warning that tells how to drop the privileges, never silently.
+
 #include "base/printablename.h"
 
 #include <QHash>

@@ -1,10 +1,9 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // SPDX-FileCopyrightText: 2026 The idlegpu authors
 #pragma once
-// The accounts that workloads run as, from the [process-*] user= key. An idlegpu run as root starts each workload
-// as the user that the key names (idlegpu-reaper drops to that user before the exec). A workload that names no user
-// runs as root, as gpu_mon ran it (as root under supervisord, so that fuser saw every user), because gpu_mon's files
-// must keep working unchanged. idlegpu says so in a warning that tells how to drop the privileges, never silently.
+// The accounts that workloads run as, from the [process-*] user= key. An idlegpu run as root starts each workload as
+// the user that the key names; a workload that names no user runs as root, with a warning (docs/configuration.md,
+// user).
 #include <QString>
 
 #include <functional>

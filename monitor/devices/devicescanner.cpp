@@ -194,6 +194,15 @@ std::optional<GpuDevice> readDrmGpu(const QString &renderNodePath, const QString
     return gpu;
 }
 
+// Which nodes count:
+// - NVIDIA: nvidia[0-9]+ are GPUs (the number is the index); nvidiactl, nvidia-uvm, nvidia-uvm-tools and
+//   nvidia-modeset are shared nodes. Names the driver never makes are ignored: a leading zero (nvidia01) or an
+//   index above 255.
+// - AMD and Intel: dri/renderD<N> whose sysfs device (<sysfsRoot>/class/drm/renderD<N>/device, matched by name)
+//   is a PCI device of vendor 0x1002 bound to amdgpu, or of vendor 0x8086 bound to i915 or xe. They take the
+//   indices after the highest NVIDIA one (0.. without NVIDIA GPUs), in PCI slot order. NVIDIA's own render nodes
+//   (nvidiaN covers them) and those of other vendors or without a PCI device (vgem, virtio, llvmpipe) are
+//   skipped. kfd (every ROCm process opens it) is a shared node.
 DeviceNodes scanDevices(const QString &deviceRoot, const QString &sysfsRoot)
 {
     DeviceNodes nodes;

@@ -5,15 +5,8 @@
 
 #include <optional>
 
-// Lists the GPUs and the shared nodes under deviceRoot.
-// - NVIDIA: nvidia[0-9]+ are GPUs (the number is the index); nvidiactl, nvidia-uvm, nvidia-uvm-tools and
-//   nvidia-modeset are shared nodes. Names the driver never makes are ignored: a leading zero (nvidia01) or an
-//   index above 255.
-// - AMD and Intel: dri/renderD<N> whose sysfs device (<sysfsRoot>/class/drm/renderD<N>/device, matched by name)
-//   is a PCI device of vendor 0x1002 bound to amdgpu, or of vendor 0x8086 bound to i915 or xe. They take the
-//   indices after the highest NVIDIA one (0.. without NVIDIA GPUs), in PCI slot order. NVIDIA's own render nodes
-//   (nvidiaN covers them) and those of other vendors or without a PCI device (vgem, virtio, llvmpipe) are
-//   skipped. kfd (every ROCm process opens it) is a shared node.
+// Lists the GPUs and the shared nodes under deviceRoot. An NVIDIA GPU's index is the N of nvidiaN; AMD and Intel GPUs
+// (render nodes) take the indices after the highest NVIDIA one, in PCI slot order. devicescanner.cpp gives the rules.
 // Device majors are not checked, so tests can use plain files. A missing or unreadable deviceRoot gives an empty
 // result; a render node whose sysfs entry is missing or garbage is skipped.
 DeviceNodes scanDevices(const QString &deviceRoot, const QString &sysfsRoot = QStringLiteral("/sys"));

@@ -1,9 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // SPDX-FileCopyrightText: 2026 The idlegpu authors
 #pragma once
-// The functions that make fake NVIDIA GPUs: plain files in a folder that stands in for /dev, mode 0666 as the driver
-// makes its nodes. scanDevices() does not check device majors, and inotify and /proc see a process that holds such a
-// file as they see a CUDA job on a real GPU. The demo (idlegpu --demo), the tests and the benchmarks use them.
+// The functions that make fake NVIDIA GPUs for the demo, the tests and the benchmarks: plain files of mode 0666 in a
+// folder that stands in for /dev, which inotify and /proc see held as they see a real GPU's node.
 #include <QString>
 
 namespace FakeGpuFolder {

@@ -17,9 +17,8 @@ struct NodeEvents
     QHash<QString, int> closes; // node path -> IN_CLOSE_WRITE + IN_CLOSE_NOWRITE count
     QStringList gone;           // the nodes deleted or unmounted, or whose watch was dropped
     bool overflow = false;      // IN_Q_OVERFLOW: events were lost, so rescan everything
-    // The monotonicNowNs() at which the first event was read; 0 when none was. It starts the time from a foreign
-    // open to the workload's stop (PreemptionEvent::openToStopMs), unless the monitor stood still before the read
-    // (Monitor::earliestOpenNs()).
+    // The monotonicNowNs() at which the first event was read, 0 when none was: the start of openToStopMs, unless the
+    // monitor stood still before the read (Monitor::earliestOpenNs()).
     qint64 readAtNs = 0;
 
     bool isEmpty() const { return !overflow && opens.isEmpty() && closes.isEmpty() && gone.isEmpty(); }

@@ -11,6 +11,10 @@
 // - A visible fd that vanishes without a close is taken for a shared fd's exit, so a hidden close in the same
 //   interval as the last close of a shared visible file is not noticed; the count stays up until reset().
 // - Hidden holders that opened the node before the first update are unknown (no event was seen for them).
+//
+// `visibleFds` is HolderScanner::Result::visibleFdsByNode's count. inotify merges identical events that queue up
+// unread (two closes in a row), so the counts can drift; a hidden holder therefore expires when its node has had no
+// open or close for kHiddenHolderTtlMs.
 void HiddenHolderTracker::update(const QString &node, int opens, int closes, int visibleFds, bool someUnreadable,
                                  qint64 nowMs)
 {
@@ -80,6 +84,9 @@ int HiddenHolderTracker::hiddenCount(const QString &node) const
     return counts.hidden + (counts.heldByUnknown ? 1 : 0);
 }
 
+// Most unexplained opens are a visible process that opened the node during the scan, after the scan had passed it or
+// before its fd was in /proc; the next update sees the fd without an open and cancels them. What is still unexplained
+// then is confirmed while some process is unreadable, and dropped otherwise.
 int HiddenHolderTracker::provisionalCount(const QString &node) const
 {
     return m_countsByNode.value(node).provisional;
@@ -95,6 +102,8 @@ void HiddenHolderTracker::reset()
     m_countsByNode.clear();
 }
 
+// After lost events a count that reached 0 proves nothing. forgetNode() is called when a backend names no unseen
+// process on the node. Confirmed hidden holders stay; provisional opens are folded into the unknown holder.
 void HiddenHolderTracker::eventsLost(qint64 nowMs)
 {
     for (auto it = m_countsByNode.begin(); it != m_countsByNode.end(); ++it) {

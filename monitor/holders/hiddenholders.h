@@ -11,11 +11,9 @@
 class HiddenHolderTracker
 {
 public:
-    // Feeds one scan of `node`: `opens` and `closes` are the inotify counts since the node's previous update,
-    // `visibleFds` the fds on it among visible processes (HolderScanner::Result::visibleFdsByNode), and
-    // `someUnreadable` whether any process could not be read; without one, the hidden count drops to 0. `nowMs` is
-    // monotonic. inotify merges identical events that queue up unread (two closes in a row), so the counts can
-    // drift; a hidden holder therefore expires when its node has had no open or close for kHiddenHolderTtlMs.
+    // Feeds one scan of `node`: `opens` and `closes` are the inotify counts since its previous update, `visibleFds`
+    // the fds on it among visible processes, and `someUnreadable` whether any process could not be read (without
+    // one, the hidden count drops to 0). `nowMs` is monotonic.
     void update(const QString &node, int opens, int closes, int visibleFds, bool someUnreadable, qint64 nowMs);
     static constexpr qint64 kHiddenHolderTtlMs = 10 * 60 * 1000;
 
@@ -25,20 +23,16 @@ public:
     // Whether events of `node` were lost while it had invisible processes (eventsLost()) and nothing has shown it
     // free since.
     bool heldByUnknown(const QString &node) const { return m_countsByNode.value(node).heldByUnknown; }
-    // Returns the unexplained opens of the last update. Most are a visible process that opened the node during the
-    // scan, after the scan had passed it or before its fd was in /proc; the next update sees the fd without an open
-    // and cancels them. What is still unexplained then is confirmed while some process is unreadable, and dropped
-    // otherwise. The monitor scans again at once while any open is provisional.
+    // Returns the unexplained opens of the last update, which the next update confirms or drops; the monitor scans
+    // again at once while any is provisional.
     int provisionalCount(const QString &node) const;
     // Returns the visible fds that share an open file with another fd (fork, dup); their exit sends no close event.
     int sharedCount(const QString &node) const;
 
     // Forgets every count.
     void reset();
-    // Records that events were lost (an inotify overflow), so a count that reached 0 proves nothing any more. Each
-    // node whose last update could not see every process is held by an unknown holder until an update sees every
-    // process, forgetNode() (a backend names no unseen process there) or kHiddenHolderTtlMs without events. Confirmed
-    // hidden holders stay; provisional opens are folded into the unknown holder.
+    // Records that events were lost (an inotify overflow): each node whose last update could not see every process
+    // is then held by an unknown holder until an update sees every process, forgetNode() or the TTL.
     void eventsLost(qint64 nowMs);
     // Returns the monotonic time of the last open or close seen on `node`; 0 for an unknown node.
     qint64 lastEventMs(const QString &node) const { return m_countsByNode.value(node).lastEventMs; }

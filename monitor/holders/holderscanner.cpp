@@ -989,6 +989,17 @@ QList<HolderScanner::Node> HolderScanner::nodesOf(const DeviceNodes &devices)
     return nodes;
 }
 
+// Newest first: pids count down from the last one the kernel gave out, wrapping around, because the opener of a node is
+// usually a new process. Processes that vanish mid-read are skipped. An fd is matched by the text of its /proc link,
+// never by a look at its file (a user's FUSE mount may refuse root or never answer): a text that names a node through
+// any mount of the node's file system in the process's mount namespace (/dev, a container's bind mount) counts where
+// /proc/<pid>/fdinfo confirms the node's mount device and inode. An unreadable fd is no node, and the process's other
+// fds still count. A Slurm job id is SLURM_JOB_ID in the holder's environment, or slurmstepd among its ancestors.
+//
+// Result::refusedProcesses counts the processes whose fd folder or links the kernel refused: all of them without root,
+// and as root only what an LSM keeps from it. This process's own ancestors (the manager of its sandbox or container may
+// be beyond root's reach) and merely damaged entries (a fake proc root) are not counted. HiddenHolderTracker infers
+// from node events what they hold, comparing visibleFdsByNode with inotify's open and close counts.
 HolderScanner::Result HolderScanner::scan(const QList<Node> &nodes,
                                           const std::function<void(const Holder &)> &onHolder,
                                           bool readSlurmJobIds) const

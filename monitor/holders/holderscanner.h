@@ -10,6 +10,7 @@
 
 #include <functional>
 
+// The scanner of /proc/<pid>/fd for the processes that hold the GPUs' device nodes open.
 class HolderScanner
 {
 public:
@@ -27,14 +28,10 @@ public:
         QList<Holder> holders; // visible holders only; hidden=false
         // The processes whose fds could not be read (another user's without root); they may hold a node.
         int unreadableProcesses = 0;
-        // Of those, the ones the kernel refused (EACCES, EPERM on the fd folder or its links): all of them without
-        // root, and as root only what an LSM keeps from it. This process's own ancestors (the manager of its sandbox
-        // or container may be beyond root's reach) and merely damaged entries (a fake proc root) are not counted.
-        // HiddenHolderTracker infers from node events what they hold.
+        // Of those, the ones the kernel refused (EACCES, EPERM), not counting this process's own ancestors.
         int refusedProcesses = 0;
         int scannedProcesses = 0; // the processes whose fds were read
-        // Node path (as in Node::path) -> the fds open on it among the visible processes, 0 included for every node
-        // that could be looked up. HiddenHolderTracker compares it with inotify's open and close counts.
+        // Node path -> the fds open on it among the visible processes, 0 for every node that could be looked up.
         QHash<QString, int> visibleFdsByNode;
     };
 
@@ -46,15 +43,9 @@ public:
     // /dev/kfd (every ROCm process); nvidiactl, nvidia-uvm-tools and nvidia-modeset are not.
     static bool isComputeNode(const QString &path);
 
-    // Scans every process, newest first (pids counting down from the last one the kernel gave out, wrapping
-    // around), because the opener of a node is usually a new process. `onHolder` is called for each holder as soon
-    // as it is found, so that the monitor can preempt before the scan ends. Processes that vanish mid-read are
-    // skipped. An fd is matched by the text of its /proc link, never by a look at its file (a user's FUSE mount may
-    // refuse root or never answer): a text that names a node through any mount of the node's file system in the
-    // process's mount namespace (/dev, a container's bind mount) counts where /proc/<pid>/fdinfo confirms the node's
-    // mount device and inode. An unreadable fd is no node, and the process's other fds still count.
-    // `readSlurmJobIds` fills each holder's Holder::slurmJobId (SLURM_JOB_ID in its environment, or slurmstepd among
-    // its ancestors) at the cost of one more file per holder, for Slurm mode only.
+    // Scans every process, newest first, and calls `onHolder` for each holder as soon as it is found, so that the
+    // monitor can preempt before the scan ends. It never stats a process's file. `readSlurmJobIds` fills each
+    // holder's Holder::slurmJobId, at the cost of one more file per holder.
     Result scan(const QList<Node> &nodes, const std::function<void(const Holder &)> &onHolder = {},
                 bool readSlurmJobIds = false) const;
 

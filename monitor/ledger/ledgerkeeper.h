@@ -1,10 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // SPDX-FileCopyrightText: 2026 The idlegpu authors
 #pragma once
-// The keeper of the running monitor's WorkLedger and its timers: the totals move every minute while a workload runs,
-// and the ledger is written to its file every five minutes, soon after each preemption and once more at the end.
-//
-// The monitor tells it what each GPU does at each decision (follow()) and hands the ledger its energy samples.
+// The keeper of the running monitor's WorkLedger and its timers, which move the totals while a workload runs and
+// write the ledger to its file. The monitor calls follow() at each decision and hands the ledger its energy samples.
 #include "ledger/workledger.h"
 #include "model/decision.h"
 

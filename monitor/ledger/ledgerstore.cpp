@@ -2,6 +2,10 @@
 // SPDX-FileCopyrightText: 2026 The idlegpu authors
 #include "ledger/ledgerstore.h"
 
+// The folder is opened once, as a trusted folder (SecureFile: nobody but root and idlegpu's user can write it or a
+// folder above it), and every read and write goes through that fd: nothing in it is followed as a link. A write that
+// fails (a full disk) keeps the old file whole and says why.
+
 #include "base/errnotext.h"
 #include "base/logging.h"
 #include "base/statefolder.h"
@@ -117,6 +121,9 @@ LedgerStore::ReadResult LedgerStore::read(const QString &path, WorkLedger *ledge
     return readAt(folder.fd.get(), QFileInfo(path).fileName(), ledger, error);
 }
 
+// No ledger: damaged, hostile, too big, not a file, read twice the same; the warning names the .bad file. It cannot be
+// the writer when another idlegpu writes the file, the folder is not trusted, the file cannot be read now (an I/O
+// error; it is left as it is) or the damaged one cannot be set aside.
 bool LedgerStore::open(WorkLedger *ledger)
 {
     if (isWriter())

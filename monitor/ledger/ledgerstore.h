@@ -1,13 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // SPDX-FileCopyrightText: 2026 The idlegpu authors
 #pragma once
-// The file where the WorkLedger lives between runs: ledger.json in idlegpu's state folder (statefolder.h), private
-// (folder 0700, file 0600), replaced whole at each write. The monitor that holds <file>.lock is its one writer;
-// `--status` only reads it, so a tray and a `--status` at the same time cannot corrupt it.
-//
-// The folder is opened once, as a trusted folder (SecureFile: nobody but root and idlegpu's user can write it or a
-// folder above it), and every read and write goes through that fd: nothing in it is followed as a link. A write that
-// fails (a full disk) keeps the old file whole and says why.
+// The file where the WorkLedger lives between runs: a private ledger.json in idlegpu's state folder, replaced whole at
+// each write. The monitor that holds <file>.lock is its one writer; `--status` only reads it.
 #include "config/filelock.h"
 #include "config/securefile.h"
 
@@ -28,11 +23,9 @@ public:
     ~LedgerStore();
     QString path() const { return m_path; }
 
-    // Becomes the file's one writer and loads it into `ledger`. A file that holds no ledger (damaged, hostile, too
-    // big, not a file), read twice the same, is renamed <file>.bad with a warning that names it, and the ledger
-    // starts afresh. Returns false, with a warning, when another idlegpu writes the file, the folder is not trusted,
-    // the file cannot be read now (an I/O error; it is left as it is) or the damaged one cannot be set aside; the
-    // ledger then stays in memory and nothing is written.
+    // Becomes the file's one writer and loads it into `ledger`; a file that holds no ledger is renamed <file>.bad and
+    // the ledger starts afresh. Returns false, with a warning, when it cannot be the writer; the ledger then stays in
+    // memory and nothing is written.
     bool open(WorkLedger *ledger);
     bool isWriter() const { return m_lock.held(); }
     // Replaces the file atomically, only after open() succeeded. A failure keeps the old file and is warned about

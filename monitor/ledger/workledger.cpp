@@ -2,6 +2,10 @@
 // SPDX-FileCopyrightText: 2026 The idlegpu authors
 #include "ledger/workledger.h"
 
+// Time is counted by the monotonic clock (a suspend or a step of the wall clock counts nothing) and placed on the
+// wall clock, where the timeline and the local days live: a stretch nobody counted (idlegpu not running, the
+// machine asleep) is Unwatched.
+
 #include "base/printablename.h"
 #include "policy/policy.h"
 
@@ -176,6 +180,7 @@ qint64 WorkLedger::wallNowMs() const
     return m_clock->localNow().toMSecsSinceEpoch();
 }
 
+// A workload's time counts for each of the workloads on the GPU.
 void WorkLedger::setActivity(const QHash<int, GpuActivity> &activity, const QHash<int, QStringList> &workloads)
 {
     advance();
@@ -234,6 +239,8 @@ void WorkLedger::stopWatching()
     }
 }
 
+// Adds [fromWallMs, toWallMs] under `activity` to the GPU's timeline: an uncounted gap before it is Unwatched, a
+// stretch too short to draw takes the activity after it, and like neighbours merge.
 void WorkLedger::addSpan(GpuTrack &track, qint64 fromWallMs, qint64 toWallMs, GpuActivity activity)
 {
     QList<ActivitySegment> &segments = track.segments;
@@ -283,6 +290,7 @@ void WorkLedger::trimTimeline(GpuTrack &track, qint64 nowWallMs) const
         track.segments.first().fromWallMs = cutoff;
 }
 
+// Adds the workload time on `gpu` in [fromWallMs, toWallMs], split at local midnights.
 void WorkLedger::addWorkloadTime(int gpu, qint64 fromWallMs, qint64 toWallMs)
 {
     while (fromWallMs < toWallMs) {
@@ -309,6 +317,8 @@ void WorkLedger::dropOldDays(const QDate &today)
         m_days.erase(m_days.begin());
 }
 
+// Repairs the ledger after the wall clock was set back, since nothing may lie after now. Days after today add to today
+// (their time was counted by the monotonic clock, so it happened, just not then); segments and preemptions end at now.
 void WorkLedger::clampToNow(qint64 nowWallMs, const QDate &today)
 {
     while (!m_days.isEmpty() && m_days.lastKey() > today) {
@@ -328,6 +338,8 @@ void WorkLedger::clampToNow(qint64 nowWallMs, const QDate &today)
     m_sinceWallMs = qMin(m_sinceWallMs, nowWallMs);
 }
 
+// The energy since the GPU's previous sample counts for the share of that time a workload ran on it (for power, the
+// mean of the two samples).
 void WorkLedger::addEnergySample(const QHash<int, GpuInfo> &gpus)
 {
     advance();
@@ -389,6 +401,7 @@ void WorkLedger::addPreemption(PreemptionRecord record)
         m_recent.removeLast();
 }
 
+// Returns the GPUs with totals or a timeline: those with totals first, in no particular order.
 QList<int> WorkLedger::knownGpus() const
 {
     QList<int> gpus = m_totals.keys();
@@ -503,6 +516,7 @@ QByteArray WorkLedger::toJson() const
     return QJsonDocument(root).toJson(QJsonDocument::Compact);
 }
 
+// No ledger: bad JSON, wrong types, values that no ledger holds.
 bool WorkLedger::restore(const QByteArray &json, QString *error)
 {
     Reader read;

@@ -2,6 +2,13 @@
 // SPDX-FileCopyrightText: 2026 The idlegpu authors
 #include "metrics/metricstext.h"
 
+// Every family has its # HELP and # TYPE lines, values are in base units (seconds, joules), and counters end in
+// _total.
+// The GPU's labels are dcgm-exporter's, so that a dashboard can put both side by side: gpu (idlegpu's index, the N
+// of /dev/nvidiaN), UUID and modelName where a backend named them, device ("nvidia0"). Workloads are labelled by
+// their id (the section name, "process-0"), which a rename in the file does not change; idlegpu_workload_info maps
+// it to the name users see.
+
 #include <QFileInfo>
 #include <QLocale>
 

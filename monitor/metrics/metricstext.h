@@ -4,13 +4,7 @@
 // The renderer of what idlegpu does for a fleet's Prometheus: a MonitorState in the Prometheus text exposition
 // format 0.0.4, as node_exporter's textfile collector reads it. It is pure, without I/O or a clock of its own
 // (MetricsTextFile writes the text).
-//
-// Every family has its # HELP and # TYPE lines, values are in base units (seconds, joules), and counters end in
-// _total.
-// The GPU's labels are dcgm-exporter's, so that a dashboard can put both side by side: gpu (idlegpu's index, the N
-// of /dev/nvidiaN), UUID and modelName where a backend named them, device ("nvidia0"). Workloads are labelled by
-// their id (the section name, "process-0"), which a rename in the file does not change; idlegpu_workload_info maps
-// it to the name users see. docs/metrics.md is the reference.
+// docs/metrics.md is the reference of its families and labels.
 #include "model/monitorstate.h"
 
 #include <QByteArray>

@@ -1,14 +1,9 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // SPDX-FileCopyrightText: 2026 The idlegpu authors
 #pragma once
-// The writer that keeps [metrics] textfile for node_exporter's textfile collector. It replaces the file whole (a
-// temporary file in the same folder, then a rename, so the collector never reads half a file) soon after each change
-// and at least every refresh interval. It lives on the monitor's thread, beside the monitor that owns it, because
-// writing a file is I/O and the GUI's thread does none. A file that it cannot write is warned about once per
-// distinct error and tried again at the next write; it
-// never stops idlegpu. It writes only into a folder that nobody but root and the user idlegpu runs as can write, and
-// never through a link or over a FIFO or device there (SecureFile::replaceFileAt): root's idlegpu writes nothing a
-// local user points it at.
+// The writer that keeps [metrics] textfile for node_exporter's textfile collector, replacing it whole soon after each
+// change and at least every refresh interval. It runs on the monitor's thread, never stops idlegpu, and writes only
+// into a trusted folder (SecureFile::replaceFileAt).
 #include <QElapsedTimer>
 #include <QObject>
 #include <QString>

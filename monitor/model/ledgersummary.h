@@ -1,10 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // SPDX-FileCopyrightText: 2026 The idlegpu authors
 #pragma once
-// The value types of what the idle GPUs did, as the front ends show it: workload time and energy, preemptions with
-// the time from the foreign open to the stop, and each GPU's last 24 hours. The monitor's WorkLedger keeps the
-// record across restarts (in the user's private state) and hands this summary on in MonitorState; the dashboard and
-// the metrics read it.
+// The value types of what the idle GPUs did, as the front ends show it: workload time and energy, preemptions, and
+// each GPU's last 24 hours. WorkLedger hands this summary on in MonitorState.
 #include <QHash>
 #include <QList>
 #include <QString>

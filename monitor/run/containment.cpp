@@ -2,6 +2,16 @@
 // SPDX-FileCopyrightText: 2026 The idlegpu authors
 #include "run/containment.h"
 
+// How the containment keeps hold of every process of a workload when its idlegpu-reaper is gone (killed, crashed):
+//  - idlegpu is a child subreaper: what a dead reaper leaves is re-parented to idlegpu, not to init, and stays
+//    findable (its session, its descendants, idlegpu's own children) for the sweep (run/workloadsweep.h);
+//  - where systemd is the service manager, cgroup v2 is mounted alone, and idlegpu's cgroup was delegated to it
+//    (a service with Delegate=yes), each workload runs in a cgroup of its own, <idlegpu's cgroup>/workload-<id>,
+//    which nothing inside can leave, and cgroup.kill ends it whole. idlegpu moves itself to the leaf
+//    <idlegpu's cgroup>/idlegpu first: cgroup v2 lets no process stay in a cgroup whose children have controllers.
+// Without such a cgroup (no systemd, cgroup v1 or hybrid, a desktop session's scope) the sweep by session and
+// descent is the containment.
+
 #include "base/errnotext.h"
 #include "holders/procstatfile.h"
 #include "base/logging.h"
@@ -76,6 +86,10 @@ bool Containment::becomeSubreaper()
     return false;
 }
 
+// A QProcess reaps its own children through their pidfds, so only zombies that no QProcess can own are taken: those
+// outside this process's session (Slurm's commands stay in it) that are neither an idlegpu-reaper (ProcessRunner's,
+// ControlCommandRunner's children) nor named as one of this process's threads (QProcess::startDetached's intermediate
+// child, which Qt waits for itself). The orphans are a program started detached, or a control command's escapee.
 int Containment::reapAdoptedOrphans()
 {
     // /proc/self/task/<tid>/children: an orphan is re-parented to any live thread of the subreaper.
@@ -215,6 +229,8 @@ bool WorkloadCgroup::create(const QString &cgroup, QString *error)
     return true;
 }
 
+// The log writers' cgroup lies beside the workloads' own, so that a writer stuck on its user's file keeps no workload's
+// cgroup from being ended and removed, and within idlegpu's, as a process idlegpu started.
 QString WorkloadCgroup::logWritersPath(const QString &parent)
 {
     return parent + QStringLiteral("/log-writers");

@@ -1,16 +1,9 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // SPDX-FileCopyrightText: 2026 The idlegpu authors
 #pragma once
-// The containment that keeps hold of every process of a workload, so that none outlives the workload's stop even
-// when its idlegpu-reaper is gone (killed, crashed):
-//  - idlegpu is a child subreaper: what a dead reaper leaves is re-parented to idlegpu, not to init, and stays
-//    findable (its session, its descendants, idlegpu's own children) for the sweep (run/workloadsweep.h);
-//  - where systemd is the service manager, cgroup v2 is mounted alone, and idlegpu's cgroup was delegated to it
-//    (a service with Delegate=yes), each workload runs in a cgroup of its own, <idlegpu's cgroup>/workload-<id>,
-//    which nothing inside can leave, and cgroup.kill ends it whole. idlegpu moves itself to the leaf
-//    <idlegpu's cgroup>/idlegpu first: cgroup v2 lets no process stay in a cgroup whose children have controllers.
-// Without such a cgroup (no systemd, cgroup v1 or hybrid, a desktop session's scope) the sweep by session and
-// descent is the containment.
+// The containment that keeps hold of every process of a workload, so that none outlives the workload's stop even when
+// its idlegpu-reaper is gone. containment.cpp says how: a child subreaper, and a cgroup of its own per workload where
+// systemd delegated one.
 #include <QList>
 #include <QString>
 
@@ -25,12 +18,8 @@ namespace Containment {
 // exists.
 bool becomeSubreaper();
 
-// Reaps this process's dead children that no one else waits for: orphans re-parented to it as a subreaper (a program
-// it started detached, a control command's escapee) once they exit. A QProcess reaps its own children through their
-// pidfds, so only zombies that no QProcess can own are taken: those outside this process's session (Slurm's
-// commands stay in it) that are neither an idlegpu-reaper (ProcessRunner's, ControlCommandRunner's children) nor
-// named as one of this process's threads (QProcess::startDetached's intermediate child, which Qt waits for itself).
-// Returns how many it reaped.
+// Reaps the orphans re-parented to this process as a subreaper, once they exit, leaving alone the children that a
+// QProcess waits for. Returns how many it reaped.
 int reapAdoptedOrphans();
 // Runs reapAdoptedOrphans() every kOrphanReapIntervalMs from the event loop of `owner`'s thread while `owner` lives.
 void reapAdoptedOrphansPeriodically(QObject *owner);
@@ -59,16 +48,14 @@ bool moveSelfToLeaf(const QString &delegated, QString *error);
 // The functions on one workload's cgroup v2 folder, <parent>/workload-<id>.
 namespace WorkloadCgroup {
 
-// Returns the folder's path for this workload: the id percent-encoded, so that two ids never share one. For an id
-// longer than a folder name may be, the name is its first 200 encoded bytes, '+' and a hash of the whole id.
+// Returns the folder's path for this workload, unique per id: the id percent-encoded, cut to 200 bytes, '+' and a hash
+// of the whole id when longer.
 QString pathFor(const QString &parent, const QString &workloadId);
 // Makes the folder (or takes the one that a previous run left, ending what still runs in it). Returns false and sets
 // *error on failure.
 bool create(const QString &cgroup, QString *error);
-// The folder that the workloads' log writers (reaper/logwriter.h) move to, <parent>/log-writers. It lies beside the
-// workloads' own, so that a writer stuck on its user's file keeps no workload's cgroup from being ended and removed,
-// and within idlegpu's, as a process idlegpu started. Every workload shares it; createLogWriters() makes it when
-// missing and leaves what runs in it (other workloads' writers) alone, returning false with *error on failure.
+// Returns the cgroup that every workload's log writer moves to, <parent>/log-writers. createLogWriters() makes it when
+// missing, leaving what runs in it alone; it returns false and sets *error on failure.
 QString logWritersPath(const QString &parent);
 bool createLogWriters(const QString &cgroup, QString *error);
 // Opens <cgroup>/cgroup.procs for writing (O_CLOEXEC): a child that writes "0" to the fd before its exec moves

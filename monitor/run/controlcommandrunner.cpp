@@ -2,6 +2,20 @@
 // SPDX-FileCopyrightText: 2026 The idlegpu authors
 #include "run/controlcommandrunner.h"
 
+// Each command runs as a workload's process would (a LaunchPlan through idlegpu-reaper: user=, env=, dir=, no shell,
+// output to log=), for at most command_timeout_seconds; then its whole tree is killed.
+//
+//   Stopped ─start()─► Running (start_cmd runs) ─exit 0─► Running (lent) ─stop()─► Stopping (stop_cmd runs)
+//                          │ fails, times out                                          │ exit 0      │ fails
+//                          ▼                                                           ▼             ▼
+//                      Stopping (stop_cmd, to undo what the start may have done) ─► Stopped     StopFailed
+//                          └─ then BackingOff (not started again before retryAtMs)             (stop_cmd again
+//                                                                                               at retryAtMs)
+// Stopped means the last stop command succeeded: only then are the GPUs free for another workload. A failed stop
+// leaves the workload StopFailed, still holding its GPUs (the service may compute there), until a retry succeeds.
+// Since idlegpu cannot know how a service was left (killed idlegpu, a reboot), setWorkloads() runs the stop command of
+// each control workload it has not seen yet before the first start.
+
 #include "base/logging.h"
 #include "run/containment.h"
 

@@ -2,20 +2,9 @@
 // SPDX-FileCopyrightText: 2026 The idlegpu authors
 #pragma once
 // The runner of workloads that are services which pause themselves (BOINC, Folding@home): idlegpu never runs the
-// service; it lends it the GPUs with start_cmd= and takes them back with stop_cmd=. Each command runs as a workload's
-// process would (a LaunchPlan through idlegpu-reaper: user=, env=, dir=, no shell, output to log=), for at most
-// command_timeout_seconds (then its whole tree is killed).
-//
-//   Stopped ─start()─► Running (start_cmd runs) ─exit 0─► Running (lent) ─stop()─► Stopping (stop_cmd runs)
-//                          │ fails, times out                                          │ exit 0      │ fails
-//                          ▼                                                           ▼             ▼
-//                      Stopping (stop_cmd, to undo what the start may have done) ─► Stopped     StopFailed
-//                          └─ then BackingOff (not started again before retryAtMs)             (stop_cmd again
-//                                                                                               at retryAtMs)
-// Stopped means the last stop command succeeded: only then are the GPUs free for another workload. A failed stop
-// leaves the workload StopFailed, still holding its GPUs (the service may compute there), until a retry succeeds.
-// Since idlegpu cannot know how a service was left (killed idlegpu, a reboot), setWorkloads() runs the stop command of
-// each control workload it has not seen yet before the first start.
+// service, but lends it the GPUs with start_cmd= and takes them back with stop_cmd=. Each command runs as a workload's
+// process would, for at most command_timeout_seconds. A workload frees its GPUs only in the state Stopped, once a stop
+// command succeeded; controlcommandrunner.cpp draws the states.
 #include "run/reaperrunner.h"
 
 #include <QTimer>
@@ -34,6 +23,8 @@ public:
 
     bool start(const WorkloadConfig &config, const QList<int> &gpus, bool allGpus) override;
     void stop(const QString &id, const QString &reason) override;
+    // Runs the stop command of each control workload not seen before, before its first start: idlegpu cannot know how
+    // a service was left.
     void setWorkloads(const QList<WorkloadConfig> &workloads) override;
 
     // The most of a command's output that is kept for messages (runtime.lastOutput); its last lines are shown.

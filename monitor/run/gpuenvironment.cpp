@@ -101,6 +101,20 @@ void selectGpus(QProcessEnvironment &result, const QList<int> &gpus, const QHash
 
 } // namespace
 
+// How each vendor's stack is told its GPUs:
+// - NVIDIA: CUDA_VISIBLE_DEVICES names the selected NVIDIA GPUs by UUID (GPU-...) when `uuidsByIndex` knows
+//   every one of them, so no renumbering can put a workload on another card; else by number. "-1" (an
+//   invalid index: CUDA shows the devices before it, none) when none of them is selected. It is unset on a machine
+//   without NVIDIA GPUs, because HIP reads it too.
+// - AMD (when present): ROCR_VISIBLE_DEVICES names the selected ones by "GPU-<unique_id>" when sysfs has it
+//   for each, else by their ordinal among the AMD GPUs in PCI order; empty hides them all (ROCr filters as
+//   soon as the variable is set). HIP_VISIBLE_DEVICES then lists all that ROCr exposes (0..k-1), so that
+//   neither an inherited value nor CUDA_VISIBLE_DEVICES (HIP's fallback) narrows it again; an inherited
+//   GPU_DEVICE_ORDINAL, which would index into them, is removed.
+// - Intel (when present): ZE_AFFINITY_MASK lists the ordinals of the selected ones among the Intel GPUs in
+//   PCI order, with ZE_ENABLE_PCI_ID_DEVICE_ORDER=1 (Level Zero numbers them so) and
+//   ZE_FLAT_DEVICE_HIERARCHY=COMPOSITE (an ordinal names a card, not one tile of it). With none selected, it is
+//   the ordinal past the last one (Level Zero drops it, leaving no device).
 QProcessEnvironment workloadEnvironment(const QList<QPair<QString, QString>> &env, const QList<int> &gpus, bool allGpus,
                                         const QHash<int, QString> &uuidsByIndex, const QList<GpuDevice> &devices,
                                         const QProcessEnvironment &base)
@@ -114,6 +128,8 @@ QProcessEnvironment workloadEnvironment(const QList<QPair<QString, QString>> &en
     return result;
 }
 
+// As sudo's env_reset: the language is LANG, LANGUAGE and LC_*. Nothing else of root's (a token, its PATH, LD_*
+// variables, its XDG folders) reaches another user's workload; env= adds what the workload needs.
 QProcessEnvironment loginEnvironment(const UserAccount &account, const QProcessEnvironment &own)
 {
     QProcessEnvironment result;

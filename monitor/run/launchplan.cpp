@@ -2,6 +2,14 @@
 // SPDX-FileCopyrightText: 2026 The idlegpu authors
 #include "run/launchplan.h"
 
+// A workload always runs under idlegpu-reaper (reaper/reaper.cpp): it gets a session of its own, and its whole
+// tree ends when the reaper is told to or when idlegpu dies. With user= naming another user (idlegpu as root),
+// the reaper stays root, the workload drops to that user, and only then enters its working folder (--dir), with
+// that user's permissions. The reaper runs with a small fixed environment of its own (reaperEnvironment()); the
+// workload's reaches it through a file descriptor and is applied only in the workload's exec, and the workload's
+// log file is written by a log writer the reaper forks, as the workload's user (run/workloadlog.h): idlegpu itself
+// never opens a file a user controls.
+
 #include "base/errnotext.h"
 #include "config/securefile.h"
 #include "run/containment.h"
@@ -90,6 +98,10 @@ private:
 
 } // namespace
 
+// The process has its output merged and no standard input (a workload that reads stdin must not hang). The reaper gets
+// reaperEnvironment() and the workload's environment through a memfd (--env-fd). With `log` and a logPath, the reaper's
+// log writer writes the log file, and `log` talks to it (WorkloadLog::expect()); with `logWriterCgroup`, a cgroup v2
+// folder, the writer moves there first, out of the workload's cgroup.
 QProcess *LaunchPlan::makeProcess(QObject *parent, WorkloadLog *log, QString *error,
                                   const QString &logWriterCgroup) const
 {
@@ -132,6 +144,8 @@ QProcess *LaunchPlan::makeProcess(QObject *parent, WorkloadLog *log, QString *er
     return process;
 }
 
+// The reaper ends the tree with SIGKILL config.stopTimeoutSeconds after a SIGTERM, and on its own when idlegpu dies; it
+// sets config.priority in the workload before the exec.
 LaunchPlan LaunchPlan::make(const WorkloadConfig &config, const QList<int> &gpus, bool allGpus,
                             const LaunchContext &context)
 {

@@ -3,14 +3,6 @@
 #pragma once
 // The plan of how one workload is started, worked out before anything runs. The monitor's runs (ProcessRunner) and
 // the settings dialog's test runs both start what a plan says, so a test run is the run it previews.
-//
-// A workload always runs under idlegpu-reaper (reaper/reaper.cpp): it gets a session of its own, and its whole
-// tree ends when the reaper is told to or when idlegpu dies. With user= naming another user (idlegpu as root),
-// the reaper stays root, the workload drops to that user, and only then enters its working folder (--dir), with
-// that user's permissions. The reaper runs with a small fixed environment of its own (reaperEnvironment()); the
-// workload's reaches it through a file descriptor and is applied only in the workload's exec, and the workload's
-// log file is written by a log writer the reaper forks, as the workload's user (run/workloadlog.h): idlegpu itself
-// never opens a file a user controls.
 #include "config/config.h"
 #include "config/useraccount.h"
 #include "model/snapshot.h"
@@ -64,26 +56,20 @@ struct LaunchPlan
     bool ready() const { return problem == Ready; }
     // Returns why it cannot start, as idlegpu's log says it ("command not found: miner-run"); empty when ready.
     QString error() const;
-    // Returns a process set up to start what the plan says, with its output merged and no standard input (a workload
-    // that reads stdin must not hang); the caller connects it and starts it. The reaper gets reaperEnvironment() and
-    // the workload's environment through a memfd (--env-fd). With `log` and a logPath, the reaper's log writer
-    // writes the log file, and `log` talks to it (WorkloadLog::expect()); with `logWriterCgroup`, a cgroup v2
-    // folder, the writer moves there first, out of the workload's cgroup. Returns null and sets *error when the
-    // descriptors for that cannot be made.
+    // Returns a process set up to start what the plan says, for the caller to connect and start. With `log`, the
+    // log writer writes the log file and moves to `logWriterCgroup` when one is given. Returns null and sets *error
+    // when the descriptors for that cannot be made.
     QProcess *makeProcess(QObject *parent, WorkloadLog *log = nullptr, QString *error = nullptr,
                           const QString &logWriterCgroup = QString()) const;
     // Returns the reaper's own environment, whatever the workload's: a fixed PATH and the C locale, nothing inherited.
     static QProcessEnvironment reaperEnvironment();
 
-    // Returns the plan for `config` on `gpus` (allGpus means gpus=ALL, without a selection in the environment). The
-    // reaper ends the tree with SIGKILL config.stopTimeoutSeconds after a SIGTERM, and on its own when idlegpu dies;
-    // it sets config.priority in the workload before the exec.
+    // Returns the plan for `config` on `gpus`; allGpus means gpus=ALL, without a selection in the environment.
     static LaunchPlan make(const WorkloadConfig &config, const QList<int> &gpus, bool allGpus,
                            const LaunchContext &context);
 
-    // Returns argv[0] as the workload would find it: a path (relative to its working folder) when it holds '/', else
-    // looked up in `pathVariable` (the PATH the workload gets; env= may change it). Returns an empty string when it
-    // is not found, and *notExecutable then says whether a file by that name exists but cannot be run.
+    // Returns argv[0] as the workload would find it in its working folder or `pathVariable`; empty when it is not
+    // found, with *notExecutable set when a file by that name exists but cannot be run.
     static QString resolveProgram(const QString &argv0, const QString &workingDir, const QString &pathVariable,
                                   bool *notExecutable = nullptr);
 };

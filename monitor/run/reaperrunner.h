@@ -1,10 +1,9 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // SPDX-FileCopyrightText: 2026 The idlegpu authors
 #pragma once
-// What the runners whose commands run through idlegpu-reaper share (ProcessRunner: the workload itself;
-// ControlCommandRunner: a service's start_cmd and stop_cmd): an Entry per workload with its config, runtime, reaper
-// process and log; the GPUs a LaunchPlan names; the backoff. ReaperRunnerOf below keeps each runner's own kind of
-// entry, and does forget(), runtimes() and stopAll() over them.
+// The base that the runners whose commands run through idlegpu-reaper share: ProcessRunner (the workload itself) and
+// ControlCommandRunner (a service's start_cmd and stop_cmd). It keeps an Entry per workload and the backoff;
+// ReaperRunnerOf below keeps each runner's own kind of entry.
 #include "base/clock.h"
 #include "run/launchplan.h"
 #include "run/workloadlog.h"
@@ -60,7 +59,7 @@ public:
     };
 
 protected:
-    // reaperPath: the idlegpu-reaper executable; empty means defaultReaperPath().
+    // `reaperPath` is the idlegpu-reaper executable; empty means defaultReaperPath().
     ReaperRunner(const Clock *clock, const QString &reaperPath, QObject *parent);
 
     // Returns what the plans of this runner's commands start from.
@@ -79,10 +78,10 @@ protected:
     // Reports the failure in `message` (to the log where it is open, then with the last output as a warning) and emits
     // runtimeChanged() and workloadFailed().
     void reportFailure(Entry &entry, QString message);
-    // As the runner goes: a reaper still running gets SIGTERM (no waiting) and ends its tree itself; its QProcess
-    // deletes itself when it exits. ~QProcess would SIGKILL the reaper and wait, orphaning the tree.
+    // Lets a reaper go as the runner goes: a reaper still running gets SIGTERM (no waiting) and ends its tree itself;
+    // its QProcess deletes itself when it exits. ~QProcess would SIGKILL the reaper and wait, orphaning the tree.
     void letReaperEndTree(Entry &entry);
-    // forget() keeps `entry`, for `why`.
+    // Reports that forget() keeps `entry`, for `why`.
     static void warnNotForgetting(const Entry &entry, const QString &why);
 
     const Clock *m_clock;
@@ -107,7 +106,8 @@ public:
             ids.append(id);
         for (const QString &id : std::as_const(ids))
             stopForAll(id, reason);
-        // From the event loop, even when nothing ran: the caller connects to allStopped() after calling.
+        // Emits allStopped() from the event loop, even when nothing ran: the caller connects to allStopped() after
+        // calling.
         QMetaObject::invokeMethod(this, [this] { maybeEmitAllStopped(); }, Qt::QueuedConnection);
     }
     void forget(const QString &id) override
@@ -137,13 +137,13 @@ protected:
             letReaperEndTree(*entry);
     }
 
-    // The entry of workload `id`; null when the runner does not know it.
+    // Returns the entry of workload `id`; null when the runner does not know it.
     RunnerEntry *entryOf(const QString &id) const
     {
         const auto found = m_entries.find(id);
         return found != m_entries.end() ? found->second.get() : nullptr;
     }
-    // The entry of workload `id`, made (with `made` called on it) when the runner does not know it yet.
+    // Returns the entry of workload `id`, made (with `made` called on it) when the runner does not know it yet.
     template <typename Made>
     RunnerEntry &entryFor(const QString &id, Made made)
     {
@@ -155,7 +155,7 @@ protected:
         }
         return *entry;
     }
-    // After stopAll(): emits allStopped() once no entry is stopPending().
+    // Emits allStopped(), after stopAll(), once no entry is stopPending().
     void maybeEmitAllStopped()
     {
         if (!m_stoppingAll)
@@ -171,11 +171,11 @@ protected:
     std::map<QString, std::unique_ptr<RunnerEntry>> m_entries; // by workload id
 
 private:
-    // Why forget() keeps `entry` ("it still runs"); empty when it may go.
+    // Returns why forget() keeps `entry` ("it still runs"); empty when it may go.
     virtual QString whyKept(const RunnerEntry &entry) const = 0;
-    // stopAll() is not done while this holds for an entry.
+    // Returns whether the entry's stop is pending; stopAll() is not done while one is.
     virtual bool stopPending(const RunnerEntry &entry) const = 0;
-    // How stopAll() stops one workload.
+    // Stops one workload for stopAll().
     virtual void stopForAll(const QString &id, const QString &reason) { stop(id, reason); }
 
     bool m_stoppingAll = false; // from stopAll() until allStopped()

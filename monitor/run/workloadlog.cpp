@@ -2,6 +2,20 @@
 // SPDX-FileCopyrightText: 2026 The idlegpu authors
 #include "run/workloadlog.h"
 
+// No thread of idlegpu writes, reads or stats the file: a file a user names may sit on her FUSE mount, whose daemon can
+// leave a write unanswered, and the writer then sleeps in the kernel where not even SIGKILL reaches it. The file
+// belongs to a log writer that idlegpu-reaper forks for the run (reaper/logwriter.h), which runs as the workload's
+// user (root, for a workload without user=) and:
+//  - opens the file as that user: appended to (the log outlives runs), created owner-only (output may hold wallet
+//    addresses or tokens), never through a link, never a FIFO or a device but /dev/null and /dev/full;
+//  - takes the workload's output from a pipe, straight from the workload, and passes it on to the reaper's output
+//    (which the runner reads, for the last lines it shows) and into the file;
+//  - takes idlegpu's own lines from this class, over a socket (run/logprotocol.h), and appends each stamped, on a
+//    line of its own, never in the middle of a line of the workload's.
+// idlegpu writes only into that socket, never waiting: a line that does not fit (the writer takes nothing, stuck on
+// its file) is dropped, and the first drop is said in idlegpu's own log. What the writer says back (the file is
+// open, refused, a write failed; from the reaper: the writer is stuck and left behind) is read when it comes.
+
 #include "base/errnotext.h"
 #include "base/logging.h"
 #include "base/printablename.h"

@@ -1,20 +1,9 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // SPDX-FileCopyrightText: 2026 The idlegpu authors
 #pragma once
-// idlegpu's side of a workload's log= file while something of it runs (its process, a control command). No thread of
-// idlegpu writes, reads or stats the file: a file a user names may sit on her FUSE mount, whose daemon can leave a
-// write unanswered, and the writer then sleeps in the kernel where not even SIGKILL reaches it. The file belongs to a
-// log writer that idlegpu-reaper forks for the run (reaper/logwriter.h), which runs as the workload's user (root,
-// for a workload without user=) and:
-//  - opens the file as that user: appended to (the log outlives runs), created owner-only (output may hold wallet
-//    addresses or tokens), never through a link, never a FIFO or a device but /dev/null and /dev/full;
-//  - takes the workload's output from a pipe, straight from the workload, and passes it on to the reaper's output
-//    (which the runner reads as before, for the last lines it shows) and into the file;
-//  - takes idlegpu's own lines from this class, over a socket (run/logprotocol.h), and appends each stamped, on a
-//    line of its own, never in the middle of a line of the workload's.
-// idlegpu writes only into that socket, never waiting: a line that does not fit (the writer takes nothing, stuck on
-// its file) is dropped, and the first drop is said in idlegpu's own log. What the writer says back (the file is
-// open, refused, a write failed; from the reaper: the writer is stuck and left behind) is read when it comes.
+// idlegpu's side of a workload's log= file while something of it runs: the socket to the run's log writer
+// (reaper/logwriter.h), which alone opens and writes the file, as the workload's user. No thread of idlegpu writes,
+// reads or stats the file, and a line is dropped, never waited for, when the writer takes nothing.
 #include "config/securefile.h"
 
 #include <QByteArray>

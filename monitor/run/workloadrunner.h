@@ -1,9 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // SPDX-FileCopyrightText: 2026 The idlegpu authors
 #pragma once
-// The runner behind an interface, so that the monitor's tests can use a fake. The real one is a RunnerRouter
-// (slurm/runnerrouter.h) that hands each workload to the runner of its kind: ProcessRunner runs processes,
-// ControlCommandRunner a service's start_cmd and stop_cmd, SlurmLender releases and holds GPUs in a Slurm queue.
+// The interface of the runners, which the monitor's tests fake. The real one is a RunnerRouter (slurm/runnerrouter.h)
+// over ProcessRunner, ControlCommandRunner and SlurmLender.
 #include "config/config.h"
 #include "model/snapshot.h"
 #include "model/workloadruntime.h"
@@ -35,13 +34,11 @@ public:
     // Sets the UUID of each GPU by index, when a backend (NVML) knows them; later starts name GPUs by UUID in
     // CUDA_VISIBLE_DEVICES. Runners that start no processes ignore it.
     virtual void setGpuUuids(const QHash<int, QString> &uuidsByIndex) { Q_UNUSED(uuidsByIndex) }
-    // Sets the GPUs present (vendor, PCI slot, AMD unique_id); later starts select AMD and Intel GPUs through the
-    // variables their stacks read (workloadEnvironment() in run/gpuenvironment.h); SlurmLender takes the NVIDIA
-    // GPUs' order from it.
+    // Sets the GPUs present, by which later starts select AMD and Intel GPUs (workloadEnvironment()) and SlurmLender
+    // orders the NVIDIA ones.
     virtual void setGpuDevices(const QList<GpuDevice> &devices) { Q_UNUSED(devices) }
-    // Sets the workloads of the configuration in force, at each config applied (before the decision that follows),
-    // so that a runner that must bring something it controls into a known state sees its workloads here first.
-    // Runners that only act on start() and stop() ignore it.
+    // Sets the workloads of the configuration in force, before the decision that follows each config applied, so that
+    // a runner can bring what it controls into a known state.
     virtual void setWorkloads(const QList<WorkloadConfig> &workloads) { Q_UNUSED(workloads) }
 
     bool anyRunning() const

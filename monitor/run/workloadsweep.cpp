@@ -2,6 +2,19 @@
 // SPDX-FileCopyrightText: 2026 The idlegpu authors
 #include "run/workloadsweep.h"
 
+// The reaper ends the workload's tree itself whenever it can, so a sweep finds nothing after a normal exit, but a
+// reaper killed by SIGKILL leaves the whole tree running. idlegpu, a child subreaper (run/containment.h), then holds
+// it:
+//  - every process in the workload's session or process group (both are the dead reaper's pid);
+//  - every descendant of those (a child that called setsid stays a child);
+//  - idlegpu's own children outside its session that are no idlegpu-reaper and started after this one, when the
+//    workload has no cgroup and the reaper left its session's processes behind: the reaper's adopted orphans
+//    (double forks that left the session), re-parented to idlegpu at its death;
+//  - every process in the workload's cgroup, where it has one: that alone catches whatever escaped both.
+// Each gets SIGTERM (and SIGCONT) once, SIGKILL after the grace; the sweep rescans on a timer (never blocking the
+// event loop) until none is alive, reaping those that became idlegpu's zombies by their pid alone (waitid(P_PID),
+// never waitpid(-1): QProcess reaps its own children through their pidfds).
+
 #include "holders/procstatfile.h"
 #include "run/containment.h"
 

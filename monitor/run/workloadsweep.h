@@ -2,18 +2,8 @@
 // SPDX-FileCopyrightText: 2026 The idlegpu authors
 #pragma once
 // The sweep that ends what a workload left when its idlegpu-reaper is gone (killed by a user or the OOM killer,
-// crashed): the reaper
-// ends the workload's tree itself whenever it can, so a sweep finds nothing after a normal exit, but a reaper killed
-// by SIGKILL leaves the whole tree running. idlegpu, a child subreaper (run/containment.h), then holds it:
-//  - every process in the workload's session or process group (both are the dead reaper's pid);
-//  - every descendant of those (a child that called setsid stays a child);
-//  - idlegpu's own children outside its session that are no idlegpu-reaper and started after this one, when the
-//    workload has no cgroup and the reaper left its session's processes behind: the reaper's adopted orphans
-//    (double forks that left the session), re-parented to idlegpu at its death;
-//  - every process in the workload's cgroup, where it has one: that alone catches whatever escaped both.
-// Each gets SIGTERM (and SIGCONT) once, SIGKILL after the grace; the sweep rescans on a timer (never blocking the
-// event loop) until none is alive, reaping those that became idlegpu's zombies by their pid alone (waitid(P_PID),
-// never waitpid(-1): QProcess reaps its own children through their pidfds).
+// crashed). It finds the workload's processes by session, descent and cgroup, sends each SIGTERM and then SIGKILL after
+// the grace, and rescans on a timer until none is alive; workloadsweep.cpp says which processes it takes.
 #include <QElapsedTimer>
 #include <QObject>
 #include <QString>
@@ -24,7 +14,7 @@
 #include <set>
 #include <utility>
 
-// The sweep that ends what a workload left after its reaper died, as described above.
+// The sweep of one workload whose reaper died.
 class WorkloadSweep : public QObject
 {
     Q_OBJECT

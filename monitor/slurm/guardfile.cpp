@@ -2,6 +2,17 @@
 // SPDX-FileCopyrightText: 2026 The idlegpu authors
 #include "slurm/guardfile.h"
 
+// Slurm's Prolog and HealthCheckProgram read the guard file without reading idlegpu's config, so it carries the hold
+// partition, SLURM_CONF (the health check gets none from slurmd) and, per GPU, the processes idlegpu saw and did not
+// count. The prolog so judges a GPU as the monitor does: it refuses a job on a GPU idlegpu holds, or where a process
+// holds the node that idlegpu did not account for (one that appeared since), and drains the node only when idlegpu is
+// not there to judge.
+//
+// idlegpu is "running and current" on a node when the file is root's, a regular file nobody else may write, parses,
+// names that node, was not marked stopped, was written less than kCurrentForMs ago, and its pid is alive with the start
+// time written. Anything else (a link, another owner's file, garbage, a dead or reused pid) is a reason to refuse the
+// node's jobs.
+
 #include "base/errnotext.h"
 #include "base/logging.h"
 #include "base/printablename.h"
@@ -74,6 +85,9 @@ QString fileName(const QString &node)
     return QStringLiteral("slurm-%1.guard").arg(node);
 }
 
+// A GPU is lent while its lending workload ([slurm], Config::slurmWorkloadId) runs and `decision` has it running there;
+// uncounted are the holders `decision` saw there and left out (GpuStatus::ignoredHolders, openOnlyHolders) that have a
+// known start time.
 QList<GuardGpu> gpusOfDecision(const QList<GpuDevice> &devices, const Decision &decision,
                                const QHash<QString, WorkloadRuntime> &runtimes)
 {
@@ -108,6 +122,9 @@ QList<GuardGpu> gpusOfDecision(const QList<GpuDevice> &devices, const Decision &
     return gpus;
 }
 
+// A drain reason is a field of `scontrol show node`'s line. A space becomes \x20 and `=` becomes \x3d, so that the text
+// cannot end the reason and add a field of its own (`p Reason=x`, `x State=IDLE`); printableName is applied unless the
+// text went through it already.
 QString reasonText(const QString &userText)
 {
     // A process's comm went through printableName() as it was read: escaped once, not twice.
@@ -147,6 +164,7 @@ QByteArray toJson(const Heartbeat &heartbeat)
     return QJsonDocument(object).toJson(QJsonDocument::Indented);
 }
 
+// Not a heartbeat: not JSON, a field missing or of another type, a relative device path, too many GPUs.
 std::optional<Heartbeat> parse(const QByteArray &text, QString *error)
 {
     const auto fail = [error](const QString &why) -> std::optional<Heartbeat> {
@@ -218,6 +236,7 @@ std::optional<Heartbeat> parse(const QByteArray &text, QString *error)
     return heartbeat;
 }
 
+// The folder is opened with SecureFile::openTrustedFolder, and the file once with O_NOFOLLOW and checked on that fd.
 ReadResult read(const QString &folder, const QString &node, uid_t owner)
 {
     ReadResult result;
@@ -317,6 +336,11 @@ QString notRunningReason(const ReadResult &result, const QString &node, const QS
     return QString();
 }
 
+// The hold partition is the heartbeat's, else `defaultPartition` when there is no trusted heartbeat. Drain when idlegpu
+// is not running and current, or when a GPU the job got is not one the heartbeat names. Refuse when idlegpu holds a GPU
+// the job got ("idlegpu: GPU 1 of ws2 is held for its owner"), or when a process has its device node open that is
+// neither the job's nor a Slurm job's nor one the heartbeat lists as uncounted there with the same start time
+// ("idlegpu: GPU 1 of ws2 is in use by pid 977 (python3)").
 PrologVerdict prologVerdict(const ReadResult &result, const PrologJob &job, const QString &node,
                             const QString &procRoot, qint64 nowMs, const QString &defaultPartition)
 {

@@ -1,24 +1,9 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // SPDX-FileCopyrightText: 2026 The idlegpu authors
 #pragma once
-// idlegpu's heartbeat for Slurm's own fail-closed hooks ("the guard file"): idlegpu in Slurm mode writes
-// <root runtime folder>/slurm-<node>.guard every second and whenever its verdict on a GPU changes, from the monitor's
-// thread (a hung monitor stops it), once before its first Slurm command and once more, marked stopped, at a clean
-// exit. Slurm's Prolog and HealthCheckProgram (idlegpu --slurm-prolog / --slurm-health) read it without reading
-// idlegpu's config: it names the process (pid and start time, so that a reused pid is not taken for it), the node, the
-// hold partition, SLURM_CONF (the health check gets none from slurmd) and the GPUs in gres.conf's order with their
-// device nodes and idlegpu's verdict on each: lent to the lab or held, and the processes it saw there and did not
-// count (an ignored program, a graphics client under busy_when = auto, a workload's own), each by pid and start time.
-// The prolog so judges a GPU as the monitor does, without the monitor's config: it refuses a job on a GPU idlegpu
-// holds, or where a process holds the node that idlegpu did not account for (one that appeared since), and drains
-// the node only when idlegpu is not there to judge.
-//
-// idlegpu is "running and current" on a node when the file is root's, a regular file nobody else may write, parses,
-// names that node, was not marked stopped, was written less than kCurrentForMs ago, and its pid is alive with the
-// start time written. Anything else, a link, another owner's file, garbage, a dead or reused pid, is a reason to
-// refuse the node's jobs, said in words that start with kReasonPrefix (Slurm's drain reason).
-//
-// Pure but for read(), GuardFile::write() and the process reads of the verdicts, which take the folder, the proc root
+// The guard file, idlegpu's heartbeat for Slurm's prolog and health check, which names idlegpu's process, the node and
+// its verdict on each GPU. docs/files.md ("The heartbeat for Slurm") describes when it is written and what it holds.
+// The functions are pure but for read(), GuardFile::write() and the process reads, which take the folder, the proc root
 // and the clock, so that tests need no root and no Slurm.
 #include "holders/holderscanner.h"
 #include "model/decision.h"
@@ -60,11 +45,9 @@ struct GuardGpu
 {
     int index = -1; // idlegpu's GPU index, the N of nvidiaN
     QString path;   // its device node
-    // idlegpu's verdict: lent to the lab (its hold released, no process it counts there). False: held for the owner,
-    // or being held, or not yet lent.
+    // Whether the GPU is lent to the lab: its hold released and no process idlegpu counts there.
     bool lent = false;
-    // The processes holding the node that idlegpu saw and did not count: ignore_programs, service_programs, a
-    // workload's own, a graphics client busy_when lets be, a Slurm job.
+    // The processes holding the node that idlegpu saw and did not count (an ignored program, a Slurm job, ...).
     QList<ProcessId> uncounted;
     bool operator==(const GuardGpu &) const = default;
 };
@@ -86,21 +69,17 @@ struct Heartbeat
 
 // Returns the guard file's name for a node: "slurm-ws0.guard".
 QString fileName(const QString &node);
-// Returns the NVIDIA GPUs of `devices` as the heartbeat lists them, in gres.conf's order (by index), with the monitor's
-// verdict on each: lent while its lending workload ([slurm], Config::slurmWorkloadId) runs and `decision` has it
-// running there; uncounted, the holders `decision` saw there and left out (GpuStatus::ignoredHolders, openOnlyHolders)
-// that have a known start time. Without a decision for a GPU (none made yet): held, nothing uncounted.
+// Returns the NVIDIA GPUs of `devices` in gres.conf's order with the monitor's verdict on each, taken from `decision`
+// and the lending workload's runtime. A GPU without a decision yet is held, with nothing uncounted.
 QList<GuardGpu> gpusOfDecision(const QList<GpuDevice> &devices, const Decision &decision,
                                const QHash<QString, WorkloadRuntime> &runtimes);
 
-// User text (a process's comm) as it may stand in a drain reason, a field of `scontrol show node`'s line: printable
-// (printableName, unless it went through it already) with a space as \x20 and `=` as \x3d, so that it cannot end
-// the reason and add a field of its own (`p Reason=x`, `x State=IDLE`); cut to 64 characters.
+// Returns user text (a process's comm) made safe for a drain reason: printable, without a space or `=`, at most 64
+// characters.
 QString reasonText(const QString &userText);
 
 QByteArray toJson(const Heartbeat &heartbeat);
-// Parses a heartbeat; returns nullopt with *error set when `text` is not one: not JSON, a field missing or of another
-// type, a relative device path, too many GPUs. It never trusts a size or a count it reads.
+// Parses a heartbeat; returns nullopt with *error set when `text` is not one. It trusts no size or count it reads.
 std::optional<Heartbeat> parse(const QByteArray &text, QString *error);
 
 // The result of reading a guard file: the heartbeat, or why there is none.
@@ -108,21 +87,17 @@ struct ReadResult
 {
     QString path;                       // <folder>/slurm-<node>.guard
     std::optional<Heartbeat> heartbeat; // set when the file is trusted and parses
-    // Why it cannot be used, when it cannot: "no /run/idlegpu/slurm-ws0.guard", "... is not root's (uid 1000)".
-    QString problem;
-    // The file exists but is not to be trusted (a link, another owner's, writable by others, not a regular file):
-    // nothing in it is used, the hold partition neither.
+    QString problem; // why it cannot be used: "no /run/idlegpu/slurm-ws0.guard", "... is not root's (uid 1000)"
+    // Whether the file exists but is not to be trusted; then nothing in it is used, the hold partition neither.
     bool untrusted = false;
 };
 
-// Reads <folder>/slurm-<node>.guard as idlegpu's only when the folder is trusted (SecureFile::openTrustedFolder) and
-// the file, opened once with O_NOFOLLOW and checked on that fd, is a regular file owned by `owner` (root; tests give
-// their own uid), writable by nobody else, at most kMaxFileBytes.
+// Reads <folder>/slurm-<node>.guard when the folder is trusted and the file is a regular file of `owner` (root; tests
+// give their own uid) that nobody else may write, at most kMaxFileBytes.
 ReadResult read(const QString &folder, const QString &node, uid_t owner);
 
-// Returns why idlegpu is not running and current on `node` by `result`, as a drain reason ("idlegpu: not running on
-// ws3 (pid 4242 is gone)", "idlegpu: hangs on ws3 (no heartbeat for 7 s)"); empty when it is. `nowMs` is
-// CLOCK_MONOTONIC.
+// Returns why idlegpu is not running and current on `node`, as a drain reason ("idlegpu: hangs on ws3 (no heartbeat
+// for 7 s)"); empty when it is. `nowMs` is CLOCK_MONOTONIC.
 QString notRunningReason(const ReadResult &result, const QString &node, const QString &procRoot, qint64 nowMs);
 
 // The job a Prolog is asked about (slurmd's environment).
@@ -147,17 +122,12 @@ struct PrologVerdict
     bool operator==(const PrologVerdict &) const = default;
 };
 
-// The Prolog's verdict on `job` on `node`. Jobs of the hold partition (the heartbeat's, else `defaultPartition` when
-// there is no trusted heartbeat) run. The others: Drain when idlegpu is not running and current, or when a GPU they got
-// is not one the heartbeat names; Refuse when idlegpu holds a GPU they got ("idlegpu: GPU 1 of ws2 is held for its
-// owner"), or when a process has its device node open that is neither the job's nor a Slurm job's nor one the heartbeat
-// lists as uncounted there with the same start time ("idlegpu: GPU 1 of ws2 is in use by pid 977 (python3)");
-// else Run. `procRoot`: where the processes are looked for, as the monitor's scan does.
+// Returns the Prolog's verdict on `job` on `node`: Run for the hold partition's jobs, Drain when idlegpu cannot guard a
+// GPU of the job, Refuse when one is held or in use. `procRoot` is where processes are looked for.
 PrologVerdict prologVerdict(const ReadResult &result, const PrologJob &job, const QString &node,
                             const QString &procRoot, qint64 nowMs, const QString &defaultPartition);
 
-// Writes the heartbeat into a folder, as root's 0644 in one rename (SecureFile::replaceFileAt). A failure is logged
-// once, and again once it has been written since.
+// The writer of the heartbeat into a folder, as root's 0644 in one rename. It logs a failure once until a write works.
 class GuardFile
 {
 public:

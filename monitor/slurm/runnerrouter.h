@@ -1,10 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // SPDX-FileCopyrightText: 2026 The idlegpu authors
 #pragma once
-// The runner the Monitor gets: one WorkloadRunner per WorkloadKind behind it, each workload handed to the runner of
-// its kind (WorkloadConfig::kind()). The Monitor sees one runner: runtimes() merges theirs, their signals are its
-// signals, stopAll() stops them all and allStopped() comes once every one has stopped. A new way of carrying out a
-// workload is a runner registered for a new kind (addRunner), nothing more.
+// The runner that the Monitor gets, which hands each workload to the runner of its WorkloadKind and acts as one runner
+// over them all. A new way of carrying out a workload is a runner registered for a new kind (addRunner).
 #include "base/clock.h"
 #include "run/workloadrunner.h"
 
@@ -50,8 +48,7 @@ private:
     bool m_stoppingAll = false;
 };
 
-// Returns the runner that idlegpu's modes give the Monitor: a router with every kind's runner registered
-// (ProcessRunner for cmd=, ControlCommandRunner for start_cmd=/stop_cmd=, SlurmLender for the GPUs that [slurm]
-// lends). `reaperPath` is as for ProcessRunner; empty means its default.
+// Returns the router with every kind's runner registered, as idlegpu's modes give it the Monitor. `reaperPath` is as
+// for ProcessRunner; empty means its default.
 std::unique_ptr<RunnerRouter> makeWorkloadRunner(const Clock *clock = SystemClock::instance(),
                                                  const QString &reaperPath = QString());

@@ -29,6 +29,9 @@ QStringList holdArguments(const SlurmConfig &slurm, int gpu)
             holdJobName(gpu)};
 }
 
+// The filters narrow the ids to root's jobs named holdJobName(gpu) in the hold partition, on this node too where every
+// one runs (a pending job has no node and would not pass). scancel cancels an id it is given only when that job passes
+// every filter (Slurm 22.05, tried).
 QStringList cancelArguments(const SlurmConfig &slurm, int gpu, const QList<Job> &holds)
 {
     QStringList arguments = {QStringLiteral("--user=root"), QStringLiteral("--partition=") + slurm.partition,

@@ -14,14 +14,11 @@
 // The Slurm commands, their parsers and the configuration lines, all pure.
 namespace Slurm {
 
-// Returns the arguments of the hold of GPU N, `salloc --no-shell -p owner -w NODE --gres=gpu:gpuN:1 -c 1
-// -J idlegpu-hold-gpuN`: a job of the owner partition on GPU N's GRES type, which preempts (requeues) the lab's job
-// there. With --no-shell the allocation stays after salloc has exited, until it is cancelled.
+// Returns the arguments of the hold of GPU N, `salloc --no-shell -p owner -w NODE --gres=gpu:gpuN:1 -c 1 -J
+// idlegpu-hold-gpuN`, a job of the owner partition that preempts the lab's job there and stays until cancelled.
 QStringList holdArguments(const SlurmConfig &slurm, int gpu);
-// Returns the scancel arguments for idlegpu's hold jobs `holds` of GPU `gpu`: their ids, and every filter that narrows
-// them to root's jobs named holdJobName(gpu) in the hold partition (on this node too, where every one runs; a pending
-// job has no node and would not pass). scancel cancels an id it is given only when that job passes every filter (Slurm
-// 22.05, tried), so an id that is not such a hold is left alone. Without holds, it cancels every such job on this node.
+// Returns the scancel arguments for idlegpu's hold jobs `holds` of GPU `gpu`: their ids, narrowed by every filter that
+// a hold passes, so that an id that is no hold is left alone. Without holds, it cancels every hold of `gpu` here.
 QStringList cancelArguments(const SlurmConfig &slurm, int gpu, const QList<Job> &holds);
 // Returns the arguments of `squeue --all --json`, which lists every job (parseJobsJson()) with its GRES index on each
 // node.

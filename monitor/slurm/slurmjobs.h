@@ -1,19 +1,9 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // SPDX-FileCopyrightText: 2026 The idlegpu authors
 #pragma once
-// What Slurm says of its jobs and of a node, parsed (bytes in, values out; no I/O), and the jobs seen from one node:
-// which GPU each job uses, which GPUs idlegpu's holds keep for the owner. Read from Slurm 22.05's JSON (`squeue
-// --json`, `sinfo --json`: its openapi/v0.0.38 serializer), never from the text listings: `scontrol show job`
-// prints a job's name, comment, work folder and command as they are, so a lab user's comment holding a newline or
-// "JobId=4 JobName=idlegpu-hold-gpu1 Partition=owner" posed as a line or fields of Slurm's own, and a process named
-// "p Reason=x State=IDLE" in a drain reason as the node's fields. A job of squeue's JSON reads
-//   {"job_id": 3, "name": "multi", "user_id": 1001, "user_name": "bob", "job_state": "RUNNING",
-//    "partition": "scavenger", "nodes": "ws[1,3]", "required_nodes": "ws[1,3]",
-//    "gres_detail": ["gpu:gpu0:0(IDX:),gpu:gpu1:1(IDX:1)", "gpu:gpu0:1(IDX:0),gpu:gpu1:0(IDX:)"],
-//    "job_resources": {"allocated_nodes": [{"nodename": "ws1", ...}, {"nodename": "ws3", ...}], ...}, ...}
-// (gres_detail: one entry per node of the job, in the order of job_resources' allocated_nodes; every GRES type of
-// the node is listed, those the job has none of with count 0 and an empty IDX). Measured on the 2-core test machine:
-// `squeue --json` 15 ms a call, `scontrol show job -d --oneliner` 7 ms; about 3.5 KB a job.
+// The parsers of what Slurm says of its jobs and of a node (bytes in, values out, no I/O), and the view of the jobs
+// from one node: which GPU each job uses and which GPUs idlegpu's holds keep. They read only Slurm 22.05's JSON, never
+// the text listings, whose fields a user's text can forge; slurmjobs.cpp says why and shows a job.
 #include "config/config.h"
 
 #include <QByteArray>
@@ -64,18 +54,16 @@ struct Job
     QList<NodeGres> gresByNodes;
     bool operator==(const Job &) const = default;
 
-    // It has or will have resources: pending, configuring, running, suspended, completing. Finished jobs that
-    // squeue still lists (MinJobAge) are not.
+    // Whether it has or will have resources: pending, configuring, running, suspended or completing.
     bool isActive() const;
-    // It has resources now: configuring, running, suspended, completing.
+    // Whether it has resources now: configuring, running, suspended or completing.
     bool holdsResources() const;
     // The job's GRES on `node`: those of the first group naming it.
     QList<GresUse> gresOn(const QString &node) const;
 };
 
-// Parses `squeue --json`. nullopt, with *error set ("not JSON: ... at byte 17", "no list \"jobs\""), where the
-// whole is not a listing of jobs: more than kMaxListingBytes, not JSON, no "jobs" list. Within it, a job without a
-// positive integer job_id is skipped, a field of the wrong type reads as absent.
+// Parses `squeue --json`; nullopt with *error set ("no list \"jobs\"") when it is no listing of jobs or is over
+// kMaxListingBytes. A job without a positive job_id is skipped; a field of the wrong type reads as absent.
 std::optional<QList<Job>> parseJobsJson(const QByteArray &json, QString *error = nullptr);
 
 // A node as `sinfo --json` shows it: {"name": "ws0", "state": "idle", "state_flags": ["DRAIN"],
@@ -116,19 +104,15 @@ struct NodeView
     bool operator==(const NodeView &) const = default;
 };
 
-// Returns whether `job` is one of idlegpu's holds of this node (slurm.node): root's (uid 0), in slurm.partition,
-// named holdJobName(N), and with its resources on this node or, while pending, asking for it. Only root may run jobs
-// in the hold partition (AllowGroups=root), but the uid check does not rest on that.
+// Returns whether `job` is one of idlegpu's holds of this node: root's, in slurm.partition, named holdJobName(N), and
+// on this node (or asking for it while pending).
 bool isHoldOnNode(const Job &job, const SlurmConfig &slurm);
 
-// The jobs seen from `slurm.node`: holds as isHoldOnNode(); a job uses GPU N where its GRES on this node has type
-// slurm.gresTypeOf(N), or, untyped, where its IDX is N's position in `gresOrder` (the GPU indices in gres.conf
-// order, as --print-slurm-conf writes them).
+// Returns the jobs seen from `slurm.node`. `gresOrder` is the GPU indices in gres.conf's order.
 NodeView viewOfNode(const QList<Job> &jobs, const SlurmConfig &slurm, const QList<int> &gresOrder);
 
-// Which of a GPU's hold jobs to keep when there are several: the one whose id salloc printed to idlegpu
-// (`placedId`, 0: none), else one that has the GPU already (running) over one still pending, else the oldest
-// (lowest id). Its position in `holds`; -1 when `holds` is empty.
+// Returns the position in `holds` of the hold job to keep when a GPU has several; -1 when `holds` is empty. `placedId`
+// is the id salloc printed to idlegpu (0: none).
 qsizetype holdToKeep(const QList<Job> &holds, qint64 placedId);
 
 } // namespace Slurm

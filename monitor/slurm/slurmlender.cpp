@@ -2,6 +2,21 @@
 // SPDX-FileCopyrightText: 2026 The idlegpu authors
 #include "slurm/slurmlender.h"
 
+// Every command runs through QProcess, asynchronously, under a timeout (Slurm's clients hang for seconds while
+// slurmctld is down), one at a time per GPU; a failed one is retried with a backoff and its reason shown
+// (WorkloadRuntime::unreachable). Holds are idempotent: a listing of the jobs (squeue --json, slurm/slurmjobs.h)
+// comes before the first command, so an existing hold job (from an earlier run) counts as held and duplicates are
+// cancelled, all but the one salloc gave this run (Slurm::holdToKeep()); the listing is read again every kRefreshMs
+// to converge on what is wanted (a hold cancelled by hand is placed again) and to name the lab's jobs on each GPU. A
+// hold is root's job of the hold partition with the hold's name on this node, as Slurm's JSON says, never text a
+// lab user wrote; a release or a duplicate is cancelled by its id and every filter that narrows it to such a job
+// (Slurm::cancelArguments()). The listing reads the node's state too (sinfo --json): a node drained with a reason of
+// idlegpu's own ("idlegpu: not running on ws3 ..." by its prolog or health check, slurm/guardfile.h) is resumed
+// before any hold; a drain of anyone else's is left alone. A listing over Slurm::kMaxListingBytes, or one that is no
+// JSON, counts as Slurm unreachable; it is parsed on a pool thread, not the monitor's (1,000 jobs take 32 ms,
+// bench_slurmlisting). A GPU is held until the policy lends it: from the first workloads given, and
+// again by stopAll(), which emits allStopped() once every hold is placed or has failed.
+
 #include "base/logging.h"
 #include "base/printablename.h"
 #include "slurm/guardfile.h"
@@ -664,6 +679,8 @@ void SlurmLender::setGpuDevices(const QList<GpuDevice> &devices)
     m_gresOrder = gresOrderOf(devices);
 }
 
+// A command fails when it cannot be run, times out, writes more than `maxOutputBytes` (it is then killed) or exits with
+// an error.
 std::optional<QByteArray> SlurmLender::runOnce(const QString &program, const QStringList &arguments, int timeoutMs,
                                                QString *error, const std::optional<QProcessEnvironment> &environment,
                                                qsizetype maxOutputBytes)
@@ -732,6 +749,8 @@ std::optional<Slurm::NodeView> SlurmLender::listOnce(const SlurmConfig &slurm, c
     return Slurm::viewOfNode(*jobs, slurm, gresOrder);
 }
 
+// A workload is held (stopped), else lent (running) with the lab's jobs on the GPU, or unreachable, with the reason,
+// when Slurm cannot be asked. `devices` are in gres.conf's order.
 QHash<QString, WorkloadRuntime> SlurmLender::lookOnce(const Config &config, const QList<GpuDevice> &devices,
                                                       const SlurmCommands &commands)
 {

@@ -5,21 +5,7 @@
 // start one is to release the GPU's hold (the lab's jobs may land there), to stop it is to place the hold (the
 // owner partition's job on the GPU's GRES type preempts the lab's job there: SIGTERM, requeued). The policy decides
 // as for any workload; this runner only talks to Slurm.
-//
-// Every command runs through QProcess, asynchronously, under a timeout (Slurm's clients hang for seconds while
-// slurmctld is down), one at a time per GPU; a failed one is retried with a backoff and its reason shown
-// (WorkloadRuntime::unreachable). Holds are idempotent: a listing of the jobs (squeue --json, slurm/slurmjobs.h)
-// comes before the first command, so an existing hold job (from an earlier run) counts as held and duplicates are
-// cancelled, all but the one salloc gave this run (Slurm::holdToKeep()); the listing is read again every kRefreshMs
-// to converge on what is wanted (a hold cancelled by hand is placed again) and to name the lab's jobs on each GPU. A
-// hold is root's job of the hold partition with the hold's name on this node, as Slurm's JSON says, never text a
-// lab user wrote; a release or a duplicate is cancelled by its id and every filter that narrows it to such a job
-// (Slurm::cancelArguments()). The listing reads the node's state too (sinfo --json): a node drained with a reason of
-// idlegpu's own ("idlegpu: not running on ws3 ..." by its prolog or health check, slurm/guardfile.h) is resumed
-// before any hold; a drain of anyone else's is left alone. A listing over Slurm::kMaxListingBytes, or one that is no
-// JSON, counts as Slurm unreachable; it is parsed on a pool thread, not the monitor's (1,000 jobs take 32 ms,
-// bench_slurmlisting). A GPU is held until the policy lends it: from the first workloads given, and
-// again by stopAll(), which emits allStopped() once every hold is placed or has failed.
+// slurmlender.cpp says how it talks to Slurm: one command at a time per GPU, idempotent holds, a listing to converge.
 #include "base/clock.h"
 #include "run/workloadrunner.h"
 #include "slurm/slurmjobs.h"
@@ -80,17 +66,13 @@ public:
     // The time after which stopAll() gives up waiting for holds.
     static constexpr int kStopAllTimeoutMs = 20'000;
 
-    // Returns, for a one-shot look (--status), the runtimes of `config`'s lending workloads as one listing of Slurm's
-    // jobs shows them: held (stopped), else lent (running) with the lab's jobs on the GPU, or unreachable, with the
-    // reason, when Slurm cannot be asked. `devices` are the GPUs present (gres.conf's order). It blocks for at most
-    // the commands' timeout, so it is not for the monitor's thread.
+    // Returns, for --status, the runtimes of `config`'s lending workloads as one listing of Slurm's jobs shows them.
+    // `devices` are the GPUs present. It blocks up to the commands' timeout, so it is not for the monitor's thread.
     static QHash<QString, WorkloadRuntime> lookOnce(const Config &config, const QList<GpuDevice> &devices,
                                                     const SlurmCommands &commands = SlurmCommands());
 
-    // Runs a Slurm command once and returns its standard output, blocking as lookOnce() (for one-shot commands, never
-    // the monitor's thread). Returns nullopt with *error set ("scontrol got no answer within 5 s") when it cannot be
-    // run, times out, writes more than `maxOutputBytes` (it is then killed) or fails. `environment` is the child's;
-    // none means this process's.
+    // Runs a Slurm command once, blocking as lookOnce(), and returns its standard output; nullopt with *error set
+    // ("scontrol got no answer within 5 s") when it fails. `environment` is the child's; none means this process's.
     static std::optional<QByteArray> runOnce(const QString &program, const QStringList &arguments, int timeoutMs,
                                              QString *error,
                                              const std::optional<QProcessEnvironment> &environment = std::nullopt,

@@ -18,7 +18,7 @@ class GpuPicker : public QWidget
 {
     Q_DECLARE_TR_FUNCTIONS(GpuPicker)
 public:
-    // `changed` runs when the user changes the selection, not when the picker is set.
+    // `changed` is called when the user changes the selection, not when the picker is set.
     GpuPicker(const QString &namePrefix, std::function<void()> changed);
 
     void setPresent(const QList<int> &present);

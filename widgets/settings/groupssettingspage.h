@@ -25,7 +25,7 @@ public:
     void showProblems(const QList<SettingsProblem> &problems) override;
 
     void setPresentGpus(const QList<int> &present); // emits nothing
-    // The programs "Add from current holders" offers.
+    // Sets the programs that "Add from current holders" offers.
     void setHolders(const QList<Holder> &holders);
 
 private:

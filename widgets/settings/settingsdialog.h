@@ -32,7 +32,7 @@ public:
     explicit SettingsDialog(const QString &configPath, QWidget *parent = nullptr);
     ~SettingsDialog() override;
 
-    // The GPUs detected now (for the check boxes, the "not present" check and a test run's environment) and
+    // Sets the GPUs detected now (for the check boxes, the "not present" check and a test run's environment) and
     // the programs holding them ("Add from current holders").
     void setMonitorState(const MonitorState &state);
 
@@ -43,7 +43,7 @@ public:
     QList<SettingsProblem> problems() const { return m_problems; }
 
 public Q_SLOTS:
-    // Saves what changed; false (nothing written) while there are errors or when writing fails.
+    // Saves what changed; returns false, writing nothing, while there are errors or when writing fails.
     bool apply();
     void accept() override;
     void reject() override;

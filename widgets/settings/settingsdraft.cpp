@@ -438,6 +438,10 @@ QString DraftRules::envText(const QList<QPair<QString, QString>> &env)
 // ---------------------------------------------------------------------------------------------------------
 // Key texts
 
+// Every section of a draft is turned into the key texts it stands for (sectionKeys(), groupKeys(), workloadKeys()); the
+// texts of the draft as loaded are the baseline. Saving writes a key only when its text differs from the baseline, so a
+// file the user did not change in the dialog is not changed on disk, whatever its spelling ("gpus = 0, 1", "enabled =
+// yes").
 QMap<QString, QString> DraftRules::sectionKeys(const SettingsDraft &draft, const QString &section)
 {
     QMap<QString, QString> keys;

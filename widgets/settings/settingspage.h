@@ -24,39 +24,40 @@ class SettingsPage : public QWidget
 public:
     using QWidget::QWidget;
 
-    // Shows `draft` (its part of it); emits nothing.
+    // Shows the page's part of `draft`; it emits nothing.
     virtual void load(const SettingsDraft &draft) = 0;
-    // Writes what the widgets hold into `draft` (its part of it).
+    // Writes what the widgets hold into the page's part of `draft`.
     virtual void store(SettingsDraft &draft) const = 0;
     // Shows next to each field the first of `problems` that concerns it, hides the other messages.
     virtual void showProblems(const QList<SettingsProblem> &problems) = 0;
 
-    // `main` stretched, `besides` after it, in one row.
+    // Returns a row of `main`, stretched, and `besides` after it.
     static QWidget *row(QWidget *main, const QList<QWidget *> &besides);
-    // A button that Enter in a field does not press.
+    // Returns a button that Enter in a field does not press.
     static QPushButton *button(const QString &text, const QString &objectName);
-    // A framed, wrapped text for what a workload template says of itself (WorkloadTemplate::explanation).
+    // Returns a framed, wrapped label for what a workload template says of itself (WorkloadTemplate::explanation).
     static QLabel *templateExplanation(const QString &objectName);
 
-    // The config key a field of the page edits, as the file names it ("[defaults] max_temperature_c"); empty for a
-    // field that edits no key of its own.
+    // Returns the config key that a field of the page edits, as the file names it ("[defaults] max_temperature_c");
+    // empty for a field that edits no key of its own.
     static QString configKeyOf(const QWidget *field);
-    // Whether a field of this page edits the key of `path` ("tty/idle_seconds"): its problems show here.
+    // Returns whether a field of this page edits the key of `path` ("tty/idle_seconds"): its problems show here.
     bool showsKey(const QString &path) const;
 
 Q_SIGNALS:
-    // The user changed something, or chose another item of a list: the dialog stores the page and shows the
+    // Emitted when the user changed something or chose another item of a list; the dialog stores the page and shows the
     // problems again.
     void edited();
 
 protected:
-    // Fields that edit a key of the draft's `keys` (SettingsDraft::keys): each shows the key's text, takes its
-    // range from the key's row, is named by the row (configKeyOf()) and emits edited() when the user changes it.
+    // These make fields that edit a key of the draft's `keys` (SettingsDraft::keys). Each shows the key's text, takes
+    // its range from the key's row, is named by the row (configKeyOf()) and emits edited() when the user changes it.
     // loadKeys() and storeKeys() fill them from the draft and write them back.
     QLineEdit *keyLineEdit(const KeyRow &row, const QString &objectName);
     QCheckBox *keyCheckBox(const KeyRow &row, const QString &text, const QString &objectName);
     QSpinBox *keySpinBox(const KeyRow &row, const QString &objectName);
-    // An item per word of the key's table (configwords.h), shown as `label` says, its data the value as an int.
+    // Returns a combo box with an item per word of the key's table (configwords.h), shown as `label` says, its data the
+    // value as an int.
     template<typename Enum>
     QComboBox *keyWordBox(const KeyRow &row, QString (*label)(Enum), const QString &objectName)
     {
@@ -65,16 +66,16 @@ protected:
             items.append({QLatin1String(word.word), label(word.value), int(word.value)});
         return keyWordBox(row, items, objectName);
     }
-    // A message for the problems of `row`'s key under the last row of `form` (addMessage()).
+    // Adds a message for the problems of `row`'s key under the last row of `form` (addMessage()).
     void addKeyMessage(QFormLayout *form, const KeyRow &row, const QString &objectName);
     void loadKeys(const SettingsDraft &draft);
     void storeKeys(SettingsDraft &draft) const;
     void showKeyProblems(const QList<SettingsProblem> &problems);
 
-    // A message under the last row of `form`, hidden until a problem is shown: an icon (not colour alone) and
+    // Adds a message under the last row of `form`, hidden until a problem is shown: an icon (not colour alone) and
     // the text, named `objectName` (the icon: objectName + "Icon").
     static QLabel *addMessage(QFormLayout *form, const QString &objectName);
-    // For each field of `messages` ("interval" -> its label), the first problem on `page` and `item`.
+    // Shows, for each field of `messages` ("interval" -> its label), the first problem on `page` and `item`.
     static void showMessages(const QHash<QString, QLabel *> &messages, const QList<SettingsProblem> &problems,
                              SettingsProblem::Page page, int item);
 

@@ -18,9 +18,9 @@ class TestRun : public QObject
 {
     Q_OBJECT
 public:
-    // How long the command may run.
+    // The time that the command may run.
     static constexpr int kDurationMs = 5'000;
-    // After SIGTERM, how long the command may take to end before its tree gets SIGKILL.
+    // The time that the command may take after SIGTERM to end before its tree gets SIGKILL.
     static constexpr int kGraceMs = 2'000;
 
     // `button` starts and stops it (its text says which); `output` shows what the command prints.
@@ -33,7 +33,7 @@ public:
     // Stops a test run that still goes; `note`, when given, ends its output.
     void stop(const QString &note);
 
-    // Why a plan cannot start, for the user.
+    // Returns why a plan cannot start, in words for the user.
     static QString problemText(const LaunchPlan &plan);
 
 private:

@@ -23,9 +23,9 @@ public:
     void store(SettingsDraft &draft) const override;
     void showProblems(const QList<SettingsProblem> &problems) override;
 
-    // The GPUs in the table, their names and holders, and those the GPU picker offers. Emits nothing.
+    // Sets the GPUs in the table, with their names and holders, and those the GPU picker offers. It emits nothing.
     void setMonitorState(const MonitorState &state);
-    // "Save and start" follows OK: disabled while the draft has errors.
+    // Enables or disables "Save and start", which follows OK: it is disabled while the draft has errors.
     void setSaveEnabled(bool enabled);
 
 Q_SIGNALS:

@@ -29,7 +29,7 @@ public:
     void showProblems(const QList<SettingsProblem> &problems) override;
 
     void setPresentGpus(const QList<int> &present); // emits nothing
-    // What a test run's environment names the GPUs by: their vendors, and UUIDs where a backend named them.
+    // Sets what a test run's environment names the GPUs by: their vendors, and UUIDs where a backend named them.
     void setGpuIdentities(const QList<GpuDevice> &devices, const QHash<int, QString> &uuids);
     void stopTestRun();
 

@@ -1,9 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // SPDX-FileCopyrightText: 2026 The idlegpu authors
 #pragma once
-// What the Workloads page's Add menu and the welcome page offer: a custom command and a few workloads people lend
-// their GPUs to, each with the fields it fills and a short text that says what to change before saving. The one
-// table of them; nothing here starts anything.
+// The table of workload templates that the Workloads page's Add menu and the welcome page offer: a custom command and
+// a few workloads people lend their GPUs to, each with the fields it fills and a text on what to change before saving.
 #include "settings/settingsdraft.h"
 
 #include <QCoreApplication>

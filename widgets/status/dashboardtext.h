@@ -1,9 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // SPDX-FileCopyrightText: 2026 The idlegpu authors
 #pragma once
-// What the dashboard says beyond StatusText's words for GPUs and holders (translated): GPU-hours and energy, the
-// metrics' values, the 24-hour timeline in words, and after a preemption what was stopped, for whom and when it
-// starts again. Value logic, kept apart from the widgets that show it.
+// The dashboard's translated words beyond StatusText's: GPU-hours and energy, the metrics' values, the 24-hour
+// timeline, and what a preemption stopped, for whom and when it starts again. It holds no widget.
 #include "model/monitorstate.h"
 #include "status/metrichistory.h"
 
@@ -16,16 +15,17 @@ class DashboardText
 {
     Q_DECLARE_TR_FUNCTIONS(DashboardText)
 public:
-    // Workload time as GPU-hours: "0.25 GPU-h", "12.4 GPU-h", "1,250 GPU-h".
+    // Returns workload time as GPU-hours: "0.25 GPU-h", "12.4 GPU-h", "1,250 GPU-h".
     static QString gpuHours(qint64 workloadMs);
-    // Energy: "45 Wh", "3.2 Wh", "12.40 kWh"; empty when absent (no backend measured it).
+    // Returns an energy: "45 Wh", "3.2 Wh", "12.40 kWh"; empty when absent (no backend measured it).
     static QString energy(const std::optional<double> &joules);
-    // From the foreign open to the stop: "4.2 ms", "38 ms", "1.3 s"; empty when absent (a scan found the job).
+    // Returns the time from the foreign open to the stop: "4.2 ms", "38 ms", "1.3 s"; empty when absent (a scan found
+    // the job).
     static QString openToStop(const std::optional<double> &ms);
-    // A moment on the wall clock (ms since the epoch), seen from `wallNow`: "14:02" today, "Tue 14:02" within the
-    // last week, "2026-11-02 14:02" before.
+    // Returns a moment on the wall clock (ms since the epoch), seen from `wallNow`: "14:02" today, "Tue 14:02" within
+    // the last week, "2026-11-02 14:02" before.
     static QString wallTime(qint64 wallMs, const QDateTime &wallNow);
-    // Who made the workload stop, in StatusText::holder's words: "python3 (alice, pid 4711)".
+    // Returns who made the workload stop, in StatusText::holder's words: "python3 (alice, pid 4711)".
     static QString culprit(const PreemptionRecord &record);
 
     static QString metricTitle(GpuMetric metric); // "Utilization"
@@ -33,16 +33,15 @@ public:
     static QString metricAxisValue(GpuMetric metric, double value); // whole numbers: "141 GiB"
 
     static QString activityName(GpuActivity activity); // "workload", "your jobs", "idle", "not watched"
-    // The time of each activity in `segments`: "workload 9 h 12 min, your jobs 3 h 05 min, idle 11 h 43 min".
+    // Returns the time of each activity in `segments`: "workload 9 h 12 min, your jobs 3 h 05 min, idle 11 h 43 min".
     static QString activityShares(const QList<ActivitySegment> &segments);
 
-    // The preemption the card of `gpu` still tells of: its newest one, unless a workload ran on the GPU again since
-    // (its state, or a workload span that began after the stop in the ledger's timeline), or it is older than the
-    // timeline's 24 hours, which could no longer tell.
+    // Returns the preemption that the card of `gpu` still tells of: its newest one, unless a workload ran on the GPU
+    // since (by its state or the ledger's timeline) or it is older than the timeline's 24 hours.
     static std::optional<PreemptionRecord> pendingPreemption(const LedgerSummary &ledger, const GpuStatus &gpu,
                                                              qint64 wallNowMs);
-    // When the stopped workload may start again, by the policy's start rule (Policy::settledAtMs): "starts again
-    // 2 min after the GPU is free" while busy, "starts again at 14:05:07" while waiting, or why it does not yet.
+    // Returns when the stopped workload may start again, by the policy's start rule (Policy::settledAtMs): "starts
+    // again 2 min after the GPU is free" while busy, "starts again at 14:05:07" while waiting, or why it does not yet.
     static QString restartText(const GpuStatus &gpu, const MonitorState &state, qint64 nowMs, const QDateTime &wallNow);
     // "Stopped miner at 14:02 for python3 (alice, pid 4711), 4.0 ms after its open; starts again 2 min after the
     // GPU is free".

@@ -1,9 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // SPDX-FileCopyrightText: 2026 The idlegpu authors
 #pragma once
-// One GPU on the dashboard: its name and state, who holds it and whether each holder counts, its workload and what
-// it does, what a preemption stopped and when it starts again, its last hour (busy/idle always, the metrics its
-// backend gives) and its last 24 hours.
+// The card of one GPU on the dashboard. It shows the GPU's name and state, its holders and whether each counts, its
+// workload, the last preemption, its last hour (busy or idle, and the metrics its backend gives) and its last day.
 #include "model/monitorstate.h"
 #include "status/gpuhistory.h"
 #include "status/metrichistory.h"
@@ -30,10 +29,10 @@ public:
     // The metric graphs shown, in the order painted.
     QList<MetricGraph *> graphs() const;
     TimelineStrip *timeline() const { return m_timeline; }
-    // "Stopped miner at 14:02 for ..."; empty when no preemption is pending on this GPU.
+    // Returns the preemption line ("Stopped miner at 14:02 for ..."); empty when none is pending on this GPU.
     QString preemptionNote() const;
 
-    // The name of a GPU's state as its badge says it: "Running", "Busy", "Waiting", "Idle".
+    // Returns the name of a GPU's state as its badge says it: "Running", "Busy", "Waiting", "Idle".
     static QString stateName(GpuState state);
 
 protected:

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // SPDX-FileCopyrightText: 2026 The idlegpu authors
 #pragma once
-// What a GPU did over the last hour, from the states it was seen in, and a small graph that paints it.
+// The record of what a GPU did over the last hour, from the states it was seen in, and the small graph that paints it.
 #include "policy/policy.h"
 
 #include <QList>
@@ -21,7 +21,7 @@ public:
 
     // Notes the state at `nowMs`; only changes are stored, and what is older than the span is dropped.
     void record(GpuState state, qint64 nowMs);
-    // The segments between nowMs - kSpanMs and nowMs, oldest first; nothing before the first record.
+    // Returns the segments between nowMs - kSpanMs and nowMs, oldest first, none before the first record.
     QList<Segment> segments(qint64 nowMs) const;
 
 private:

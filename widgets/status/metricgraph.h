@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // SPDX-FileCopyrightText: 2026 The idlegpu authors
 #pragma once
-// A line-and-area graph of one GPU metric over the last hour, painted with QPainter: its name and the value now
-// on top, the value axis on the left, the time axis below. Palette colours only, so it follows dark themes.
+// A line-and-area graph of one GPU metric over the last hour, with its name and value on top and its axes on the left
+// and below. It paints in palette colours only, so it follows dark themes.
 #include "status/metrichistory.h"
 
 #include <QWidget>

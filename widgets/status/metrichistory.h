@@ -1,9 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // SPDX-FileCopyrightText: 2026 The idlegpu authors
 #pragma once
-// A GPU's backend metrics over the last hour (utilization, memory, temperature, power), from the samples the monitor
-// hands on in MonitorState::gpuMetrics, kept for the dashboard's graphs. Value logic only: what is kept, where a
-// line breaks, how high an axis goes.
+// The record of a GPU's backend metrics over the last hour, from MonitorState::gpuMetrics, for the dashboard's graphs.
+// It holds no widget: it says what is kept, where a line breaks and how high an axis goes.
 #include "backends/gpubackend.h"
 
 #include <QList>
@@ -16,9 +15,8 @@ class MetricHistory
 {
 public:
     static constexpr qint64 kSpanMs = 3'600'000;
-    // Samples further apart than this are not joined by a line: the GPU was not sampled in between (the machine
-    // slept, the backend failed). While the window is hidden the monitor samples at its fallback poll only, up to a
-    // few minutes apart in slow configurations.
+    // The gap beyond which two samples are not joined by a line. While the window is hidden the monitor samples at its
+    // fallback poll only, up to a few minutes apart in slow configurations.
     static constexpr qint64 kMaxGapMs = 5 * 60'000;
     // At most this many samples, whatever the rate (every 2 s while shown: 1800 an hour).
     static constexpr int kCapacity = 2048;
@@ -37,15 +35,15 @@ public:
     // GpuMetrics may be handed on at every state update. What is older than the span is dropped.
     void record(const GpuInfo &info, qint64 atMs);
 
-    // Whether a sample within the last hour before `nowMs` gave this metric: only those get a graph.
+    // Returns whether a sample within the last hour before `nowMs` gave this metric: only those get a graph.
     bool has(GpuMetric metric, qint64 nowMs) const;
-    // The metric's lines within the span, oldest first, broken where samples are more than kMaxGapMs apart or the
-    // backend left the metric out.
+    // Returns the metric's lines within the span, oldest first, broken where samples are more than kMaxGapMs apart or
+    // the backend left the metric out.
     QList<Line> lines(GpuMetric metric, qint64 nowMs) const;
-    // The newest value within the span; absent when the last sample lacks it.
+    // Returns the newest value within the span; absent when the last sample lacks it.
     std::optional<double> latest(GpuMetric metric, qint64 nowMs) const;
-    // The top of the value axis: 100 % utilization, the GPU's memory, 100 °C (or the peak rounded up to 10 °C
-    // above it), the peak power rounded up to a round number of watts (at least 50 W).
+    // Returns the top of the value axis: 100 % utilization, the GPU's memory, 100 °C or the peak rounded up, the peak
+    // power rounded up to a round number of watts (at least 50 W).
     double axisMax(GpuMetric metric, qint64 nowMs) const;
 
     int sampleCount() const { return int(m_samples.size()); }
@@ -58,10 +56,9 @@ private:
         std::optional<double> memoryTotalGiB;
     };
     static std::optional<double> valueOf(const GpuInfo &info, GpuMetric metric);
-    // The first sample within the span before nowMs.
+    // Returns the first sample within the span before nowMs.
     qsizetype firstInSpan(qint64 nowMs) const;
 
-    // Oldest first. Qt 6's QList keeps free space at its front, so dropping the oldest sample moves nothing: a ring
-    // in effect.
+    // The samples, oldest first. Qt 6's QList keeps free space at its front, so dropping the oldest moves nothing.
     QList<Sample> m_samples;
 };

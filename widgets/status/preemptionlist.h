@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // SPDX-FileCopyrightText: 2026 The idlegpu authors
 #pragma once
-// The last preemptions, newest first: when, on which GPU, which workload, for whom, and how long from the
-// foreign open to the stop.
+// The list of the last preemptions, newest first, with when, on which GPU, which workload, for whom, and how long the
+// stop took from the foreign open.
 #include "model/ledgersummary.h"
 
 #include <QDateTime>
@@ -18,7 +18,7 @@ public:
     enum Column { WhenColumn, GpuColumn, WorkloadColumn, CulpritColumn, OpenToStopColumn, ColumnCount };
 
     explicit PreemptionList(QWidget *parent = nullptr);
-    // Rebuilds the rows only when the records changed (their times move on with wallNow only today/not today).
+    // Rebuilds the rows only when the records changed; a row's time changes with wallNow only from today to a date.
     void setRecords(const QList<PreemptionRecord> &records, const QDateTime &wallNow);
     QTreeWidget *tree() const { return m_tree; }
 

@@ -1,9 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // SPDX-FileCopyrightText: 2026 The idlegpu authors
 #pragma once
-// The status window, a dashboard: a card per GPU (GpuCard), the last preemptions (PreemptionList) and what the idle
-// GPUs did (TotalsPanel), under the overall state. It composes them and applies the state; while hidden it only
-// records each GPU's last hour (states and metric samples: cheap) and redraws when shown.
+// The status window, a dashboard of a card per GPU, the last preemptions and the totals under the overall state. While
+// it is hidden it only records each GPU's last hour, which is cheap, and it redraws when shown.
 #include "model/monitorstate.h"
 #include "status/gpuhistory.h"
 #include "status/metrichistory.h"
@@ -37,7 +36,7 @@ public:
     int refreshCount() const { return m_refreshes; } // how often the widgets were filled: not while hidden
 
 Q_SIGNALS:
-    // Shown or hidden: the GPU metrics are worth sampling only while someone looks.
+    // Tells whether the window is shown: the GPU metrics are worth sampling only while someone looks.
     void visibilityChanged(bool visible);
 
 protected:

@@ -1,8 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // SPDX-FileCopyrightText: 2026 The idlegpu authors
 #pragma once
-// A GPU's last 24 hours as one strip (the ledger's timeline: your jobs, workload, idle, not watched), with the
-// clock times every 6 hours below it.
+// The strip that paints a GPU's last 24 hours from the ledger's timeline, with the clock times every 6 hours below it.
 #include "model/ledgersummary.h"
 
 #include <QDateTime>
@@ -21,10 +20,10 @@ public:
         double toX = 0;
         GpuActivity activity = GpuActivity::Unwatched;
     };
-    // Where each segment lies on a strip `width` wide that spans [spanStartMs, spanEndMs] of the wall clock: clipped
-    // to the span, segments outside it left out. What no segment covers stays unpainted (not watched).
+    // Returns where each segment lies on a strip `width` wide that spans [spanStartMs, spanEndMs] of the wall clock:
+    // clipped to the span, segments outside it left out. What no segment covers stays unpainted (not watched).
     static QList<Bar> bars(const QList<ActivitySegment> &segments, qint64 spanStartMs, qint64 spanEndMs, double width);
-    // The full hours divisible by `stepHours` in the time zone of `wallNow` within [spanStartMs, spanEndMs].
+    // Returns the full hours divisible by `stepHours` in the time zone of `wallNow` within [spanStartMs, spanEndMs].
     static QList<qint64> ticks(qint64 spanStartMs, qint64 spanEndMs, int stepHours, const QDateTime &wallNow);
 
     explicit TimelineStrip(QWidget *parent = nullptr);

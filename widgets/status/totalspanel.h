@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // SPDX-FileCopyrightText: 2026 The idlegpu authors
 #pragma once
-// What the idle GPUs did, all together: GPU-hours of workload, preemptions and (where a backend measures it) the
-// energy the workloads used, today, this week and in total — the ledger's figures, which survive a restart.
+// The panel of what the idle GPUs did together today, this week and in total: GPU-hours of workload, preemptions and
+// the workloads' energy where a backend measures it. The figures are the ledger's, which survive a restart.
 #include "model/ledgersummary.h"
 
 #include <QDateTime>
@@ -19,7 +19,7 @@ public:
 
     explicit TotalsPanel(QWidget *parent = nullptr);
     void setLedger(const LedgerSummary &ledger, const QDateTime &wallNow);
-    // The figure of a row and period ("12.4 GPU-h"); what the panel shows.
+    // Returns the figure that the panel shows for a row and period ("12.4 GPU-h").
     QString figure(Row row, Period period) const;
     bool energyShown() const;
 

@@ -2,6 +2,11 @@
 // SPDX-FileCopyrightText: 2026 The idlegpu authors
 #include "tray/autostart.h"
 
+// Enabled means the file exists and neither Hidden=true nor X-GNOME-Autostart-enabled=false is set in it.
+// Enabling writes our file, or, when the user has one, keeps every line of theirs and only drops Hidden= and
+// X-GNOME-Autostart-enabled=false. Disabling removes the file when it is exactly what we write; a file the user
+// edited is kept and gets Hidden=true, so their changes survive a round of unchecking and checking.
+
 #include "config/securefile.h"
 
 #include <QDir>

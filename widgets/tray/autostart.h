@@ -3,11 +3,7 @@
 #pragma once
 // The "Start at login" setting, kept as $XDG_CONFIG_HOME/autostart/idlegpu.desktop (by default in
 // ~/.config/autostart), as the XDG autostart spec says.
-//
-// Enabled means the file exists and neither Hidden=true nor X-GNOME-Autostart-enabled=false is set in it.
-// Enabling writes our file, or, when the user has one, keeps every line of theirs and only drops Hidden= and
-// X-GNOME-Autostart-enabled=false. Disabling removes the file when it is exactly what we write; a file the user
-// edited is kept and gets Hidden=true, so their changes survive a round of unchecking and checking.
+// A file that the user edited keeps the user's lines whether the setting is turned on or off.
 #include <QCoreApplication>
 #include <QString>
 
@@ -15,15 +11,15 @@ class Autostart
 {
     Q_DECLARE_TR_FUNCTIONS(Autostart)
 public:
-    // `programPath`: the executable the entry starts; empty means this one.
+    // `programPath` is the executable that the entry starts; empty means this one.
     explicit Autostart(const QString &programPath = QString());
 
     static QString filePath();
-    // The file we write, byte for byte.
+    // Returns the file that idlegpu writes, byte for byte.
     QByteArray desktopEntry() const;
 
     bool isEnabled() const;
-    // False with errorString() when the file cannot be written or removed.
+    // Turns the setting on or off; returns false, with errorString() set, when the file cannot be written or removed.
     bool setEnabled(bool enabled);
     QString errorString() const { return m_error; }
 

@@ -2,6 +2,15 @@
 // SPDX-FileCopyrightText: 2026 The idlegpu authors
 #include "tray/desktopidlepoller.h"
 
+// Sources, in this order, the first that answers kept until it fails (X11 only until a desktop answers):
+//   GNOME  org.gnome.Mutter.IdleMonitor /org/gnome/Mutter/IdleMonitor/Core GetIdletime (ms)
+//   KDE    org.freedesktop.ScreenSaver /ScreenSaver GetSessionIdleTime (ms, where the spec says s; X11 only) and
+//          GetActive (locked)
+//   X11    XScreenSaverQueryInfo of libXss.so.1, loaded when first needed, on the xcb platform only
+// Polled every kPollMs while enabled, each D-Bus call asynchronous with a timeout. Polling faster as the idle time
+// nears idle_seconds would gain nothing: the monitor gets the moment of the last input and wakes at the away time
+// itself; the poll only has to notice that input came again.
+
 #include "tray/traylogging.h"
 #include "tray/x11display.h"
 

@@ -4,15 +4,6 @@
 // The desktop's own idle time for [activity] pause_while_active, asked on the session bus from the GUI thread and
 // handed to the monitor (MonitorHost::setDesktopIdle), which combines it with logind's word (conditions/presence.h).
 // KDE never sets logind's IdleHint and GNOME sets it only after its own idle delay: the desktop knows the last input.
-//
-// Sources, in this order, the first that answers kept until it fails (X11 only until a desktop answers):
-//   GNOME  org.gnome.Mutter.IdleMonitor /org/gnome/Mutter/IdleMonitor/Core GetIdletime (ms)
-//   KDE    org.freedesktop.ScreenSaver /ScreenSaver GetSessionIdleTime (ms, where the spec says s; X11 only) and
-//          GetActive (locked)
-//   X11    XScreenSaverQueryInfo of libXss.so.1, loaded when first needed, on the xcb platform only
-// Polled every kPollMs while enabled, each D-Bus call asynchronous with a timeout. Polling faster as the idle time
-// nears idle_seconds would gain nothing: the monitor gets the moment of the last input and wakes at the away time
-// itself; the poll only has to notice that input came again.
 #include "base/clock.h"
 #include "conditions/presence.h"
 
@@ -30,8 +21,8 @@ public:
     explicit DesktopIdlePoller(const Clock *clock = SystemClock::instance(), QObject *parent = nullptr);
     ~DesktopIdlePoller() override;
 
-    // On while pause_while_active is: polls at once, then every kPollMs. Off: asks nothing, and reports once that
-    // no source answers, so that an old answer does not linger.
+    // Turns polling on (at once, then every kPollMs) while pause_while_active is set. Turned off, it asks nothing and
+    // reports once that no source answers, so that an old answer does not linger.
     void setEnabled(bool enabled);
     bool isEnabled() const;
 
@@ -42,7 +33,7 @@ public Q_SLOTS:
     void poll();
 
 Q_SIGNALS:
-    // After each poll (answered=false when no source answers).
+    // Emitted after each poll; report.answered is false when no source answers.
     void reported(const DesktopIdleReport &report);
 
 private:

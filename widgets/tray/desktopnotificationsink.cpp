@@ -2,6 +2,11 @@
 // SPDX-FileCopyrightText: 2026 The idlegpu authors
 #include "tray/desktopnotificationsink.h"
 
+// Messages go to org.freedesktop.Notifications on the session bus (KDE Plasma, GNOME Shell, dunst, mako...) while that
+// name has an owner, and to the tray icon's balloon otherwise and for any message the server does not take. A summary
+// ("3 more preemptions") takes the place of the message it follows, which it replaces as one of its kind. Nothing
+// waits: a service watcher follows the server, Notify is asynchronous with a time-out.
+
 #include "tray/traylogging.h"
 
 #include <QDBusMessage>

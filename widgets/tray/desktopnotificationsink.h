@@ -1,11 +1,9 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // SPDX-FileCopyrightText: 2026 The idlegpu authors
 #pragma once
-// The sink that shows messages as desktop notifications: org.freedesktop.Notifications on the session bus (KDE Plasma,
-// GNOME Shell, dunst, mako...) while that name has an owner, the tray icon's balloon otherwise and for any message the
-// server does not take. A notification replaces the previous one of its kind, so a summary ("3 more preemptions") takes
-// the place of the message it follows. Nothing waits: a service watcher follows the server, Notify is asynchronous with
-// a time-out.
+// The sink that shows messages as desktop notifications through org.freedesktop.Notifications on the session bus, or
+// through the tray icon's balloon where no server takes them. A notification replaces the previous one of its kind, and
+// nothing waits on the bus.
 #include "tray/notifier.h"
 
 #include <QDBusConnection>

@@ -16,7 +16,7 @@
 
 class QTimer;
 
-// Which kinds the user wants ([defaults] notify, parsed by the config; all on by default).
+// The kinds that the user wants ([defaults] notify, parsed by the config; all on by default).
 struct NotifySettings
 {
     bool preemption = true;
@@ -24,11 +24,11 @@ struct NotifySettings
     bool configError = true;
 };
 
-// What a message is about: each kind has its own window, and a desktop notification replaces the last one of its
+// The subject of a message: each kind has its own window, and a desktop notification replaces the last one of its
 // kind.
 enum class NotificationKind { Preemption, Failure, ConfigError };
 
-// Where messages go: the desktop's notification server or the tray icon's balloon, a recorder in tests.
+// The place where messages go: the desktop's notification server or the tray icon's balloon, a recorder in tests.
 class NotificationSink
 {
 public:
@@ -37,7 +37,8 @@ public:
                              QSystemTrayIcon::MessageIcon icon) = 0;
 };
 
-// The icon's balloon. Until the icon is made (TrayHostWatcher) a message goes to the log only.
+// The sink that shows messages in the icon's balloon. Until the icon is made (TrayHostWatcher) a message goes to the
+// log only.
 class TrayNotificationSink final : public NotificationSink
 {
 public:
@@ -64,7 +65,7 @@ public:
     NotifySettings settings() const { return m_settings; }
 
     void notifyPreemption(const PreemptionEvent &event);
-    // Says something from the kFailuresBeforeNotice-th failure in a row on, once per streak of failures.
+    // Tells of a failing workload from the kFailuresBeforeNotice-th failure in a row on, once per streak.
     void notifyWorkloadFailed(const QString &name, const WorkloadRuntime &runtime);
     void notifyConfigRejected(const QList<ConfigDiagnostic> &problems);
 

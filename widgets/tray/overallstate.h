@@ -15,9 +15,9 @@ enum class OverallState {
     NotSetUp, // no config file yet: GPUs are watched, nothing is configured to run
 };
 
-// Most urgent first: not set up > config error or a failing workload > no GPU > paused > held > running > busy >
-// idle.
-// "Now" is the time of the state's snapshot, so a pause whose time is up no longer counts.
+// Returns the machine's state, the most urgent first: not set up > config error or a failing workload > no GPU >
+// paused > held > running > busy > idle. "Now" is the time of the state's snapshot, so a pause whose time is up no
+// longer counts.
 OverallState overallState(const MonitorState &state);
 
 inline const char *overallStateKey(OverallState state)

@@ -2,6 +2,18 @@
 // SPDX-FileCopyrightText: 2026 The idlegpu authors
 #include "tray/pausestore.h"
 
+// The file is private (mode 0600), in QSettings' IniFormat (QSettings reads it; it is written whole with
+// SecureFile::replaceFileAt, which keeps the old file when a write fails):
+//
+//   [pause]
+//   all=true
+//   until=2026-11-05T15:02:00.000Z     ; wall clock, UTC; absent: until resumed by hand
+//   workloads=process-miner, process-boinc   ; percent-encoded ids
+//
+// A list without spaces ("workloads=a,b") reads the same.
+// The monitor counts in monotonic ms, which mean nothing after a reboot; the file holds wall-clock time and
+// converts with a "now" given on both clocks.
+
 #include "config/securefile.h"
 #include "base/statefolder.h"
 #include "tray/traylogging.h"

@@ -1,18 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // SPDX-FileCopyrightText: 2026 The idlegpu authors
 #pragma once
-// The store that keeps the user's pause across restarts, in a private file (mode 0600) in QSettings' IniFormat
-// (QSettings reads it; it is written whole with SecureFile::replaceFileAt, which keeps the old file when a write
-// fails):
-//
-//   [pause]
-//   all=true
-//   until=2026-11-05T15:02:00.000Z     ; wall clock, UTC; absent: until resumed by hand
-//   workloads=process-miner, process-boinc   ; percent-encoded ids
-//
-// Files written before QSettings kept it ("workloads=a,b", no spaces) read the same.
-// The monitor counts in monotonic ms, which mean nothing after a reboot; the file holds wall-clock time and
-// converts with a "now" given on both clocks.
+// The store that keeps the user's pause across restarts in a private file, in wall-clock time, since the monitor's
+// monotonic times mean nothing after a reboot. pausestore.cpp shows the file.
 #include "policy/policy.h"
 
 #include <QDateTime>
@@ -21,16 +11,16 @@
 class PauseStore
 {
 public:
-    // $XDG_STATE_HOME/idlegpu/state.ini (default ~/.local/state/idlegpu/state.ini).
+    // Returns $XDG_STATE_HOME/idlegpu/state.ini (by default ~/.local/state/idlegpu/state.ini).
     static QString defaultPath();
 
     explicit PauseStore(const QString &filePath = defaultPath());
 
-    // The stored pause; a pause whose time has passed comes back as not paused. A missing, unreadable or
+    // Returns the stored pause; a pause whose time has passed comes back as not paused. A missing, unreadable or
     // garbled file gives no pause (a garbled one is logged).
     PauseState load(qint64 nowMs, const QDateTime &wallNow) const;
-    // Writes atomically, creating the folder (0700) and the file (0600). False with errorString() on failure (a
-    // folder others can change, a full disk: the old file is then kept).
+    // Writes the pause atomically, creating the folder (0700) and the file (0600). Returns false, with errorString()
+    // set and the old file kept, on failure (a folder others can change, a full disk).
     bool save(const PauseState &pause, qint64 nowMs, const QDateTime &wallNow);
 
     QString filePath() const { return m_filePath; }

@@ -36,13 +36,13 @@ public:
 
     TrayController *controller() const { return m_controller; }
 
-    // Makes the icon on first call (not before: see TrayHostWatcher) and shows it.
+    // Makes the icon on the first call (not before: see TrayHostWatcher) and shows it.
     void showTrayIcon();
     void showStatusWindow();
-    // The one settings dialog: created on first use, raised when already open.
+    // Shows the one settings dialog, created on first use and raised when already open.
     void showSettingsDialog();
     SettingsDialog *settingsDialog() const { return m_settingsDialog; }
-    // The monitor refused its configuration at start: show it as failing, tell the user.
+    // Shows the monitor as failing and tells the user, when it refused its configuration at start.
     void reportConfigProblems();
 
 private:
@@ -62,7 +62,7 @@ private:
     std::unique_ptr<StatusWindow> m_statusWindow; // a window of its own: no parent
     QPointer<SettingsDialog> m_settingsDialog; // deletes itself when closed
     PauseStore m_pauseStore;
-    // The pause as the user asked for it, the monitor's to apply: saved at once, without waiting for the state
+    // The pause as the user asked for it, for the monitor to apply. It is saved at once, without waiting for the state
     // that reflects it to come back from the monitor's thread.
     PauseState m_pause;
     Autostart m_autostart;

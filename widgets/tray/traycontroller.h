@@ -27,12 +27,12 @@ public:
     explicit TrayController(QSystemTrayIcon *trayIcon, QObject *parent = nullptr);
     ~TrayController() override;
 
-    // The icon, made once a tray is there (TrayHostWatcher): it gets the menu, the picture and the tooltip of the
+    // Sets the icon, made once a tray is there (TrayHostWatcher); it gets the menu, the picture and the tooltip of the
     // state applied so far.
     void setTrayIcon(QSystemTrayIcon *trayIcon);
 
-    // `nowMs` is the monitor's clock (monotonic) and `wallNow` the same moment on the wall clock: the tray says
-    // "since 14:02", the state counts in monotonic ms.
+    // Applies a state. `nowMs` is the monitor's clock (monotonic) and `wallNow` the same moment on the wall clock: the
+    // tray says "since 14:02", and the state counts in monotonic ms.
     void applyState(const MonitorState &state, qint64 nowMs, const QDateTime &wallNow);
 
     void setDemoMode(bool demo);               // adds "Simulate a job on GPU N"
@@ -44,7 +44,7 @@ public:
     QString toolTip() const { return m_toolTip; }
     int menuRebuildCount() const { return m_menuRebuilds; } // the menu is rebuilt only when its content changes
 
-    // The tooltip: the overall state, then problems, then one line per GPU.
+    // Returns the tooltip: the overall state, then problems, then one line per GPU.
     static QString toolTipText(const MonitorState &state, qint64 nowMs, const QDateTime &wallNow);
 
 Q_SIGNALS:

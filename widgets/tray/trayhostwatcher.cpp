@@ -2,6 +2,25 @@
 // SPDX-FileCopyrightText: 2026 The idlegpu authors
 #include "tray/trayhostwatcher.h"
 
+// How the watcher decides. Qt 6.4 chooses between a StatusNotifierItem and an XEmbed
+// icon once per process, at the first QSystemTrayIcon (or isSystemTrayAvailable(), supportsMessages()), and keeps that
+// choice: a StatusNotifierItem only if org.kde.StatusNotifierWatcher already says IsStatusNotifierHostRegistered.
+// Started at login before the panel, idlegpu would get XEmbed for good: no icon on Wayland, none on Plasma without
+// xembedsniproxy. So this follows the trays itself, without any QSystemTrayIcon call, and says when to create the icon:
+//   - the watcher has a host: now (a StatusNotifierItem);
+//   - a watcher without a host (Plasma: kded5 owns it seconds before plasmashell registers its host): wait for it;
+//   - no watcher but an XEmbed tray (an owner of _NET_SYSTEM_TRAY_S<screen>, xcb only): wait kGraceMs for a watcher
+//     (GNOME on X11 and XFCE take the XEmbed selection 0.1-0.5 s before their watcher), then XEmbed;
+//   - neither: wait for either. Not on xcb (Wayland) there is only the StatusNotifierItem: wait for it.
+// After kTrayWaitMs without a tray it says so once (the status window shows instead) and keeps waiting; a watcher
+// whose host never came then gives way to an XEmbed tray, if there is one.
+// Qt 6.5 and later ask afresh for each icon; waiting for the host does no harm there.
+//
+// Nothing blocks: a QDBusServiceWatcher follows the watcher's owner, the host is read with an asynchronous
+// Properties.Get at start, when the owner changes and on StatusNotifierHostUnregistered; the owner's own
+// StatusNotifierHostRegistered is believed without a Get (one round trip less to a busy shell); the
+// XEmbed selection is asked every kXEmbedPollMs while undecided (a round trip to the local X server).
+
 #include "tray/traylogging.h"
 #include "tray/x11display.h"
 

@@ -1,24 +1,10 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // SPDX-FileCopyrightText: 2026 The idlegpu authors
 #pragma once
-// The watcher that tells when the tray icon may be created. Qt 6.4 chooses between a StatusNotifierItem and an XEmbed
-// icon once per process, at the first QSystemTrayIcon (or isSystemTrayAvailable(), supportsMessages()), and keeps that
-// choice: a StatusNotifierItem only if org.kde.StatusNotifierWatcher already says IsStatusNotifierHostRegistered.
-// Started at login before the panel, idlegpu would get XEmbed for good: no icon on Wayland, none on Plasma without
-// xembedsniproxy. So this follows the trays itself, without any QSystemTrayIcon call, and says when to create the icon:
-//   - the watcher has a host: now (a StatusNotifierItem);
-//   - a watcher without a host (Plasma: kded5 owns it seconds before plasmashell registers its host): wait for it;
-//   - no watcher but an XEmbed tray (an owner of _NET_SYSTEM_TRAY_S<screen>, xcb only): wait kGraceMs for a watcher
-//     (GNOME on X11 and XFCE take the XEmbed selection 0.1-0.5 s before their watcher), then XEmbed;
-//   - neither: wait for either. Not on xcb (Wayland) there is only the StatusNotifierItem: wait for it.
-// After kTrayWaitMs without a tray it says so once (the status window shows instead) and keeps waiting; a watcher
-// whose host never came then gives way to an XEmbed tray, if there is one.
-// Qt 6.5 and later ask afresh for each icon; waiting for the host does no harm there.
-//
-// Nothing blocks: a QDBusServiceWatcher follows the watcher's owner, the host is read with an asynchronous
-// Properties.Get at start, when the owner changes and on StatusNotifierHostUnregistered; the owner's own
-// StatusNotifierHostRegistered is believed without a Get (one round trip less to a busy shell); the
-// XEmbed selection is asked every kXEmbedPollMs while undecided (a round trip to the local X server).
+// The watcher that tells when the tray icon may be created, following the desktop's trays over D-Bus and X11 without
+// any QSystemTrayIcon call. Qt 6.4 chooses between a StatusNotifierItem and an XEmbed icon once per process, at the
+// first QSystemTrayIcon, so an icon made before the panel is up would be XEmbed for good; trayhostwatcher.cpp says how
+// it decides.
 #include "base/clock.h"
 
 #include <QDBusConnection>
@@ -52,7 +38,7 @@ public:
     };
     Q_ENUM(Step)
 
-    // What is there, as last heard.
+    // The trays that are there, as last heard.
     struct Trays
     {
         bool watcher = false; // org.kde.StatusNotifierWatcher has an owner
@@ -60,17 +46,19 @@ public:
         bool xembed = false;  // _NET_SYSTEM_TRAY_S<screen> has an owner
     };
 
-    // The step for `trays`. `xembedAloneMs`: how long an XEmbed tray has been there without a watcher (-1: it is not);
-    // `waitedMs`: since start().
+    // Returns the step for `trays`. `xembedAloneMs` is how long an XEmbed tray has been there without a watcher (-1: it
+    // is not); `waitedMs` the time since start().
     static Step decide(const Trays &trays, bool xcb, qint64 xembedAloneMs, qint64 waitedMs, int graceMs = kGraceMs,
                        int trayWaitMs = kTrayWaitMs);
 
-    // Whether an XEmbed tray is there now.
+    // A probe that tells whether an XEmbed tray is there now.
     using XEmbedProbe = std::function<bool()>;
-    // Asks Qt's X display (Xlib, loaded at run time); null off xcb, where no XEmbed tray can show the icon.
+    // Returns the probe that asks Qt's X display (Xlib, loaded at run time); null off xcb, where no XEmbed tray can
+    // show the icon.
     static XEmbedProbe x11XEmbedProbe();
 
-    // `bus`: the session bus (a private one in tests). `xembedTray`: null where there is no XEmbed tray to wait for.
+    // `bus` is the session bus (a private one in tests); `xembedTray` is null where there is no XEmbed tray to wait
+    // for.
     TrayHostWatcher(const QDBusConnection &bus, XEmbedProbe xembedTray, const Clock *clock = SystemClock::instance(),
                     QObject *parent = nullptr);
     ~TrayHostWatcher() override;
@@ -78,14 +66,14 @@ public:
     void start();
     Step step() const { return m_step; }
     Trays trays() const { return m_trays; }
-    // Tests shorten the waits.
+    // The setters with which tests shorten the waits.
     void setGraceMs(int ms) { m_graceMs = ms; }
     void setTrayWaitMs(int ms) { m_trayWaitMs = ms; }
 
 Q_SIGNALS:
-    // Once: create the icon now; `tray` is StatusNotifierItem or XEmbed.
+    // Emitted once, when the icon may be created; `tray` is StatusNotifierItem or XEmbed.
     void trayReady(TrayHostWatcher::Step tray);
-    // Once, kTrayWaitMs after start() without a tray; waiting goes on.
+    // Emitted once, kTrayWaitMs after start() without a tray; the waiting goes on.
     void trayLate();
 
 private Q_SLOTS:

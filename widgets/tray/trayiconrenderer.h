@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // SPDX-FileCopyrightText: 2026 The idlegpu authors
 #pragma once
-// The painter of the tray icon: a chip whose badge tells the state by its shape (colour only helps). Held shares
-// Paused's bars and differs by the chip's lightness, which a grey panel still shows.
+// The painter of the tray icon, a chip whose badge tells the state by its shape, with colour only as a help. Held
+// shares Paused's bars and differs by the chip's lightness, which a grey panel still shows.
 #include "tray/overallstate.h"
 
 #include <QIcon>
@@ -11,13 +11,13 @@
 
 namespace TrayIconRenderer {
 
-// The sizes desktops ask trays for (XEmbed 16-24, KDE 22, HiDPI panels 32-48).
+// Returns the sizes that desktops ask trays for (XEmbed 16-24, KDE 22, HiDPI panels 32-48).
 QList<int> iconSizes();
 
-// One image of `size` logical pixels at `devicePixelRatio` (2 for HiDPI): size * ratio device pixels.
+// Returns one image of `size` logical pixels at `devicePixelRatio` (2 for HiDPI): size * ratio device pixels.
 QImage render(OverallState state, int size, qreal devicePixelRatio = 1.0);
 
-// Every size at 1x and 2x.
+// Returns an icon with every size at 1x and 2x.
 QIcon icon(OverallState state);
 
 } // namespace TrayIconRenderer

@@ -39,6 +39,8 @@ void niceAtLeast(int nice, int messages)
 
 } // namespace
 
+// The steps: the groups by initgroups, the primary group, then the uid; regaining root must then fail. The reaper has
+// one thread, so the passwd and group lookups are safe after the fork.
 bool becomeUser(const char *user, int messages)
 {
     errno = 0;

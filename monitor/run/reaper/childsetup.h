@@ -1,16 +1,14 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // SPDX-FileCopyrightText: 2026 The idlegpu authors
 #pragma once
-// What idlegpu-reaper's forked children, the workload's process and its log writer (logwriter.h), do before they go
-// on: the switch to --user for good, the lower --priority, and letting go of inherited descriptors. Plain C++ and
-// POSIX.
+// The steps that idlegpu-reaper's forked children (the workload's process and its log writer) take before they go on:
+// the switch to --user for good, the lower --priority and the closing of inherited descriptors. It is plain POSIX.
 #include <initializer_list>
 
 enum class Priority { Normal, Low, Idle };
 
-// In a forked child: becomes `user` for good (its groups by initgroups, its primary group, then its uid; regaining
-// root must then fail). False when any step fails, with a message on `messages` (-1: none); the caller must then not
-// go on. The reaper has one thread, so the passwd and group lookups are safe after the fork.
+// Makes a forked child `user` for good. Returns false, with a message on `messages` (-1: none), when any step fails;
+// the caller must then not go on.
 bool becomeUser(const char *user, int messages);
 
 // In a forked child, after the user switch: the priority it and what it starts inherit. A step that fails is said
