@@ -3,7 +3,7 @@
 #include "ledger/workledger.h"
 
 #include "base/printablename.h"
-#include "policy/policy.h"
+#include "model/decision.h"
 
 #include <QJsonArray>
 #include <QJsonDocument>

@@ -8,7 +8,7 @@
 // Time is counted by the monotonic clock (a suspend or a step of the wall clock counts nothing) and placed on the
 // wall clock, where the timeline and the local days live: a stretch nobody counted (idlegpu not running, the
 // machine asleep) is Unwatched.
-#include "backends/gpubackend.h"
+#include "model/gpumetrics.h"
 #include "base/clock.h"
 #include "model/ledgersummary.h"
 #include "model/workloadruntime.h"
