@@ -7,7 +7,7 @@
 // machine asleep) is Unwatched.
 
 #include "base/printablename.h"
-#include "policy/policy.h"
+#include "model/decision.h"
 
 #include <QJsonArray>
 #include <QJsonDocument>
