@@ -4,8 +4,8 @@
 // The monitor's account of what the idle GPUs did, behind LedgerSummary: what each GPU was doing when, the workload
 // time and the energy by local day, and the preemptions. It is bookkeeping only, over a Clock: the monitor feeds it
 // at every decision and sample, and LedgerStore keeps it across restarts as JSON (toJson / restore).
-#include "model/gpumetrics.h"
 #include "base/clock.h"
+#include "model/gpumetrics.h"
 #include "model/ledgersummary.h"
 #include "model/workloadruntime.h"
 
