@@ -617,8 +617,9 @@ private:
 
 using Scope = Rule::Scope;
 
-// HoldReason's list with each rule's test. A running workload stops for the first rule that holds of those that stop;
-// one that does not run starts when none of those that block a start holds.
+// HoldReason's list with each rule's test, its words and whether it stops a running workload, keeps one from
+// starting, or both. A running workload stops for the first rule that holds of those that stop; one that does not run
+// starts when none of those that block a start holds.
 constexpr Rule kRules[] = {
     // reason                        name                    scope            stops  blocks start
     {HoldReason::Removed,         "removed",              Scope::Workload, true,  false, &Decider::removed},
