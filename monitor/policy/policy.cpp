@@ -835,9 +835,10 @@ bool matchesProgram(const Holder &holder, const QString &program)
 }
 
 // The exemptions, in Exemption's order: idlegpu itself; a process of a running workload's session or its descendants;
-// in Slurm mode a process of a Slurm job (Holder::slurmJobId); a program that ignore_programs names by the whole name
-// of comm, exe basename or argv[0] basename; a program that a workload that may run on this GPU names in
-// service_programs, matched the same way. The decision records the exemption in GpuStatus::ignoredHolders.
+// in Slurm mode a process of a Slurm job (Holder::slurmJobId), because the lab's jobs run on the GPUs lent to them; a
+// program that ignore_programs names by the whole name of comm, exe basename or argv[0] basename; a program that a
+// workload that may run on this GPU names in service_programs, matched the same way. The decision records the exemption
+// in GpuStatus::ignoredHolders.
 std::optional<IgnoredHolder> exemptionOf(const Holder &holder, int gpu, const Config &config,
                                          const QHash<QString, WorkloadRuntime> &runtimes, qint64 selfPid)
 {
