@@ -2,6 +2,10 @@
 // SPDX-FileCopyrightText: 2026 The idlegpu authors
 #include "gpusampler.h"
 
+// An open-only holder is a foreign holder that does not count yet: under busy_when = auto a graphics client below the
+// thresholds it counts above, under computes or memory a job that only has the GPU open. Only a backend can tell when
+// it starts to count.
+
 #include "base/logging.h"
 #include "policy/policy.h"
 #include "snapshotcollector.h"

@@ -4,10 +4,6 @@
 // The monitor's slow questions to the GPU backends, asked on clocks of their own and never on the preemption path: a
 // sample of every GPU every kSampleMs while someone looks at the metrics, and the process lists of the open-only
 // holders beside a workload every kOpenOnlyWatchMs.
-//
-// An open-only holder is a foreign holder that does not count yet: under busy_when = auto a graphics client below the
-// thresholds it counts above, under computes or memory a job that only has the GPU open. Only a backend can tell when
-// it starts to count.
 #include "base/clock.h"
 #include "config/config.h"
 #include "model/decision.h"

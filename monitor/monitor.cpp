@@ -2,6 +2,18 @@
 // SPDX-FileCopyrightText: 2026 The idlegpu authors
 #include "monitor.h"
 
+// What makes the monitor scan and decide:
+//
+//   inotify open/close on a node ─┐ (an open while a workload runs: rescan at once; else coalesced)
+//   device_root changes ──────────┤
+//   QTimer, interval_seconds ─────┼─► rescan ─► Policy::decide ─► runner stop/start ─► stateChanged()
+//   config file changes / SIGHUP ─┤
+//   a condition changes ──────────┘ (power supplies, logind, the desktop: conditions/; polled where none tells)
+//
+// Each part keeps its own clocks: ConfigReloader reads the file again after an edit, DeviceFolderWatcher sees GPUs
+// appear and go, GpuSampler asks the GPU backends, LedgerKeeper counts and saves the ledger, SlurmGuard::GuardKeeper
+// writes Slurm's heartbeat and MetricsTextFile the [metrics] textfile.
+
 #include "base/logging.h"
 #include "conditions/presencecondition.h"
 #include "config/configreloader.h"
@@ -135,6 +147,8 @@ QString Monitor::configPath() const
     return m_configReloader->path();
 }
 
+// The placeholder has no workloads; its device_root is where GPUs are looked for. The file is applied once it
+// appears, even where its folder does not exist yet. The tray calls this for its default file.
 void Monitor::acceptMissingConfig(const Config &placeholder)
 {
     m_configReloader->acceptMissing(placeholder);
@@ -173,6 +187,10 @@ void Monitor::poll()
     sampleGpus();
 }
 
+// The vendor library gives names, UUIDs, metrics and other users' processes of NVIDIA GPUs; the DRM backend (sysfs,
+// fdinfo) covers AMD and Intel GPUs. Where the library is not available, NVIDIA GPUs are watched from device nodes
+// only. No backend is asked on the preemption path: only at start(), at each fallback poll (interval_seconds) and on
+// the GpuSampler's clocks.
 void Monitor::setGpuBackend(std::unique_ptr<GpuBackend> backend)
 {
     m_collector.backends().setVendorLibrary(std::move(backend));
@@ -293,6 +311,9 @@ MonitorState Monitor::state() const
     return state;
 }
 
+// The look uses the same collector and policy as the scans, with power, logind and Slurm ([slurm]: each GPU held or
+// lent, as Slurm has it) read once and the ledger read from paths.ledgerPath where given; nothing is started,
+// stopped, watched, written or locked. It waits for logind (1 s at most) and Slurm (its commands' timeout).
 MonitorState Monitor::lookOnce(const Config &config, const MonitorPaths &paths,
                                std::unique_ptr<GpuBackend> vendorLibrary)
 {
@@ -654,6 +675,7 @@ void Monitor::reportPreemption(PreemptionEvent event, const QString &reason)
     Q_EMIT preempted(event);
 }
 
+// inotify gives no time of its own, so an open counts from when its event was read (earliestOpenNs()).
 std::optional<double> Monitor::openToStopMs(const Holder &culprit, int gpu) const
 {
     qint64 readAtNs = 0;

@@ -3,16 +3,6 @@
 #pragma once
 // The monitor is idlegpu's engine: it answers each open of a GPU's node with a scan, a decision and the stops and
 // starts that the decision asks for (the preemption path, all of it here), and composes the parts that work beside it.
-//
-//   inotify open/close on a node ─┐ (an open while a workload runs: rescan at once; else coalesced)
-//   device_root changes ──────────┤
-//   QTimer, interval_seconds ─────┼─► rescan ─► Policy::decide ─► runner stop/start ─► stateChanged()
-//   config file changes / SIGHUP ─┤
-//   a condition changes ──────────┘ (power supplies, logind, the desktop: conditions/; polled where none tells)
-//
-// Each part keeps its own clocks: ConfigReloader reads the file again after an edit, DeviceFolderWatcher sees GPUs
-// appear and go, GpuSampler asks the GPU backends, LedgerKeeper counts and saves the ledger, SlurmGuard::GuardKeeper
-// writes Slurm's heartbeat and MetricsTextFile the [metrics] textfile.
 #include "backends/gpubackend.h"
 #include "base/clock.h"
 #include "conditions/condition.h"
@@ -55,10 +45,8 @@ public:
     // Loads the config and starts watching. Returns false when the config cannot be used at all (the
     // problems are in state().configProblems); nothing is started then.
     bool start();
-    // A config file that does not exist is "not set up yet", not an error: start() then runs with `placeholder`
-    // (no workloads; its device_root is where GPUs are looked for), state().notSetUp says so, and the file is
-    // applied once it appears (the folder may not exist yet either). For the tray's default file; without this
-    // call a missing file fails start(). Call before start().
+    // Makes a missing config file "not set up yet" (state().notSetUp) instead of a failure of start(): the monitor
+    // runs with `placeholder` until the file appears. Call before start().
     void acceptMissingConfig(const Config &placeholder = Config());
     // Stops every workload (SIGTERM, SIGKILL after their stop timeout), then emits shutdownFinished().
     void shutdown();
@@ -70,11 +58,8 @@ public:
     // on it. It is ignored while pause_while_active is off.
     void setDesktopIdle(const DesktopIdleReport &report);
 
-    // Sets the vendor library (NVML) for names, UUIDs, metrics and other users' processes of NVIDIA GPUs, beside the
-    // DRM backend (sysfs, fdinfo) for AMD and Intel GPUs, which is always there. Set before start(); the monitor
-    // owns it. Without one (or when it is not available) NVIDIA GPUs are watched from device nodes only.
-    // No backend is asked on the preemption path: only at start(), at each fallback poll (interval_seconds) and
-    // on the GpuSampler's clocks.
+    // Sets the vendor library (NVML), which the monitor then owns, beside the DRM backend that is always there. Set
+    // before start(); without one, NVIDIA GPUs are watched from device nodes only.
     void setGpuBackend(std::unique_ptr<GpuBackend> backend);
     // Says whether someone looks at the metrics (status window, tray menu); while someone does, the GPUs are sampled
     // every kGpuSampleMs.
@@ -88,12 +73,9 @@ public:
 
     MonitorState state() const;
     QString configPath() const;
-    // Makes one scan and one decision with `config` and returns the state (`--status`, the settings dialog on its
-    // own): what a running monitor would see now, and what it would run as if every start delay had passed. It uses
-    // the same collector and policy as the scans, with power, logind and Slurm ([slurm]: each GPU held or lent, as
-    // Slurm has it) read once and the ledger read from paths.ledgerPath where given; nothing is started, stopped,
-    // watched, written or locked. It waits for logind (1 s at most) and Slurm (its commands' timeout), so it is never
-    // for a running monitor's thread.
+    // Returns what a running monitor would see now and would run as if every start delay had passed, from one scan
+    // and one decision with `config` (`--status`, the settings dialog on its own); nothing is started, written or
+    // locked. It blocks on logind (1 s at most) and Slurm, so never call it on a running monitor's thread.
     // `vendorLibrary` (NVML), when given, adds names, UUIDs, metrics and other users' processes on NVIDIA GPUs.
     static MonitorState lookOnce(const Config &config, const MonitorPaths &paths = MonitorPaths(),
                                  std::unique_ptr<GpuBackend> vendorLibrary = nullptr);
@@ -149,8 +131,7 @@ private:
     // Reports a preemption: its open-to-stop time, the log line and the ledger's record, then preempted().
     void reportPreemption(PreemptionEvent event, const QString &reason);
     // Returns the time from the earliest unanswered open of the culprit's GPU node (or of nvidia-uvm or kfd, which
-    // make it a compute client) to now; absent when none waits, because a poll or a backend found the job. inotify
-    // gives no time of its own, so an open counts from when its event was read (earliestOpenNs()).
+    // make it a compute client) to now; absent when none waits, because a poll or a backend found the job.
     std::optional<double> openToStopMs(const Holder &culprit, int gpu) const;
     // Returns the earliest time at which an open whose event was read at readAtNs may have happened: readAtNs while
     // the monitor thread keeps its heartbeat, else the last beat, since the thread did not run after it and the event

@@ -2,6 +2,10 @@
 // SPDX-FileCopyrightText: 2026 The idlegpu authors
 #include "snapshotcollector.h"
 
+// The collector is the one place where the monitor, `--status` and the settings dialog take a Snapshot from, so that
+// they cannot disagree about a GPU. It sees the GPUs under device_root and the conditions' facts (power, presence,
+// terminals).
+
 #include "conditions/heatcondition.h"
 #include "devices/devicescanner.h"
 
@@ -27,6 +31,8 @@ GpuMetrics SnapshotCollector::sampleGpus()
     return metrics;
 }
 
+// The holders are the visible ones, those that `hooks` add and those that the backends name. A condition's fact is as
+// its watcher last said (Monitor) or as read once (Conditions::readOnce(), before survey()).
 Snapshot SnapshotCollector::collect(const Config &config, const Hooks &hooks) const
 {
     Snapshot snapshot;

@@ -1,10 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // SPDX-FileCopyrightText: 2026 The idlegpu authors
 #pragma once
-// The collector that assembles what one scan sees: the GPUs under device_root, the processes that hold their nodes,
-// what the GPU backends say of those holders, and the facts of the conditions (power, presence, terminals). It is the
-// one place where the monitor, `--status` and the settings dialog take a Snapshot from, so that they cannot disagree
-// about a GPU.
+// The collector that assembles what one scan sees: the GPUs, the processes that hold their nodes, what the GPU
+// backends say of those holders, and the facts of the conditions.
 #include "backends/gpubackend.h"
 #include "base/clock.h"
 #include "conditions/conditions.h"
@@ -49,9 +47,9 @@ public:
     void setDevices(const DeviceNodes &devices);
     const DeviceNodes &devices() const { return m_backends.devices(); }
 
-    // Returns each backend's identity and metrics of the GPUs it covers, with the vendor library's state. It is slow,
-    // so never on the preemption path; sampledAtMs is left to the caller. Its temperatures go to the heat condition,
-    // and so into every later collect().
+    // Returns each backend's identity and metrics of the GPUs it covers, with the vendor library's state, and hands
+    // the temperatures to the heat condition. It is slow: never call it on the preemption path. The caller sets
+    // sampledAtMs.
     GpuMetrics sampleGpus();
 
     // The monitor's calls into a scan while it runs.
@@ -64,16 +62,14 @@ public:
         // holders it infers from node events (the backends may name their pids).
         std::function<void(const HolderScanner::Result &scan, QList<Holder> &holders)> addHidden;
     };
-    // Returns a Snapshot: the holders of the devices set (visible ones, those that `hooks` add, those that the backends
-    // name) with what the backends know they do there, and each condition's fact. takenAtMs is left to the caller.
+    // Returns a Snapshot of the devices set: their holders, what the backends know they do there, and each condition's
+    // fact. The caller sets takenAtMs.
     Snapshot collect(const Config &config, const Hooks &hooks = Hooks()) const;
 
-    // Returns the conditions whose facts every collect() puts in its snapshot, as their watchers last said (Monitor) or
-    // as read once (Conditions::readOnce(), before survey()).
+    // Returns the conditions whose facts every collect() puts in its snapshot.
     Conditions &conditions() { return m_conditions; }
 
-    // All of it at once, for the monitor's one-shot look (Monitor::lookOnce()): survey() scans the devices, samples
-    // the backends and collects.
+    // The monitor's one-shot look (Monitor::lookOnce()): survey() scans the devices, samples the backends and collects.
     struct Survey
     {
         Snapshot snapshot;

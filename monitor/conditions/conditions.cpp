@@ -2,6 +2,9 @@
 // SPDX-FileCopyrightText: 2026 The idlegpu authors
 #include "conditions/conditions.h"
 
+// The SnapshotCollector owns the conditions; the monitor configures them at each (re)load, polls them at its fallback
+// poll and decides again when one changes; `--status` reads them once.
+
 #include "conditions/batterycondition.h"
 #include "conditions/heatcondition.h"
 #include "conditions/presencecondition.h"

@@ -2,8 +2,7 @@
 // SPDX-FileCopyrightText: 2026 The idlegpu authors
 #pragma once
 // The set of conditions that the policy weighs, one object each, in HoldReason's order: the time of the week, on
-// battery, a person at the computer, a user active on a terminal, a GPU's heat. The SnapshotCollector owns them; the monitor configures them at each
-// (re)load, polls them at its fallback poll and decides again when one changes; `--status` reads them once.
+// battery, a person at the computer, a user active on a terminal, a GPU's heat.
 #include "base/clock.h"
 #include "conditions/condition.h"
 

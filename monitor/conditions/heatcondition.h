@@ -2,9 +2,7 @@
 // SPDX-FileCopyrightText: 2026 The idlegpu authors
 #pragma once
 // The condition of each GPU's temperature ([defaults] max_temperature_c): Snapshot::temperatures and
-// HoldReason::TooHot. Its readings come from the GPU backends' samples (the monitor's poll and the status window's
-// sampling), which a scan follows at once, so it needs no watcher of its own; whether a GPU is hot, with the
-// kCoolDownCelsius of hysteresis, is the policy's to judge (PolicyMemory::hotGpus).
+// HoldReason::TooHot. It has no watcher: it takes the GPU backends' samples (takeSample()).
 #include "conditions/condition.h"
 #include "model/gpumetrics.h"
 

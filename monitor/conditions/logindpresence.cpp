@@ -2,6 +2,15 @@
 // SPDX-FileCopyrightText: 2026 The idlegpu authors
 #include "conditions/logindpresence.h"
 
+// How the watcher reads logind:
+//
+//   ListSessions ─► GetAll(org.freedesktop.login1.Session) per session ─► sessions() ─► changed()
+//   read again on SessionNew, SessionRemoved, a session's PropertiesChanged, logind (re)appearing, and every
+//   kRefreshMs (a tty's IdleHint changes without a signal); every kRetryMs while logind does not answer
+//
+// Every call is asynchronous with a timeout. The bus address comes from DBUS_SYSTEM_BUS_ADDRESS when set (tests
+// give it a private bus), else the system bus.
+
 #include "base/logging.h"
 
 #include <QDBusArgument>

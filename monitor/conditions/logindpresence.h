@@ -4,13 +4,6 @@
 // The source that tells whether a person sits at the computer from systemd-logind on the system bus: its sessions'
 // IdleHint, IdleSinceHint and LockedHint. GNOME sets them; a text console gets IdleHint from its tty's access time;
 // KDE sets only LockedHint, which the tray's desktop source refines (see conditions/presence.h).
-//
-//   ListSessions ─► GetAll(org.freedesktop.login1.Session) per session ─► sessions() ─► changed()
-//   read again on SessionNew, SessionRemoved, a session's PropertiesChanged, logind (re)appearing, and every
-//   kRefreshMs (a tty's IdleHint changes without a signal); every kRetryMs while logind does not answer
-//
-// Every call is asynchronous with a timeout. The bus address comes from DBUS_SYSTEM_BUS_ADDRESS when set (tests
-// give it a private bus), else the system bus.
 #include "base/clock.h"
 #include "conditions/presence.h"
 
@@ -58,7 +51,7 @@ std::optional<ParsedSession> sessionProperties(const QDBusMessage &reply, const 
 
 } // namespace LogindParse
 
-// The watcher of logind's sessions, as the diagram above shows.
+// The watcher of logind's sessions (logindpresence.cpp shows how it reads them).
 class LogindPresence : public QObject
 {
     Q_OBJECT

@@ -2,6 +2,9 @@
 // SPDX-FileCopyrightText: 2026 The idlegpu authors
 #include "conditions/powersupply.h"
 
+// Four parts are kept apart: the pure judgement over what the supplies say (PowerSupply::judge, table-tested), the
+// reading of the files (any of which may vanish or hold garbage), the parsing of a uevent, and the watcher.
+
 #include "base/errnotext.h"
 #include "base/logging.h"
 
@@ -61,6 +64,10 @@ QString readAttribute(const QDir &folder, const char *name)
 
 namespace PowerSupply {
 
+// A supply of scope "Device" (wireless mice, keyboards, headsets) says nothing of the machine's own power. With an
+// external supply (mains, USB, wireless charging) online, the machine is on AC; else with a battery that discharges,
+// on battery; else with a battery in any other state (charging, full, not charging, unknown), on AC as far as anyone
+// can tell. With no battery and no external supply online, the state is unknown: a desktop, which runs on AC.
 PowerState judge(const QList<PowerSupplyReading> &supplies)
 {
     PowerState power;
@@ -93,6 +100,8 @@ PowerState judge(const QList<PowerSupplyReading> &supplies)
     return power;
 }
 
+// A battery's status is its firmware's to answer (ACPI _BST, which takes milliseconds on some laptops), so it is read
+// only where no external supply is online, the one case it decides.
 QList<PowerSupplyReading> read(const QString &sysfsRoot)
 {
     QList<PowerSupplyReading> supplies;
@@ -193,6 +202,9 @@ bool isPowerSupplyEvent(const QByteArray &message)
 
 } // namespace PowerSupply
 
+// The watcher reads at once, then again at each power_supply uevent of the kernel. The kernel's uevents describe
+// /sys, so a watcher of any other root (a test's fixture) and one whose socket could not be opened read again at
+// poll() instead, which the monitor calls at its fallback poll (interval_seconds).
 PowerSupplyWatcher::PowerSupplyWatcher(const QString &sysfsRoot, QObject *parent)
     : QObject(parent), m_sysfsRoot(sysfsRoot)
 {

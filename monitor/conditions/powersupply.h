@@ -4,9 +4,6 @@
 // The readers of where the machine's power comes from ([defaults] on_battery): the kernel's power supplies under
 // <sysfs_root>/class/power_supply, read again when the kernel announces a change of one of them (a uevent on a
 // NETLINK_KOBJECT_UEVENT socket, which needs no privilege), or at the fallback poll where no such socket opens.
-//
-// Four parts are kept apart: the pure judgement over what the supplies say (PowerSupply::judge, table-tested), the
-// reading of the files (any of which may vanish or hold garbage), the parsing of a uevent, and the watcher.
 #include "model/snapshot.h"
 
 #include <QByteArray>
@@ -31,16 +28,12 @@ struct PowerSupplyReading
 // The functions that read and judge the power supplies.
 namespace PowerSupply {
 
-// Returns the machine's power as these supplies describe it. A supply of scope "Device" (wireless mice, keyboards,
-// headsets) says nothing of the machine's own power. With an external supply (mains, USB, wireless charging)
-// online, the machine is on AC; else with a battery that discharges, on battery; else with a battery in any other
-// state (charging, full, not charging, unknown), on AC as far as anyone can tell. With no battery and no external
-// supply online, the state is unknown: a desktop, which runs on AC.
+// Returns the machine's power as these supplies describe it; unknown with no battery and no external supply online
+// (a desktop, which runs on AC).
 PowerState judge(const QList<PowerSupplyReading> &supplies);
 
-// Reads the supplies under <sysfsRoot>/class/power_supply, sorted by name. A battery's status is its firmware's to
-// answer (ACPI _BST, which takes milliseconds on some laptops), so it is read only where no external supply is
-// online, the one case it decides.
+// Reads the supplies under <sysfsRoot>/class/power_supply, sorted by name; a battery's status only where no
+// external supply is online.
 QList<PowerSupplyReading> read(const QString &sysfsRoot);
 
 // Returns judge(read(sysfsRoot)), for a one-shot look (`--status`).
@@ -64,9 +57,8 @@ bool isPowerSupplyEvent(const QByteArray &message);
 
 } // namespace PowerSupply
 
-// The watcher that keeps the power state current: it reads at once, then again at each power_supply uevent of the
-// kernel. The kernel's uevents describe /sys, so a watcher of any other root (a test's fixture) and one whose socket
-// could not be opened read again at poll() instead, which the monitor calls at its fallback poll (interval_seconds).
+// The watcher that keeps the power state current, read again at each power_supply uevent of the kernel or, where
+// none come, at poll().
 class PowerSupplyWatcher : public QObject
 {
     Q_OBJECT

@@ -86,6 +86,15 @@ QList<WeighedSession> weighSessions(const std::optional<QList<LogindSession>> &l
 
 namespace Presence {
 
+// The rule, over the local user sessions (Remote=false, Class "user"):
+//   none                                               -> NoLocalSession
+//   any one neither idle nor locked                    -> Active
+//   every graphical one locked (or every one locked)   -> Locked
+//   otherwise                                          -> Idle since the latest IdleSince of the unlocked ones
+// A session not in the foreground of its seat (Active=false) counts as locked: its user is not at the screen.
+// A desktop that answers refines the tray's session (matched by session id, else by uid among the graphical
+// sessions): its idle time replaces logind's IdleHint, which KDE never sets, and its lock adds to LockedHint. Where
+// logind does not answer, or does not know the tray's session, the desktop's session is judged alone.
 UserPresence combine(const std::optional<QList<LogindSession>> &logind, const DesktopIdleReport &desktop)
 {
     UserPresence presence;

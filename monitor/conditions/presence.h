@@ -25,8 +25,7 @@ struct LogindSession
     bool locked = false;   // LockedHint
 
     bool isGraphical() const;
-    // Returns whether it is Remote=false and of Class "user", the only sessions that say whether a person sits at
-    // the machine.
+    // Returns whether it is Remote=false and of Class "user", the only kind that says whether a person is there.
     bool isLocalUser() const;
     bool operator==(const LogindSession &) const = default;
 };
@@ -47,16 +46,8 @@ struct DesktopIdleReport
 // The functions that combine and describe the presence.
 namespace Presence {
 
-// The rule, over the local user sessions (Remote=false, Class "user"):
-//   none                                               -> NoLocalSession
-//   any one neither idle nor locked                    -> Active
-//   every graphical one locked (or every one locked)   -> Locked
-//   otherwise                                          -> Idle since the latest IdleSince of the unlocked ones
-// A session not in the foreground of its seat (Active=false) counts as locked: its user is not at the screen.
-// A desktop that answers refines the tray's session (matched by session id, else by uid among the graphical
-// sessions): its idle time replaces logind's IdleHint, which KDE never sets, and its lock adds to LockedHint. Where
-// logind does not answer, or does not know the tray's session, the desktop's session is judged alone.
-// An absent `logind` means that logind did not answer. The result is Unknown only when neither source answers.
+// Returns whether a person sits at the computer, as the local user sessions and the desktop say together. An absent
+// `logind` means that logind did not answer; the result is Unknown only when neither source answers.
 UserPresence combine(const std::optional<QList<LogindSession>> &logind, const DesktopIdleReport &desktop);
 
 // Returns the state's name for logs and --status: "active", "idle", "locked", "no local session", "unknown".

@@ -2,6 +2,16 @@
 // SPDX-FileCopyrightText: 2026 The idlegpu authors
 #include "config/configwatcher.h"
 
+// A write in place is whole when its writer closes the file (IN_CLOSE_WRITE); a save by rename is whole when the new
+// file is moved over the name (IN_MOVED_TO); a file deleted or moved away is gone at once. Every other step of a save
+// (the truncation, each write, the creation of a new file) is ignored: an editor paused between two writes would
+// otherwise hand over half a file, such as the first half of a workload without its user= line. The watch is on the
+// file's folder (inotify through a QSocketNotifier), which outlives any replacement of the file; where the way to the
+// file passes links (the config itself, a link in a chain of links, a folder on the way), the folder of each link is
+// watched too, and after each change the watcher resolves the way again, so a link pointed elsewhere (`ln -sfn`) is
+// followed. Before the file's folder exists (idlegpu is not set up yet), the nearest folder above it is watched until
+// the next folder on the way appears.
+
 #include "base/logging.h"
 
 #include <QDir>

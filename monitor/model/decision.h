@@ -30,10 +30,9 @@ struct PolicyMemory
     QSet<int> hotGpus;              // GPUs that reached max_temperature_c and are not yet kCoolDownCelsius cooler
 };
 
-// The rules that stop a running workload or keep one from starting, in their order of precedence. Of the rules that
-// hold for a workload, the decision follows the first and names it. Those from Paused to TerminalUser can hold every
-// workload at once; Decision::hold names the first of them that does. The policy's table of rules (policy.cpp) gives
-// each its test, its words and whether it stops a running workload, keeps one from starting, or both.
+// The rules that stop a running workload or keep one from starting, in their order of precedence: the decision
+// follows the first that holds and names it. Those from Paused to TerminalUser can hold every workload at once
+// (Decision::hold). Each rule's test is in the policy's kRules.
 enum class HoldReason {
     None,
     Removed,         // no longer in the configuration

@@ -111,8 +111,7 @@ struct Holder
     // By GPU index, what a backend says it does there. A GPU missing here means that no backend could say.
     QHash<int, GpuUse> gpuUse;
     // For a process of a Slurm job, SLURM_JOB_ID from its environment (readable as root), or -1 when it descends from
-    // slurmstepd but its environment could not be read; 0 when it belongs to no Slurm job. In Slurm mode such a
-    // holder is never foreign, because the lab's jobs run on the GPUs lent to them.
+    // slurmstepd but its environment could not be read; 0 when it belongs to no Slurm job.
     qint64 slurmJobId = 0;
 
     // Returns how the user is told who holds a GPU: "python3 (alice, pid 4242)".

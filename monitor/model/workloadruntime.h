@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // SPDX-FileCopyrightText: 2026 The idlegpu authors
 #pragma once
+// The value type of what a runner knows of one workload, and the words for its state.
 #include <QList>
 #include <QString>
 #include <QStringList>

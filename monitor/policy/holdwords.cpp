@@ -2,6 +2,9 @@
 // SPDX-FileCopyrightText: 2026 The idlegpu authors
 #include "policy/holdwords.h"
 
+// The policy puts these words in its decision in English, which the log and --status print; the tray and the status
+// window show their translation (context "HoldWords" in translations/).
+
 #include <QCoreApplication>
 #include <QLocale>
 
@@ -112,6 +115,7 @@ QString ofDecision(const Decision &decision, Language language)
     return of({decision.hold, decision.holdEndsAt, decision.activeUsers}, language);
 }
 
+// The policy names the GPU before these words ("GPU 0 is ..."); the GUI's line of a GPU puts them after "idle — ".
 QString tooHot(std::optional<int> celsius, int runsAgainBelowCelsius, Language language)
 {
     if (!celsius)

@@ -1,9 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // SPDX-FileCopyrightText: 2026 The idlegpu authors
 #pragma once
-// The words of the rules that can hold every workload back at once (HoldReason's Paused to TerminalUser) and of a
-// GPU that is too hot (TooHot), written once. The policy puts them in its decision in English, which the log and
-// --status print; the tray and the status window show their translation (context "HoldWords" in translations/).
+// The words of the holds, written once: of the rules that can hold every workload back at once (HoldReason's Paused
+// to TerminalUser) and of a GPU that is too hot (TooHot).
 #include "model/decision.h"
 
 #include <QDateTime>
@@ -30,18 +29,15 @@ struct Facts
 // Returns whether `reason` is one of the rules that can hold every workload at once, which have words here.
 bool holdsEveryone(HoldReason reason);
 
-// Returns the words of a hold: "paused", "outside the schedule until Mon 18:00", "the computer runs on battery",
-// "you are at the computer", "user alice is active on a terminal". Empty for a reason that holds one workload at a
-// time (the policy words those itself, with their GPU and holder). English dates use the C locale, translated ones
-// the user's.
+// Returns the words of a hold ("outside the schedule until Mon 18:00"), with English dates in the C locale and
+// translated ones in the user's. Empty for a reason that holds one workload at a time, which the policy words itself.
 QString of(const Facts &facts, Language language);
 
 // Returns the words of the decision's hold (Decision::hold, holdEndsAt, activeUsers); empty when none holds.
 QString ofDecision(const Decision &decision, Language language);
 
 // Returns the words for a GPU that is too hot (max_temperature_c), with its reading where known: "too hot (87 °C):
-// runs again below 81 °C". The policy names the GPU ("GPU 0 is ..."); the GUI's line of a GPU puts them after
-// "idle — ".
+// runs again below 81 °C". The caller names the GPU.
 QString tooHot(std::optional<int> celsius, int runsAgainBelowCelsius, Language language);
 
 } // namespace HoldWords

@@ -617,8 +617,9 @@ private:
 
 using Scope = Rule::Scope;
 
-// HoldReason's list with each rule's test. A running workload stops for the first rule that holds of those that stop;
-// one that does not run starts when none of those that block a start holds.
+// HoldReason's list with each rule's test, its words and whether it stops a running workload, keeps one from
+// starting, or both. A running workload stops for the first rule that holds of those that stop; one that does not run
+// starts when none of those that block a start holds.
 constexpr Rule kRules[] = {
     // reason                        name                    scope            stops  blocks start
     {HoldReason::Removed,         "removed",              Scope::Workload, true,  false, &Decider::removed},
@@ -833,6 +834,11 @@ bool matchesProgram(const Holder &holder, const QString &program)
     return !holder.argv0.isEmpty() && program == baseName(holder.argv0);
 }
 
+// The exemptions, in Exemption's order: idlegpu itself; a process of a running workload's session or its descendants;
+// in Slurm mode a process of a Slurm job (Holder::slurmJobId), because the lab's jobs run on the GPUs lent to them; a
+// program that ignore_programs names by the whole name of comm, exe basename or argv[0] basename; a program that a
+// workload that may run on this GPU names in service_programs, matched the same way. The decision records the exemption
+// in GpuStatus::ignoredHolders.
 std::optional<IgnoredHolder> exemptionOf(const Holder &holder, int gpu, const Config &config,
                                          const QHash<QString, WorkloadRuntime> &runtimes, qint64 selfPid)
 {
@@ -850,6 +856,9 @@ bool isForeign(const Holder &holder, int gpu, const Config &config, const QHash<
     return !firstExemption(holder, {gpu, config, runtimes, selfPid}, &match);
 }
 
+// A compute client holds nvidia-uvm or /dev/kfd (unless the vendor library lists it only among the GPU's graphics
+// processes) or a backend lists it computing there. A graphics client is anything else that could be seen. An unseen
+// one is a hidden holder without a pid.
 ClientKind clientKind(const Holder &holder, int gpu)
 {
     if (holder.hidden && holder.pid <= 0)
@@ -863,6 +872,11 @@ ClientKind clientKind(const Holder &holder, int gpu)
     return ClientKind::Graphics;
 }
 
+// A holder makes the GPU busy always when opening is enough; for auto, a compute client at once and a graphics client
+// only while a backend measures it above a threshold; for computes and memory, when a backend lists it as computing
+// there or using at least the threshold. Under computes and memory a holder that no backend could judge makes the GPU
+// busy, and so does a hidden holder without a pid under every rule: when in doubt, the GPU is the user's. Under auto
+// a graphics client that no backend measures does not, because a browser must not keep the GPU idle.
 HolderVerdict judgeHolder(const Holder &holder, int gpu, const BusyRule &rule)
 {
     HolderVerdict verdict;
@@ -934,6 +948,7 @@ HolderVerdict explainHolder(const IgnoredHolder &ignored, int gpu)
     return verdict;
 }
 
+// Of two workloads that want the same GPU, the first in this order starts; the other waits while it runs.
 QList<int> startOrder(const QList<GpuSelection> &gpusOfWorkloads)
 {
     QList<int> order;
@@ -946,6 +961,10 @@ QList<int> startOrder(const QList<GpuSelection> &gpusOfWorkloads)
     return order;
 }
 
+// A GPU must have been free of foreign holders for start_delay_seconds before a workload starts on it. At the first
+// decision (the memory knows nothing of a GPU) the GPU counts as free since now, so idlegpu never starts a workload
+// the moment it starts itself, because a job may be about to open the GPU. Workloads with gpus=ALL are considered
+// before those with a GPU list (gpu_mon's order); no GPU ever runs two workloads.
 Decision decide(const PolicyInput &input)
 {
     return Decider(input).run();
