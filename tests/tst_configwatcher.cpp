@@ -36,6 +36,7 @@ private Q_SLOTS:
     void retargetedLinkInAChainIsFollowed();
     void retargetedFolderLinkOnTheWayIsFollowed();
     void retargetedFolderLinkInTheTargetIsFollowed();
+    void linkLoopEndsTheWalk();
 
 private:
     // Returns the folder `name` in the test's folder, made with its config.ini.
@@ -143,6 +144,20 @@ void TestConfigWatcher::retargetedFolderLinkInTheTargetIsFollowed()
     const QString config = m_dir->filePath(QStringLiteral("idlegpu.conf"));
     QVERIFY(QFile::link(current + QStringLiteral("/config.ini"), config));
     retargetThenEdit(config, current, v2, v2 + QStringLiteral("/config.ini"));
+}
+
+// A hostile loop of links (idlegpu.conf -> a.conf -> idlegpu.conf): watch() returns, since the walk stops after
+// kMaxLinks links, and a.conf made a real file, ending the loop, is seen.
+void TestConfigWatcher::linkLoopEndsTheWalk()
+{
+    const QString config = m_dir->filePath(QStringLiteral("idlegpu.conf"));
+    const QString other = m_dir->filePath(QStringLiteral("a.conf"));
+    QVERIFY(QFile::link(other, config));
+    QVERIFY(QFile::link(config, other));
+    m_watcher->watch(config);
+    QVERIFY(QFile::remove(other));
+    writeFile(other, "[defaults]\n");
+    QVERIFY(m_changed->wait(kEventWaitMs));
 }
 
 QTEST_GUILESS_MAIN(TestConfigWatcher)
