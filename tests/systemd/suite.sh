@@ -23,12 +23,14 @@ debs=("$deb_dir"/idlegpu_*.deb)
 [ ${#debs[@]} -eq 1 ] && [ -f "${debs[0]}" ] || sysd_fail "expected one idlegpu_*.deb in $deb_dir (package_check makes it), found: ${debs[*]}"
 deb=${debs[0]}
 
-# Every promise of the system unit in the pure cgroup v2 layout, then the user unit and the bus. In the hybrid layout
-# (cgroup v1 controllers + the name=systemd tree; the host's default here) the promises that depend on how cgroups
-# are laid out: the service's own cgroup, the workloads' containment, the reaper killed, the watchdog's restart, stop.
-all_scenarios=(ready preemption back reaper_killed cgroups reload journal_priorities security watchdog broken_config
-               stop user_unit dbus_setup dbus_policy)
-hybrid_scenarios=(ready preemption back reaper_killed cgroups watchdog stop)
+# Every promise of the system unit and the user unit in both layouts: pure cgroup v2 (unified) and the host's default
+# (here hybrid: cgroup v1 controllers, the name=systemd tree and an empty cgroup v2 tree, where idlegpu falls back
+# from a cgroup per workload to its subreaper's sweep). The bus scenarios, which do not depend on cgroups, in unified
+# only.
+unit_scenarios=(ready preemption back reaper_killed cgroups reload journal_priorities security watchdog broken_config
+                stop user_unit)
+all_scenarios=("${unit_scenarios[@]}" dbus_setup dbus_policy)
+hybrid_scenarios=("${unit_scenarios[@]}")
 if [ $# -gt 0 ]; then scenarios=("$@")
 elif [ "$layout" = unified ]; then scenarios=("${all_scenarios[@]}")
 else scenarios=("${hybrid_scenarios[@]}"); fi
@@ -209,6 +211,15 @@ scenario_security() {
     level=$(sed -n 's/.*Overall exposure level for idlegpu.service: \([0-9.]*\).*/\1/p' <<<"$REPLY")
     [ -n "$level" ] || { echo "FAIL: no exposure level"; return 1; }
     awk -v l="$level" 'BEGIN { exit !(l <= 3.6) }' || { echo "FAIL: exposure $level is above 3.6"; return 1; }
+    # In the service's mount namespace /etc is read-only (ProtectSystem=full) but /etc/idlegpu is not
+    # (ReadWritePaths=): the service can replace its configuration there (SetConfig), and nothing else in /etc.
+    ctrv 'main=$(systemctl show -p MainPID --value idlegpu)
+          nsenter -t $main -m sh -c "echo probe >/etc/idlegpu/.probe && rm /etc/idlegpu/.probe" || exit 1
+          if nsenter -t $main -m sh -c "echo probe >/etc/.idlegpu-probe" 2>/dev/null; then rm -f /etc/.idlegpu-probe; echo "/etc is writable"; exit 1; fi
+          echo "in the service'"'"'s mounts: /etc/idlegpu writable, the rest of /etc read-only"'
+    local status=$?
+    echo "$REPLY"
+    [ $status = 0 ] || { echo "FAIL: the service's view of /etc"; return 1; }
 }
 
 # The watchdog: a SIGSTOPped idlegpu sends no WATCHDOG=1; systemd aborts and restarts it. The shipped 30 s is checked
