@@ -12,6 +12,9 @@
 #                                          person at the computer, polkit's allow_active. Output piped back, exit
 #                                          status passed on.
 #   /usr/local/bin/pk-verdict ACTION       polkit's verdict on ACTION for its own process (pkcheck's exit status)
+#   /usr/local/bin/hidepid invisible|off   remounts the machine's /proc (the users' and their clients'; the service
+#                                          keeps its own, ProtectProc=invisible) with that hidepid: bob then sees none
+#                                          of alice's processes in ps, root all of them (tried: works inside nspawn)
 #   /etc/polkit-1/rules.d/50-idlegpu.rules the README's rule: io.github.idlegpu.pause for the group gpu-users
 # and the users: alice (in gpu-users), bob and carol (in no group of ours). So, by polkit's verdict on
 #   io.github.idlegpu.pause:      alice yes (the rule) · bob in a session yes (allow_active) · bob, carol outside
@@ -34,6 +37,10 @@ user=$1; shift
 exec setpriv --reuid="$user" --regid="$user" --init-groups -- env -i HOME="$(getent passwd "$user" | cut -d: -f6)" \
     USER="$user" LOGNAME="$user" PATH=/usr/local/bin:/usr/bin:/bin LANG=C.UTF-8 "$@"
 '
+HIDEPID='#!/bin/sh
+# hidepid invisible|off: the hidepid of the machine'"'"'s /proc.
+exec mount -o remount,hidepid="$1" /proc
+'
 IN_SESSION='#!/bin/sh
 # in-session USER CMD...: CMD as USER in a new, active logind session on seat0 (PAM "login" with pam_systemd).
 user=$1; shift
@@ -51,10 +58,11 @@ echo $?
 scenario_dbus_setup() {
     ctr 'set -e
          printf "%s" "$1" >/usr/local/bin/as-user; printf "%s" "$2" >/usr/local/bin/in-session
-         printf "%s" "$3" >/usr/local/bin/pk-verdict
-         chmod 0755 /usr/local/bin/as-user /usr/local/bin/in-session /usr/local/bin/pk-verdict
+         printf "%s" "$3" >/usr/local/bin/pk-verdict; printf "%s" "$4" >/usr/local/bin/hidepid
+         chmod 0755 /usr/local/bin/as-user /usr/local/bin/in-session /usr/local/bin/pk-verdict /usr/local/bin/hidepid
          install -d -m 0755 /etc/polkit-1/rules.d
-         printf "%s" "$4" >/etc/polkit-1/rules.d/50-idlegpu.rules' "$AS_USER" "$IN_SESSION" "$PK_VERDICT" "$POLKIT_RULES" || return 1
+         printf "%s" "$5" >/etc/polkit-1/rules.d/50-idlegpu.rules' "$AS_USER" "$IN_SESSION" "$PK_VERDICT" "$HIDEPID" \
+        "$POLKIT_RULES" || return 1
     # The package's actions, as polkitd reads them.
     ctrv 'pkaction --action-id io.github.idlegpu.pause --verbose && pkaction --action-id io.github.idlegpu.configure --verbose'
     local actions=$REPLY
@@ -87,6 +95,14 @@ alice       configure 2
 bob-session configure 2
 root        configure 0
 VERDICTS
+    # hidepid, as the hidepid scenario will use it: bob sees alice's processes, then none, then again.
+    ctrv 'systemd-run --quiet --unit=alice-job --uid=alice sleep 100005
+          for _ in $(seq 100); do pgrep -u alice -f "sleep 100005" >/dev/null && break; sleep 0.05; done
+          a=$(as-user bob pgrep -c -u alice); hidepid invisible; b=$(as-user bob pgrep -c -u alice); r=$(pgrep -c -u alice)
+          hidepid off; c=$(as-user bob pgrep -c -u alice); systemctl stop alice-job
+          echo "$a $b $r $c"'
+    echo "alice's processes that bob sees: $(awk '{ print $1 " with hidepid=off, " $2 " with invisible (root: " $3 "), " $4 " after" }' <<<"$REPLY")"
+    [ "$REPLY" = "1 0 1 1" ] || { echo "FAIL: hidepid in the container"; failed=1; }
     return $failed
 }
 
