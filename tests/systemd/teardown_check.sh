@@ -43,7 +43,7 @@ check_mode() {  # MODE EXPECTED_STATUS
     # shellcheck disable=SC1090
     [ -s "$state" ] && source "$state"
     if [ "$mode" = int ]; then
-        for _ in $(seq 200); do [ -e "/proc/$leader/root/run/running" ] && break; sleep 0.05; done
+        for _ in $(seq 200); do [ -e "/proc/${leader:-0}/root/run/running" ] && break; sleep 0.05; done
         t0=$(sysd_now)
         kill -INT -- "-$pid"
     else
