@@ -139,3 +139,39 @@ CALLS
     ctr 'systemctl stop busname-standin'
     return $failed
 }
+
+# The service on the machine's bus, with polkit's real verdicts: a user's status; a pause refused to carol (no session,
+# auth_admin) that changes nothing; granted to bob at the computer (allow_active) and to alice through the rule
+# (gpu-users); the workload stopped while paused and back once resumed. Until the service owns its name (the D-Bus
+# service of issue 30), it says so and checks nothing.
+SERVICE_CALL='busctl call --timeout=30 io.github.idlegpu.Idlegpu1 /io/github/idlegpu/Idlegpu1 io.github.idlegpu.Idlegpu1'
+scenario_dbus_service() {
+    ctr 'systemctl restart idlegpu' || return 1
+    ctrv 'for _ in $(seq 100); do busctl status io.github.idlegpu.Idlegpu1 >/dev/null 2>&1 && break; sleep 0.05; done
+          busctl status io.github.idlegpu.Idlegpu1 2>/dev/null | grep -E "^(UID|Comm)="'
+    if [[ "$REPLY" != *"UID=0"* ]]; then
+        echo "NOT CHECKED: the service does not own io.github.idlegpu.Idlegpu1 on the system bus (yet)"
+        return 0
+    fi
+    echo "owner: $(tr '\n' ' ' <<<"$REPLY")"
+    local failed=0
+    check "the workload runs" cwait 10 "$WORKLOAD_PID" || return 1
+    # A user's status: the state, open to every user.
+    ctrv 'as-user bob '"$SERVICE_CALL"' GetState'
+    [[ "$REPLY" == "ts "* && "$REPLY" == *miner* ]] || { echo "FAIL: bob's GetState: ${REPLY:0:300}"; failed=1; }
+    echo "bob's GetState: ${REPLY:0:120}…"
+    # Refused: carol, outside any session, may not pause; nothing changes.
+    ctrv 'as-user carol '"$SERVICE_CALL"' Pause st "" 0'
+    echo "carol's Pause: $REPLY"
+    [[ "$REPLY" == *"ot authorized"* || "$REPLY" == *"NotAuthorized"* || "$REPLY" == *"InteractionRequired"* ||
+       "$REPLY" == *"nteraction"* ]] || { echo "FAIL: carol's pause was not refused"; failed=1; }
+    ctr 'sleep 1.5; '"$WORKLOAD_PID"' >/dev/null' || { echo "FAIL: the workload stopped after a refused pause"; failed=1; }
+    # Granted: bob at the computer pauses all; the workload stops. alice (gpu-users) resumes; it is back.
+    ctrv 'in-session bob '"$SERVICE_CALL"' Pause st "" 0'
+    echo "bob's Pause (active session): ${REPLY:-done}"
+    check "the workload still runs after bob's pause" cwait 10 "! $WORKLOAD_PID" || failed=1
+    ctrv 'as-user alice '"$SERVICE_CALL"' Resume s ""'
+    echo "alice's Resume (gpu-users): ${REPLY:-done}"
+    check "the workload did not come back after alice's resume" cwait 10 "$WORKLOAD_PID" || failed=1
+    return $failed
+}
