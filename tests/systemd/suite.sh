@@ -11,6 +11,9 @@
 #     unified  a pure cgroup v2 container (a default Debian 12 install); hybrid: the layout nspawn picks from the host
 #     SCENARIO the scenarios to run (default: those of the layout, below)
 #
+#   IDLEGPU_SYSTEMD_BINARY=FILE  after the package, FILE replaces /usr/bin/idlegpu (a binary of another build, tried
+#                                without making its package)
+#
 # Each scenario is timed; a summary ends the output. Exit status 0 when every scenario passed, 77 (skipped, with the
 # reason) where containers cannot run here, 1 otherwise.
 source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
@@ -56,7 +59,10 @@ install_package() {
     # --no-download: apt 2.6 then refuses a .deb given by its path, "Pathname to install is not absolute".)
     ctrv 'DEBIAN_FRONTEND=noninteractive apt-get install -y -q -o Dpkg::Use-Pty=0 "$1"' \
         "/mnt/debs/$(basename "$deb")" || { echo "$REPLY"; echo "FAIL: apt-get could not install the package offline"; return 1; }
-    ctr 'dpkg-query -W -f "installed: \${Package} \${Version}\n" idlegpu && systemctl cat idlegpu >/dev/null'
+    ctr 'dpkg-query -W -f "installed: \${Package} \${Version}\n" idlegpu && systemctl cat idlegpu >/dev/null' || return 1
+    if [ -n "${IDLEGPU_SYSTEMD_BINARY:-}" ]; then
+        ctr 'cat >/usr/bin/idlegpu && echo "/usr/bin/idlegpu replaced by $1"' "$IDLEGPU_SYSTEMD_BINARY" <"$IDLEGPU_SYSTEMD_BINARY"
+    fi
 }
 set_up_machine() {
     ctr 'set -e
