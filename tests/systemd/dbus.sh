@@ -147,7 +147,7 @@ CALLS
 SERVICE_CALL='busctl call --timeout=30 io.github.idlegpu.Idlegpu1 /io/github/idlegpu/Idlegpu1 io.github.idlegpu.Idlegpu1'
 scenario_dbus_service() {
     ctr 'systemctl restart idlegpu' || return 1
-    ctrv 'for _ in $(seq 100); do busctl status io.github.idlegpu.Idlegpu1 >/dev/null 2>&1 && break; sleep 0.05; done
+    ctrv 'for _ in $(seq 20); do busctl status io.github.idlegpu.Idlegpu1 >/dev/null 2>&1 && break; sleep 0.05; done
           busctl status io.github.idlegpu.Idlegpu1 2>/dev/null | grep -E "^(UID|Comm)="'
     if [[ "$REPLY" != *"UID=0"* ]]; then
         echo "NOT CHECKED: the service does not own io.github.idlegpu.Idlegpu1 on the system bus (yet)"
