@@ -32,6 +32,9 @@
 #include <cstdio>
 #include <memory>
 
+#include <sys/stat.h>
+#include <unistd.h>
+
 namespace {
 
 // The context "idlegpu" of translations/*.ts; lupdate finds the strings through Cli::tr() and QT_TRANSLATE_NOOP.
@@ -58,6 +61,41 @@ void printOut(const QString &text)
     out.flush();
 }
 
+// Whether stderr is a stream to the journal: JOURNAL_STREAM names its device and inode (systemd.exec(5)), and a
+// child that inherited the variable with another stderr does not match.
+bool stderrIsJournal()
+{
+    const QByteArray stream = qgetenv("JOURNAL_STREAM");
+    const qsizetype colon = stream.indexOf(':');
+    bool deviceOk = false;
+    bool inodeOk = false;
+    const qulonglong device = stream.left(colon).toULongLong(&deviceOk);
+    const qulonglong inode = stream.mid(colon + 1).toULongLong(&inodeOk);
+    struct stat st; // filled by fstat() below, read only when it succeeds
+    return colon > 0 && deviceOk && inodeOk && ::fstat(STDERR_FILENO, &st) == 0 && qulonglong(st.st_dev) == device
+           && qulonglong(st.st_ino) == inode;
+}
+
+// Under systemd each line starts with its syslog priority ("<4>" for a warning), which journald takes as the line's
+// priority and strips (SyslogLevelPrefix=, on by default): `journalctl -p warning` shows the warnings and nothing
+// else. Debian's Qt is built without its own journald backend, so Qt's default handler logs every line at "info".
+void logToJournalStream(QtMsgType type, const QMessageLogContext &context, const QString &message)
+{
+    const char *priority = "<6>";
+    switch (type) {
+    case QtDebugMsg: priority = "<7>"; break;
+    case QtInfoMsg: priority = "<6>"; break;
+    case QtWarningMsg: priority = "<4>"; break;
+    case QtCriticalMsg: priority = "<3>"; break;
+    case QtFatalMsg: priority = "<2>"; break;
+    }
+    QByteArray text = qFormatLogMessage(type, context, message).toLocal8Bit();
+    text.replace('\n', QByteArray("\n") + priority); // journald reads each line alone
+    const QByteArray line = priority + text + '\n';
+    std::fwrite(line.constData(), 1, size_t(line.size()), stderr);
+    std::fflush(stderr);
+}
+
 // Timestamps for supervisord and terminals; journald adds its own but they do no harm. QT_MESSAGE_PATTERN
 // in the environment overrides it.
 void setUpLogging()
@@ -65,6 +103,8 @@ void setUpLogging()
     qSetMessagePattern(QStringLiteral("%{time yyyy-MM-dd hh:mm:ss.zzz} "
                                       "%{if-warning}warning: %{endif}%{if-critical}error: %{endif}"
                                       "%{category}: %{message}"));
+    if (stderrIsJournal())
+        qInstallMessageHandler(logToJournalStream);
 }
 
 // The default file does not exist (neither does gpu_mon's): idlegpu is not set up yet. A file given with --config

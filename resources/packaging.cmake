@@ -34,6 +34,10 @@ set(CPACK_DEBIAN_PACKAGE_PRIORITY optional)
 set(CPACK_DEBIAN_PACKAGE_HOMEPAGE "${IDLEGPU_HOMEPAGE}")
 # The library dependencies (libqt6widgets6, libqt6core6, libc6, ...) with versions, from dpkg-shlibdeps.
 set(CPACK_DEBIAN_PACKAGE_SHLIBDEPS ON)
+# polkitd decides who may pause the system service's workloads and change its configuration (the actions in
+# /usr/share/polkit-1/actions/io.github.idlegpu.policy). A Recommends, not a Depends: without it the service still
+# runs and every user may still read its state; only the acts a client asks of it are refused.
+set(CPACK_DEBIAN_PACKAGE_RECOMMENDS polkitd)
 set(CPACK_DEBIAN_PACKAGE_CONTROL_STRICT_PERMISSION ON)
 
 include(CPack)

@@ -47,10 +47,17 @@ build="$repo/build"
 #   systemd                         systemd-analyze: the package test checks both units with systemd's own parser
 #                                   (verify) and the system unit's sandbox (security --offline); on a machine that
 #                                   boots with another init it only adds the tools
+#   polkitd libxml2-utils           the package test validates the shipped polkit actions against polkitd's
+#   libdbus-1-dev                   policyconfig-1.dtd, and the D-Bus interface's XML against introspect.dtd (only
+#                                   libdbus-1-dev ships it), with xmllint
+#   systemd-container mmdebstrap    the systemd suite (tests/systemd, ctest -L systemd): systemd-nspawn boots a
+#                                   Debian 12 container with systemd as PID 1, made once by mmdebstrap from the
+#                                   archive apt uses and cached in /var/cache/idlegpu-tests ($IDLEGPU_ROOTFS_CACHE)
 packages=(cmake ninja-build g++ pkgconf qt6-base-dev libgl-dev qt6-tools-dev qt6-tools-dev-tools qt6-l10n-tools
           psmisc xvfb trayer xdotool imagemagick x11-utils desktop-file-utils appstream dbus-daemon
           dpkg-dev lintian clang libclang-rt-14-dev clang-format ccache slurmctld slurmd slurm-client munge
-          python3-prometheus-client iproute2 prometheus prometheus-node-exporter systemd)
+          python3-prometheus-client iproute2 prometheus prometheus-node-exporter systemd
+          polkitd libxml2-utils libdbus-1-dev systemd-container mmdebstrap)
 
 # The real desktops of the desktop suite (tests/desktop, ctest -L desktop), for scripts/test only: scripts/run
 # does not need them. About 420 MB to download, 1.25 GB on disk, 8 minutes of apt on 2 cores (5 of them KDE's).

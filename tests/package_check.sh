@@ -49,6 +49,9 @@ if [ ${#debs[@]} -ne 1 ] || [ ! -f "${debs[0]}" ]; then
     exit 1
 fi
 deb=${debs[0]}
+# Kept for the systemd suite (tests/systemd), which installs it with apt in a container: this test is its fixture.
+mkdir -p "$build/package" && rm -f "$build"/package/idlegpu_*.deb && cp "$deb" "$build/package/" \
+    || fail "cannot keep the package in $build/package"
 section_done "built $(basename "$deb")"
 
 # --- metadata --------------------------------------------------------------------------------------------------
@@ -64,6 +67,7 @@ for library in libqt6widgets6 libqt6core6 libqt6gui6 libc6 libstdc++6; do
     # dpkg-shlibdeps names each library with a minimum version.
     [[ ", $depends," =~ ,\ "$library"\ \(\>=\ [^\)]+\), ]] || fail "Depends lacks a versioned $library: $depends"
 done
+[ "$(field Recommends)" = polkitd ] || fail "Recommends is '$(field Recommends)', not polkitd"
 section_done "metadata (Depends: $depends)"
 
 # --- file list -------------------------------------------------------------------------------------------------
@@ -87,6 +91,9 @@ expected=(
     /usr/share/idlegpu/grafana/idlegpu-lab.json
     /usr/share/doc/idlegpu/copyright
     /usr/share/doc/idlegpu/changelog.gz
+    /usr/share/polkit-1/actions/io.github.idlegpu.policy
+    /usr/share/dbus-1/system.d/io.github.idlegpu.Idlegpu1.conf
+    /usr/share/dbus-1/interfaces/io.github.idlegpu.Idlegpu1.xml
 )
 icon_sizes=(16 22 24 32 48 64 128 256)
 for size in "${icon_sizes[@]}"; do
@@ -100,6 +107,12 @@ unexpected=$(grep -v '^/$' "$scratch/contents" | grep -v '^/usr/' || true)
 [ -z "$unexpected" ] || fail "files outside /usr: $unexpected"
 strays=$(grep -E '/(tst_|bench_|idlegpu-iconrender|sigterm_receiver)' "$scratch/contents" || true)
 [ -z "$strays" ] || fail "build-only files in the package: $strays"
+# The files that polkitd and dbus-daemon read: root's, 0644, like every other data file of the package.
+for path in /usr/share/polkit-1/actions/io.github.idlegpu.policy /usr/share/dbus-1/system.d/io.github.idlegpu.Idlegpu1.conf \
+            /usr/share/dbus-1/interfaces/io.github.idlegpu.Idlegpu1.xml; do
+    mode=$(dpkg-deb -c "$deb" | awk -v p=".$path" '$NF == p { print $1, $2 }')
+    [ "$mode" = "-rw-r--r-- root/root" ] || fail "$path is '$mode', not -rw-r--r-- root/root"
+done
 section_done "file list (${#expected[@]} expected paths)"
 
 # --- lintian -------------------------------------------------------------------------------------------------------
@@ -193,6 +206,69 @@ if [ -f "$system_unit" ]; then
         security_status=$?
         echo "$security" | grep -F 'Overall exposure level' || true
         [ "$security_status" -eq 0 ] || fail "the system unit's exposure rose above 3.6:"$'\n'"$security"
+    fi
+fi
+
+# The polkit actions: valid against polkit's own DTD, with the defaults docs/dbus.md promises. (lintian has no polkit
+# checks; it checks the D-Bus policy: a send rule without send_destination, at_console, a policy in /etc.)
+policy="$root/usr/share/polkit-1/actions/io.github.idlegpu.policy"
+if [ -f "$policy" ]; then
+    if command -v xmllint >/dev/null && [ -f /usr/share/polkit-1/policyconfig-1.dtd ]; then
+        xmllint --noout --dtdvalid /usr/share/polkit-1/policyconfig-1.dtd "$policy" 2>&1 \
+            || fail "io.github.idlegpu.policy is not valid against polkit's policyconfig-1.dtd"
+    else
+        fail "xmllint or /usr/share/polkit-1/policyconfig-1.dtd is missing (scripts/common.sh installs libxml2-utils, polkitd)"
+    fi
+    # Each action's defaults on one line: ID any inactive active.
+    defaults=$(tr -d ' \n' <"$policy" | grep -o '<actionid="[^"]*">.*</action>' | sed 's|</action>|&\n|g' |
+        sed -n 's|.*<actionid="\([^"]*\)">.*<allow_any>\([a-z_]*\)</allow_any><allow_inactive>\([a-z_]*\)</allow_inactive><allow_active>\([a-z_]*\)</allow_active>.*|\1 \2 \3 \4|p')
+    expected_defaults="io.github.idlegpu.pause auth_admin auth_admin yes
+io.github.idlegpu.configure auth_admin_keep auth_admin_keep auth_admin_keep"
+    [ "$defaults" = "$expected_defaults" ] || fail "the polkit actions' defaults are:"$'\n'"$defaults"$'\n'"not:"$'\n'"$expected_defaults"
+    if grep -q '@[A-Z_]*@' "$policy"; then fail "io.github.idlegpu.policy has unsubstituted @VARIABLES@"; fi
+fi
+# The D-Bus policy, read by dbus-daemon's own parser (the busconfig DTD that libdbus-1-dev 1.14 ships predates
+# send_destination and fails every policy file of the system, so no DTD check): a bus that includes it must start.
+bus_policy="$root/usr/share/dbus-1/system.d/io.github.idlegpu.Idlegpu1.conf"
+if [ -f "$bus_policy" ]; then
+    xmllint --noout "$bus_policy" 2>&1 || fail "io.github.idlegpu.Idlegpu1.conf is not well-formed XML"
+    if grep -q 'at_console' "$bus_policy"; then fail "io.github.idlegpu.Idlegpu1.conf uses at_console"; fi
+    mkdir -p "$scratch/bus"
+    cat >"$scratch/bus/bus.conf" <<BUS
+<!DOCTYPE busconfig PUBLIC "-//freedesktop//DTD D-BUS Bus Configuration 1.0//EN"
+ "http://www.freedesktop.org/standards/dbus/1.0/busconfig.dtd">
+<busconfig>
+  <type>system</type>
+  <listen>unix:path=$scratch/bus/socket</listen>
+  <auth>EXTERNAL</auth>
+  <policy context="default"><deny own="*"/><deny send_type="method_call"/></policy>
+  <include>$bus_policy</include>
+</busconfig>
+BUS
+    if command -v dbus-daemon >/dev/null; then
+        timeout 10 dbus-daemon --config-file="$scratch/bus/bus.conf" --nofork --print-address=1 \
+            >"$scratch/bus/address" 2>"$scratch/bus/errors" &
+        bus_pid=$!
+        for _ in $(seq 1 100); do [ -s "$scratch/bus/address" ] && break; kill -0 "$bus_pid" 2>/dev/null || break; sleep 0.05; done
+        if [ -s "$scratch/bus/address" ]; then
+            kill -TERM "$bus_pid" 2>/dev/null
+        else
+            fail "dbus-daemon does not accept io.github.idlegpu.Idlegpu1.conf: $(cat "$scratch/bus/errors")"
+        fi
+        wait "$bus_pid" 2>/dev/null
+    else
+        fail "dbus-daemon is not installed (scripts/common.sh installs it)"
+    fi
+fi
+
+# The interface's introspection data, valid against D-Bus's own DTD.
+interface_xml="$root/usr/share/dbus-1/interfaces/io.github.idlegpu.Idlegpu1.xml"
+if [ -f "$interface_xml" ]; then
+    if [ -f /usr/share/xml/dbus-1/introspect.dtd ]; then
+        xmllint --noout --dtdvalid /usr/share/xml/dbus-1/introspect.dtd "$interface_xml" 2>&1 \
+            || fail "io.github.idlegpu.Idlegpu1.xml is not valid against D-Bus's introspect.dtd"
+    else
+        fail "/usr/share/xml/dbus-1/introspect.dtd is missing (scripts/common.sh installs libdbus-1-dev)"
     fi
 fi
 

@@ -1,0 +1,177 @@
+# shellcheck shell=bash
+# SPDX-License-Identifier: GPL-3.0-or-later
+# SPDX-FileCopyrightText: 2026 The idlegpu authors
+# The container side of the D-Bus scenarios (sourced by tests/systemd/suite.sh after lib.sh): the machine's real
+# system bus, its real polkitd with the package's actions and the README's rules file, real logind sessions.
+#
+# scenario_dbus_setup installs, inside the container, what every D-Bus scenario uses:
+#   /usr/local/bin/as-user USER CMD...     CMD as USER with the user's groups, in no login session (an SSH command
+#                                          without a session, cron): polkit's allow_any
+#   /usr/local/bin/in-session USER CMD...  CMD as USER in a new logind session on seat0, which logind makes the
+#                                          seat's active session (a seat without VTs activates each new session): the
+#                                          person at the computer, polkit's allow_active. Output piped back, exit
+#                                          status passed on.
+#   /usr/local/bin/pk-verdict ACTION       polkit's verdict on ACTION for its own process (pkcheck's exit status)
+#   /usr/local/bin/hidepid invisible|off   remounts the machine's /proc (the users' and their clients'; the service
+#                                          keeps its own, ProtectProc=invisible) with that hidepid: bob then sees none
+#                                          of alice's processes in ps, root all of them (tried: works inside nspawn)
+#   /etc/polkit-1/rules.d/50-idlegpu.rules the README's rule: io.github.idlegpu.pause for the group gpu-users
+# and the users: alice (in gpu-users), bob and carol (in no group of ours). So, by polkit's verdict on
+#   io.github.idlegpu.pause:      alice yes (the rule) · bob in a session yes (allow_active) · bob, carol outside
+#                                 one: auth_admin (refused without an agent) · root yes
+#   io.github.idlegpu.configure:  root only (auth_admin_keep everywhere else)
+# A scenario on the service is then a few lines, e.g. (once the service owns its name):
+#   ctr 'as-user carol busctl call io.github.idlegpu.Idlegpu1 /io/github/idlegpu/Idlegpu1 io.github.idlegpu.Idlegpu1 \
+#        Pause st "" 0'                  # fails: NotAuthorized, and GetState shows no pause
+#   ctr 'in-session bob idlegpu --pause'  # succeeds
+#   ctr 'as-user alice idlegpu --pause --for 1h && idlegpu --status --json | grep -q "\"source\": \"system\""'
+
+POLKIT_RULES='polkit.addRule(function(action, subject) {
+    if (action.id == "io.github.idlegpu.pause" && subject.isInGroup("gpu-users"))
+        return polkit.Result.YES;
+});
+'
+AS_USER='#!/bin/sh
+# as-user USER CMD...: CMD as USER with its groups, in no login session.
+user=$1; shift
+exec setpriv --reuid="$user" --regid="$user" --init-groups -- env -i HOME="$(getent passwd "$user" | cut -d: -f6)" \
+    USER="$user" LOGNAME="$user" PATH=/usr/local/bin:/usr/bin:/bin LANG=C.UTF-8 "$@"
+'
+HIDEPID='#!/bin/sh
+# hidepid invisible|off: the hidepid of the machine'"'"'s /proc.
+exec mount -o remount,hidepid="$1" /proc
+'
+IN_SESSION='#!/bin/sh
+# in-session USER CMD...: CMD as USER in a new, active logind session on seat0 (PAM "login" with pam_systemd).
+user=$1; shift
+exec systemd-run --quiet --wait --pipe --collect -p PAMName=login -p User="$user" -p WorkingDirectory=~ \
+    -E XDG_SEAT=seat0 -E XDG_SESSION_TYPE=tty -E XDG_SESSION_CLASS=user -E LANG=C.UTF-8 -- "$@"
+'
+
+PK_VERDICT='#!/bin/sh
+# pk-verdict ACTION: polkit'"'"'s verdict on ACTION for this process (pkcheck exit status): 0 authorized, 1 not,
+# 2 an authentication would be needed and no agent answers.
+pkcheck --action-id "$1" --process $$ >/dev/null 2>&1
+echo $?
+'
+
+scenario_dbus_setup() {
+    ctr 'set -e
+         printf "%s" "$1" >/usr/local/bin/as-user; printf "%s" "$2" >/usr/local/bin/in-session
+         printf "%s" "$3" >/usr/local/bin/pk-verdict; printf "%s" "$4" >/usr/local/bin/hidepid
+         chmod 0755 /usr/local/bin/as-user /usr/local/bin/in-session /usr/local/bin/pk-verdict /usr/local/bin/hidepid
+         install -d -m 0755 /etc/polkit-1/rules.d
+         printf "%s" "$5" >/etc/polkit-1/rules.d/50-idlegpu.rules' "$AS_USER" "$IN_SESSION" "$PK_VERDICT" "$HIDEPID" \
+        "$POLKIT_RULES" || return 1
+    # The package's actions, as polkitd reads them.
+    ctrv 'pkaction --action-id io.github.idlegpu.pause --verbose && pkaction --action-id io.github.idlegpu.configure --verbose'
+    local actions=$REPLY
+    echo "$actions" | grep -E '^(io|  implicit)'
+    [[ "$actions" == *"implicit any:      auth_admin"$'\n'"  implicit inactive: auth_admin"$'\n'"  implicit active:   yes"* ]] ||
+        { echo "FAIL: io.github.idlegpu.pause's defaults as polkitd reads them"; return 1; }
+    [[ "$actions" == *"implicit any:      auth_admin_keep"$'\n'"  implicit inactive: auth_admin_keep"$'\n'"  implicit active:   auth_admin_keep"* ]] ||
+        { echo "FAIL: io.github.idlegpu.configure's defaults as polkitd reads them"; return 1; }
+    # A session of bob's, as logind sees it from inside, and polkit's verdicts.
+    ctrv 'in-session bob sh -c "loginctl show-session \$XDG_SESSION_ID -p Seat -p Class -p Type -p Active -p State | tr \"\n\" \" \""'
+    echo "bob's session: $REPLY"
+    local session=$REPLY failed=0 who action expected got
+    [[ "$session" == *"Active=yes"* ]] || { echo "FAIL: the session is not active"; failed=1; }
+    while read -r who action expected; do
+        case $who in
+            root) ctrv 'pk-verdict "$1"' "io.github.idlegpu.$action" ;;
+            bob-session) ctrv 'in-session bob pk-verdict "$1"' "io.github.idlegpu.$action" ;;
+            *) ctrv 'as-user "$1" pk-verdict "$2"' "$who" "io.github.idlegpu.$action" ;;
+        esac
+        got=$REPLY
+        printf '  %-12s %-10s %s\n' "$who" "$action" "$([ "$got" = 0 ] && echo authorized || echo "not authorized (pkcheck $got)")"
+        [ "$got" = "$expected" ] || { echo "FAIL: polkit's verdict for $who on $action is $got, not $expected"; failed=1; }
+    done <<'VERDICTS'
+root        pause     0
+alice       pause     0
+bob-session pause     0
+bob         pause     2
+carol       pause     2
+alice       configure 2
+bob-session configure 2
+root        configure 0
+VERDICTS
+    # hidepid, as the hidepid scenario will use it: bob sees alice's processes, then none, then again.
+    ctrv 'systemd-run --quiet --unit=alice-job --uid=alice sleep 100005
+          for _ in $(seq 100); do pgrep -u alice -f "sleep 100005" >/dev/null && break; sleep 0.05; done
+          a=$(as-user bob pgrep -c -u alice); hidepid invisible; b=$(as-user bob pgrep -c -u alice); r=$(pgrep -c -u alice)
+          hidepid off; c=$(as-user bob pgrep -c -u alice); systemctl stop alice-job
+          echo "$a $b $r $c"'
+    echo "alice's processes that bob sees: $(awk '{ print $1 " with hidepid=off, " $2 " with invisible (root: " $3 "), " $4 " after" }' <<<"$REPLY")"
+    [ "$REPLY" = "1 0 1 1" ] || { echo "FAIL: hidepid in the container"; failed=1; }
+    return $failed
+}
+
+# The bus policy file on the real system bus: only root may own the name; every user may call the service on its
+# interface, Introspectable and Peer, and nothing else. A stand-in owns the name (dbus-test-tool echo: it answers
+# every call with an empty reply), so this needs the service stopped.
+scenario_dbus_policy() {
+    local failed=0 name=io.github.idlegpu.Idlegpu1 path=/io/github/idlegpu/Idlegpu1
+    ctr 'systemctl stop idlegpu 2>/dev/null || true'  # the service owns the name once it runs
+    ctrv 'busctl call org.freedesktop.DBus /org/freedesktop/DBus org.freedesktop.DBus RequestName su "$1" 4' "$name"
+    echo "root asks for the name: $REPLY"
+    [ "$REPLY" = "u 1" ] || { echo "FAIL: root may not own $name"; failed=1; }
+    ctrv 'as-user bob busctl call org.freedesktop.DBus /org/freedesktop/DBus org.freedesktop.DBus RequestName su "$1" 4' "$name"
+    echo "bob asks for the name: $REPLY"
+    [[ "$REPLY" == *"ccess denied"* || "$REPLY" == *"not allowed to own"* ]] || { echo "FAIL: bob was not refused the name"; failed=1; }
+    ctr 'systemd-run --quiet --unit=busname-standin -p Type=dbus -p BusName="$1" dbus-test-tool echo --system --name="$1"' "$name" ||
+        { echo "FAIL: the stand-in did not get the name"; return 1; }
+    local interface method expected
+    while read -r interface method expected; do
+        local answered=answered
+        ctrv 'as-user bob busctl call "$1" "$2" "$3" "$4"' "$name" "$path" "$interface" "$method" || answered="refused: $REPLY"
+        printf '  bob calls %-40s %s\n' "$interface.$method" "$answered"
+        case $expected in
+            allowed) [[ "$REPLY" != *"ccess denied"* && "$REPLY" != *"AccessDenied"* && "$REPLY" != *"Rejected"* ]] ;;
+            denied) [[ "$REPLY" == *"ccess denied"* || "$REPLY" == *"AccessDenied"* || "$REPLY" == *"Rejected"* ]] ;;
+        esac || { echo "FAIL: bob's call of $interface.$method was not $expected"; failed=1; }
+    done <<'CALLS'
+io.github.idlegpu.Idlegpu1          GetState   allowed
+org.freedesktop.DBus.Introspectable Introspect allowed
+org.freedesktop.DBus.Peer           Ping       allowed
+org.freedesktop.DBus.Properties     GetAll     denied
+org.example.Other                   Anything   denied
+CALLS
+    ctr 'systemctl stop busname-standin'
+    return $failed
+}
+
+# The service on the machine's bus, with polkit's real verdicts: a user's status; a pause refused to carol (no session,
+# auth_admin) that changes nothing; granted to bob at the computer (allow_active) and to alice through the rule
+# (gpu-users); the workload stopped while paused and back once resumed. Until the service owns its name (the D-Bus
+# service of issue 30), it says so and checks nothing.
+SERVICE_CALL='busctl call --timeout=30 io.github.idlegpu.Idlegpu1 /io/github/idlegpu/Idlegpu1 io.github.idlegpu.Idlegpu1'
+scenario_dbus_service() {
+    ctr 'systemctl restart idlegpu' || return 1
+    ctrv 'for _ in $(seq 20); do busctl status io.github.idlegpu.Idlegpu1 >/dev/null 2>&1 && break; sleep 0.05; done
+          busctl status io.github.idlegpu.Idlegpu1 2>/dev/null | grep -E "^(UID|Comm)="'
+    if [[ "$REPLY" != *"UID=0"* ]]; then
+        echo "NOT CHECKED: the service does not own io.github.idlegpu.Idlegpu1 on the system bus (yet)"
+        return 0
+    fi
+    echo "owner: $(tr '\n' ' ' <<<"$REPLY")"
+    local failed=0
+    check "the workload runs" cwait 10 "$WORKLOAD_PID" || return 1
+    # A user's status: the state, open to every user.
+    ctrv 'as-user bob '"$SERVICE_CALL"' GetState'
+    [[ "$REPLY" == "ts "* && "$REPLY" == *miner* ]] || { echo "FAIL: bob's GetState: ${REPLY:0:300}"; failed=1; }
+    echo "bob's GetState: ${REPLY:0:120}…"
+    # Refused: carol, outside any session, may not pause; nothing changes.
+    ctrv 'as-user carol '"$SERVICE_CALL"' Pause st "" 0'
+    echo "carol's Pause: $REPLY"
+    [[ "$REPLY" == *"ot authorized"* || "$REPLY" == *"NotAuthorized"* || "$REPLY" == *"InteractionRequired"* ||
+       "$REPLY" == *"nteraction"* ]] || { echo "FAIL: carol's pause was not refused"; failed=1; }
+    ctr 'sleep 1.5; '"$WORKLOAD_PID"' >/dev/null' || { echo "FAIL: the workload stopped after a refused pause"; failed=1; }
+    # Granted: bob at the computer pauses all; the workload stops. alice (gpu-users) resumes; it is back.
+    ctrv 'in-session bob '"$SERVICE_CALL"' Pause st "" 0'
+    echo "bob's Pause (active session): ${REPLY:-done}"
+    check "the workload still runs after bob's pause" cwait 10 "! $WORKLOAD_PID" || failed=1
+    ctrv 'as-user alice '"$SERVICE_CALL"' Resume s ""'
+    echo "alice's Resume (gpu-users): ${REPLY:-done}"
+    check "the workload did not come back after alice's resume" cwait 10 "$WORKLOAD_PID" || failed=1
+    return $failed
+}
