@@ -7,6 +7,7 @@
 #include "ledger/ledgerstore.h"
 #include "base/logging.h"
 #include "monitor.h"
+#include "pausestore.h"
 #include "backends/nvmlbackend.h"
 #include "run/containment.h"
 #include "slurm/runnerrouter.h"
@@ -213,6 +214,7 @@ int runHeadless(const Options &options, UnixSignalWatcher *signalWatcher, const 
     MonitorPaths paths;
     paths.ledgerPath = LedgerStore::defaultPath();
     paths.slurmGuardFolder = rootRuntimeFolderPath();
+    paths.pausePath = PauseStore::defaultPath();
     Monitor monitor(location.path, runner.get(), SystemClock::instance(), paths);
     monitor.setGpuBackend(std::make_unique<NvmlBackend>());
     if (!monitor.start()) {

@@ -12,6 +12,7 @@
 #include "ledger/ledgerstore.h"
 #include "base/logging.h"
 #include "monitorhost.h"
+#include "pausestore.h"
 #include "backends/nvmlbackend.h"
 #include "slurm/runnerrouter.h"
 #include "servicenotifier.h"
@@ -248,6 +249,7 @@ int runTray(const QString &configPath, bool demo, const ServiceNotifier &service
     if (!demo) { // the demo's simulated GPUs leave no figures behind
         paths.ledgerPath = LedgerStore::defaultPath();
         paths.slurmGuardFolder = rootRuntimeFolderPath();
+        paths.pausePath = PauseStore::defaultPath();
     }
     MonitorHost monitor(path, [path, paths, acceptMissingConfig] {
         MonitorParts parts;

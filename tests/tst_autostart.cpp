@@ -3,7 +3,7 @@
 // The files the tray keeps: the autostart entry (XDG autostart, Hidden=true honoured) and the saved pause.
 #include "testsupport.h"
 #include "tray/autostart.h"
-#include "tray/pausestore.h"
+#include "pausestore.h"
 
 #include <QFile>
 #include <QProcess>
