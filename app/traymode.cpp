@@ -12,6 +12,7 @@
 #include "ledger/ledgerstore.h"
 #include "base/logging.h"
 #include "monitorhost.h"
+#include "busservicehost.h"
 #include "pausestore.h"
 #include "backends/nvmlbackend.h"
 #include "slurm/runnerrouter.h"
@@ -260,6 +261,28 @@ int runTray(const QString &configPath, bool demo, const ServiceNotifier &service
             parts.monitor->acceptMissingConfig();
         return parts;
     });
+    // The tray's own monitor serves on the session bus (docs/dbus.md); not the demo's, which is no real monitor.
+    std::unique_ptr<BusServiceHost> busService;
+    if (!demo && qEnvironmentVariable("IDLEGPU_BUS") != QLatin1String("none")) {
+        BusServiceHost::Options busOptions;
+        busOptions.bus = BusServiceHost::Bus::Session;
+        busOptions.configPath = path;
+        busService = std::make_unique<BusServiceHost>(busOptions);
+        QString detail;
+        switch (busService->start(&detail)) {
+        case BusServiceHost::Result::Published: busService->attach(&monitor); break;
+        case BusServiceHost::Result::NameTaken: {
+            const QString message = TrayMode::tr("idlegpu is already running: %1.").arg(detail);
+            QTextStream(stderr) << message << Qt::endl;
+            QMessageBox::information(nullptr, TrayMode::tr("idlegpu"), message);
+            return 2;
+        }
+        case BusServiceHost::Result::NoBus:
+            qCWarning(lcTray, "%s; the tray's monitor runs without the D-Bus service", qPrintable(detail));
+            busService.reset();
+            break;
+        }
+    }
     TrayApplication tray(&monitor, logPath);
     tray.controller()->setDemoMode(demo);
     QObject::connect(tray.controller(), &TrayController::simulateJobRequested, &monitor,
