@@ -98,6 +98,8 @@ BusServiceHost::Result BusServiceHost::start(QString *detail)
             options.configPath = m_options.configPath;
             options.procRoot = m_options.procRoot;
             options.stateIntervalMs = BusNames::stateSignalIntervalMs;
+            options.actsPerSecond = m_options.actsPerSecond;
+            options.actBurst = m_options.actBurst;
             std::unique_ptr<Authorizer> authorizer;
             if (m_options.usePolkit)
                 authorizer = std::make_unique<PolkitAuthorizer>(connection);

@@ -29,6 +29,8 @@ public:
         bool usePolkit = false;
         QString configPath;
         QString procRoot = QStringLiteral("/proc");
+        // Per user, the acts (Pause, Resume, GetConfig, SetConfig) a second and their burst (tests raise them).
+        double actsPerSecond = 5, actBurst = 10;
     };
     enum class Result {
         Published, // the name is ours
