@@ -237,8 +237,9 @@ int runHeadless(const Options &options, UnixSignalWatcher *signalWatcher, const 
             printErr(Cli::tr("idlegpu is already running: %1; not starting a second one.").arg(detail));
             return 2;
         case BusServiceHost::Result::NoBus:
-            qCWarning(lcMonitor, "%s; running without the D-Bus service (trays and idlegpu --status cannot see this "
-                                 "idlegpu)",
+            qCWarning(lcMonitor,
+                      "%s; running without the D-Bus service (trays and idlegpu --status cannot see this "
+                      "idlegpu)",
                       qPrintable(detail));
             busService.reset();
             break;

@@ -15,7 +15,6 @@
 #include <QDir>
 #include <QFileInfo>
 
-
 namespace StatusReport {
 
 static double gpuHours(const WorkTotals &totals)

@@ -83,12 +83,12 @@ BusServiceHost::Result BusServiceHost::start(QString *detail)
             // The bus thread is the service's, which must never take CPU from the monitor's thread.
             ::setpriority(PRIO_PROCESS, pid_t(::syscall(SYS_gettid)), 5);
             const QString where = m_options.address.isEmpty() ? busName(m_options.bus) : m_options.address;
-            QDBusConnection connection =
-                !m_options.address.isEmpty()
-                    ? QDBusConnection::connectToBus(m_options.address, m_connectionName)
-                    : QDBusConnection::connectToBus(m_options.bus == Bus::System ? QDBusConnection::SystemBus
+            QDBusConnection connection = !m_options.address.isEmpty()
+                                             ? QDBusConnection::connectToBus(m_options.address, m_connectionName)
+                                             : QDBusConnection::connectToBus(m_options.bus == Bus::System
+                                                                                 ? QDBusConnection::SystemBus
                                                                                  : QDBusConnection::SessionBus,
-                                                    m_connectionName);
+                                                                             m_connectionName);
             if (!connection.isConnected()) {
                 *detail = QStringLiteral("cannot connect to the %1: %2").arg(where, connection.lastError().message());
                 return;
@@ -126,9 +126,10 @@ BusServiceHost::Result BusServiceHost::start(QString *detail)
             const uint code = answer.arguments().value(0).toUInt();
             if (code != 1 && code != 4) { // DBUS_REQUEST_NAME_REPLY_PRIMARY_OWNER, _ALREADY_OWNER
                 const QDBusReply<uint> owner = connection.interface()->servicePid(BusNames::service);
-                *detail = owner.isValid()
-                              ? QStringLiteral("it owns %1 on the %2 (pid %3)").arg(BusNames::service, where).arg(owner.value())
-                              : QStringLiteral("it owns %1 on the %2").arg(BusNames::service, where);
+                *detail = owner.isValid() ? QStringLiteral("it owns %1 on the %2 (pid %3)")
+                                                .arg(BusNames::service, where)
+                                                .arg(owner.value())
+                                          : QStringLiteral("it owns %1 on the %2").arg(BusNames::service, where);
                 result = Result::NameTaken;
                 delete service;
                 return;
@@ -144,8 +145,8 @@ void BusServiceHost::attach(Monitor *monitor)
 {
     BusService *service = m_service;
     const auto sendState = [monitor, service] {
-        QMetaObject::invokeMethod(service, [service, state = monitor->state()] { service->setState(state); },
-                                  Qt::QueuedConnection);
+        QMetaObject::invokeMethod(
+            service, [service, state = monitor->state()] { service->setState(state); }, Qt::QueuedConnection);
     };
     connect(monitor, &Monitor::stateChanged, monitor, sendState);
     connect(monitor, &Monitor::preempted, service, &BusService::notifyPreempted, Qt::QueuedConnection);
@@ -181,6 +182,6 @@ void BusServiceHost::attach(MonitorHost *host)
         else
             host->setWorkloadPaused(workload, false);
     });
-    QMetaObject::invokeMethod(service, [service, state = host->state()] { service->setState(state); },
-                              Qt::QueuedConnection);
+    QMetaObject::invokeMethod(
+        service, [service, state = host->state()] { service->setState(state); }, Qt::QueuedConnection);
 }

@@ -168,8 +168,8 @@ private:
     Decision m_decision;
     PolicyMemory m_memory;
     PauseState m_pause;
-    QString m_pausePath; // MonitorPaths::pausePath
-    bool m_pauseLoaded = false; // from m_pausePath, at the first start()
+    QString m_pausePath;           // MonitorPaths::pausePath
+    bool m_pauseLoaded = false;    // from m_pausePath, at the first start()
     SnapshotCollector m_collector; // the scanners, the GPU backends, the GPUs present and the conditions
     HiddenHolderTracker m_hidden;
     NodeEvents m_pendingEvents;            // opens and closes not yet weighed by a scan

@@ -146,7 +146,8 @@ bool PauseStore::save(const PauseState &pause, qint64 nowMs, const QDateTime &wa
         m_error = QStringLiteral("%1: %2").arg(m_filePath, folder.error);
         return false;
     }
-    struct stat st{};
+    struct stat st
+    {};
     if (::fstat(folder.fd.get(), &st) == 0 && st.st_uid == ::geteuid() && (st.st_mode & 077))
         ::fchmod(folder.fd.get(), 0700);
 

@@ -48,7 +48,7 @@ public:
 
     Answer answer = Answer::Yes;
     QList<Check> checks;
-    QStringList cancelled; // the cancellation ids of CancelCheckAuthorization
+    QStringList cancelled;          // the cancellation ids of CancelCheckAuthorization
     QList<QDBusMessage> unanswered; // the checks it never answered
 
     QString introspect(const QString &) const override { return QString(); }
@@ -61,8 +61,9 @@ public:
         }
         if (message.member() != QLatin1String("CheckAuthorization")
             || message.signature() != QLatin1String("(sa{sv})sa{ss}us")) {
-            connection.send(message.createErrorReply(QStringLiteral("org.freedesktop.DBus.Error.InvalidArgs"),
-                                                     QStringLiteral("not a CheckAuthorization: ") + message.signature()));
+            connection.send(
+                message.createErrorReply(QStringLiteral("org.freedesktop.DBus.Error.InvalidArgs"),
+                                         QStringLiteral("not a CheckAuthorization: ") + message.signature()));
             return true;
         }
         Check check;

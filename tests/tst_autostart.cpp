@@ -312,7 +312,8 @@ void TestAutostart::workloadPausedForAWhile()
 {
     PauseStore store(m_dir->filePath(QStringLiteral("state.ini")));
     PauseState pause;
-    pause.workloads = {QStringLiteral("process-miner"), QStringLiteral("process-a b,c"), QStringLiteral("process-boinc")};
+    pause.workloads = {QStringLiteral("process-miner"), QStringLiteral("process-a b,c"),
+                       QStringLiteral("process-boinc")};
     pause.workloadUntilMs.insert(QStringLiteral("process-miner"), 1'000 + 3'600'000);
     pause.workloadUntilMs.insert(QStringLiteral("process-a b,c"), 1'000 + 60'000);
     QVERIFY2(store.save(pause, 1'000, kWallNow), qPrintable(store.errorString()));

@@ -96,8 +96,8 @@ private:
 
     static QDBusMessage message(const QString &method, const QList<QVariant> &arguments = {}, bool interactive = false)
     {
-        QDBusMessage call = QDBusMessage::createMethodCall(BusNames::service, BusNames::objectPath,
-                                                           BusNames::interface, method);
+        QDBusMessage call = QDBusMessage::createMethodCall(BusNames::service, BusNames::objectPath, BusNames::interface,
+                                                           method);
         call.setArguments(arguments);
         call.setInteractiveAuthorizationAllowed(interactive);
         return call;
@@ -119,14 +119,15 @@ private:
     void setState(const MonitorState &state)
     {
         BusService *service = m_host->service();
-        QMetaObject::invokeMethod(service, [service, state] { service->setState(state); }, Qt::QueuedConnection);
+        QMetaObject::invokeMethod(
+            service, [service, state] { service->setState(state); }, Qt::QueuedConnection);
     }
     quint64 generation()
     {
         quint64 value = 0;
         BusService *service = m_host->service();
-        QMetaObject::invokeMethod(service, [service, &value] { value = service->generation(); },
-                                  Qt::BlockingQueuedConnection);
+        QMetaObject::invokeMethod(
+            service, [service, &value] { value = service->generation(); }, Qt::BlockingQueuedConnection);
         return value;
     }
     // The service as idlegpu makes it, but for its act rate: most tests here act more often than a user may.
@@ -144,7 +145,9 @@ private:
         QString detail;
         QCOMPARE(m_host->start(&detail), BusServiceHost::Result::Published);
         connect(m_host->service(), &BusService::pauseRequested, &m_requests,
-                [this](const QString &workload, qint64 untilMs) { m_requests.pauses.append({workload, untilMs}); });
+                [this](const QString &workload, qint64 untilMs) {
+                    m_requests.pauses.append({workload, untilMs});
+                });
         connect(m_host->service(), &BusService::resumeRequested, &m_requests,
                 [this](const QString &workload) { m_requests.resumes.append(workload); });
         setState(stateWithMiner());
@@ -187,13 +190,14 @@ private Q_SLOTS:
 
     void introspect()
     {
-        const QDBusMessage reply = call(m_client, QDBusMessage::createMethodCall(
-                                                      BusNames::service, BusNames::objectPath,
-                                                      QStringLiteral("org.freedesktop.DBus.Introspectable"),
-                                                      QStringLiteral("Introspect")));
+        const QDBusMessage reply = call(
+            m_client, QDBusMessage::createMethodCall(BusNames::service, BusNames::objectPath,
+                                                     QStringLiteral("org.freedesktop.DBus.Introspectable"),
+                                                     QStringLiteral("Introspect")));
         QCOMPARE(reply.type(), QDBusMessage::ReplyMessage);
         const QString xml = reply.arguments().value(0).toString();
-        for (const char *member : {"GetState", "Pause", "Resume", "GetConfig", "SetConfig", "StateChanged", "Preempted"})
+        for (const char *member :
+             {"GetState", "Pause", "Resume", "GetConfig", "SetConfig", "StateChanged", "Preempted"})
             QVERIFY2(xml.contains(QStringLiteral("name=\"%1\"").arg(QLatin1String(member))), member);
     }
 
@@ -237,10 +241,10 @@ private Q_SLOTS:
         QTest::addColumn<bool>("interactive");
         QTest::addColumn<QString>("error");
         QTest::newRow("no") << int(FakePolkit::Answer::No) << false << QString(BusNames::Error::notAuthorized);
-        QTest::newRow("challenge, no interaction") << int(FakePolkit::Answer::Challenge) << false
-                                                   << QString(BusNames::Error::interactionRequired);
-        QTest::newRow("challenge, after interaction") << int(FakePolkit::Answer::Challenge) << true
-                                                      << QString(BusNames::Error::interactionRequired);
+        QTest::newRow("challenge, no interaction")
+            << int(FakePolkit::Answer::Challenge) << false << QString(BusNames::Error::interactionRequired);
+        QTest::newRow("challenge, after interaction")
+            << int(FakePolkit::Answer::Challenge) << true << QString(BusNames::Error::interactionRequired);
         QTest::newRow("dismissed") << int(FakePolkit::Answer::Dismissed) << true << QString(BusNames::Error::cancelled);
         QTest::newRow("polkit fails") << int(FakePolkit::Answer::Error) << false
                                       << QString(BusNames::Error::authorityUnavailable);
@@ -251,10 +255,10 @@ private Q_SLOTS:
         QFETCH(bool, interactive);
         QFETCH(QString, error);
         m_polkit->answer = FakePolkit::Answer(answer);
-        for (const QDBusMessage &reply : {call(QStringLiteral("Pause"), {kMiner, QVariant::fromValue(qulonglong(0))},
-                                               interactive),
-                                          call(QStringLiteral("Resume"), {QString()}, interactive),
-                                          call(QStringLiteral("GetConfig"), {}, interactive)}) {
+        for (const QDBusMessage &reply :
+             {call(QStringLiteral("Pause"), {kMiner, QVariant::fromValue(qulonglong(0))}, interactive),
+              call(QStringLiteral("Resume"), {QString()}, interactive),
+              call(QStringLiteral("GetConfig"), {}, interactive)}) {
             QCOMPARE(reply.type(), QDBusMessage::ErrorMessage);
             QCOMPARE(reply.errorName(), error);
             QVERIFY(!reply.errorMessage().isEmpty());
@@ -274,8 +278,8 @@ private Q_SLOTS:
         QTest::addColumn<QString>("error");
         const QVariant zero = QVariant::fromValue(qulonglong(0));
         const QString invalidArgs = QStringLiteral("org.freedesktop.DBus.Error.InvalidArgs");
-        QTest::newRow("workload id of 257 bytes")
-            << "Pause" << QList<QVariant>{QString(257, QLatin1Char('a')), zero} << QString(BusNames::Error::invalidArgument);
+        QTest::newRow("workload id of 257 bytes") << "Pause" << QList<QVariant>{QString(257, QLatin1Char('a')), zero}
+                                                  << QString(BusNames::Error::invalidArgument);
         QTest::newRow("workload id of 129 two-byte characters")
             << "Resume" << QList<QVariant>{QString(129, QChar(0xe9))} << QString(BusNames::Error::invalidArgument);
         QTest::newRow("a pause over 30 days")
@@ -286,14 +290,14 @@ private Q_SLOTS:
             << QString(BusNames::Error::invalidArgument);
         QTest::newRow("unknown workload") << "Pause" << QList<QVariant>{QStringLiteral("process-nope"), zero}
                                           << QString(BusNames::Error::unknownWorkload);
-        QTest::newRow("unknown workload, resume") << "Resume" << QList<QVariant>{QStringLiteral("process-nope")}
-                                                  << QString(BusNames::Error::unknownWorkload);
+        QTest::newRow("unknown workload, resume")
+            << "Resume" << QList<QVariant>{QStringLiteral("process-nope")} << QString(BusNames::Error::unknownWorkload);
         QTest::newRow("Pause without seconds") << "Pause" << QList<QVariant>{kMiner} << invalidArgs;
         QTest::newRow("seconds as a signed number") << "Pause" << QList<QVariant>{kMiner, qlonglong(5)} << invalidArgs;
         QTest::newRow("one argument too many") << "Resume" << QList<QVariant>{kMiner, kMiner} << invalidArgs;
         QTest::newRow("GetState with an argument") << "GetState" << QList<QVariant>{1} << invalidArgs;
-        QTest::newRow("unknown method") << "Explode" << QList<QVariant>{} << QStringLiteral(
-                                               "org.freedesktop.DBus.Error.UnknownMethod");
+        QTest::newRow("unknown method") << "Explode" << QList<QVariant>{}
+                                        << QStringLiteral("org.freedesktop.DBus.Error.UnknownMethod");
         QTest::newRow("etag not hex") << "SetConfig" << QList<QVariant>{QByteArray("x"), QString(64, QLatin1Char('g'))}
                                       << QString(BusNames::Error::invalidArgument);
         QTest::newRow("etag too short") << "SetConfig" << QList<QVariant>{QByteArray("x"), QStringLiteral("abc")}
@@ -301,8 +305,8 @@ private Q_SLOTS:
         QTest::newRow("config over 1 MiB")
             << "SetConfig" << QList<QVariant>{QByteArray(1024 * 1024 + 1, 'a'), QString(64, QLatin1Char('0'))}
             << QString(BusNames::Error::invalidArgument);
-        QTest::newRow("SetConfig with a string") << "SetConfig" << QList<QVariant>{QStringLiteral("x"), QString()}
-                                                 << invalidArgs;
+        QTest::newRow("SetConfig with a string")
+            << "SetConfig" << QList<QVariant>{QStringLiteral("x"), QString()} << invalidArgs;
     }
     void badArguments()
     {
@@ -373,7 +377,8 @@ private Q_SLOTS:
             QTRY_COMPARE_WITH_TIMEOUT(m_polkit->checks.size(), 1, kTimeoutMs);
         }
         QDBusConnection::disconnectFromBus(QStringLiteral("leaving"));
-        QTRY_COMPARE_WITH_TIMEOUT(m_polkit->cancelled, QStringList{m_polkit->checks.first().cancellationId}, kTimeoutMs);
+        QTRY_COMPARE_WITH_TIMEOUT(m_polkit->cancelled, QStringList{m_polkit->checks.first().cancellationId},
+                                  kTimeoutMs);
         m_polkit->answer = FakePolkit::Answer::Yes;
         // polkit answers late anyway: still nothing.
         for (const QDBusMessage &late : std::as_const(m_polkit->unanswered)) {
@@ -381,7 +386,8 @@ private Q_SLOTS:
             result.beginStructure();
             result << true << false << QMap<QString, QString>();
             result.endStructure();
-            QDBusConnection::connectToBus(m_bus.address(), QStringLiteral("fake-polkit")).send(late.createReply(QVariant::fromValue(result)));
+            QDBusConnection::connectToBus(m_bus.address(), QStringLiteral("fake-polkit"))
+                .send(late.createReply(QVariant::fromValue(result)));
         }
         m_polkit->unanswered.clear();
         QTest::qWait(200);
@@ -428,8 +434,8 @@ private Q_SLOTS:
             QTest::qWait(BusNames::stateSignalIntervalMs + 20);
         }
         std::sort(latencies.begin(), latencies.end());
-        qInfo("monitor's change -> StateChanged at a client: median %.2f ms, max %.2f ms (10 changes)",
-              latencies.at(5), latencies.last());
+        qInfo("monitor's change -> StateChanged at a client: median %.2f ms, max %.2f ms (10 changes)", latencies.at(5),
+              latencies.last());
 
         received.stateChanged.clear();
         received.clock.start();
@@ -538,25 +544,28 @@ private Q_SLOTS:
         startHost(QStringLiteral("/proc"), true); // 5 acts a second, 10 at once
         QList<QDBusPendingCall> calls;
         for (int i = 0; i < 60; ++i)
-            calls.append(m_client.asyncCall(message(QStringLiteral("Pause"), {kMiner, QVariant::fromValue(qulonglong(0))})));
+            calls.append(
+                m_client.asyncCall(message(QStringLiteral("Pause"), {kMiner, QVariant::fromValue(qulonglong(0))})));
         // Another user: nobody, through busctl, while the flood waits for its answers.
         QString nobodyAnswer;
         if (::geteuid() == 0) {
             // The bus's socket is in a private folder: let nobody reach it.
             const QString socket = m_bus.address().section(QLatin1Char('='), 1).section(QLatin1Char(','), 0, 0);
-            QFile::setPermissions(QFileInfo(socket).absolutePath(),
-                                  QFileDevice::ReadOwner | QFileDevice::WriteOwner | QFileDevice::ExeOwner
-                                      | QFileDevice::ExeGroup | QFileDevice::ExeOther);
+            QFile::setPermissions(QFileInfo(socket).absolutePath(), QFileDevice::ReadOwner | QFileDevice::WriteOwner
+                                                                        | QFileDevice::ExeOwner | QFileDevice::ExeGroup
+                                                                        | QFileDevice::ExeOther);
             QProcess busctl;
             busctl.start(QStringLiteral("setpriv"),
-                         {QStringLiteral("--reuid=65534"), QStringLiteral("--regid=65534"), QStringLiteral("--clear-groups"),
-                          QStringLiteral("busctl"), QStringLiteral("--address=") + m_bus.address(), QStringLiteral("call"),
-                          BusNames::service, BusNames::objectPath, BusNames::interface, QStringLiteral("GetState")});
+                         {QStringLiteral("--reuid=65534"), QStringLiteral("--regid=65534"),
+                          QStringLiteral("--clear-groups"), QStringLiteral("busctl"),
+                          QStringLiteral("--address=") + m_bus.address(), QStringLiteral("call"), BusNames::service,
+                          BusNames::objectPath, BusNames::interface, QStringLiteral("GetState")});
             QTRY_VERIFY_WITH_TIMEOUT(busctl.state() == QProcess::NotRunning, kTimeoutMs);
             nobodyAnswer = QString::fromUtf8(busctl.readAllStandardOutput() + busctl.readAllStandardError());
         }
-        QTRY_VERIFY_WITH_TIMEOUT(std::all_of(calls.cbegin(), calls.cend(), [](const QDBusPendingCall &c) { return c.isFinished(); }),
-                                 kTimeoutMs);
+        QTRY_VERIFY_WITH_TIMEOUT(
+            std::all_of(calls.cbegin(), calls.cend(), [](const QDBusPendingCall &c) { return c.isFinished(); }),
+            kTimeoutMs);
         int limited = 0, done = 0, busy = 0;
         for (const QDBusPendingCall &c : std::as_const(calls)) {
             const QDBusMessage reply = c.reply();

@@ -20,21 +20,21 @@ private Q_SLOTS:
         QTest::addColumn<int>("gid"); // -1: none
 
         const QByteArray root = "21 1 8:1 / / rw,relatime shared:1 - ext4 /dev/sda1 rw\n";
-        QTest::newRow("plain /proc") << root + "22 21 0:21 / /proc rw,relatime shared:12 - proc proc rw\n" << true
-                                     << 0 << -1;
-        QTest::newRow("no optional fields") << QByteArray("22 27 0:21 / /proc rw,relatime - proc proc rw") << true << 0
-                                            << -1;
+        QTest::newRow("plain /proc") << root + "22 21 0:21 / /proc rw,relatime shared:12 - proc proc rw\n"
+                                     << true << 0 << -1;
+        QTest::newRow("no optional fields")
+            << QByteArray("22 27 0:21 / /proc rw,relatime - proc proc rw") << true << 0 << -1;
         QTest::newRow("hidepid=invisible, gid") << root
                                                        + "22 21 0:21 / /proc rw,nosuid shared:12 - proc proc "
                                                          "rw,gid=27,hidepid=invisible\n"
                                                 << true << 2 << 27;
-        QTest::newRow("hidepid=2 (old spelling)") << QByteArray("22 1 0:21 / /proc rw - proc proc rw,hidepid=2\n")
-                                                  << true << 2 << -1;
-        QTest::newRow("hidepid=noaccess") << QByteArray("22 1 0:21 / /proc rw - proc proc rw,hidepid=noaccess\n")
-                                          << true << 1 << -1;
+        QTest::newRow("hidepid=2 (old spelling)")
+            << QByteArray("22 1 0:21 / /proc rw - proc proc rw,hidepid=2\n") << true << 2 << -1;
+        QTest::newRow("hidepid=noaccess")
+            << QByteArray("22 1 0:21 / /proc rw - proc proc rw,hidepid=noaccess\n") << true << 1 << -1;
         QTest::newRow("hidepid=1") << QByteArray("22 1 0:21 / /proc rw - proc proc rw,hidepid=1\n") << true << 1 << -1;
-        QTest::newRow("hidepid=ptraceable") << QByteArray("22 1 0:21 / /proc rw - proc proc hidepid=ptraceable\n")
-                                            << true << 4 << -1;
+        QTest::newRow("hidepid=ptraceable")
+            << QByteArray("22 1 0:21 / /proc rw - proc proc hidepid=ptraceable\n") << true << 4 << -1;
         QTest::newRow("hidepid=off") << QByteArray("22 1 0:21 / /proc rw - proc proc rw,hidepid=off,subset=pid\n")
                                      << true << 0 << -1;
         QTest::newRow("an unknown hidepid is the strictest")
@@ -47,16 +47,15 @@ private Q_SLOTS:
             << QByteArray("22 1 0:21 / /proc rw - proc proc rw,hidepid=2\n"
                           "50 1 0:50 / /srv/chroot/proc rw - proc proc rw\n")
             << true << 2 << -1;
-        QTest::newRow("not proc at /proc") << QByteArray("22 1 0:21 / /proc rw - tmpfs tmpfs rw\n") << false << 0
-                                           << -1;
+        QTest::newRow("not proc at /proc") << QByteArray("22 1 0:21 / /proc rw - tmpfs tmpfs rw\n") << false << 0 << -1;
         QTest::newRow("no /proc at all") << root << false << 0 << -1;
         QTest::newRow("an escaped mount point is not /proc")
             << QByteArray("22 1 0:21 / /proc\\040x rw - proc proc rw\n") << false << 0 << -1;
-        QTest::newRow("a bad gid is none") << QByteArray("22 1 0:21 / /proc rw - proc proc rw,gid=x,hidepid=2\n")
-                                           << true << 2 << -1;
+        QTest::newRow("a bad gid is none")
+            << QByteArray("22 1 0:21 / /proc rw - proc proc rw,gid=x,hidepid=2\n") << true << 2 << -1;
         QTest::newRow("a line cut short") << QByteArray("22 1 0:21 / /proc rw - proc") << false << 0 << -1;
-        QTest::newRow("no separator") << QByteArray("22 1 0:21 / /proc rw shared:1 proc proc rw,hidepid=2 x y")
-                                      << false << 0 << -1;
+        QTest::newRow("no separator") << QByteArray("22 1 0:21 / /proc rw shared:1 proc proc rw,hidepid=2 x y") << false
+                                      << 0 << -1;
         QTest::newRow("empty") << QByteArray() << false << 0 << -1;
         QTest::newRow("garbage") << QByteArray("\0\n\n \\\\\\ - - - - - - -", 21) << false << 0 << -1;
     }

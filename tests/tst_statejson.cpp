@@ -56,8 +56,8 @@ MonitorState busyState()
     gpu.reason = QStringLiteral("in use by %1").arg(python.describe());
     state.decision.gpus = {gpu};
     state.decision.workloadReasons.insert(miner.id, {HoldReason::Paused, QStringLiteral("paused")});
-    state.decision.workloadReasons.insert(boinc.id, {HoldReason::ForeignHolder,
-                                                     QStringLiteral("GPU 0 is in use by %1").arg(python.describe())});
+    state.decision.workloadReasons.insert(
+        boinc.id, {HoldReason::ForeignHolder, QStringLiteral("GPU 0 is in use by %1").arg(python.describe())});
 
     WorkloadRuntime runtime;
     runtime.id = miner.id;
@@ -99,8 +99,14 @@ QJsonObject jsonFor(const View &view, const MonitorState &state = busyState())
 
 QJsonObject holderOf(const QJsonObject &json)
 {
-    return json.value(QStringLiteral("gpus")).toArray().at(0).toObject().value(QStringLiteral("holders")).toArray()
-        .at(0).toObject();
+    return json.value(QStringLiteral("gpus"))
+        .toArray()
+        .at(0)
+        .toObject()
+        .value(QStringLiteral("holders"))
+        .toArray()
+        .at(0)
+        .toObject();
 }
 
 QJsonObject workloadOf(const QJsonObject &json, const QString &id)
@@ -121,27 +127,27 @@ private Q_SLOTS:
     void views_data()
     {
         QTest::addColumn<View>("view");
-        QTest::addColumn<bool>("process");     // pid, uid, user, comm, argv0, GPU memory
-        QTest::addColumn<bool>("owner");       // exe, session
+        QTest::addColumn<bool>("process");      // pid, uid, user, comm, argv0, GPU memory
+        QTest::addColumn<bool>("owner");        // exe, session
         QTest::addColumn<bool>("minerSecrets"); // bob's workload: cmd, dir, log, env, last output
         QTest::addColumn<bool>("boincSecrets"); // root's workload
         QTest::addColumn<bool>("problemWords");
 
         QTest::newRow("root") << viewOf(kRoot, QStringLiteral("root"), true) << true << true << true << true << true;
-        QTest::newRow("root, even with hidepid") << viewOf(kRoot, QStringLiteral("root"), false) << true << true << true
-                                                 << true << true;
-        QTest::newRow("alice, her own process under hidepid") << viewOf(kAlice, QStringLiteral("alice"), false) << true
-                                                             << true << false << false << false;
-        QTest::newRow("bob, without hidepid") << viewOf(kBob, QStringLiteral("bob"), true) << true << false << true
-                                              << false << false;
-        QTest::newRow("bob, with hidepid") << viewOf(kBob, QStringLiteral("bob"), false) << false << false << true
-                                           << false << false;
-        QTest::newRow("carol, without hidepid") << viewOf(kCarol, QStringLiteral("carol"), true) << true << false
-                                                << false << false << false;
-        QTest::newRow("carol, with hidepid") << viewOf(kCarol, QStringLiteral("carol"), false) << false << false
-                                             << false << false << false;
-        QTest::newRow("carol, name unknown") << viewOf(kCarol, QString(), false) << false << false << false << false
-                                             << false;
+        QTest::newRow("root, even with hidepid")
+            << viewOf(kRoot, QStringLiteral("root"), false) << true << true << true << true << true;
+        QTest::newRow("alice, her own process under hidepid")
+            << viewOf(kAlice, QStringLiteral("alice"), false) << true << true << false << false << false;
+        QTest::newRow("bob, without hidepid")
+            << viewOf(kBob, QStringLiteral("bob"), true) << true << false << true << false << false;
+        QTest::newRow("bob, with hidepid")
+            << viewOf(kBob, QStringLiteral("bob"), false) << false << false << true << false << false;
+        QTest::newRow("carol, without hidepid")
+            << viewOf(kCarol, QStringLiteral("carol"), true) << true << false << false << false << false;
+        QTest::newRow("carol, with hidepid")
+            << viewOf(kCarol, QStringLiteral("carol"), false) << false << false << false << false << false;
+        QTest::newRow("carol, name unknown")
+            << viewOf(kCarol, QString(), false) << false << false << false << false << false;
         View service = viewOf(kCarol, QStringLiteral("carol"), false);
         service.serviceUid = kCarol; // carol's own session-bus service
         QTest::newRow("the service's own user") << service << true << true << true << true << true;
@@ -175,7 +181,8 @@ private Q_SLOTS:
         QCOMPARE(text.contains(QLatin1String("alice")), process);
         QCOMPARE(text.contains(QLatin1String("python3")), process);
         if (!process) {
-            QCOMPARE(gpu.value(QStringLiteral("reason")).toString(), QStringLiteral("in use by a process of another user"));
+            QCOMPARE(gpu.value(QStringLiteral("reason")).toString(),
+                     QStringLiteral("in use by a process of another user"));
             QCOMPARE(workloadOf(json, QStringLiteral("process-boinc")).value(QStringLiteral("reason")).toString(),
                      QStringLiteral("GPU 0 is in use by a process of another user"));
         }
@@ -208,9 +215,9 @@ private Q_SLOTS:
         state.decision.gpus[0].reason = QStringLiteral("in use by %1").arg(hidden.describe());
         const QJsonObject carol = jsonFor(viewOf(kCarol, QStringLiteral("carol"), false), state);
         QCOMPARE(holderOf(carol).value(QStringLiteral("hidden")).toBool(), true);
-        QCOMPARE(carol.value(QStringLiteral("gpus")).toArray().at(0).toObject().value(QStringLiteral("reason"))
-                     .toString(),
-                 QStringLiteral("in use by a process of another user (not visible without root)"));
+        QCOMPARE(
+            carol.value(QStringLiteral("gpus")).toArray().at(0).toObject().value(QStringLiteral("reason")).toString(),
+            QStringLiteral("in use by a process of another user (not visible without root)"));
     }
 
     // What a client shows: the version, the pause with its end on both clocks, each workload's runtime.
@@ -225,32 +232,36 @@ private Q_SLOTS:
         QCOMPARE(pause.value(QStringLiteral("all")).toBool(), true);
         QCOMPARE(pause.value(QStringLiteral("until")).toString(), QStringLiteral("2026-12-03T12:01:30.000Z"));
         QCOMPARE(pause.value(QStringLiteral("until_monotonic_ms")).toInteger(), kNowMs + 90'000);
-        const QJsonObject miner = pause.value(QStringLiteral("workloads")).toObject().value(QStringLiteral("process-miner"))
-                                      .toObject();
+        const QJsonObject miner =
+            pause.value(QStringLiteral("workloads")).toObject().value(QStringLiteral("process-miner")).toObject();
         QCOMPARE(miner.value(QStringLiteral("until")).toString(), QStringLiteral("2026-12-03T13:00:00.000Z"));
         QVERIFY(!pause.value(QStringLiteral("workloads")).toObject().contains(QStringLiteral("process-boinc")));
         QCOMPARE(workloadOf(json, QStringLiteral("process-miner")).value(QStringLiteral("paused")).toBool(), true);
 
-        const QJsonObject failing = workloadOf(json, QStringLiteral("process-miner")).value(QStringLiteral("runtime"))
-                                        .toObject();
+        const QJsonObject failing =
+            workloadOf(json, QStringLiteral("process-miner")).value(QStringLiteral("runtime")).toObject();
         QCOMPARE(failing.value(QStringLiteral("state")).toString(), QStringLiteral("failing"));
         QCOMPARE(failing.value(QStringLiteral("retry_at")).toString(), QStringLiteral("2026-12-03T12:00:30.000Z"));
         QCOMPARE(failing.value(QStringLiteral("failures")).toInt(), 2);
         QCOMPARE(failing.value(QStringLiteral("last_exit")).toString(), QStringLiteral("exit code 3"));
-        const QJsonObject stopping = workloadOf(json, QStringLiteral("process-boinc")).value(QStringLiteral("runtime"))
-                                         .toObject();
+        const QJsonObject stopping =
+            workloadOf(json, QStringLiteral("process-boinc")).value(QStringLiteral("runtime")).toObject();
         QCOMPARE(stopping.value(QStringLiteral("state")).toString(), QStringLiteral("stopping"));
         QCOMPARE(stopping.value(QStringLiteral("since")).toString(), QStringLiteral("2026-12-03T11:59:00.000Z"));
         QVERIFY(!stopping.contains(QStringLiteral("pid"))); // root's process, carol under hidepid
         QCOMPARE(workloadOf(jsonFor(View::full(), state), QStringLiteral("process-boinc"))
-                     .value(QStringLiteral("runtime")).toObject().value(QStringLiteral("pid")).toInt(),
+                     .value(QStringLiteral("runtime"))
+                     .toObject()
+                     .value(QStringLiteral("pid"))
+                     .toInt(),
                  777);
 
         // A pause whose end has passed is no pause.
         const QJsonObject later = StateJson::toJson(state, View::full(),
                                                     StateJson::Now{kNowMs + 4'000'000, kWallNow.addSecs(4000)});
         QCOMPARE(later.value(QStringLiteral("pause")).toObject().value(QStringLiteral("all")).toBool(), false);
-        QVERIFY(later.value(QStringLiteral("pause")).toObject().value(QStringLiteral("workloads")).toObject().isEmpty());
+        QVERIFY(
+            later.value(QStringLiteral("pause")).toObject().value(QStringLiteral("workloads")).toObject().isEmpty());
     }
 
     // --status --json keeps every key it had.

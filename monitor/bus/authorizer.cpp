@@ -51,8 +51,8 @@ int PolkitAuthorizer::pendingOf(uint uid) const
     return count;
 }
 
-void PolkitAuthorizer::check(const BusCaller &caller, const QString &action, const StringMap &details,
-                             bool interactive, Done done)
+void PolkitAuthorizer::check(const BusCaller &caller, const QString &action, const StringMap &details, bool interactive,
+                             Done done)
 {
     const QString id = QStringLiteral("idlegpu-%1").arg(m_nextId++);
     QDBusMessage call = QDBusMessage::createMethodCall(kPolkitService, kPolkitPath, kPolkitInterface,
@@ -81,8 +81,8 @@ void PolkitAuthorizer::check(const BusCaller &caller, const QString &action, con
             answer.reason = QStringLiteral("polkit does not answer: %1").arg(reply.errorMessage());
         } else if (!readResult(reply, &result)) {
             answer.verdict = Verdict::Unavailable;
-            answer.reason = QStringLiteral("polkit answered with %1, not an authorization result")
-                                .arg(reply.signature());
+            answer.reason =
+                QStringLiteral("polkit answered with %1, not an authorization result").arg(reply.signature());
         } else if (result.authorized) {
             answer.verdict = Verdict::Yes;
         } else if (result.details.value(QStringLiteral("polkit.dismissed")) == QLatin1String("true")) {

@@ -115,8 +115,8 @@ BusService::BusService(const QDBusConnection &connection, const Options &options
     // What every local user may see of a process: a user of no group on the host's /proc (pid 1's mounts).
     m_broadcastView.uid = uint(-2);
     m_broadcastView.serviceUid = options.serviceUid;
-    m_broadcastView.seesOthers =
-        ProcView::seesOthers(ProcView::readMountInfo(1, options.procRoot), m_broadcastView.uid, {});
+    m_broadcastView.seesOthers = ProcView::seesOthers(ProcView::readMountInfo(1, options.procRoot), m_broadcastView.uid,
+                                                      {});
 }
 
 BusService::~BusService()
@@ -205,8 +205,8 @@ bool BusService::handleMessage(const QDBusMessage &message, const QDBusConnectio
             return true;
         }
         if (!workload.isEmpty() && !m_state.config.workload(workload)) {
-            replyError(message, BusNames::Error::unknownWorkload, QStringLiteral("no workload has the id \"%1\"")
-                                                                      .arg(workload));
+            replyError(message, BusNames::Error::unknownWorkload,
+                       QStringLiteral("no workload has the id \"%1\"").arg(workload));
             return true;
         }
     } else if (known->method == Method::SetConfig) {
@@ -299,21 +299,23 @@ void BusService::authorizeThen(const QDBusMessage &message, const BusCaller &cal
     }
     m_authorizer->check(caller, action, details, message.isInteractiveAuthorizationAllowed(),
                         [this, message, act = std::move(act)](const Authorizer::Answer &answer) {
-        switch (answer.verdict) {
-        case Authorizer::Verdict::Yes: act(); return;
-        case Authorizer::Verdict::No:
-            replyError(message, BusNames::Error::notAuthorized,
-                       answer.reason.isEmpty() ? QStringLiteral("not authorized") : answer.reason);
-            return;
-        case Authorizer::Verdict::Challenge:
-            replyError(message, BusNames::Error::interactionRequired, answer.reason);
-            return;
-        case Authorizer::Verdict::Dismissed: replyError(message, BusNames::Error::cancelled, answer.reason); return;
-        case Authorizer::Verdict::Unavailable:
-            replyError(message, BusNames::Error::authorityUnavailable, answer.reason);
-            return;
-        }
-    });
+                            switch (answer.verdict) {
+                            case Authorizer::Verdict::Yes: act(); return;
+                            case Authorizer::Verdict::No:
+                                replyError(message, BusNames::Error::notAuthorized,
+                                           answer.reason.isEmpty() ? QStringLiteral("not authorized") : answer.reason);
+                                return;
+                            case Authorizer::Verdict::Challenge:
+                                replyError(message, BusNames::Error::interactionRequired, answer.reason);
+                                return;
+                            case Authorizer::Verdict::Dismissed:
+                                replyError(message, BusNames::Error::cancelled, answer.reason);
+                                return;
+                            case Authorizer::Verdict::Unavailable:
+                                replyError(message, BusNames::Error::authorityUnavailable, answer.reason);
+                                return;
+                            }
+                        });
 }
 
 void BusService::getConfig(const QDBusMessage &message)
@@ -413,10 +415,10 @@ void BusService::notifyPreempted(const PreemptionEvent &event)
         signal << QVariant::fromValue(uint(std::max(event.gpu, 0))) << event.workloadId << holder << ms;
         m_connection.send(signal);
     };
-    const QVariantMap broadcast =
-        m_broadcastView.seesOthers ? full : QVariantMap{{QStringLiteral("event"), QVariant::fromValue(id)}};
-    send(QDBusMessage::createSignal(BusNames::objectPath, BusNames::interface, QStringLiteral("Preempted")),
-         broadcast);
+    const QVariantMap broadcast = m_broadcastView.seesOthers
+                                      ? full
+                                      : QVariantMap{{QStringLiteral("event"), QVariant::fromValue(id)}};
+    send(QDBusMessage::createSignal(BusNames::objectPath, BusNames::interface, QStringLiteral("Preempted")), broadcast);
     if (!known || culprit.uid == uint(-1))
         return;
     for (const QString &name : m_callers->namesOfUid(culprit.uid))

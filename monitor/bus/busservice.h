@@ -25,9 +25,9 @@ public:
     struct Options
     {
         uint serviceUid = 0;
-        QString configPath;                          // GetConfig and SetConfig's file
-        QString procRoot = QStringLiteral("/proc");  // the callers' mountinfo, the host's (/proc/1) for broadcasts
-        int stateIntervalMs = 100;                   // StateChanged at most once per this
+        QString configPath;                         // GetConfig and SetConfig's file
+        QString procRoot = QStringLiteral("/proc"); // the callers' mountinfo, the host's (/proc/1) for broadcasts
+        int stateIntervalMs = 100;                  // StateChanged at most once per this
         // Per user: reads (GetState) and acts (Pause, Resume, GetConfig, SetConfig) a second, and their bursts.
         double readsPerSecond = 50, readBurst = 100;
         double actsPerSecond = 5, actBurst = 10;
@@ -84,7 +84,7 @@ private:
     bool m_haveState = false;
     quint64 m_generation = 0;
     QList<std::pair<StateJson::View, QString>> m_jsonCache; // for m_generation, by view
-    StateJson::View m_broadcastView; // what every local user may see (the host's /proc)
+    StateJson::View m_broadcastView;                        // what every local user may see (the host's /proc)
 
     QTimer *m_stateTimer;
     qint64 m_lastStateSignalMs = -1000000;

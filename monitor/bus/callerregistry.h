@@ -29,8 +29,8 @@ class CallerRegistry : public QObject
 public:
     // `serviceUid` is the service's own uid (the privileged user of StateJson::View); `procRoot` is where callers'
     // mountinfo is read.
-    CallerRegistry(const QDBusConnection &connection, uint serviceUid, const QString &procRoot = QStringLiteral("/proc"),
-                   QObject *parent = nullptr);
+    CallerRegistry(const QDBusConnection &connection, uint serviceUid,
+                   const QString &procRoot = QStringLiteral("/proc"), QObject *parent = nullptr);
 
     // Calls `then` with the caller's credentials: at once when known, else when the bus answers. A caller the bus
     // does not know (it went) gets nullptr. `then` runs on this object's thread.

@@ -17,9 +17,9 @@ enum class HidePid { Off = 0, NoAccess = 1, Invisible = 2, Ptraceable = 4 };
 
 struct MountOptions
 {
-    bool found = false;            // a proc file system is mounted at /proc
+    bool found = false; // a proc file system is mounted at /proc
     HidePid hidePid = HidePid::Off;
-    std::optional<uint> gid;       // gid=: its members see every process
+    std::optional<uint> gid; // gid=: its members see every process
 };
 
 // Returns the options of the proc file system mounted at /proc in `mountinfo` (the text of /proc/PID/mountinfo); of

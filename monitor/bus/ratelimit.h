@@ -26,10 +26,7 @@ public:
         return true;
     }
     // Whether it is full again at `nowMs`: nothing to remember of its user.
-    bool fullAt(qint64 nowMs) const
-    {
-        return m_tokens + double(nowMs - m_lastMs) * m_perSecond / 1000.0 >= m_burst;
-    }
+    bool fullAt(qint64 nowMs) const { return m_tokens + double(nowMs - m_lastMs) * m_perSecond / 1000.0 >= m_burst; }
 
 private:
     double m_perSecond;

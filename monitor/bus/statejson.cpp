@@ -54,10 +54,7 @@ struct Visibility
 {
     const View &view;
     // pid, uid, user, comm, argv0: as ps shows it to the caller.
-    bool process(const Holder &holder) const
-    {
-        return view.privileged() || view.seesOthers || holder.uid == view.uid;
-    }
+    bool process(const Holder &holder) const { return view.privileged() || view.seesOthers || holder.uid == view.uid; }
     // exe and session.
     bool owner(const Holder &holder) const { return view.privileged() || holder.uid == view.uid; }
     // A workload's commands, folder, log, environment and last output: its user's (a number or a name).
@@ -181,11 +178,12 @@ QJsonValue wallOf(qint64 monotonicMs, const Now &now)
 // "last_output" for those who may see the workload's commands.
 QJsonObject runtimeToJson(const WorkloadRuntime &runtime, bool seesProcess, bool seesWorkload, const Now &now)
 {
-    QJsonObject object{{QStringLiteral("state"), workloadStateName(runtime.state)},
-                       {QStringLiteral("since"), runtime.occupiesGpus() ? wallOf(runtime.startedAtMs, now) : QJsonValue()},
-                       {QStringLiteral("retry_at"), runtime.failing() ? wallOf(runtime.retryAtMs, now) : QJsonValue()},
-                       {QStringLiteral("failures"), runtime.consecutiveFailures},
-                       {QStringLiteral("last_exit"), runtime.lastExit}};
+    QJsonObject object{
+        {QStringLiteral("state"), workloadStateName(runtime.state)},
+        {QStringLiteral("since"), runtime.occupiesGpus() ? wallOf(runtime.startedAtMs, now) : QJsonValue()},
+        {QStringLiteral("retry_at"), runtime.failing() ? wallOf(runtime.retryAtMs, now) : QJsonValue()},
+        {QStringLiteral("failures"), runtime.consecutiveFailures},
+        {QStringLiteral("last_exit"), runtime.lastExit}};
     if (seesProcess)
         object.insert(QStringLiteral("pid"), runtime.pid);
     if (seesWorkload)
@@ -247,7 +245,7 @@ QJsonObject toJson(const MonitorState &state, const View &view, const Now &now)
                 jobs.append(QJsonObject{{QStringLiteral("id"), job.id},
                                         {QStringLiteral("user"), job.user},
                                         {QStringLiteral("name"), job.name}});
-            const QString slurmState = !lending->unreachable.isEmpty()               ? QStringLiteral("unreachable")
+            const QString slurmState = !lending->unreachable.isEmpty()              ? QStringLiteral("unreachable")
                                        : lending->state == WorkloadRuntime::Running ? QStringLiteral("lent")
                                                                                     : QStringLiteral("held");
             object.insert(QStringLiteral("slurm"), QJsonObject{{QStringLiteral("state"), slurmState},
@@ -286,15 +284,16 @@ QJsonObject toJson(const MonitorState &state, const View &view, const Now &now)
     for (const WorkloadConfig &workload : state.config.workloads) {
         const QString reason = redact(state.decision.workloadReasons.value(workload.id).text);
         const bool seesWorkload = visible.workload(workload);
-        QJsonObject object{{QStringLiteral("id"), workload.id},
-                           {QStringLiteral("name"), workload.name},
-                           {QStringLiteral("gpus"), workload.gpus.toString()},
-                           {QStringLiteral("user"), workload.user},
-                           {QStringLiteral("refused"), workload.refusal},
-                           {QStringLiteral("would_run"), reason.isEmpty()},
-                           {QStringLiteral("reason"), reason},
-                           {QStringLiteral("paused"), state.pause.allPausedAt(now.monotonicMs)
-                                                          || state.pause.workloadPausedAt(workload.id, now.monotonicMs)}};
+        QJsonObject object{
+            {QStringLiteral("id"), workload.id},
+            {QStringLiteral("name"), workload.name},
+            {QStringLiteral("gpus"), workload.gpus.toString()},
+            {QStringLiteral("user"), workload.user},
+            {QStringLiteral("refused"), workload.refusal},
+            {QStringLiteral("would_run"), reason.isEmpty()},
+            {QStringLiteral("reason"), reason},
+            {QStringLiteral("paused"),
+             state.pause.allPausedAt(now.monotonicMs) || state.pause.workloadPausedAt(workload.id, now.monotonicMs)}};
         if (seesWorkload) {
             object.insert(QStringLiteral("cmd"), workload.cmd);
             object.insert(QStringLiteral("start_cmd"), workload.startCmd);
@@ -329,8 +328,8 @@ QJsonObject toJson(const MonitorState &state, const View &view, const Now &now)
     if (!state.gpuMetrics.backend.isEmpty())
         backend = QJsonObject{{QStringLiteral("name"), state.gpuMetrics.backend},
                               {QStringLiteral("available"), state.gpuMetrics.available},
-                              {QStringLiteral("mode"), state.gpuMetrics.available ? QStringLiteral("backend")
-                                                                                  : QStringLiteral("node-only")},
+                              {QStringLiteral("mode"),
+                               state.gpuMetrics.available ? QStringLiteral("backend") : QStringLiteral("node-only")},
                               {QStringLiteral("reason"), state.gpuMetrics.unavailableReason}};
     // configured: false while the config file does not exist (idlegpu is not set up yet).
     return QJsonObject{{QStringLiteral("interface_version"), BusNames::interfaceVersion},

@@ -19,10 +19,10 @@ namespace StateJson {
 // The privileged are root and the service's own user (on a session bus: everyone who may call).
 struct View
 {
-    uint uid = 0;            // the caller's
-    QString user;            // the caller's login name, matched against workloads' user=; empty when unknown
-    bool seesOthers = true;  // the caller's /proc shows other users' processes
-    uint serviceUid = 0;     // the service's own uid, as which a workload without user= runs
+    uint uid = 0;           // the caller's
+    QString user;           // the caller's login name, matched against workloads' user=; empty when unknown
+    bool seesOthers = true; // the caller's /proc shows other users' processes
+    uint serviceUid = 0;    // the service's own uid, as which a workload without user= runs
 
     bool privileged() const { return uid == 0 || uid == serviceUid; }
     // What `idlegpu --status --json` prints: everything.

@@ -55,7 +55,7 @@ private:
     DesktopNotificationSink *m_desktopNotifications; // the notification server, the balloons behind it
     Notifier *m_notifier;
     std::unique_ptr<StatusWindow> m_statusWindow; // a window of its own: no parent
-    QPointer<SettingsDialog> m_settingsDialog; // deletes itself when closed
+    QPointer<SettingsDialog> m_settingsDialog;    // deletes itself when closed
     Autostart m_autostart;
     QTimer *m_tickTimer; // refreshes countdowns and run times once a second while they are shown
     DesktopIdlePoller *m_desktopIdle; // asks the desktop while pause_while_active is on
