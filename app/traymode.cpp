@@ -277,8 +277,8 @@ int runTray(const QString &configPath, bool demo, const ServiceNotifier &service
             QMessageBox::information(nullptr, TrayMode::tr("idlegpu"), message);
             return 2;
         }
-        case BusServiceHost::Result::NoBus:
-            qCWarning(lcTray, "%s; the tray's monitor runs without the D-Bus service", qPrintable(detail));
+        case BusServiceHost::Result::NoBus: // a desktop without a session bus: nothing asks the tray there
+            qCInfo(lcTray, "%s; the tray's monitor runs without the D-Bus service", qPrintable(detail));
             busService.reset();
             break;
         }

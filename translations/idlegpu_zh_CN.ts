@@ -1320,6 +1320,10 @@ The previous configuration stays in force.</source>
         <translation>idlegpu 已在为 %1 运行（pid %2）。</translation>
     </message>
     <message>
+        <source>idlegpu is already running: %1.</source>
+        <translation>idlegpu 已在运行：%1。</translation>
+    </message>
+    <message>
         <source>idlegpu</source>
         <translation>idlegpu</translation>
     </message>
@@ -1690,6 +1694,10 @@ The previous configuration stays in force.</source>
     <message>
         <source>idlegpu is already running for %1 (pid %2); not starting a second one.</source>
         <translation>idlegpu 已在为 %1 运行（pid %2）；不会启动第二个实例。</translation>
+    </message>
+    <message>
+        <source>idlegpu is already running: %1; not starting a second one.</source>
+        <translation>idlegpu 已在运行：%1；不会启动第二个实例。</translation>
     </message>
     <message>
         <source>%1: cannot start with this configuration.</source>

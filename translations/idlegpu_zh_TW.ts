@@ -1320,6 +1320,10 @@ The previous configuration stays in force.</source>
         <translation>idlegpu 已在為 %1 執行（pid %2）。</translation>
     </message>
     <message>
+        <source>idlegpu is already running: %1.</source>
+        <translation>idlegpu 已在執行：%1。</translation>
+    </message>
+    <message>
         <source>idlegpu</source>
         <translation>idlegpu</translation>
     </message>
@@ -1690,6 +1694,10 @@ The previous configuration stays in force.</source>
     <message>
         <source>idlegpu is already running for %1 (pid %2); not starting a second one.</source>
         <translation>idlegpu 已在為 %1 執行（pid %2）；不會啟動第二個執行個體。</translation>
+    </message>
+    <message>
+        <source>idlegpu is already running: %1; not starting a second one.</source>
+        <translation>idlegpu 已在執行：%1；不會啟動第二個執行個體。</translation>
     </message>
     <message>
         <source>%1: cannot start with this configuration.</source>
