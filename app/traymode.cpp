@@ -271,12 +271,13 @@ int runTray(const QString &configPath, bool demo, const ServiceNotifier &service
         QString detail;
         switch (busService->start(&detail)) {
         case BusServiceHost::Result::Published: busService->attach(&monitor); break;
-        case BusServiceHost::Result::NameTaken: {
-            const QString message = TrayMode::tr("idlegpu is already running: %1.").arg(detail);
-            QTextStream(stderr) << message << Qt::endl;
-            QMessageBox::information(nullptr, TrayMode::tr("idlegpu"), message);
-            return 2;
-        }
+        // Another idlegpu serves on this bus: until the tray finds and shows a running service instead of starting
+        // a monitor (issue 30, the tray's part), this one runs as trays did before, unpublished.
+        case BusServiceHost::Result::NameTaken:
+            qCInfo(lcTray, "another idlegpu is running: %s; this tray's monitor runs without the D-Bus service",
+                   qPrintable(detail));
+            busService.reset();
+            break;
         case BusServiceHost::Result::NoBus: // a desktop without a session bus: nothing asks the tray there
             qCInfo(lcTray, "%s; the tray's monitor runs without the D-Bus service", qPrintable(detail));
             busService.reset();

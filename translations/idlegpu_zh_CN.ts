@@ -1320,10 +1320,6 @@ The previous configuration stays in force.</source>
         <translation>idlegpu 已在为 %1 运行（pid %2）。</translation>
     </message>
     <message>
-        <source>idlegpu is already running: %1.</source>
-        <translation>idlegpu 已在运行：%1。</translation>
-    </message>
-    <message>
         <source>idlegpu</source>
         <translation>idlegpu</translation>
     </message>

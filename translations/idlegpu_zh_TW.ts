@@ -1320,10 +1320,6 @@ The previous configuration stays in force.</source>
         <translation>idlegpu 已在為 %1 執行（pid %2）。</translation>
     </message>
     <message>
-        <source>idlegpu is already running: %1.</source>
-        <translation>idlegpu 已在執行：%1。</translation>
-    </message>
-    <message>
         <source>idlegpu</source>
         <translation>idlegpu</translation>
     </message>
