@@ -7,6 +7,9 @@
 #include "ledger/ledgerstore.h"
 #include "base/logging.h"
 #include "monitor.h"
+#include "busservicehost.h"
+#include "bus/busnames.h"
+#include "pausestore.h"
 #include "backends/nvmlbackend.h"
 #include "run/containment.h"
 #include "slurm/runnerrouter.h"
@@ -31,6 +34,7 @@
 
 #include <cstdio>
 #include <memory>
+#include <optional>
 
 #include <sys/stat.h>
 #include <unistd.h>
@@ -253,8 +257,34 @@ int runHeadless(const Options &options, UnixSignalWatcher *signalWatcher, const 
     MonitorPaths paths;
     paths.ledgerPath = LedgerStore::defaultPath();
     paths.slurmGuardFolder = rootRuntimeFolderPath();
+    paths.pausePath = PauseStore::defaultPath();
     Monitor monitor(location.path, runner.get(), SystemClock::instance(), paths);
     monitor.setGpuBackend(std::make_unique<NvmlBackend>());
+    // The D-Bus service (docs/dbus.md): root's on the system bus, another user's on the session bus. Its name is the
+    // machine's one monitor: taken by another idlegpu, this one does not start a second. Without a bus (none, or one
+    // whose policy refuses the name) idlegpu runs all the same, unseen by the trays and the command line.
+    std::unique_ptr<BusServiceHost> busService;
+    if (const std::optional<BusServiceHost::Bus> bus = BusServiceHost::busOfProcess()) {
+        BusServiceHost::Options busOptions;
+        busOptions.bus = *bus;
+        busOptions.usePolkit = *bus == BusServiceHost::Bus::System;
+        busOptions.configPath = location.path;
+        busService = std::make_unique<BusServiceHost>(busOptions);
+        QString detail;
+        switch (busService->start(&detail)) {
+        case BusServiceHost::Result::Published: break;
+        case BusServiceHost::Result::NameTaken:
+            printErr(Cli::tr("idlegpu is already running: %1; not starting a second one.").arg(detail));
+            return 2;
+        case BusServiceHost::Result::NoBus:
+            qCWarning(lcMonitor,
+                      "%s; running without the D-Bus service (trays and idlegpu --status cannot see this "
+                      "idlegpu)",
+                      qPrintable(detail));
+            busService.reset();
+            break;
+        }
+    }
     if (!monitor.start()) {
         for (const ConfigDiagnostic &problem : monitor.state().configProblems)
             printErr(problem.toString());
@@ -263,6 +293,11 @@ int runHeadless(const Options &options, UnixSignalWatcher *signalWatcher, const 
     }
     qCInfo(lcMonitor, "idlegpu %s monitoring with %s (pid %lld)", IDLEGPU_VERSION, qPrintable(location.path),
            QCoreApplication::applicationPid());
+    if (busService) {
+        busService->attach(&monitor);
+        qCInfo(lcMonitor, "serving %s on the %s", BusNames::service.data(),
+               qPrintable(BusServiceHost::busName(*BusServiceHost::busOfProcess())));
+    }
     // Ready: the config is loaded and the first scan done (start() did both). The watchdog is fed from the monitor's
     // thread, here the main one.
     QString status = serviceStatus(monitor.state());

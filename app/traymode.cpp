@@ -12,6 +12,8 @@
 #include "ledger/ledgerstore.h"
 #include "base/logging.h"
 #include "monitorhost.h"
+#include "busservicehost.h"
+#include "pausestore.h"
 #include "backends/nvmlbackend.h"
 #include "slurm/runnerrouter.h"
 #include "servicenotifier.h"
@@ -248,6 +250,7 @@ int runTray(const QString &configPath, bool demo, const ServiceNotifier &service
     if (!demo) { // the demo's simulated GPUs leave no figures behind
         paths.ledgerPath = LedgerStore::defaultPath();
         paths.slurmGuardFolder = rootRuntimeFolderPath();
+        paths.pausePath = PauseStore::defaultPath();
     }
     MonitorHost monitor(path, [path, paths, acceptMissingConfig] {
         MonitorParts parts;
@@ -258,6 +261,29 @@ int runTray(const QString &configPath, bool demo, const ServiceNotifier &service
             parts.monitor->acceptMissingConfig();
         return parts;
     });
+    // The tray's own monitor serves on the session bus (docs/dbus.md); not the demo's, which is no real monitor.
+    std::unique_ptr<BusServiceHost> busService;
+    if (!demo && qEnvironmentVariable("IDLEGPU_BUS") != QLatin1String("none")) {
+        BusServiceHost::Options busOptions;
+        busOptions.bus = BusServiceHost::Bus::Session;
+        busOptions.configPath = path;
+        busService = std::make_unique<BusServiceHost>(busOptions);
+        QString detail;
+        switch (busService->start(&detail)) {
+        case BusServiceHost::Result::Published: busService->attach(&monitor); break;
+        // Another idlegpu serves on this bus: until the tray finds and shows a running service instead of starting
+        // a monitor (issue 30, the tray's part), this one runs as trays did before, unpublished.
+        case BusServiceHost::Result::NameTaken:
+            qCInfo(lcTray, "another idlegpu is running: %s; this tray's monitor runs without the D-Bus service",
+                   qPrintable(detail));
+            busService.reset();
+            break;
+        case BusServiceHost::Result::NoBus: // a desktop without a session bus: nothing asks the tray there
+            qCInfo(lcTray, "%s; the tray's monitor runs without the D-Bus service", qPrintable(detail));
+            busService.reset();
+            break;
+        }
+    }
     TrayApplication tray(&monitor, logPath);
     tray.controller()->setDemoMode(demo);
     QObject::connect(tray.controller(), &TrayController::simulateJobRequested, &monitor,

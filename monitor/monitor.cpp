@@ -23,6 +23,7 @@
 #include "ledger/ledgerstore.h"
 #include "metrics/metricstext.h"
 #include "metrics/metricstextfile.h"
+#include "pausestore.h"
 #include "slurm/guardkeeper.h"
 #include "slurm/slurmlender.h"
 
@@ -100,7 +101,7 @@ unsigned long long processStartTicks(const QString &procRoot, qint64 pid)
 Monitor::Monitor(const QString &configPath, WorkloadRunner *runner, const Clock *clock, const MonitorPaths &paths,
                  QObject *parent)
     : QObject(parent), m_runner(runner), m_clock(clock), m_selfPid(::getpid()), m_inferHiddenHolders(::geteuid() != 0),
-      m_collector(paths, clock)
+      m_pausePath(paths.pausePath), m_collector(paths, clock)
 {
     m_pollTimer = new QTimer(this);
     connect(m_pollTimer, &QTimer::timeout, this, &Monitor::poll);
@@ -156,8 +157,10 @@ void Monitor::acceptMissingConfig(const Config &placeholder)
 
 bool Monitor::start()
 {
-    // Before the config: a tray whose file has errors still shows what the idle GPUs did.
+    // Before the config: a tray whose file has errors still shows what the idle GPUs did, and its pause.
     m_ledger->open(m_collector.paths().ledgerPath);
+    if (!m_pausePath.isEmpty() && !std::exchange(m_pauseLoaded, true))
+        m_pause = PauseStore(m_pausePath).load(m_clock->nowMs(), QDateTime::currentDateTimeUtc());
     if (!applyConfig(m_configReloader->readFirst(), true))
         return false;
     m_started = true;
@@ -254,25 +257,58 @@ void Monitor::shutdown()
 
 void Monitor::setPausedAll(bool paused, qint64 untilMs)
 {
-    m_pause.all = paused;
-    m_pause.allUntilMs = paused ? untilMs : 0;
+    PauseState pause = m_pause;
+    pause.all = paused;
+    pause.allUntilMs = paused ? untilMs : 0;
     qCInfo(lcMonitor, "%s", paused ? "paused all workloads" : "resumed all workloads");
-    rescan();
+    changePause(pause);
 }
 
-void Monitor::setWorkloadPaused(const QString &id, bool paused)
+void Monitor::setWorkloadPaused(const QString &id, bool paused, qint64 untilMs)
 {
-    if (paused)
-        m_pause.workloads.insert(id);
-    else
-        m_pause.workloads.remove(id);
-    rescan();
+    PauseState pause = m_pause;
+    if (paused) {
+        pause.workloads.insert(id);
+        if (untilMs > 0)
+            pause.workloadUntilMs.insert(id, untilMs);
+        else
+            pause.workloadUntilMs.remove(id);
+    } else {
+        pause.workloads.remove(id);
+        pause.workloadUntilMs.remove(id);
+    }
+    qCInfo(lcMonitor, "%s %s", paused ? "paused" : "resumed", qPrintable(id));
+    changePause(pause);
 }
 
 void Monitor::setPause(const PauseState &pause)
 {
+    changePause(pause);
+}
+
+void Monitor::resumeAll()
+{
+    qCInfo(lcMonitor, "resumed all workloads");
+    changePause(PauseState());
+}
+
+// A pause that changes nothing (a second Pause of the same) writes nothing: the file is written on this thread.
+void Monitor::changePause(const PauseState &pause)
+{
+    const bool changed = !(pause == m_pause);
     m_pause = pause;
+    if (changed)
+        savePause();
     rescan();
+}
+
+void Monitor::savePause()
+{
+    if (m_pausePath.isEmpty())
+        return;
+    PauseStore store(m_pausePath);
+    if (!store.save(m_pause, m_clock->nowMs(), QDateTime::currentDateTimeUtc()))
+        qCWarning(lcMonitor, "cannot save the pause: %s", qPrintable(store.errorString()));
 }
 
 void Monitor::setDesktopIdle(const DesktopIdleReport &report)
@@ -546,6 +582,11 @@ void Monitor::rescan()
     scheduleRecheck(events);
     snapshot.takenAtMs = m_clock->nowMs();
 
+    // A pause whose time has come ends here, so that the state says so too.
+    if (m_pause.expireAt(snapshot.takenAtMs)) {
+        qCInfo(lcMonitor, "a pause ended at its time");
+        savePause();
+    }
     PolicyInput input = policyInputOf(snapshot, m_config, m_runner->runtimes(), m_selfPid);
     input.pause = m_pause;
     input.memory = m_memory;

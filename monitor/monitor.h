@@ -51,9 +51,13 @@ public:
     // Stops every workload (SIGTERM, SIGKILL after their stop timeout), then emits shutdownFinished().
     void shutdown();
 
+    // The user's pause, which the monitor keeps (MonitorPaths::pausePath) across restarts. untilMs is the monotonic
+    // time at which the pause ends by itself; 0: until resumed.
     void setPausedAll(bool paused, qint64 untilMs = 0);
-    void setWorkloadPaused(const QString &id, bool paused);
+    void setWorkloadPaused(const QString &id, bool paused, qint64 untilMs = 0);
     void setPause(const PauseState &pause);
+    // Ends the pause of all and of each workload.
+    void resumeAll();
     // Takes what the tray's desktop says of its session ([activity] pause_while_active), which refines logind's word
     // on it. It is ignored while pause_while_active is off.
     void setDesktopIdle(const DesktopIdleReport &report);
@@ -138,6 +142,9 @@ private:
     // may have waited since.
     qint64 earliestOpenNs(qint64 readAtNs) const;
     void onHeartbeat();
+    // Applies a change of the pause: saves it (when it changed) and decides again.
+    void changePause(const PauseState &pause);
+    void savePause(); // to m_pausePath, where there is one
     // Returns the Slurm guard's GPUs with the verdicts of the last decision (SlurmGuard::gpusOfDecision).
     QList<SlurmGuard::GuardGpu> slurmGuardGpus() const;
     // Decides again soon after a workload's state changed.
@@ -161,6 +168,8 @@ private:
     Decision m_decision;
     PolicyMemory m_memory;
     PauseState m_pause;
+    QString m_pausePath;           // MonitorPaths::pausePath
+    bool m_pauseLoaded = false;    // from m_pausePath, at the first start()
     SnapshotCollector m_collector; // the scanners, the GPU backends, the GPUs present and the conditions
     HiddenHolderTracker m_hidden;
     NodeEvents m_pendingEvents;            // opens and closes not yet weighed by a scan

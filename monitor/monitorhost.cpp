@@ -128,9 +128,14 @@ void MonitorHost::setPausedAll(bool paused, qint64 untilMs)
     post([paused, untilMs](Monitor &monitor) { monitor.setPausedAll(paused, untilMs); });
 }
 
-void MonitorHost::setWorkloadPaused(const QString &id, bool paused)
+void MonitorHost::setWorkloadPaused(const QString &id, bool paused, qint64 untilMs)
 {
-    post([id, paused](Monitor &monitor) { monitor.setWorkloadPaused(id, paused); });
+    post([id, paused, untilMs](Monitor &monitor) { monitor.setWorkloadPaused(id, paused, untilMs); });
+}
+
+void MonitorHost::resumeAll()
+{
+    post([](Monitor &monitor) { monitor.resumeAll(); });
 }
 
 void MonitorHost::setPause(const PauseState &pause)

@@ -48,8 +48,9 @@ public:
     // stateChanged().
     void start(); // answered by started(); a monitor already started ignores it
     void setPausedAll(bool paused, qint64 untilMs = 0);
-    void setWorkloadPaused(const QString &id, bool paused);
+    void setWorkloadPaused(const QString &id, bool paused, qint64 untilMs = 0);
     void setPause(const PauseState &pause);
+    void resumeAll(); // ends the pause of all and of each workload
     void setGpuSamplingWanted(bool wanted);
     void setDesktopIdle(const DesktopIdleReport &report);
     void reloadConfig();

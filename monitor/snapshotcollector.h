@@ -26,6 +26,9 @@ struct MonitorPaths
     // Where the monitor writes its heartbeat for Slurm's prolog and health check while [slurm] is enabled
     // (slurm/guardfile.h; the app gives rootRuntimeFolderPath()); empty means none (tests, the demo).
     QString slurmGuardFolder = QString();
+    // Where the monitor keeps the user's pause across restarts (PauseStore; the app gives PauseStore::defaultPath());
+    // empty means in memory only (tests, the demo).
+    QString pausePath = QString();
 };
 
 // The assembler of one scan's Snapshot, as described above.

@@ -3,7 +3,7 @@
 // The files the tray keeps: the autostart entry (XDG autostart, Hidden=true honoured) and the saved pause.
 #include "testsupport.h"
 #include "tray/autostart.h"
-#include "tray/pausestore.h"
+#include "pausestore.h"
 
 #include <QFile>
 #include <QProcess>
@@ -65,6 +65,7 @@ private Q_SLOTS:
     void pauseRoundTripAcrossARestart();
     void pauseThatEndedWhileAwayIsGone();
     void pauseUntilResumedByHand();
+    void workloadPausedForAWhile();
     void pauseFileIsPrivate();
     void pauseFromBrokenFiles_data();
     void pauseFromBrokenFiles();
@@ -304,6 +305,33 @@ void TestAutostart::pauseThatEndedWhileAwayIsGone()
     // Saved when already over: not paused either.
     QVERIFY(store.save(pause, pause.allUntilMs + 1, kWallNow));
     QVERIFY(!store.load(0, kWallNow).all);
+}
+
+// A workload paused for a while keeps its end across a restart (workloads_until); one whose end passed is resumed.
+void TestAutostart::workloadPausedForAWhile()
+{
+    PauseStore store(m_dir->filePath(QStringLiteral("state.ini")));
+    PauseState pause;
+    pause.workloads = {QStringLiteral("process-miner"), QStringLiteral("process-a b,c"),
+                       QStringLiteral("process-boinc")};
+    pause.workloadUntilMs.insert(QStringLiteral("process-miner"), 1'000 + 3'600'000);
+    pause.workloadUntilMs.insert(QStringLiteral("process-a b,c"), 1'000 + 60'000);
+    QVERIFY2(store.save(pause, 1'000, kWallNow), qPrintable(store.errorString()));
+    QVERIFY(readAll(store.filePath()).contains("process-miner 2026-11-05T15:00:00.000Z"));
+
+    const PauseState loaded = store.load(500, kWallNow.addSecs(30 * 60));
+    QCOMPARE(loaded.workloadUntilMs.value(QStringLiteral("process-miner")), 500 + 30 * 60'000);
+    QVERIFY(!loaded.workloads.contains(QStringLiteral("process-a b,c"))); // its minute passed
+    QVERIFY(loaded.workloads.contains(QStringLiteral("process-boinc")));  // until resumed
+    QVERIFY(!loaded.workloadUntilMs.contains(QStringLiteral("process-boinc")));
+    QVERIFY(loaded.workloadPausedAt(QStringLiteral("process-miner"), 500 + 29 * 60'000));
+    QVERIFY(!loaded.workloadPausedAt(QStringLiteral("process-miner"), 500 + 30 * 60'000));
+
+    PauseState expiring = loaded;
+    QVERIFY(expiring.expireAt(500 + 30 * 60'000));
+    QVERIFY(!expiring.workloads.contains(QStringLiteral("process-miner")));
+    QVERIFY(expiring.workloads.contains(QStringLiteral("process-boinc")));
+    QVERIFY(!expiring.expireAt(500 + 30 * 60'000));
 }
 
 void TestAutostart::pauseUntilResumedByHand()

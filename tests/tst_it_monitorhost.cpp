@@ -167,6 +167,55 @@ private Q_SLOTS:
         QVERIFY(finished.wait(10000));
     }
 
+    // The monitor keeps the pause (MonitorPaths::pausePath): saved when it changes, in force again after a restart; a
+    // workload paused for a while is resumed at its time, and the file says so.
+    void pauseIsKeptAndEnds()
+    {
+        const QString path = writeConfig(sleeperSection(QStringLiteral("0"), QStringLiteral("0")));
+        const QString pausePath = m_dir->filePath(QStringLiteral("state/state.ini"));
+        const auto make = [&] {
+            MonitorPaths paths;
+            paths.pausePath = pausePath;
+            return std::make_unique<MonitorHost>(path, [path, paths] {
+                MonitorParts parts;
+                parts.runner = std::make_unique<ProcessRunner>();
+                parts.monitor = std::make_unique<Monitor>(path, parts.runner.get(), SystemClock::instance(), paths);
+                return parts;
+            });
+        };
+        const QString id = QStringLiteral("process-0");
+        {
+            auto host = make();
+            host->start();
+            QTRY_COMPARE_WITH_TIMEOUT(runtimeOf(*host, id).state, WorkloadRuntime::Running, 5000);
+            host->setPausedAll(true);
+            QTRY_COMPARE_WITH_TIMEOUT(runtimeOf(*host, id).state, WorkloadRuntime::Stopped, 5000);
+            QVERIFY(readFileOrEmpty(pausePath).contains("all=true"));
+            QSignalSpy finished(host.get(), &MonitorHost::shutdownFinished);
+            host->shutdown();
+            QVERIFY(finished.wait(10000));
+        }
+        auto host = make();
+        host->start();
+        QTRY_VERIFY_WITH_TIMEOUT(host->state().pause.all, 5000);
+        QTest::qWait(300);
+        QCOMPARE(runtimeOf(*host, id).state, WorkloadRuntime::Stopped);
+
+        host->resumeAll();
+        host->setWorkloadPaused(id, true, SystemClock::instance()->nowMs() + 3000);
+        QTRY_VERIFY_WITH_TIMEOUT(!host->state().pause.all && host->state().pause.workloads.contains(id), 5000);
+        QVERIFY(readFileOrEmpty(pausePath).contains("workloads_until=process-0 "));
+        // (the resume may have started it for a moment)
+        QTRY_COMPARE_WITH_TIMEOUT(runtimeOf(*host, id).state, WorkloadRuntime::Stopped, 2500);
+        QTRY_COMPARE_WITH_TIMEOUT(runtimeOf(*host, id).state, WorkloadRuntime::Running, 8000); // its time came
+        QVERIFY(!host->state().pause.workloads.contains(id));
+        QVERIFY(!readFileOrEmpty(pausePath).contains("process-0"));
+
+        QSignalSpy finished(host.get(), &MonitorHost::shutdownFinished);
+        host->shutdown();
+        QVERIFY(finished.wait(10000));
+    }
+
     // A configuration that cannot be used: started(false) after the state that holds its problems; a later
     // start() once the file is good starts the monitor.
     void badConfigIsReportedThenRetried()

@@ -19,7 +19,7 @@
 #include "ledger/workledger.h"
 #include "metrics/metricstextfile.h"
 #include "testsupport.h"
-#include "tray/pausestore.h"
+#include "pausestore.h"
 
 #include <QCryptographicHash>
 #include <QDir>

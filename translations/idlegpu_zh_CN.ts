@@ -1692,6 +1692,10 @@ The previous configuration stays in force.</source>
         <translation>idlegpu 已在为 %1 运行（pid %2）；不会启动第二个实例。</translation>
     </message>
     <message>
+        <source>idlegpu is already running: %1; not starting a second one.</source>
+        <translation>idlegpu 已在运行：%1；不会启动第二个实例。</translation>
+    </message>
+    <message>
         <source>%1: cannot start with this configuration.</source>
         <translation>%1：无法以此配置启动。</translation>
     </message>

@@ -1692,6 +1692,10 @@ The previous configuration stays in force.</source>
         <translation>idlegpu 已在為 %1 執行（pid %2）；不會啟動第二個執行個體。</translation>
     </message>
     <message>
+        <source>idlegpu is already running: %1; not starting a second one.</source>
+        <translation>idlegpu 已在執行：%1；不會啟動第二個執行個體。</translation>
+    </message>
+    <message>
         <source>%1: cannot start with this configuration.</source>
         <translation>%1：無法以此設定啟動。</translation>
     </message>

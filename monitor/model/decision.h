@@ -18,8 +18,38 @@ struct PauseState
     bool all = false;
     qint64 allUntilMs = 0;   // with all, the monotonic time to resume at; 0 means until resumed by hand
     QSet<QString> workloads; // the workloads paused one by one
+    // For a workload of `workloads` paused for a while, the monotonic time to resume it at; absent: until resumed
+    QHash<QString, qint64> workloadUntilMs;
 
     bool allPausedAt(qint64 nowMs) const { return all && (allUntilMs == 0 || nowMs < allUntilMs); }
+    bool workloadPausedAt(const QString &id, qint64 nowMs) const
+    {
+        if (!workloads.contains(id))
+            return false;
+        const qint64 until = workloadUntilMs.value(id);
+        return until == 0 || nowMs < until;
+    }
+    // Ends the pauses whose time has come. Returns whether one ended.
+    bool expireAt(qint64 nowMs)
+    {
+        bool changed = false;
+        if (all && !allPausedAt(nowMs)) {
+            all = false;
+            allUntilMs = 0;
+            changed = true;
+        }
+        for (auto it = workloadUntilMs.begin(); it != workloadUntilMs.end();) {
+            if (it.value() != 0 && nowMs >= it.value()) {
+                workloads.remove(it.key());
+                it = workloadUntilMs.erase(it);
+                changed = true;
+            } else {
+                ++it;
+            }
+        }
+        return changed;
+    }
+    bool operator==(const PauseState &) const = default;
 };
 
 // The policy's memory from one decision to the next: since when each GPU has been free of foreign holders, and

@@ -182,7 +182,7 @@ public:
     }
     std::optional<Hold> paused(const Candidate &candidate) const
     {
-        if (!in.pause.allPausedAt(now()) && !in.pause.workloads.contains(candidate.runtime.id))
+        if (!in.pause.allPausedAt(now()) && !in.pause.workloadPausedAt(candidate.runtime.id, now()))
             return std::nullopt;
         return holdFor(everyoneWords(HoldReason::Paused));
     }
@@ -596,6 +596,9 @@ private:
                 moments.append(runtime.retryAtMs);
         if (in.pause.all)
             moments.append(in.pause.allUntilMs);
+        for (auto it = in.pause.workloadUntilMs.cbegin(); it != in.pause.workloadUntilMs.cend(); ++it)
+            if (in.pause.workloads.contains(it.key()))
+                moments.append(it.value());
         // An active terminal user turns idle after idle_seconds without typing.
         const TtyConfig &tty = in.config.tty;
         if (tty.enabled)

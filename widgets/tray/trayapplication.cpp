@@ -25,8 +25,6 @@ TrayApplication::TrayApplication(MonitorHost *monitor, const QString &logFilePat
       m_notifier(new Notifier(m_desktopNotifications, clock, this)), m_statusWindow(std::make_unique<StatusWindow>()),
       m_tickTimer(new QTimer(this)), m_desktopIdle(new DesktopIdlePoller(clock, this))
 {
-    m_pause = m_pauseStore.load(m_clock->nowMs(), QDateTime::currentDateTimeUtc());
-    m_monitor->setPause(m_pause);
     m_controller->setAutostartEnabled(m_autostart.isEnabled());
 
     connect(m_monitor, &MonitorHost::stateChanged, this, &TrayApplication::applyState);
@@ -39,23 +37,13 @@ TrayApplication::TrayApplication(MonitorHost *monitor, const QString &logFilePat
     connect(m_statusWindow.get(), &StatusWindow::visibilityChanged, m_monitor, &MonitorHost::setGpuSamplingWanted);
     connect(m_desktopIdle, &DesktopIdlePoller::reported, m_monitor, &MonitorHost::setDesktopIdle);
 
-    connect(m_controller, &TrayController::pauseAllRequested, this, [this](bool paused) {
-        m_pause.all = paused;
-        m_pause.allUntilMs = 0;
-        changePause();
-    });
-    connect(m_controller, &TrayController::pauseForRequested, this, [this](qint64 ms) {
-        m_pause.all = true;
-        m_pause.allUntilMs = m_clock->nowMs() + ms;
-        changePause();
-    });
-    connect(m_controller, &TrayController::workloadPauseRequested, this, [this](const QString &id, bool paused) {
-        if (paused)
-            m_pause.workloads.insert(id);
-        else
-            m_pause.workloads.remove(id);
-        changePause();
-    });
+    // The monitor keeps the pause (MonitorPaths::pausePath) and applies it.
+    connect(m_controller, &TrayController::pauseAllRequested, this,
+            [this](bool paused) { m_monitor->setPausedAll(paused); });
+    connect(m_controller, &TrayController::pauseForRequested, this,
+            [this](qint64 ms) { m_monitor->setPausedAll(true, m_clock->nowMs() + ms); });
+    connect(m_controller, &TrayController::workloadPauseRequested, this,
+            [this](const QString &id, bool paused) { m_monitor->setWorkloadPaused(id, paused); });
     connect(m_controller, &TrayController::openStatusRequested, this, &TrayApplication::showStatusWindow);
     connect(m_controller, &TrayController::openSettingsRequested, this, &TrayApplication::showSettingsDialog);
     connect(m_controller, &TrayController::setUpRequested, this, [this] {
@@ -148,18 +136,6 @@ void TrayApplication::applyState()
         m_tickTimer->start();
     else if (!counting)
         m_tickTimer->stop();
-}
-
-void TrayApplication::changePause()
-{
-    m_monitor->setPause(m_pause);
-    savePause();
-}
-
-void TrayApplication::savePause()
-{
-    if (!m_pauseStore.save(m_pause, m_clock->nowMs(), QDateTime::currentDateTimeUtc()))
-        qCWarning(lcTray, "cannot save the pause: %s", qPrintable(m_pauseStore.errorString()));
 }
 
 // Its moc output compiled here rather than in the library's shared mocs_compilation object, so that linking

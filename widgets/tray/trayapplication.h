@@ -2,13 +2,12 @@
 // SPDX-FileCopyrightText: 2026 The idlegpu authors
 #pragma once
 // The glue between the monitor's host and the tray's pieces: the states it sends go to the TrayController, the status
-// window and the notifier; the controller's intents go to the host as requests (and the pause to the PauseStore). The
-// monitor itself runs on the host's thread: nothing here calls into it. Everything with logic lives in those pieces,
+// window and the notifier; the controller's intents go to the host as requests (the pause too: the monitor keeps it).
+// The monitor itself runs on the host's thread: nothing here calls into it. Everything with logic lives in those pieces,
 // which are tested without a Monitor.
 #include "tray/autostart.h"
 #include "base/clock.h"
 #include "tray/notifier.h"
-#include "tray/pausestore.h"
 #include "settings/settingsdialog.h"
 
 #include <QObject>
@@ -28,8 +27,7 @@ class TrayApplication : public QObject
 {
     Q_OBJECT
 public:
-    // Sends the saved pause to `monitor` at once (call before MonitorHost::start()). `logFilePath` is what
-    // "Open log" opens.
+    // `logFilePath` is what "Open log" opens.
     TrayApplication(MonitorHost *monitor, const QString &logFilePath, const Clock *clock = SystemClock::instance(),
                     QObject *parent = nullptr);
     ~TrayApplication() override;
@@ -47,9 +45,6 @@ public:
 
 private:
     void applyState();
-    // Sends m_pause to the monitor and saves it.
-    void changePause();
-    void savePause();
 
     QPointer<MonitorHost> m_monitor;
     QString m_logFilePath;
@@ -60,11 +55,7 @@ private:
     DesktopNotificationSink *m_desktopNotifications; // the notification server, the balloons behind it
     Notifier *m_notifier;
     std::unique_ptr<StatusWindow> m_statusWindow; // a window of its own: no parent
-    QPointer<SettingsDialog> m_settingsDialog; // deletes itself when closed
-    PauseStore m_pauseStore;
-    // The pause as the user asked for it, for the monitor to apply. It is saved at once, without waiting for the state
-    // that reflects it to come back from the monitor's thread.
-    PauseState m_pause;
+    QPointer<SettingsDialog> m_settingsDialog;    // deletes itself when closed
     Autostart m_autostart;
     QTimer *m_tickTimer; // refreshes countdowns and run times once a second while they are shown
     DesktopIdlePoller *m_desktopIdle; // asks the desktop while pause_while_active is on

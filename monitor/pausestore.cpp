@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // SPDX-FileCopyrightText: 2026 The idlegpu authors
-#include "tray/pausestore.h"
+#include "pausestore.h"
 
 // The file is private (mode 0600), in QSettings' IniFormat (QSettings reads it; it is written whole with
 // SecureFile::replaceFileAt, which keeps the old file when a write fails):
@@ -9,14 +9,16 @@
 //   all=true
 //   until=2026-11-05T15:02:00.000Z     ; wall clock, UTC; absent: until resumed by hand
 //   workloads=process-miner, process-boinc   ; percent-encoded ids
+//   workloads_until=process-miner 2026-11-05T16:00:00.000Z   ; for those paused for a while: id, space, wall clock
 //
-// A list without spaces ("workloads=a,b") reads the same.
+// A list without spaces ("workloads=a,b") reads the same. A workload absent from workloads_until is paused until
+// resumed; an idlegpu older than workloads_until ignores the key (with a warning) and keeps those paused until resumed.
 // The monitor counts in monotonic ms, which mean nothing after a reboot; the file holds wall-clock time and
 // converts with a "now" given on both clocks.
 
 #include "config/securefile.h"
 #include "base/statefolder.h"
-#include "tray/traylogging.h"
+#include "base/logging.h"
 
 #include <QDir>
 #include <QFile>
@@ -36,6 +38,7 @@ constexpr qint64 kMaxFileBytes = 64 * 1024;
 const QString kAllKey = QStringLiteral("pause/all");
 const QString kUntilKey = QStringLiteral("pause/until");
 const QString kWorkloadsKey = QStringLiteral("pause/workloads");
+const QString kWorkloadsUntilKey = QStringLiteral("pause/workloads_until");
 } // namespace
 
 QString PauseStore::defaultPath()
@@ -53,17 +56,17 @@ PauseState PauseStore::load(qint64 nowMs, const QDateTime &wallNow) const
         return pause;
     // QSettings reads whatever it is given, whole: refuse what cannot be ours before it does.
     if (!info.isFile()) {
-        qCWarning(lcTray, "%s: not a file; the saved pause is ignored", qPrintable(m_filePath));
+        qCWarning(lcMonitor, "%s: not a file; the saved pause is ignored", qPrintable(m_filePath));
         return pause;
     }
     if (info.size() > kMaxFileBytes) {
-        qCWarning(lcTray, "%s: %lld bytes, too big to be idlegpu's pause state; ignored", qPrintable(m_filePath),
+        qCWarning(lcMonitor, "%s: %lld bytes, too big to be idlegpu's pause state; ignored", qPrintable(m_filePath),
                   info.size());
         return pause;
     }
     QFile probe(m_filePath);
     if (!probe.open(QIODevice::ReadOnly)) {
-        qCWarning(lcTray, "%s: cannot read the saved pause: %s", qPrintable(m_filePath),
+        qCWarning(lcMonitor, "%s: cannot read the saved pause: %s", qPrintable(m_filePath),
                   qPrintable(probe.errorString()));
         return pause;
     }
@@ -71,18 +74,18 @@ PauseState PauseStore::load(qint64 nowMs, const QDateTime &wallNow) const
 
     const QSettings settings(m_filePath, QSettings::IniFormat);
     if (settings.status() != QSettings::NoError)
-        qCWarning(lcTray, "%s: not understood in part; what could be read is used", qPrintable(m_filePath));
+        qCWarning(lcMonitor, "%s: not understood in part; what could be read is used", qPrintable(m_filePath));
     const QStringList keys = settings.allKeys();
     for (const QString &key : keys)
-        if (key != kAllKey && key != kUntilKey && key != kWorkloadsKey)
-            qCWarning(lcTray, "%s: unknown key %s; ignored", qPrintable(m_filePath), qPrintable(key));
+        if (key != kAllKey && key != kUntilKey && key != kWorkloadsKey && key != kWorkloadsUntilKey)
+            qCWarning(lcMonitor, "%s: unknown key %s; ignored", qPrintable(m_filePath), qPrintable(key));
 
     pause.all = settings.value(kAllKey).toString() == QLatin1String("true");
     QDateTime until;
     if (settings.contains(kUntilKey)) {
         until = QDateTime::fromString(settings.value(kUntilKey).toString(), Qt::ISODateWithMs);
         if (!until.isValid())
-            qCWarning(lcTray, "%s: until is not a date and time; the pause lasts until resumed",
+            qCWarning(lcMonitor, "%s: until is not a date and time; the pause lasts until resumed",
                       qPrintable(m_filePath));
     }
     // QSettings splits "a,b" into a list and keeps a lone id as a string; ids themselves hold no comma (they
@@ -92,6 +95,31 @@ PauseState PauseStore::load(qint64 nowMs, const QDateTime &wallNow) const
         for (const QString &id : item.split(QLatin1Char(',')))
             if (!id.trimmed().isEmpty())
                 pause.workloads.insert(QUrl::fromPercentEncoding(id.trimmed().toUtf8()));
+
+    // "id until" pairs: a workload paused for a while; one whose time passed while idlegpu was not running is resumed.
+    const QStringList untilItems = settings.value(kWorkloadsUntilKey).toStringList();
+    for (const QString &item : untilItems) {
+        for (const QString &pair : item.split(QLatin1Char(','))) {
+            const QStringList parts = pair.trimmed().split(QLatin1Char(' '), Qt::SkipEmptyParts);
+            if (parts.isEmpty())
+                continue;
+            const QString id = QUrl::fromPercentEncoding(parts.first().toUtf8());
+            const QDateTime at = parts.size() == 2 ? QDateTime::fromString(parts.at(1), Qt::ISODateWithMs)
+                                                   : QDateTime();
+            if (!at.isValid()) {
+                qCWarning(lcMonitor, "%s: workloads_until has no date and time for %s; its pause lasts until resumed",
+                          qPrintable(m_filePath), qPrintable(id));
+                continue;
+            }
+            if (!pause.workloads.contains(id))
+                continue;
+            const qint64 leftMs = wallNow.msecsTo(at);
+            if (leftMs <= 0)
+                pause.workloads.remove(id);
+            else
+                pause.workloadUntilMs.insert(id, nowMs + leftMs);
+        }
+    }
 
     if (pause.all && until.isValid()) {
         const qint64 leftMs = wallNow.msecsTo(until);
@@ -118,7 +146,8 @@ bool PauseStore::save(const PauseState &pause, qint64 nowMs, const QDateTime &wa
         m_error = QStringLiteral("%1: %2").arg(m_filePath, folder.error);
         return false;
     }
-    struct stat st{};
+    struct stat st
+    {};
     if (::fstat(folder.fd.get(), &st) == 0 && st.st_uid == ::geteuid() && (st.st_mode & 077))
         ::fchmod(folder.fd.get(), 0700);
 
@@ -135,6 +164,13 @@ bool PauseStore::save(const PauseState &pause, qint64 nowMs, const QDateTime &wa
     for (const QString &id : std::as_const(ids))
         encoded.append(QUrl::toPercentEncoding(id));
     text += "workloads=" + encoded.join(", ") + '\n';
+    QByteArrayList untils;
+    for (const QString &id : std::as_const(ids))
+        if (const qint64 at = pause.workloadUntilMs.value(id); at > 0)
+            untils.append(QUrl::toPercentEncoding(id) + ' '
+                          + wallNow.addMSecs(at - nowMs).toUTC().toString(Qt::ISODateWithMs).toLatin1());
+    if (!untils.isEmpty())
+        text += "workloads_until=" + untils.join(", ") + '\n';
 
     QString error;
     if (!SecureFile::replaceFileAt(folder.fd.get(), info.fileName(), text, 0600, false, &error)) {
