@@ -11,8 +11,10 @@
 
 #include <QJsonArray>
 #include <QJsonDocument>
+#include <QElapsedTimer>
 #include <QJsonObject>
 #include <QSignalSpy>
+#include <QStandardPaths>
 #include <QtTest>
 
 #include <unistd.h>
@@ -68,7 +70,8 @@ class TestE2eCli : public QObject
 
     // The real binary with `arguments`, the system bus at `system` and the session bus at `session` (an address where
     // nothing listens: no bus at all), in a home of its own without a configuration file. Its stdin is not a terminal.
-    Run runIdlegpu(const QStringList &arguments, bool withSystem = true, bool withSession = true)
+    Run runIdlegpu(const QStringList &arguments, bool withSystem = true, bool withSession = true,
+                   const QString &program = QStringLiteral(IDLEGPU_BINARY))
     {
         const QString nowhere = QStringLiteral("unix:path=") + m_home.filePath(QStringLiteral("no-bus"));
         QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
@@ -81,7 +84,7 @@ class TestE2eCli : public QObject
         process.setProcessEnvironment(env);
         process.setStandardInputFile(QProcess::nullDevice());
         QSignalSpy finished(&process, &QProcess::finished);
-        process.start(QStringLiteral(IDLEGPU_BINARY), arguments);
+        process.start(program, arguments);
         // The stand-ins answer on this thread: wait in its event loop.
         if (!finished.wait(40000)) {
             process.kill();
@@ -250,6 +253,32 @@ private slots:
             QCOMPARE(acts.first().arguments, c.expected);
             QVERIFY(!acts.first().interactive);
         }
+    }
+
+    // On a terminal the call allows interactive authorization (polkit may ask for a password there), and for the
+    // system bus's service idlegpu starts polkit's text agent first, which finds no polkit on the private bus and
+    // leaves at once: the call goes on without it. Under script(1), which gives it a terminal.
+    void interactiveOnATerminal()
+    {
+        const QString script = QStandardPaths::findExecutable(QStringLiteral("script"));
+        if (script.isEmpty())
+            QSKIP("script (util-linux) is not installed");
+        FakeIdlegpuService service;
+        QString why;
+        const QString address = m_root ? m_system.address() : m_session.address();
+        QVERIFY2(service.start(address, QStringLiteral("fake-service"), &why), qPrintable(why));
+        service.setState(serviceState(QString()));
+        QElapsedTimer clock;
+        clock.start();
+        const Run run = runIdlegpu({QStringLiteral("-qec"),
+                                    QStringLiteral(IDLEGPU_BINARY " --pause miner --for 1h"), QStringLiteral("/dev/null")},
+                                   m_root, !m_root, script);
+        QVERIFY2(run.exitCode == 0, qPrintable(run.out + run.err));
+        const QList<FakeIdlegpuService::Call> acts = service.calls(QStringLiteral("Pause"));
+        QCOMPARE(acts.size(), 1);
+        QVERIFY(acts.first().interactive);
+        QCOMPARE(acts.first().arguments, (QVariantList{QStringLiteral("process-miner"), quint64(3600)}));
+        QVERIFY2(clock.elapsed() < 10000, qPrintable(QString::number(clock.elapsed())));
     }
 
     // The service's refusal: exit 1 with its reason in plain words, nothing on stdout.
