@@ -413,9 +413,12 @@ QString formatText(const ServiceState &answer)
         if (!reason.isEmpty())
             doing = doing.isEmpty() ? reason : doing + QStringLiteral(", ") + reason;
         s << ": " << (doing.isEmpty() ? QStringLiteral("would run") : doing);
-        const QString until = pause[QStringLiteral("workloads")][id].toString();
-        if (!until.isEmpty())
-            s << ", " << Cli::tr("paused until %1").arg(wallTime(until));
+        // {"workloads": {"process-miner": {"until": ISO time or null}}}: paused on its own, for a while or not.
+        if (const QJsonValue own = pause[QStringLiteral("workloads")][id]; own.isObject()) {
+            const QString until = own[QStringLiteral("until")].toString();
+            s << ", " << (until.isEmpty() ? Cli::tr("paused until resumed")
+                                          : Cli::tr("paused until %1").arg(wallTime(until)));
+        }
         s << '\n';
     }
     if (const QJsonValue ledger = state.value(QStringLiteral("ledger")); ledger.isObject())

@@ -54,7 +54,14 @@ QJsonObject serviceState(const QString &config)
                                                         {QStringLiteral("makes_busy"), true}}}}}}},
         {QStringLiteral("workloads"),
          QJsonArray{workload("process-miner", "miner"), workload("process-boinc", "boinc"),
-                    workload("process-fold", "twin"), workload("process-fold2", "twin")}}};
+                    workload("process-fold", "twin"), workload("process-fold2", "twin")}},
+        {QStringLiteral("pause"),
+         QJsonObject{{QStringLiteral("all"), false},
+                     {QStringLiteral("until"), QJsonValue()},
+                     {QStringLiteral("workloads"),
+                      QJsonObject{{QStringLiteral("process-boinc"),
+                                   QJsonObject{{QStringLiteral("until"), QStringLiteral("2026-12-03T17:00:00Z")}}},
+                                  {QStringLiteral("process-fold"), QJsonObject{{QStringLiteral("until"), QJsonValue()}}}}}}}};
 }
 
 } // namespace
@@ -156,7 +163,13 @@ private slots:
         QVERIFY2(text.out.contains(QStringLiteral("GPU 0: busy, held by 977 (python3)\n    held by pid 977 python3 "
                                                   "(alice)")),
                  qPrintable(text.out));
-        QVERIFY2(text.out.contains(QStringLiteral("Workload miner [process-miner] on GPUs all: running (pid 4242)")),
+        QVERIFY2(text.out.contains(QStringLiteral("Workload miner [process-miner] on GPUs all: running (pid 4242)\n")),
+                 qPrintable(text.out));
+        QVERIFY2(text.out.contains(QStringLiteral("Workload boinc [process-boinc] on GPUs all: running (pid 4242), "
+                                                  "paused until 2026-12-03 17:00 UTC\n")),
+                 qPrintable(text.out));
+        QVERIFY2(text.out.contains(QStringLiteral("Workload twin [process-fold] on GPUs all: running (pid 4242), "
+                                                  "paused until resumed\n")),
                  qPrintable(text.out));
 
         const QString config = m_home.filePath(QStringLiteral("own.conf"));
