@@ -336,6 +336,7 @@ QString sourceName(Source source)
 
 std::optional<ServiceState> askState(QStringList *notes)
 {
+    endOnTerminalSignals();
     for (const Source source : {Source::System, Source::Session}) {
         const std::optional<QDBusConnection> connection = connectToService(source, notes);
         if (!connection)
