@@ -395,7 +395,10 @@ constexpr CommandLineOption kCommandLine[] = {
                                   "supervisord)."),
      nullptr, Kind::Monitor,
      [](const ModeContext &mode) { return runHeadless(mode.options, mode.signalWatcher, mode.serviceManager); }},
-    {"status", nullptr, QT_TRANSLATE_NOOP("idlegpu", "Print each GPU, who holds it and what would run, then exit."),
+    {"status", nullptr,
+     QT_TRANSLATE_NOOP("idlegpu", "Print each GPU, who holds it and what runs, as the running idlegpu service sees it "
+                                  "(the system bus's, else the session bus's), or as a look of its own finds it where "
+                                  "none answers; then exit."),
      nullptr, Kind::OneShot, [](const ModeContext &mode) { return printStatus(mode.options); }},
     {"json", nullptr, QT_TRANSLATE_NOOP("idlegpu", "With --status: print JSON."), nullptr, Kind::Setting, nullptr},
     {"pause", nullptr,

@@ -1704,8 +1704,8 @@ The previous configuration stays in force.</source>
         <translation>不带托盘图标运行监视器，日志输出到 stderr（用于 systemd 或 supervisord）。</translation>
     </message>
     <message>
-        <source>Print each GPU, who holds it and what would run, then exit.</source>
-        <translation>打印每个 GPU、其占用者以及将要运行的任务，然后退出。</translation>
+        <source>Print each GPU, who holds it and what runs, as the running idlegpu service sees it (the system bus&apos;s, else the session bus&apos;s), or as a look of its own finds it where none answers; then exit.</source>
+        <translation>打印每个 GPU、其占用者以及正在运行的任务：取自正在运行的 idlegpu 服务（先系统总线，后会话总线），没有服务应答时则自行查看；然后退出。</translation>
     </message>
     <message>
         <source>With --status: print JSON.</source>

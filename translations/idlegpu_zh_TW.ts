@@ -1704,8 +1704,8 @@ The previous configuration stays in force.</source>
         <translation>不帶系統匣圖示執行監視器，記錄輸出到 stderr（用於 systemd 或 supervisord）。</translation>
     </message>
     <message>
-        <source>Print each GPU, who holds it and what would run, then exit.</source>
-        <translation>列出每個 GPU、其佔用者以及將要執行的任務，然後結束。</translation>
+        <source>Print each GPU, who holds it and what runs, as the running idlegpu service sees it (the system bus&apos;s, else the session bus&apos;s), or as a look of its own finds it where none answers; then exit.</source>
+        <translation>列出每個 GPU、其佔用者以及正在執行的任務：取自正在執行的 idlegpu 服務（先系統匯流排，後會話匯流排），沒有服務應答時則自行查看；然後結束。</translation>
     </message>
     <message>
         <source>With --status: print JSON.</source>
