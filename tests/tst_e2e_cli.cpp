@@ -7,6 +7,7 @@
 // reason), 2 on a usage error (before any call), 3 when no service answers.
 #include "fakeidlegpuservice.h"
 #include "privatebus.h"
+#include "privatesystembus.h"
 #include "testsupport.h"
 
 #include <QJsonArray>
@@ -268,9 +269,9 @@ private slots:
         }
     }
 
-    // On a terminal the call allows interactive authorization (polkit may ask for a password there), and for the
-    // system bus's service idlegpu starts polkit's text agent first, which finds no polkit on the private bus and
-    // leaves at once: the call goes on without it. Under script(1), which gives it a terminal.
+    // On a terminal the call allows interactive authorization (polkit may ask for a password there); for the system
+    // bus's service a user's idlegpu starts polkit's text agent first (root's needs none), which would find no polkit
+    // on the private bus and leave at once. Under script(1), which gives it a terminal.
     void interactiveOnATerminal()
     {
         const QString script = QStandardPaths::findExecutable(QStringLiteral("script"));
@@ -292,6 +293,47 @@ private slots:
         QVERIFY(acts.first().interactive);
         QCOMPARE(acts.first().arguments, (QVariantList{QStringLiteral("process-miner"), quint64(3600)}));
         QVERIFY2(clock.elapsed() < 10000, qPrintable(QString::number(clock.elapsed())));
+    }
+
+    // A user at a terminal, root's service on a system-like bus (the package's policy file): idlegpu starts polkit's
+    // text agent for itself before the call, which finds no polkit on the private bus, says so on the terminal and
+    // leaves; the call goes on, interactive. As root (to be nobody), with pkttyagent installed.
+    void userOnATerminalStartsTheTextAgent()
+    {
+        const QString script = QStandardPaths::findExecutable(QStringLiteral("script"));
+        const QString setpriv = QStandardPaths::findExecutable(QStringLiteral("setpriv"));
+        if (!m_root || script.isEmpty() || setpriv.isEmpty()
+            || QStandardPaths::findExecutable(QStringLiteral("pkttyagent")).isEmpty())
+            QSKIP("needs root, script and setpriv (util-linux) and pkttyagent (polkitd)");
+        PrivateSystemBus bus;
+        QString why;
+        QVERIFY2(bus.start({QStringLiteral(IDLEGPU_BUS_POLICY)}, &why), qPrintable(why));
+        FakeIdlegpuService service;
+        QVERIFY2(service.start(bus.address(), QStringLiteral("root-service"), &why), qPrintable(why));
+        service.setState(serviceState(QString()));
+
+        QProcess process;
+        QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+        env.insert(QStringLiteral("HOME"), QStringLiteral("/"));
+        env.remove(QStringLiteral("XDG_RUNTIME_DIR"));
+        env.insert(QStringLiteral("DBUS_SYSTEM_BUS_ADDRESS"), bus.address());
+        env.insert(QStringLiteral("DBUS_SESSION_BUS_ADDRESS"), QStringLiteral("unix:path=/nonexistent/bus"));
+        process.setProcessEnvironment(env);
+        process.setStandardInputFile(QProcess::nullDevice());
+        QSignalSpy finished(&process, &QProcess::finished);
+        process.start(setpriv, {QStringLiteral("--reuid=nobody"), QStringLiteral("--regid=nogroup"),
+                                QStringLiteral("--clear-groups"), QStringLiteral("--"), script, QStringLiteral("-qec"),
+                                QStringLiteral(IDLEGPU_BINARY " --resume boinc"), QStringLiteral("/dev/null")});
+        QVERIFY(finished.wait(40000));
+        const QString output = QString::fromUtf8(process.readAllStandardOutput() + process.readAllStandardError());
+        QVERIFY2(process.exitCode() == 0, qPrintable(output));
+        QVERIFY2(output.contains(QStringLiteral("authentication agent")), qPrintable(output)); // pkttyagent's words
+        QVERIFY2(output.contains(QStringLiteral("Resumed boinc [process-boinc] of the idlegpu service on the system "
+                                                "bus.")),
+                 qPrintable(output));
+        const QList<FakeIdlegpuService::Call> acts = service.calls(QStringLiteral("Resume"));
+        QCOMPARE(acts.size(), 1);
+        QVERIFY(acts.first().interactive);
     }
 
     // The service's refusal: exit 1 with its reason in plain words, nothing on stdout.
