@@ -217,7 +217,7 @@ class Flood
 public:
     struct Figures
     {
-        long long answered = 0, errors = 0, sent = 0, skipped = 0, onMs = 0;
+        long long answered = 0, errors = 0, limited = 0, sent = 0, skipped = 0, onMs = 0;
     };
 
     Flood(int rate, const QString &user) : m_rate(rate)
@@ -294,7 +294,7 @@ public:
         m_flooder.terminate();
         m_flooder.waitForFinished(5000);
         const QRegularExpression line(QStringLiteral("^second \\d+ on_ms (\\d+) sent (\\d+) answered (\\d+) errors "
-                                                     "(\\d+) pending \\d+ skipped (\\d+)$"));
+                                                     "(\\d+) pending \\d+ skipped (\\d+) limited (\\d+)$"));
         for (const QByteArray &text : m_flooder.readAllStandardOutput().split('\n')) {
             const QRegularExpressionMatch match = line.match(QString::fromUtf8(text));
             if (!match.hasMatch())
@@ -304,6 +304,7 @@ public:
             m_figures.answered += match.captured(3).toLongLong();
             m_figures.errors += match.captured(4).toLongLong();
             m_figures.skipped += match.captured(5).toLongLong();
+            m_figures.limited += match.captured(6).toLongLong();
         }
         return m_figures;
     }
@@ -703,8 +704,8 @@ int main(int argc, char **argv)
     if (stuckLog)
         printf("the workload runs as nobody, its log= on a FUSE file whose daemon answers no write (its writer "
                "stuck)\n");
-    printf("idlegpu --headless: %zu trials ok, %d failed, %d discarded\n", ours.size(), idlegpu.failures,
-           discardedCount(idlegpu.discarded));
+    printf("idlegpu --headless: %zu trials ok, %d failed, %d discarded\n", ours.size() + idlegpu.floodedMs.size(),
+           idlegpu.failures, discardedCount(idlegpu.discarded));
     printDiscards(idlegpu.discarded);
     printf("idlegpu's own open-to-stop figure (its log, event read -> SIGTERM sent): %zu preemptions, p50 %.2f ms, "
            "p90 %.2f ms, max %.2f ms\n",
@@ -728,10 +729,10 @@ int main(int argc, char **argv)
         for (const auto &row : rows)
             printf("%-10s %14.2f %14.2f\n", row.first, row.second.first, row.second.second);
         const double onSeconds = double(flooded.onMs) / 1000.0;
-        printf("calls answered per second while flooded: %.0f (%lld answered, %lld of them errors, %lld sent, %lld "
-               "left out with 100 unanswered, in %.1f s of flood)\n",
+        printf("calls answered per second while flooded: %.0f (%lld answered, %lld of them errors, %lld of those "
+               "RateLimited or Busy; %lld sent, %lld left out with 100 unanswered, in %.1f s of flood)\n",
                onSeconds > 0 ? double(flooded.answered) / onSeconds : 0.0, flooded.answered, flooded.errors,
-               flooded.sent, flooded.skipped, onSeconds);
+               flooded.limited, flooded.sent, flooded.skipped, onSeconds);
         return idlegpu.failures == 0 ? 0 : 1;
     }
     if (!gpumon) {

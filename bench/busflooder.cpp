@@ -5,7 +5,7 @@
 // RateLimited), while it is switched on: SIGUSR1 switches it on, SIGUSR2 off. It starts off and waits for the
 // service's name. Each second it prints one line to stdout:
 //   second <n> on_ms <ms switched on> sent <calls> answered <replies and errors> errors <error replies>
-//   pending <unanswered> skipped <calls left out>
+//   pending <unanswered> skipped <calls left out> limited <RateLimited or Busy errors>
 // It never waits for a reply before sending the next call, but keeps at most 100 unanswered (dbus-daemon's system
 // bus allows 128 per connection): a call it leaves out then is counted as "skipped" in the line's end.
 //
@@ -68,7 +68,7 @@ int main(int argc, char **argv)
     printf("ready\n");
     fflush(stdout);
 
-    long long sent = 0, answered = 0, errors = 0, skipped = 0, second = 0, onMs = 0;
+    long long sent = 0, answered = 0, errors = 0, limited = 0, skipped = 0, second = 0, onMs = 0;
     int pending = 0;
     long long due = 0; // calls owed by the clock since the flood was switched on
     QElapsedTimer clock;
@@ -100,8 +100,12 @@ int main(int argc, char **argv)
             QObject::connect(watcher, &QDBusPendingCallWatcher::finished, &app, [&](QDBusPendingCallWatcher *w) {
                 --pending;
                 ++answered;
-                if (w->isError())
+                if (w->isError()) {
                     ++errors;
+                    const QString name = w->error().name();
+                    if (name == BusNames::Error::rateLimited || name == BusNames::Error::busy)
+                        ++limited;
+                }
                 w->deleteLater();
             });
         }
@@ -109,10 +113,10 @@ int main(int argc, char **argv)
             due = 0;
         if (now - lastReportMs >= 1000) {
             lastReportMs = now;
-            printf("second %lld on_ms %lld sent %lld answered %lld errors %lld pending %d skipped %lld\n", second++,
-                   onMs, sent, answered, errors, pending, skipped);
+            printf("second %lld on_ms %lld sent %lld answered %lld errors %lld pending %d skipped %lld limited %lld\n",
+                   second++, onMs, sent, answered, errors, pending, skipped, limited);
             fflush(stdout);
-            sent = answered = errors = skipped = onMs = 0;
+            sent = answered = errors = skipped = limited = onMs = 0;
         }
     });
     tick.start(kTickMs);
