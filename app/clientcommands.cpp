@@ -4,6 +4,7 @@
 
 #include "base/duration.h"
 #include "bus/busnames.h"
+#include "bus/statejson.h"
 
 #include <QCoreApplication>
 #include <QDBusConnection>
@@ -388,17 +389,18 @@ QString formatText(const ServiceState &answer)
                                  : holder[QStringLiteral("makes_busy")].toBool(true) ? QStringLiteral("held by")
                                                                                       : QStringLiteral("open, not busy:");
             s << "    " << kind << ' ';
-            if (holder[QStringLiteral("pid")].isDouble())
-                s << "pid " << holder[QStringLiteral("pid")].toInteger() << ' ';
-            s << holder[QStringLiteral("comm")].toString();
+            // A holder the caller may not see comes without pid, user and comm (hidepid): counted, not named.
+            if (!holder[QStringLiteral("pid")].isDouble()) {
+                s << StateJson::unseenHolderWords() << '\n';
+                continue;
+            }
+            s << "pid " << holder[QStringLiteral("pid")].toInteger() << ' ' << holder[QStringLiteral("comm")].toString();
             if (const QString user = holder[QStringLiteral("user")].toString(); !user.isEmpty())
                 s << " (" << user << ')';
             if (const QString why = holder[QStringLiteral("why")].toString(); !why.isEmpty())
                 s << " \u2014 " << why;
             s << '\n';
         }
-        if (const int hidden = gpu[QStringLiteral("hidden_holders")].toInt(); hidden > 0)
-            s << "    " << Cli::tr("and %n process(es) you may not see", nullptr, hidden) << '\n';
     }
     for (const QJsonValue &workload : state.value(QStringLiteral("workloads")).toArray()) {
         const QString id = workload[QStringLiteral("id")].toString();

@@ -12,6 +12,8 @@
 
 #include <QJsonArray>
 #include <QJsonDocument>
+#include <QDBusConnection>
+#include <QDBusConnectionInterface>
 #include <QElapsedTimer>
 #include <QJsonObject>
 #include <QSignalSpy>
@@ -52,7 +54,10 @@ QJsonObject serviceState(const QString &config)
                                                         {QStringLiteral("comm"), QStringLiteral("python3")},
                                                         {QStringLiteral("user"), QStringLiteral("alice")},
                                                         {QStringLiteral("foreign"), true},
-                                                        {QStringLiteral("makes_busy"), true}}}}}}},
+                                                        {QStringLiteral("makes_busy"), true}},
+                                            QJsonObject{{QStringLiteral("foreign"), true}, // hidepid: unseen
+                                                        {QStringLiteral("makes_busy"), true}}}},
+                                {QStringLiteral("hidden_holders"), 1}}}},
         {QStringLiteral("workloads"),
          QJsonArray{workload("process-miner", "miner"), workload("process-boinc", "boinc"),
                     workload("process-fold", "twin"), workload("process-fold2", "twin")}},
@@ -78,8 +83,7 @@ class TestE2eCli : public QObject
 
     // The real binary with `arguments`, the system bus at `system` and the session bus at `session` (an address where
     // nothing listens: no bus at all), in a home of its own without a configuration file. Its stdin is not a terminal.
-    Run runIdlegpu(const QStringList &arguments, bool withSystem = true, bool withSession = true,
-                   const QString &program = QStringLiteral(IDLEGPU_BINARY))
+    QProcessEnvironment environment(bool withSystem, bool withSession)
     {
         const QString nowhere = QStringLiteral("unix:path=") + m_home.filePath(QStringLiteral("no-bus"));
         QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
@@ -88,8 +92,14 @@ class TestE2eCli : public QObject
         env.insert(QStringLiteral("XDG_RUNTIME_DIR"), m_home.path());
         env.insert(QStringLiteral("DBUS_SYSTEM_BUS_ADDRESS"), withSystem ? m_system.address() : nowhere);
         env.insert(QStringLiteral("DBUS_SESSION_BUS_ADDRESS"), withSession ? m_session.address() : nowhere);
+        return env;
+    }
+
+    Run runIdlegpu(const QStringList &arguments, bool withSystem = true, bool withSession = true,
+                   const QString &program = QStringLiteral(IDLEGPU_BINARY))
+    {
         QProcess process;
-        process.setProcessEnvironment(env);
+        process.setProcessEnvironment(environment(withSystem, withSession));
         process.setStandardInputFile(QProcess::nullDevice());
         QSignalSpy finished(&process, &QProcess::finished);
         process.start(program, arguments);
@@ -162,7 +172,7 @@ private slots:
         QVERIFY2(text.out.startsWith(QStringLiteral("From the idlegpu service on your session bus.\n")),
                  qPrintable(text.out));
         QVERIFY2(text.out.contains(QStringLiteral("GPU 0: busy, held by 977 (python3)\n    held by pid 977 python3 "
-                                                  "(alice)")),
+                                                  "(alice)\n    held by a process of another user\n")),
                  qPrintable(text.out));
         QVERIFY2(text.out.contains(QStringLiteral("Workload miner [process-miner] on GPUs all: running (pid 4242)\n")),
                  qPrintable(text.out));
@@ -396,6 +406,78 @@ private slots:
         QCOMPARE(runIdlegpu({QStringLiteral("--pause"), QStringLiteral("fold")}).exitCode, 1);
         QVERIFY(service.calls(QStringLiteral("Pause")).isEmpty());
         QVERIFY(service.calls(QStringLiteral("Resume")).isEmpty());
+    }
+
+    // The real service: idlegpu --headless with a workload on a fake GPU publishes on the private session bus
+    // (IDLEGPU_BUS=session); --status reads its state, --pause and --resume change it, by the workload's name or id.
+    void realService()
+    {
+        QTemporaryDir dir;
+        TestSupport::FakeDevRoot dev(1);
+        const QString config = TestSupport::writeFile(
+            dir.filePath(QStringLiteral("idlegpu.conf")),
+            (TestSupport::defaultsSection(dev.path()) + TestSupport::sleeperSection(QStringLiteral("miner"), QStringLiteral("0")))
+                .toUtf8());
+        QProcessEnvironment env = environment(false, true);
+        env.insert(QStringLiteral("IDLEGPU_BUS"), QStringLiteral("session"));
+        env.insert(QStringLiteral("XDG_STATE_HOME"), dir.filePath(QStringLiteral("state")));
+        env.insert(QStringLiteral("XDG_RUNTIME_DIR"), dir.path());
+        QProcess service;
+        QVERIFY2(TestSupport::startIdlegpuBinary(service, env, {QStringLiteral("--headless"), QStringLiteral("--config"),
+                                                                config},
+                                                 dir.filePath(QStringLiteral("service.log"))),
+                 qPrintable(service.errorString()));
+        const auto log = [&] { return QString::fromUtf8(TestSupport::readFileOrEmpty(dir.filePath(QStringLiteral("service.log")))); };
+        QDBusConnection bus = QDBusConnection::connectToBus(m_session.address(), QStringLiteral("watch-real"));
+        QVERIFY2(QTest::qWaitFor([&] { return bus.interface()->isServiceRegistered(BusNames::service).value(); }, 15000),
+                 qPrintable(log()));
+
+        const auto miner = [&](const Run &run) {
+            for (const QJsonValue &workload : jsonOf(run).value(QStringLiteral("workloads")).toArray())
+                if (workload[QStringLiteral("id")].toString() == QLatin1String("process-miner"))
+                    return workload.toObject();
+            return QJsonObject();
+        };
+        const Run before = runIdlegpu({QStringLiteral("--status"), QStringLiteral("--json")}, false, true);
+        QVERIFY2(before.exitCode == 0, qPrintable(before.err));
+        QCOMPARE(jsonOf(before).value(QStringLiteral("source")).toString(), QStringLiteral("session"));
+        QCOMPARE(jsonOf(before).value(QStringLiteral("interface_version")).toInt(), 1);
+        QCOMPARE(jsonOf(before).value(QStringLiteral("config")).toString(), config);
+        QCOMPARE(miner(before).value(QStringLiteral("paused")).toBool(true), false);
+
+        const Run paused = runIdlegpu({QStringLiteral("--pause"), QStringLiteral("miner"), QStringLiteral("--for"),
+                                       QStringLiteral("1h")},
+                                      false, true);
+        QVERIFY2(paused.exitCode == 0, qPrintable(paused.err + log()));
+        QVERIFY2(paused.out.contains(QStringLiteral("Paused miner [process-miner]")), qPrintable(paused.out));
+        Run during;
+        QVERIFY2(QTest::qWaitFor([&] {
+                     during = runIdlegpu({QStringLiteral("--status"), QStringLiteral("--json")}, false, true);
+                     return miner(during).value(QStringLiteral("paused")).toBool();
+                 }, 5000),
+                 qPrintable(during.out));
+        const QJsonValue until =
+            jsonOf(during).value(QStringLiteral("pause"))[QStringLiteral("workloads")][QStringLiteral("process-miner")]
+                                                          [QStringLiteral("until")];
+        QVERIFY2(until.isString(), qPrintable(during.out)); // an hour from now, not open-ended
+        const Run text = runIdlegpu({QStringLiteral("--status")}, false, true);
+        QVERIFY2(text.out.startsWith(QStringLiteral("From the idlegpu service on your session bus.\n")), qPrintable(text.out));
+        QVERIFY2(text.out.contains(QStringLiteral("Workload miner [process-miner]")) && text.out.contains(QStringLiteral("paused until 2")),
+                 qPrintable(text.out));
+
+        QCOMPARE(runIdlegpu({QStringLiteral("--resume"), QStringLiteral("process-nosuch")}, false, true).exitCode, 1);
+        const Run resumed = runIdlegpu({QStringLiteral("--resume")}, false, true);
+        QVERIFY2(resumed.exitCode == 0, qPrintable(resumed.err));
+        Run after;
+        QVERIFY2(QTest::qWaitFor([&] {
+                     after = runIdlegpu({QStringLiteral("--status"), QStringLiteral("--json")}, false, true);
+                     return !miner(after).value(QStringLiteral("paused")).toBool(true);
+                 }, 5000),
+                 qPrintable(after.out));
+
+        TestSupport::terminateAndWait(service);
+        QDBusConnection::disconnectFromBus(QStringLiteral("watch-real"));
+        QCOMPARE(runIdlegpu({QStringLiteral("--pause")}, false, true).exitCode, 3); // gone with it
     }
 
     // Options that do not go together, a duration that does not read: exit 2 with the reason, before any call.

@@ -1993,12 +1993,6 @@ The previous configuration stays in force.</source>
         <source>Paused: every workload, until %1</source>
         <translation>已暂停：所有工作负载，直到 %1</translation>
     </message>
-    <message numerus="yes">
-        <source>and %n process(es) you may not see</source>
-        <translation>
-            <numerusform>以及 %n 个您无权查看的进程</numerusform>
-        </translation>
-    </message>
     <message>
         <source>paused until resumed</source>
         <translation>已暂停，直到恢复</translation>

@@ -1993,12 +1993,6 @@ The previous configuration stays in force.</source>
         <source>Paused: every workload, until %1</source>
         <translation>已暫停：所有工作負載，直到 %1</translation>
     </message>
-    <message numerus="yes">
-        <source>and %n process(es) you may not see</source>
-        <translation>
-            <numerusform>以及 %n 個您無權查看的進程</numerusform>
-        </translation>
-    </message>
     <message>
         <source>paused until resumed</source>
         <translation>已暫停，直到恢復</translation>
