@@ -168,6 +168,7 @@ struct Latencies
     // idlegpu's own figure from its log ("stopped 2.8 ms after the open"): from reading the open's event to sending
     // SIGTERM, without the kernel's delivery on either side.
     std::vector<double> openToStopMs;
+    std::vector<bool> trialFlooded; // with --flood: each trial's half, in order, to split openToStopMs where it can
     int failures = 0;
     Discards discarded;
 };
@@ -396,8 +397,10 @@ static Latencies measureIdlegpu(const QTemporaryDir &dir, int trials, const Stuc
         // Flood off, on, off, on...: switched while the workload comes back, so that the flood is in full swing (or
         // over) when the job opens.
         const bool flooded = flood && trial % 2 == 1;
-        if (flood)
+        if (flood) {
             flood->set(flooded);
+            result.trialFlooded.push_back(flooded);
+        }
         long long termAt = 0;
         const long long startDeadline = nowUs() + 15'000'000LL;
         for (;;) {
@@ -728,6 +731,16 @@ int main(int argc, char **argv)
             {"mean", {mean(ours), mean(under)}}};
         for (const auto &row : rows)
             printf("%-10s %14.2f %14.2f\n", row.first, row.second.first, row.second.second);
+        // idlegpu's own figure, a line of its log per preemption: split by half where every trial made one.
+        if (idlegpu.openToStopMs.size() == idlegpu.trialFlooded.size()) {
+            std::vector<double> own[2];
+            for (size_t i = 0; i < idlegpu.openToStopMs.size(); ++i)
+                own[idlegpu.trialFlooded[i] ? 1 : 0].push_back(idlegpu.openToStopMs[i]);
+            for (std::vector<double> &half : own)
+                std::sort(half.begin(), half.end());
+            printf("idlegpu's own figure, flood off: p50 %.2f ms, p99 %.2f ms; flood on: p50 %.2f ms, p99 %.2f ms\n",
+                   percentile(own[0], 50), percentile(own[0], 99), percentile(own[1], 50), percentile(own[1], 99));
+        }
         const double onSeconds = double(flooded.onMs) / 1000.0;
         printf("calls answered per second while flooded: %.0f (%lld answered, %lld of them errors, %lld of those "
                "RateLimited or Busy; %lld sent, %lld left out with 100 unanswered, in %.1f s of flood)\n",
