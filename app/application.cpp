@@ -413,8 +413,7 @@ constexpr CommandLineOption kCommandLine[] = {
     {"resume", nullptr,
      QT_TRANSLATE_NOOP("idlegpu", "Ask the running idlegpu service to resume every workload (ending every pause), or "
                                   "the workload WORKLOAD."),
-     nullptr, Kind::OneShot,
-     [](const ModeContext &mode) { return ClientCommands::resume(mode.options.workload); }},
+     nullptr, Kind::OneShot, [](const ModeContext &mode) { return ClientCommands::resume(mode.options.workload); }},
     {"check-config", nullptr,
      QT_TRANSLATE_NOOP("idlegpu", "Check the configuration file: print it as understood and exit 0, or print every "
                                   "problem as FILE:LINE: message and exit 1."),
@@ -585,7 +584,8 @@ int runIdlegpu(int argc, char **argv)
             return 2;
         }
         if (quint64(*options.pauseSeconds) > BusNames::Limit::pauseSeconds) {
-            printErr(Cli::tr("--for %1: a pause lasts at most 30 days (30d).").arg(parser.value(QStringLiteral("for"))));
+            printErr(
+                Cli::tr("--for %1: a pause lasts at most 30 days (30d).").arg(parser.value(QStringLiteral("for"))));
             return 2;
         }
     }

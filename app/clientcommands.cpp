@@ -161,8 +161,7 @@ public:
         if (m_pid <= 0)
             return;
         ::kill(m_pid, SIGTERM);
-        while (::waitpid(m_pid, nullptr, 0) < 0 && errno == EINTR) {
-        }
+        while (::waitpid(m_pid, nullptr, 0) < 0 && errno == EINTR) {}
     }
 
     // Returns once the agent says it is registered (it closes the notify fd), or after a few seconds.
@@ -175,8 +174,9 @@ public:
         if (::pipe2(notify, O_CLOEXEC) != 0)
             return;
         // Everything the child needs, made before fork(): the child calls async-signal-safe functions only.
-        const QList<QByteArray> words{QFile::encodeName(program), "--process", QByteArray::number(::getpid()),
-                                      "--notify-fd", QByteArray::number(notify[1]), "--fallback"};
+        const QList<QByteArray> words{QFile::encodeName(program),     "--process",
+                                      QByteArray::number(::getpid()), "--notify-fd",
+                                      QByteArray::number(notify[1]),  "--fallback"};
         std::vector<char *> argv;
         for (const QByteArray &word : words)
             argv.push_back(const_cast<char *>(word.constData()));
@@ -185,7 +185,7 @@ public:
         sigemptyset(&none);
         m_pid = ::fork();
         if (m_pid == 0) {
-            ::fcntl(notify[1], F_SETFD, 0); // the agent's end stays open across exec
+            ::fcntl(notify[1], F_SETFD, 0);             // the agent's end stays open across exec
             ::sigprocmask(SIG_SETMASK, &none, nullptr); // idlegpu's blocked signals are not the agent's
             ::execv(argv[0], argv.data());
             ::_exit(127);
@@ -193,8 +193,7 @@ public:
         ::close(notify[1]);
         if (m_pid > 0) {
             pollfd wait{notify[0], POLLIN, 0};
-            while (::poll(&wait, 1, 5000) < 0 && errno == EINTR) {
-            }
+            while (::poll(&wait, 1, 5000) < 0 && errno == EINTR) {}
         }
         ::close(notify[0]);
     }
@@ -386,15 +385,17 @@ QString formatText(const ServiceState &answer)
         s << '\n';
         for (const QJsonValue &holder : gpu[QStringLiteral("holders")].toArray()) {
             const QString kind = !holder[QStringLiteral("foreign")].toBool(true) ? QStringLiteral("ignored")
-                                 : holder[QStringLiteral("makes_busy")].toBool(true) ? QStringLiteral("held by")
-                                                                                      : QStringLiteral("open, not busy:");
+                                 : holder[QStringLiteral("makes_busy")].toBool(true)
+                                     ? QStringLiteral("held by")
+                                     : QStringLiteral("open, not busy:");
             s << "    " << kind << ' ';
             // A holder the caller may not see comes without pid, user and comm (hidepid): counted, not named.
             if (!holder[QStringLiteral("pid")].isDouble()) {
                 s << StateJson::unseenHolderWords() << '\n';
                 continue;
             }
-            s << "pid " << holder[QStringLiteral("pid")].toInteger() << ' ' << holder[QStringLiteral("comm")].toString();
+            s << "pid " << holder[QStringLiteral("pid")].toInteger() << ' '
+              << holder[QStringLiteral("comm")].toString();
             if (const QString user = holder[QStringLiteral("user")].toString(); !user.isEmpty())
                 s << " (" << user << ')';
             if (const QString why = holder[QStringLiteral("why")].toString(); !why.isEmpty())
@@ -419,8 +420,8 @@ QString formatText(const ServiceState &answer)
         // {"workloads": {"process-miner": {"until": ISO time or null}}}: paused on its own, for a while or not.
         if (const QJsonValue own = pause[QStringLiteral("workloads")][id]; own.isObject()) {
             const QString until = own[QStringLiteral("until")].toString();
-            s << ", " << (until.isEmpty() ? Cli::tr("paused until resumed")
-                                          : Cli::tr("paused until %1").arg(wallTime(until)));
+            s << ", "
+              << (until.isEmpty() ? Cli::tr("paused until resumed") : Cli::tr("paused until %1").arg(wallTime(until)));
         }
         s << '\n';
     }
@@ -461,19 +462,21 @@ WorkloadMatch matchWorkload(const QJsonObject &state, const QString &given)
     } else if (ids.isEmpty()) {
         none.error = Cli::tr("No workload \"%1\": the idlegpu service has no workloads.").arg(given);
     } else {
-        none.error = Cli::tr("No workload \"%1\": the idlegpu service has %2.")
-                         .arg(given, ids.join(QStringLiteral(", ")));
+        none.error =
+            Cli::tr("No workload \"%1\": the idlegpu service has %2.").arg(given, ids.join(QStringLiteral(", ")));
     }
     return none;
 }
 
 int pause(const QString &workload, std::optional<qint64> seconds)
 {
-    return act(QStringLiteral("Pause"), workload, QVariantList{QVariant::fromValue(quint64(seconds.value_or(0)))},
-               [&](Source source, const QString &what) {
-        return seconds ? Cli::tr("Paused %1 of %2 for %3.").arg(what, serviceWords(source), formatDuration(*seconds))
+    return act(
+        QStringLiteral("Pause"), workload, QVariantList{QVariant::fromValue(quint64(seconds.value_or(0)))},
+        [&](Source source, const QString &what) {
+            return seconds
+                       ? Cli::tr("Paused %1 of %2 for %3.").arg(what, serviceWords(source), formatDuration(*seconds))
                        : Cli::tr("Paused %1 of %2 until resumed.").arg(what, serviceWords(source));
-    });
+        });
 }
 
 int resume(const QString &workload)

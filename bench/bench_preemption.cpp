@@ -261,8 +261,8 @@ public:
         const bool drop = geteuid() == 0;
         m_flooder.setChildProcessModifier([uid, gid, drop] {
             ::prctl(PR_SET_PDEATHSIG, SIGKILL);
-            if (drop && (::setgroups(0, nullptr) != 0 || ::setresgid(gid, gid, gid) != 0
-                         || ::setresuid(uid, uid, uid) != 0))
+            if (drop
+                && (::setgroups(0, nullptr) != 0 || ::setresgid(gid, gid, gid) != 0 || ::setresuid(uid, uid, uid) != 0))
                 ::_exit(126);
         });
         m_flooder.setProcessChannelMode(QProcess::ForwardedErrorChannel);
@@ -272,8 +272,7 @@ public:
             m_error = QStringLiteral("cannot start busflooder: %1").arg(m_flooder.errorString());
             return false;
         }
-        while (!m_flooder.canReadLine() && m_flooder.waitForReadyRead(40000)) {
-        }
+        while (!m_flooder.canReadLine() && m_flooder.waitForReadyRead(40000)) {}
         if (m_flooder.readLine().trimmed() != "ready") {
             m_error = QStringLiteral("busflooder found no idlegpu service on the bus (is the service built in?)");
             return false;

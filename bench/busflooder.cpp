@@ -87,10 +87,9 @@ int main(int argc, char **argv)
                 ++skipped;
                 continue;
             }
-            QDBusMessage call = QDBusMessage::createMethodCall(BusNames::service, BusNames::objectPath,
-                                                               BusNames::interface,
-                                                               sent % 2 ? QStringLiteral("Pause")
-                                                                        : QStringLiteral("GetState"));
+            QDBusMessage call = QDBusMessage::createMethodCall(
+                BusNames::service, BusNames::objectPath, BusNames::interface,
+                sent % 2 ? QStringLiteral("Pause") : QStringLiteral("GetState"));
             if (sent % 2)
                 call.setArguments({QString(), QVariant::fromValue(quint64(60))});
             call.setInteractiveAuthorizationAllowed(false);

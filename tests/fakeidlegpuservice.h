@@ -109,14 +109,15 @@ public:
         const QString signature = message.signature();
         QDBusMessage reply;
         if (member == QLatin1String("GetState") && signature.isEmpty()) {
-            reply = message.createReply(
-                {QVariant::fromValue(quint64(++m_generation)),
-                 QString::fromUtf8(QJsonDocument(m_state).toJson(QJsonDocument::Compact))});
+            reply = message.createReply({QVariant::fromValue(quint64(++m_generation)),
+                                         QString::fromUtf8(QJsonDocument(m_state).toJson(QJsonDocument::Compact))});
         } else if ((member == QLatin1String("Pause") && signature == QLatin1String("st"))
                    || (member == QLatin1String("Resume") && signature == QLatin1String("s"))) {
-            reply = m_errorName.isEmpty() ? message.createReply() : message.createErrorReply(m_errorName, m_errorMessage);
+            reply = m_errorName.isEmpty() ? message.createReply()
+                                          : message.createErrorReply(m_errorName, m_errorMessage);
         } else {
-            reply = message.createErrorReply(QDBusError::UnknownMethod, QStringLiteral("no %1(%2)").arg(member, signature));
+            reply = message.createErrorReply(QDBusError::UnknownMethod,
+                                             QStringLiteral("no %1(%2)").arg(member, signature));
         }
         connection.send(reply);
         return true;

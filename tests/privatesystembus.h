@@ -57,40 +57,41 @@ public:
             return false;
         }
         // The policy of Debian 12's system.conf, less what concerns activation, systemd and the Stats interface.
-        file.write(QStringLiteral(
-                       "<!DOCTYPE busconfig PUBLIC \"-//freedesktop//DTD D-BUS Bus Configuration 1.0//EN\"\n"
-                       " \"http://www.freedesktop.org/standards/dbus/1.0/busconfig.dtd\">\n"
-                       "<busconfig>\n"
-                       "  <type>system</type>\n"
-                       "  <auth>EXTERNAL</auth>\n"
-                       "  <listen>unix:path=%1</listen>\n"
-                       "  <policy context=\"default\">\n"
-                       "    <allow user=\"*\"/>\n"
-                       "    <deny own=\"*\"/>\n"
-                       "    <deny send_type=\"method_call\"/>\n"
-                       "    <allow send_type=\"signal\"/>\n"
-                       "    <allow send_requested_reply=\"true\" send_type=\"method_return\"/>\n"
-                       "    <allow send_requested_reply=\"true\" send_type=\"error\"/>\n"
-                       "    <allow receive_type=\"method_call\"/>\n"
-                       "    <allow receive_type=\"method_return\"/>\n"
-                       "    <allow receive_type=\"error\"/>\n"
-                       "    <allow receive_type=\"signal\"/>\n"
-                       "    <allow send_destination=\"org.freedesktop.DBus\" send_interface=\"org.freedesktop.DBus\"/>\n"
-                       "    <allow send_destination=\"org.freedesktop.DBus\"\n"
-                       "           send_interface=\"org.freedesktop.DBus.Introspectable\"/>\n"
-                       "    <allow send_destination=\"org.freedesktop.DBus\"\n"
-                       "           send_interface=\"org.freedesktop.DBus.Properties\"/>\n"
-                       "    <deny send_destination=\"org.freedesktop.DBus\" send_interface=\"org.freedesktop.DBus\"\n"
-                       "          send_member=\"UpdateActivationEnvironment\"/>\n"
-                       "  </policy>\n"
-                       "  <policy user=\"root\">\n"
-                       "    <allow send_destination=\"org.freedesktop.DBus\"\n"
-                       "           send_interface=\"org.freedesktop.DBus.Monitoring\"/>\n"
-                       "  </policy>\n"
-                       "  <includedir>%2</includedir>\n"
-                       "</busconfig>\n")
-                       .arg(m_dir.filePath(QStringLiteral("system_bus_socket")), m_dir.filePath(QStringLiteral("system.d")))
-                       .toUtf8());
+        file.write(
+            QStringLiteral(
+                "<!DOCTYPE busconfig PUBLIC \"-//freedesktop//DTD D-BUS Bus Configuration 1.0//EN\"\n"
+                " \"http://www.freedesktop.org/standards/dbus/1.0/busconfig.dtd\">\n"
+                "<busconfig>\n"
+                "  <type>system</type>\n"
+                "  <auth>EXTERNAL</auth>\n"
+                "  <listen>unix:path=%1</listen>\n"
+                "  <policy context=\"default\">\n"
+                "    <allow user=\"*\"/>\n"
+                "    <deny own=\"*\"/>\n"
+                "    <deny send_type=\"method_call\"/>\n"
+                "    <allow send_type=\"signal\"/>\n"
+                "    <allow send_requested_reply=\"true\" send_type=\"method_return\"/>\n"
+                "    <allow send_requested_reply=\"true\" send_type=\"error\"/>\n"
+                "    <allow receive_type=\"method_call\"/>\n"
+                "    <allow receive_type=\"method_return\"/>\n"
+                "    <allow receive_type=\"error\"/>\n"
+                "    <allow receive_type=\"signal\"/>\n"
+                "    <allow send_destination=\"org.freedesktop.DBus\" send_interface=\"org.freedesktop.DBus\"/>\n"
+                "    <allow send_destination=\"org.freedesktop.DBus\"\n"
+                "           send_interface=\"org.freedesktop.DBus.Introspectable\"/>\n"
+                "    <allow send_destination=\"org.freedesktop.DBus\"\n"
+                "           send_interface=\"org.freedesktop.DBus.Properties\"/>\n"
+                "    <deny send_destination=\"org.freedesktop.DBus\" send_interface=\"org.freedesktop.DBus\"\n"
+                "          send_member=\"UpdateActivationEnvironment\"/>\n"
+                "  </policy>\n"
+                "  <policy user=\"root\">\n"
+                "    <allow send_destination=\"org.freedesktop.DBus\"\n"
+                "           send_interface=\"org.freedesktop.DBus.Monitoring\"/>\n"
+                "  </policy>\n"
+                "  <includedir>%2</includedir>\n"
+                "</busconfig>\n")
+                .arg(m_dir.filePath(QStringLiteral("system_bus_socket")), m_dir.filePath(QStringLiteral("system.d")))
+                .toUtf8());
         file.close();
         m_daemon.setProgram(daemon);
         m_daemon.setArguments({QStringLiteral("--config-file=") + config, QStringLiteral("--nofork"),
@@ -102,8 +103,7 @@ public:
             *why = QStringLiteral("dbus-daemon does not start: %1").arg(m_daemon.errorString());
             return false;
         }
-        while (!m_daemon.canReadLine() && m_daemon.waitForReadyRead(5000)) {
-        }
+        while (!m_daemon.canReadLine() && m_daemon.waitForReadyRead(5000)) {}
         m_address = QString::fromUtf8(m_daemon.readLine()).trimmed();
         if (m_address.isEmpty()) {
             *why = QStringLiteral("dbus-daemon printed no address: %1").arg(errors());

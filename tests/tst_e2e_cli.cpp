@@ -46,28 +46,28 @@ QJsonObject serviceState(const QString &config)
         {QStringLiteral("configured"), true},
         {QStringLiteral("device_root"), QStringLiteral("/dev")},
         {QStringLiteral("gpus"),
-         QJsonArray{QJsonObject{{QStringLiteral("index"), 0},
-                                {QStringLiteral("state"), QStringLiteral("busy")},
-                                {QStringLiteral("reason"), QStringLiteral("held by 977 (python3)")},
-                                {QStringLiteral("holders"),
-                                 QJsonArray{QJsonObject{{QStringLiteral("pid"), 977},
-                                                        {QStringLiteral("comm"), QStringLiteral("python3")},
-                                                        {QStringLiteral("user"), QStringLiteral("alice")},
-                                                        {QStringLiteral("foreign"), true},
-                                                        {QStringLiteral("makes_busy"), true}},
-                                            QJsonObject{{QStringLiteral("foreign"), true}, // hidepid: unseen
-                                                        {QStringLiteral("makes_busy"), true}}}},
-                                {QStringLiteral("hidden_holders"), 1}}}},
-        {QStringLiteral("workloads"),
-         QJsonArray{workload("process-miner", "miner"), workload("process-boinc", "boinc"),
-                    workload("process-fold", "twin"), workload("process-fold2", "twin")}},
+         QJsonArray{QJsonObject{
+             {QStringLiteral("index"), 0},
+             {QStringLiteral("state"), QStringLiteral("busy")},
+             {QStringLiteral("reason"), QStringLiteral("held by 977 (python3)")},
+             {QStringLiteral("holders"), QJsonArray{QJsonObject{{QStringLiteral("pid"), 977},
+                                                                {QStringLiteral("comm"), QStringLiteral("python3")},
+                                                                {QStringLiteral("user"), QStringLiteral("alice")},
+                                                                {QStringLiteral("foreign"), true},
+                                                                {QStringLiteral("makes_busy"), true}},
+                                                    QJsonObject{{QStringLiteral("foreign"), true}, // hidepid: unseen
+                                                                {QStringLiteral("makes_busy"), true}}}},
+             {QStringLiteral("hidden_holders"), 1}}}},
+        {QStringLiteral("workloads"), QJsonArray{workload("process-miner", "miner"), workload("process-boinc", "boinc"),
+                                                 workload("process-fold", "twin"), workload("process-fold2", "twin")}},
         {QStringLiteral("pause"),
-         QJsonObject{{QStringLiteral("all"), false},
-                     {QStringLiteral("until"), QJsonValue()},
-                     {QStringLiteral("workloads"),
-                      QJsonObject{{QStringLiteral("process-boinc"),
-                                   QJsonObject{{QStringLiteral("until"), QStringLiteral("2026-12-03T17:00:00Z")}}},
-                                  {QStringLiteral("process-fold"), QJsonObject{{QStringLiteral("until"), QJsonValue()}}}}}}}};
+         QJsonObject{
+             {QStringLiteral("all"), false},
+             {QStringLiteral("until"), QJsonValue()},
+             {QStringLiteral("workloads"),
+              QJsonObject{{QStringLiteral("process-boinc"),
+                           QJsonObject{{QStringLiteral("until"), QStringLiteral("2026-12-03T17:00:00Z")}}},
+                          {QStringLiteral("process-fold"), QJsonObject{{QStringLiteral("until"), QJsonValue()}}}}}}}};
 }
 
 } // namespace
@@ -142,7 +142,7 @@ private slots:
                  qPrintable(text.out));
 
         for (const QStringList &arguments : {QStringList{QStringLiteral("--pause")},
-                                              QStringList{QStringLiteral("--resume"), QStringLiteral("miner")}}) {
+                                             QStringList{QStringLiteral("--resume"), QStringLiteral("miner")}}) {
             const Run act = runIdlegpu(arguments);
             QCOMPARE(act.exitCode, 3);
             QVERIFY2(act.err.contains(QStringLiteral("systemctl enable --now idlegpu"))
@@ -185,7 +185,8 @@ private slots:
 
         const QString config = m_home.filePath(QStringLiteral("own.conf"));
         TestSupport::writeFile(config, "[defaults]\n");
-        const Run own = runIdlegpu({QStringLiteral("--status"), QStringLiteral("--json"), QStringLiteral("-c"), config});
+        const Run own = runIdlegpu(
+            {QStringLiteral("--status"), QStringLiteral("--json"), QStringLiteral("-c"), config});
         QVERIFY2(own.exitCode == 0, qPrintable(own.err));
         QCOMPARE(jsonOf(own).value(QStringLiteral("source")).toString(), QStringLiteral("local"));
         QCOMPARE(jsonOf(own).value(QStringLiteral("config")).toString(), config);
@@ -250,19 +251,30 @@ private slots:
             QString said;
         };
         const QList<Case> cases{
-            {{QStringLiteral("--pause")}, QStringLiteral("Pause"), {QString(), quint64(0)},
+            {{QStringLiteral("--pause")},
+             QStringLiteral("Pause"),
+             {QString(), quint64(0)},
              QStringLiteral("Paused every workload of the idlegpu service on your session bus until resumed.")},
             {{QStringLiteral("--pause"), QStringLiteral("miner"), QStringLiteral("--for"), QStringLiteral("1h30m")},
-             QStringLiteral("Pause"), {QStringLiteral("process-miner"), quint64(5400)},
+             QStringLiteral("Pause"),
+             {QStringLiteral("process-miner"), quint64(5400)},
              QStringLiteral("Paused miner [process-miner] of the idlegpu service on your session bus for 1h30m.")},
-            {{QStringLiteral("--for"), QStringLiteral("90s"), QStringLiteral("--pause"), QStringLiteral("process-boinc")},
-             QStringLiteral("Pause"), {QStringLiteral("process-boinc"), quint64(90)},
+            {{QStringLiteral("--for"), QStringLiteral("90s"), QStringLiteral("--pause"),
+              QStringLiteral("process-boinc")},
+             QStringLiteral("Pause"),
+             {QStringLiteral("process-boinc"), quint64(90)},
              QStringLiteral("Paused boinc [process-boinc] of the idlegpu service on your session bus for 1m30s.")},
-            {{QStringLiteral("--pause"), QStringLiteral("process-fold"), QStringLiteral("--for"), QStringLiteral("30d")},
-             QStringLiteral("Pause"), {QStringLiteral("process-fold"), quint64(2'592'000)}, QStringLiteral("for 30d.")},
-            {{QStringLiteral("--resume")}, QStringLiteral("Resume"), {QString()},
+            {{QStringLiteral("--pause"), QStringLiteral("process-fold"), QStringLiteral("--for"),
+              QStringLiteral("30d")},
+             QStringLiteral("Pause"),
+             {QStringLiteral("process-fold"), quint64(2'592'000)},
+             QStringLiteral("for 30d.")},
+            {{QStringLiteral("--resume")},
+             QStringLiteral("Resume"),
+             {QString()},
              QStringLiteral("Resumed every workload of the idlegpu service on your session bus.")},
-            {{QStringLiteral("--resume"), QStringLiteral("boinc")}, QStringLiteral("Resume"),
+            {{QStringLiteral("--resume"), QStringLiteral("boinc")},
+             QStringLiteral("Resume"),
              {QStringLiteral("process-boinc")},
              QStringLiteral("Resumed boinc [process-boinc] of the idlegpu service on your session bus.")},
         };
@@ -294,8 +306,8 @@ private slots:
         service.setState(serviceState(QString()));
         QElapsedTimer clock;
         clock.start();
-        const Run run = runIdlegpu({QStringLiteral("-qec"),
-                                    QStringLiteral(IDLEGPU_BINARY " --pause miner --for 1h"), QStringLiteral("/dev/null")},
+        const Run run = runIdlegpu({QStringLiteral("-qec"), QStringLiteral(IDLEGPU_BINARY " --pause miner --for 1h"),
+                                    QStringLiteral("/dev/null")},
                                    m_root, !m_root, script);
         QVERIFY2(run.exitCode == 0, qPrintable(run.out + run.err));
         const QList<FakeIdlegpuService::Call> acts = service.calls(QStringLiteral("Pause"));
@@ -373,8 +385,8 @@ private slots:
         };
         for (const Case &c : cases) {
             service.setActError(c.error, c.message);
-            for (const QStringList &arguments :
-                 {QStringList{QStringLiteral("--pause"), QStringLiteral("boinc")}, QStringList{QStringLiteral("--resume")}}) {
+            for (const QStringList &arguments : {QStringList{QStringLiteral("--pause"), QStringLiteral("boinc")},
+                                                 QStringList{QStringLiteral("--resume")}}) {
                 const Run run = runIdlegpu(arguments);
                 const QString what = arguments.join(QLatin1Char(' ')) + QStringLiteral(" (") + c.error + ')';
                 QVERIFY2(run.exitCode == 1, qPrintable(what + QStringLiteral(": ") + QString::number(run.exitCode)));
@@ -416,21 +428,25 @@ private slots:
         TestSupport::FakeDevRoot dev(1);
         const QString config = TestSupport::writeFile(
             dir.filePath(QStringLiteral("idlegpu.conf")),
-            (TestSupport::defaultsSection(dev.path()) + TestSupport::sleeperSection(QStringLiteral("miner"), QStringLiteral("0")))
+            (TestSupport::defaultsSection(dev.path())
+             + TestSupport::sleeperSection(QStringLiteral("miner"), QStringLiteral("0")))
                 .toUtf8());
         QProcessEnvironment env = environment(false, true);
         env.insert(QStringLiteral("IDLEGPU_BUS"), QStringLiteral("session"));
         env.insert(QStringLiteral("XDG_STATE_HOME"), dir.filePath(QStringLiteral("state")));
         env.insert(QStringLiteral("XDG_RUNTIME_DIR"), dir.path());
         QProcess service;
-        QVERIFY2(TestSupport::startIdlegpuBinary(service, env, {QStringLiteral("--headless"), QStringLiteral("--config"),
-                                                                config},
+        QVERIFY2(TestSupport::startIdlegpuBinary(service, env,
+                                                 {QStringLiteral("--headless"), QStringLiteral("--config"), config},
                                                  dir.filePath(QStringLiteral("service.log"))),
                  qPrintable(service.errorString()));
-        const auto log = [&] { return QString::fromUtf8(TestSupport::readFileOrEmpty(dir.filePath(QStringLiteral("service.log")))); };
+        const auto log = [&] {
+            return QString::fromUtf8(TestSupport::readFileOrEmpty(dir.filePath(QStringLiteral("service.log"))));
+        };
         QDBusConnection bus = QDBusConnection::connectToBus(m_session.address(), QStringLiteral("watch-real"));
-        QVERIFY2(QTest::qWaitFor([&] { return bus.interface()->isServiceRegistered(BusNames::service).value(); }, 15000),
-                 qPrintable(log()));
+        QVERIFY2(
+            QTest::qWaitFor([&] { return bus.interface()->isServiceRegistered(BusNames::service).value(); }, 15000),
+            qPrintable(log()));
 
         const auto miner = [&](const Run &run) {
             for (const QJsonValue &workload : jsonOf(run).value(QStringLiteral("workloads")).toArray())
@@ -445,34 +461,39 @@ private slots:
         QCOMPARE(jsonOf(before).value(QStringLiteral("config")).toString(), config);
         QCOMPARE(miner(before).value(QStringLiteral("paused")).toBool(true), false);
 
-        const Run paused = runIdlegpu({QStringLiteral("--pause"), QStringLiteral("miner"), QStringLiteral("--for"),
-                                       QStringLiteral("1h")},
-                                      false, true);
+        const Run paused = runIdlegpu(
+            {QStringLiteral("--pause"), QStringLiteral("miner"), QStringLiteral("--for"), QStringLiteral("1h")}, false,
+            true);
         QVERIFY2(paused.exitCode == 0, qPrintable(paused.err + log()));
         QVERIFY2(paused.out.contains(QStringLiteral("Paused miner [process-miner]")), qPrintable(paused.out));
         Run during;
-        QVERIFY2(QTest::qWaitFor([&] {
-                     during = runIdlegpu({QStringLiteral("--status"), QStringLiteral("--json")}, false, true);
-                     return miner(during).value(QStringLiteral("paused")).toBool();
-                 }, 5000),
+        QVERIFY2(QTest::qWaitFor(
+                     [&] {
+                         during = runIdlegpu({QStringLiteral("--status"), QStringLiteral("--json")}, false, true);
+                         return miner(during).value(QStringLiteral("paused")).toBool();
+                     },
+                     5000),
                  qPrintable(during.out));
-        const QJsonValue until =
-            jsonOf(during).value(QStringLiteral("pause"))[QStringLiteral("workloads")][QStringLiteral("process-miner")]
-                                                          [QStringLiteral("until")];
+        const QJsonValue until = jsonOf(during).value(QStringLiteral(
+            "pause"))[QStringLiteral("workloads")][QStringLiteral("process-miner")][QStringLiteral("until")];
         QVERIFY2(until.isString(), qPrintable(during.out)); // an hour from now, not open-ended
         const Run text = runIdlegpu({QStringLiteral("--status")}, false, true);
-        QVERIFY2(text.out.startsWith(QStringLiteral("From the idlegpu service on your session bus.\n")), qPrintable(text.out));
-        QVERIFY2(text.out.contains(QStringLiteral("Workload miner [process-miner]")) && text.out.contains(QStringLiteral("paused until 2")),
+        QVERIFY2(text.out.startsWith(QStringLiteral("From the idlegpu service on your session bus.\n")),
+                 qPrintable(text.out));
+        QVERIFY2(text.out.contains(QStringLiteral("Workload miner [process-miner]"))
+                     && text.out.contains(QStringLiteral("paused until 2")),
                  qPrintable(text.out));
 
         QCOMPARE(runIdlegpu({QStringLiteral("--resume"), QStringLiteral("process-nosuch")}, false, true).exitCode, 1);
         const Run resumed = runIdlegpu({QStringLiteral("--resume")}, false, true);
         QVERIFY2(resumed.exitCode == 0, qPrintable(resumed.err));
         Run after;
-        QVERIFY2(QTest::qWaitFor([&] {
-                     after = runIdlegpu({QStringLiteral("--status"), QStringLiteral("--json")}, false, true);
-                     return !miner(after).value(QStringLiteral("paused")).toBool(true);
-                 }, 5000),
+        QVERIFY2(QTest::qWaitFor(
+                     [&] {
+                         after = runIdlegpu({QStringLiteral("--status"), QStringLiteral("--json")}, false, true);
+                         return !miner(after).value(QStringLiteral("paused")).toBool(true);
+                     },
+                     5000),
                  qPrintable(after.out));
 
         TestSupport::terminateAndWait(service);
@@ -496,7 +517,8 @@ private slots:
         QTest::newRow("--pause and --resume") << QStringList{"--pause", "--resume"} << "Choose one of";
         QTest::newRow("--json with --pause") << QStringList{"--pause", "--json"} << "--json goes with --status.";
         QTest::newRow("--config with --pause") << QStringList{"--pause", "-c", "/x.conf"} << "leave out --config";
-        QTest::newRow("an id too long") << QStringList{"--resume", QString(257, QLatin1Char('a'))} << "at most 256 bytes";
+        QTest::newRow("an id too long") << QStringList{"--resume", QString(257, QLatin1Char('a'))}
+                                        << "at most 256 bytes";
     }
     void usageErrors()
     {

@@ -140,8 +140,8 @@ private slots:
         QVERIFY2(pause.exitCode == 0, qPrintable(pause.err)); // the bus lets it through; polkit is the service's
         QCOMPARE(service.calls(QStringLiteral("Pause")).size(), 1);
 
-        const Sent introspect =
-            callService(bus.address(), QStringLiteral("org.freedesktop.DBus.Introspectable.Introspect"));
+        const Sent introspect = callService(bus.address(),
+                                            QStringLiteral("org.freedesktop.DBus.Introspectable.Introspect"));
         QVERIFY2(introspect.exitCode == 0, qPrintable(introspect.err));
         QVERIFY2(introspect.out.contains(BusNames::interface), qPrintable(introspect.out));
 
@@ -149,12 +149,11 @@ private slots:
         QVERIFY2(ping.exitCode == 0, qPrintable(ping.err));
 
         const int before = service.calls().size();
-        for (const QStringList &call :
-             {QStringList{QStringLiteral("org.freedesktop.DBus.Properties.GetAll"),
-                          QStringLiteral("string:") + BusNames::interface},
-              QStringList{QStringLiteral("io.github.idlegpu.Idlegpu1.Private.Pause"), QStringLiteral("string:"),
-                          QStringLiteral("uint64:60")},
-              QStringList{QStringLiteral("org.freedesktop.DBus.Peer.GetMachineId")}}) {
+        for (const QStringList &call : {QStringList{QStringLiteral("org.freedesktop.DBus.Properties.GetAll"),
+                                                    QStringLiteral("string:") + BusNames::interface},
+                                        QStringList{QStringLiteral("io.github.idlegpu.Idlegpu1.Private.Pause"),
+                                                    QStringLiteral("string:"), QStringLiteral("uint64:60")},
+                                        QStringList{QStringLiteral("org.freedesktop.DBus.Peer.GetMachineId")}}) {
             // Peer.GetMachineId is of an allowed interface: only the first two are refused by the bus.
             const Sent refused = callService(bus.address(), call.first(), call.mid(1));
             if (call.first().startsWith(QStringLiteral("org.freedesktop.DBus.Peer"))) {

@@ -49,15 +49,14 @@ std::optional<qint64> parseDuration(const QString &text, QString *error)
         if (at == digitsStart)
             return fail(QCoreApplication::translate("idlegpu", "each part is a number and a unit"));
         if (at == text.size())
-            return fail(QCoreApplication::translate("idlegpu", "%1 has no unit (d, h, m or s)")
-                            .arg(text.mid(digitsStart)));
+            return fail(
+                QCoreApplication::translate("idlegpu", "%1 has no unit (d, h, m or s)").arg(text.mid(digitsStart)));
         const QChar letter = text.at(at).toLower();
         int unit = 0;
         while (unit < int(std::size(kUnits)) && letter != QLatin1Char(kUnits[unit].letter))
             ++unit;
         if (unit == int(std::size(kUnits)))
-            return fail(QCoreApplication::translate("idlegpu", "\"%1\" is not a unit (d, h, m or s)")
-                            .arg(text.at(at)));
+            return fail(QCoreApplication::translate("idlegpu", "\"%1\" is not a unit (d, h, m or s)").arg(text.at(at)));
         if (unit < nextUnit)
             return fail(QCoreApplication::translate("idlegpu", "the units go largest first, each once"));
         nextUnit = unit + 1;
