@@ -2,6 +2,10 @@
 // SPDX-FileCopyrightText: 2026 The idlegpu authors
 #include "application.h"
 
+#include "base/duration.h"
+#include "bus/busnames.h"
+#include "clientcommands.h"
+
 #include "config/config.h"
 #include "config/runtimefolder.h"
 #include "ledger/ledgerstore.h"
@@ -51,6 +55,8 @@ struct Options
 {
     bool json = false;
     QString configPath; // as given with --config; empty: the default location
+    QString workload;   // --pause's and --resume's WORKLOAD; empty: every workload
+    std::optional<qint64> pauseSeconds; // --for; nothing: until resumed
 };
 
 void printErr(const QString &text)
@@ -167,8 +173,26 @@ int printSlurmConf(const Options &options)
     return devices.gpus.isEmpty() ? 1 : 0;
 }
 
+// The running service's state where one answers (idlegpu.service on the system bus, then the user's own on the session
+// bus), else a look of its own; --config names a file of its own, so it always looks for itself.
 int printStatus(const Options &options)
 {
+    if (options.configPath.isEmpty()) {
+        QStringList notes;
+        const std::optional<ClientCommands::ServiceState> answer = ClientCommands::askState(&notes);
+        for (const QString &note : std::as_const(notes))
+            printErr(note);
+        if (answer) {
+            if (options.json) {
+                QJsonObject object = answer->state;
+                object.insert(QStringLiteral("source"), ClientCommands::sourceName(answer->source));
+                printOut(QString::fromUtf8(QJsonDocument(object).toJson(QJsonDocument::Indented)));
+            } else {
+                printOut(ClientCommands::formatText(*answer));
+            }
+            return 0;
+        }
+    }
     const ConfigLoader::Location location = ConfigLoader::locate(options.configPath);
     const bool setUp = !notSetUp(options, location);
     // Not set up yet: the GPUs and their holders all the same, with no workloads and how to add one.
@@ -186,10 +210,14 @@ int printStatus(const Options &options)
     paths.ledgerPath = LedgerStore::defaultPath();
     MonitorState state = Monitor::lookOnce(result.config, paths, std::make_unique<NvmlBackend>());
     state.notSetUp = !setUp;
-    if (options.json)
-        printOut(QString::fromUtf8(QJsonDocument(StatusReport::toJson(state)).toJson(QJsonDocument::Indented)));
-    else
-        printOut(StatusReport::formatText(state));
+    if (options.json) {
+        QJsonObject object = StatusReport::toJson(state);
+        object.insert(QStringLiteral("source"), QStringLiteral("local"));
+        printOut(QString::fromUtf8(QJsonDocument(object).toJson(QJsonDocument::Indented)));
+    } else {
+        printOut(ClientCommands::localSourceLine(!options.configPath.isEmpty()) + QLatin1Char('\n')
+                 + StatusReport::formatText(state));
+    }
     return 0;
 }
 
@@ -367,9 +395,25 @@ constexpr CommandLineOption kCommandLine[] = {
                                   "supervisord)."),
      nullptr, Kind::Monitor,
      [](const ModeContext &mode) { return runHeadless(mode.options, mode.signalWatcher, mode.serviceManager); }},
-    {"status", nullptr, QT_TRANSLATE_NOOP("idlegpu", "Print each GPU, who holds it and what would run, then exit."),
+    {"status", nullptr,
+     QT_TRANSLATE_NOOP("idlegpu", "Print each GPU, who holds it and what runs, as the running idlegpu service sees it "
+                                  "(the system bus's, else the session bus's), or as a look of its own finds it where "
+                                  "none answers; then exit."),
      nullptr, Kind::OneShot, [](const ModeContext &mode) { return printStatus(mode.options); }},
     {"json", nullptr, QT_TRANSLATE_NOOP("idlegpu", "With --status: print JSON."), nullptr, Kind::Setting, nullptr},
+    {"pause", nullptr,
+     QT_TRANSLATE_NOOP("idlegpu", "Ask the running idlegpu service to pause every workload, or the workload WORKLOAD "
+                                  "(its id, process-miner, or its name, miner); until resumed, or for --for's "
+                                  "DURATION. polkit decides who may."),
+     nullptr, Kind::OneShot,
+     [](const ModeContext &mode) { return ClientCommands::pause(mode.options.workload, mode.options.pauseSeconds); }},
+    {"for", nullptr,
+     QT_TRANSLATE_NOOP("idlegpu", "With --pause: for how long: 90s, 30m, 1h, 2h30m, 1d (at most 30 days)."),
+     QT_TRANSLATE_NOOP("idlegpu", "DURATION"), Kind::Setting, nullptr},
+    {"resume", nullptr,
+     QT_TRANSLATE_NOOP("idlegpu", "Ask the running idlegpu service to resume every workload (ending every pause), or "
+                                  "the workload WORKLOAD."),
+     nullptr, Kind::OneShot, [](const ModeContext &mode) { return ClientCommands::resume(mode.options.workload); }},
     {"check-config", nullptr,
      QT_TRANSLATE_NOOP("idlegpu", "Check the configuration file: print it as understood and exit 0, or print every "
                                   "problem as FILE:LINE: message and exit 1."),
@@ -481,6 +525,9 @@ int runIdlegpu(int argc, char **argv)
                 "the moment another program opens the GPU. Without a mode option it runs in the system tray."));
     parser.addHelpOption();
     parser.addVersionOption();
+    parser.addPositionalArgument(QStringLiteral("WORKLOAD"),
+                                 Cli::tr("With --pause or --resume: the workload to pause or resume (all without)."),
+                                 QStringLiteral("[WORKLOAD]"));
     for (const CommandLineOption &option : kCommandLine) {
         QStringList names{QLatin1String(option.name)};
         if (option.shortName)
@@ -506,6 +553,41 @@ int runIdlegpu(int argc, char **argv)
     if (options.json && mode != &commandLineOption("status")) {
         printErr(Cli::tr("--json goes with --status."));
         return 2;
+    }
+    const bool acts = mode == &commandLineOption("pause") || mode == &commandLineOption("resume");
+    if (const QStringList words = parser.positionalArguments(); words.size() > (acts ? 1 : 0)) {
+        printErr(acts ? Cli::tr("Name one workload, or none for all: %1.").arg(words.join(QLatin1Char(' ')))
+                      : Cli::tr("Unexpected argument: %1 (only --pause and --resume take a workload).")
+                            .arg(words.join(QLatin1Char(' '))));
+        return 2;
+    } else if (acts && !words.isEmpty()) {
+        options.workload = words.first();
+        if (options.workload.toUtf8().size() > BusNames::Limit::workloadIdBytes) {
+            printErr(Cli::tr("A workload's id or name has at most %1 bytes.").arg(BusNames::Limit::workloadIdBytes));
+            return 2;
+        }
+    }
+    if (acts && !options.configPath.isEmpty()) {
+        printErr(Cli::tr("--pause and --resume act on the running idlegpu service, which has its own configuration: "
+                         "leave out --config."));
+        return 2;
+    }
+    if (parser.isSet(QStringLiteral("for"))) {
+        if (mode != &commandLineOption("pause")) {
+            printErr(Cli::tr("--for goes with --pause."));
+            return 2;
+        }
+        QString error;
+        options.pauseSeconds = parseDuration(parser.value(QStringLiteral("for")), &error);
+        if (!options.pauseSeconds) {
+            printErr(error);
+            return 2;
+        }
+        if (quint64(*options.pauseSeconds) > BusNames::Limit::pauseSeconds) {
+            printErr(
+                Cli::tr("--for %1: a pause lasts at most 30 days (30d).").arg(parser.value(QStringLiteral("for"))));
+            return 2;
+        }
     }
     const ModeContext context{options, signalWatcher, serviceManager};
     if (mode && mode->kind == Kind::OneShot)

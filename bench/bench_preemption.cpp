@@ -5,7 +5,15 @@
 // `fuser` on all nodes every 10 s). Prints a table and the ratio; never a pass/fail.
 //
 //   bench_preemption [--trials N] [--bystanders N] [--fds-per-bystander N] [--no-gpumon]
-//                    [--gpumon-gpus N] [--gpumon-interval-ms N] [--stuck-log]
+//                    [--gpumon-gpus N] [--gpumon-interval-ms N] [--stuck-log] [--flood N [--flood-user USER]]
+//
+// --flood N: idlegpu publishes its D-Bus service (docs/dbus.md) on a private bus, and a caller of another user
+// (busflooder, as USER, default nobody, when run as root; as the same user otherwise) sends it N calls a second, half
+// GetState, half Pause without interactive authorization, while the trials alternate: flood off, flood on, off, on...
+// in one run, so that both halves see the same machine. As root the bus is system-like (tests/privatesystembus.h:
+// the system bus's default-deny policy and the package's policy file; no polkitd answers there, so every Pause is
+// refused, as RateLimited or AuthorityUnavailable); otherwise a session-like one. Prints p50/p99 of both halves and
+// the calls the service answered per second while flooded.
 //
 // --stuck-log (as root, with the tests built): idlegpu's workload runs as nobody with log= a file of nobody's own
 // FUSE mount (test_fusefile --hang-writes) whose daemon answers no write, so that the workload's log writer is stuck
@@ -25,6 +33,8 @@
 // so the open is random with respect to the poll phase.
 #include "bystanders.h"
 #include "devices/fakegpufolder.h"
+#include "privatebus.h"
+#include "privatesystembus.h"
 
 #include <QCoreApplication>
 #include <QDir>
@@ -40,7 +50,10 @@
 #include <algorithm>
 #include <cstdio>
 #include <fcntl.h>
+#include <grp.h>
+#include <pwd.h>
 #include <signal.h>
+#include <sys/prctl.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -151,9 +164,11 @@ static void endJob(pid_t job)
 struct Latencies
 {
     std::vector<double> ms;
+    std::vector<double> floodedMs; // with --flood: the trials under the flood (ms holds the others)
     // idlegpu's own figure from its log ("stopped 2.8 ms after the open"): from reading the open's event to sending
     // SIGTERM, without the kernel's delivery on either side.
     std::vector<double> openToStopMs;
+    std::vector<bool> trialFlooded; // with --flood: each trial's half, in order, to split openToStopMs where it can
     int failures = 0;
     Discards discarded;
 };
@@ -197,9 +212,119 @@ private:
     QString m_error;
 };
 
+// --flood: the private bus idlegpu publishes its service on, and busflooder, the caller of another user on it.
+class Flood
+{
+public:
+    struct Figures
+    {
+        long long answered = 0, errors = 0, limited = 0, sent = 0, skipped = 0, onMs = 0;
+    };
+
+    Flood(int rate, const QString &user) : m_rate(rate)
+    {
+        QString why;
+        if (geteuid() == 0) {
+            const passwd *account = getpwnam(qPrintable(user));
+            if (!account) {
+                m_error = QStringLiteral("--flood-user %1: no such user").arg(user);
+                return;
+            }
+            m_uid = account->pw_uid;
+            m_gid = account->pw_gid;
+            m_user = user;
+            const QString policy = QStringLiteral(IDLEGPU_BUS_POLICY);
+            m_systemBus = std::make_unique<PrivateSystemBus>();
+            if (!m_systemBus->start({policy}, &why))
+                m_error = why;
+            m_address = m_systemBus->address();
+        } else {
+            m_user = QString::fromLocal8Bit(qgetenv("USER"));
+            m_sessionBus = std::make_unique<PrivateBus>();
+            if (!m_sessionBus->start(&why))
+                m_error = why;
+            m_address = m_sessionBus->address();
+        }
+    }
+    ~Flood() { stop(); }
+
+    QString error() const { return m_error; }
+    QString address() const { return m_address; }
+    QString user() const { return m_user; }
+    bool systemLike() const { return m_systemBus != nullptr; }
+
+    // Starts busflooder (switched off) once the service's name has an owner; false, with the reason, where not.
+    bool start()
+    {
+        const uid_t uid = m_uid;
+        const gid_t gid = m_gid;
+        const bool drop = geteuid() == 0;
+        m_flooder.setChildProcessModifier([uid, gid, drop] {
+            ::prctl(PR_SET_PDEATHSIG, SIGKILL);
+            if (drop
+                && (::setgroups(0, nullptr) != 0 || ::setresgid(gid, gid, gid) != 0 || ::setresuid(uid, uid, uid) != 0))
+                ::_exit(126);
+        });
+        m_flooder.setProcessChannelMode(QProcess::ForwardedErrorChannel);
+        m_flooder.start(QCoreApplication::applicationDirPath() + QStringLiteral("/busflooder"),
+                        {m_address, QString::number(m_rate)});
+        if (!m_flooder.waitForStarted()) {
+            m_error = QStringLiteral("cannot start busflooder: %1").arg(m_flooder.errorString());
+            return false;
+        }
+        while (!m_flooder.canReadLine() && m_flooder.waitForReadyRead(40000)) {}
+        if (m_flooder.readLine().trimmed() != "ready") {
+            m_error = QStringLiteral("busflooder found no idlegpu service on the bus (is the service built in?)");
+            return false;
+        }
+        return true;
+    }
+    void set(bool on)
+    {
+        if (m_flooder.state() == QProcess::Running)
+            ::kill(pid_t(m_flooder.processId()), on ? SIGUSR1 : SIGUSR2);
+    }
+    // Ends busflooder; its counts, summed over its lines.
+    Figures stop()
+    {
+        if (m_flooder.state() == QProcess::NotRunning)
+            return m_figures;
+        set(false);
+        QThread::msleep(1100); // its last line, with the answers still due
+        m_flooder.terminate();
+        m_flooder.waitForFinished(5000);
+        const QRegularExpression line(QStringLiteral("^second \\d+ on_ms (\\d+) sent (\\d+) answered (\\d+) errors "
+                                                     "(\\d+) pending \\d+ skipped (\\d+) limited (\\d+)$"));
+        for (const QByteArray &text : m_flooder.readAllStandardOutput().split('\n')) {
+            const QRegularExpressionMatch match = line.match(QString::fromUtf8(text));
+            if (!match.hasMatch())
+                continue;
+            m_figures.onMs += match.captured(1).toLongLong();
+            m_figures.sent += match.captured(2).toLongLong();
+            m_figures.answered += match.captured(3).toLongLong();
+            m_figures.errors += match.captured(4).toLongLong();
+            m_figures.skipped += match.captured(5).toLongLong();
+            m_figures.limited += match.captured(6).toLongLong();
+        }
+        return m_figures;
+    }
+
+private:
+    int m_rate;
+    uid_t m_uid = 0;
+    gid_t m_gid = 0;
+    QString m_user;
+    QString m_error;
+    QString m_address;
+    std::unique_ptr<PrivateSystemBus> m_systemBus;
+    std::unique_ptr<PrivateBus> m_sessionBus;
+    QProcess m_flooder;
+    Figures m_figures;
+};
+
 // idlegpu --headless on one fake GPU; trials one after another. With `stuckLog`, the workload runs as nobody with
-// that log=.
-static Latencies measureIdlegpu(const QTemporaryDir &dir, int trials, const StuckLog *stuckLog)
+// that log=. With `flood`, idlegpu's service is on the flood's bus, and every second trial is flooded.
+static Latencies measureIdlegpu(const QTemporaryDir &dir, int trials, const StuckLog *stuckLog, Flood *flood)
 {
     Latencies result;
     const QString dev = dir.filePath(QStringLiteral("dev"));
@@ -228,6 +353,10 @@ static Latencies measureIdlegpu(const QTemporaryDir &dir, int trials, const Stuc
     QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
     env.insert(QStringLiteral("XDG_RUNTIME_DIR"), dir.path());
     env.insert(QStringLiteral("XDG_STATE_HOME"), dir.path()); // its ledger: not the user's
+    if (flood) {
+        env.insert(QStringLiteral("DBUS_SYSTEM_BUS_ADDRESS"), flood->address());
+        env.insert(QStringLiteral("DBUS_SESSION_BUS_ADDRESS"), flood->address());
+    }
     idlegpu.setProcessEnvironment(env);
     idlegpu.setStandardOutputFile(dir.filePath(QStringLiteral("idlegpu.log")));
     idlegpu.setStandardErrorFile(dir.filePath(QStringLiteral("idlegpu.log")));
@@ -238,6 +367,13 @@ static Latencies measureIdlegpu(const QTemporaryDir &dir, int trials, const Stuc
         return result;
     }
 
+    if (flood && !flood->start()) {
+        fprintf(stderr, "%s\n", qPrintable(flood->error()));
+        ::kill(pid_t(idlegpu.processId()), SIGTERM);
+        idlegpu.waitForFinished(20000);
+        result.failures = trials;
+        return result;
+    }
     const std::vector<QByteArray> jobNodes = cudaJobNodes(dev, 0);
     EventLog log(events);
     WorkloadRun workload; // the one running now, as far as the events read so far say
@@ -257,6 +393,13 @@ static Latencies measureIdlegpu(const QTemporaryDir &dir, int trials, const Stuc
         return ended;
     };
     for (int trial = 0; trial < trials; ++trial) {
+        // Flood off, on, off, on...: switched while the workload comes back, so that the flood is in full swing (or
+        // over) when the job opens.
+        const bool flooded = flood && trial % 2 == 1;
+        if (flood) {
+            flood->set(flooded);
+            result.trialFlooded.push_back(flooded);
+        }
         long long termAt = 0;
         const long long startDeadline = nowUs() + 15'000'000LL;
         for (;;) {
@@ -297,7 +440,7 @@ static Latencies measureIdlegpu(const QTemporaryDir &dir, int trials, const Stuc
                     trial, pid, double(openedAt - termAt) / 1000.0);
             ++result.discarded["SIGTERM before the job's open (stopped for another reason)"];
         } else {
-            result.ms.push_back(double(termAt - openedAt) / 1000.0);
+            (flooded ? result.floodedMs : result.ms).push_back(double(termAt - openedAt) / 1000.0);
         }
         endJob(job);
     }
@@ -474,8 +617,14 @@ int main(int argc, char **argv)
     int trials = 200, bystanders = 0, fdsPerBystander = 20, gpumonGpus = 0, gpumonIntervalMs = 10000;
     bool gpumon = true;
     bool stuckLog = false;
+    int floodRate = 0;
+    QString floodUser = QStringLiteral("nobody");
     for (int i = 1; i < argc; ++i) {
         const QByteArray arg = argv[i];
+        if (arg == "--flood-user" && i + 1 < argc) {
+            floodUser = QString::fromLocal8Bit(argv[++i]);
+            continue;
+        }
         if (arg == "--no-gpumon") {
             gpumon = false;
             continue;
@@ -495,6 +644,8 @@ int main(int argc, char **argv)
             gpumonGpus = value;
         else if (arg == "--gpumon-interval-ms")
             gpumonIntervalMs = value;
+        else if (arg == "--flood")
+            floodRate = value;
         else {
             fprintf(stderr, "unknown option %s\n", argv[i - 1]);
             return 2;
@@ -504,6 +655,8 @@ int main(int argc, char **argv)
         fprintf(stderr, "--trials and --gpumon-interval-ms must be positive\n");
         return 2;
     }
+    if (floodRate > 0)
+        gpumon = false; // the flood's figures are idlegpu's alone, with and without
     if (gpumonGpus < 1)
         gpumonGpus = (trials + 7) / 8; // each GPU does about 8 trials of 2 poll periods: under 3 minutes
     auto bystanderProcesses = std::make_unique<Bystanders>(bystanders, fdsPerBystander);
@@ -520,7 +673,16 @@ int main(int argc, char **argv)
             return 77;
         }
     }
-    const Latencies idlegpu = measureIdlegpu(dir, trials, fuse.get());
+    std::unique_ptr<Flood> flood;
+    if (floodRate > 0) {
+        flood = std::make_unique<Flood>(floodRate, floodUser);
+        if (!flood->error().isEmpty()) {
+            fprintf(stderr, "--flood: %s\n", qPrintable(flood->error()));
+            return 77;
+        }
+    }
+    const Latencies idlegpu = measureIdlegpu(dir, trials, fuse.get(), flood.get());
+    const Flood::Figures flooded = flood ? flood->stop() : Flood::Figures();
     Latencies gpumonLatencies;
     if (gpumon) {
         fprintf(stderr, "gpu_mon's method: %d trials on %d fake GPUs, fuser every %d ms (about %d s)\n", trials,
@@ -544,13 +706,47 @@ int main(int argc, char **argv)
     if (stuckLog)
         printf("the workload runs as nobody, its log= on a FUSE file whose daemon answers no write (its writer "
                "stuck)\n");
-    printf("idlegpu --headless: %zu trials ok, %d failed, %d discarded\n", ours.size(), idlegpu.failures,
-           discardedCount(idlegpu.discarded));
+    printf("idlegpu --headless: %zu trials ok, %d failed, %d discarded\n", ours.size() + idlegpu.floodedMs.size(),
+           idlegpu.failures, discardedCount(idlegpu.discarded));
     printDiscards(idlegpu.discarded);
     printf("idlegpu's own open-to-stop figure (its log, event read -> SIGTERM sent): %zu preemptions, p50 %.2f ms, "
            "p90 %.2f ms, max %.2f ms\n",
            ownFigure.size(), percentile(ownFigure, 50), percentile(ownFigure, 90),
            ownFigure.empty() ? 0 : ownFigure.back());
+    if (flood) {
+        std::vector<double> under = idlegpu.floodedMs;
+        std::sort(under.begin(), under.end());
+        printf("flood: %d calls/s from user %s (half GetState, half Pause, not interactive) on a %s private bus, "
+               "every second trial\n",
+               floodRate, qPrintable(flood->user()), flood->systemLike() ? "system-like" : "session-like");
+        printf("%-10s %14s %14s\n", "statistic", "flood off ms", "flood on ms");
+        printf("%-10s %14zu %14zu\n", "trials", ours.size(), under.size());
+        const std::pair<const char *, std::pair<double, double>> rows[] = {
+            {"min", {ours.empty() ? 0 : ours.front(), under.empty() ? 0 : under.front()}},
+            {"p50", {percentile(ours, 50), percentile(under, 50)}},
+            {"p90", {percentile(ours, 90), percentile(under, 90)}},
+            {"p99", {percentile(ours, 99), percentile(under, 99)}},
+            {"max", {ours.empty() ? 0 : ours.back(), under.empty() ? 0 : under.back()}},
+            {"mean", {mean(ours), mean(under)}}};
+        for (const auto &row : rows)
+            printf("%-10s %14.2f %14.2f\n", row.first, row.second.first, row.second.second);
+        // idlegpu's own figure, a line of its log per preemption: split by half where every trial made one.
+        if (idlegpu.openToStopMs.size() == idlegpu.trialFlooded.size()) {
+            std::vector<double> own[2];
+            for (size_t i = 0; i < idlegpu.openToStopMs.size(); ++i)
+                own[idlegpu.trialFlooded[i] ? 1 : 0].push_back(idlegpu.openToStopMs[i]);
+            for (std::vector<double> &half : own)
+                std::sort(half.begin(), half.end());
+            printf("idlegpu's own figure, flood off: p50 %.2f ms, p99 %.2f ms; flood on: p50 %.2f ms, p99 %.2f ms\n",
+                   percentile(own[0], 50), percentile(own[0], 99), percentile(own[1], 50), percentile(own[1], 99));
+        }
+        const double onSeconds = double(flooded.onMs) / 1000.0;
+        printf("calls answered per second while flooded: %.0f (%lld answered, %lld of them errors, %lld of those "
+               "RateLimited or Busy; %lld sent, %lld left out with 100 unanswered, in %.1f s of flood)\n",
+               onSeconds > 0 ? double(flooded.answered) / onSeconds : 0.0, flooded.answered, flooded.errors,
+               flooded.limited, flooded.sent, flooded.skipped, onSeconds);
+        return idlegpu.failures == 0 ? 0 : 1;
+    }
     if (!gpumon) {
         printf("%-10s %12s\n", "statistic", "idlegpu ms");
         const std::pair<const char *, double> rows[] = {

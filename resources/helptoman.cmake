@@ -4,7 +4,8 @@
 #   cmake -DIDLEGPU=<binary> -DVERSION=<x.y.z> -DSUMMARY=<one line> -DTAIL=<roff file> -DOUTPUT=<idlegpu.1>
 #         -P helptoman.cmake
 # The help text is QCommandLineParser's: "Usage: ...", the description, then "Options:" with each option's
-# names at column 2 and its description at one column shared by all options (wrapped lines start there too).
+# names at column 2 and its description at one column shared by all options (wrapped lines start there too), then
+# "Arguments:" with the positional arguments in the same columns.
 # TAIL holds the hand-written sections that --help has no room for (files, signals, exit status).
 
 foreach(var IDLEGPU VERSION SUMMARY TAIL OUTPUT)
@@ -50,9 +51,19 @@ string(REPLACE "\n" ";" lines "${help}")
 set(section usage)
 set(description_lines)
 set(option_lines)
+set(argument_lines)
+set(synopsis "[options]")
 foreach(line IN LISTS lines)
     if(section STREQUAL usage)
+        # "Usage: /path/to/idlegpu [options] [WORKLOAD]": what follows the program.
+        if(line MATCHES "^Usage: [^ ]+ (.+)$")
+            set(synopsis "${CMAKE_MATCH_1}")
+        endif()
         set(section description)
+    elseif(line STREQUAL "Arguments:")
+        set(section arguments)
+    elseif(section STREQUAL arguments AND NOT line STREQUAL "")
+        list(APPEND argument_lines "${line}")
     elseif(line STREQUAL "Options:")
         set(section options)
     elseif(section STREQUAL description)
@@ -70,7 +81,7 @@ set(column 0)
 foreach(candidate RANGE 3 60)
     set(fits TRUE)
     math(EXPR before "${candidate} - 1")
-    foreach(line IN LISTS option_lines)
+    foreach(line IN LISTS option_lines argument_lines)
         string(LENGTH "${line}" length)
         if(length LESS_EQUAL candidate)
             set(fits FALSE)
@@ -119,6 +130,29 @@ foreach(line IN LISTS option_lines)
     string(APPEND options_roff ".TP\n${tag}\n${text}\n")
 endforeach()
 
+# Each argument as an option, its name in italics.
+foreach(line IN LISTS argument_lines)
+    string(SUBSTRING "${line}" 0 ${column} name)
+    string(SUBSTRING "${line}" ${column} -1 text)
+    string(STRIP "${name}" name)
+    roff_escape("${text}" text)
+    if(name STREQUAL "")
+        string(APPEND options_roff "${text}\n")
+    else()
+        roff_escape("${name}" name)
+        string(APPEND options_roff ".TP\n\\fI${name}\\fR\n${text}\n")
+    endif()
+endforeach()
+
+# "[options] [WORKLOAD]": each word in brackets, in italics.
+set(synopsis_roff "")
+string(REPLACE " " ";" synopsis_words "${synopsis}")
+foreach(word IN LISTS synopsis_words)
+    roff_escape("${word}" word)
+    string(REGEX REPLACE "^\\[(.*)\\]$" "\\1" inner "${word}")
+    string(APPEND synopsis_roff "[\\fI${inner}\\fR]\n")
+endforeach()
+
 set(description_roff "")
 foreach(line IN LISTS description_lines)
     roff_escape("${line}" line)
@@ -136,7 +170,6 @@ file(WRITE "${OUTPUT}"
 idlegpu \\- ${summary}
 .SH SYNOPSIS
 .B idlegpu
-[\\fIoptions\\fR]
-.SH DESCRIPTION
+${synopsis_roff}.SH DESCRIPTION
 ${description_roff}.SH OPTIONS
 ${options_roff}${tail}")

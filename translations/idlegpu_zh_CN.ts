@@ -1704,8 +1704,8 @@ The previous configuration stays in force.</source>
         <translation>不带托盘图标运行监视器，日志输出到 stderr（用于 systemd 或 supervisord）。</translation>
     </message>
     <message>
-        <source>Print each GPU, who holds it and what would run, then exit.</source>
-        <translation>打印每个 GPU、其占用者以及将要运行的任务，然后退出。</translation>
+        <source>Print each GPU, who holds it and what runs, as the running idlegpu service sees it (the system bus&apos;s, else the session bus&apos;s), or as a look of its own finds it where none answers; then exit.</source>
+        <translation>打印每个 GPU、其占用者以及正在运行的任务：取自正在运行的 idlegpu 服务（先系统总线，后会话总线），没有服务应答时则自行查看；然后退出。</translation>
     </message>
     <message>
         <source>With --status: print JSON.</source>
@@ -1844,6 +1844,186 @@ The previous configuration stays in force.</source>
     <message>
         <source>lent to the lab: %1</source>
         <translation>已借给实验室：%1</translation>
+    </message>
+    <message>
+        <source>Ask the running idlegpu service to pause every workload, or the workload WORKLOAD (its id, process-miner, or its name, miner); until resumed, or for --for&apos;s DURATION. polkit decides who may.</source>
+        <translation>请正在运行的 idlegpu 服务暂停所有工作负载，或暂停工作负载 WORKLOAD（其 ID，如 process-miner，或其名称，如 miner）；直到恢复，或持续 --for 的 DURATION。由 polkit 决定谁可以这样做。</translation>
+    </message>
+    <message>
+        <source>With --pause: for how long: 90s, 30m, 1h, 2h30m, 1d (at most 30 days).</source>
+        <translation>与 --pause 一起使用：暂停多久：90s、30m、1h、2h30m、1d（最多 30 天）。</translation>
+    </message>
+    <message>
+        <source>DURATION</source>
+        <translation>DURATION</translation>
+    </message>
+    <message>
+        <source>Ask the running idlegpu service to resume every workload (ending every pause), or the workload WORKLOAD.</source>
+        <translation>请正在运行的 idlegpu 服务恢复所有工作负载（结束所有暂停），或恢复工作负载 WORKLOAD。</translation>
+    </message>
+    <message>
+        <source>With --pause or --resume: the workload to pause or resume (all without).</source>
+        <translation>与 --pause 或 --resume 一起使用：要暂停或恢复的工作负载（省略则为全部）。</translation>
+    </message>
+    <message>
+        <source>Name one workload, or none for all: %1.</source>
+        <translation>请只指定一个工作负载，或不指定以表示全部：%1。</translation>
+    </message>
+    <message>
+        <source>Unexpected argument: %1 (only --pause and --resume take a workload).</source>
+        <translation>意外的参数：%1（只有 --pause 和 --resume 接受工作负载）。</translation>
+    </message>
+    <message>
+        <source>A workload&apos;s id or name has at most %1 bytes.</source>
+        <translation>工作负载的 ID 或名称最多 %1 字节。</translation>
+    </message>
+    <message>
+        <source>--pause and --resume act on the running idlegpu service, which has its own configuration: leave out --config.</source>
+        <translation>--pause 和 --resume 作用于正在运行的 idlegpu 服务，它有自己的配置：请去掉 --config。</translation>
+    </message>
+    <message>
+        <source>--for goes with --pause.</source>
+        <translation>--for 须与 --pause 一起使用。</translation>
+    </message>
+    <message>
+        <source>--for %1: a pause lasts at most 30 days (30d).</source>
+        <translation>--for %1：暂停最多持续 30 天（30d）。</translation>
+    </message>
+    <message>
+        <source>the system bus</source>
+        <translation>系统总线</translation>
+    </message>
+    <message>
+        <source>your session bus</source>
+        <translation>您的会话总线</translation>
+    </message>
+    <message>
+        <source>Passed over the idlegpu service on %1: it runs as uid %2, not as %3.</source>
+        <translation>已跳过%1上的 idlegpu 服务：它以 uid %2 运行，而不是 %3。</translation>
+    </message>
+    <message>
+        <source>an answer of the signature &quot;%1&quot;, not &quot;ts&quot;</source>
+        <translation>签名为“%1”而不是“ts”的应答</translation>
+    </message>
+    <message>
+        <source>JSON that does not read: %1</source>
+        <translation>无法读取的 JSON：%1</translation>
+    </message>
+    <message>
+        <source>the idlegpu service on %1</source>
+        <translation>%1上的 idlegpu 服务</translation>
+    </message>
+    <message>
+        <source>Not authorized: %1</source>
+        <translation>未获授权：%1</translation>
+    </message>
+    <message>
+        <source>Not authorized without a password, and idlegpu cannot ask for one here (%1). Run it on a terminal, or ask the administrator for a polkit rule that allows it (README, &quot;System-wide&quot;).</source>
+        <translation>没有密码则未获授权，而 idlegpu 无法在此询问密码（%1）。请在终端中运行，或请管理员添加允许此操作的 polkit 规则（README，“System-wide”）。</translation>
+    </message>
+    <message>
+        <source>Cancelled: the authentication was dismissed.</source>
+        <translation>已取消：身份验证被关闭。</translation>
+    </message>
+    <message>
+        <source>No such workload: %1</source>
+        <translation>没有这个工作负载：%1</translation>
+    </message>
+    <message>
+        <source>Refused for now: your user sent the service too many calls (%1). Try again in a moment.</source>
+        <translation>暂时被拒绝：您的用户向服务发送了过多调用（%1）。请稍后再试。</translation>
+    </message>
+    <message>
+        <source>The service is busy with other authorizations (%1). Try again in a moment.</source>
+        <translation>服务正忙于其他授权（%1）。请稍后再试。</translation>
+    </message>
+    <message>
+        <source>polkit does not answer, so the service cannot tell whether you may (%1). Is polkitd installed and running?</source>
+        <translation>polkit 没有应答，服务无法判断您是否可以这样做（%1）。polkitd 是否已安装并在运行？</translation>
+    </message>
+    <message>
+        <source>The service refused the request: %1</source>
+        <translation>服务拒绝了请求：%1</translation>
+    </message>
+    <message>
+        <source>%1 did not answer in time.</source>
+        <translation>%1没有及时应答。</translation>
+    </message>
+    <message>
+        <source>The bus did not let the call through: %1</source>
+        <translation>总线没有放行此调用：%1</translation>
+    </message>
+    <message>
+        <source>The call failed: %1 (%2)</source>
+        <translation>调用失败：%1（%2）</translation>
+    </message>
+    <message>
+        <source>No idlegpu service answers, on the system bus or on your session bus. Start one: the system service with `%1systemctl enable --now idlegpu`, or your own with `idlegpu --headless`.</source>
+        <translation>系统总线和您的会话总线上都没有 idlegpu 服务应答。请启动一个：系统服务用 `%1systemctl enable --now idlegpu`，您自己的用 `idlegpu --headless`。</translation>
+    </message>
+    <message>
+        <source>every workload</source>
+        <translation>所有工作负载</translation>
+    </message>
+    <message>
+        <source>%1 did not say which workloads it has: %2</source>
+        <translation>%1没有说明它有哪些工作负载：%2</translation>
+    </message>
+    <message>
+        <source>%1 did not give its state: %2</source>
+        <translation>%1没有给出其状态：%2</translation>
+    </message>
+    <message>
+        <source>From a look at this computer with the configuration given (a running idlegpu service has its own).</source>
+        <translation>来自对本机的查看，使用所给的配置（正在运行的 idlegpu 服务有自己的配置）。</translation>
+    </message>
+    <message>
+        <source>From a look at this computer: no idlegpu service answers.</source>
+        <translation>来自对本机的查看：没有 idlegpu 服务应答。</translation>
+    </message>
+    <message>
+        <source>From %1.</source>
+        <translation>来自%1。</translation>
+    </message>
+    <message>
+        <source>Paused: every workload, until resumed</source>
+        <translation>已暂停：所有工作负载，直到恢复</translation>
+    </message>
+    <message>
+        <source>Paused: every workload, until %1</source>
+        <translation>已暂停：所有工作负载，直到 %1</translation>
+    </message>
+    <message>
+        <source>paused until resumed</source>
+        <translation>已暂停，直到恢复</translation>
+    </message>
+    <message>
+        <source>paused until %1</source>
+        <translation>已暂停，直到 %1</translation>
+    </message>
+    <message>
+        <source>&quot;%1&quot; is the name of %2 workloads (%3): give the id.</source>
+        <translation>“%1”是 %2 个工作负载的名称（%3）：请给出 ID。</translation>
+    </message>
+    <message>
+        <source>No workload &quot;%1&quot;: the idlegpu service has no workloads.</source>
+        <translation>没有工作负载“%1”：idlegpu 服务没有任何工作负载。</translation>
+    </message>
+    <message>
+        <source>No workload &quot;%1&quot;: the idlegpu service has %2.</source>
+        <translation>没有工作负载“%1”：idlegpu 服务有 %2。</translation>
+    </message>
+    <message>
+        <source>Paused %1 of %2 for %3.</source>
+        <translation>已暂停%2的%1，持续 %3。</translation>
+    </message>
+    <message>
+        <source>Paused %1 of %2 until resumed.</source>
+        <translation>已暂停%2的%1，直到恢复。</translation>
+    </message>
+    <message>
+        <source>Resumed %1 of %2.</source>
+        <translation>已恢复%2的%1。</translation>
     </message>
 </context>
 </TS>

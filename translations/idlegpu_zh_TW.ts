@@ -1704,8 +1704,8 @@ The previous configuration stays in force.</source>
         <translation>不帶系統匣圖示執行監視器，記錄輸出到 stderr（用於 systemd 或 supervisord）。</translation>
     </message>
     <message>
-        <source>Print each GPU, who holds it and what would run, then exit.</source>
-        <translation>列出每個 GPU、其佔用者以及將要執行的任務，然後結束。</translation>
+        <source>Print each GPU, who holds it and what runs, as the running idlegpu service sees it (the system bus&apos;s, else the session bus&apos;s), or as a look of its own finds it where none answers; then exit.</source>
+        <translation>列出每個 GPU、其佔用者以及正在執行的任務：取自正在執行的 idlegpu 服務（先系統匯流排，後會話匯流排），沒有服務應答時則自行查看；然後結束。</translation>
     </message>
     <message>
         <source>With --status: print JSON.</source>
@@ -1844,6 +1844,186 @@ The previous configuration stays in force.</source>
     <message>
         <source>lent to the lab: %1</source>
         <translation>已借給實驗室：%1</translation>
+    </message>
+    <message>
+        <source>Ask the running idlegpu service to pause every workload, or the workload WORKLOAD (its id, process-miner, or its name, miner); until resumed, or for --for&apos;s DURATION. polkit decides who may.</source>
+        <translation>請正在執行的 idlegpu 服務暫停所有工作負載，或暫停工作負載 WORKLOAD（其 ID，如 process-miner，或其名稱，如 miner）；直到恢復，或持續 --for 的 DURATION。由 polkit 決定誰可以這樣做。</translation>
+    </message>
+    <message>
+        <source>With --pause: for how long: 90s, 30m, 1h, 2h30m, 1d (at most 30 days).</source>
+        <translation>與 --pause 一起使用：暫停多久：90s、30m、1h、2h30m、1d（最多 30 天）。</translation>
+    </message>
+    <message>
+        <source>DURATION</source>
+        <translation>DURATION</translation>
+    </message>
+    <message>
+        <source>Ask the running idlegpu service to resume every workload (ending every pause), or the workload WORKLOAD.</source>
+        <translation>請正在執行的 idlegpu 服務恢復所有工作負載（結束所有暫停），或恢復工作負載 WORKLOAD。</translation>
+    </message>
+    <message>
+        <source>With --pause or --resume: the workload to pause or resume (all without).</source>
+        <translation>與 --pause 或 --resume 一起使用：要暫停或恢復的工作負載（省略則為全部）。</translation>
+    </message>
+    <message>
+        <source>Name one workload, or none for all: %1.</source>
+        <translation>請只指定一個工作負載，或不指定以表示全部：%1。</translation>
+    </message>
+    <message>
+        <source>Unexpected argument: %1 (only --pause and --resume take a workload).</source>
+        <translation>意外的參數：%1（只有 --pause 和 --resume 接受工作負載）。</translation>
+    </message>
+    <message>
+        <source>A workload&apos;s id or name has at most %1 bytes.</source>
+        <translation>工作負載的 ID 或名稱最多 %1 位元組。</translation>
+    </message>
+    <message>
+        <source>--pause and --resume act on the running idlegpu service, which has its own configuration: leave out --config.</source>
+        <translation>--pause 和 --resume 作用於正在執行的 idlegpu 服務，它有自己的設定：請去掉 --config。</translation>
+    </message>
+    <message>
+        <source>--for goes with --pause.</source>
+        <translation>--for 須與 --pause 一起使用。</translation>
+    </message>
+    <message>
+        <source>--for %1: a pause lasts at most 30 days (30d).</source>
+        <translation>--for %1：暫停最多持續 30 天（30d）。</translation>
+    </message>
+    <message>
+        <source>the system bus</source>
+        <translation>系統匯流排</translation>
+    </message>
+    <message>
+        <source>your session bus</source>
+        <translation>您的會話匯流排</translation>
+    </message>
+    <message>
+        <source>Passed over the idlegpu service on %1: it runs as uid %2, not as %3.</source>
+        <translation>已跳過%1上的 idlegpu 服務：它以 uid %2 執行，而不是 %3。</translation>
+    </message>
+    <message>
+        <source>an answer of the signature &quot;%1&quot;, not &quot;ts&quot;</source>
+        <translation>簽名為「%1」而不是「ts」的應答</translation>
+    </message>
+    <message>
+        <source>JSON that does not read: %1</source>
+        <translation>無法讀取的 JSON：%1</translation>
+    </message>
+    <message>
+        <source>the idlegpu service on %1</source>
+        <translation>%1上的 idlegpu 服務</translation>
+    </message>
+    <message>
+        <source>Not authorized: %1</source>
+        <translation>未獲授權：%1</translation>
+    </message>
+    <message>
+        <source>Not authorized without a password, and idlegpu cannot ask for one here (%1). Run it on a terminal, or ask the administrator for a polkit rule that allows it (README, &quot;System-wide&quot;).</source>
+        <translation>沒有密碼則未獲授權，而 idlegpu 無法在此詢問密碼（%1）。請在終端中執行，或請管理員添加允許此操作的 polkit 規則（README，「System-wide」）。</translation>
+    </message>
+    <message>
+        <source>Cancelled: the authentication was dismissed.</source>
+        <translation>已取消：身份驗證被關閉。</translation>
+    </message>
+    <message>
+        <source>No such workload: %1</source>
+        <translation>沒有這個工作負載：%1</translation>
+    </message>
+    <message>
+        <source>Refused for now: your user sent the service too many calls (%1). Try again in a moment.</source>
+        <translation>暫時被拒絕：您的使用者向服務發送了過多呼叫（%1）。請稍後再試。</translation>
+    </message>
+    <message>
+        <source>The service is busy with other authorizations (%1). Try again in a moment.</source>
+        <translation>服務正忙於其他授權（%1）。請稍後再試。</translation>
+    </message>
+    <message>
+        <source>polkit does not answer, so the service cannot tell whether you may (%1). Is polkitd installed and running?</source>
+        <translation>polkit 沒有應答，服務無法判斷您是否可以這樣做（%1）。polkitd 是否已安裝並在執行？</translation>
+    </message>
+    <message>
+        <source>The service refused the request: %1</source>
+        <translation>服務拒絕了請求：%1</translation>
+    </message>
+    <message>
+        <source>%1 did not answer in time.</source>
+        <translation>%1沒有及時應答。</translation>
+    </message>
+    <message>
+        <source>The bus did not let the call through: %1</source>
+        <translation>匯流排沒有放行此呼叫：%1</translation>
+    </message>
+    <message>
+        <source>The call failed: %1 (%2)</source>
+        <translation>呼叫失敗：%1（%2）</translation>
+    </message>
+    <message>
+        <source>No idlegpu service answers, on the system bus or on your session bus. Start one: the system service with `%1systemctl enable --now idlegpu`, or your own with `idlegpu --headless`.</source>
+        <translation>系統匯流排和您的會話匯流排上都沒有 idlegpu 服務應答。請啟動一個：系統服務用 `%1systemctl enable --now idlegpu`，您自己的用 `idlegpu --headless`。</translation>
+    </message>
+    <message>
+        <source>every workload</source>
+        <translation>所有工作負載</translation>
+    </message>
+    <message>
+        <source>%1 did not say which workloads it has: %2</source>
+        <translation>%1沒有說明它有哪些工作負載：%2</translation>
+    </message>
+    <message>
+        <source>%1 did not give its state: %2</source>
+        <translation>%1沒有給出其狀態：%2</translation>
+    </message>
+    <message>
+        <source>From a look at this computer with the configuration given (a running idlegpu service has its own).</source>
+        <translation>來自對本機的查看，使用所給的設定（正在執行的 idlegpu 服務有自己的設定）。</translation>
+    </message>
+    <message>
+        <source>From a look at this computer: no idlegpu service answers.</source>
+        <translation>來自對本機的查看：沒有 idlegpu 服務應答。</translation>
+    </message>
+    <message>
+        <source>From %1.</source>
+        <translation>來自%1。</translation>
+    </message>
+    <message>
+        <source>Paused: every workload, until resumed</source>
+        <translation>已暫停：所有工作負載，直到恢復</translation>
+    </message>
+    <message>
+        <source>Paused: every workload, until %1</source>
+        <translation>已暫停：所有工作負載，直到 %1</translation>
+    </message>
+    <message>
+        <source>paused until resumed</source>
+        <translation>已暫停，直到恢復</translation>
+    </message>
+    <message>
+        <source>paused until %1</source>
+        <translation>已暫停，直到 %1</translation>
+    </message>
+    <message>
+        <source>&quot;%1&quot; is the name of %2 workloads (%3): give the id.</source>
+        <translation>「%1」是 %2 個工作負載的名稱（%3）：請給出 ID。</translation>
+    </message>
+    <message>
+        <source>No workload &quot;%1&quot;: the idlegpu service has no workloads.</source>
+        <translation>沒有工作負載「%1」：idlegpu 服務沒有任何工作負載。</translation>
+    </message>
+    <message>
+        <source>No workload &quot;%1&quot;: the idlegpu service has %2.</source>
+        <translation>沒有工作負載「%1」：idlegpu 服務有 %2。</translation>
+    </message>
+    <message>
+        <source>Paused %1 of %2 for %3.</source>
+        <translation>已暫停%2的%1，持續 %3。</translation>
+    </message>
+    <message>
+        <source>Paused %1 of %2 until resumed.</source>
+        <translation>已暫停%2的%1，直到恢復。</translation>
+    </message>
+    <message>
+        <source>Resumed %1 of %2.</source>
+        <translation>已恢復%2的%1。</translation>
     </message>
 </context>
 </TS>
