@@ -1,0 +1,258 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// SPDX-FileCopyrightText: 2026 The idlegpu authors
+// RemoteMonitor against a stand-in service (tests/fakeidlegpuservice.h) on a private bus: the state and its changes,
+// the acts with interactive authorization and their refusals, the service killed and restarted (followed, and said
+// while away, by the tray too), and a preemption told once, in the holder's own words where they are sent.
+#include "bus/busnames.h"
+#include "bus/remotemonitor.h"
+#include "fakeidlegpuservice.h"
+#include "privatebus.h"
+#include "statusreport.h"
+
+using StatusReport::toJson; // StateJson::toJson once it moves to monitor/bus
+#include "tray/trayapplication.h"
+#include "tray/traycontroller.h"
+
+#include <QDBusConnection>
+#include <QMenu>
+#include <QSignalSpy>
+#include <QtTest>
+
+namespace {
+
+// Two GPUs, GPU 1 busy with alice's python3; the miner runs on GPU 0.
+MonitorState fixtureState()
+{
+    MonitorState state;
+    state.config.filePath = QStringLiteral("/etc/idlegpu/idlegpu.conf");
+    state.config.deviceRoot = QStringLiteral("/dev");
+    WorkloadConfig miner;
+    miner.id = QStringLiteral("process-miner");
+    miner.name = QStringLiteral("miner");
+    miner.cmd = QStringLiteral("miner --pool a:1");
+    state.config.workloads.append(miner);
+    for (int i = 0; i < 2; ++i) {
+        state.snapshot.devices.gpus.append({i, QStringLiteral("/dev/nvidia%1").arg(i)});
+        GpuStatus gpu;
+        gpu.index = i;
+        state.decision.gpus.append(gpu);
+    }
+    state.decision.gpus[0].state = GpuState::RunningWorkload;
+    state.decision.gpus[0].workloadId = miner.id;
+    Holder python;
+    python.pid = 4242;
+    python.uid = 1000;
+    python.user = QStringLiteral("alice");
+    python.comm = QStringLiteral("python3");
+    python.gpus = {1};
+    state.decision.gpus[1].state = GpuState::Busy;
+    state.decision.gpus[1].foreignHolders = {python};
+    return state;
+}
+
+} // namespace
+
+class TestRemoteMonitor : public QObject
+{
+    Q_OBJECT
+private Q_SLOTS:
+    void initTestCase()
+    {
+        QString why;
+        if (!m_bus.start(&why))
+            QSKIP(qPrintable(why));
+        qputenv("XDG_STATE_HOME", m_home.path().toUtf8());
+    }
+
+    void init()
+    {
+        QString why;
+        m_service = std::make_unique<FakeIdlegpuService>();
+        QVERIFY2(m_service->start(m_bus.address(), &why), qPrintable(why));
+        m_service->setState(toJson(fixtureState()));
+        m_client = QDBusConnection::connectToBus(m_bus.address(), QStringLiteral("client-%1").arg(++m_clients));
+        QVERIFY(m_client.isConnected());
+    }
+
+    void cleanup()
+    {
+        m_service.reset();
+        QDBusConnection::disconnectFromBus(m_client.name());
+    }
+
+    void showsTheServicesState()
+    {
+        RemoteMonitor remote(m_client);
+        QVERIFY(!remote.isAvailable());
+        QSignalSpy states(&remote, &MonitorLink::stateChanged);
+        remote.start();
+        QVERIFY(states.wait(5000));
+        QVERIFY(remote.isAvailable());
+        QVERIFY(!remote.isLocal());
+        QCOMPARE(remote.configPath(), QStringLiteral("/etc/idlegpu/idlegpu.conf"));
+        const MonitorState &state = remote.state();
+        QCOMPARE(state.decision.gpus.size(), 2);
+        QCOMPARE(state.decision.gpus.at(0).state, GpuState::RunningWorkload);
+        QCOMPARE(state.decision.gpus.at(1).foreignHolders.value(0).describe(),
+                 QStringLiteral("python3 (alice, pid 4242)"));
+        QCOMPARE(state.config.workloads.value(0).name, QStringLiteral("miner"));
+
+        // A change: StateChanged, then GetState.
+        MonitorState changed = fixtureState();
+        changed.decision.gpus[1].state = GpuState::Idle;
+        changed.decision.gpus[1].foreignHolders.clear();
+        m_service->setState(toJson(changed));
+        QTRY_COMPARE_WITH_TIMEOUT(remote.state().decision.gpus.at(1).state, GpuState::Idle, 5000);
+    }
+
+    void actsAskWithInteractiveAuthorization()
+    {
+        RemoteMonitor remote(m_client);
+        QSignalSpy states(&remote, &MonitorLink::stateChanged);
+        remote.start();
+        QVERIFY(states.wait(5000));
+        m_service->calls.clear();
+        remote.setPausedAll(true);
+        remote.pauseAllFor(3'600'000);
+        remote.setWorkloadPaused(QStringLiteral("process-miner"), true);
+        remote.setWorkloadPaused(QStringLiteral("process-miner"), false);
+        remote.setPausedAll(false);
+        const auto acts = [this] {
+            QStringList result;
+            for (const FakeIdlegpuService::Call &call : std::as_const(m_service->calls))
+                if (call.member != QLatin1String("GetState")) {
+                    QStringList words{call.member};
+                    for (const QVariant &argument : call.arguments)
+                        words.append(argument.toString());
+                    words.append(call.interactive ? QStringLiteral("interactive") : QStringLiteral("quiet"));
+                    result.append(words.join(QLatin1Char(' ')));
+                }
+            return result;
+        };
+        QTRY_COMPARE_WITH_TIMEOUT(acts().size(), 5, 5000);
+        QCOMPARE(acts(), QStringList({QStringLiteral("Pause  0 interactive"), QStringLiteral("Pause  3600 interactive"),
+                                      QStringLiteral("Pause process-miner 0 interactive"),
+                                      QStringLiteral("Resume process-miner interactive"),
+                                      QStringLiteral("Resume  interactive")}));
+        // Granted: the service's new state comes back by itself.
+        QTRY_VERIFY_WITH_TIMEOUT(!remote.state().pause.all, 5000);
+    }
+
+    void refusalIsReported()
+    {
+        RemoteMonitor remote(m_client);
+        QSignalSpy states(&remote, &MonitorLink::stateChanged);
+        remote.start();
+        QVERIFY(states.wait(5000));
+        QSignalSpy refused(&remote, &MonitorLink::requestRefused);
+        m_service->refuseActs(BusNames::Error::notAuthorized, QStringLiteral("not authorized"));
+        remote.setPausedAll(true);
+        QVERIFY(refused.wait(5000));
+        QCOMPARE(refused.at(0).at(0).value<MonitorLink::Request>(), MonitorLink::Request::PauseAll);
+        QCOMPARE(refused.at(0).at(1).toString(), QStringLiteral("not authorized"));
+
+        m_service->refuseActs(BusNames::Error::cancelled, QStringLiteral("dismissed"));
+        remote.setWorkloadPaused(QStringLiteral("process-miner"), true);
+        QVERIFY(refused.wait(5000));
+        QCOMPARE(refused.at(1).at(0).value<MonitorLink::Request>(), MonitorLink::Request::PauseWorkload);
+        QCOMPARE(refused.at(1).at(1).toString(), QStringLiteral("the authentication was cancelled"));
+    }
+
+    // The service killed and started again: the tray says "not running" meanwhile, and shows it again at once.
+    void followsTheServiceAcrossARestart()
+    {
+        RemoteMonitor remote(m_client);
+        TrayApplication tray(&remote, QString());
+        QSignalSpy states(&remote, &MonitorLink::stateChanged);
+        remote.start();
+        QVERIFY(states.wait(5000));
+        QVERIFY(tray.controller()->isAvailable());
+
+        QSignalSpy availability(&remote, &MonitorLink::availabilityChanged);
+        m_service->stop();
+        QVERIFY(availability.wait(5000));
+        QCOMPARE(availability.last().at(0).toBool(), false);
+        QCOMPARE(tray.controller()->toolTip(), QStringLiteral("idlegpu — The idlegpu service is not running"));
+        QCOMPARE(tray.controller()->menu()->actions().value(0)->text(),
+                 QStringLiteral("The idlegpu service is not running"));
+
+        QSignalSpy attached(&remote, &RemoteMonitor::attached);
+        QElapsedTimer restart;
+        restart.start();
+        QString why;
+        QVERIFY2(m_service->start(m_bus.address(), &why), qPrintable(why));
+        QVERIFY(attached.wait(5000));
+        const qint64 fromStart = restart.elapsed();
+        qInfo("service restarted: state shown %lld ms after the name's new owner, %lld ms after the restart",
+              remote.lastAttachMs(), fromStart);
+        QVERIFY(remote.isAvailable());
+        QVERIFY(tray.controller()->isAvailable());
+        QVERIFY2(tray.controller()->toolTip().startsWith(QStringLiteral("idlegpu — ")), qPrintable(tray.controller()->toolTip()));
+        QVERIFY(!tray.controller()->toolTip().contains(QStringLiteral("not running")));
+        QVERIFY2(fromStart < 5000, "the tray must follow a restarted service (the issue wants < 1 s)");
+    }
+
+    void notRunningAtStart()
+    {
+        m_service->stop();
+        RemoteMonitor remote(m_client);
+        QSignalSpy refused(&remote, &MonitorLink::requestRefused);
+        remote.start();
+        QTest::qWait(200);
+        QVERIFY(!remote.isAvailable());
+        QCOMPARE(remote.unavailableReason(), QStringLiteral("The idlegpu service is not running"));
+        remote.setPausedAll(true); // refused at once, not sent
+        QCOMPARE(refused.count(), 1);
+        QCOMPARE(refused.at(0).at(1).toString(), QStringLiteral("The idlegpu service is not running"));
+
+        // It appears: shown.
+        QSignalSpy attached(&remote, &RemoteMonitor::attached);
+        QString why;
+        QVERIFY2(m_service->start(m_bus.address(), &why), qPrintable(why));
+        QVERIFY(attached.wait(5000));
+        QVERIFY(remote.isAvailable());
+    }
+
+    // The broadcast copy without the holder, then the copy for the holder's user: one notice, with the uid.
+    void preemptionToldOnceInTheBestWords()
+    {
+        RemoteMonitor remote(m_client);
+        QSignalSpy states(&remote, &MonitorLink::stateChanged);
+        remote.start();
+        QVERIFY(states.wait(5000));
+        QSignalSpy preempted(&remote, &MonitorLink::preempted);
+
+        m_service->preempt(0, QStringLiteral("process-miner"), {{QStringLiteral("event"), qulonglong(7)}}, 4.2);
+        m_service->preempt(0, QStringLiteral("process-miner"),
+                           {{QStringLiteral("event"), qulonglong(7)}, {QStringLiteral("pid"), 4242u},
+                            {QStringLiteral("uid"), 1000u}, {QStringLiteral("user"), QStringLiteral("alice")},
+                            {QStringLiteral("comm"), QStringLiteral("python3")}},
+                           4.2, m_client.baseService());
+        QVERIFY(preempted.wait(5000));
+        QTest::qWait(300); // past the wait for a better copy
+        QCOMPARE(preempted.count(), 1);
+        const auto event = preempted.at(0).at(0).value<PreemptionEvent>();
+        QCOMPARE(event.gpu, 0);
+        QCOMPARE(event.workloadName, QStringLiteral("miner"));
+        QCOMPARE(event.culprit.uid, 1000u);
+        QCOMPARE(event.culprit.comm, QStringLiteral("python3"));
+        QVERIFY(event.openToStopMs && qFuzzyCompare(*event.openToStopMs, 4.2));
+
+        // Only the broadcast, with nothing of the holder (hidepid): told after the short wait, as a hidden holder.
+        m_service->preempt(1, QStringLiteral("process-miner"), {{QStringLiteral("event"), qulonglong(8)}}, -1);
+        QVERIFY(preempted.wait(5000));
+        const auto hidden = preempted.at(1).at(0).value<PreemptionEvent>();
+        QVERIFY(hidden.culprit.hidden);
+        QVERIFY(!hidden.openToStopMs);
+    }
+
+private:
+    PrivateBus m_bus;
+    QTemporaryDir m_home;
+    std::unique_ptr<FakeIdlegpuService> m_service;
+    QDBusConnection m_client{QString()};
+    int m_clients = 0;
+};
+
+QTEST_MAIN(TestRemoteMonitor)
+#include "tst_it_remotemonitor.moc"
