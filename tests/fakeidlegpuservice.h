@@ -28,7 +28,8 @@ public:
 
     bool start(const QString &address, QString *why)
     {
-        m_connectionName = QStringLiteral("fake-idlegpu-%1").arg(++m_starts);
+        static int starts = 0; // a connection name of its own for each start of each fake
+        m_connectionName = QStringLiteral("fake-idlegpu-%1").arg(++starts);
         m_bus = QDBusConnection::connectToBus(address, m_connectionName);
         if (!m_bus.isConnected()) {
             *why = m_bus.lastError().message();
@@ -140,7 +141,6 @@ public:
 private:
     QDBusConnection m_bus{QString()};
     QString m_connectionName;
-    int m_starts = 0;
     QJsonObject m_json;
     quint64 m_generation = 0;
     QString m_refusal;

@@ -5,9 +5,11 @@
 // while away, by the tray too), and a preemption told once, in the holder's own words where they are sent.
 #include "bus/busnames.h"
 #include "bus/remotemonitor.h"
+#include "bus/servicefinder.h"
 #include "fakeidlegpuservice.h"
 #include "privatebus.h"
 #include "statusreport.h"
+#include "testsupport.h"
 
 using StatusReport::toJson; // StateJson::toJson once it moves to monitor/bus
 #include "tray/trayapplication.h"
@@ -17,6 +19,8 @@ using StatusReport::toJson; // StateJson::toJson once it moves to monitor/bus
 #include <QMenu>
 #include <QSignalSpy>
 #include <QtTest>
+
+#include <unistd.h>
 
 namespace {
 
@@ -244,6 +248,126 @@ private Q_SLOTS:
         const auto hidden = preempted.at(1).at(0).value<PreemptionEvent>();
         QVERIFY(hidden.culprit.hidden);
         QVERIFY(!hidden.openToStopMs);
+    }
+
+    // Discovery: the system bus first, then the session bus; an owner that runs as the wrong user is ignored.
+    void finderAsksSystemThenSession()
+    {
+        PrivateBus systemBus;
+        QString why;
+        QVERIFY2(systemBus.start(&why), qPrintable(why));
+        const QDBusConnection system = QDBusConnection::connectToBus(systemBus.address(), QStringLiteral("finder-system"));
+        const uint me = ::getuid();
+        const auto find = [&](uint systemUid) {
+            ServiceFinder finder(system, m_client, systemUid, me);
+            QSignalSpy finished(&finder, &ServiceFinder::finished);
+            finder.start();
+            if (finished.isEmpty())
+                finished.wait(5000);
+            return finder.where();
+        };
+        QCOMPARE(find(me), ServiceFinder::Where::Session); // the fake on m_bus plays this user's own service
+
+        FakeIdlegpuService systemService;
+        QVERIFY2(systemService.start(systemBus.address(), &why), qPrintable(why));
+        QCOMPARE(find(me), ServiceFinder::Where::System);
+        QTest::ignoreMessage(QtWarningMsg, QRegularExpression(QStringLiteral("system bus: .* runs as uid .*: ignored")));
+        QCOMPARE(find(me + 1), ServiceFinder::Where::Session);
+
+        m_service->stop();
+        systemService.stop();
+        QCOMPARE(find(me), ServiceFinder::Where::None);
+        QDBusConnection::disconnectFromBus(QStringLiteral("finder-system"));
+    }
+
+    // The real tray finds the service on its session bus and shows it: no monitor of its own, no workload started.
+    void trayFindsTheServiceAndStartsNoMonitor()
+    {
+        QTemporaryDir dir;
+        QFile config(dir.filePath(QStringLiteral("idlegpu.conf")));
+        QVERIFY(config.open(QIODevice::WriteOnly));
+        config.write("[defaults]\ndevice_root = " + dir.path().toUtf8() + "\n\n[process-own]\ncmd = sleep 1000\n");
+        config.close();
+        m_service->calls.clear();
+
+        QProcess tray;
+        QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+        env.insert(QStringLiteral("DBUS_SESSION_BUS_ADDRESS"), m_bus.address());
+        env.insert(QStringLiteral("DBUS_SYSTEM_BUS_ADDRESS"), QStringLiteral("unix:path=") + dir.filePath(QStringLiteral("no-bus")));
+        env.insert(QStringLiteral("QT_QPA_PLATFORM"), QStringLiteral("offscreen"));
+        env.insert(QStringLiteral("XDG_STATE_HOME"), dir.filePath(QStringLiteral("state")));
+        env.insert(QStringLiteral("QT_LOGGING_RULES"), QStringLiteral("idlegpu.*.info=true"));
+        tray.setProcessEnvironment(env);
+        tray.setProcessChannelMode(QProcess::MergedChannels);
+        QElapsedTimer started;
+        started.start();
+        tray.start(QStringLiteral(IDLEGPU_BINARY), {QStringLiteral("--config"), config.fileName()});
+        QVERIFY(tray.waitForStarted(5000));
+        QByteArray output;
+        QTRY_VERIFY_WITH_TIMEOUT((output += tray.readAll()).contains("showing the idlegpu service (") || tray.state() == QProcess::NotRunning, 15000);
+        qInfo("the tray showed the service %lld ms after it started", started.elapsed());
+        QVERIFY2(output.contains("showing the idlegpu service on the session bus"), output.constData());
+        QVERIFY2(!output.contains("in the tray with"), output.constData()); // its own monitor's first line
+        bool asked = false;
+        for (const FakeIdlegpuService::Call &call : std::as_const(m_service->calls))
+            asked = asked || call.member == QLatin1String("GetState");
+        QVERIFY(asked);
+        tray.terminate();
+        QVERIFY(tray.waitForFinished(10000));
+    }
+
+    // A system service that starts while the tray runs its own monitor: the monitor stops its workload, and the tray
+    // shows the service (never two monitors on one machine).
+    void trayHandsOverToASystemServiceThatStartsLater()
+    {
+        if (::getuid() != 0)
+            QSKIP("the system service's owner must be root, and the stand-in runs as whoever runs the test");
+        m_service->stop(); // no session service
+        PrivateBus systemBus;
+        QString why;
+        QVERIFY2(systemBus.start(&why), qPrintable(why));
+        TestSupport::FakeDevRoot dev(1);
+        QTemporaryDir dir;
+        const QString pidFile = dir.filePath(QStringLiteral("workload.pid"));
+        QFile config(dir.filePath(QStringLiteral("idlegpu.conf")));
+        QVERIFY(config.open(QIODevice::WriteOnly));
+        config.write("[defaults]\ndevice_root = " + dev.path().toUtf8() + "\nstart_delay_seconds = 0\n\n"
+                     "[process-own]\ncmd = sh -c 'echo $$ > " + pidFile.toUtf8() + "; exec sleep 1000'\n");
+        config.close();
+
+        QProcess tray;
+        QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+        env.insert(QStringLiteral("DBUS_SESSION_BUS_ADDRESS"), m_bus.address());
+        env.insert(QStringLiteral("DBUS_SYSTEM_BUS_ADDRESS"), systemBus.address());
+        env.insert(QStringLiteral("QT_QPA_PLATFORM"), QStringLiteral("offscreen"));
+        env.insert(QStringLiteral("XDG_STATE_HOME"), dir.filePath(QStringLiteral("state")));
+        env.insert(QStringLiteral("QT_LOGGING_RULES"), QStringLiteral("idlegpu.*.info=true"));
+        tray.setProcessEnvironment(env);
+        tray.setProcessChannelMode(QProcess::MergedChannels);
+        tray.start(QStringLiteral(IDLEGPU_BINARY), {QStringLiteral("--config"), config.fileName()});
+        QVERIFY(tray.waitForStarted(5000));
+        QByteArray output;
+        QTRY_VERIFY_WITH_TIMEOUT(QFileInfo(pidFile).size() > 0, 15000);
+        QFile pidText(pidFile);
+        QVERIFY(pidText.open(QIODevice::ReadOnly));
+        const qint64 workloadPid = pidText.readAll().trimmed().toLongLong();
+        QVERIFY(TestSupport::processAlive(workloadPid));
+
+        FakeIdlegpuService systemService;
+        QVERIFY2(systemService.start(systemBus.address(), &why), qPrintable(why));
+        QTRY_VERIFY_WITH_TIMEOUT((output += tray.readAll()).contains("the tray shows the idlegpu system service now")
+                                     || tray.state() == QProcess::NotRunning,
+                                 20000);
+        QVERIFY2(output.contains("stopping this tray's monitor"), output.constData());
+        QVERIFY(!TestSupport::processAlive(workloadPid));
+        QTRY_VERIFY_WITH_TIMEOUT(std::any_of(systemService.calls.cbegin(), systemService.calls.cend(),
+                                             [](const FakeIdlegpuService::Call &call) {
+                                                 return call.member == QLatin1String("GetState");
+                                             }),
+                                 5000);
+        QCOMPARE(tray.state(), QProcess::Running);
+        tray.terminate();
+        QVERIFY(tray.waitForFinished(10000));
     }
 
 private:
