@@ -7,6 +7,7 @@
 // start() again play a service that is killed and restarted: the name gets a new owner.
 #include "bus/busnames.h"
 
+#include <QCryptographicHash>
 #include <QDBusConnection>
 #include <QDBusMessage>
 #include <QDBusVirtualObject>
@@ -92,6 +93,16 @@ public:
         m_bus.send(signal);
     }
 
+    // The configuration file that GetConfig sends and SetConfig replaces; `invalid`, when set, is the InvalidConfig
+    // message with which SetConfig refuses every file.
+    QString configPath = QStringLiteral("/etc/idlegpu/idlegpu.conf");
+    QByteArray config;
+    QString invalid;
+    static QString etagOf(const QByteArray &bytes)
+    {
+        return QString::fromLatin1(QCryptographicHash::hash(bytes, QCryptographicHash::Sha256).toHex());
+    }
+
     QList<Call> calls;
 
     QString introspect(const QString &) const override
@@ -101,6 +112,9 @@ public:
             "<method name=\"GetState\"><arg type=\"t\" direction=\"out\"/><arg type=\"s\" direction=\"out\"/></method>"
             "<method name=\"Pause\"><arg type=\"s\" direction=\"in\"/><arg type=\"t\" direction=\"in\"/></method>"
             "<method name=\"Resume\"><arg type=\"s\" direction=\"in\"/></method>"
+            "<method name=\"GetConfig\"><arg type=\"s\" direction=\"out\"/><arg type=\"ay\" direction=\"out\"/>"
+            "<arg type=\"s\" direction=\"out\"/></method>"
+            "<method name=\"SetConfig\"><arg type=\"ay\" direction=\"in\"/><arg type=\"s\" direction=\"in\"/></method>"
             "<signal name=\"StateChanged\"><arg type=\"t\"/></signal>"
             "<signal name=\"Preempted\"><arg type=\"u\"/><arg type=\"s\"/><arg type=\"a{sv}\"/><arg type=\"d\"/></signal>"
             "</interface>");
@@ -117,6 +131,28 @@ public:
             reply << qulonglong(m_generation)
                   << QString::fromUtf8(QJsonDocument(m_json).toJson(QJsonDocument::Compact));
             connection.send(reply);
+            return true;
+        }
+        if (member == QLatin1String("GetConfig") && message.signature().isEmpty()) {
+            if (!m_refusal.isEmpty()) {
+                connection.send(message.createErrorReply(m_refusal, m_refusalMessage));
+                return true;
+            }
+            QDBusMessage reply = message.createReply();
+            reply << configPath << config << etagOf(config);
+            connection.send(reply);
+            return true;
+        }
+        if (member == QLatin1String("SetConfig") && message.signature() == QLatin1String("ays")) {
+            const QByteArray contents = message.arguments().value(0).toByteArray();
+            if (message.arguments().value(1).toString() != etagOf(config))
+                connection.send(message.createErrorReply(BusNames::Error::conflict, QStringLiteral("changed meanwhile")));
+            else if (!invalid.isEmpty())
+                connection.send(message.createErrorReply(BusNames::Error::invalidConfig, invalid));
+            else {
+                config = contents;
+                connection.send(message.createReply());
+            }
             return true;
         }
         if ((member == QLatin1String("Pause") && message.signature() == QLatin1String("st"))

@@ -21,6 +21,7 @@ public:
         requests.append(QStringLiteral("%1 %2").arg(paused ? QStringLiteral("pause") : QStringLiteral("resume"), id));
     }
     void reloadConfig() override { requests.append(QStringLiteral("reload")); }
+    void loadConfig() override { requests.append(QStringLiteral("loadConfig")); }
     void setPause(const PauseState &) override { requests.append(QStringLiteral("setPause")); }
 
     // The monitor's side.

@@ -10,12 +10,16 @@
 #include "privatebus.h"
 #include "statusreport.h"
 #include "testsupport.h"
+#include "widgettestsupport.h"
 
 using StatusReport::toJson; // StateJson::toJson once it moves to monitor/bus
+#include "settings/settingsdialog.h"
 #include "tray/trayapplication.h"
 #include "tray/traycontroller.h"
 
 #include <QDBusConnection>
+#include <QLabel>
+#include <QLineEdit>
 #include <QMenu>
 #include <QSignalSpy>
 #include <QtTest>
@@ -368,6 +372,71 @@ private Q_SLOTS:
         QCOMPARE(tray.state(), QProcess::Running);
         tray.terminate();
         QVERIFY(tray.waitForFinished(10000));
+    }
+
+    // Settings… on a service's tray: the file loaded through the service, the edit saved through it with the etag of
+    // the load (comments kept), a broken file refused with FILE:LINE, a file changed meanwhile said so.
+    void settingsEditTheServicesFile()
+    {
+        m_service->config = "# the service's file\n[defaults]\n# a minute\nstart_delay_seconds = 60\n";
+        RemoteMonitor remote(m_client);
+        TrayApplication tray(&remote, QString());
+        QSignalSpy states(&remote, &MonitorLink::stateChanged);
+        remote.start();
+        QVERIFY(states.wait(5000));
+        QAction *settings = TestSupport::findAction(tray.controller()->menu(), QStringLiteral("settings"));
+        QVERIFY(settings && settings->isEnabled());
+        settings->trigger();
+        QTRY_VERIFY_WITH_TIMEOUT(tray.settingsDialog(), 5000);
+        SettingsDialog *dialog = tray.settingsDialog();
+        QVERIFY(std::any_of(m_service->calls.cbegin(), m_service->calls.cend(), [](const FakeIdlegpuService::Call &c) {
+            return c.member == QLatin1String("GetConfig") && c.interactive;
+        }));
+        auto *delay = dialog->findChild<QLineEdit *>(QStringLiteral("startDelayEdit"));
+        QVERIFY(delay);
+        QVERIFY2(delay->text() == QStringLiteral("60"), qPrintable(dialog->findChild<QLabel *>(QStringLiteral("fileProblems"))->text()));
+
+        // Refused as broken: the lines show, nothing changes.
+        m_service->invalid = QStringLiteral("/etc/idlegpu/idlegpu.conf:3: error: start_delay_seconds is out of range");
+        delay->setText(QStringLiteral("7"));
+        QSignalSpy saved(&remote, &MonitorLink::configSaveFinished);
+        QVERIFY(!dialog->apply());
+        QVERIFY(saved.wait(5000));
+        auto *problems = dialog->findChild<QLabel *>(QStringLiteral("fileProblems"));
+        QVERIFY2(problems->text().contains(QStringLiteral("/etc/idlegpu/idlegpu.conf:3: error:")), qPrintable(problems->text()));
+        QVERIFY(m_service->config.contains("= 60"));
+
+        // Saved: the edited bytes, comments kept, with the load's etag.
+        m_service->invalid.clear();
+        QSignalSpy written(dialog, &SettingsDialog::configSaved);
+        dialog->apply();
+        QVERIFY(written.wait(5000));
+        QCOMPARE(m_service->config, QByteArray("# the service's file\n[defaults]\n# a minute\nstart_delay_seconds = 7\n"));
+
+        // Changed by someone else meanwhile: the save is refused and the dialog says to load it again.
+        m_service->config += "\n";
+        delay->setText(QStringLiteral("8"));
+        dialog->apply();
+        QVERIFY(saved.wait(5000));
+        auto *summary = dialog->findChild<QLabel *>(QStringLiteral("problemSummary"));
+        QVERIFY2(summary->text().contains(QStringLiteral("changed meanwhile")), qPrintable(summary->text()));
+        dialog->reject();
+    }
+
+    // A refused GetConfig: said in the menu, no dialog.
+    void settingsRefused()
+    {
+        RemoteMonitor remote(m_client);
+        TrayApplication tray(&remote, QString());
+        QSignalSpy states(&remote, &MonitorLink::stateChanged);
+        remote.start();
+        QVERIFY(states.wait(5000));
+        m_service->refuseActs(BusNames::Error::notAuthorized, QStringLiteral("not authorized"));
+        QSignalSpy refused(&remote, &MonitorLink::requestRefused);
+        tray.showSettingsDialog();
+        QVERIFY(refused.wait(5000));
+        QVERIFY(!tray.settingsDialog());
+        QCOMPARE(tray.controller()->refusal(), QStringLiteral("Settings refused: not authorized"));
     }
 
 private:

@@ -82,8 +82,12 @@ void TestTrayLink::requestsGoThroughTheLink()
     findAction(menu, QStringLiteral("pauseWorkload"), QStringLiteral("process-boinc"))->trigger();
     QCOMPARE(link.requests, QStringList({QStringLiteral("pauseAll"), QStringLiteral("pauseFor 3600000"),
                                          QStringLiteral("pause process-boinc")}));
-    // A service's configuration is not edited here (yet): Settings… is off.
-    QVERIFY(!findAction(menu, QStringLiteral("settings"))->isEnabled());
+    // Settings… loads the service's file through it first.
+    QAction *settings = findAction(menu, QStringLiteral("settings"));
+    QVERIFY(settings->isEnabled());
+    settings->trigger();
+    QCOMPARE(link.requests.last(), QStringLiteral("loadConfig"));
+    QVERIFY(!tray.settingsDialog());
 
     // A monitor of this process gets the saved pause at start.
     FakeMonitorLink local(true);
@@ -120,6 +124,8 @@ void TestTrayLink::refusalTextsArePlain()
     QCOMPARE(TrayController::refusalText(MonitorLink::Request::ResumeAll, QStringLiteral("the password dialog was "
                                                                                          "dismissed")),
              QStringLiteral("Resume refused: the password dialog was dismissed"));
+    QCOMPARE(TrayController::refusalText(MonitorLink::Request::LoadConfig, QStringLiteral("not authorized")),
+             QStringLiteral("Settings refused: not authorized"));
     QCOMPARE(TrayController::refusalText(MonitorLink::Request::PauseAllFor, QString()),
              QStringLiteral("Pause refused: no reason given"));
 }

@@ -779,6 +779,24 @@ The previous configuration stays in force.</source>
         <source>Welcome</source>
         <translation>欢迎</translation>
     </message>
+    <message>
+        <source>Saving through the idlegpu service…</source>
+        <translation>正在通过 idlegpu 服务保存…</translation>
+    </message>
+    <message>
+        <source>Not saved: the configuration changed meanwhile. Close this window and open Settings… again to load it.</source>
+        <translation>未保存：配置在此期间已被更改。请关闭此窗口，再次打开“设置…”以重新加载。</translation>
+    </message>
+    <message>
+        <source>The idlegpu service did not save the file; nothing was written:
+%1</source>
+        <translation>idlegpu 服务未保存该文件，未写入任何内容：
+%1</translation>
+    </message>
+    <message>
+        <source>Not saved: the file has errors (above).</source>
+        <translation>未保存：文件有错误（见上方）。</translation>
+    </message>
 </context>
 <context>
     <name>DraftRules</name>
@@ -1363,6 +1381,10 @@ The previous configuration stays in force.</source>
     <message>
         <source>Reload refused: %1</source>
         <translation>重新加载被拒绝：%1</translation>
+    </message>
+    <message>
+        <source>Settings refused: %1</source>
+        <translation>设置被拒绝：%1</translation>
     </message>
 </context>
 <context>

@@ -779,6 +779,24 @@ The previous configuration stays in force.</source>
         <source>Welcome</source>
         <translation>歡迎</translation>
     </message>
+    <message>
+        <source>Saving through the idlegpu service…</source>
+        <translation>正在透過 idlegpu 服務儲存…</translation>
+    </message>
+    <message>
+        <source>Not saved: the configuration changed meanwhile. Close this window and open Settings… again to load it.</source>
+        <translation>未儲存：設定在此期間已被變更。請關閉此視窗，再次開啟「設定…」以重新載入。</translation>
+    </message>
+    <message>
+        <source>The idlegpu service did not save the file; nothing was written:
+%1</source>
+        <translation>idlegpu 服務未儲存該檔案，未寫入任何內容：
+%1</translation>
+    </message>
+    <message>
+        <source>Not saved: the file has errors (above).</source>
+        <translation>未儲存：檔案有錯誤（見上方）。</translation>
+    </message>
 </context>
 <context>
     <name>DraftRules</name>
@@ -1363,6 +1381,10 @@ The previous configuration stays in force.</source>
     <message>
         <source>Reload refused: %1</source>
         <translation>重新載入被拒絕：%1</translation>
+    </message>
+    <message>
+        <source>Settings refused: %1</source>
+        <translation>設定被拒絕：%1</translation>
     </message>
 </context>
 <context>

@@ -6,6 +6,7 @@
 #include "bus/busnames.h"
 #include "bus/statejsonreader.h"
 
+#include <QCryptographicHash>
 #include <QDBusArgument>
 #include <QDBusMessage>
 #include <QDBusPendingCallWatcher>
@@ -224,6 +225,55 @@ void RemoteMonitor::act(Request request, const QString &method, const QVariantLi
             Q_EMIT requestRefused(request, reason);
         }
         // Done: the StateChanged that follows brings the new state.
+    });
+}
+
+void RemoteMonitor::loadConfig()
+{
+    if (!isAvailable()) {
+        Q_EMIT requestRefused(Request::LoadConfig, unavailableReason());
+        return;
+    }
+    QDBusMessage message = call(QStringLiteral("GetConfig"));
+    message.setInteractiveAuthorizationAllowed(true);
+    auto *watcher = new QDBusPendingCallWatcher(m_bus.asyncCall(message, BusNames::interactiveCallTimeoutMs), this);
+    connect(watcher, &QDBusPendingCallWatcher::finished, this, [this](QDBusPendingCallWatcher *w) {
+        w->deleteLater();
+        const QDBusPendingReply<QString, QByteArray, QString> reply = *w;
+        if (reply.isError()) {
+            Q_EMIT requestRefused(Request::LoadConfig, reasonFor(reply.error()));
+            return;
+        }
+        m_configEtag = reply.argumentAt<2>();
+        Q_EMIT configLoaded(reply.argumentAt<0>(), reply.argumentAt<1>());
+    });
+}
+
+void RemoteMonitor::saveConfig(const QByteArray &contents)
+{
+    if (!isAvailable()) {
+        Q_EMIT configSaveFinished(SaveResult::Refused, unavailableReason());
+        return;
+    }
+    QDBusMessage message = call(QStringLiteral("SetConfig"));
+    message << contents << m_configEtag;
+    message.setInteractiveAuthorizationAllowed(true);
+    auto *watcher = new QDBusPendingCallWatcher(m_bus.asyncCall(message, BusNames::interactiveCallTimeoutMs), this);
+    connect(watcher, &QDBusPendingCallWatcher::finished, this, [this, contents](QDBusPendingCallWatcher *w) {
+        w->deleteLater();
+        if (!w->isError()) {
+            // The file is these bytes now: the next save goes on from them.
+            m_configEtag = QString::fromLatin1(QCryptographicHash::hash(contents, QCryptographicHash::Sha256).toHex());
+            Q_EMIT configSaveFinished(SaveResult::Saved, QString());
+            return;
+        }
+        const QDBusError error = w->error();
+        if (error.name() == BusNames::Error::conflict)
+            Q_EMIT configSaveFinished(SaveResult::Conflict, error.message());
+        else if (error.name() == BusNames::Error::invalidConfig)
+            Q_EMIT configSaveFinished(SaveResult::Invalid, error.message());
+        else
+            Q_EMIT configSaveFinished(SaveResult::Refused, reasonFor(error));
     });
 }
 

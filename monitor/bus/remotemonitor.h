@@ -35,6 +35,9 @@ public:
     void setWorkloadPaused(const QString &id, bool paused) override;
     // The service reloads its file by itself when it changes: nothing to send.
     void reloadConfig() override {}
+    // GetConfig and SetConfig (polkit's configure action): the etag of the last load or save goes with a save.
+    void loadConfig() override;
+    void saveConfig(const QByteArray &contents) override;
 
     // The time from the last new owner of the name to the first state applied from it, in ms; -1 before one.
     qint64 lastAttachMs() const { return m_lastAttachMs; }
@@ -78,6 +81,7 @@ private:
     bool m_attaching = false;
     qint64 m_lastAttachMs = -1;
     int m_staleDropped = 0;
+    QString m_configEtag; // of the contents last loaded or saved
     QHash<quint64, PendingPreemption> m_preemptions; // by the service's event number, until delivered
     QList<quint64> m_deliveredEvents;                // the last few, so that a second copy is not told again
 };

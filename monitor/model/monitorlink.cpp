@@ -13,6 +13,10 @@ MonitorLink::MonitorLink(QObject *parent) : QObject(parent)
 
 MonitorLink::~MonitorLink() = default;
 
+void MonitorLink::loadConfig() {}
+
+void MonitorLink::saveConfig(const QByteArray &) {}
+
 void MonitorLink::setPause(const PauseState &) {}
 
 void MonitorLink::setGpuSamplingWanted(bool) {}

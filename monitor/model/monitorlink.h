@@ -17,8 +17,11 @@ class MonitorLink : public QObject
     Q_OBJECT
 public:
     // The requests, as requestRefused() names them.
-    enum class Request { PauseAll, ResumeAll, PauseAllFor, PauseWorkload, ResumeWorkload, ReloadConfig };
+    enum class Request { PauseAll, ResumeAll, PauseAllFor, PauseWorkload, ResumeWorkload, ReloadConfig, LoadConfig };
     Q_ENUM(Request)
+    // How a save of the configuration through a service ended.
+    enum class SaveResult { Saved, Refused, Conflict, Invalid };
+    Q_ENUM(SaveResult)
 
     explicit MonitorLink(QObject *parent = nullptr);
     ~MonitorLink() override;
@@ -43,6 +46,12 @@ public:
     // Asks the monitor to read its configuration file again (a service does so by itself on a change).
     virtual void reloadConfig() = 0;
 
+    // The configuration file through a service, for the settings dialog: loadConfig() is answered by configLoaded()
+    // or a refusal (polkit may ask for a password), saveConfig() by configSaveFinished(). A monitor of this process
+    // does neither: the dialog reads and writes its file in place.
+    virtual void loadConfig();
+    virtual void saveConfig(const QByteArray &contents);
+
     // What only a monitor of this process takes; a service has its own sources and ignores them.
     // Replaces the whole pause: the tray's saved pause, at start.
     virtual void setPause(const PauseState &pause);
@@ -58,6 +67,9 @@ Q_SIGNALS:
     void configRejected(const QList<ConfigDiagnostic> &problems);
     // The monitor said no to a request (polkit refused it, the workload is gone...): `reason` in its words.
     void requestRefused(MonitorLink::Request request, const QString &reason);
+    void configLoaded(const QString &path, const QByteArray &contents);
+    // `message`: why it was refused; for Invalid, one "FILE:LINE: severity: text" per line.
+    void configSaveFinished(MonitorLink::SaveResult result, const QString &message);
     // The monitor went away or came back; `why` says why it does not answer (empty when it does).
     void availabilityChanged(bool available, const QString &why);
 

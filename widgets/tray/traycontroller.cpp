@@ -97,6 +97,7 @@ QString TrayController::refusalText(MonitorLink::Request request, const QString 
     case MonitorLink::Request::ResumeAll:
     case MonitorLink::Request::ResumeWorkload: return tr("Resume refused: %1").arg(why);
     case MonitorLink::Request::ReloadConfig: return tr("Reload refused: %1").arg(why);
+    case MonitorLink::Request::LoadConfig: return tr("Settings refused: %1").arg(why);
     }
     return why;
 }
