@@ -230,6 +230,19 @@ private Q_SLOTS:
         QVERIFY(states.wait(5000));
         QSignalSpy preempted(&remote, &MonitorLink::preempted);
 
+        // Anyone may send a signal with the service's path and interface: only the name's owner is heard.
+        {
+            QDBusConnection impostor = QDBusConnection::connectToBus(m_bus.address(), QStringLiteral("impostor"));
+            QDBusMessage fake = QDBusMessage::createSignal(BusNames::objectPath, BusNames::interface,
+                                                           QStringLiteral("Preempted"));
+            fake << 0u << QStringLiteral("process-miner")
+                 << QVariantMap{{QStringLiteral("event"), qulonglong(6)}, {QStringLiteral("uid"), 1000u}} << 1.0;
+            QVERIFY(impostor.send(fake));
+            QTest::qWait(300);
+            QCOMPARE(preempted.count(), 0);
+        }
+        QDBusConnection::disconnectFromBus(QStringLiteral("impostor"));
+
         m_service->preempt(0, QStringLiteral("process-miner"), {{QStringLiteral("event"), qulonglong(7)}}, 4.2);
         m_service->preempt(0, QStringLiteral("process-miner"),
                            {{QStringLiteral("event"), qulonglong(7)}, {QStringLiteral("pid"), 4242u},

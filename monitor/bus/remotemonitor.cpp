@@ -18,7 +18,9 @@
 // How it follows the service:
 //   - a QDBusServiceWatcher on the well-known name: no owner -> unavailable ("not running"); a new owner -> GetState
 //     at once, timed from the owner change to the state applied (lastAttachMs(), the issue wants < 1 s);
-//   - StateChanged and Preempted are matched on the well-known name, so a restarted service needs no new match;
+//   - StateChanged and Preempted are matched on the object path and interface alone, and taken only from the name's
+//     owner (m_owner): a match on the well-known name would make QtDBus ask the bus for its owner with a blocking call,
+//     and a restarted service needs no new match;
 //   - GetState: one call on its way at a time; a StateChanged meanwhile asks for one more after it. A reply older than
 //     the one applied (by call number, and by generation for the same owner) is dropped.
 //   - Preempted comes twice to the user whose job took the GPU (docs/dbus.md): a broadcast copy, maybe without the
@@ -67,17 +69,17 @@ RemoteMonitor::RemoteMonitor(const QDBusConnection &bus, QObject *parent)
 {
     setAvailable(false, notRunningText());
     connect(m_watcher, &QDBusServiceWatcher::serviceOwnerChanged, this, &RemoteMonitor::onOwnerChanged);
-    m_bus.connect(BusNames::service, BusNames::objectPath, BusNames::interface, QStringLiteral("StateChanged"), this,
-                  SLOT(onStateChanged(qulonglong)));
-    m_bus.connect(BusNames::service, BusNames::objectPath, BusNames::interface, QStringLiteral("Preempted"), this,
+    m_bus.connect(QString(), BusNames::objectPath, BusNames::interface, QStringLiteral("StateChanged"), this,
+                  SLOT(onStateChanged(QDBusMessage)));
+    m_bus.connect(QString(), BusNames::objectPath, BusNames::interface, QStringLiteral("Preempted"), this,
                   SLOT(onPreempted(QDBusMessage)));
 }
 
 RemoteMonitor::~RemoteMonitor()
 {
-    m_bus.disconnect(BusNames::service, BusNames::objectPath, BusNames::interface, QStringLiteral("StateChanged"), this,
-                     SLOT(onStateChanged(qulonglong)));
-    m_bus.disconnect(BusNames::service, BusNames::objectPath, BusNames::interface, QStringLiteral("Preempted"), this,
+    m_bus.disconnect(QString(), BusNames::objectPath, BusNames::interface, QStringLiteral("StateChanged"), this,
+                     SLOT(onStateChanged(QDBusMessage)));
+    m_bus.disconnect(QString(), BusNames::objectPath, BusNames::interface, QStringLiteral("Preempted"), this,
                      SLOT(onPreempted(QDBusMessage)));
 }
 
@@ -154,8 +156,11 @@ void RemoteMonitor::onStateReply(QDBusPendingCallWatcher *watcher, quint64 reque
         requestState();
 }
 
-void RemoteMonitor::onStateChanged(qulonglong generation)
+void RemoteMonitor::onStateChanged(const QDBusMessage &message)
 {
+    if (message.service() != m_owner || m_owner.isEmpty() || message.signature() != QLatin1String("t"))
+        return; // not from the service (anyone may send a signal with its path), or before it answered
+    const qulonglong generation = message.arguments().constFirst().toULongLong();
     if (generation != 0 && generation <= m_lastGeneration && isAvailable())
         return; // a state that was applied already
     requestState();
@@ -164,7 +169,7 @@ void RemoteMonitor::onStateChanged(qulonglong generation)
 void RemoteMonitor::onOwnerChanged(const QString &, const QString &, const QString &newOwner)
 {
     m_lastGeneration = 0; // a new owner counts afresh
-    m_owner.clear();
+    m_owner = newOwner;
     if (newOwner.isEmpty()) {
         goAway();
         return;
@@ -280,7 +285,8 @@ void RemoteMonitor::saveConfig(const QByteArray &contents)
 void RemoteMonitor::onPreempted(const QDBusMessage &message)
 {
     const QVariantList args = message.arguments();
-    if (message.signature() != QLatin1String("usa{sv}d") || args.size() != 4)
+    if (message.service() != m_owner || m_owner.isEmpty() || message.signature() != QLatin1String("usa{sv}d")
+        || args.size() != 4)
         return;
     QVariantMap holder;
     args.at(2).value<QDBusArgument>() >> holder;

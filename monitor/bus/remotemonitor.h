@@ -51,7 +51,7 @@ Q_SIGNALS:
     void attached(qint64 ms);
 
 private Q_SLOTS:
-    void onStateChanged(qulonglong generation);
+    void onStateChanged(const QDBusMessage &message);
     void onPreempted(const QDBusMessage &message);
 
 private:
@@ -76,7 +76,7 @@ private:
     quint64 m_lastGeneration = 0;  // of the current owner
     bool m_inFlight = false;       // a GetState is on its way: one more is sent after it, not beside it
     bool m_dirty = false;          // a StateChanged came while one was on its way
-    QString m_owner;               // the unique name that answered last
+    QString m_owner;               // the name's owner (its unique name), from the watcher or the last reply
     QElapsedTimer m_sinceOwnerChange;
     bool m_attaching = false;
     qint64 m_lastAttachMs = -1;
