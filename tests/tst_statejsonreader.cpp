@@ -138,23 +138,39 @@ private Q_SLOTS:
         QVERIFY(!state.notSetUp);
     }
 
-    void pauseAndRuntimesAreRead()
+    // The keys of interface version 1 that --status --json did not have (H1's statejson.cpp): the pause, each
+    // workload's runtime with its times in wall time, the file's problems.
+    void pauseRuntimesAndProblemsAreRead()
     {
         QJsonObject json = toJson(richState());
         json.insert(QStringLiteral("pause"),
                     QJsonObject{{QStringLiteral("all"), true},
+                                {QStringLiteral("until"), QStringLiteral("2026-11-05T15:32:00.000Z")},
                                 {QStringLiteral("until_monotonic_ms"), 123456},
-                                {QStringLiteral("workloads"), QJsonObject{{QStringLiteral("process-boinc"), 0}}}});
+                                {QStringLiteral("workloads"),
+                                 QJsonObject{{QStringLiteral("process-boinc"), QJsonObject{{QStringLiteral("until"), QJsonValue()}}}}}});
         QJsonArray workloads = json.value(QStringLiteral("workloads")).toArray();
         QJsonObject miner = workloads.at(0).toObject();
-        miner.insert(QStringLiteral("runtime"), QJsonObject{{QStringLiteral("state"), QStringLiteral("failing")},
-                                                            {QStringLiteral("pid"), 77},
-                                                            {QStringLiteral("last_exit"), QStringLiteral("exit code 3")},
-                                                            {QStringLiteral("consecutive_failures"), 4}});
+        miner.insert(QStringLiteral("runtime"),
+                     QJsonObject{{QStringLiteral("state"), QStringLiteral("failing")},
+                                 {QStringLiteral("pid"), 77},
+                                 {QStringLiteral("since"), QJsonValue()},
+                                 {QStringLiteral("retry_at"), QStringLiteral("2026-11-05T14:32:30.000Z")},
+                                 {QStringLiteral("last_exit"), QStringLiteral("exit code 3")},
+                                 {QStringLiteral("last_output"), QJsonArray{QStringLiteral("out of memory")}},
+                                 {QStringLiteral("failures"), 4}});
+        miner.insert(QStringLiteral("env"), QJsonObject{{QStringLiteral("POOL"), QStringLiteral("a:1")}});
         workloads[0] = miner;
         json.insert(QStringLiteral("workloads"), workloads);
+        json.insert(QStringLiteral("config_problems"),
+                    QJsonArray{QJsonObject{{QStringLiteral("file"), QStringLiteral("/etc/idlegpu/idlegpu.conf")},
+                                           {QStringLiteral("line"), 9},
+                                           {QStringLiteral("severity"), QStringLiteral("error")},
+                                           {QStringLiteral("workload"), QStringLiteral("process-x")},
+                                           {QStringLiteral("message"), QStringLiteral("[process-x] has no cmd")}}});
 
-        const MonitorState state = StateJson::fromJson(json);
+        const QDateTime wallNow(QDate(2026, 11, 5), QTime(14, 32), Qt::UTC);
+        const MonitorState state = StateJson::fromJson(json, 1'000'000, wallNow);
         QVERIFY(state.pause.all);
         QCOMPARE(state.pause.allUntilMs, 123456);
         QCOMPARE(state.pause.workloads, QSet<QString>({QStringLiteral("process-boinc")}));
@@ -163,6 +179,14 @@ private Q_SLOTS:
         QCOMPARE(runtime.pid, 77);
         QCOMPARE(runtime.lastExit, QStringLiteral("exit code 3"));
         QCOMPARE(runtime.consecutiveFailures, 4);
+        QCOMPARE(runtime.retryAtMs, 1'030'000); // 30 s after now, on the reader's clock
+        QCOMPARE(runtime.startedAtMs, 0);
+        QCOMPARE(runtime.lastOutput, QStringList({QStringLiteral("out of memory")}));
+        QCOMPARE(state.config.workload(QStringLiteral("process-miner"))->env.value(0).second, QStringLiteral("a:1"));
+        QCOMPARE(state.configProblems.size(), 1);
+        QCOMPARE(state.configProblems.at(0).toString(),
+                 QStringLiteral("/etc/idlegpu/idlegpu.conf:9: error: [process-x] has no cmd"));
+        QCOMPARE(state.configProblems.at(0).refusedWorkload, QStringLiteral("process-x"));
     }
 
     void garbageGivesDefaults()

@@ -2,6 +2,7 @@
 // SPDX-FileCopyrightText: 2026 The idlegpu authors
 #include "bus/remotemonitor.h"
 
+#include "base/clock.h"
 #include "base/logging.h"
 #include "bus/busnames.h"
 #include "bus/statejsonreader.h"
@@ -12,6 +13,7 @@
 #include <QDBusPendingCallWatcher>
 #include <QDBusPendingReply>
 #include <QDBusServiceWatcher>
+#include <QDateTime>
 #include <QJsonDocument>
 #include <QTimer>
 
@@ -141,7 +143,8 @@ void RemoteMonitor::onStateReply(QDBusPendingCallWatcher *watcher, quint64 reque
             m_appliedRequest = request;
             m_lastGeneration = reply.argumentAt<0>();
             m_owner = watcher->reply().service();
-            receiveState(StateJson::fromJson(document.object()));
+            receiveState(StateJson::fromJson(document.object(), SystemClock::instance()->nowMs(),
+                                             QDateTime::currentDateTimeUtc()));
             setAvailable(true);
             if (m_attaching) {
                 m_attaching = false;

@@ -80,8 +80,15 @@ WorkloadRuntime::State runtimeState(const QString &name)
 
 namespace StateJson {
 
-MonitorState fromJson(const QJsonObject &json)
+MonitorState fromJson(const QJsonObject &json, qint64 monotonicNowMs, const QDateTime &wallNow)
 {
+    // A wall time of the JSON on the reader's monotonic clock; 0 for none.
+    const auto monotonic = [&](const QJsonObject &object, const char *key) -> qint64 {
+        const QDateTime at = QDateTime::fromString(text(object, key), Qt::ISODateWithMs);
+        if (!at.isValid() || !wallNow.isValid())
+            return 0;
+        return monotonicNowMs + wallNow.msecsTo(at);
+    };
     MonitorState state;
     state.config.filePath = text(json, "config");
     state.notSetUp = json.contains(QLatin1String("configured")) && !json.value(QLatin1String("configured")).toBool();
@@ -159,6 +166,11 @@ MonitorState fromJson(const QJsonObject &json)
         workload.gpus = GpuSelection::parse(text(object, "gpus"), &unused).value_or(GpuSelection());
         workload.user = text(object, "user");
         workload.refusal = text(object, "refused");
+        workload.dir = text(object, "dir");
+        workload.log = text(object, "log");
+        const QJsonObject env = object.value(QLatin1String("env")).toObject();
+        for (auto it = env.begin(); it != env.end(); ++it)
+            workload.env.append({it.key(), it.value().toString()});
         const QString reason = text(object, "reason");
         if (!reason.isEmpty())
             state.decision.workloadReasons.insert(workload.id, WorkloadReason{HoldReason::None, reason});
@@ -170,7 +182,11 @@ MonitorState fromJson(const QJsonObject &json)
             r.state = runtimeState(text(runtime, "state"));
             r.pid = integer(runtime, "pid");
             r.lastExit = text(runtime, "last_exit");
-            r.consecutiveFailures = int(integer(runtime, "consecutive_failures"));
+            r.consecutiveFailures = int(integer(runtime, "failures"));
+            r.startedAtMs = monotonic(runtime, "since");
+            r.retryAtMs = monotonic(runtime, "retry_at");
+            for (const QJsonValue &line : runtime.value(QLatin1String("last_output")).toArray())
+                r.lastOutput.append(line.toString());
             state.runtimes.insert(workload.id, r);
         }
         state.config.workloads.append(workload);
@@ -192,12 +208,23 @@ MonitorState fromJson(const QJsonObject &json)
         state.ledger.all.total = totals(ledger.value(QLatin1String("total")).toObject());
     }
     state.snapshot.unreadableProcesses = int(integer(json, "unreadable_processes"));
+    state.shuttingDown = json.value(QLatin1String("shutting_down")).toBool();
+    for (const QJsonValue &value : json.value(QLatin1String("config_problems")).toArray()) {
+        const QJsonObject object = value.toObject();
+        state.configProblems.append({text(object, "severity") == QLatin1String("warning") ? ConfigDiagnostic::Warning
+                                                                                        : ConfigDiagnostic::Error,
+                                     text(object, "file"), int(integer(object, "line")), text(object, "message"),
+                                     text(object, "workload")});
+    }
 
     // The pause (interface version 1): all, until when (on the monotonic clock, which every process of the machine
-    // shares), and the workloads paused one by one.
+    // shares: until_monotonic_ms; else the wall time), and the workloads paused one by one.
     const QJsonObject pause = json.value(QLatin1String("pause")).toObject();
     state.pause.all = pause.value(QLatin1String("all")).toBool();
-    state.pause.allUntilMs = state.pause.all ? integer(pause, "until_monotonic_ms") : 0;
+    if (state.pause.all)
+        state.pause.allUntilMs = pause.value(QLatin1String("until_monotonic_ms")).isDouble()
+                                     ? integer(pause, "until_monotonic_ms")
+                                     : monotonic(pause, "until");
     for (const QJsonValue &id : pause.value(QLatin1String("workloads")).toArray())
         state.pause.workloads.insert(id.toString());
     const QJsonObject workloadPauses = pause.value(QLatin1String("workloads")).toObject();

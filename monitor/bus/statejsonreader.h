@@ -7,11 +7,14 @@
 // wrong type leaves its field default too, since a newer service may add keys and an older one lack some.
 #include "model/monitorstate.h"
 
+#include <QDateTime>
 #include <QJsonObject>
 
 namespace StateJson {
 
 // Returns the state that `json` describes. Reads no file and trusts nothing: every value is checked for its type.
-MonitorState fromJson(const QJsonObject &json);
+// The JSON gives past and future moments in wall time ("since", "retry_at"); they come back on the reader's monotonic
+// clock by `monotonicNowMs` and `wallNow`, the same moment on both (left 0 without a `wallNow`).
+MonitorState fromJson(const QJsonObject &json, qint64 monotonicNowMs = 0, const QDateTime &wallNow = QDateTime());
 
 } // namespace StateJson
