@@ -8,14 +8,12 @@
 #include "bus/servicefinder.h"
 #include "fakeidlegpuservice.h"
 #include "privatebus.h"
-#include "statusreport.h"
-#include "testsupport.h"
-#include "widgettestsupport.h"
-
-using StatusReport::toJson; // StateJson::toJson once it moves to monitor/bus
+#include "bus/statejson.h"
 #include "settings/settingsdialog.h"
 #include "tray/trayapplication.h"
 #include "tray/traycontroller.h"
+#include "testsupport.h"
+#include "widgettestsupport.h"
 
 #include <QDBusConnection>
 #include <QLabel>
@@ -27,6 +25,11 @@ using StatusReport::toJson; // StateJson::toJson once it moves to monitor/bus
 #include <unistd.h>
 
 namespace {
+
+QJsonObject toJson(const MonitorState &state)
+{
+    return StateJson::toJson(state);
+}
 
 // Two GPUs, GPU 1 busy with alice's python3; the miner runs on GPU 0.
 MonitorState fixtureState()

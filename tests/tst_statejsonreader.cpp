@@ -3,15 +3,26 @@
 // StateJson::fromJson, the clients' reading of the service's state: what toJson writes comes back (the round trip
 // toJson(fromJson(toJson(s))) == toJson(s)), and a JSON with missing or mistyped keys gives defaults, not a crash.
 #include "bus/statejsonreader.h"
-#include "statusreport.h"
-
-using StatusReport::toJson; // StateJson::toJson once it moves to monitor/bus
+#include "bus/statejson.h"
 
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QtTest>
 
 namespace {
+
+// The moment of the JSON, on both clocks.
+const StateJson::Now kNow{1'000'000, QDateTime(QDate(2026, 11, 5), QTime(14, 32), Qt::UTC)};
+
+QJsonObject toJson(const MonitorState &state)
+{
+    return StateJson::toJson(state, StateJson::View::full(), kNow);
+}
+
+MonitorState fromJson(const QJsonObject &json)
+{
+    return StateJson::fromJson(json, kNow.monotonicMs, kNow.wallUtc);
+}
 
 Holder holder(const QString &comm, qint64 pid, int gpu, bool compute)
 {
@@ -122,14 +133,14 @@ private Q_SLOTS:
     {
         QFETCH(MonitorState, state);
         const QJsonObject once = toJson(state);
-        const QJsonObject twice = toJson(StateJson::fromJson(once));
+        const QJsonObject twice = toJson(fromJson(once));
         QCOMPARE(compact(twice), compact(once));
     }
 
     // What the tray shows, read back.
     void readsWhatTheTrayShows()
     {
-        const MonitorState state = StateJson::fromJson(toJson(richState()));
+        const MonitorState state = fromJson(toJson(richState()));
         QCOMPARE(state.decision.gpus.size(), 3);
         QCOMPARE(state.decision.gpus.at(1).foreignHolders.value(0).describe(), QStringLiteral("python3 (alice, pid 4242)"));
         QCOMPARE(state.snapshot.devices.gpus.at(2).describe(), QStringLiteral("AMD GPU 1002:744c (amdgpu, 0000:03:00.0)"));
