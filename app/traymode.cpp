@@ -282,8 +282,10 @@ int runTray(const QString &configPath, bool demo, const ServiceNotifier &service
     const QString logPath = openLogFile();
 
     // One monitor per machine: where an idlegpu runs already (the system service, or this user's own), the tray shows
-    // it instead of starting a second. The demo's fake GPUs are its own business.
-    if (!demo) {
+    // it instead of starting a second. The demo's fake GPUs are its own business; IDLEGPU_BUS=none (docs/dbus.md)
+    // keeps the tray off D-Bus altogether: it neither looks for a service nor serves.
+    const bool offTheBus = qEnvironmentVariable("IDLEGPU_BUS") == QLatin1String("none");
+    if (!demo && !offTheBus) {
         const ServiceFinder::Where where = findService();
         if (where != ServiceFinder::Where::None)
             return runClientTray(where, logPath, serviceManager);
@@ -392,7 +394,7 @@ int runTray(const QString &configPath, bool demo, const ServiceNotifier &service
                                              QDBusServiceWatcher::WatchForRegistration);
     ServiceFinder lateFinder(QDBusConnection::systemBus(), QDBusConnection::sessionBus());
     QObject::connect(&systemServiceWatcher, &QDBusServiceWatcher::serviceRegistered, &monitor, [&] {
-        if (!demo && !quitting && !handingOver)
+        if (!demo && !offTheBus && !quitting && !handingOver)
             lateFinder.start(true);
     });
     QObject::connect(&lateFinder, &ServiceFinder::finished, &monitor, [&](ServiceFinder::Where where) {
