@@ -1,12 +1,12 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // SPDX-FileCopyrightText: 2026 The idlegpu authors
-// RemoteMonitor against a stand-in service (tests/fakeidlegpuservice.h) on a private bus: the state and its changes,
+// RemoteMonitor against a stand-in service (tests/scriptedidlegpuservice.h) on a private bus: the state and its changes,
 // the acts with interactive authorization and their refusals, the service killed and restarted (followed, and said
 // while away, by the tray too), and a preemption told once, in the holder's own words where they are sent.
 #include "bus/busnames.h"
 #include "bus/remotemonitor.h"
 #include "bus/servicefinder.h"
-#include "fakeidlegpuservice.h"
+#include "scriptedidlegpuservice.h"
 #include "privatebus.h"
 #include "bus/statejson.h"
 #include "settings/settingsdialog.h"
@@ -78,7 +78,7 @@ private Q_SLOTS:
     void init()
     {
         QString why;
-        m_service = std::make_unique<FakeIdlegpuService>();
+        m_service = std::make_unique<ScriptedIdlegpuService>();
         QVERIFY2(m_service->start(m_bus.address(), &why), qPrintable(why));
         m_service->setState(toJson(fixtureState()));
         m_client = QDBusConnection::connectToBus(m_bus.address(), QStringLiteral("client-%1").arg(++m_clients));
@@ -130,7 +130,7 @@ private Q_SLOTS:
         remote.setPausedAll(false);
         const auto acts = [this] {
             QStringList result;
-            for (const FakeIdlegpuService::Call &call : std::as_const(m_service->calls))
+            for (const ScriptedIdlegpuService::Call &call : std::as_const(m_service->calls))
                 if (call.member != QLatin1String("GetState")) {
                     QStringList words{call.member};
                     for (const QVariant &argument : call.arguments)
@@ -288,7 +288,7 @@ private Q_SLOTS:
         };
         QCOMPARE(find(me), ServiceFinder::Where::Session); // the fake on m_bus plays this user's own service
 
-        FakeIdlegpuService systemService;
+        ScriptedIdlegpuService systemService;
         QVERIFY2(systemService.start(systemBus.address(), &why), qPrintable(why));
         QCOMPARE(find(me), ServiceFinder::Where::System);
         QTest::ignoreMessage(QtWarningMsg, QRegularExpression(QStringLiteral("system bus: .* runs as uid .*: ignored")));
@@ -329,7 +329,7 @@ private Q_SLOTS:
         QVERIFY2(output.contains("showing the idlegpu service on the session bus"), output.constData());
         QVERIFY2(!output.contains("in the tray with"), output.constData()); // its own monitor's first line
         bool asked = false;
-        for (const FakeIdlegpuService::Call &call : std::as_const(m_service->calls))
+        for (const ScriptedIdlegpuService::Call &call : std::as_const(m_service->calls))
             asked = asked || call.member == QLatin1String("GetState");
         QVERIFY(asked);
         tray.terminate();
@@ -373,7 +373,7 @@ private Q_SLOTS:
         const qint64 workloadPid = pidText.readAll().trimmed().toLongLong();
         QVERIFY(TestSupport::processAlive(workloadPid));
 
-        FakeIdlegpuService systemService;
+        ScriptedIdlegpuService systemService;
         QVERIFY2(systemService.start(systemBus.address(), &why), qPrintable(why));
         QTRY_VERIFY_WITH_TIMEOUT((output += tray.readAll()).contains("the tray shows the idlegpu system service now")
                                      || tray.state() == QProcess::NotRunning,
@@ -381,7 +381,7 @@ private Q_SLOTS:
         QVERIFY2(output.contains("stopping this tray's monitor"), output.constData());
         QVERIFY(!TestSupport::processAlive(workloadPid));
         QTRY_VERIFY_WITH_TIMEOUT(std::any_of(systemService.calls.cbegin(), systemService.calls.cend(),
-                                             [](const FakeIdlegpuService::Call &call) {
+                                             [](const ScriptedIdlegpuService::Call &call) {
                                                  return call.member == QLatin1String("GetState");
                                              }),
                                  5000);
@@ -405,7 +405,7 @@ private Q_SLOTS:
         settings->trigger();
         QTRY_VERIFY_WITH_TIMEOUT(tray.settingsDialog(), 5000);
         SettingsDialog *dialog = tray.settingsDialog();
-        QVERIFY(std::any_of(m_service->calls.cbegin(), m_service->calls.cend(), [](const FakeIdlegpuService::Call &c) {
+        QVERIFY(std::any_of(m_service->calls.cbegin(), m_service->calls.cend(), [](const ScriptedIdlegpuService::Call &c) {
             return c.member == QLatin1String("GetConfig") && c.interactive;
         }));
         auto *delay = dialog->findChild<QLineEdit *>(QStringLiteral("startDelayEdit"));
@@ -458,7 +458,7 @@ private Q_SLOTS:
 private:
     PrivateBus m_bus;
     QTemporaryDir m_home;
-    std::unique_ptr<FakeIdlegpuService> m_service;
+    std::unique_ptr<ScriptedIdlegpuService> m_service;
     QDBusConnection m_client{QString()};
     int m_clients = 0;
 };

@@ -15,7 +15,7 @@
 #include <QJsonObject>
 #include <QStringList>
 
-class FakeIdlegpuService : public QDBusVirtualObject
+class ScriptedIdlegpuService : public QDBusVirtualObject
 {
 public:
     struct Call
@@ -25,7 +25,7 @@ public:
         bool interactive = false;
     };
 
-    ~FakeIdlegpuService() override { stop(); }
+    ~ScriptedIdlegpuService() override { stop(); }
 
     bool start(const QString &address, QString *why)
     {
