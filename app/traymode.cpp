@@ -19,6 +19,9 @@
 #include "servicenotifier.h"
 #include "singleinstance.h"
 #include "base/statefolder.h"
+#include "bus/busnames.h"
+#include "bus/remotemonitor.h"
+#include "bus/servicefinder.h"
 #include "status/statuswindow.h"
 #include "tray/trayapplication.h"
 #include "tray/traycontroller.h"
@@ -29,6 +32,8 @@
 
 #include <QApplication>
 #include <QDBusConnection>
+#include <QDBusServiceWatcher>
+#include <QEventLoop>
 #include <QDir>
 #include <QFile>
 #include <QFileInfo>
@@ -210,6 +215,64 @@ private:
     QObject m_jobs; // the simulated jobs' parent
 };
 
+// Shows the tray's icon once a tray is there. The tray may not be there yet at login, and Qt chooses the kind of icon
+// once, when the first is made: it is made when TrayHostWatcher says the right tray is there. Meanwhile the menu and
+// the monitor work; after kTrayWaitMs without a tray the status window shows instead, and the icon still comes
+// whenever a tray does.
+std::unique_ptr<TrayHostWatcher> watchForTray(TrayApplication &tray)
+{
+    auto trayHost = std::make_unique<TrayHostWatcher>(QDBusConnection::sessionBus(), TrayHostWatcher::x11XEmbedProbe());
+    QObject::connect(trayHost.get(), &TrayHostWatcher::trayReady, &tray, [&tray] { tray.showTrayIcon(); });
+    QObject::connect(trayHost.get(), &TrayHostWatcher::trayLate, &tray, [&tray] {
+        qCWarning(lcTray, "no system tray after %d s; showing the status window instead",
+                  TrayHostWatcher::kTrayWaitMs / 1000);
+        tray.showStatusWindow();
+    });
+    trayHost->start();
+    return trayHost;
+}
+
+// Asks the system bus, then the session bus, for a running idlegpu. The tray is not up yet: its event loop runs here,
+// in a loop of its own, for ServiceFinder::kStepTimeoutMs per step at most (a bus that does not answer).
+ServiceFinder::Where findService()
+{
+    ServiceFinder finder(QDBusConnection::systemBus(), QDBusConnection::sessionBus());
+    QEventLoop loop;
+    bool done = false;
+    QObject::connect(&finder, &ServiceFinder::finished, &loop, [&] {
+        done = true;
+        loop.quit();
+    });
+    finder.start();
+    if (!done) // without a bus it answers at once
+        loop.exec();
+    return finder.where();
+}
+
+QDBusConnection busOf(ServiceFinder::Where where)
+{
+    return where == ServiceFinder::Where::System ? QDBusConnection::systemBus() : QDBusConnection::sessionBus();
+}
+
+// The tray as a client of the idlegpu service on `bus`: no monitor of its own.
+int runClientTray(ServiceFinder::Where where, const QString &logPath, const ServiceNotifier &serviceManager)
+{
+    qCInfo(lcTray, "idlegpu %s in the tray, showing the idlegpu service on the %s bus (pid %lld)", IDLEGPU_VERSION,
+           qPrintable(ServiceFinder::whereName(where)), QCoreApplication::applicationPid());
+    RemoteMonitor remote(busOf(where));
+    TrayApplication tray(&remote, logPath);
+    QObject::connect(tray.controller(), &TrayController::quitRequested, qApp, &QCoreApplication::quit);
+    if (auto *signals_ = qApp->findChild<UnixSignalWatcher *>())
+        QObject::connect(signals_, &UnixSignalWatcher::terminateRequested, qApp, &QCoreApplication::quit);
+    remote.start();
+    serviceManager.ready(QStringLiteral("in the tray, showing the idlegpu service"));
+    serviceManager.feedWatchdogFrom(&remote);
+    const std::unique_ptr<TrayHostWatcher> trayHost = watchForTray(tray);
+    const int code = QApplication::exec();
+    serviceManager.stopping();
+    return code;
+}
+
 } // namespace
 
 int runTray(const QString &configPath, bool demo, const ServiceNotifier &serviceManager)
@@ -217,6 +280,16 @@ int runTray(const QString &configPath, bool demo, const ServiceNotifier &service
     loadTranslations();
     QApplication::setQuitOnLastWindowClosed(false); // closing the status window does not stop the monitor
     const QString logPath = openLogFile();
+
+    // One monitor per machine: where an idlegpu runs already (the system service, or this user's own), the tray shows
+    // it instead of starting a second. The demo's fake GPUs are its own business; IDLEGPU_BUS=none (docs/dbus.md)
+    // keeps the tray off D-Bus altogether: it neither looks for a service nor serves.
+    const bool offTheBus = qEnvironmentVariable("IDLEGPU_BUS") == QLatin1String("none");
+    if (!demo && !offTheBus) {
+        const ServiceFinder::Where where = findService();
+        if (where != ServiceFinder::Where::None)
+            return runClientTray(where, logPath, serviceManager);
+    }
 
     Demo demoSetup;
     QString path;
@@ -271,8 +344,7 @@ int runTray(const QString &configPath, bool demo, const ServiceNotifier &service
         QString detail;
         switch (busService->start(&detail)) {
         case BusServiceHost::Result::Published: busService->attach(&monitor); break;
-        // Another idlegpu serves on this bus: until the tray finds and shows a running service instead of starting
-        // a monitor (issue 30, the tray's part), this one runs as trays did before, unpublished.
+        // Another idlegpu took the name since the tray looked for one at start: this one runs unpublished.
         case BusServiceHost::Result::NameTaken:
             qCInfo(lcTray, "another idlegpu is running: %s; this tray's monitor runs without the D-Bus service",
                    qPrintable(detail));
@@ -284,6 +356,7 @@ int runTray(const QString &configPath, bool demo, const ServiceNotifier &service
             break;
         }
     }
+    std::unique_ptr<RemoteMonitor> systemService; // the service the tray hands over to, when one starts later
     TrayApplication tray(&monitor, logPath);
     tray.controller()->setDemoMode(demo);
     QObject::connect(tray.controller(), &TrayController::simulateJobRequested, &monitor,
@@ -292,13 +365,45 @@ int runTray(const QString &configPath, bool demo, const ServiceNotifier &service
     // Quit: stop the workloads (they get their grace time), then leave; the host's thread ends after the event
     // loop, when the host goes.
     bool quitting = false;
-    const auto quit = [&monitor, &quitting, &serviceManager] {
+    bool handingOver = false;
+    const auto quit = [&monitor, &quitting, &serviceManager, &systemService] {
         quitting = true;
         serviceManager.stopping();
-        monitor.shutdown();
+        if (systemService)
+            QCoreApplication::quit(); // the own monitor stopped already
+        else
+            monitor.shutdown();
     };
     QObject::connect(tray.controller(), &TrayController::quitRequested, &monitor, quit);
-    QObject::connect(&monitor, &MonitorHost::shutdownFinished, qApp, [] { QCoreApplication::quit(); });
+    QObject::connect(&monitor, &MonitorHost::shutdownFinished, qApp, [&] {
+        if (!handingOver || quitting) {
+            QCoreApplication::quit();
+            return;
+        }
+        // The workloads have stopped: from now on the tray shows the system service, and serves nothing itself.
+        busService.reset();
+        systemService = std::make_unique<RemoteMonitor>(QDBusConnection::systemBus());
+        tray.setLink(systemService.get());
+        systemService->start();
+        qCInfo(lcTray, "the tray shows the idlegpu system service now");
+    });
+
+    // A system service that starts later decides for the whole machine: this tray's monitor stops its workloads and
+    // the tray shows the service (never two monitors on one machine). Its owner must run as root, as at start.
+    QDBusServiceWatcher systemServiceWatcher(BusNames::service, QDBusConnection::systemBus(),
+                                             QDBusServiceWatcher::WatchForRegistration);
+    ServiceFinder lateFinder(QDBusConnection::systemBus(), QDBusConnection::sessionBus());
+    QObject::connect(&systemServiceWatcher, &QDBusServiceWatcher::serviceRegistered, &monitor, [&] {
+        if (!demo && !offTheBus && !quitting && !handingOver)
+            lateFinder.start(true);
+    });
+    QObject::connect(&lateFinder, &ServiceFinder::finished, &monitor, [&](ServiceFinder::Where where) {
+        if (where != ServiceFinder::Where::System || quitting || handingOver)
+            return;
+        qCWarning(lcTray, "the idlegpu system service started: stopping this tray's monitor to show the service");
+        handingOver = true;
+        monitor.shutdown();
+    });
     if (auto *signals_ = qApp->findChild<UnixSignalWatcher *>()) {
         QObject::connect(signals_, &UnixSignalWatcher::terminateRequested, &monitor, quit);
         QObject::connect(signals_, &UnixSignalWatcher::reloadRequested, &monitor, &MonitorHost::reloadConfig);
@@ -336,16 +441,6 @@ int runTray(const QString &configPath, bool demo, const ServiceNotifier &service
     QObject::connect(&configWatcher, &ConfigFileWatcher::changed, &monitor, retry);
     monitor.start();
 
-    // The tray may not be there yet at login, and Qt chooses the kind of icon once, when the first is made: it is made
-    // when TrayHostWatcher says the right tray is there. Meanwhile the menu and the monitor work; after
-    // kTrayWaitMs without a tray the status window shows instead, and the icon still comes whenever a tray does.
-    TrayHostWatcher trayHost(QDBusConnection::sessionBus(), TrayHostWatcher::x11XEmbedProbe());
-    QObject::connect(&trayHost, &TrayHostWatcher::trayReady, &monitor, [&tray] { tray.showTrayIcon(); });
-    QObject::connect(&trayHost, &TrayHostWatcher::trayLate, &monitor, [&tray] {
-        qCWarning(lcTray, "no system tray after %d s; showing the status window instead",
-                  TrayHostWatcher::kTrayWaitMs / 1000);
-        tray.showStatusWindow();
-    });
-    trayHost.start();
+    const std::unique_ptr<TrayHostWatcher> trayHost = watchForTray(tray);
     return QApplication::exec();
 }

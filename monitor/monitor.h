@@ -77,6 +77,7 @@ public:
 
     MonitorState state() const;
     QString configPath() const;
+    const Clock *clock() const { return m_clock; } // the clock of the state's monotonic times
     // Returns what a running monitor would see now and would run as if every start delay had passed, from one scan
     // and one decision with `config` (`--status`, the settings dialog on its own); nothing is started, written or
     // locked. It blocks on logind (1 s at most) and Slurm, so never call it on a running monitor's thread.

@@ -70,14 +70,8 @@ private:
 };
 
 MonitorHost::MonitorHost(const QString &configPath, MonitorFactory factory, QObject *parent)
-    : QObject(parent), m_configPath(configPath), m_worker(new MonitorWorker)
+    : MonitorLink(parent), m_configPath(configPath), m_worker(new MonitorWorker)
 {
-    // The values that cross the thread in queued signals.
-    qRegisterMetaType<MonitorState>();
-    qRegisterMetaType<PreemptionEvent>();
-    qRegisterMetaType<WorkloadRuntime>();
-    qRegisterMetaType<QList<ConfigDiagnostic>>();
-
     m_thread.setObjectName(QStringLiteral("idlegpu-monitor"));
     m_worker->moveToThread(&m_thread);
     connect(&m_thread, &QThread::finished, m_worker, &QObject::deleteLater);
@@ -123,9 +117,24 @@ void MonitorHost::start()
     QMetaObject::invokeMethod(m_worker, [worker = m_worker] { worker->start(); }, Qt::QueuedConnection);
 }
 
+void MonitorHost::setPausedAll(bool paused)
+{
+    post([paused](Monitor &monitor) { monitor.setPausedAll(paused); });
+}
+
 void MonitorHost::setPausedAll(bool paused, qint64 untilMs)
 {
     post([paused, untilMs](Monitor &monitor) { monitor.setPausedAll(paused, untilMs); });
+}
+
+void MonitorHost::pauseAllFor(qint64 durationMs)
+{
+    post([durationMs](Monitor &monitor) { monitor.setPausedAll(true, monitor.clock()->nowMs() + durationMs); });
+}
+
+void MonitorHost::setWorkloadPaused(const QString &id, bool paused)
+{
+    setWorkloadPaused(id, paused, 0);
 }
 
 void MonitorHost::setWorkloadPaused(const QString &id, bool paused, qint64 untilMs)
@@ -161,12 +170,6 @@ void MonitorHost::reloadConfig()
 void MonitorHost::shutdown()
 {
     QMetaObject::invokeMethod(m_worker, [worker = m_worker] { worker->shutdown(); }, Qt::QueuedConnection);
-}
-
-void MonitorHost::receiveState(const MonitorState &state)
-{
-    m_state = state;
-    Q_EMIT stateChanged(m_state);
 }
 
 #include "monitorhost.moc"

@@ -424,10 +424,13 @@ private Q_SLOTS:
         QCOMPARE(notified.appName, QStringLiteral("idlegpu"));
         QCOMPARE(notified.appIcon, QStringLiteral("idlegpu"));
         QCOMPARE(notified.replacesId, 0u);
-        QCOMPARE(notified.summary, QStringLiteral("Workload stopped"));
-        QCOMPARE(notified.body, QStringLiteral("Stopped e2e_miner on GPU 0: python3 (%1, pid %2) opened the GPU")
-                                    .arg(m_user)
-                                    .arg(job.pid()));
+        // The job is the tray's own user's: told that the GPU is theirs now, and how fast it was freed.
+        QCOMPARE(notified.summary, QStringLiteral("The GPU is yours"));
+        QVERIFY2(QRegularExpression(QStringLiteral("^GPU 0 is yours: stopped e2e_miner ([0-9.]+ ms )?after python3 "
+                                                   "opened it$"))
+                     .match(notified.body)
+                     .hasMatch(),
+                 qPrintable(notified.body));
         QCOMPARE(notified.hints.value(QStringLiteral("desktop-entry")).toString(), QStringLiteral("idlegpu"));
         QCOMPARE(notified.hints.value(QStringLiteral("urgency")).value<uchar>(), uchar(1));
         QCOMPARE(notified.expireTimeout, 10'000);

@@ -119,6 +119,7 @@ void TestTranslations::initTestCase()
     }
     // The words of monitor/ that the GUI shows (the log says them in English): as widgets/CMakeLists.txt lists them.
     sources.append(kSourceRoot + QStringLiteral("/monitor/policy/holdwords.cpp"));
+    sources.append(kSourceRoot + QStringLiteral("/monitor/bus/remotemonitor.cpp"));
     QVERIFY2(sources.size() > 10, qPrintable(kSourceRoot));
 
     const QString scratch = dir.filePath(QStringLiteral("extracted.ts"));

@@ -643,6 +643,34 @@ The previous configuration stays in force.</source>
         <source>%1 more configuration errors</source>
         <translation>另有 %1 个配置错误</translation>
     </message>
+    <message>
+        <source>your program</source>
+        <translation>你的程序</translation>
+    </message>
+    <message>
+        <source>GPU %1 is yours: stopped %2 %3 ms after %4 opened it</source>
+        <translation>GPU %1 归你了：%4 打开它 %3 毫秒后已停止 %2</translation>
+    </message>
+    <message>
+        <source>GPU %1 is yours: stopped %2 after %3 opened it</source>
+        <translation>GPU %1 归你了：%3 打开它后已停止 %2</translation>
+    </message>
+    <message>
+        <source>The GPU is yours</source>
+        <translation>GPU 归你了</translation>
+    </message>
+    <message>
+        <source>Request refused</source>
+        <translation>请求被拒绝</translation>
+    </message>
+    <message>
+        <source>1 more request refused</source>
+        <translation>另有 1 个请求被拒绝</translation>
+    </message>
+    <message>
+        <source>%1 more requests refused</source>
+        <translation>另有 %1 个请求被拒绝</translation>
+    </message>
 </context>
 <context>
     <name>PreemptionList</name>
@@ -750,6 +778,24 @@ The previous configuration stays in force.</source>
     <message>
         <source>Welcome</source>
         <translation>欢迎</translation>
+    </message>
+    <message>
+        <source>Saving through the idlegpu service…</source>
+        <translation>正在通过 idlegpu 服务保存…</translation>
+    </message>
+    <message>
+        <source>Not saved: the configuration changed meanwhile. Close this window and open Settings… again to load it.</source>
+        <translation>未保存：配置在此期间已被更改。请关闭此窗口，再次打开“设置…”以重新加载。</translation>
+    </message>
+    <message>
+        <source>The idlegpu service did not save the file; nothing was written:
+%1</source>
+        <translation>idlegpu 服务未保存该文件，未写入任何内容：
+%1</translation>
+    </message>
+    <message>
+        <source>Not saved: the file has errors (above).</source>
+        <translation>未保存：文件有错误（见上方）。</translation>
     </message>
 </context>
 <context>
@@ -1076,6 +1122,10 @@ The previous configuration stays in force.</source>
         <source>The colours of the busy/idle strips and the 24-hour timelines</source>
         <translation>忙碌/空闲条和 24 小时时间线的颜色</translation>
     </message>
+    <message>
+        <source>%1. Below is the last state it sent.</source>
+        <translation>%1。下面是它最后发送的状态。</translation>
+    </message>
 </context>
 <context>
     <name>TestRun</name>
@@ -1311,6 +1361,30 @@ The previous configuration stays in force.</source>
     <message>
         <source>Runs as root (no user =): %1 — add user = NAME to drop root</source>
         <translation>以 root 运行（未设置 user =）：%1 — 添加 user = NAME 以放弃 root 权限</translation>
+    </message>
+    <message>
+        <source>The idlegpu service is not running</source>
+        <translation>idlegpu 服务未运行</translation>
+    </message>
+    <message>
+        <source>no reason given</source>
+        <translation>未说明原因</translation>
+    </message>
+    <message>
+        <source>Pause refused: %1</source>
+        <translation>暂停被拒绝：%1</translation>
+    </message>
+    <message>
+        <source>Resume refused: %1</source>
+        <translation>继续被拒绝：%1</translation>
+    </message>
+    <message>
+        <source>Reload refused: %1</source>
+        <translation>重新加载被拒绝：%1</translation>
+    </message>
+    <message>
+        <source>Settings refused: %1</source>
+        <translation>设置被拒绝：%1</translation>
     </message>
 </context>
 <context>
@@ -2024,6 +2098,45 @@ The previous configuration stays in force.</source>
     <message>
         <source>Resumed %1 of %2.</source>
         <translation>已恢复%2的%1。</translation>
+    </message>
+</context>
+<context>
+    <name>RemoteMonitor</name>
+    <message>
+        <source>not authorized</source>
+        <translation>未获授权</translation>
+    </message>
+    <message>
+        <source>the authentication was cancelled</source>
+        <translation>身份验证已取消</translation>
+    </message>
+    <message>
+        <source>a password is needed, and nothing could ask for it</source>
+        <translation>需要密码，但无处可以询问</translation>
+    </message>
+    <message>
+        <source>too many requests; try again in a moment</source>
+        <translation>请求过多，请稍后再试</translation>
+    </message>
+    <message>
+        <source>too many authorizations are pending; try again in a moment</source>
+        <translation>待处理的授权过多，请稍后再试</translation>
+    </message>
+    <message>
+        <source>polkit does not answer, so nobody may change anything</source>
+        <translation>polkit 没有响应，因此任何人都不能更改</translation>
+    </message>
+    <message>
+        <source>the idlegpu service did not answer</source>
+        <translation>idlegpu 服务没有响应</translation>
+    </message>
+    <message>
+        <source>the idlegpu service is not running</source>
+        <translation>idlegpu 服务未运行</translation>
+    </message>
+    <message>
+        <source>The idlegpu service is not running</source>
+        <translation>idlegpu 服务未运行</translation>
     </message>
 </context>
 </TS>

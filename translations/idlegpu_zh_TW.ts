@@ -643,6 +643,34 @@ The previous configuration stays in force.</source>
         <source>%1 more configuration errors</source>
         <translation>另有 %1 個設定錯誤</translation>
     </message>
+    <message>
+        <source>your program</source>
+        <translation>你的程式</translation>
+    </message>
+    <message>
+        <source>GPU %1 is yours: stopped %2 %3 ms after %4 opened it</source>
+        <translation>GPU %1 歸你了：%4 開啟它 %3 毫秒後已停止 %2</translation>
+    </message>
+    <message>
+        <source>GPU %1 is yours: stopped %2 after %3 opened it</source>
+        <translation>GPU %1 歸你了：%3 開啟它後已停止 %2</translation>
+    </message>
+    <message>
+        <source>The GPU is yours</source>
+        <translation>GPU 歸你了</translation>
+    </message>
+    <message>
+        <source>Request refused</source>
+        <translation>請求被拒絕</translation>
+    </message>
+    <message>
+        <source>1 more request refused</source>
+        <translation>另有 1 個請求被拒絕</translation>
+    </message>
+    <message>
+        <source>%1 more requests refused</source>
+        <translation>另有 %1 個請求被拒絕</translation>
+    </message>
 </context>
 <context>
     <name>PreemptionList</name>
@@ -750,6 +778,24 @@ The previous configuration stays in force.</source>
     <message>
         <source>Welcome</source>
         <translation>歡迎</translation>
+    </message>
+    <message>
+        <source>Saving through the idlegpu service…</source>
+        <translation>正在透過 idlegpu 服務儲存…</translation>
+    </message>
+    <message>
+        <source>Not saved: the configuration changed meanwhile. Close this window and open Settings… again to load it.</source>
+        <translation>未儲存：設定在此期間已被變更。請關閉此視窗，再次開啟「設定…」以重新載入。</translation>
+    </message>
+    <message>
+        <source>The idlegpu service did not save the file; nothing was written:
+%1</source>
+        <translation>idlegpu 服務未儲存該檔案，未寫入任何內容：
+%1</translation>
+    </message>
+    <message>
+        <source>Not saved: the file has errors (above).</source>
+        <translation>未儲存：檔案有錯誤（見上方）。</translation>
     </message>
 </context>
 <context>
@@ -1076,6 +1122,10 @@ The previous configuration stays in force.</source>
         <source>The colours of the busy/idle strips and the 24-hour timelines</source>
         <translation>忙碌/閒置條和 24 小時時間線的顏色</translation>
     </message>
+    <message>
+        <source>%1. Below is the last state it sent.</source>
+        <translation>%1。下面是它最後傳送的狀態。</translation>
+    </message>
 </context>
 <context>
     <name>TestRun</name>
@@ -1311,6 +1361,30 @@ The previous configuration stays in force.</source>
     <message>
         <source>Runs as root (no user =): %1 — add user = NAME to drop root</source>
         <translation>以 root 執行（未設定 user =）：%1 — 新增 user = NAME 以放棄 root 許可權</translation>
+    </message>
+    <message>
+        <source>The idlegpu service is not running</source>
+        <translation>idlegpu 服務未執行</translation>
+    </message>
+    <message>
+        <source>no reason given</source>
+        <translation>未說明原因</translation>
+    </message>
+    <message>
+        <source>Pause refused: %1</source>
+        <translation>暫停被拒絕：%1</translation>
+    </message>
+    <message>
+        <source>Resume refused: %1</source>
+        <translation>繼續被拒絕：%1</translation>
+    </message>
+    <message>
+        <source>Reload refused: %1</source>
+        <translation>重新載入被拒絕：%1</translation>
+    </message>
+    <message>
+        <source>Settings refused: %1</source>
+        <translation>設定被拒絕：%1</translation>
     </message>
 </context>
 <context>
@@ -2024,6 +2098,45 @@ The previous configuration stays in force.</source>
     <message>
         <source>Resumed %1 of %2.</source>
         <translation>已恢復%2的%1。</translation>
+    </message>
+</context>
+<context>
+    <name>RemoteMonitor</name>
+    <message>
+        <source>not authorized</source>
+        <translation>未獲授權</translation>
+    </message>
+    <message>
+        <source>the authentication was cancelled</source>
+        <translation>身分驗證已取消</translation>
+    </message>
+    <message>
+        <source>a password is needed, and nothing could ask for it</source>
+        <translation>需要密碼，但無處可以詢問</translation>
+    </message>
+    <message>
+        <source>too many requests; try again in a moment</source>
+        <translation>請求過多，請稍後再試</translation>
+    </message>
+    <message>
+        <source>too many authorizations are pending; try again in a moment</source>
+        <translation>待處理的授權過多，請稍後再試</translation>
+    </message>
+    <message>
+        <source>polkit does not answer, so nobody may change anything</source>
+        <translation>polkit 沒有回應，因此任何人都不能變更</translation>
+    </message>
+    <message>
+        <source>the idlegpu service did not answer</source>
+        <translation>idlegpu 服務沒有回應</translation>
+    </message>
+    <message>
+        <source>the idlegpu service is not running</source>
+        <translation>idlegpu 服務未執行</translation>
+    </message>
+    <message>
+        <source>The idlegpu service is not running</source>
+        <translation>idlegpu 服務未執行</translation>
     </message>
 </context>
 </TS>

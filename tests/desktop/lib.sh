@@ -572,11 +572,12 @@ EOF
 
 # desk_idlegpu_start NAME BINARY [ARGS...]: idlegpu (config $DESK_TMP/idlegpu-NAME/idlegpu.conf) under setsid as
 # process "idlegpu-NAME", with its own XDG_STATE_HOME (pause state, log), XDG_CONFIG_HOME (autostart) and TMPDIR, so
-# that two instances do not share them; QT_QPA_PLATFORM from DESK_QPA (xcb). DESK_PID is its pid.
+# that two instances do not share them; QT_QPA_PLATFORM from DESK_QPA (xcb); off D-Bus (IDLEGPU_BUS=none), or the
+# second would show the first's monitor instead of running its own. DESK_PID is its pid.
 desk_idlegpu_start() {
     local name=$1 binary=$2 folder=$DESK_TMP/idlegpu-$1
     shift 2
-    desk_start "idlegpu-$name" env QT_QPA_PLATFORM="${DESK_QPA:-xcb}" \
+    desk_start "idlegpu-$name" env QT_QPA_PLATFORM="${DESK_QPA:-xcb}" IDLEGPU_BUS=none \
         QT_LOGGING_RULES="idlegpu.*=true;qt.qpa.tray=true" XDG_STATE_HOME="$folder/state" \
         XDG_CONFIG_HOME="$folder/config" TMPDIR="$folder/tmp" "$binary" --config "$folder/idlegpu.conf" "$@"
     DESK_IDLEGPU_PID[$name]=$DESK_PID

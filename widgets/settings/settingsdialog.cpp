@@ -41,8 +41,19 @@ QList<Holder> holdersToOffer(const MonitorState &state)
 } // namespace
 
 SettingsDialog::SettingsDialog(const QString &configPath, QWidget *parent)
+    : SettingsDialog(configPath, std::nullopt, parent)
+{
+}
+
+SettingsDialog::SettingsDialog(const QString &configPath, const QByteArray &serviceContents, QWidget *parent)
+    : SettingsDialog(configPath, std::optional<QByteArray>(serviceContents), parent)
+{
+}
+
+SettingsDialog::SettingsDialog(const QString &configPath, std::optional<QByteArray> serviceContents, QWidget *parent)
     : QDialog(parent),
       m_path(configPath),
+      m_serviceContents(std::move(serviceContents)),
       m_pages(new QTabWidget),
       m_general(new GeneralSettingsPage),
       m_groups(new GroupsSettingsPage),
@@ -93,7 +104,7 @@ SettingsDialog::SettingsDialog(const QString &configPath, QWidget *parent)
     m_pages->addTab(m_workloads, tr("Workloads"));
     m_pages->addTab(m_activity, tr("User activity"));
     // Not set up yet: a page to start from, in front. It edits the first workload, as the Workloads page does.
-    if (!QFileInfo::exists(m_path)) {
+    if (!m_serviceContents && !QFileInfo::exists(m_path)) {
         m_welcome = new WelcomeSettingsPage;
         m_welcome->setObjectName(QStringLiteral("welcomePage"));
         m_pages->insertTab(0, m_welcome, tr("Welcome"));
@@ -181,8 +192,10 @@ QWidget *SettingsDialog::pageWidget(const SettingsProblem &problem) const
 void SettingsDialog::loadFile()
 {
     QString error;
-    const bool exists = QFileInfo::exists(m_path);
-    const std::optional<QByteArray> bytes = exists ? readIniFile(m_path, &error) : std::optional<QByteArray>();
+    const bool exists = m_serviceContents || QFileInfo::exists(m_path);
+    const std::optional<QByteArray> bytes = m_serviceContents ? m_serviceContents
+                                            : exists          ? readIniFile(m_path, &error)
+                                                              : std::optional<QByteArray>();
     m_file = IniText::parse(bytes.value_or(QByteArray()));
     Config config;
     QStringList fileErrors;
@@ -211,9 +224,11 @@ void SettingsDialog::loadFile()
     const QStringList watched = m_watcher->files() + m_watcher->directories();
     if (!watched.isEmpty())
         m_watcher->removePaths(watched);
-    m_watcher->addPath(QFileInfo(m_path).absolutePath());
-    if (exists)
-        m_watcher->addPath(m_path);
+    if (!m_serviceContents) { // the service's file may be unreadable here; it tells of a change itself
+        m_watcher->addPath(QFileInfo(m_path).absolutePath());
+        if (exists)
+            m_watcher->addPath(m_path);
+    }
     for (SettingsPage *page : std::as_const(m_allPages))
         page->load(m_draft);
     m_general->setAutostart(m_autostartBaseline);
@@ -265,6 +280,8 @@ bool SettingsDialog::apply()
                     [](const SettingsProblem &p) { return p.severity == SettingsProblem::Error; }))
         return false;
     QString error;
+    if (m_serviceContents)
+        return applyThroughService();
     // The edits go to the file as it is now, in case it changed since it was loaded: read and parsed once,
     // edited in memory, replaced once.
     const bool exists = QFileInfo::exists(m_path);
@@ -306,8 +323,79 @@ bool SettingsDialog::apply()
     return true;
 }
 
+bool SettingsDialog::applyThroughService()
+{
+    const SavePlan plan = SavePlan::make(m_baseline, m_draft, m_file.document());
+    if (m_general->autostart() != m_autostartBaseline) { // start at login is this user's own, not the service's
+        Autostart autostart;
+        if (!autostart.setEnabled(m_general->autostart())) {
+            m_summary->setText(tr("Start at login could not be changed: %1").arg(autostart.errorString()));
+            m_summary->setStyleSheet(QStringLiteral("color: #b00020;"));
+            return false;
+        }
+        m_autostartBaseline = m_general->autostart();
+    }
+    if (plan.isEmpty()) {
+        refresh();
+        return true;
+    }
+    QString error;
+    const std::optional<QByteArray> bytes = m_file.edited(plan.edit, &error);
+    if (!bytes) {
+        m_summary->setText(tr("Not saved: %1").arg(error));
+        m_summary->setStyleSheet(QStringLiteral("color: #b00020;"));
+        return false;
+    }
+    m_savingContents = *bytes;
+    m_buttons->setEnabled(false);
+    m_summary->setStyleSheet(QString());
+    m_summary->setText(tr("Saving through the idlegpu service…"));
+    Q_EMIT serviceSaveRequested(*bytes);
+    return false; // not yet: serviceSaveFinished() says
+}
+
+void SettingsDialog::serviceSaveFinished(MonitorLink::SaveResult result, const QString &message)
+{
+    m_buttons->setEnabled(true);
+    const bool close = std::exchange(m_closeAfterSave, false);
+    switch (result) {
+    case MonitorLink::SaveResult::Saved:
+        qCInfo(lcTray, "settings saved through the idlegpu service to %s", qPrintable(m_path));
+        m_serviceContents = m_savingContents;
+        reload();
+        Q_EMIT configSaved();
+        if (close) {
+            m_workloads->stopTestRun();
+            QDialog::accept();
+        }
+        return;
+    case MonitorLink::SaveResult::Conflict:
+        m_summary->setText(tr("Not saved: the configuration changed meanwhile. Close this window and open Settings… "
+                              "again to load it."));
+        break;
+    case MonitorLink::SaveResult::Invalid:
+        m_fileProblems->setText(tr("The idlegpu service did not save the file; nothing was written:\n%1").arg(message));
+        m_fileProblems->show();
+        m_summary->setText(tr("Not saved: the file has errors (above)."));
+        break;
+    case MonitorLink::SaveResult::Refused:
+        m_summary->setText(tr("Not saved: %1").arg(message));
+        break;
+    }
+    m_summary->setStyleSheet(QStringLiteral("color: #b00020;"));
+}
+
 void SettingsDialog::accept()
 {
+    if (m_serviceContents) {
+        m_closeAfterSave = true;
+        if (applyThroughService()) { // nothing to save
+            m_closeAfterSave = false;
+            m_workloads->stopTestRun();
+            QDialog::accept();
+        }
+        return;
+    }
     if (apply()) {
         m_workloads->stopTestRun();
         QDialog::accept();

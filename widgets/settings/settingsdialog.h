@@ -4,6 +4,7 @@
 // The settings dialog: a page each for General, GPU groups, Workloads and User activity, each field checked as
 // it is typed, saved in place (only changed keys; comments and untouched lines stay byte for byte). It watches
 // the file and offers to reload when another program changes it.
+#include "model/monitorlink.h"
 #include "model/monitorstate.h"
 #include "config/inifile.h"
 #include "settings/settingsdraft.h"
@@ -30,6 +31,9 @@ public:
     enum Page { GeneralPage, GroupsPage, WorkloadsPage, ActivityPage, WelcomePage };
 
     explicit SettingsDialog(const QString &configPath, QWidget *parent = nullptr);
+    // The dialog for the idlegpu service's file: it edits `serviceContents` (what GetConfig sent) and saves through
+    // serviceSaveRequested(), answered by serviceSaveFinished(); it reads and writes no file itself.
+    SettingsDialog(const QString &configPath, const QByteArray &serviceContents, QWidget *parent = nullptr);
     ~SettingsDialog() override;
 
     // Sets the GPUs detected now (for the check boxes, the "not present" check and a test run's environment) and
@@ -49,18 +53,29 @@ public Q_SLOTS:
     void reject() override;
     // Reads the file again, dropping unsaved edits.
     void reload();
+    // The service's answer to serviceSaveRequested(): `message` says why it refused; for Invalid, one
+    // "FILE:LINE: severity: text" per line.
+    void serviceSaveFinished(MonitorLink::SaveResult result, const QString &message);
 
 Q_SIGNALS:
     void configSaved(); // the file was written: the monitor should reload it
+    void serviceSaveRequested(const QByteArray &contents); // for the service's file: these bytes are to be saved
 
 private:
+    SettingsDialog(const QString &configPath, std::optional<QByteArray> serviceContents, QWidget *parent);
     void loadFile();
+    // apply() for the service's file: sends the edited bytes; false until the service answers.
+    bool applyThroughService();
     void onPageEdited(SettingsPage *edited);
     QWidget *pageWidget(const SettingsProblem &problem) const; // the page that shows it
     void refresh();
     void onFileChanged();
 
     QString m_path;
+    // The service's file, where the dialog edits one (as last loaded or saved); absent for a file of this process.
+    std::optional<QByteArray> m_serviceContents;
+    QByteArray m_savingContents; // sent to the service, not yet answered
+    bool m_closeAfterSave = false;
     IniText m_file;            // the file as last loaded or saved: a change to other bytes is someone else's
     SettingsDraft m_baseline;  // the file as loaded, in the dialog's terms
     SettingsDraft m_draft;     // with the user's edits

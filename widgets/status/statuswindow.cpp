@@ -93,6 +93,15 @@ void StatusWindow::applyState(const MonitorState &state, qint64 nowMs, const QDa
         refresh();
 }
 
+void StatusWindow::setUnavailable(const QString &why)
+{
+    if (why == m_unavailable)
+        return;
+    m_unavailable = why;
+    if (isVisible())
+        refresh();
+}
+
 void StatusWindow::showEvent(QShowEvent *event)
 {
     QWidget::showEvent(event);
@@ -145,7 +154,9 @@ void StatusWindow::placeCards(const QList<GpuStatus> &gpus)
 void StatusWindow::refresh()
 {
     ++m_refreshes;
-    m_summary->setText(StatusText::headlines(m_state).join(QLatin1Char('\n')));
+    m_summary->setText(m_unavailable.isEmpty()
+                           ? StatusText::headlines(m_state).join(QLatin1Char('\n'))
+                           : tr("%1. Below is the last state it sent.").arg(m_unavailable));
     QStringList problems;
     for (const ConfigDiagnostic &problem : std::as_const(m_state.configProblems))
         problems.append(problem.toString());

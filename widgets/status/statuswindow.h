@@ -25,6 +25,8 @@ public:
     explicit StatusWindow(QWidget *parent = nullptr);
 
     void applyState(const MonitorState &state, qint64 nowMs, const QDateTime &wallNow);
+    // Says why the monitor does not answer (the service is away) above its last state; empty while it does.
+    void setUnavailable(const QString &why);
 
     GpuCard *card(int gpu) const { return m_cards.value(gpu); }
     QList<GpuCard *> cards() const { return m_cards.values(); } // in GPU order
@@ -59,6 +61,7 @@ private:
     TotalsPanel *m_totals;
 
     MonitorState m_state;
+    QString m_unavailable;
     qint64 m_nowMs = 0;
     QDateTime m_wallNow;
     QHash<int, GpuHistory> m_histories;

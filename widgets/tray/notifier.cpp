@@ -7,6 +7,8 @@
 
 #include <QTimer>
 
+#include <unistd.h>
+
 void TrayNotificationSink::showMessage(NotificationKind, const QString &title, const QString &body,
                                        QSystemTrayIcon::MessageIcon icon)
 {
@@ -17,7 +19,7 @@ void TrayNotificationSink::showMessage(NotificationKind, const QString &title, c
 }
 
 Notifier::Notifier(NotificationSink *sink, const Clock *clock, QObject *parent)
-    : QObject(parent), m_sink(sink), m_clock(clock), m_flushTimer(new QTimer(this))
+    : QObject(parent), m_sink(sink), m_clock(clock), m_ownUid(::getuid()), m_flushTimer(new QTimer(this))
 {
     m_flushTimer->setSingleShot(true);
     connect(m_flushTimer, &QTimer::timeout, this, &Notifier::flushDue);
@@ -26,6 +28,21 @@ Notifier::Notifier(NotificationSink *sink, const Clock *clock, QObject *parent)
 void Notifier::notifyPreemption(const PreemptionEvent &event)
 {
     const QString name = event.workloadName.isEmpty() ? event.workloadId : event.workloadName;
+    if (!event.culprit.hidden && event.culprit.uid == m_ownUid) {
+        // The user whose job took the GPU: told that it is theirs, and how fast.
+        const QString program = event.culprit.comm.isEmpty() ? tr("your program") : event.culprit.comm;
+        QString body;
+        if (event.openToStopMs) {
+            const double ms = *event.openToStopMs;
+            body = tr("GPU %1 is yours: stopped %2 %3 ms after %4 opened it")
+                       .arg(event.gpu)
+                       .arg(name, QString::number(ms, 'f', ms < 1 ? 1 : 0), program);
+        } else {
+            body = tr("GPU %1 is yours: stopped %2 after %3 opened it").arg(event.gpu).arg(name, program);
+        }
+        post(Kind::Preemption, tr("The GPU is yours"), body, QSystemTrayIcon::Information);
+        return;
+    }
     post(Kind::Preemption, tr("Workload stopped"),
          tr("Stopped %1 on GPU %2: %3 opened the GPU").arg(name).arg(event.gpu).arg(StatusText::holder(event.culprit)),
          QSystemTrayIcon::Information);
@@ -68,9 +85,15 @@ void Notifier::notifyConfigRejected(const QList<ConfigDiagnostic> &problems)
          tr("%1\nThe previous configuration stays in force.").arg(first), QSystemTrayIcon::Critical);
 }
 
+void Notifier::notifyRefused(const QString &line)
+{
+    post(Kind::Refusal, tr("Request refused"), line, QSystemTrayIcon::Warning);
+}
+
 bool Notifier::enabled(Kind kind) const
 {
     switch (kind) {
+    case Kind::Refusal: return true;
     case Kind::Preemption: return m_settings.preemption;
     case Kind::Failure: return m_settings.failure;
     case Kind::ConfigError: return m_settings.configError;
@@ -91,6 +114,7 @@ void Notifier::post(Kind kind, const QString &title, const QString &body, QSyste
     }
     m_windows.insert(int(kind), Window{now + kWindowMs, 0});
     m_sink->showMessage(kind, title, body, icon);
+    Q_EMIT shown(kind, title, body);
     scheduleFlush();
 }
 
@@ -126,6 +150,7 @@ QString Notifier::summary(Kind kind, int count)
         return count == 1 ? tr("1 more workload failing") : tr("%1 more workloads failing").arg(count);
     case Kind::ConfigError:
         return count == 1 ? tr("1 more configuration error") : tr("%1 more configuration errors").arg(count);
+    case Kind::Refusal: return count == 1 ? tr("1 more request refused") : tr("%1 more requests refused").arg(count);
     }
     return QString();
 }

@@ -2,7 +2,7 @@
 // SPDX-FileCopyrightText: 2026 The idlegpu authors
 #pragma once
 // The source of the desktop notifications: a workload preempted, a workload failing again and again, a rejected
-// configuration. They are coalesced per kind: the first message of a kind shows at once and opens a 10 s window; what
+// configuration, a request the monitor refused. They are coalesced per kind: the first message of a kind shows at once and opens a 10 s window; what
 // else of that kind comes in the window is counted and shown as one summary ("3 more preemptions") when it ends.
 #include "base/clock.h"
 #include "model/monitorstate.h"
@@ -26,7 +26,7 @@ struct NotifySettings
 
 // The subject of a message: each kind has its own window, and a desktop notification replaces the last one of its
 // kind.
-enum class NotificationKind { Preemption, Failure, ConfigError };
+enum class NotificationKind { Preemption, Failure, ConfigError, Refusal };
 
 // The place where messages go: the desktop's notification server or the tray icon's balloon, a recorder in tests.
 class NotificationSink
@@ -63,11 +63,21 @@ public:
 
     void setSettings(const NotifySettings &settings) { m_settings = settings; }
     NotifySettings settings() const { return m_settings; }
+    // The user this tray runs for (getuid() by default): a preemption for a process of theirs tells them the GPU is
+    // theirs now.
+    void setOwnUid(uint uid) { m_ownUid = uid; }
 
     void notifyPreemption(const PreemptionEvent &event);
     // Tells of a failing workload from the kFailuresBeforeNotice-th failure in a row on, once per streak.
     void notifyWorkloadFailed(const QString &name, const WorkloadRuntime &runtime);
     void notifyConfigRejected(const QList<ConfigDiagnostic> &problems);
+    // Tells that the monitor refused what the user asked ("Pause refused: not authorized"); always on, since the user
+    // is waiting for an answer.
+    void notifyRefused(const QString &line);
+
+Q_SIGNALS:
+    // A message went to the sink (not one held for a summary).
+    void shown(NotificationKind kind, const QString &title, const QString &body);
 
 public Q_SLOTS:
     // Shows the summaries of the windows that have ended by now and closes them. A timer calls it; tests call it
@@ -88,6 +98,7 @@ private:
     NotificationSink *m_sink;
     const Clock *m_clock;
     NotifySettings m_settings;
+    uint m_ownUid;
     QHash<int, Window> m_windows; // by Kind
     QSet<QString> m_failingNoticed; // workload ids told about in their current streak of failures
     QTimer *m_flushTimer;

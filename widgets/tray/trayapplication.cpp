@@ -2,7 +2,8 @@
 // SPDX-FileCopyrightText: 2026 The idlegpu authors
 #include "tray/trayapplication.h"
 
-#include "monitorhost.h"
+#include "conditions/presence.h"
+#include "model/monitorlink.h"
 #include "settings/settingsdialog.h"
 #include "status/statuswindow.h"
 #include "tray/desktopidlepoller.h"
@@ -18,7 +19,7 @@
 
 #include <algorithm>
 
-TrayApplication::TrayApplication(MonitorHost *monitor, const QString &logFilePath, const Clock *clock, QObject *parent)
+TrayApplication::TrayApplication(MonitorLink *monitor, const QString &logFilePath, const Clock *clock, QObject *parent)
     : QObject(parent), m_monitor(monitor), m_logFilePath(logFilePath), m_clock(clock),
       m_controller(new TrayController(nullptr, this)),
       m_desktopNotifications(new DesktopNotificationSink(&m_balloons, QDBusConnection::sessionBus(), this)),
@@ -26,31 +27,23 @@ TrayApplication::TrayApplication(MonitorHost *monitor, const QString &logFilePat
       m_tickTimer(new QTimer(this)), m_desktopIdle(new DesktopIdlePoller(clock, this))
 {
     m_controller->setAutostartEnabled(m_autostart.isEnabled());
+    connectLink();
 
-    connect(m_monitor, &MonitorHost::stateChanged, this, &TrayApplication::applyState);
-    connect(m_monitor, &MonitorHost::preempted, m_notifier, &Notifier::notifyPreemption);
-    connect(m_monitor, &MonitorHost::workloadFailed, this, [this](const QString &id, const WorkloadRuntime &runtime) {
-        const WorkloadConfig *workload = m_monitor->state().config.workload(id);
-        m_notifier->notifyWorkloadFailed(workload ? workload->name : id, runtime);
+    connect(m_controller, &TrayController::pauseAllRequested, this, [this](bool paused) {
+        m_monitor->setPausedAll(paused);
     });
-    connect(m_monitor, &MonitorHost::configRejected, m_notifier, &Notifier::notifyConfigRejected);
-    connect(m_statusWindow.get(), &StatusWindow::visibilityChanged, m_monitor, &MonitorHost::setGpuSamplingWanted);
-    connect(m_desktopIdle, &DesktopIdlePoller::reported, m_monitor, &MonitorHost::setDesktopIdle);
-
-    // The monitor keeps the pause (MonitorPaths::pausePath) and applies it.
-    connect(m_controller, &TrayController::pauseAllRequested, this,
-            [this](bool paused) { m_monitor->setPausedAll(paused); });
-    connect(m_controller, &TrayController::pauseForRequested, this,
-            [this](qint64 ms) { m_monitor->setPausedAll(true, m_clock->nowMs() + ms); });
-    connect(m_controller, &TrayController::workloadPauseRequested, this,
-            [this](const QString &id, bool paused) { m_monitor->setWorkloadPaused(id, paused); });
+    connect(m_controller, &TrayController::pauseForRequested, this, [this](qint64 ms) {
+        m_monitor->pauseAllFor(ms);
+    });
+    connect(m_controller, &TrayController::workloadPauseRequested, this, [this](const QString &id, bool paused) {
+        m_monitor->setWorkloadPaused(id, paused);
+    });
     connect(m_controller, &TrayController::openStatusRequested, this, &TrayApplication::showStatusWindow);
     connect(m_controller, &TrayController::openSettingsRequested, this, &TrayApplication::showSettingsDialog);
     connect(m_controller, &TrayController::setUpRequested, this, [this] {
         showSettingsDialog();
         m_settingsDialog->showWelcomePage();
     });
-    m_controller->setSettingsAvailable(true);
     connect(m_controller, &TrayController::openLogRequested, this, [this] {
         if (!QDesktopServices::openUrl(QUrl::fromLocalFile(m_logFilePath)))
             qCWarning(lcTray, "no application to open %s", qPrintable(m_logFilePath));
@@ -63,7 +56,62 @@ TrayApplication::TrayApplication(MonitorHost *monitor, const QString &logFilePat
 
     m_tickTimer->setInterval(1000);
     connect(m_tickTimer, &QTimer::timeout, this, &TrayApplication::applyState);
+    applyAvailability();
     applyState();
+}
+
+void TrayApplication::setLink(MonitorLink *monitor)
+{
+    if (monitor == m_monitor)
+        return;
+    if (m_monitor) {
+        disconnect(m_monitor, nullptr, this, nullptr);
+        disconnect(m_monitor, nullptr, m_notifier, nullptr);
+        disconnect(m_statusWindow.get(), nullptr, m_monitor, nullptr);
+        disconnect(m_desktopIdle, nullptr, m_monitor, nullptr);
+        if (m_settingsDialog)
+            disconnect(m_settingsDialog, nullptr, m_monitor, nullptr);
+    }
+    // The dialog edits the file of the monitor it was opened for.
+    if (m_settingsDialog)
+        m_settingsDialog->close();
+    m_monitor = monitor;
+    m_controller->setRefusal(QString());
+    connectLink();
+    m_monitor->setGpuSamplingWanted(m_statusWindow->isVisible());
+    applyAvailability();
+    applyState();
+}
+
+void TrayApplication::connectLink()
+{
+    m_controller->setSettingsAvailable(true);
+
+    connect(m_monitor, &MonitorLink::stateChanged, this, [this] {
+        m_controller->setRefusal(QString()); // a refusal shows until the next state
+        applyState();
+    });
+    connect(m_monitor, &MonitorLink::requestRefused, this, [this](MonitorLink::Request request, const QString &reason) {
+        const QString line = TrayController::refusalText(request, reason);
+        qCWarning(lcTray, "%s", qPrintable(line));
+        m_controller->setRefusal(line);
+        m_notifier->notifyRefused(line);
+    });
+    connect(m_monitor, &MonitorLink::availabilityChanged, this, &TrayApplication::applyAvailability);
+    connect(m_monitor, &MonitorLink::preempted, m_notifier, &Notifier::notifyPreemption);
+    connect(m_monitor, &MonitorLink::workloadFailed, this, [this](const QString &id, const WorkloadRuntime &runtime) {
+        const WorkloadConfig *workload = m_monitor->state().config.workload(id);
+        m_notifier->notifyWorkloadFailed(workload ? workload->name : id, runtime);
+    });
+    connect(m_monitor, &MonitorLink::configRejected, m_notifier, &Notifier::notifyConfigRejected);
+    connect(m_monitor, &MonitorLink::configLoaded, this, &TrayApplication::openServiceSettings);
+    connect(m_monitor, &MonitorLink::configSaveFinished, this,
+            [this](MonitorLink::SaveResult result, const QString &message) {
+                if (m_settingsDialog)
+                    m_settingsDialog->serviceSaveFinished(result, message);
+            });
+    connect(m_statusWindow.get(), &StatusWindow::visibilityChanged, m_monitor, &MonitorLink::setGpuSamplingWanted);
+    connect(m_desktopIdle, &DesktopIdlePoller::reported, m_monitor, &MonitorLink::setDesktopIdle);
 }
 
 TrayApplication::~TrayApplication()
@@ -93,17 +141,39 @@ void TrayApplication::showStatusWindow()
 
 void TrayApplication::showSettingsDialog()
 {
+    if (!m_settingsDialog && !m_monitor->isLocal()) {
+        // The service's file: loaded through it first (polkit may ask for a password), openServiceSettings() then.
+        m_monitor->loadConfig();
+        return;
+    }
     if (!m_settingsDialog) {
         m_settingsDialog = new SettingsDialog(m_monitor->configPath());
         m_settingsDialog->setAttribute(Qt::WA_DeleteOnClose);
         m_settingsDialog->setMonitorState(m_monitor->state());
         // The monitor's own file watcher would notice too, a moment later; reloading now shows the result at once.
-        connect(m_settingsDialog, &SettingsDialog::configSaved, m_monitor, &MonitorHost::reloadConfig);
+        connect(m_settingsDialog, &SettingsDialog::configSaved, m_monitor, &MonitorLink::reloadConfig);
         connect(m_settingsDialog, &QDialog::finished, this, [this] {
             // "Start at login" may have changed in the dialog.
             m_controller->setAutostartEnabled(m_autostart.isEnabled());
         });
     }
+    m_settingsDialog->show();
+    m_settingsDialog->raise();
+    m_settingsDialog->activateWindow();
+}
+
+void TrayApplication::openServiceSettings(const QString &path, const QByteArray &contents)
+{
+    if (m_settingsDialog) {
+        m_settingsDialog->raise();
+        return;
+    }
+    m_settingsDialog = new SettingsDialog(path, contents);
+    m_settingsDialog->setAttribute(Qt::WA_DeleteOnClose);
+    m_settingsDialog->setMonitorState(m_monitor->state());
+    connect(m_settingsDialog, &SettingsDialog::serviceSaveRequested, m_monitor, &MonitorLink::saveConfig);
+    connect(m_settingsDialog, &QDialog::finished, this,
+            [this] { m_controller->setAutostartEnabled(m_autostart.isEnabled()); });
     m_settingsDialog->show();
     m_settingsDialog->raise();
     m_settingsDialog->activateWindow();
@@ -115,6 +185,12 @@ void TrayApplication::reportConfigProblems()
     m_notifier->notifyConfigRejected(m_monitor->state().configProblems);
 }
 
+void TrayApplication::applyAvailability()
+{
+    m_controller->setAvailable(m_monitor->isAvailable(), m_monitor->unavailableReason());
+    m_statusWindow->setUnavailable(m_controller->unavailableText());
+}
+
 void TrayApplication::applyState()
 {
     const MonitorState &state = m_monitor->state();
@@ -124,7 +200,8 @@ void TrayApplication::applyState()
     const QDateTime wallNow = QDateTime::currentDateTime();
     m_controller->applyState(state, nowMs, wallNow);
     m_desktopIdle->setEnabled(state.config.activity.pauseWhileActive);
-    m_statusWindow->applyState(state, nowMs, wallNow);
+    if (m_monitor->isAvailable()) // away, its last state must not count on in the window's history
+        m_statusWindow->applyState(state, nowMs, wallNow);
     if (m_settingsDialog)
         m_settingsDialog->setMonitorState(state);
 
@@ -138,6 +215,6 @@ void TrayApplication::applyState()
         m_tickTimer->stop();
 }
 
-// Its moc output compiled here rather than in the library's shared mocs_compilation object, so that linking
-// the other widgets (the tests do) does not drag in the MonitorHost and the Monitor.
+
+// Its moc output compiled here rather than in the library's shared mocs_compilation object.
 #include "moc_trayapplication.cpp"

@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // SPDX-FileCopyrightText: 2026 The idlegpu authors
 #pragma once
-// The glue between the monitor's host and the tray's pieces: the states it sends go to the TrayController, the status
-// window and the notifier; the controller's intents go to the host as requests (the pause too: the monitor keeps it).
-// The monitor itself runs on the host's thread: nothing here calls into it. Everything with logic lives in those pieces,
-// which are tested without a Monitor.
+// The glue between the monitor's link and the tray's pieces: the states it sends go to the TrayController, the status
+// window and the notifier; the controller's intents go to the link as requests (the pause too: the monitor keeps it).
+// The monitor runs on the host's thread or in the idlegpu service: nothing here calls into it. Everything with logic
+// lives in those pieces, which are tested without a Monitor.
 #include "tray/autostart.h"
 #include "base/clock.h"
 #include "tray/notifier.h"
@@ -17,7 +17,7 @@
 
 class DesktopIdlePoller;
 class DesktopNotificationSink;
-class MonitorHost;
+class MonitorLink;
 class QSystemTrayIcon;
 class QTimer;
 class StatusWindow;
@@ -27,12 +27,20 @@ class TrayApplication : public QObject
 {
     Q_OBJECT
 public:
-    // `logFilePath` is what "Open log" opens.
-    TrayApplication(MonitorHost *monitor, const QString &logFilePath, const Clock *clock = SystemClock::instance(),
+    // Sends the saved pause to a monitor of this process at once (call before MonitorHost::start()). `logFilePath` is
+    // what "Open log" opens.
+    TrayApplication(MonitorLink *monitor, const QString &logFilePath, const Clock *clock = SystemClock::instance(),
                     QObject *parent = nullptr);
     ~TrayApplication() override;
 
+    // Shows another monitor from now on: the service that appeared after the tray's own monitor stopped for it.
+    // `monitor` must outlive the tray or be set again.
+    void setLink(MonitorLink *monitor);
+    MonitorLink *link() const { return m_monitor; }
+
     TrayController *controller() const { return m_controller; }
+    Notifier *notifier() const { return m_notifier; }
+    StatusWindow *statusWindow() const { return m_statusWindow.get(); }
 
     // Makes the icon on the first call (not before: see TrayHostWatcher) and shows it.
     void showTrayIcon();
@@ -45,8 +53,14 @@ public:
 
 private:
     void applyState();
+    // Opens the settings dialog on the service's file, as the service sent it.
+    void openServiceSettings(const QString &path, const QByteArray &contents);
+    // Connects the tray's pieces to m_monitor; a monitor of this process gets the saved pause.
+    void connectLink();
+    // Shows whether the monitor answers (a service may be away).
+    void applyAvailability();
 
-    QPointer<MonitorHost> m_monitor;
+    QPointer<MonitorLink> m_monitor;
     QString m_logFilePath;
     const Clock *m_clock;
     QSystemTrayIcon *m_trayIcon = nullptr; // made by showTrayIcon()
@@ -55,7 +69,7 @@ private:
     DesktopNotificationSink *m_desktopNotifications; // the notification server, the balloons behind it
     Notifier *m_notifier;
     std::unique_ptr<StatusWindow> m_statusWindow; // a window of its own: no parent
-    QPointer<SettingsDialog> m_settingsDialog;    // deletes itself when closed
+    QPointer<SettingsDialog> m_settingsDialog; // deletes itself when closed
     Autostart m_autostart;
     QTimer *m_tickTimer; // refreshes countdowns and run times once a second while they are shown
     DesktopIdlePoller *m_desktopIdle; // asks the desktop while pause_while_active is on

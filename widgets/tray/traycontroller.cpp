@@ -45,21 +45,61 @@ void TrayController::applyState(const MonitorState &state, qint64 nowMs, const Q
     m_nowMs = nowMs;
     m_wallNow = wallNow;
     m_hasState = true;
+    updateIconAndToolTip();
+    updateMenu();
+}
 
-    const OverallState overall = ::overallState(state);
-    if (!m_iconSet || overall != m_overall) {
-        m_overall = overall;
-        m_iconSet = true;
-        if (m_trayIcon)
-            m_trayIcon->setIcon(TrayIconRenderer::icon(overall));
-    }
-    const QString toolTip = toolTipText(state, nowMs, wallNow);
+void TrayController::updateIconAndToolTip()
+{
+    const OverallState overall = ::overallState(m_state);
+    const bool iconChanged = !m_iconSet || overall != m_overall;
+    m_overall = overall;
+    m_iconSet = true;
+    if (m_trayIcon && iconChanged)
+        m_trayIcon->setIcon(m_available ? TrayIconRenderer::icon(overall) : TrayIconRenderer::unavailableIcon());
+    // Away, the last state is old news: the tooltip says only that.
+    const QString toolTip = m_available ? toolTipText(m_state, m_nowMs, m_wallNow)
+                                        : tr("idlegpu — %1").arg(m_unavailableText);
     if (toolTip != m_toolTip) {
         m_toolTip = toolTip;
         if (m_trayIcon)
             m_trayIcon->setToolTip(toolTip);
     }
+}
+
+void TrayController::setAvailable(bool available, const QString &why)
+{
+    const QString text = available ? QString() : (why.isEmpty() ? tr("The idlegpu service is not running") : why);
+    if (available == m_available && text == m_unavailableText)
+        return;
+    m_available = available;
+    m_unavailableText = text;
+    m_iconSet = false; // the picture changes between grey and the state's even when the state does not
+    updateIconAndToolTip();
     updateMenu();
+}
+
+void TrayController::setRefusal(const QString &line)
+{
+    if (line == m_refusal)
+        return;
+    m_refusal = line;
+    updateMenu();
+}
+
+QString TrayController::refusalText(MonitorLink::Request request, const QString &reason)
+{
+    const QString why = reason.isEmpty() ? tr("no reason given") : reason;
+    switch (request) {
+    case MonitorLink::Request::PauseAll:
+    case MonitorLink::Request::PauseAllFor:
+    case MonitorLink::Request::PauseWorkload: return tr("Pause refused: %1").arg(why);
+    case MonitorLink::Request::ResumeAll:
+    case MonitorLink::Request::ResumeWorkload: return tr("Resume refused: %1").arg(why);
+    case MonitorLink::Request::ReloadConfig: return tr("Reload refused: %1").arg(why);
+    case MonitorLink::Request::LoadConfig: return tr("Settings refused: %1").arg(why);
+    }
+    return why;
 }
 
 void TrayController::setDemoMode(bool demo)
@@ -137,12 +177,16 @@ QList<TrayController::MenuItem> TrayController::menuItems() const
         return &items.last();
     };
 
+    if (!m_available)
+        add(MenuItem::Info, QStringLiteral("unavailable"), m_unavailableText);
+    if (!m_refusal.isEmpty())
+        add(MenuItem::Info, QStringLiteral("refusal"), m_refusal);
     const bool notSetUp = m_hasState && m_state.notSetUp;
     if (notSetUp) {
         add(MenuItem::Info, QStringLiteral("notSetUp"), tr("idlegpu is not set up yet"));
         add(MenuItem::Action, QStringLiteral("setUp"), tr("Set up…"));
     }
-    if (m_hasState) {
+    if (m_hasState && m_available) { // away, the GPUs' lines would be old news
         const QString hold = StatusText::holdReason(m_state.decision);
         if (!hold.isEmpty())
             add(MenuItem::Info, QStringLiteral("hold"), hold);
@@ -180,13 +224,14 @@ QList<TrayController::MenuItem> TrayController::menuItems() const
             pauseText = m_state.pause.allUntilMs > 0
                             ? tr("Resume (paused until %1)").arg(StatusText::clockTime(m_state.pause.allUntilMs, m_nowMs, m_wallNow))
                             : tr("Resume");
-        add(MenuItem::Action, QStringLiteral("pauseAll"), pauseText, pausedAll);
-        add(MenuItem::Action, QStringLiteral("pauseForAnHour"), tr("Pause for 1 hour"));
+        add(MenuItem::Action, QStringLiteral("pauseAll"), pauseText, pausedAll)->enabled = m_available;
+        add(MenuItem::Action, QStringLiteral("pauseForAnHour"), tr("Pause for 1 hour"))->enabled = m_available;
         for (const WorkloadConfig &workload : m_state.config.workloads) {
             MenuItem *item = add(MenuItem::Action, QStringLiteral("pauseWorkload"),
                                  tr("Pause %1").arg(StatusText::workloadName(m_state.config, workload.id)), workload.id);
             item->checkable = true;
             item->checked = m_state.pause.workloads.contains(workload.id);
+            item->enabled = m_available;
         }
         add(MenuItem::Separator, QString(), QString());
     }
@@ -196,8 +241,10 @@ QList<TrayController::MenuItem> TrayController::menuItems() const
             add(MenuItem::Action, QStringLiteral("simulateJob"), tr("Simulate a job on GPU %1").arg(gpu.index), gpu.index);
     add(MenuItem::Action, QStringLiteral("status"), tr("Status…"));
     MenuItem *settings = add(MenuItem::Action, QStringLiteral("settings"), tr("Settings…"));
-    settings->enabled = m_settingsAvailable;
-    if (!m_settingsAvailable)
+    settings->enabled = m_settingsAvailable && m_available;
+    if (!m_available)
+        settings->toolTip = m_unavailableText;
+    else if (!m_settingsAvailable)
         settings->toolTip = tr("Not available yet: edit the configuration file; idlegpu reloads it when it is saved.");
     add(MenuItem::Action, QStringLiteral("openLog"), tr("Open log"));
     MenuItem *autostart = add(MenuItem::Action, QStringLiteral("autostart"), tr("Start at login"));
@@ -281,6 +328,8 @@ void TrayController::onActivated(QSystemTrayIcon::ActivationReason reason)
     // there is nothing to pause: a click sets it up.
     if (reason != QSystemTrayIcon::Trigger && reason != QSystemTrayIcon::DoubleClick)
         return;
+    if (!m_available)
+        return; // nobody to ask; the tooltip says why
     if (m_state.notSetUp)
         Q_EMIT setUpRequested();
     else

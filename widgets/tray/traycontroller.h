@@ -3,6 +3,7 @@
 #pragma once
 // The controller that applies a MonitorState to the tray icon: its picture, tooltip and menu. It knows nothing of the
 // Monitor: what the user asks for goes out as signals (intents) that TrayApplication forwards.
+#include "model/monitorlink.h"
 #include "model/monitorstate.h"
 #include "tray/overallstate.h"
 
@@ -34,6 +35,18 @@ public:
     // Applies a state. `nowMs` is the monitor's clock (monotonic) and `wallNow` the same moment on the wall clock: the
     // tray says "since 14:02", and the state counts in monotonic ms.
     void applyState(const MonitorState &state, qint64 nowMs, const QDateTime &wallNow);
+
+    // Says whether the monitor answers (a service may be away): while it does not, the icon is grey, the tooltip and the
+    // menu's first line say `why`, and the pause items are disabled. The last state stays behind them.
+    void setAvailable(bool available, const QString &why);
+    // Shows a refused request as a disabled line at the top of the menu ("Pause refused: not authorized"); empty
+    // clears it (TrayApplication does at the next state from the monitor).
+    void setRefusal(const QString &line);
+    bool isAvailable() const { return m_available; }
+    QString unavailableText() const { return m_unavailableText; } // empty while available
+    QString refusal() const { return m_refusal; }
+    // Returns the refusal's line for the menu and the notification.
+    static QString refusalText(MonitorLink::Request request, const QString &reason);
 
     void setDemoMode(bool demo);               // adds "Simulate a job on GPU N"
     void setAutostartEnabled(bool enabled);    // the "Start at login" check box
@@ -82,6 +95,7 @@ private:
 
     QList<MenuItem> menuItems() const;
     void updateMenu();
+    void updateIconAndToolTip();
     void onActionTriggered(QAction *action);
     void onActivated(QSystemTrayIcon::ActivationReason reason);
 
@@ -97,6 +111,9 @@ private:
     bool m_demo = false;
     bool m_autostart = false;
     bool m_settingsAvailable = false;
+    bool m_available = true;
+    QString m_unavailableText;
+    QString m_refusal;
     QList<MenuItem> m_shownItems;
     bool m_shownExported = false; // m_shownItems as the D-Bus menu wants them
     int m_menuRebuilds = 0;

@@ -150,4 +150,26 @@ QIcon icon(OverallState state)
     return result;
 }
 
+QImage renderUnavailable(int size, qreal devicePixelRatio)
+{
+    QImage image = render(OverallState::Idle, size, devicePixelRatio).convertToFormat(QImage::Format_ARGB32);
+    for (int y = 0; y < image.height(); ++y) {
+        auto *line = reinterpret_cast<QRgb *>(image.scanLine(y));
+        for (int x = 0; x < image.width(); ++x) {
+            const int gray = qGray(line[x]);
+            line[x] = qRgba(gray, gray, gray, qAlpha(line[x]) / 2);
+        }
+    }
+    return image;
+}
+
+QIcon unavailableIcon()
+{
+    QIcon result;
+    for (int size : iconSizes())
+        for (qreal ratio : {1.0, 2.0})
+            result.addPixmap(QPixmap::fromImage(renderUnavailable(size, ratio)));
+    return result;
+}
+
 } // namespace TrayIconRenderer

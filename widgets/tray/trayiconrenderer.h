@@ -20,4 +20,8 @@ QImage render(OverallState state, int size, qreal devicePixelRatio = 1.0);
 // Returns an icon with every size at 1x and 2x.
 QIcon icon(OverallState state);
 
+// Returns the icon of a monitor that does not answer (the service is away): the idle chip in grey, half transparent.
+QImage renderUnavailable(int size, qreal devicePixelRatio = 1.0);
+QIcon unavailableIcon();
+
 } // namespace TrayIconRenderer

@@ -1,0 +1,210 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// SPDX-FileCopyrightText: 2026 The idlegpu authors
+// The tray as a client of a MonitorLink (tests/fakemonitorlink.h): its requests go through the link, a refusal is said
+// in the menu and in a notification, a service that is away is said in the tooltip, the menu and the icon, and the
+// user whose job took a GPU is told that it is theirs.
+#include "fakemonitorlink.h"
+#include "recordingsink.h"
+#include "status/statuswindow.h"
+#include "tray/notifier.h"
+#include "tray/trayapplication.h"
+#include "tray/traycontroller.h"
+#include "tray/trayiconrenderer.h"
+#include "widgettestsupport.h"
+
+#include <QLabel>
+#include <QMenu>
+#include <QSignalSpy>
+#include <QtTest>
+
+#include <unistd.h>
+
+using TestSupport::findAction;
+
+namespace {
+
+// Two GPUs, free; two workloads.
+MonitorState serviceState()
+{
+    MonitorState state;
+    for (const QString &id : {QStringLiteral("process-miner"), QStringLiteral("process-boinc")}) {
+        WorkloadConfig workload;
+        workload.id = id;
+        workload.name = id.mid(8);
+        state.config.workloads.append(workload);
+    }
+    for (int i = 0; i < 2; ++i) {
+        state.snapshot.devices.gpus.append({i, QStringLiteral("/dev/nvidia%1").arg(i)});
+        GpuStatus gpu;
+        gpu.index = i;
+        state.decision.gpus.append(gpu);
+    }
+    return state;
+}
+
+QStringList menuTexts(const QMenu *menu)
+{
+    QStringList texts;
+    for (const QAction *action : menu->actions())
+        if (!action->isSeparator())
+            texts.append(action->text());
+    return texts;
+}
+
+} // namespace
+
+class TestTrayLink : public QObject
+{
+    Q_OBJECT
+private Q_SLOTS:
+    void initTestCase() { qputenv("XDG_STATE_HOME", m_state.path().toUtf8()); }
+    void requestsGoThroughTheLink();
+    void refusalIsSaidInTheMenuAndANotification();
+    void refusalTextsArePlain();
+    void serviceAwayIsSaid();
+    void preemptionOfYourOwnJobSaysTheGpuIsYours();
+    void unavailableIconIsGrey();
+
+private:
+    QTemporaryDir m_state;
+};
+
+void TestTrayLink::requestsGoThroughTheLink()
+{
+    FakeMonitorLink link;
+    TrayApplication tray(&link, QString());
+    link.sendState(serviceState());
+    QVERIFY(!link.requests.contains(QStringLiteral("setPause"))); // the monitor keeps its own pause
+
+    QMenu *menu = tray.controller()->menu();
+    findAction(menu, QStringLiteral("pauseAll"))->trigger();
+    findAction(menu, QStringLiteral("pauseForAnHour"))->trigger();
+    findAction(menu, QStringLiteral("pauseWorkload"), QStringLiteral("process-boinc"))->trigger();
+    QCOMPARE(link.requests, QStringList({QStringLiteral("pauseAll"), QStringLiteral("pauseFor 3600000"),
+                                         QStringLiteral("pause process-boinc")}));
+    // Settings… loads the service's file through it first.
+    QAction *settings = findAction(menu, QStringLiteral("settings"));
+    QVERIFY(settings->isEnabled());
+    settings->trigger();
+    QCOMPARE(link.requests.last(), QStringLiteral("loadConfig"));
+    QVERIFY(!tray.settingsDialog());
+
+    // A monitor of this process keeps its pause itself, as a service does: the tray sends none at start.
+    FakeMonitorLink local(true);
+    TrayApplication localTray(&local, QString());
+    QVERIFY(local.requests.isEmpty());
+}
+
+void TestTrayLink::refusalIsSaidInTheMenuAndANotification()
+{
+    FakeMonitorLink link;
+    TrayApplication tray(&link, QString());
+    QSignalSpy shown(tray.notifier(), &Notifier::shown);
+    link.sendState(serviceState());
+    findAction(tray.controller()->menu(), QStringLiteral("pauseAll"))->trigger();
+    link.refuse(MonitorLink::Request::PauseAll, QStringLiteral("not authorized"));
+
+    QMenu *menu = tray.controller()->menu();
+    QCOMPARE(menu->actions().value(0)->text(), QStringLiteral("Pause refused: not authorized"));
+    QVERIFY(!menu->actions().value(0)->isEnabled());
+    QCOMPARE(shown.count(), 1);
+    QCOMPARE(shown.at(0).at(1).toString(), QStringLiteral("Request refused"));
+    QCOMPARE(shown.at(0).at(2).toString(), QStringLiteral("Pause refused: not authorized"));
+
+    // The line stays until the next state, then goes.
+    QVERIFY(findAction(menu, QStringLiteral("refusal")));
+    link.sendState(serviceState());
+    QVERIFY(!findAction(tray.controller()->menu(), QStringLiteral("refusal")));
+}
+
+void TestTrayLink::refusalTextsArePlain()
+{
+    QCOMPARE(TrayController::refusalText(MonitorLink::Request::PauseWorkload, QStringLiteral("not authorized")),
+             QStringLiteral("Pause refused: not authorized"));
+    QCOMPARE(TrayController::refusalText(MonitorLink::Request::ResumeAll, QStringLiteral("the password dialog was "
+                                                                                         "dismissed")),
+             QStringLiteral("Resume refused: the password dialog was dismissed"));
+    QCOMPARE(TrayController::refusalText(MonitorLink::Request::LoadConfig, QStringLiteral("not authorized")),
+             QStringLiteral("Settings refused: not authorized"));
+    QCOMPARE(TrayController::refusalText(MonitorLink::Request::PauseAllFor, QString()),
+             QStringLiteral("Pause refused: no reason given"));
+}
+
+void TestTrayLink::serviceAwayIsSaid()
+{
+    FakeMonitorLink link;
+    TrayApplication tray(&link, QString());
+    link.sendState(serviceState());
+    TrayController *controller = tray.controller();
+    QVERIFY(findAction(controller->menu(), QStringLiteral("pauseAll"))->isEnabled());
+
+    link.goAway(QStringLiteral("The idlegpu service is not running"));
+    QCOMPARE(controller->toolTip(), QStringLiteral("idlegpu — The idlegpu service is not running"));
+    QMenu *menu = controller->menu();
+    QCOMPARE(menu->actions().value(0)->text(), QStringLiteral("The idlegpu service is not running"));
+    QVERIFY(!menu->actions().value(0)->isEnabled());
+    QVERIFY(!findAction(menu, QStringLiteral("pauseAll"))->isEnabled());
+    QVERIFY(!findAction(menu, QStringLiteral("pauseForAnHour"))->isEnabled());
+    QVERIFY(!findAction(menu, QStringLiteral("pauseWorkload"), QStringLiteral("process-miner"))->isEnabled());
+    QVERIFY(!findAction(menu, QStringLiteral("gpuActivity"), 0)); // the last state's GPUs are old news
+    QVERIFY(findAction(menu, QStringLiteral("quit"))->isEnabled());
+    // The status window says it above the last state.
+    tray.showStatusWindow();
+    auto *summary = tray.statusWindow()->findChild<QLabel *>(QStringLiteral("summary"));
+    QVERIFY(summary);
+    QCOMPARE(summary->text(), QStringLiteral("The idlegpu service is not running. Below is the last state it sent."));
+    tray.statusWindow()->hide();
+
+    // Back: the state's own words again.
+    link.comeBack();
+    link.sendState(serviceState());
+    QVERIFY2(controller->toolTip().startsWith(QStringLiteral("idlegpu — Waiting")), qPrintable(controller->toolTip()));
+    QVERIFY(findAction(controller->menu(), QStringLiteral("pauseAll"))->isEnabled());
+    QVERIFY(!findAction(controller->menu(), QStringLiteral("unavailable")));
+}
+
+void TestTrayLink::preemptionOfYourOwnJobSaysTheGpuIsYours()
+{
+    RecordingSink sink;
+    FakeClock clock;
+    Notifier notifier(&sink, &clock);
+    notifier.setOwnUid(1000);
+    PreemptionEvent event = preemption(0);
+    event.culprit.uid = 1000;
+    event.openToStopMs = 4.2;
+    notifier.notifyPreemption(event);
+    QCOMPARE(sink.messages.size(), 1);
+    QCOMPARE(sink.messages.at(0).body, QStringLiteral("GPU 0 is yours: stopped miner 4 ms after python3 opened it"));
+
+    // Found by a poll: no time to tell. Another user's job: the usual words.
+    clock.advance(Notifier::kWindowMs);
+    notifier.flushDue();
+    event.openToStopMs.reset();
+    notifier.notifyPreemption(event);
+    QCOMPARE(sink.messages.last().body, QStringLiteral("GPU 0 is yours: stopped miner after python3 opened it"));
+    clock.advance(Notifier::kWindowMs);
+    notifier.flushDue();
+    event.culprit.uid = 1001;
+    notifier.notifyPreemption(event);
+    QCOMPARE(sink.messages.last().body, QStringLiteral("Stopped miner on GPU 0: python3 (alice, pid 4242) opened the GPU"));
+}
+
+void TestTrayLink::unavailableIconIsGrey()
+{
+    const QImage grey = TrayIconRenderer::renderUnavailable(22);
+    QVERIFY(!grey.isNull());
+    bool anyVisible = false;
+    for (int y = 0; y < grey.height(); ++y)
+        for (int x = 0; x < grey.width(); ++x) {
+            const QRgb pixel = grey.pixel(x, y);
+            if (qAlpha(pixel) == 0)
+                continue;
+            anyVisible = true;
+            QCOMPARE(qRed(pixel), qGreen(pixel));
+            QCOMPARE(qGreen(pixel), qBlue(pixel));
+        }
+    QVERIFY(anyVisible);
+}
+
+QTEST_MAIN(TestTrayLink)
+#include "tst_traylink.moc"
