@@ -11,6 +11,7 @@
 #                                          seat's active session (a seat without VTs activates each new session): the
 #                                          person at the computer, polkit's allow_active. Output piped back, exit
 #                                          status passed on.
+#   /usr/local/bin/set-config FILE ETAG    SetConfig with FILE's bytes (dbus-send: "Error NAME: message" on failure)
 #   /usr/local/bin/pk-verdict ACTION       polkit's verdict on ACTION for its own process (pkcheck's exit status)
 #   /usr/local/bin/hidepid invisible|off   remounts the machine's /proc (the users' and their clients'; the service
 #                                          keeps its own, ProtectProc=invisible) with that hidepid: bob then sees none
@@ -48,6 +49,14 @@ exec systemd-run --quiet --wait --pipe --collect -p PAMName=login -p User="$user
     -E XDG_SEAT=seat0 -E XDG_SESSION_TYPE=tty -E XDG_SESSION_CLASS=user -E LANG=C.UTF-8 -- "$@"
 '
 
+SET_CONFIG='#!/bin/sh
+# set-config FILE ETAG: the service'"'"'s SetConfig with FILE'"'"'s bytes, sent by dbus-send (it takes an "ay" as
+# array:byte:B,B,...; busctl would too, as a count and the bytes, but says only an error'"'"'s message, not its name).
+# The reply, or "Error NAME: message", on the output; dbus-send'"'"'s exit status.
+exec dbus-send --system --print-reply --reply-timeout=30000 --dest=io.github.idlegpu.Idlegpu1 /io/github/idlegpu/Idlegpu1 \
+    io.github.idlegpu.Idlegpu1.SetConfig "array:byte:$(od -An -tu1 -v "$1" | tr -s " \n" "," | sed "s/^,//; s/,$//")" \
+    "string:$2" 2>&1
+'
 PK_VERDICT='#!/bin/sh
 # pk-verdict ACTION: polkit'"'"'s verdict on ACTION for this process (pkcheck exit status): 0 authorized, 1 not,
 # 2 an authentication would be needed and no agent answers.
@@ -59,10 +68,12 @@ scenario_dbus_setup() {
     ctr 'set -e
          printf "%s" "$1" >/usr/local/bin/as-user; printf "%s" "$2" >/usr/local/bin/in-session
          printf "%s" "$3" >/usr/local/bin/pk-verdict; printf "%s" "$4" >/usr/local/bin/hidepid
-         chmod 0755 /usr/local/bin/as-user /usr/local/bin/in-session /usr/local/bin/pk-verdict /usr/local/bin/hidepid
+         printf "%s" "$6" >/usr/local/bin/set-config
+         chmod 0755 /usr/local/bin/as-user /usr/local/bin/in-session /usr/local/bin/pk-verdict /usr/local/bin/hidepid \
+             /usr/local/bin/set-config
          install -d -m 0755 /etc/polkit-1/rules.d
          printf "%s" "$5" >/etc/polkit-1/rules.d/50-idlegpu.rules' "$AS_USER" "$IN_SESSION" "$PK_VERDICT" "$HIDEPID" \
-        "$POLKIT_RULES" || return 1
+        "$POLKIT_RULES" "$SET_CONFIG" || return 1
     # The package's actions, as polkitd reads them.
     ctrv 'pkaction --action-id io.github.idlegpu.pause --verbose && pkaction --action-id io.github.idlegpu.configure --verbose'
     local actions=$REPLY
@@ -173,5 +184,59 @@ scenario_dbus_service() {
     ctrv 'as-user alice '"$SERVICE_CALL"' Resume s ""'
     echo "alice's Resume (gpu-users): ${REPLY:-done}"
     check "the workload did not come back after alice's resume" cwait 10 "$WORKLOAD_PID" || failed=1
+    return $failed
+}
+
+# Waits until the service owns its name (after a restart): fails after 10 s.
+service_named() { cwait 10 'busctl status io.github.idlegpu.Idlegpu1'; }
+
+# The configuration edited through the service. root: GetConfig gives the file and its etag; SetConfig replaces it
+# byte for byte (comments kept, the mode kept) and the service applies it (the new name shows in GetState). bob, even
+# at the computer (configure is auth_admin_keep everywhere): refused, the file unchanged. A broken text: InvalidConfig
+# with FILE:LINE, nothing written. A stale etag: Conflict.
+scenario_dbus_config() {
+    local failed=0
+    service_named || { echo "FAIL: the service does not own its name"; return 1; }
+    ctrv 'f=/etc/idlegpu/idlegpu.conf; etag=$(sha256sum <$f | cut -c1-64)
+          reply=$('"$SERVICE_CALL"' GetConfig 2>&1) || { echo "$reply"; exit 1; }
+          echo "root'"'"'s GetConfig: $(echo "$reply" | cut -c1-48)… $(echo "$reply" | grep -o "\"[0-9a-f]*\"$")"
+          case $reply in "says \"$f\" $(wc -c <$f) "*" \"$etag\"") ;; *) echo "not the file and its etag $etag"; exit 1 ;; esac'
+    local status=$?
+    echo "$REPLY"
+    [ $status = 0 ] || { echo "FAIL: root's GetConfig"; failed=1; }
+    ctrv 'in-session bob '"$SERVICE_CALL"' GetConfig'
+    echo "bob's GetConfig (active session): $REPLY"
+    [[ "$REPLY" == *NotAuthorized* || "$REPLY" == *"ot authorized"* || "$REPLY" == *nteraction* ]] || { echo "FAIL: bob read the configuration"; failed=1; }
+    # The edit: a comment and a name for the workload; refused to bob, then root's, applied.
+    ctrv 'f=/etc/idlegpu/idlegpu.conf; cp $f /tmp/before; etag=$(sha256sum <$f | cut -c1-64)
+          { echo "# edited through the service: this comment stays"; sed "s/^user = alice$/&\nname = miner-via-dbus/" $f; } >/tmp/new.conf
+          chmod 0644 /tmp/new.conf
+          echo "bob'"'"'s SetConfig (active session): $(in-session bob set-config /tmp/new.conf $etag 2>&1)"
+          cmp -s /tmp/before $f && echo "the file unchanged byte for byte" || { echo "bob changed the file"; exit 1; }
+          reply=$(set-config /tmp/new.conf $etag 2>&1) || { echo "root'"'"'s SetConfig: $reply"; exit 1; }
+          cmp -s /tmp/new.conf $f || { echo "the file is not what root sent"; exit 1; }
+          echo "root'"'"'s SetConfig: the file is the text sent, comments included; mode $(stat -c %a $f)"
+          t0=$(date +%s%N)
+          for _ in $(seq 200); do
+              '"$SERVICE_CALL"' GetState | grep -q miner-via-dbus && { echo "applied: the new name in GetState after $(( ($(date +%s%N) - t0) / 1000000 )) ms"; exit 0; }
+              sleep 0.05
+          done
+          echo "the new name is not in GetState 10 s later"; exit 1'
+    status=$?
+    echo "$REPLY"
+    [ $status = 0 ] && [[ "$REPLY" =~ "bob's SetConfig (active session): Error io.github.idlegpu.Idlegpu1.Error."(NotAuthorized|InteractionRequired) ]] ||
+        { echo "FAIL: the edit (bob refused, root granted and applied)"; failed=1; }
+    # A broken text and a stale etag: refused, nothing written.
+    ctrv 'f=/etc/idlegpu/idlegpu.conf; cp $f /tmp/before; etag=$(sha256sum <$f | cut -c1-64)
+          sed "s/^interval_seconds = 1$/interval_seconds = banana/" $f >/tmp/broken.conf
+          echo "a broken text: $(set-config /tmp/broken.conf $etag 2>&1)"
+          cmp -s /tmp/before $f && echo "the file unchanged" || echo "THE FILE CHANGED"
+          echo "a stale etag: $(set-config /tmp/new.conf $(sha256sum </root/idlegpu.conf | cut -c1-64) 2>&1)"
+          cmp -s /tmp/before $f && echo "the file unchanged" || echo "THE FILE CHANGED"'
+    echo "$REPLY"
+    [[ "$REPLY" == *"a broken text: Error io.github.idlegpu.Idlegpu1.Error.InvalidConfig: /etc/idlegpu/idlegpu.conf:"[0-9]* ]] || { echo "FAIL: the broken text was not refused with InvalidConfig FILE:LINE"; failed=1; }
+    [[ "$REPLY" == *"a stale etag: Error io.github.idlegpu.Idlegpu1.Error.Conflict: "* ]] || { echo "FAIL: the stale etag was not refused with Conflict"; failed=1; }
+    [[ "$REPLY" != *"THE FILE CHANGED"* ]] || failed=1
+    restore_service
     return $failed
 }
