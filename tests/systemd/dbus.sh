@@ -11,7 +11,8 @@
 #                                          seat's active session (a seat without VTs activates each new session): the
 #                                          person at the computer, polkit's allow_active. Output piped back, exit
 #                                          status passed on.
-#   /usr/local/bin/set-config FILE ETAG    SetConfig with FILE's bytes (dbus-send: "Error NAME: message" on failure)
+#   /usr/local/bin/ds METHOD ARG...        a call of the service by dbus-send: "Error NAME: message" on failure
+#   /usr/local/bin/set-config FILE ETAG    SetConfig with FILE's bytes (by ds)
 #   /usr/local/bin/pk-verdict ACTION       polkit's verdict on ACTION for its own process (pkcheck's exit status)
 #   /usr/local/bin/hidepid invisible|off   remounts the machine's /proc (the users' and their clients'; the service
 #                                          keeps its own, ProtectProc=invisible) with that hidepid: bob then sees none
@@ -49,13 +50,16 @@ exec systemd-run --quiet --wait --pipe --collect -p PAMName=login -p User="$user
     -E XDG_SEAT=seat0 -E XDG_SESSION_TYPE=tty -E XDG_SESSION_CLASS=user -E LANG=C.UTF-8 -- "$@"
 '
 
-SET_CONFIG='#!/bin/sh
-# set-config FILE ETAG: the service'"'"'s SetConfig with FILE'"'"'s bytes, sent by dbus-send (it takes an "ay" as
-# array:byte:B,B,...; busctl would too, as a count and the bytes, but says only an error'"'"'s message, not its name).
-# The reply, or "Error NAME: message", on the output; dbus-send'"'"'s exit status.
+DS='#!/bin/sh
+# ds METHOD ARG...: a call of the service by dbus-send (ARG as dbus-send takes them: string:S, uint64:N,
+# array:byte:B,B,...), which says an error'"'"'s name where busctl says only its message: "Error NAME: message".
+m=$1; shift
 exec dbus-send --system --print-reply --reply-timeout=30000 --dest=io.github.idlegpu.Idlegpu1 /io/github/idlegpu/Idlegpu1 \
-    io.github.idlegpu.Idlegpu1.SetConfig "array:byte:$(od -An -tu1 -v "$1" | tr -s " \n" "," | sed "s/^,//; s/,$//")" \
-    "string:$2" 2>&1
+    "io.github.idlegpu.Idlegpu1.$m" "$@" 2>&1
+'
+SET_CONFIG='#!/bin/sh
+# set-config FILE ETAG: SetConfig with FILE'"'"'s bytes (by ds).
+exec ds SetConfig "array:byte:$(od -An -tu1 -v "$1" | tr -s " \n" "," | sed "s/^,//; s/,$//")" "string:$2"
 '
 PK_VERDICT='#!/bin/sh
 # pk-verdict ACTION: polkit'"'"'s verdict on ACTION for this process (pkcheck exit status): 0 authorized, 1 not,
@@ -68,12 +72,12 @@ scenario_dbus_setup() {
     ctr 'set -e
          printf "%s" "$1" >/usr/local/bin/as-user; printf "%s" "$2" >/usr/local/bin/in-session
          printf "%s" "$3" >/usr/local/bin/pk-verdict; printf "%s" "$4" >/usr/local/bin/hidepid
-         printf "%s" "$6" >/usr/local/bin/set-config
+         printf "%s" "$6" >/usr/local/bin/set-config; printf "%s" "$7" >/usr/local/bin/ds
          chmod 0755 /usr/local/bin/as-user /usr/local/bin/in-session /usr/local/bin/pk-verdict /usr/local/bin/hidepid \
-             /usr/local/bin/set-config
+             /usr/local/bin/set-config /usr/local/bin/ds
          install -d -m 0755 /etc/polkit-1/rules.d
          printf "%s" "$5" >/etc/polkit-1/rules.d/50-idlegpu.rules' "$AS_USER" "$IN_SESSION" "$PK_VERDICT" "$HIDEPID" \
-        "$POLKIT_RULES" "$SET_CONFIG" || return 1
+        "$POLKIT_RULES" "$SET_CONFIG" "$DS" || return 1
     # The package's actions, as polkitd reads them.
     ctrv 'pkaction --action-id io.github.idlegpu.pause --verbose && pkaction --action-id io.github.idlegpu.configure --verbose'
     local actions=$REPLY
@@ -238,5 +242,136 @@ scenario_dbus_config() {
     [[ "$REPLY" == *"a stale etag: Error io.github.idlegpu.Idlegpu1.Error.Conflict: "* ]] || { echo "FAIL: the stale etag was not refused with Conflict"; failed=1; }
     [[ "$REPLY" != *"THE FILE CHANGED"* ]] || failed=1
     restore_service
+    return $failed
+}
+
+# hidepid: carol's job holds the GPU (its comm: carols-job). With the machine's /proc at hidepid=invisible, bob's
+# GetState names neither its pid, user nor comm (hidden_holders counts it) while root's does; with hidepid off bob
+# sees it all. The service reads the caller's /proc/PID/mountinfo from inside its sandbox (ProtectProc=invisible: it
+# sees other users' processes only with CAP_SYS_PTRACE, which the unit keeps); if it could not, it would hide the
+# holder from bob with hidepid off too.
+scenario_dbus_hidepid() {
+    local failed=0 status
+    ctrv 'main=$(systemctl show -p MainPID --value idlegpu); cap=$(sed -n "s/^CapEff:\t*//p" /proc/$main/status)
+          echo "the service: ProtectProc=$(systemctl show -p ProtectProc --value idlegpu), CapEff $cap, CAP_SYS_PTRACE $(( (0x$cap >> 19) & 1 )), its /proc: $(nsenter -t $main -m findmnt -n -o OPTIONS /proc)"'
+    echo "$REPLY"
+    ctr 'install -m 0755 /usr/bin/sleep /usr/local/bin/carols-job
+         systemd-run --quiet --unit=carol-job --uid=carol --gid=carol sh -c \
+             "exec 3</srv/fakegpu/nvidiactl 4</srv/fakegpu/nvidia-uvm 5</srv/fakegpu/nvidia0; exec carols-job 100007"'
+    if check "the workload did not stop for carol's job" cwait 10 "! $WORKLOAD_PID"; then
+        ctrv 'pid=$(pgrep -x carols-job)
+              view() { st=$("$@" '"$SERVICE_CALL"' GetState 2>&1)
+                       echo "pid $(echo "$st" | grep -c -F -e "pid\\\":$pid," -e "pid\\\":$pid}") user $(echo "$st" | grep -c -F "\\\"carol\\\"") comm $(echo "$st" | grep -c carols-job) hidden_holders $(echo "$st" | grep -o "hidden_holders[^0-9]*[0-9]*" | grep -o "[0-9]*$")"; }
+              hidepid invisible
+              echo "hidepid=invisible: bob sees $(view as-user bob)"
+              echo "hidepid=invisible: root sees $(view)"
+              hidepid off
+              echo "hidepid=off: bob sees $(view as-user bob)"'
+        status=$?
+        echo "$REPLY"
+        [ $status = 0 ] && [[ "$REPLY" == *"hidepid=invisible: bob sees pid 0 user 0 comm 0 hidden_holders 1"* &&
+                              "$REPLY" == *"hidepid=invisible: root sees pid 1 user 1 comm 1 hidden_holders 0"* &&
+                              "$REPLY" == *"hidepid=off: bob sees pid 1 user 1 comm 1 hidden_holders 0"* ]] ||
+            { echo "FAIL: what bob and root see of carol's job"; failed=1; }
+    else
+        failed=1
+    fi
+    ctr 'hidepid off; systemctl stop carol-job'
+    check "the workload did not come back after carol's job" cwait 10 "$WORKLOAD_PID" || failed=1
+    return $failed
+}
+
+# A caller that floods: bob, 4 loops of GetState for 3 s (each call a dbus-send: the rate a shell reaches); meanwhile
+# carol's GetState answers at once and a preemption happens (carol's job opens the GPU; the workload stops).
+scenario_dbus_flood() {
+    local status
+    check "no workload" cwait 10 "$WORKLOAD_PID" || return 1
+    ctrv '
+          cat >/tmp/flood.sh <<"FLOOD"
+end=$(( $(date +%s%N) + 3000000000 )); ok=0; limited=0; other=0
+while [ $(date +%s%N) -lt $end ]; do
+    case $(ds GetState | head -c 200) in
+        *Error.RateLimited*) limited=$((limited + 1)) ;;
+        *Error*) other=$((other + 1)) ;;
+        *) ok=$((ok + 1)) ;;
+    esac
+done
+echo "$ok $limited $other"
+FLOOD
+          pids=""
+          for i in 1 2 3 4; do as-user bob sh /tmp/flood.sh >/tmp/flood.$i 2>&1 & pids="$pids $!"; done
+          trap "kill $pids 2>/dev/null; systemctl stop flood-job 2>/dev/null" EXIT
+          sleep 1
+          times=""
+          for _ in 1 2 3 4 5; do
+              t0=$(date +%s%N); as-user carol ds GetState | grep -q Error && { echo "carol: an error"; exit 1; }
+              times="$times $(( ($(date +%s%N) - t0) / 1000000 ))"
+          done
+          echo "carol'"'"'s GetState during the flood (ms, each with its as-user):$times"
+          old=$('"$WORKLOAD_PID"'); t0=$(date +%s%N)
+          systemd-run --quiet --unit=flood-job --uid=carol --gid=carol sh -c "exec 3</srv/fakegpu/nvidiactl 4</srv/fakegpu/nvidia-uvm 5</srv/fakegpu/nvidia0; exec sleep 100008"
+          stopped=""
+          for _ in $(seq 200); do kill -0 $old 2>/dev/null || { stopped=$(( ($(date +%s%N) - t0) / 1000000 )); break; }; sleep 0.02; done
+          echo "preemption during the flood: ${stopped:-none in 4 s} ms from the job'"'"'s start to the workload gone"
+          wait $pids
+          cat /tmp/flood.* | awk "{ ok += \$1; limited += \$2; other += \$3 } END { printf \"bob: %d calls in 3 s (%.0f/s): %d answered, %d RateLimited, %d other errors\n\", ok + limited + other, (ok + limited + other) / 3, ok, limited, other }"
+          systemctl stop flood-job
+          [ -n "$stopped" ]'
+    status=$?
+    echo "$REPLY"
+    check "the workload did not come back after the flood" cwait 10 "$WORKLOAD_PID" || status=1
+    [ $status = 0 ] || { echo "FAIL: the flood"; return 1; }
+}
+
+# A restart followed: bob polls GetState every 50 ms while the service restarts; the name comes back (the time from
+# `systemctl restart` to the new process owning it), and bob's calls after it are answered.
+scenario_dbus_restart() {
+    local status
+    service_named || { echo "FAIL: the service does not own its name"; return 1; }
+    ctrv '
+          as-user bob sh -c "while :; do ds GetState | grep -q Error && echo \$(date +%s%N) error || echo \$(date +%s%N) ok; sleep 0.05; done" \
+              >/tmp/poll.log 2>&1 &
+          poller=$!; trap "kill $poller 2>/dev/null" EXIT
+          old=$(busctl status io.github.idlegpu.Idlegpu1 | sed -n "s/^PID=//p")
+          sleep 0.3; t0=$(date +%s%N)
+          systemctl restart idlegpu & restart=$!
+          owned=""
+          for _ in $(seq 400); do
+              new=$(busctl status io.github.idlegpu.Idlegpu1 2>/dev/null | sed -n "s/^PID=//p")
+              [ -n "$new" ] && [ "$new" != "$old" ] && { owned=$(( ($(date +%s%N) - t0) / 1000000 )); break; }
+              sleep 0.01
+          done
+          wait $restart; ready=$(( ($(date +%s%N) - t0) / 1000000 ))
+          sleep 0.5; kill $poller
+          echo "the name owned by the new process ${owned:-never} ms after systemctl restart (which returned after $ready ms)"
+          awk -v t0=$t0 "\$2 == \"error\" && \$1 > t0 { e++; last = \$1 } { n++; s = \$2 } END { printf \"bob: %d polls, %d answered with an error during the restart, the last %s\n\", n, e, s }" /tmp/poll.log
+          [ -n "$owned" ] && [ "$(tail -n 1 /tmp/poll.log | cut -d" " -f2)" = ok ] && as-user bob '"$SERVICE_CALL"' GetState >/dev/null'
+    status=$?
+    echo "$REPLY"
+    [ $status = 0 ] || { echo "FAIL: the restart was not followed"; return 1; }
+}
+
+# Bad input on the real bus: each refused with its error, and the service answers after.
+scenario_dbus_bad_input() {
+    local failed=0 line
+    ctrv '
+          echo "a 300-byte workload id: $(ds Pause string:$(printf "%0300d" 0 | tr 0 x) uint64:0)"
+          echo "a pause of 31 days: $(ds Pause string: uint64:2678400)"
+          echo "a wrong signature: $(ds Pause string:)"
+          echo "an unknown workload: $(ds Pause string:no-such-workload uint64:0)"
+          echo "an etag that is not 64 hex digits: $(ds SetConfig array:byte:10 string:xyz)"
+          echo "an unknown method: $(ds Frobnicate)"'
+    echo "$REPLY"
+    while IFS='|' read -r what error; do
+        grep -q "^$what: Error $error" <<<"$REPLY" || { echo "FAIL: $what was not refused with $error"; failed=1; }
+    done <<'ERRORS'
+a 300-byte workload id|io.github.idlegpu.Idlegpu1.Error.InvalidArgument
+a pause of 31 days|io.github.idlegpu.Idlegpu1.Error.InvalidArgument
+a wrong signature|org.freedesktop.DBus.Error.InvalidArgs
+an unknown workload|io.github.idlegpu.Idlegpu1.Error.UnknownWorkload
+an etag that is not 64 hex digits|io.github.idlegpu.Idlegpu1.Error.InvalidArgument
+an unknown method|org.freedesktop.DBus.Error.UnknownMethod
+ERRORS
+    ctr "$WORKLOAD_PID"' >/dev/null && '"$SERVICE_CALL"' GetState >/dev/null' || { echo "FAIL: the service after bad input"; failed=1; }
     return $failed
 }

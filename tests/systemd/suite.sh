@@ -32,7 +32,7 @@ deb=${debs[0]}
 # only.
 unit_scenarios=(ready preemption back reaper_killed cgroups reload journal_priorities security watchdog broken_config
                 stop user_unit)
-all_scenarios=("${unit_scenarios[@]}" dbus_setup dbus_service dbus_config dbus_policy)
+all_scenarios=("${unit_scenarios[@]}" dbus_setup dbus_service dbus_config dbus_hidepid dbus_flood dbus_restart dbus_bad_input dbus_policy)
 hybrid_scenarios=("${unit_scenarios[@]}")
 if [ $# -gt 0 ]; then scenarios=("$@")
 elif [ "$layout" = unified ]; then scenarios=("${all_scenarios[@]}")
