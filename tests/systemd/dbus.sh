@@ -373,5 +373,27 @@ an etag that is not 64 hex digits|io.github.idlegpu.Idlegpu1.Error.InvalidArgume
 an unknown method|org.freedesktop.DBus.Error.UnknownMethod
 ERRORS
     ctr "$WORKLOAD_PID"' >/dev/null && '"$SERVICE_CALL"' GetState >/dev/null' || { echo "FAIL: the service after bad input"; failed=1; }
+    # A caller that leaves mid-call: carol (no session: auth_admin) pauses with interaction allowed; her agent
+    # (pkttyagent on a terminal that nobody types into) asks for root's password; her busctl is killed while polkit
+    # waits. The service answers others at once, pauses nothing, and has polkit's check cancelled (the agent's
+    # password helper goes).
+    ctrv 'mkfifo -m 0666 /tmp/agent-ready /tmp/agent-tty
+          as-user carol script -qec "sh -c '"'"'pkttyagent --process \$\$ --notify-fd 3 3>/tmp/agent-ready & cat /tmp/agent-ready
+              exec busctl call --allow-interactive-authorization=yes --timeout=60 io.github.idlegpu.Idlegpu1 \
+              /io/github/idlegpu/Idlegpu1 io.github.idlegpu.Idlegpu1 Pause st \"\" 0'"'"'" /dev/null </tmp/agent-tty >/tmp/agent.out 2>&1 &
+          script=$!; exec 8>/tmp/agent-tty; trap "kill $script 2>/dev/null" EXIT
+          for _ in $(seq 200); do pgrep -f "^/usr/lib/polkit-1/polkit-agent-helper-1" >/dev/null && break; sleep 0.05; done
+          pgrep -f "^/usr/lib/polkit-1/polkit-agent-helper-1" >/dev/null || { echo "polkit asked no agent"; cat /tmp/agent.out; exit 1; }
+          echo "carol'"'"'s pause waits for a password: $(tr -d "\r" </tmp/agent.out | grep -m1 "Authenticating as")"
+          t0=$(date +%s%N); kill $(pgrep -u carol -x busctl)
+          '"$SERVICE_CALL"' GetState >/dev/null || exit 1
+          echo "killed; root'"'"'s GetState answered $(( ($(date +%s%N) - t0) / 1000000 )) ms later"
+          for _ in $(seq 100); do pgrep -f "^/usr/lib/polkit-1/polkit-agent-helper-1" >/dev/null || break; sleep 0.05; done
+          pgrep -f "^/usr/lib/polkit-1/polkit-agent-helper-1" >/dev/null && { echo "the authentication still runs 5 s later"; exit 1; }
+          echo "the authentication ended $(( ($(date +%s%N) - t0) / 1000000 )) ms after: $(journalctl -u polkit -o cat --no-pager | grep -m1 "FAILED to authenticate" | cut -c1-90)…"
+          '"$WORKLOAD_PID"' >/dev/null || { echo "the workload stopped"; exit 1; }'
+    local status=$?
+    echo "$REPLY"
+    [ $status = 0 ] || { echo "FAIL: a caller that left mid-call"; failed=1; }
     return $failed
 }
