@@ -359,7 +359,7 @@ scenario_dbus_restart() {
 
 # Bad input on the real bus: each refused with its error, and the service answers after.
 scenario_dbus_bad_input() {
-    local failed=0 line
+    local failed=0
     ctrv '
           echo "a 300-byte workload id: $(ds Pause string:$(printf "%0300d" 0 | tr 0 x) uint64:0)"
           echo "a pause of 31 days: $(ds Pause string: uint64:2678400)"
