@@ -355,6 +355,13 @@ scenario_dbus_restart() {
     status=$?
     echo "$REPLY"
     [ $status = 0 ] || { echo "FAIL: the restart was not followed"; return 1; }
+    # The command line, where it asks the service (idlegpu --status through the bus, with --pause beside it).
+    ctrv 'idlegpu --help | grep -q -- --pause || { echo "NOT CHECKED: this idlegpu'"'"'s --status does not ask the service"; exit 0; }
+          as-user bob idlegpu --status --json | grep "\"source\""'
+    status=$?
+    echo "bob's idlegpu --status --json after the restart: $REPLY"
+    [ $status = 0 ] && [[ "$REPLY" == "NOT CHECKED"* || "$REPLY" == *'"source": "system"'* ]] ||
+        { echo "FAIL: bob's idlegpu --status did not ask the service"; return 1; }
 }
 
 # Bad input on the real bus: each refused with its error, and the service answers after.
