@@ -73,6 +73,7 @@ MonitorState busyState()
     running.state = WorkloadRuntime::Stopping;
     running.pid = 777;
     running.startedAtMs = kNowMs - 60'000;
+    running.lastExit = QStringLiteral("stopped: %1 opened GPU 0").arg(python.describe()); // names alice's process
     state.runtimes.insert(boinc.id, running);
 
     state.pause.workloads.insert(miner.id);

@@ -307,8 +307,10 @@ QJsonObject toJson(const MonitorState &state, const View &view, const Now &now)
         }
         // Its process runs as its user=, and ps shows it to that user, root, and where /proc hides nobody's.
         const bool seesProcess = seesWorkload || view.seesOthers;
-        object.insert(QStringLiteral("runtime"),
-                      runtimeToJson(state.runtimes.value(workload.id), seesProcess, seesWorkload, now));
+        // Its last exit may name the process that took its GPU ("stopped: python3 (alice, pid 4242) opened GPU 0").
+        WorkloadRuntime runtime = state.runtimes.value(workload.id);
+        runtime.lastExit = redact(runtime.lastExit);
+        object.insert(QStringLiteral("runtime"), runtimeToJson(runtime, seesProcess, seesWorkload, now));
         workloads.append(object);
     }
     // The file's problems: where, and how bad, for everyone; the words (they may quote the file) for the privileged.

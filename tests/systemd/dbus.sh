@@ -11,6 +11,8 @@
 #                                          seat's active session (a seat without VTs activates each new session): the
 #                                          person at the computer, polkit's allow_active. Output piped back, exit
 #                                          status passed on.
+#   /usr/local/bin/ds METHOD ARG...        a call of the service by dbus-send: "Error NAME: message" on failure
+#   /usr/local/bin/set-config FILE ETAG    SetConfig with FILE's bytes (by ds)
 #   /usr/local/bin/pk-verdict ACTION       polkit's verdict on ACTION for its own process (pkcheck's exit status)
 #   /usr/local/bin/hidepid invisible|off   remounts the machine's /proc (the users' and their clients'; the service
 #                                          keeps its own, ProtectProc=invisible) with that hidepid: bob then sees none
@@ -48,6 +50,17 @@ exec systemd-run --quiet --wait --pipe --collect -p PAMName=login -p User="$user
     -E XDG_SEAT=seat0 -E XDG_SESSION_TYPE=tty -E XDG_SESSION_CLASS=user -E LANG=C.UTF-8 -- "$@"
 '
 
+DS='#!/bin/sh
+# ds METHOD ARG...: a call of the service by dbus-send (ARG as dbus-send takes them: string:S, uint64:N,
+# array:byte:B,B,...), which says an error'"'"'s name where busctl says only its message: "Error NAME: message".
+m=$1; shift
+exec dbus-send --system --print-reply --reply-timeout=30000 --dest=io.github.idlegpu.Idlegpu1 /io/github/idlegpu/Idlegpu1 \
+    "io.github.idlegpu.Idlegpu1.$m" "$@" 2>&1
+'
+SET_CONFIG='#!/bin/sh
+# set-config FILE ETAG: SetConfig with FILE'"'"'s bytes (by ds).
+exec ds SetConfig "array:byte:$(od -An -tu1 -v "$1" | tr -s " \n" "," | sed "s/^,//; s/,$//")" "string:$2"
+'
 PK_VERDICT='#!/bin/sh
 # pk-verdict ACTION: polkit'"'"'s verdict on ACTION for this process (pkcheck exit status): 0 authorized, 1 not,
 # 2 an authentication would be needed and no agent answers.
@@ -59,10 +72,12 @@ scenario_dbus_setup() {
     ctr 'set -e
          printf "%s" "$1" >/usr/local/bin/as-user; printf "%s" "$2" >/usr/local/bin/in-session
          printf "%s" "$3" >/usr/local/bin/pk-verdict; printf "%s" "$4" >/usr/local/bin/hidepid
-         chmod 0755 /usr/local/bin/as-user /usr/local/bin/in-session /usr/local/bin/pk-verdict /usr/local/bin/hidepid
+         printf "%s" "$6" >/usr/local/bin/set-config; printf "%s" "$7" >/usr/local/bin/ds
+         chmod 0755 /usr/local/bin/as-user /usr/local/bin/in-session /usr/local/bin/pk-verdict /usr/local/bin/hidepid \
+             /usr/local/bin/set-config /usr/local/bin/ds
          install -d -m 0755 /etc/polkit-1/rules.d
          printf "%s" "$5" >/etc/polkit-1/rules.d/50-idlegpu.rules' "$AS_USER" "$IN_SESSION" "$PK_VERDICT" "$HIDEPID" \
-        "$POLKIT_RULES" || return 1
+        "$POLKIT_RULES" "$SET_CONFIG" "$DS" || return 1
     # The package's actions, as polkitd reads them.
     ctrv 'pkaction --action-id io.github.idlegpu.pause --verbose && pkaction --action-id io.github.idlegpu.configure --verbose'
     local actions=$REPLY
@@ -173,5 +188,225 @@ scenario_dbus_service() {
     ctrv 'as-user alice '"$SERVICE_CALL"' Resume s ""'
     echo "alice's Resume (gpu-users): ${REPLY:-done}"
     check "the workload did not come back after alice's resume" cwait 10 "$WORKLOAD_PID" || failed=1
+    return $failed
+}
+
+# Waits until the service owns its name (after a restart): fails after 10 s.
+service_named() { cwait 10 'busctl status io.github.idlegpu.Idlegpu1'; }
+
+# The configuration edited through the service. root: GetConfig gives the file and its etag; SetConfig replaces it
+# byte for byte (comments kept, the mode kept) and the service applies it (the new name shows in GetState). bob, even
+# at the computer (configure is auth_admin_keep everywhere): refused, the file unchanged. A broken text: InvalidConfig
+# with FILE:LINE, nothing written. A stale etag: Conflict.
+scenario_dbus_config() {
+    local failed=0
+    service_named || { echo "FAIL: the service does not own its name"; return 1; }
+    ctrv 'f=/etc/idlegpu/idlegpu.conf; etag=$(sha256sum <$f | cut -c1-64)
+          reply=$('"$SERVICE_CALL"' GetConfig 2>&1) || { echo "$reply"; exit 1; }
+          echo "root'"'"'s GetConfig: $(echo "$reply" | cut -c1-48)… $(echo "$reply" | grep -o "\"[0-9a-f]*\"$")"
+          case $reply in "says \"$f\" $(wc -c <$f) "*" \"$etag\"") ;; *) echo "not the file and its etag $etag"; exit 1 ;; esac'
+    local status=$?
+    echo "$REPLY"
+    [ $status = 0 ] || { echo "FAIL: root's GetConfig"; failed=1; }
+    ctrv 'in-session bob '"$SERVICE_CALL"' GetConfig'
+    echo "bob's GetConfig (active session): $REPLY"
+    [[ "$REPLY" == *NotAuthorized* || "$REPLY" == *"ot authorized"* || "$REPLY" == *nteraction* ]] || { echo "FAIL: bob read the configuration"; failed=1; }
+    # The edit: a comment and a name for the workload; refused to bob, then root's, applied.
+    ctrv 'f=/etc/idlegpu/idlegpu.conf; cp $f /tmp/before; etag=$(sha256sum <$f | cut -c1-64)
+          { echo "# edited through the service: this comment stays"; sed "s/^user = alice$/&\nname = miner-via-dbus/" $f; } >/tmp/new.conf
+          chmod 0644 /tmp/new.conf
+          echo "bob'"'"'s SetConfig (active session): $(in-session bob set-config /tmp/new.conf $etag 2>&1)"
+          cmp -s /tmp/before $f && echo "the file unchanged byte for byte" || { echo "bob changed the file"; exit 1; }
+          reply=$(set-config /tmp/new.conf $etag 2>&1) || { echo "root'"'"'s SetConfig: $reply"; exit 1; }
+          cmp -s /tmp/new.conf $f || { echo "the file is not what root sent"; exit 1; }
+          echo "root'"'"'s SetConfig: the file is the text sent, comments included; mode $(stat -c %a $f)"
+          t0=$(date +%s%N)
+          for _ in $(seq 200); do
+              '"$SERVICE_CALL"' GetState | grep -q miner-via-dbus && { echo "applied: the new name in GetState after $(( ($(date +%s%N) - t0) / 1000000 )) ms"; exit 0; }
+              sleep 0.05
+          done
+          echo "the new name is not in GetState 10 s later"; exit 1'
+    status=$?
+    echo "$REPLY"
+    [ $status = 0 ] && [[ "$REPLY" =~ "bob's SetConfig (active session): Error io.github.idlegpu.Idlegpu1.Error."(NotAuthorized|InteractionRequired) ]] ||
+        { echo "FAIL: the edit (bob refused, root granted and applied)"; failed=1; }
+    # A broken text and a stale etag: refused, nothing written.
+    ctrv 'f=/etc/idlegpu/idlegpu.conf; cp $f /tmp/before; etag=$(sha256sum <$f | cut -c1-64)
+          sed "s/^interval_seconds = 1$/interval_seconds = banana/" $f >/tmp/broken.conf
+          echo "a broken text: $(set-config /tmp/broken.conf $etag 2>&1)"
+          cmp -s /tmp/before $f && echo "the file unchanged" || echo "THE FILE CHANGED"
+          echo "a stale etag: $(set-config /tmp/new.conf $(sha256sum </root/idlegpu.conf | cut -c1-64) 2>&1)"
+          cmp -s /tmp/before $f && echo "the file unchanged" || echo "THE FILE CHANGED"'
+    echo "$REPLY"
+    [[ "$REPLY" == *"a broken text: Error io.github.idlegpu.Idlegpu1.Error.InvalidConfig: /etc/idlegpu/idlegpu.conf:"[0-9]* ]] || { echo "FAIL: the broken text was not refused with InvalidConfig FILE:LINE"; failed=1; }
+    [[ "$REPLY" == *"a stale etag: Error io.github.idlegpu.Idlegpu1.Error.Conflict: "* ]] || { echo "FAIL: the stale etag was not refused with Conflict"; failed=1; }
+    [[ "$REPLY" != *"THE FILE CHANGED"* ]] || failed=1
+    restore_service
+    return $failed
+}
+
+# hidepid: carol's job holds the GPU (its comm: carols-job). With the machine's /proc at hidepid=invisible, bob's
+# GetState names neither its pid, user nor comm (hidden_holders counts it) while root's does; with hidepid off bob
+# sees it all. The service reads the caller's /proc/PID/mountinfo from inside its sandbox (ProtectProc=invisible: it
+# sees other users' processes only with CAP_SYS_PTRACE, which the unit keeps); if it could not, it would hide the
+# holder from bob with hidepid off too.
+scenario_dbus_hidepid() {
+    local failed=0 status
+    ctrv 'main=$(systemctl show -p MainPID --value idlegpu); cap=$(sed -n "s/^CapEff:\t*//p" /proc/$main/status)
+          echo "the service: ProtectProc=$(systemctl show -p ProtectProc --value idlegpu), CapEff $cap, CAP_SYS_PTRACE $(( (0x$cap >> 19) & 1 )), its /proc: $(nsenter -t $main -m findmnt -n -o OPTIONS /proc)"'
+    echo "$REPLY"
+    ctr 'install -m 0755 /usr/bin/sleep /usr/local/bin/carols-job
+         systemd-run --quiet --unit=carol-job --uid=carol --gid=carol sh -c \
+             "exec 3</srv/fakegpu/nvidiactl 4</srv/fakegpu/nvidia-uvm 5</srv/fakegpu/nvidia0; exec carols-job 100007"'
+    # Stopped, and its last exit says by what (root sees it: "stopped: carols-job (carol, pid N) opened GPU 0").
+    if check "the workload did not stop for carol's job" cwait 10 "! $WORKLOAD_PID" &&
+       check "the workload's last exit does not name carol's job for root" \
+           cwait 10 "$SERVICE_CALL GetState | grep -q 'last_exit[^,]*stopped: carols-job'"; then
+        ctrv 'pid=$(pgrep -x carols-job)
+              view() { st=$("$@" '"$SERVICE_CALL"' GetState 2>&1)
+                       echo "pid $(echo "$st" | grep -c -F -e "pid\\\":$pid," -e "pid\\\":$pid}") user $(echo "$st" | grep -c -F "\\\"carol\\\"") comm $(echo "$st" | grep -c carols-job) hidden_holders $(echo "$st" | grep -o "hidden_holders[^0-9]*[0-9]*" | grep -o "[0-9]*$")"; }
+              hidepid invisible
+              echo "hidepid=invisible: bob sees $(view as-user bob)"
+              echo "hidepid=invisible: root sees $(view)"
+              hidepid off
+              echo "hidepid=off: bob sees $(view as-user bob)"'
+        status=$?
+        echo "$REPLY"
+        [ $status = 0 ] && [[ "$REPLY" == *"hidepid=invisible: bob sees pid 0 user 0 comm 0 hidden_holders 1"* &&
+                              "$REPLY" == *"hidepid=invisible: root sees pid 1 user 1 comm 1 hidden_holders 0"* &&
+                              "$REPLY" == *"hidepid=off: bob sees pid 1 user 1 comm 1 hidden_holders 0"* ]] ||
+            { echo "FAIL: what bob and root see of carol's job"; failed=1; }
+    else
+        failed=1
+    fi
+    ctr 'hidepid off; systemctl stop carol-job'
+    check "the workload did not come back after carol's job" cwait 10 "$WORKLOAD_PID" || failed=1
+    # Not checked (the redaction knows only the holders of now): what the last exit says once the job is gone.
+    ctrv 'hidepid invisible; as-user bob '"$SERVICE_CALL"' GetState | grep -o "last_exit[^,]*"; hidepid off'
+    echo "once carol's job ended, bob's view with hidepid=invisible: $REPLY"
+    return $failed
+}
+
+# A caller that floods: bob, 4 loops of GetState for 3 s (each call a dbus-send: the rate a shell reaches); meanwhile
+# carol's GetState answers at once and a preemption happens (carol's job opens the GPU; the workload stops).
+scenario_dbus_flood() {
+    local status
+    check "no workload" cwait 10 "$WORKLOAD_PID" || return 1
+    ctrv '
+          cat >/tmp/flood.sh <<"FLOOD"
+end=$(( $(date +%s%N) + 3000000000 )); ok=0; limited=0; other=0
+while [ $(date +%s%N) -lt $end ]; do
+    case $(ds GetState | head -c 200) in
+        *Error.RateLimited*) limited=$((limited + 1)) ;;
+        *Error*) other=$((other + 1)) ;;
+        *) ok=$((ok + 1)) ;;
+    esac
+done
+echo "$ok $limited $other"
+FLOOD
+          pids=""
+          for i in 1 2 3 4; do as-user bob sh /tmp/flood.sh >/tmp/flood.$i 2>&1 & pids="$pids $!"; done
+          trap "kill $pids 2>/dev/null; systemctl stop flood-job 2>/dev/null" EXIT
+          sleep 1
+          times=""
+          for _ in 1 2 3 4 5; do
+              t0=$(date +%s%N); as-user carol ds GetState | grep -q Error && { echo "carol: an error"; exit 1; }
+              times="$times $(( ($(date +%s%N) - t0) / 1000000 ))"
+          done
+          echo "carol'"'"'s GetState during the flood (ms, each with its as-user):$times"
+          old=$('"$WORKLOAD_PID"'); t0=$(date +%s%N)
+          systemd-run --quiet --unit=flood-job --uid=carol --gid=carol sh -c "exec 3</srv/fakegpu/nvidiactl 4</srv/fakegpu/nvidia-uvm 5</srv/fakegpu/nvidia0; exec sleep 100008"
+          stopped=""
+          for _ in $(seq 200); do kill -0 $old 2>/dev/null || { stopped=$(( ($(date +%s%N) - t0) / 1000000 )); break; }; sleep 0.02; done
+          echo "preemption during the flood: ${stopped:-none in 4 s} ms from the job'"'"'s start to the workload gone"
+          wait $pids
+          cat /tmp/flood.* | awk "{ ok += \$1; limited += \$2; other += \$3 } END { printf \"bob: %d calls in 3 s (%.0f/s): %d answered, %d RateLimited, %d other errors\n\", ok + limited + other, (ok + limited + other) / 3, ok, limited, other }"
+          systemctl stop flood-job
+          [ -n "$stopped" ]'
+    status=$?
+    echo "$REPLY"
+    check "the workload did not come back after the flood" cwait 10 "$WORKLOAD_PID" || status=1
+    [ $status = 0 ] || { echo "FAIL: the flood"; return 1; }
+}
+
+# A restart followed: bob polls GetState every 50 ms while the service restarts; the name comes back (the time from
+# `systemctl restart` to the new process owning it), and bob's calls after it are answered.
+scenario_dbus_restart() {
+    local status
+    service_named || { echo "FAIL: the service does not own its name"; return 1; }
+    ctrv '
+          as-user bob sh -c "while :; do echo \$(date +%s%N) \$(ds GetState | sed -n \"1s/^Error \\([^:]*\\):.*/\\1/p; 1s/^method return.*/ok/p\"); sleep 0.05; done" \
+              >/tmp/poll.log 2>&1 &
+          poller=$!; trap "kill $poller 2>/dev/null" EXIT
+          old=$(busctl status io.github.idlegpu.Idlegpu1 | sed -n "s/^PID=//p")
+          sleep 0.3; t0=$(date +%s%N)
+          systemctl restart idlegpu & restart=$!
+          owned=""
+          for _ in $(seq 400); do
+              new=$(busctl status io.github.idlegpu.Idlegpu1 2>/dev/null | sed -n "s/^PID=//p")
+              [ -n "$new" ] && [ "$new" != "$old" ] && { owned=$(( ($(date +%s%N) - t0) / 1000000 )); break; }
+              sleep 0.01
+          done
+          wait $restart; ready=$(( ($(date +%s%N) - t0) / 1000000 ))
+          sleep 0.5; kill $poller
+          echo "the name owned by the new process ${owned:-never} ms after systemctl restart (which returned after $ready ms)"
+          awk -v t0=$t0 "\$1 > t0 { n++; if (\$2 != \"ok\") { e++; names[\$2] = 1 } } { s = \$2 } END { for (x in names) l = l \" \" x; printf \"bob: %d polls from the restart on, %d of them errors (%s ), the last %s\n\", n, e, l, s }" /tmp/poll.log
+          [ -n "$owned" ] && [ "$(tail -n 1 /tmp/poll.log | cut -d" " -f2)" = ok ] && as-user bob '"$SERVICE_CALL"' GetState >/dev/null'
+    status=$?
+    echo "$REPLY"
+    [ $status = 0 ] || { echo "FAIL: the restart was not followed"; return 1; }
+    # The command line, where it asks the service (idlegpu --status through the bus, with --pause beside it).
+    ctrv 'idlegpu --help | grep -q -- --pause || { echo "NOT CHECKED: this idlegpu'"'"'s --status does not ask the service"; exit 0; }
+          as-user bob idlegpu --status --json | grep "\"source\""'
+    status=$?
+    echo "bob's idlegpu --status --json after the restart: $REPLY"
+    [ $status = 0 ] && [[ "$REPLY" == "NOT CHECKED"* || "$REPLY" == *'"source": "system"'* ]] ||
+        { echo "FAIL: bob's idlegpu --status did not ask the service"; return 1; }
+}
+
+# Bad input on the real bus: each refused with its error, and the service answers after.
+scenario_dbus_bad_input() {
+    local failed=0
+    ctrv '
+          echo "a 300-byte workload id: $(ds Pause string:$(printf "%0300d" 0 | tr 0 x) uint64:0)"
+          echo "a pause of 31 days: $(ds Pause string: uint64:2678400)"
+          echo "a wrong signature: $(ds Pause string:)"
+          echo "an unknown workload: $(ds Pause string:no-such-workload uint64:0)"
+          echo "an etag that is not 64 hex digits: $(ds SetConfig array:byte:10 string:xyz)"
+          echo "an unknown method: $(ds Frobnicate)"'
+    echo "$REPLY"
+    while IFS='|' read -r what error; do
+        grep -q "^$what: Error $error" <<<"$REPLY" || { echo "FAIL: $what was not refused with $error"; failed=1; }
+    done <<'ERRORS'
+a 300-byte workload id|io.github.idlegpu.Idlegpu1.Error.InvalidArgument
+a pause of 31 days|io.github.idlegpu.Idlegpu1.Error.InvalidArgument
+a wrong signature|org.freedesktop.DBus.Error.InvalidArgs
+an unknown workload|io.github.idlegpu.Idlegpu1.Error.UnknownWorkload
+an etag that is not 64 hex digits|io.github.idlegpu.Idlegpu1.Error.InvalidArgument
+an unknown method|org.freedesktop.DBus.Error.UnknownMethod
+ERRORS
+    ctr "$WORKLOAD_PID"' >/dev/null && '"$SERVICE_CALL"' GetState >/dev/null' || { echo "FAIL: the service after bad input"; failed=1; }
+    # A caller that leaves mid-call: carol (no session: auth_admin) pauses with interaction allowed; her agent
+    # (pkttyagent on a terminal that nobody types into) asks for root's password; her busctl is killed while polkit
+    # waits. The service answers others at once, pauses nothing, and has polkit's check cancelled (the agent's
+    # password helper goes).
+    ctrv 'mkfifo -m 0666 /tmp/agent-ready /tmp/agent-tty
+          as-user carol script -qec "sh -c '"'"'pkttyagent --process \$\$ --notify-fd 3 3>/tmp/agent-ready & cat /tmp/agent-ready
+              exec busctl call --allow-interactive-authorization=yes --timeout=60 io.github.idlegpu.Idlegpu1 \
+              /io/github/idlegpu/Idlegpu1 io.github.idlegpu.Idlegpu1 Pause st \"\" 0'"'"'" /dev/null </tmp/agent-tty >/tmp/agent.out 2>&1 &
+          script=$!; exec 8>/tmp/agent-tty; trap "kill $script 2>/dev/null" EXIT
+          for _ in $(seq 200); do pgrep -f "^/usr/lib/polkit-1/polkit-agent-helper-1" >/dev/null && break; sleep 0.05; done
+          pgrep -f "^/usr/lib/polkit-1/polkit-agent-helper-1" >/dev/null || { echo "polkit asked no agent"; cat /tmp/agent.out; exit 1; }
+          echo "carol'"'"'s pause waits for a password: $(tr -d "\r" </tmp/agent.out | grep -m1 "Authenticating as")"
+          t0=$(date +%s%N); kill $(pgrep -u carol -x busctl)
+          '"$SERVICE_CALL"' GetState >/dev/null || exit 1
+          echo "killed; root'"'"'s GetState answered $(( ($(date +%s%N) - t0) / 1000000 )) ms later"
+          for _ in $(seq 100); do pgrep -f "^/usr/lib/polkit-1/polkit-agent-helper-1" >/dev/null || break; sleep 0.05; done
+          pgrep -f "^/usr/lib/polkit-1/polkit-agent-helper-1" >/dev/null && { echo "the authentication still runs 5 s later"; exit 1; }
+          echo "the authentication ended $(( ($(date +%s%N) - t0) / 1000000 )) ms after: $(journalctl -u polkit -o cat --no-pager | grep -m1 "FAILED to authenticate" | cut -c1-90)…"
+          '"$WORKLOAD_PID"' >/dev/null || { echo "the workload stopped"; exit 1; }'
+    local status=$?
+    echo "$REPLY"
+    [ $status = 0 ] || { echo "FAIL: a caller that left mid-call"; failed=1; }
     return $failed
 }

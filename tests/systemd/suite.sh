@@ -5,7 +5,8 @@
 # as PID 1, logind, the system bus, polkitd), the .deb that package_check built is installed with apt (offline: the
 # cached rootfs already has what it depends on), and the system unit's promises are kept one scenario after another
 # on a fake GPU (plain files under /srv/fakegpu, as the e2e tests fake them with device_root); then the user unit
-# under a lingering user's manager, and the D-Bus system policy on the container's real bus.
+# under a lingering user's manager, and the D-Bus service on the container's real bus (tests/systemd/dbus.sh: its policy,
+# polkit's verdicts, the configuration edited through it, hidepid, a flooding caller, a restart, bad input).
 #
 #   tests/systemd/suite.sh unified|hybrid DEB_DIR [SCENARIO...]
 #     unified  a pure cgroup v2 container (a default Debian 12 install); hybrid: the layout nspawn picks from the host
@@ -32,7 +33,7 @@ deb=${debs[0]}
 # only.
 unit_scenarios=(ready preemption back reaper_killed cgroups reload journal_priorities security watchdog broken_config
                 stop user_unit)
-all_scenarios=("${unit_scenarios[@]}" dbus_setup dbus_service dbus_policy)
+all_scenarios=("${unit_scenarios[@]}" dbus_setup dbus_service dbus_config dbus_hidepid dbus_flood dbus_restart dbus_bad_input dbus_policy)
 hybrid_scenarios=("${unit_scenarios[@]}")
 if [ $# -gt 0 ]; then scenarios=("$@")
 elif [ "$layout" = unified ]; then scenarios=("${all_scenarios[@]}")
