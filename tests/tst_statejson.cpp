@@ -221,6 +221,29 @@ private Q_SLOTS:
             QStringLiteral("in use by a process of another user (not visible without root)"));
     }
 
+    // A last exit still names the process that took the GPU after that process ended: under hidepid another user
+    // reads it without the name, pid or user; where /proc hides nobody, and for the holder's own user, it is named.
+    void lastExitOfAGoneHolder()
+    {
+        MonitorState state = busyState();
+        state.snapshot.holders.clear();
+        state.decision.gpus[0].foreignHolders.clear();
+        state.runtimes[QStringLiteral("process-boinc")].lastExit = QStringLiteral(
+            "stopped: carols job (carol, pid 5151) opened GPU 0");
+        const auto lastExit = [&](const View &view) {
+            for (const QJsonValue workload : jsonFor(view, state).value(QStringLiteral("workloads")).toArray())
+                if (workload[QStringLiteral("id")].toString() == QLatin1String("process-boinc"))
+                    return workload[QStringLiteral("runtime")][QStringLiteral("last_exit")].toString();
+            return QString();
+        };
+        QCOMPARE(lastExit(viewOf(kBob, QStringLiteral("bob"), false)),
+                 QStringLiteral("stopped: a process of another user opened GPU 0"));
+        QCOMPARE(lastExit(viewOf(kBob, QStringLiteral("bob"), true)),
+                 QStringLiteral("stopped: carols job (carol, pid 5151) opened GPU 0"));
+        QCOMPARE(lastExit(viewOf(kCarol, QStringLiteral("carol"), false)),
+                 QStringLiteral("stopped: carols job (carol, pid 5151) opened GPU 0"));
+    }
+
     // What a client shows: the version, the pause with its end on both clocks, each workload's runtime.
     void clientKeys()
     {

@@ -10,6 +10,7 @@
 
 #include <QDateTime>
 #include <QJsonArray>
+#include <QRegularExpression>
 #include <QSet>
 
 namespace StateJson {
@@ -100,6 +101,27 @@ public:
 private:
     QSet<QString> m_unseen;
 };
+
+// A last exit names the process that took the workload's GPU ("stopped: python3 (alice, pid 4242) opened GPU 0") long
+// after that process is gone from the state's holders, where ReasonRedactor looks. For a view that sees only its own
+// processes, a text naming another user's process keeps its frame and names none: "stopped: a process of another
+// user opened GPU 0".
+QString redactNamedProcesses(const QString &text, const View &view)
+{
+    if (view.privileged() || view.seesOthers)
+        return text;
+    static const QRegularExpression named(QStringLiteral(R"( \(([^,()]*), pid \d+\))"));
+    qsizetype frameEnd = -1;
+    for (auto it = named.globalMatch(text); it.hasNext();) {
+        const QRegularExpressionMatch match = it.next();
+        if (view.user.isEmpty() || match.captured(1) != view.user)
+            frameEnd = match.capturedEnd();
+    }
+    if (frameEnd < 0)
+        return text;
+    const QLatin1String stopped("stopped: ");
+    return (text.startsWith(stopped) ? QString(stopped) : QString()) + unseenHolderWords() + text.mid(frameEnd);
+}
 
 // client: "compute", "graphics" or "unseen" (Policy::clientKindName); why: the policy's reason, in English. Only what
 // the view may see of the process: nothing that names it when it may not see it at all (hidepid).
@@ -309,7 +331,7 @@ QJsonObject toJson(const MonitorState &state, const View &view, const Now &now)
         const bool seesProcess = seesWorkload || view.seesOthers;
         // Its last exit may name the process that took its GPU ("stopped: python3 (alice, pid 4242) opened GPU 0").
         WorkloadRuntime runtime = state.runtimes.value(workload.id);
-        runtime.lastExit = redact(runtime.lastExit);
+        runtime.lastExit = redactNamedProcesses(redact(runtime.lastExit), view);
         object.insert(QStringLiteral("runtime"), runtimeToJson(runtime, seesProcess, seesWorkload, now));
         workloads.append(object);
     }
