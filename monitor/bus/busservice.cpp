@@ -18,6 +18,7 @@
 
 #include "base/clock.h"
 #include "bus/busnames.h"
+#include "interfacefile.h"
 #include "bus/procview.h"
 #include "config/config.h"
 #include "config/inifile.h"
@@ -34,39 +35,15 @@ namespace {
 const QString kInvalidArgs = QStringLiteral("org.freedesktop.DBus.Error.InvalidArgs");
 const QString kUnknownMethod = QStringLiteral("org.freedesktop.DBus.Error.UnknownMethod");
 
-// The interface of resources/io.github.idlegpu.Idlegpu1.xml, for Introspect.
-const char kInterfaceXml[] = R"(  <interface name="io.github.idlegpu.Idlegpu1">
-    <method name="GetState">
-      <arg name="generation" type="t" direction="out"/>
-      <arg name="json" type="s" direction="out"/>
-    </method>
-    <method name="Pause">
-      <arg name="workload" type="s" direction="in"/>
-      <arg name="seconds" type="t" direction="in"/>
-    </method>
-    <method name="Resume">
-      <arg name="workload" type="s" direction="in"/>
-    </method>
-    <method name="GetConfig">
-      <arg name="path" type="s" direction="out"/>
-      <arg name="contents" type="ay" direction="out"/>
-      <arg name="etag" type="s" direction="out"/>
-    </method>
-    <method name="SetConfig">
-      <arg name="contents" type="ay" direction="in"/>
-      <arg name="etag" type="s" direction="in"/>
-    </method>
-    <signal name="StateChanged">
-      <arg name="generation" type="t"/>
-    </signal>
-    <signal name="Preempted">
-      <arg name="gpu" type="u"/>
-      <arg name="workload" type="s"/>
-      <arg name="holder" type="a{sv}"/>
-      <arg name="open_to_stop_ms" type="d"/>
-    </signal>
-  </interface>
-)";
+// The <interface> element of resources/io.github.idlegpu.Idlegpu1.xml, for Introspect: the package's own file,
+// compiled in (monitor/bus/CMakeLists.txt), so that the two cannot differ.
+QString interfaceXml()
+{
+    const QString file = QString::fromUtf8(kInterfaceFile);
+    const qsizetype begin = file.indexOf(QLatin1String("  <interface "));
+    const QLatin1String end("</interface>\n");
+    return file.mid(begin, file.indexOf(end, begin) + end.size() - begin);
+}
 
 QString etagOf(const QByteArray &contents)
 {
@@ -133,7 +110,8 @@ bool BusService::registerOn()
 
 QString BusService::introspect(const QString &) const
 {
-    return QString::fromLatin1(kInterfaceXml);
+    static const QString xml = interfaceXml();
+    return xml;
 }
 
 void BusService::reply(const QDBusMessage &message, const QList<QVariant> &arguments)
