@@ -5,6 +5,12 @@
 
 #include <QtTest>
 
+static QByteArray readAll(const QString &path)
+{
+    QFile file(path);
+    return file.open(QIODevice::ReadOnly) ? file.readAll() : QByteArray();
+}
+
 using ProcView::HidePid;
 using ProcView::MountOptions;
 
@@ -96,6 +102,35 @@ private Q_SLOTS:
         QVERIFY(!ProcView::readMountInfo(0).found);
         QTemporaryDir empty;
         QVERIFY(!ProcView::readMountInfo(1, empty.path()).found);
+    }
+
+    // The attack: a user's own PID namespace with a /proc of her own, without hidepid (unshare -Urpf --mount-proc).
+    // That mount says nothing of what she sees of the machine: it reads as nothing seen.
+    void ownPidNamespaceSeesNothing()
+    {
+        const QString unshare = QStandardPaths::findExecutable(QStringLiteral("unshare"));
+        if (unshare.isEmpty())
+            QSKIP("unshare (util-linux) is not installed");
+        QProcess process;
+        process.start(unshare, {QStringLiteral("-Urpf"), QStringLiteral("--mount-proc"), QStringLiteral("sleep"),
+                                QStringLiteral("30")});
+        if (!process.waitForStarted())
+            QSKIP("unshare does not start");
+        // unshare forks the process that is PID 1 of the new namespace: its child, in ours.
+        const QString children = QStringLiteral("/proc/%1/task/%1/children").arg(process.processId());
+        QByteArray inner;
+        QTRY_VERIFY_WITH_TIMEOUT(
+            !(inner = readAll(children).trimmed()).isEmpty() || process.state() != QProcess::Running, 5000);
+        if (inner.isEmpty())
+            QSKIP(qPrintable(QStringLiteral("no user and PID namespace here: %1")
+                                 .arg(QString::fromLocal8Bit(process.readAllStandardError()))));
+        const qint64 pid = inner.split(' ').value(0).toLongLong();
+        // Its mountinfo has a proc at /proc, without hidepid, once its --mount-proc is done.
+        QTRY_VERIFY_WITH_TIMEOUT(ProcView::parseMountInfo(readAll(QStringLiteral("/proc/%1/mountinfo").arg(pid))).found,
+                                 5000);
+        QVERIFY(!ProcView::readMountInfo(pid).found);
+        process.kill();
+        process.waitForFinished();
     }
 };
 

@@ -10,6 +10,8 @@
 
 #include <QFile>
 
+#include <sys/stat.h>
+
 namespace ProcView {
 
 namespace {
@@ -111,9 +113,26 @@ bool seesOthers(const MountOptions &options, uint uid, const QList<uint> &groups
     return options.gid && groups.contains(*options.gid);
 }
 
+// Whether procRoot/PID/ns/pid is the namespace procRoot/self/ns/pid is; false where either cannot be read.
+static bool inOwnPidNamespace(qint64 pid, const QString &procRoot)
+{
+    struct stat caller
+    {};
+    struct stat own
+    {};
+    return ::stat(QFile::encodeName(QStringLiteral("%1/%2/ns/pid").arg(procRoot).arg(pid)).constData(), &caller) == 0
+           && ::stat(QFile::encodeName(procRoot + QStringLiteral("/self/ns/pid")).constData(), &own) == 0
+           && caller.st_dev == own.st_dev && caller.st_ino == own.st_ino;
+}
+
 MountOptions readMountInfo(qint64 pid, const QString &procRoot)
 {
     if (pid <= 0)
+        return MountOptions();
+    // A user may make a PID namespace of her own with a /proc of her own, without hidepid (unshare -Urpf
+    // --mount-proc): that mount says nothing of what she sees of the machine's processes. Only a caller in the PID
+    // namespace of the service itself (the machine's: a unit gets none of its own) is judged by its mount.
+    if (pid != 1 && !inOwnPidNamespace(pid, procRoot))
         return MountOptions();
     QFile file(QStringLiteral("%1/%2/mountinfo").arg(procRoot).arg(pid));
     if (!file.open(QIODevice::ReadOnly))
