@@ -390,12 +390,10 @@ void Monitor::reloadConfig()
 bool Monitor::applyConfig(const ConfigLoadResult &result, bool initial)
 {
     m_configProblems = result.diagnostics;
-    for (const ConfigDiagnostic &problem : result.diagnostics) {
-        if (problem.severity == ConfigDiagnostic::Error)
-            qCWarning(lcConfig, "%s", qPrintable(problem.toString()));
-        else
-            qCInfo(lcConfig, "%s", qPrintable(problem.toString()));
-    }
+    // Errors and warnings alike at warning priority: each asks the admin to act, and `journalctl -p warning` is where
+    // an admin looks.
+    for (const ConfigDiagnostic &problem : result.diagnostics)
+        qCWarning(lcConfig, "%s", qPrintable(problem.toString()));
     if (!result.ok()) {
         if (!initial) {
             qCWarning(lcConfig, "%s has errors; keeping the configuration in force, workloads undisturbed",

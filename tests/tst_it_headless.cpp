@@ -316,8 +316,8 @@ private Q_SLOTS:
         const qint64 workload = readPid(pidFile);
         QCOMPARE(uidsOf(workload), QStringLiteral("0 0 0 0"));
         log += idlegpu->readAll();
-        // In the log, under idlegpu's config category.
-        const QByteArray warned = "idlegpu.config: " + runsAsRootWarning(config, lineOf(example, "[process-all]")).toUtf8();
+        // In the log, under idlegpu's config category, at warning priority (where `journalctl -p warning` finds it).
+        const QByteArray warned = "warning: idlegpu.config: " + runsAsRootWarning(config, lineOf(example, "[process-all]")).toUtf8();
         QVERIFY2(log.contains(warned), log.constData());
 
         ::kill(pid_t(idlegpu->processId()), SIGTERM);
