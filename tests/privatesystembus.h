@@ -8,56 +8,37 @@
 // for the tests of who may own and call idlegpu's name. Unlike the real one it runs as whoever starts it, forks not,
 // logs to no syslog and activates nothing. Every user may connect (its socket's folder is 0755): a test as root runs
 // clients as another user (setpriv --reuid) with DBUS_SYSTEM_BUS_ADDRESS=address().
-#include <QDir>
-#include <QFile>
-#include <QFileInfo>
-#include <QProcess>
-#include <QStandardPaths>
-#include <QTemporaryDir>
+#include "dbusdaemon.h"
 
-#include <signal.h>
-#include <sys/prctl.h>
+#include <QDir>
+#include <QFileInfo>
 
 class PrivateSystemBus
 {
 public:
-    PrivateSystemBus() = default;
-    PrivateSystemBus(const PrivateSystemBus &) = delete;
-    PrivateSystemBus &operator=(const PrivateSystemBus &) = delete;
-    ~PrivateSystemBus() { stop(); }
-
     // Starts the bus with copies of `policyFiles` in its system.d. False, with the reason, where no dbus-daemon is
     // installed, a file cannot be copied or the daemon does not start.
     bool start(const QStringList &policyFiles, QString *why)
     {
-        const QString daemon = QStandardPaths::findExecutable(QStringLiteral("dbus-daemon"));
-        if (daemon.isEmpty()) {
-            *why = QStringLiteral("dbus-daemon is not installed (Debian: apt-get install dbus-daemon)");
-            return false;
-        }
-        if (!m_dir.isValid() || !QDir(m_dir.path()).mkpath(QStringLiteral("system.d"))) {
+        const QString systemD = m_daemon.folder() + QStringLiteral("/system.d");
+        if (m_daemon.folder().isEmpty() || !QDir().mkpath(systemD)) {
             *why = QStringLiteral("no temporary folder");
             return false;
         }
         // Other users connect to the socket in it; they can read nothing else of it (the files are the bus's own).
-        QFile::setPermissions(m_dir.path(), QFileDevice::ReadOwner | QFileDevice::WriteOwner | QFileDevice::ExeOwner
-                                                | QFileDevice::ReadGroup | QFileDevice::ExeGroup
-                                                | QFileDevice::ReadOther | QFileDevice::ExeOther);
+        QFile::setPermissions(m_daemon.folder(), QFileDevice::ReadOwner | QFileDevice::WriteOwner
+                                                     | QFileDevice::ExeOwner | QFileDevice::ReadGroup
+                                                     | QFileDevice::ExeGroup | QFileDevice::ReadOther
+                                                     | QFileDevice::ExeOther);
         for (const QString &policy : policyFiles) {
-            const QString copy = m_dir.filePath(QStringLiteral("system.d/") + QFileInfo(policy).fileName());
+            const QString copy = systemD + QLatin1Char('/') + QFileInfo(policy).fileName();
             if (!QFile::copy(policy, copy)) {
                 *why = QStringLiteral("cannot copy %1 to %2").arg(policy, copy);
                 return false;
             }
         }
-        const QString config = m_dir.filePath(QStringLiteral("system.conf"));
-        QFile file(config);
-        if (!file.open(QIODevice::WriteOnly)) {
-            *why = file.errorString();
-            return false;
-        }
         // The policy of Debian 12's system.conf, less what concerns activation, systemd and the Stats interface.
-        file.write(
+        return m_daemon.start(
             QStringLiteral(
                 "<!DOCTYPE busconfig PUBLIC \"-//freedesktop//DTD D-BUS Bus Configuration 1.0//EN\"\n"
                 " \"http://www.freedesktop.org/standards/dbus/1.0/busconfig.dtd\">\n"
@@ -90,47 +71,16 @@ public:
                 "  </policy>\n"
                 "  <includedir>%2</includedir>\n"
                 "</busconfig>\n")
-                .arg(m_dir.filePath(QStringLiteral("system_bus_socket")), m_dir.filePath(QStringLiteral("system.d")))
-                .toUtf8());
-        file.close();
-        m_daemon.setProgram(daemon);
-        m_daemon.setArguments({QStringLiteral("--config-file=") + config, QStringLiteral("--nofork"),
-                               QStringLiteral("--print-address=1")});
-        m_daemon.setStandardErrorFile(m_dir.filePath(QStringLiteral("stderr")));
-        m_daemon.setChildProcessModifier([] { ::prctl(PR_SET_PDEATHSIG, SIGTERM); });
-        m_daemon.start();
-        if (!m_daemon.waitForStarted(5000)) {
-            *why = QStringLiteral("dbus-daemon does not start: %1").arg(m_daemon.errorString());
-            return false;
-        }
-        while (!m_daemon.canReadLine() && m_daemon.waitForReadyRead(5000)) {}
-        m_address = QString::fromUtf8(m_daemon.readLine()).trimmed();
-        if (m_address.isEmpty()) {
-            *why = QStringLiteral("dbus-daemon printed no address: %1").arg(errors());
-            stop();
-            return false;
-        }
-        return true;
+                .arg(m_daemon.folder() + QStringLiteral("/system_bus_socket"), systemD)
+                .toUtf8(),
+            why);
     }
 
-    QString address() const { return m_address; }
+    QString address() const { return m_daemon.address(); }
     // What the daemon said on stderr (a policy file it rejected, for one).
-    QString errors() const
-    {
-        QFile file(m_dir.filePath(QStringLiteral("stderr")));
-        return file.open(QIODevice::ReadOnly) ? QString::fromUtf8(file.readAll()) : QString();
-    }
-
-    void stop()
-    {
-        if (m_daemon.state() == QProcess::NotRunning)
-            return;
-        m_daemon.kill();
-        m_daemon.waitForFinished(5000);
-    }
+    QString errors() const { return m_daemon.errors(); }
+    void stop() { m_daemon.stop(); }
 
 private:
-    QTemporaryDir m_dir;
-    QProcess m_daemon;
-    QString m_address;
+    DbusDaemon m_daemon;
 };
