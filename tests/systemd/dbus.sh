@@ -287,6 +287,98 @@ scenario_dbus_hidepid() {
     return $failed
 }
 
+# state-view: how often the answer on stdin names carol's job (its pid from /tmp/carol.pid: the caller may see no
+# such process), her user name and the job's comm, and the GPU's hidden_holders; "(from the system service)" where
+# the answer says so (idlegpu --status --json); where it names the job, "NAMED:" and the holders as it gives them.
+# Spaces, newlines and backslashes are dropped first, so that busctl's escaped string, dbus-send's raw one and
+# idlegpu's indented JSON read alike ("pid":N in a holder, "pid N" in a last exit's words).
+STATE_VIEW='#!/bin/sh
+a=$(tr -d " \n\\\\"); pid=$(cat /tmp/carol.pid)
+case $a in *miner*) ;; *) echo "no answer: $(echo "$a" | cut -c1-200)"; exit 1 ;; esac
+n() { echo "$a" | grep -o -E "$1" | wc -l; }
+printf "pid %s user %s comm %s hidden_holders %s" "$(n "pid\"?:?$pid([^0-9]|\$)")" "$(n "carol([^s]|\$)")" \
+    "$(n carols-job)" "$(echo "$a" | grep -o "hidden_holders\":[0-9]*" | grep -o "[0-9]*\$" | tr "\n" " ")"
+case $a in *\"source\":\"system\"*) printf "(from the system service)" ;; esac
+[ "$(n carols-job)" = 0 ] || printf " NAMED: %s" "$(echo "$a" | grep -o -E "\"holders\":\[[^]]*\]" | head -n 1 | cut -c1-200)"
+echo
+'
+# in-pidns CMD...: run by `unshare ... in-pidns CMD...`: checks the attack's premise (a PID namespace of its own, a
+# /proc without hidepid on top), says it, and pipes CMD's answer through state-view.
+IN_PIDNS='#!/bin/sh
+opts=$(findmnt -n -o OPTIONS /proc | tail -n 1)
+case $opts in *hidepid*) echo "the namespace'"'"'s /proc has $opts"; exit 1 ;; esac
+[ $$ = 1 ] || { echo "not pid 1 of a PID namespace of its own (pid $$)"; exit 1; }
+printf "(uid %s, pid 1 of a PID namespace of its own, /proc %s) " "$(id -u)" "$opts"
+"$@" 2>&1 | state-view
+'
+
+# hidepid through a user namespace (the hole 43fddf1 closed): bob makes a PID namespace of his own with a /proc of
+# his own, without hidepid (`unshare -Urpf --mount-proc`, which any user may run on Debian 12), and calls the service
+# from inside. The service must not judge him by that /proc: with the machine's /proc at hidepid=invisible, his answer
+# names neither the pid, the user nor the comm of carol's job that holds the GPU (hidden_holders counts it), exactly
+# as his calls from outside the namespace (the control), while root's names all three. Three clients: busctl (sd-bus)
+# under -r (uid 0 inside; sd-bus authenticates by the socket's credentials); dbus-send and `idlegpu --status --json`
+# (libdbus, as QtDBus) under --map-current-user instead: libdbus names its uid as the namespace sees it in the EXTERNAL
+# authentication, 0 under -r, which the bus refuses (it sees 1000), so under -r it cannot connect at all.
+# Inside each namespace the scenario first checks the attack's premise (a PID namespace of its own, a /proc without
+# hidepid), so that a redacted answer cannot come from a namespace that was never made.
+# What it needs: the kernel lets an unprivileged user make a user namespace (user.max_user_namespaces > 0; on a Debian
+# kernel kernel.unprivileged_userns_clone = 1, Debian 12's default; not kernel.apparmor_restrict_unprivileged_userns =
+# 1 as on Ubuntu); nspawn runs the container in the host's user namespace (no --private-users) with its default system
+# call filter (which keeps unshare and clone); and the kernel lets that user namespace mount a proc (it wants a proc
+# mount fully visible in the mount namespace; tried: nspawn 252's overmounts of /proc leave that possible, kernel
+# 6.18). Where one of these is missing, bob's `unshare` fails: the scenario is skipped (SKIPPED in the summary) with
+# unshare's own message and those sysctls, never passed.
+scenario_dbus_hidepid_userns() {
+    local status probe failed=0
+    ctrv 'printf "%s" "$1" >/usr/local/bin/state-view; printf "%s" "$2" >/usr/local/bin/in-pidns
+          chmod 0755 /usr/local/bin/state-view /usr/local/bin/in-pidns; install -m 0755 /usr/bin/sleep /usr/local/bin/carols-job
+          as-user bob unshare -Upf -r --mount-proc true 2>&1 && as-user bob unshare -Upf --map-current-user --mount-proc true 2>&1' \
+        "$STATE_VIEW" "$IN_PIDNS"
+    status=$? probe=$REPLY
+    if [ $status != 0 ]; then
+        ctrv 'for s in user/max_user_namespaces kernel/unprivileged_userns_clone kernel/apparmor_restrict_unprivileged_userns; do
+                  [ -e /proc/sys/$s ] && printf "%s=%s, " "$(echo $s | tr / .)" "$(cat /proc/sys/$s)"
+              done; echo "kernel $(uname -r)"'
+        echo "SKIPPED: bob cannot make a user and PID namespace with a /proc of its own here: ${probe:-unshare exit status $status} ($REPLY)"
+        return 77
+    fi
+    ctr 'systemd-run --quiet --unit=carol-job-ns --uid=carol --gid=carol sh -c \
+             "exec 3</srv/fakegpu/nvidiactl 4</srv/fakegpu/nvidia-uvm 5</srv/fakegpu/nvidia0; exec carols-job 100009"'
+    if check "the service does not show carol's job as the GPU's holder to root" \
+           cwait 10 "$SERVICE_CALL GetState | grep -q carols-job"; then
+        ctrv 'pgrep -x carols-job >/tmp/carol.pid; chmod 0644 /tmp/carol.pid
+              hidepid invisible
+              echo "root: $('"$SERVICE_CALL"' GetState | state-view)"
+              echo "bob, busctl: $(as-user bob '"$SERVICE_CALL"' GetState | state-view)"
+              echo "bob, dbus-send: $(as-user bob ds GetState | state-view)"
+              echo "bob, idlegpu --status --json: $(as-user bob idlegpu --status --json | state-view)"
+              echo "bob in unshare -Urpf --mount-proc, busctl: $(as-user bob unshare -Urpf --mount-proc in-pidns '"$SERVICE_CALL"' GetState)"
+              echo "bob in unshare -Upf --map-current-user --mount-proc, dbus-send: $(as-user bob unshare -Upf --map-current-user --mount-proc in-pidns ds GetState)"
+              echo "bob in unshare -Upf --map-current-user --mount-proc, idlegpu --status --json: $(as-user bob unshare -Upf --map-current-user --mount-proc in-pidns idlegpu --status --json)"
+              hidepid off'
+        status=$?
+        echo "$REPLY"
+        local line seen=0
+        [[ "$REPLY" =~ "root: pid "[1-9][0-9]*" user "[1-9][0-9]*" comm "[1-9][0-9]*" hidden_holders 0 " ]] ||
+            { echo "FAIL: root's answer does not name carol's job (pid, user, comm)"; failed=1; }
+        while IFS= read -r line; do
+            [[ "$line" == bob* ]] || continue
+            seen=$((seen + 1))
+            [[ "$line" == *"pid 0 user 0 comm 0 hidden_holders 1 "* ]] ||
+                { echo "FAIL: ${line%%:*}: carol's job is named (or no answer)"; failed=1; }
+            [[ "$line" != *idlegpu* || "$line" == *"(from the system service)"* ]] ||
+                { echo "FAIL: ${line%%:*}: the answer is not the system service's"; failed=1; }
+        done <<<"$REPLY"
+        [ $status = 0 ] && [ $seen = 6 ] || { echo "FAIL: bob's six views"; failed=1; }
+    else
+        failed=1
+    fi
+    ctr 'hidepid off; systemctl stop carol-job-ns; rm -f /tmp/carol.pid'
+    check "the workload did not come back after carol's job" cwait 10 "$WORKLOAD_PID" || failed=1
+    return $failed
+}
+
 # A caller that floods: bob, 4 loops of GetState for 3 s (each call a dbus-send: the rate a shell reaches); meanwhile
 # carol's GetState answers at once and a preemption happens (carol's job opens the GPU; the workload stops).
 scenario_dbus_flood() {

@@ -56,7 +56,7 @@ SYSD_NSPAWN_PID="" SYSD_LEADER="" SYSD_BUILD_PID="" SYSD_BUILD_TMP=""
 SYSD_PIDNS="" SYSD_MNTNS=""
 SYSD_CG_ROOTS=() SYSD_CG_DIRS=()
 SYSD_LOCK_FD="" SYSD_DEADLINE_PID=""
-SYSD_STEPS=() SYSD_FAILED=0
+SYSD_STEPS=() SYSD_FAILED=0 SYSD_SKIPPED=()
 SYSD_T0=$(date +%s.%N)
 
 sysd_now() { date +%s.%N; }
@@ -420,16 +420,18 @@ trap 'exit 129' HUP
 
 # --------------------------------------------------------------------------------------------------------------- steps
 # step NAME FUNCTION [ARG...]: runs FUNCTION, times it, and records whether it passed (a failed step does not stop
-# the next one; the suite fails at the end).
+# the next one; the suite fails at the end). A FUNCTION that returns 77 could not be tried here and has said why: the
+# step is SKIPPED, neither passed nor failed, and the summary names it.
 step() {
-    local name=$1 t0 status
+    local name=$1 t0 status word
     shift
     t0=$(sysd_now)
     echo "--- $name"
     "$@"
     status=$?
-    SYSD_STEPS+=("$(printf '%-6s %6s s  %s' "$([ $status = 0 ] && echo ok || echo FAILED)" "$(sysd_since "$t0")" "$name")")
-    [ $status = 0 ] || SYSD_FAILED=$((SYSD_FAILED + 1))
+    case $status in 0) word=ok ;; 77) word=SKIPPED ;; *) word=FAILED ;; esac
+    SYSD_STEPS+=("$(printf '%-7s %6s s  %s' "$word" "$(sysd_since "$t0")" "$name")")
+    case $status in 0) ;; 77) SYSD_SKIPPED+=("$name") ;; *) SYSD_FAILED=$((SYSD_FAILED + 1)) ;; esac
     return $status
 }
 # check CONDITION-TEXT COMMAND...: runs COMMAND on the host side (usually ctr/cwait) and says FAIL with the text.
@@ -443,7 +445,13 @@ check() {
 sysd_summary() {
     echo "===== summary ($(sysd_since "$SYSD_T0") s in all) ====="
     printf '%s\n' "${SYSD_STEPS[@]}"
-    [ "$SYSD_FAILED" = 0 ] && { echo "all ${#SYSD_STEPS[@]} steps passed"; return 0; }
-    echo "$SYSD_FAILED of ${#SYSD_STEPS[@]} steps failed"
+    local skipped=""
+    [ ${#SYSD_SKIPPED[@]} = 0 ] || skipped=", ${#SYSD_SKIPPED[@]} SKIPPED (not tried here, see their output): ${SYSD_SKIPPED[*]}"
+    if [ "$SYSD_FAILED" = 0 ]; then
+        [ ${#SYSD_SKIPPED[@]} = 0 ] && echo "all ${#SYSD_STEPS[@]} steps passed" ||
+            echo "$((${#SYSD_STEPS[@]} - ${#SYSD_SKIPPED[@]})) of ${#SYSD_STEPS[@]} steps passed$skipped"
+        return 0
+    fi
+    echo "$SYSD_FAILED of ${#SYSD_STEPS[@]} steps failed$skipped"
     return 1
 }

@@ -6,7 +6,9 @@
 # cached rootfs already has what it depends on), and the system unit's promises are kept one scenario after another
 # on a fake GPU (plain files under /srv/fakegpu, as the e2e tests fake them with device_root); then the user unit
 # under a lingering user's manager, and the D-Bus service on the container's real bus (tests/systemd/dbus.sh: its policy,
-# polkit's verdicts, the configuration edited through it, hidepid, a flooding caller, a restart, bad input).
+# polkit's verdicts, the configuration edited through it, hidepid, hidepid from a user and PID namespace of the
+# caller's own (it needs unprivileged user namespaces in the container: dbus.sh says which settings; without them that
+# scenario is SKIPPED with the reason), a flooding caller, a restart, bad input).
 #
 #   tests/systemd/suite.sh unified|hybrid DEB_DIR [SCENARIO...]
 #     unified  a pure cgroup v2 container (a default Debian 12 install); hybrid: the layout nspawn picks from the host
@@ -15,8 +17,9 @@
 #   IDLEGPU_SYSTEMD_BINARY=FILE  after the package, FILE replaces /usr/bin/idlegpu (a binary of another build, tried
 #                                without making its package)
 #
-# Each scenario is timed; a summary ends the output. Exit status 0 when every scenario passed, 77 (skipped, with the
-# reason) where containers cannot run here, 1 otherwise.
+# Each scenario is timed; a summary ends the output, naming any scenario SKIPPED (one that could not be tried here
+# says why). Exit status 0 when every scenario passed or was skipped, 77 (skipped, with the reason) where containers
+# cannot run here, 1 otherwise.
 source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 source "$(dirname "${BASH_SOURCE[0]}")/dbus.sh"
 
@@ -33,7 +36,7 @@ deb=${debs[0]}
 # only.
 unit_scenarios=(ready preemption back reaper_killed cgroups reload journal_priorities security watchdog broken_config
                 stop user_unit)
-all_scenarios=("${unit_scenarios[@]}" dbus_setup dbus_service dbus_config dbus_hidepid dbus_flood dbus_restart dbus_bad_input dbus_policy)
+all_scenarios=("${unit_scenarios[@]}" dbus_setup dbus_service dbus_config dbus_hidepid dbus_hidepid_userns dbus_flood dbus_restart dbus_bad_input dbus_policy)
 hybrid_scenarios=("${unit_scenarios[@]}")
 if [ $# -gt 0 ]; then scenarios=("$@")
 elif [ "$layout" = unified ]; then scenarios=("${all_scenarios[@]}")

@@ -3,9 +3,10 @@
 # SPDX-FileCopyrightText: 2026 The idlegpu authors
 # The container library's teardown, checked from outside on each way a suite can end: a failed scenario (exit 1),
 # Ctrl-C to its whole process group while a command runs inside (130), and its own deadline (SIGTERM, 143), each with
-# a transient service and a command running in the container. Afterwards nothing may be left: the container halted,
-# no process in its PID or mount namespace, none of its cgroups, no mount under the rootfs; and the halt must be quick
-# (a host process reaped late makes the container's shutdown wait 10 s for it).
+# a transient service, a process in a user and PID namespace of its own and a command running in the container.
+# Afterwards nothing may be left: the container halted, no process in its PID or mount namespace nor in the nested one,
+# none of its cgroups, no mount under the rootfs; and the halt must be quick (a host process reaped late makes the
+# container's shutdown wait 10 s for it).
 #
 #   tests/systemd/teardown_check.sh DEB_DIR
 source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
@@ -24,6 +25,11 @@ SYSD_ROOTFS=$3
 case $2 in deadline) sysd_deadline 4 ;; esac
 sysd_boot --unified
 ctr 'systemd-run --quiet --unit=busy sleep 1000'
+# A command of nobody's in a user and PID namespace of its own, as dbus_hidepid_userns runs them: its processes are
+# outside the container's PID and mount namespaces (the search by namespace misses them), and its `sleep`, PID 1 there,
+# ignores SIGTERM.
+ctr 'exec setpriv --reuid=nobody --regid=nogroup --clear-groups unshare -Upf -r --mount-proc sleep "$1"' "$4" &
+ctr 'for _ in $(seq 40); do pgrep -f "^sleep $1\$" >/dev/null && echo "nested: running" && break; sleep 0.05; done' "$4"
 case $2 in
     fail) ctr 'sleep 0.2; exit 3' || exit 1 ;;
     *) ctr ': >/run/running; exec sleep 1000' ;;
@@ -31,13 +37,14 @@ esac
 CHILD
 
 failed=0
+marker=$((2000000 + $$))  # the nested process's `sleep MARKER`, ours alone on the host
 check_mode() {  # MODE EXPECTED_STATUS
     local mode=$1 expected=$2 pid status t0 state
     state="$SYSD_WORK/state-$mode"
     # setsid: a process group of its own for the Ctrl-C; env: SIGINT back to its default (a background job of a
     # script starts with it ignored, and bash cannot trap a signal ignored at its start).
-    SYSD_STATE_FILE=$state setsid env --default-signal=INT bash "$SYSD_WORK/child.sh" "$lib" "$mode" "$SYSD_ROOTFS" \
-        >"$SYSD_WORK/$mode.log" 2>&1 </dev/null &
+    SYSD_STATE_FILE=$state setsid env --default-signal=INT \
+        bash "$SYSD_WORK/child.sh" "$lib" "$mode" "$SYSD_ROOTFS" "$marker" >"$SYSD_WORK/$mode.log" 2>&1 </dev/null &
     pid=$!
     for _ in $(seq 600); do [ -s "$state" ] && break; kill -0 "$pid" 2>/dev/null || break; sleep 0.05; done
     # shellcheck disable=SC1090
@@ -63,6 +70,9 @@ check_mode() {  # MODE EXPECTED_STATUS
     local dir
     for dir in ${cgroups:-}; do [ -d "$dir" ] && left+=("cgroup $dir"); done
     grep -q -F " $SYSD_ROOTFS" /proc/self/mountinfo && left+=("mounts under $SYSD_ROOTFS")
+    procs=$(pgrep -f "^sleep $marker\$" | tr '\n' ' ')
+    [ -n "$procs" ] && left+=("the nested namespace's process $procs")
+    grep -q "^nested: running" "$SYSD_WORK/$mode.log" || echo "$mode: (no process in a nested user namespace: unshare failed inside)"
     echo "$mode: exit status $status (expected $expected), ended ${took} s after $([ "$mode" = int ] && echo Ctrl-C || echo the boot), machine ${name:-?}, left: ${left[*]:-nothing}"
     if [ -z "${name:-}" ] || [ "$status" != "$expected" ] || [ ${#left[@]} -gt 0 ]; then
         echo "FAIL: $mode"; sed 's/^/    /' "$SYSD_WORK/$mode.log" | tail -n 25; failed=1
