@@ -180,11 +180,12 @@ scenario_reload() {
 
 # journalctl -u idlegpu -p warning: idlegpu's warnings and errors (the lines its log format marks "warning:" or
 # "error:" after the time) at their priority, and nothing else. A broken configuration sent with SIGHUP to the running
-# service gives some: its errors, and that the configuration in force is kept.
+# service gives some: its errors, and that the configuration in force is kept; and its workload without `user =` gives
+# the configuration's warning "runs as root, as gpu_mon ran it", which must be at priority warning too.
 scenario_journal_priorities() {
     ctrv 'set -e
           cursor=$(journalctl -n 0 --show-cursor --no-pager | sed -n "s/^-- cursor: //p")
-          printf "[defaults]\ninterval_seconds = banana\n" >/etc/idlegpu/idlegpu.conf
+          printf "[defaults]\ninterval_seconds = banana\n\n[process-rootjob]\ncmd = sleep 100010\ngpus = 0\n" >/etc/idlegpu/idlegpu.conf
           systemctl reload idlegpu
           # Done when the SIGHUP was taken and the last line says the configuration in force is kept (the file watch
           # may have seen the edit first and said it too).
@@ -206,6 +207,8 @@ scenario_journal_priorities() {
           cat /tmp/warnings
           [ -s /tmp/expected ] || { echo "no warning"; exit 1; }
           grep -q "^6	.*SIGHUP: reloading" /tmp/all || { echo "no information (the SIGHUP) at priority info"; journalctl -u idlegpu -o short-precise --no-pager | tail -n 12; exit 1; }
+          grep "runs as root, as gpu_mon ran it" /tmp/all | grep -q "^[0-4]	" ||
+              { echo "the configuration'"'"'s warning is not at priority warning: $(grep "runs as root" /tmp/all | head -n 1)"; exit 1; }
           diff /tmp/expected /tmp/warnings || { echo "the lines at priority warning differ from the warnings (< expected, > shown)"; exit 1; }'
     local status=$?
     echo "$REPLY"
