@@ -298,6 +298,117 @@ desk_system_bus() {
     desk_log "system bus at $DBUS_SYSTEM_BUS_ADDRESS with the fake logind: $(head -1 "$(desk_log_file fake-logind)")"
 }
 
+# --- The machine's side: a system bus with its real policy, polkitd (issue 30) -------------------------------------
+
+# desk_policy_system_bus POLICY_FILE...: the private "system" bus as Debian's is, not desk_system_bus's open one:
+# <type>system</type>, EXTERNAL authentication and the default-deny policy of /usr/share/dbus-1/system.conf (nobody
+# owns a name, no method call goes anywhere but to the bus itself) less activation, so that only what the POLICY_FILEs
+# (included as they are, not copied) allow gets through. Every user may connect: $DESK_TMP becomes 0711 (its
+# content keeps its own modes), the socket's folder 0755 (dbus-daemon makes the socket 0777). Root may monitor it
+# (desk_system_monitor). Exports DBUS_SYSTEM_BUS_ADDRESS; process "system-bus".
+desk_policy_system_bus() {
+    local socket=$DESK_TMP/sysbus/system policy config=$DESK_TMP/sysbus/system.conf
+    desk_require_commands dbus-daemon busctl
+    if ! mkdir -m 0755 "$DESK_TMP/sysbus" || ! chmod 0711 "$DESK_TMP"; then desk_fail "cannot make $DESK_TMP/sysbus"; fi
+    {
+        echo '<!DOCTYPE busconfig PUBLIC "-//freedesktop//DTD D-Bus Bus Configuration 1.0//EN"'
+        echo ' "http://www.freedesktop.org/standards/dbus/1.0/busconfig.dtd">'
+        echo "<busconfig><type>system</type><auth>EXTERNAL</auth><listen>unix:path=$socket</listen>"
+        echo '<policy context="default"><allow user="*"/><deny own="*"/><deny send_type="method_call"/>'
+        echo '<allow send_type="signal"/><allow send_requested_reply="true" send_type="method_return"/>'
+        echo '<allow send_requested_reply="true" send_type="error"/><allow receive_type="method_call"/>'
+        echo '<allow receive_type="method_return"/><allow receive_type="error"/><allow receive_type="signal"/>'
+        echo '<allow send_destination="org.freedesktop.DBus" send_interface="org.freedesktop.DBus"/>'
+        echo '<allow send_destination="org.freedesktop.DBus" send_interface="org.freedesktop.DBus.Introspectable"/>'
+        echo '<allow send_destination="org.freedesktop.DBus" send_interface="org.freedesktop.DBus.Properties"/>'
+        echo '<deny send_destination="org.freedesktop.DBus" send_interface="org.freedesktop.DBus"'
+        echo ' send_member="UpdateActivationEnvironment"/></policy>'
+        echo '<policy user="root"><allow send_destination="org.freedesktop.DBus"'
+        echo ' send_interface="org.freedesktop.DBus.Monitoring"/></policy>'
+        for policy in "$@"; do
+            desk_require_path "$policy" "the D-Bus policy file $policy"
+            echo "<include>$policy</include>"
+        done
+        echo '</busconfig>'
+    } >"$config"
+    desk_start system-bus dbus-daemon --config-file="$config" --nofork
+    export DBUS_SYSTEM_BUS_ADDRESS=unix:path=$socket
+    wait_for 10 busctl --address="$DBUS_SYSTEM_BUS_ADDRESS" status org.freedesktop.DBus >/dev/null 2>&1 \
+        || desk_fail "the system bus does not answer: $(tail -3 "$(desk_log_file system-bus)")"
+    desk_log "system bus (system.conf's policy and $*) at $DBUS_SYSTEM_BUS_ADDRESS"
+}
+
+# desk_system_name_owner NAME: the unique name that owns NAME on the system bus; false when none.
+desk_system_name_owner() {
+    busctl --address="$DBUS_SYSTEM_BUS_ADDRESS" --timeout=3 call org.freedesktop.DBus /org/freedesktop/DBus \
+        org.freedesktop.DBus GetNameOwner s "$1" 2>/dev/null | awk '{ gsub(/"/, "", $2); print $2 }' | grep .
+}
+# desk_system_name_uid NAME: the uid of NAME's owner on the system bus.
+desk_system_name_uid() {
+    busctl --address="$DBUS_SYSTEM_BUS_ADDRESS" --timeout=3 call org.freedesktop.DBus /org/freedesktop/DBus \
+        org.freedesktop.DBus GetConnectionUnixUser s "$1" 2>/dev/null | awk '{ print $2 }'
+}
+
+# desk_polkitd ACTIONS RULES: Debian's real polkitd (/usr/lib/polkit-1/polkitd, 122) on the system bus, reading the
+# actions in the folder ACTIONS and the rules in the folder RULES. polkitd reads only fixed folders, so it runs in a
+# mount namespace of its own (unshare -m, propagation private) with ACTIONS bound over /usr/share/polkit-1/actions,
+# RULES over /etc/polkit-1/rules.d and an empty folder over /usr/share/polkit-1/rules.d (the packages' rules): the
+# machine's folders never change, and the binds end with the namespace, when polkitd does, on any exit path. RULES
+# is read by polkitd after it drops to the user polkitd (it does so itself when started as root): made polkitd's,
+# 0700. polkitd watches RULES (inotify) and loads the rules again on a change: desk_polkit_rules writes them.
+# Skips where polkitd, unshare or the user polkitd is missing, or unshare -m is refused (a container without
+# CAP_SYS_ADMIN). Process "polkitd"; waits until it owns org.freedesktop.PolicyKit1 as the user polkitd.
+desk_polkitd() {
+    local actions=$1 rules=$2 empty=$DESK_TMP/polkit-empty uid
+    desk_require_path /usr/lib/polkit-1/polkitd polkitd
+    desk_require_commands unshare mount pkcheck
+    getent passwd polkitd >/dev/null || desk_skip "there is no user polkitd (polkitd's package makes it)"
+    unshare -m --propagation private true 2>/dev/null || desk_skip "unshare -m is refused here (no CAP_SYS_ADMIN)"
+    if ! mkdir -p "$empty" || ! chown polkitd "$rules" || ! chmod 0700 "$rules"; then
+        desk_fail "cannot prepare $rules"
+    fi
+    # shellcheck disable=SC2016 # expanded by the inner shell
+    desk_start polkitd unshare -m --propagation private sh -c 'mount --bind "$1" /usr/share/polkit-1/actions \
+        && mount --bind "$2" /etc/polkit-1/rules.d && mount --bind "$3" /usr/share/polkit-1/rules.d \
+        && exec /usr/lib/polkit-1/polkitd' polkitd "$actions" "$rules" "$empty"
+    wait_for 20 desk_system_name_owner org.freedesktop.PolicyKit1 >/dev/null \
+        || desk_fail "polkitd does not own org.freedesktop.PolicyKit1: $(tail -5 "$(desk_log_file polkitd)")"
+    uid=$(desk_system_name_uid org.freedesktop.PolicyKit1)
+    [ "$uid" = "$(id -u polkitd)" ] || desk_fail "org.freedesktop.PolicyKit1 is owned by uid $uid, not polkitd's"
+    # The binds are polkitd's alone: the machine (and this shell) still see their own folders.
+    if grep -qE " (/usr/share/polkit-1/actions|/etc/polkit-1/rules.d|/usr/share/polkit-1/rules.d) " \
+        /proc/self/mountinfo; then
+        desk_fail "polkitd's binds are seen outside its mount namespace: $(grep polkit-1 /proc/self/mountinfo)"
+    fi
+    desk_log "polkitd owns org.freedesktop.PolicyKit1 as the user polkitd, with $actions and $rules"
+}
+
+# desk_polkit_rules FILE RESULT USER: FILE (in polkitd's RULES folder) says RESULT (YES or NO) on
+# io.github.idlegpu.pause to USER; returns once polkitd answers so (pkcheck as USER). Written beside and renamed in,
+# so that polkitd never loads half a file.
+desk_polkit_rules() {
+    local staged=$DESK_TMP/polkit-staged.rules
+    {
+        echo 'polkit.addRule(function(action, subject) {'
+        echo "    if (action.id == \"io.github.idlegpu.pause\" && subject.user == \"$3\")"
+        echo "        return polkit.Result.$2;"
+        echo '});'
+    } >"$staged" && chmod 0644 "$staged" && mv -f "$staged" "$1" || desk_fail "cannot write $1"
+    wait_for 10 desk_polkit_verdict_is "$3" "$2" \
+        || desk_fail "polkit does not say $2 to $3 10 s after $1 changed: $(tail -3 "$(desk_log_file polkitd)")"
+    desk_log "polkit's rule says $2 to $3 on io.github.idlegpu.pause"
+}
+# desk_polkit_verdict_is USER RESULT: polkit's verdict on io.github.idlegpu.pause for a process of USER is RESULT
+# (YES: pkcheck exits 0; NO: 1, not authorized and no challenge).
+desk_polkit_verdict_is() {
+    local status
+    # shellcheck disable=SC2016 # the inner shell's own pid
+    setpriv --reuid "$1" --regid "$(id -g "$1")" --clear-groups sh -c \
+        'exec pkcheck --action-id io.github.idlegpu.pause --process $$' >/dev/null 2>&1
+    status=$?
+    case $2 in YES) ((status == 0)) ;; NO) ((status == 1)) ;; *) return 1 ;; esac
+}
+
 # --- The tray, seen from the session bus --------------------------------------------------------------------------
 
 DESK_WATCHER=(org.kde.StatusNotifierWatcher /StatusNotifierWatcher org.kde.StatusNotifierWatcher)
@@ -884,7 +995,11 @@ desk_region_settled() {
 # px below the bar) changes and settles; FILE gets the bar and the menu (the changed part of the region, from the top
 # of the screen); Escape closes the menu.
 desk_check_menu_shot() {
-    local name=$1 file=$2 region_x=$((DESK_ICON_X > 300 ? DESK_ICON_X - 300 : 0)) region box
+    desk_menu_shot "$@" || desk_error "a right click on idlegpu $1's icon opened no menu"
+}
+# desk_menu_shot NAME FILE: desk_check_menu_shot's work; false, with the region in FILE, where no menu opened.
+desk_menu_shot() {
+    local name=$1 file=$2 region_x=$((DESK_ICON_X > 300 ? DESK_ICON_X - 300 : 0)) region box opened=0
     region=600x500+$region_x+0
     desk_screenshot "$DESK_TMP/menu-before.png" "$region"
     rm -f "$DESK_TMP/menu-now.png.last"
@@ -901,11 +1016,12 @@ desk_check_menu_shot() {
             cp "$DESK_TMP/menu-now.png" "$file"
         fi
         desk_log "a right click opened idlegpu $name's menu: $file"
+        opened=1
     else
-        desk_error "a right click on idlegpu $name's icon opened no menu"
         desk_screenshot "$file" "$region"
     fi
     xdotool key Escape
+    ((opened))
 }
 
 # desk_check_tray_pixels CROP FILE NAME...: FILE gets the tray's area with the icons; stopping the instances NAME...
