@@ -10,7 +10,8 @@
 # desk_system_bus FAKE_LOGIND; desk_trace_tray; desk_notify_capture_start; desk_login_start (the "before" idlegpu);
 # desk_mark_desktop_start and the desktop; desk_wait_host; desk_idlegpu_start of "after"; desk_x11_checks, or the
 # desk_check_* functions it calls (each records a failure with desk_error and goes on) and desk_print_times;
-# desk_finish.
+# desk_finish. A scenario that shows the machine's own service (xfce_service.sh) has the machine's side instead of
+# desk_system_bus: desk_policy_system_bus with the package's policy, desk_polkitd, desk_polkit_rules.
 # Everything started is stopped on any exit (trap), also on failure. Settings a scenario may change after sourcing:
 # DESK_ACTIVATE_CLICK, DESK_CLICK_GAP_MS, DESK_BEFORE_REGISTER_LIMIT_MS, DESK_QPA;
 # DESK_KEEP_LOGS=1 in the environment keeps the logs of a passing run. Times are milliseconds since the epoch
