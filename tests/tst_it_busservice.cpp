@@ -10,6 +10,7 @@
 #include "bus/busservice.h"
 #include "busservicehost.h"
 #include "fakepolkit.h"
+#include "fullledger.h"
 #include "privatebus.h"
 
 #include <QCryptographicHash>
@@ -465,6 +466,33 @@ private Q_SLOTS:
         std::sort(times.begin(), times.end());
         qInfo("GetState answer time: median %.2f ms, p90 %.2f ms, max %.2f ms (50 calls)", times.at(25), times.at(45),
               times.last());
+    }
+
+    // The same with the fullest ledger (tests/fullledger.h: 8 GPUs' timelines at the ledger's bound, 50
+    // preemptions): what the answer weighs, and how long it takes, made afresh for each state and from the cache.
+    void getStateTimeFullLedger()
+    {
+        MonitorState state = stateWithMiner();
+        state.ledger = TestSupport::fullLedger(QDateTime::currentMSecsSinceEpoch(), 8);
+        QList<double> fresh;
+        QList<double> cached;
+        qsizetype bytes = 0;
+        QElapsedTimer clock;
+        for (int i = 0; i < 50; ++i) {
+            if (i % 10 == 0)
+                setState(state); // a new JSON every tenth call
+            clock.start();
+            const QDBusMessage reply = call(QStringLiteral("GetState"));
+            QCOMPARE(reply.type(), QDBusMessage::ReplyMessage);
+            (i % 10 == 0 ? fresh : cached).append(clock.nsecsElapsed() / 1e6);
+            bytes = reply.arguments().value(1).toString().toUtf8().size();
+        }
+        std::sort(fresh.begin(), fresh.end());
+        std::sort(cached.begin(), cached.end());
+        qInfo("GetState with the fullest ledger on 8 GPUs: %lld bytes; made afresh: median %.2f ms, max %.2f ms "
+              "(5 calls); from the cache: median %.2f ms, p90 %.2f ms, max %.2f ms (45 calls)",
+              qint64(bytes), fresh.at(2), fresh.last(), cached.at(22), cached.at(40), cached.last());
+        QVERIFY(bytes < 256 * 1024);
     }
 
     // The broadcast copy for everyone; a copy addressed to each known connection of the holder's user.

@@ -4,8 +4,10 @@
 // interface_version, the pause with its end, each workload's runtime.
 #include "bus/busnames.h"
 #include "bus/statejson.h"
+#include "fullledger.h"
 
 #include <QJsonArray>
+#include <QElapsedTimer>
 #include <QJsonDocument>
 #include <QtTest>
 
@@ -80,7 +82,37 @@ MonitorState busyState()
     state.pause.workloadUntilMs.insert(miner.id, kNowMs + 3'600'000);
     state.configProblems = {ConfigDiagnostic(ConfigDiagnostic::Warning, QStringLiteral("/etc/idlegpu/idlegpu.conf"), 7,
                                              QStringLiteral("cmd = boinc --root-secret: something"))};
+
+    // The ledger remembers that alice's python3 took GPU 0 from the miner a minute ago.
+    const qint64 wallNowMs = kWallNow.toMSecsSinceEpoch();
+    state.ledger.sinceWallMs = wallNowMs - 3'600'000;
+    state.ledger.all.total = {1'800'000, 1, std::nullopt};
+    state.ledger.byGpu.insert(
+        0, {{1'800'000, 1, std::nullopt}, {1'800'000, 1, std::nullopt}, {1'800'000, 1, std::nullopt}});
+    state.ledger.lastDay.insert(0, {{wallNowMs - 3'600'000, wallNowMs - 60'000, GpuActivity::Workload},
+                                    {wallNowMs - 60'000, wallNowMs, GpuActivity::ForeignUse}});
+    PreemptionRecord taken;
+    taken.wallMs = wallNowMs - 60'000;
+    taken.gpu = 0;
+    taken.workloadName = miner.name;
+    taken.culpritProgram = python.comm;
+    taken.culpritUser = python.user;
+    taken.culpritPid = python.pid;
+    taken.openToStopMs = 4.5;
+    state.ledger.recentPreemptions = {taken};
     return state;
+}
+
+// The ledger's recent preemptions in the JSON, newest first.
+QJsonArray preemptionsOf(const QJsonObject &json)
+{
+    return json.value(QStringLiteral("ledger")).toObject().value(QStringLiteral("preemptions")).toArray();
+}
+
+// The size of the JSON as GetState sends it.
+qsizetype sizeOf(const QJsonObject &json)
+{
+    return QJsonDocument(json).toJson(QJsonDocument::Compact).size();
 }
 
 View viewOf(uint uid, const QString &user, bool seesOthers)
@@ -188,6 +220,13 @@ private Q_SLOTS:
                      QStringLiteral("GPU 0 is in use by a process of another user"));
         }
         QCOMPARE(text.contains(QLatin1String("/usr/bin/python3.11")), owner);
+        // The ledger's preemption names alice's python3 to those who may see it, and to nobody else.
+        const QJsonObject taken = preemptionsOf(json).at(0).toObject();
+        for (const char *key : {"program", "user", "pid"})
+            QVERIFY2(taken.contains(QLatin1String(key)) == process, key);
+        QCOMPARE(taken.value(QStringLiteral("culprit")).toString(),
+                 process ? QStringLiteral("python3 (alice, pid 4242)") : StateJson::unseenHolderWords());
+        QCOMPARE(taken.value(QStringLiteral("workload")).toString(), QStringLiteral("miner")); // everyone
 
         const QJsonObject miner = workloadOf(json, QStringLiteral("process-miner"));
         QCOMPARE(miner.value(QStringLiteral("name")).toString(), QStringLiteral("miner")); // everyone
@@ -286,6 +325,204 @@ private Q_SLOTS:
         QCOMPARE(later.value(QStringLiteral("pause")).toObject().value(QStringLiteral("all")).toBool(), false);
         QVERIFY(
             later.value(QStringLiteral("pause")).toObject().value(QStringLiteral("workloads")).toObject().isEmpty());
+    }
+
+    // A recent preemption as each caller sees its culprit: the caller's own process by name, another user's only
+    // where /proc shows it, and one idlegpu itself could not see as such to all.
+    void recentPreemptions()
+    {
+        MonitorState state = busyState();
+        PreemptionRecord bobs = state.ledger.recentPreemptions.at(0);
+        bobs.culpritProgram = QStringLiteral("blender");
+        bobs.culpritUser = QStringLiteral("bob");
+        bobs.culpritPid = 5151;
+        bobs.openToStopMs.reset();
+        PreemptionRecord unseen = bobs;
+        unseen.culpritProgram.clear();
+        unseen.culpritUser.clear();
+        unseen.culpritPid = 0;
+        state.ledger.recentPreemptions = {bobs, unseen, state.ledger.recentPreemptions.at(0)};
+        const auto culprits = [&](const View &view) {
+            QStringList texts;
+            for (const QJsonValue value : preemptionsOf(jsonFor(view, state))) {
+                const QJsonObject object = value.toObject();
+                texts.append(QStringLiteral("%1|%2|%3|%4")
+                                 .arg(object.value(QStringLiteral("culprit")).toString(),
+                                      object.value(QStringLiteral("program")).toString(),
+                                      object.value(QStringLiteral("user")).toString())
+                                 .arg(object.value(QStringLiteral("pid")).toInteger()));
+            }
+            return texts;
+        };
+        const QString unseenWords = QStringLiteral("a process of another user (not visible without root)|||0");
+        QCOMPARE(culprits(viewOf(kBob, QStringLiteral("bob"), false)),
+                 QStringList({QStringLiteral("blender (bob, pid 5151)|blender|bob|5151"), unseenWords,
+                              QStringLiteral("a process of another user|||0")}));
+        QCOMPARE(culprits(viewOf(kCarol, QStringLiteral("carol"), false)),
+                 QStringList({QStringLiteral("a process of another user|||0"), unseenWords,
+                              QStringLiteral("a process of another user|||0")}));
+        QCOMPARE(culprits(viewOf(kCarol, QStringLiteral("carol"), true)),
+                 QStringList({QStringLiteral("blender (bob, pid 5151)|blender|bob|5151"), unseenWords,
+                              QStringLiteral("python3 (alice, pid 4242)|python3|alice|4242")}));
+        QCOMPARE(culprits(viewOf(kRoot, QStringLiteral("root"), false)),
+                 culprits(viewOf(kCarol, QStringLiteral("carol"), true)));
+
+        const QJsonObject first = preemptionsOf(jsonFor(View::full(), state)).at(2).toObject();
+        QCOMPARE(first.value(QStringLiteral("at")).toString(), QStringLiteral("2026-12-03T11:59:00.000Z"));
+        QCOMPARE(first.value(QStringLiteral("gpu")).toInt(), 0);
+        QCOMPARE(first.value(QStringLiteral("open_to_stop_ms")).toDouble(), 4.5);
+        QVERIFY(preemptionsOf(jsonFor(View::full(), state))
+                    .at(0)
+                    .toObject()
+                    .value(QStringLiteral("open_to_stop_ms"))
+                    .isNull()); // found by a scan
+    }
+
+    // The ledger's keys beside the totals: each GPU's totals, workload times and last 24 hours, the histogram.
+    void ledgerKeys()
+    {
+        MonitorState state = busyState();
+        state.ledger.workloadMs.insert(0, {{QStringLiteral("process-miner"), 1'800'000}});
+        state.ledger.openToStop.add(4.5);
+        const QJsonObject ledger =
+            jsonFor(viewOf(kCarol, QStringLiteral("carol"), false), state).value(QStringLiteral("ledger")).toObject();
+        QCOMPARE(ledger.value(QStringLiteral("since")).toString(), QStringLiteral("2026-12-03T11:00:00Z"));
+        const QJsonArray gpus = ledger.value(QStringLiteral("gpus")).toArray();
+        QCOMPARE(gpus.size(), 1);
+        const QJsonObject gpu = gpus.at(0).toObject();
+        QCOMPARE(gpu.value(QStringLiteral("index")).toInt(), 0);
+        QCOMPARE(gpu.value(QStringLiteral("today")).toObject().value(QStringLiteral("workload_ms")).toInteger(),
+                 1'800'000);
+        QCOMPARE(gpu.value(QStringLiteral("total")).toObject().value(QStringLiteral("gpu_hours")).toDouble(), 0.5);
+        QCOMPARE(
+            gpu.value(QStringLiteral("by_workload_ms")).toObject().value(QStringLiteral("process-miner")).toInteger(),
+            1'800'000);
+        const QJsonArray lastDay = gpu.value(QStringLiteral("last_day")).toArray();
+        QCOMPARE(lastDay.size(), 2);
+        QCOMPARE(lastDay.at(1).toObject(),
+                 QJsonObject({{QStringLiteral("from"), QStringLiteral("2026-12-03T11:59:00.000Z")},
+                              {QStringLiteral("to"), QStringLiteral("2026-12-03T12:00:00.000Z")},
+                              {QStringLiteral("activity"), QStringLiteral("foreign")}}));
+        const QJsonObject histogram = ledger.value(QStringLiteral("open_to_stop")).toObject();
+        QCOMPARE(histogram.value(QStringLiteral("bounds_ms")).toArray().size(), 13);
+        QCOMPARE(histogram.value(QStringLiteral("counts")).toArray().at(2).toInt(), 1); // 4.5 ms: <= 5 ms
+        QCOMPARE(histogram.value(QStringLiteral("sum_ms")).toDouble(), 4.5);
+        // Times as Qt writes them, to the millisecond: across a leap day, years, the epoch, the ledger's end.
+        for (const qint64 wallMs :
+             {0LL, 1LL, 951'782'400'000LL, 951'868'799'999LL, 1'709'164'800'123LL, 1'735'689'599'999LL,
+              1'735'689'600'000LL, 4'102'444'799'999LL, kWallNow.toMSecsSinceEpoch() + 86'399'999}) {
+            MonitorState at = busyState();
+            at.ledger.recentPreemptions[0].wallMs = wallMs;
+            QCOMPARE(preemptionsOf(jsonFor(View::full(), at)).at(0).toObject().value(QStringLiteral("at")).toString(),
+                     QDateTime::fromMSecsSinceEpoch(wallMs, Qt::UTC).toString(Qt::ISODateWithMs));
+        }
+        // Nothing recorded: null, as before.
+        QVERIFY(jsonFor(View::full(), MonitorState()).value(QStringLiteral("ledger")).isNull());
+    }
+
+    // A timeline of few segments goes as it is; one of many on a grid of 5 minutes, each cell taking the activity
+    // that filled most of it, like neighbours merged, gaps left out.
+    void boundedTimeline()
+    {
+        const qint64 nowMs = kWallNow.toMSecsSinceEpoch();
+        const QList<ActivitySegment> few = {{nowMs - 7'200'000, nowMs - 60'000, GpuActivity::Workload},
+                                            {nowMs - 60'000, nowMs, GpuActivity::ForeignUse}};
+        QCOMPARE(StateJson::boundedTimeline(few).size(), 2);
+
+        // All day: 50 s of workload, 10 s of foreign use, each minute; 30 s of foreign use at 06:00.
+        QList<ActivitySegment> many;
+        const qint64 dayStartMs = nowMs - LedgerSummary::kTimelineSpanMs;
+        for (qint64 at = dayStartMs; at < nowMs; at += 60'000) {
+            many.append({at, at + 50'000, GpuActivity::Workload});
+            many.append({at + 50'000, at + 60'000, GpuActivity::ForeignUse});
+        }
+        const QList<ActivitySegment> bounded = StateJson::boundedTimeline(many);
+        QCOMPARE(bounded.size(), 1); // the workload filled most of every cell
+        QCOMPARE(bounded.at(0).fromWallMs, dayStartMs);
+        QCOMPARE(bounded.at(0).toWallMs, nowMs);
+        QCOMPARE(bounded.at(0).activity, GpuActivity::Workload);
+
+        // An hour of foreign use in the morning, and an hour with no segment at all.
+        QList<ActivitySegment> mixed;
+        for (const ActivitySegment &segment : std::as_const(many)) {
+            const qint64 hour = (segment.fromWallMs - dayStartMs) / 3'600'000;
+            if (hour == 10)
+                continue; // the gap
+            ActivitySegment copy = segment;
+            if (hour == 5)
+                copy.activity = GpuActivity::ForeignUse;
+            mixed.append(copy);
+        }
+        const QList<ActivitySegment> cells = StateJson::boundedTimeline(mixed);
+        QVERIFY(cells.size() <= StateJson::kTimelineSegments);
+        QCOMPARE(cells.size(), 4); // workload, foreign, workload, (gap), workload
+        QCOMPARE(cells.at(1).activity, GpuActivity::ForeignUse);
+        QVERIFY(qAbs(cells.at(1).fromWallMs - (dayStartMs + 5 * 3'600'000)) <= StateJson::kTimelineGridMs);
+        QVERIFY(qAbs(cells.at(1).toWallMs - cells.at(1).fromWallMs - 3'600'000) <= StateJson::kTimelineGridMs);
+        QVERIFY(qAbs(cells.at(3).fromWallMs - cells.at(2).toWallMs - 3'600'000) <= StateJson::kTimelineGridMs);
+        for (const ActivitySegment &cell : cells)
+            QVERIFY(cell.fromWallMs % StateJson::kTimelineGridMs == 0 || cell.fromWallMs == dayStartMs);
+
+        // Flapping every second: never more than the grid's cells, on a wider grid fewer.
+        QList<ActivitySegment> flapping;
+        for (qint64 at = nowMs - 2 * LedgerSummary::kTimelineSpanMs; at < nowMs; at += 1000)
+            flapping.append({at, at + 1000, (at / 1000) % 3 ? GpuActivity::Workload : GpuActivity::Idle});
+        QVERIFY(StateJson::boundedTimeline(flapping).size() <= StateJson::kTimelineSegments);
+        QCOMPARE(StateJson::boundedTimeline(flapping).first().fromWallMs, nowMs - LedgerSummary::kTimelineSpanMs);
+        QList<ActivitySegment> alternating;
+        for (qint64 at = nowMs - LedgerSummary::kTimelineSpanMs; at < nowMs; at += StateJson::kTimelineGridMs) {
+            const GpuActivity activity = (at / StateJson::kTimelineGridMs) % 2 ? GpuActivity::Workload
+                                                                               : GpuActivity::Idle;
+            const qint64 half = StateJson::kTimelineGridMs / 2;
+            alternating.append({at, at + half, activity});
+            alternating.append({at + half, at + 2 * half, activity});
+        }
+        alternating.append({nowMs, nowMs + 1000, GpuActivity::ForeignUse}); // one cell more, in part
+        QCOMPARE(StateJson::boundedTimeline(alternating).size(), StateJson::kTimelineSegments);
+        QVERIFY(StateJson::boundedTimeline(alternating, 2 * StateJson::kTimelineGridMs).size()
+                <= StateJson::kTimelineSegments / 2 + 1);
+        QVERIFY(StateJson::boundedTimeline({}).isEmpty());
+    }
+
+    // The fullest ledger: what the JSON weighs with the totals alone (before the dashboard travelled) and with all of
+    // it, on 8 GPUs and on 32.
+    void fullLedgerSize()
+    {
+        MonitorState state = busyState();
+        const qint64 nowMs = kWallNow.toMSecsSinceEpoch();
+        const auto measure = [&](int gpus) {
+            state.ledger = TestSupport::fullLedger(nowMs, gpus);
+            QElapsedTimer clock;
+            clock.start();
+            QJsonObject json = jsonFor(viewOf(kCarol, QStringLiteral("carol"), false), state);
+            const qsizetype after = sizeOf(json);
+            const double ms = clock.nsecsElapsed() / 1e6;
+            QJsonObject totalsOnly = json.value(QStringLiteral("ledger")).toObject();
+            for (const char *key : {"gpus", "preemptions", "open_to_stop"})
+                totalsOnly.remove(QLatin1String(key));
+            json.insert(QStringLiteral("ledger"), totalsOnly);
+            const qsizetype before = sizeOf(json);
+            // What the timelines alone would weigh sent whole, segment by segment.
+            QJsonArray whole;
+            for (const QList<ActivitySegment> &segments : std::as_const(state.ledger.lastDay))
+                for (const ActivitySegment &segment : segments)
+                    whole.append(QJsonObject{
+                        {QStringLiteral("from"),
+                         QDateTime::fromMSecsSinceEpoch(segment.fromWallMs, Qt::UTC).toString(Qt::ISODateWithMs)},
+                        {QStringLiteral("to"),
+                         QDateTime::fromMSecsSinceEpoch(segment.toWallMs, Qt::UTC).toString(Qt::ISODateWithMs)},
+                        {QStringLiteral("activity"), QStringLiteral("workload")}});
+            qInfo("the timelines sent whole would weigh %lld bytes",
+                  qint64(QJsonDocument(whole).toJson(QJsonDocument::Compact).size()));
+            qInfo("%d GPUs, %d segments each, %d preemptions: %lld bytes with the totals alone, %lld with the "
+                  "dashboard (made in %.1f ms)",
+                  gpus, int(state.ledger.lastDay.value(0).size()), int(state.ledger.recentPreemptions.size()),
+                  qint64(before), qint64(after), ms);
+            return after;
+        };
+        // 8 GPUs: at most 289 segments of about 85 bytes each; 32 GPUs: the grid widens, the whole stays as heavy.
+        QVERIFY(measure(8) < 256 * 1024);
+        QVERIFY(measure(32) < 256 * 1024);
     }
 
     // --status --json keeps every key it had.

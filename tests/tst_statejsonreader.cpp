@@ -4,6 +4,7 @@
 // toJson(fromJson(toJson(s))) == toJson(s)), and a JSON with missing or mistyped keys gives defaults, not a crash.
 #include "bus/statejsonreader.h"
 #include "bus/statejson.h"
+#include "fullledger.h"
 
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -108,6 +109,73 @@ MonitorState richState()
     return state;
 }
 
+// The fields of a ledger summary, one per line, to compare two.
+QStringList fieldsOf(const LedgerSummary &ledger)
+{
+    const auto totals = [](const WorkTotals &t) {
+        return QStringLiteral("%1 ms, %2 preemptions, %3 J")
+            .arg(t.workloadMs)
+            .arg(t.preemptions)
+            .arg(t.energyJoules ? QString::number(*t.energyJoules, 'g', 17) : QStringLiteral("-"));
+    };
+    const auto periods = [&](const WorkPeriods &p) {
+        return QStringLiteral("today %1; week %2; total %3").arg(totals(p.today), totals(p.week), totals(p.total));
+    };
+    QStringList lines{QStringLiteral("since %1").arg(ledger.sinceWallMs),
+                      QStringLiteral("all: ") + periods(ledger.all)};
+    QList<int> gpus = ledger.byGpu.keys();
+    std::sort(gpus.begin(), gpus.end());
+    for (int gpu : gpus)
+        lines.append(QStringLiteral("GPU %1: %2").arg(gpu).arg(periods(ledger.byGpu.value(gpu))));
+    gpus = ledger.workloadMs.keys();
+    std::sort(gpus.begin(), gpus.end());
+    for (int gpu : gpus) {
+        QStringList ids = ledger.workloadMs.value(gpu).keys();
+        ids.sort();
+        for (const QString &id : ids)
+            lines.append(
+                QStringLiteral("GPU %1 %2: %3 ms").arg(gpu).arg(id).arg(ledger.workloadMs.value(gpu).value(id)));
+    }
+    gpus = ledger.lastDay.keys();
+    std::sort(gpus.begin(), gpus.end());
+    for (int gpu : gpus) {
+        lines.append(QStringLiteral("GPU %1 timeline:").arg(gpu));
+        for (const ActivitySegment &segment : ledger.lastDay.value(gpu))
+            lines.append(
+                QStringLiteral("  %1..%2 %3").arg(segment.fromWallMs).arg(segment.toWallMs).arg(int(segment.activity)));
+    }
+    for (const PreemptionRecord &r : ledger.recentPreemptions)
+        lines.append(QStringLiteral("preempted at %1 on GPU %2: %3 for %4 (%5, pid %6) %7 ms")
+                         .arg(r.wallMs)
+                         .arg(r.gpu)
+                         .arg(r.workloadName, r.culpritProgram, r.culpritUser)
+                         .arg(r.culpritPid)
+                         .arg(r.openToStopMs ? QString::number(*r.openToStopMs, 'g', 17) : QStringLiteral("-")));
+    QStringList counts;
+    for (qint64 n : ledger.openToStop.counts)
+        counts.append(QString::number(n));
+    lines.append(
+        QStringLiteral("open to stop: %1, sum %2").arg(counts.join(QLatin1Char(' '))).arg(ledger.openToStop.sumMs));
+    return lines;
+}
+
+// The dashboard's ledger: two GPUs with totals, workload times and a timeline, a third with totals only, and
+// preemptions by a seen and by an unseen process.
+LedgerSummary dashboardLedger()
+{
+    const qint64 nowMs = kNow.wallUtc.toMSecsSinceEpoch();
+    LedgerSummary ledger = TestSupport::fullLedger(nowMs, 2, 40);
+    ledger.all.today.energyJoules = 1234.5;
+    ledger.byGpu.insert(2, {{0, 0, std::nullopt}, {60'000, 1, std::nullopt}, {90'000, 2, 12.25}});
+    ledger.recentPreemptions[1].culpritProgram.clear(); // hidden from idlegpu itself
+    ledger.recentPreemptions[1].culpritUser.clear();
+    ledger.recentPreemptions[1].culpritPid = 0;
+    ledger.recentPreemptions[2].wallMs += 123; // times to the millisecond
+    ledger.lastDay[1][3].toWallMs += 7;
+    ledger.lastDay[1][4].fromWallMs += 7;
+    return ledger;
+}
+
 QByteArray compact(const QJsonObject &json)
 {
     return QJsonDocument(json).toJson(QJsonDocument::Indented);
@@ -198,6 +266,151 @@ private Q_SLOTS:
         QCOMPARE(state.configProblems.at(0).toString(),
                  QStringLiteral("/etc/idlegpu/idlegpu.conf:9: error: [process-x] has no cmd"));
         QCOMPARE(state.configProblems.at(0).refusedWorkload, QStringLiteral("process-x"));
+    }
+
+    // The dashboard of the status window comes through: LedgerSummary -> JSON -> reader gives the same fields.
+    void ledgerRoundTrip()
+    {
+        MonitorState state = richState();
+        state.ledger = dashboardLedger();
+        const MonitorState read = fromJson(toJson(state));
+        QCOMPARE(fieldsOf(read.ledger), fieldsOf(state.ledger));
+        QCOMPARE(read.ledger.openToStop, state.ledger.openToStop);
+        QCOMPARE(read.ledger.recentPreemptions.size(), 50);
+        QCOMPARE(read.ledger.lastDay.value(1).size(), 40);
+    }
+
+    // A caller who may not see the culprit reads "a process of another user", as the status window names one that
+    // idlegpu could not see; so does a holder sent without its pid.
+    void redactedCulpritsReadAsUnseen()
+    {
+        MonitorState state = richState();
+        state.ledger = dashboardLedger();
+        StateJson::View carol;
+        carol.uid = 1003;
+        carol.user = QStringLiteral("carol");
+        carol.seesOthers = false;
+        carol.serviceUid = 0;
+        const MonitorState read = StateJson::fromJson(StateJson::toJson(state, carol, kNow), kNow.monotonicMs,
+                                                      kNow.wallUtc);
+        const PreemptionRecord first = read.ledger.recentPreemptions.at(0);
+        QVERIFY(first.culpritProgram.isEmpty());
+        QVERIFY(first.culpritUser.isEmpty());
+        QCOMPARE(first.culpritPid, 0);
+        QCOMPARE(first.workloadName, QStringLiteral("miner"));
+        QCOMPARE(read.decision.gpus.at(1).foreignHolders.value(0).describe(),
+                 QStringLiteral("a process of another user (not visible without root)"));
+    }
+
+    // A ledger from a service that lies or is broken: wrong types, huge lists, bad times and numbers are left out or
+    // cut to the bounds a service keeps, and nothing crashes.
+    void hostileLedger_data()
+    {
+        QTest::addColumn<QJsonObject>("ledger");
+        const QJsonObject segment{{QStringLiteral("from"), QStringLiteral("2026-11-05T13:00:00.000Z")},
+                                  {QStringLiteral("to"), QStringLiteral("2026-11-05T14:00:00.000Z")},
+                                  {QStringLiteral("activity"), QStringLiteral("workload")}};
+        const QJsonObject preemption{{QStringLiteral("at"), QStringLiteral("2026-11-05T13:00:00.000Z")},
+                                     {QStringLiteral("gpu"), 0},
+                                     {QStringLiteral("program"), QStringLiteral("python3")},
+                                     {QStringLiteral("user"), QStringLiteral("alice")},
+                                     {QStringLiteral("pid"), 4242}};
+        const QJsonObject since{{QStringLiteral("since"), QStringLiteral("2026-01-05T12:00:00Z")}};
+        const auto with = [&](const char *key, const QJsonValue &value) {
+            QJsonObject object = since;
+            object.insert(QLatin1String(key), value);
+            return object;
+        };
+        const auto gpuWith = [&](const char *key, const QJsonValue &value) {
+            return with("gpus", QJsonArray{QJsonObject{{QStringLiteral("index"), 0}, {QLatin1String(key), value}}});
+        };
+        QTest::newRow("gpus not a list") << with("gpus", QStringLiteral("x"));
+        QTest::newRow("gpu not an object") << with("gpus", QJsonArray{1, QJsonArray{}, QJsonValue()});
+        QTest::newRow("gpu index wrong") << with("gpus", QJsonArray{QJsonObject{{QStringLiteral("index"), -1}},
+                                                                    QJsonObject{{QStringLiteral("index"), 1e300}},
+                                                                    QJsonObject{{QStringLiteral("index"), 4096}},
+                                                                    QJsonObject{{QStringLiteral("index"), "0"}}});
+        QTest::newRow("totals of the wrong type") << gpuWith("total", QJsonArray{1, 2});
+        QTest::newRow("totals out of range")
+            << gpuWith("total", QJsonObject{{QStringLiteral("workload_ms"), -1e300},
+                                            {QStringLiteral("preemptions"), 1e19},
+                                            {QStringLiteral("energy_joules"), QStringLiteral("many")}});
+        QTest::newRow("timeline not a list") << gpuWith("last_day", QJsonObject{{QStringLiteral("from"), 1}});
+        QTest::newRow("bad segments") << gpuWith(
+            "last_day", QJsonArray{7, QJsonObject{{QStringLiteral("from"), QStringLiteral("yesterday")}},
+                                   QJsonObject{{QStringLiteral("from"), QStringLiteral("2026-11-05T14:00:00.000Z")},
+                                               {QStringLiteral("to"), QStringLiteral("2026-11-05T13:00:00.000Z")},
+                                               {QStringLiteral("activity"), QStringLiteral("workload")}},
+                                   QJsonObject{{QStringLiteral("from"), QStringLiteral("1900-01-01T00:00:00Z")},
+                                               {QStringLiteral("to"), QStringLiteral("9999-01-01T00:00:00Z")},
+                                               {QStringLiteral("activity"), QStringLiteral("workload")}},
+                                   QJsonObject{{QStringLiteral("from"), QStringLiteral("2026-11-05T13:00:00.000Z")},
+                                               {QStringLiteral("to"), QStringLiteral("2026-11-05T14:00:00.000Z")},
+                                               {QStringLiteral("activity"), QStringLiteral("mining")}}});
+        QJsonArray hugeTimeline;
+        for (int i = 0; i < 100'000; ++i)
+            hugeTimeline.append(segment);
+        QTest::newRow("a timeline of 100000 segments") << gpuWith("last_day", hugeTimeline);
+        QJsonArray hugeGpus;
+        for (int i = 0; i < 10'000; ++i)
+            hugeGpus.append(
+                QJsonObject{{QStringLiteral("index"), i % 5000}, {QStringLiteral("last_day"), QJsonArray{segment}}});
+        QTest::newRow("10000 GPUs") << with("gpus", hugeGpus);
+        QJsonObject manyWorkloads;
+        for (int i = 0; i < 5000; ++i)
+            manyWorkloads.insert(QStringLiteral("w%1").arg(i), i);
+        manyWorkloads.insert(QStringLiteral("negative"), -5);
+        manyWorkloads.insert(QStringLiteral("text"), QStringLiteral("5"));
+        QTest::newRow("5000 workloads") << gpuWith("by_workload_ms", manyWorkloads);
+        QJsonArray hugePreemptions;
+        for (int i = 0; i < 10'000; ++i)
+            hugePreemptions.append(preemption);
+        QTest::newRow("10000 preemptions") << with("preemptions", hugePreemptions);
+        QJsonObject badPreemption = preemption;
+        badPreemption.insert(QStringLiteral("pid"), 1e300);
+        badPreemption.insert(QStringLiteral("gpu"), QStringLiteral("zero"));
+        badPreemption.insert(QStringLiteral("open_to_stop_ms"), -4);
+        badPreemption.insert(QStringLiteral("program"), QString(100'000, QLatin1Char('x')));
+        QJsonObject timeless = preemption;
+        timeless.insert(QStringLiteral("at"), 1'700'000'000);
+        QTest::newRow("bad preemptions") << with("preemptions", QJsonArray{badPreemption, timeless, 3});
+        QTest::newRow("histogram of other buckets")
+            << with("open_to_stop", QJsonObject{{QStringLiteral("bounds_ms"), QJsonArray{1, 2}},
+                                                {QStringLiteral("counts"), QJsonArray{1, 2, 3}},
+                                                {QStringLiteral("sum_ms"), 6}});
+        QTest::newRow("since not a time") << QJsonObject{{QStringLiteral("since"), 12}};
+    }
+    void hostileLedger()
+    {
+        QFETCH(QJsonObject, ledger);
+        QJsonObject json = toJson(richState());
+        json.insert(QStringLiteral("ledger"), ledger);
+        const LedgerSummary read = fromJson(json).ledger;
+        QVERIFY(read.byGpu.size() <= 4096);
+        QVERIFY(read.recentPreemptions.size() <= LedgerSummary::kRecentPreemptions);
+        for (auto it = read.lastDay.cbegin(); it != read.lastDay.cend(); ++it) {
+            QVERIFY(it.key() >= 0 && it.key() < 4096);
+            QVERIFY(it->size() <= 2048);
+            for (const ActivitySegment &segment : *it) {
+                QVERIFY(segment.toWallMs > segment.fromWallMs);
+                QVERIFY(segment.fromWallMs >= 0);
+                QVERIFY(segment.toWallMs <= QDateTime(QDate(2100, 1, 1), QTime(0, 0), Qt::UTC).toMSecsSinceEpoch());
+            }
+        }
+        for (const QHash<QString, qint64> &byWorkload : read.workloadMs) {
+            QVERIFY(byWorkload.size() <= 1024);
+            for (qint64 ms : byWorkload)
+                QVERIFY(ms >= 0);
+        }
+        for (const WorkPeriods &periods : read.byGpu)
+            QVERIFY(periods.total.workloadMs >= 0 && periods.total.preemptions >= 0);
+        for (const PreemptionRecord &record : read.recentPreemptions) {
+            QVERIFY(record.wallMs > 0);
+            QVERIFY(record.culpritPid >= 0);
+            QVERIFY(record.culpritProgram.size() <= 256);
+            QVERIFY(!record.openToStopMs || *record.openToStopMs >= 0);
+        }
+        QVERIFY(read.openToStop.count() == 0 || read.openToStop.sumMs >= 0);
     }
 
     void garbageGivesDefaults()

@@ -13,6 +13,10 @@
 #include <QRegularExpression>
 #include <QSet>
 
+#include <algorithm>
+#include <array>
+#include <cstdio>
+
 namespace StateJson {
 
 namespace {
@@ -28,18 +32,6 @@ QJsonObject totalsToJson(const WorkTotals &totals)
     QJsonObject object = workTotalsToJson(totals);
     object.insert(QStringLiteral("gpu_hours"), gpuHours(totals));
     return object;
-}
-
-// {"since": "2026-01-05T12:00:00Z", "today": {...}, "week": {...}, "total": {...}}; null when nothing is recorded.
-QJsonValue ledgerToJson(const LedgerSummary &ledger)
-{
-    if (ledger.sinceWallMs == 0)
-        return QJsonValue();
-    return QJsonObject{
-        {QStringLiteral("since"), QDateTime::fromMSecsSinceEpoch(ledger.sinceWallMs).toUTC().toString(Qt::ISODate)},
-        {QStringLiteral("today"), totalsToJson(ledger.all.today)},
-        {QStringLiteral("week"), totalsToJson(ledger.all.week)},
-        {QStringLiteral("total"), totalsToJson(ledger.all.total)}};
 }
 
 GpuDevice deviceOf(const MonitorState &state, int index)
@@ -68,6 +60,148 @@ struct Visibility
         return workload.user == QString::number(view.uid) || (!view.user.isEmpty() && workload.user == view.user);
     }
 };
+
+// The name of an activity in the timeline, as the ledger file writes it.
+QString activityWord(GpuActivity activity)
+{
+    switch (activity) {
+    case GpuActivity::Unwatched: return QStringLiteral("unwatched");
+    case GpuActivity::Idle: return QStringLiteral("idle");
+    case GpuActivity::Workload: return QStringLiteral("workload");
+    case GpuActivity::ForeignUse: return QStringLiteral("foreign");
+    }
+    return QString();
+}
+
+// "2026-12-03T12:00:00.000Z", as QDateTime's Qt::ISODateWithMs in UTC writes it, several times faster: a full
+// ledger's timelines hold thousands of these (tst_statejson fullLedgerSize), made afresh for each caller's view.
+QString isoTime(qint64 wallMs)
+{
+    constexpr qint64 kDayMs = 86'400'000;
+    constexpr qint64 kYear10000Ms = 253'402'300'800'000LL;
+    if (wallMs < 0 || wallMs >= kYear10000Ms)
+        return QDateTime::fromMSecsSinceEpoch(wallMs, Qt::UTC).toString(Qt::ISODateWithMs);
+    // The civil date of a day count (Howard Hinnant's days_to_civil), for days since 1970-01-01 >= 0.
+    const qint64 days = wallMs / kDayMs;
+    const qint64 msOfDay = wallMs % kDayMs;
+    const qint64 z = days + 719'468;
+    const qint64 era = z / 146'097;
+    const qint64 dayOfEra = z - era * 146'097;
+    const qint64 yearOfEra = (dayOfEra - dayOfEra / 1460 + dayOfEra / 36'524 - dayOfEra / 146'096) / 365;
+    const qint64 dayOfYear = dayOfEra - (365 * yearOfEra + yearOfEra / 4 - yearOfEra / 100);
+    const qint64 monthIndex = (5 * dayOfYear + 2) / 153;
+    const int day = int(dayOfYear - (153 * monthIndex + 2) / 5 + 1);
+    const int month = int(monthIndex < 10 ? monthIndex + 3 : monthIndex - 9);
+    const int year = int(yearOfEra + era * 400 + (month <= 2 ? 1 : 0));
+    char text[32];
+    const int length = std::snprintf(text, sizeof text, "%04d-%02d-%02dT%02d:%02d:%02d.%03dZ", year, month, day,
+                                     int(msOfDay / 3'600'000), int(msOfDay / 60'000 % 60), int(msOfDay / 1000 % 60),
+                                     int(msOfDay % 1000));
+    return QString::fromLatin1(text, length);
+}
+
+QJsonArray timelineToJson(const QList<ActivitySegment> &segments, qint64 gridMs)
+{
+    QJsonArray array;
+    for (const ActivitySegment &segment : boundedTimeline(segments, gridMs))
+        array.append(QJsonObject{{QStringLiteral("from"), isoTime(segment.fromWallMs)},
+                                 {QStringLiteral("to"), isoTime(segment.toWallMs)},
+                                 {QStringLiteral("activity"), activityWord(segment.activity)}});
+    return array;
+}
+
+// Whether the view may see the process a preemption names: the record keeps its user's name (or number), not its
+// uid, so the caller's own processes are known by the caller's name.
+bool seesCulprit(const PreemptionRecord &record, const View &view)
+{
+    if (view.privileged() || view.seesOthers)
+        return true;
+    return !record.culpritUser.isEmpty()
+           && (record.culpritUser == view.user || record.culpritUser == QString::number(view.uid));
+}
+
+// {"at": ISO, "gpu": 0, "workload": "miner", "culprit": "python3 (alice, pid 4242)", "program": "python3",
+// "user": "alice", "pid": 4242, "open_to_stop_ms": 3.2}: program, user and pid only where the view may see the
+// process; culprit names "a process of another user" where it may not.
+QJsonObject preemptionToJson(const PreemptionRecord &record, const View &view)
+{
+    const bool seenByService = !record.culpritProgram.isEmpty();
+    const bool seen = seenByService && seesCulprit(record, view);
+    Holder culprit;
+    culprit.comm = record.culpritProgram.left(kMaxPreemptionText);
+    culprit.user = record.culpritUser.left(kMaxPreemptionText);
+    culprit.pid = record.culpritPid;
+    culprit.hidden = !seenByService;
+    if (!seenByService)
+        culprit.pid = 0;
+    QJsonObject object{
+        {QStringLiteral("at"), isoTime(record.wallMs)},
+        {QStringLiteral("gpu"), record.gpu},
+        {QStringLiteral("workload"), record.workloadName.left(kMaxPreemptionText)},
+        {QStringLiteral("culprit"), seen || !seenByService ? culprit.describe() : unseenHolderWords()},
+        {QStringLiteral("open_to_stop_ms"), record.openToStopMs ? QJsonValue(*record.openToStopMs) : QJsonValue()}};
+    if (seen) {
+        object.insert(QStringLiteral("program"), culprit.comm);
+        object.insert(QStringLiteral("user"), culprit.user);
+        object.insert(QStringLiteral("pid"), culprit.pid);
+    }
+    return object;
+}
+
+// The ledger as the view may see it: {"since": "2026-01-05T12:00:00Z", "today": {...}, "week": {...},
+// "total": {...}, "gpus": [...], "preemptions": [...], "open_to_stop": {...}}; null when nothing is recorded.
+QJsonValue ledgerToJson(const LedgerSummary &ledger, const View &view)
+{
+    if (ledger.sinceWallMs == 0)
+        return QJsonValue();
+    QList<int> indices = ledger.byGpu.keys();
+    for (const QList<int> &more : {ledger.lastDay.keys(), ledger.workloadMs.keys()})
+        for (int index : more)
+            if (!indices.contains(index))
+                indices.append(index);
+    std::sort(indices.begin(), indices.end());
+    // More GPUs, a wider grid: the timelines of all stay within those of kTimelineGridGpus on the finest grid.
+    const qint64 gridMs = kTimelineGridMs
+                          * qMax<qint64>(1,
+                                         (qint64(ledger.lastDay.size()) + kTimelineGridGpus - 1) / kTimelineGridGpus);
+    QJsonArray gpus;
+    for (int index : std::as_const(indices)) {
+        QJsonObject gpu{{QStringLiteral("index"), index}};
+        if (const auto periods = ledger.byGpu.constFind(index); periods != ledger.byGpu.cend()) {
+            gpu.insert(QStringLiteral("today"), totalsToJson(periods->today));
+            gpu.insert(QStringLiteral("week"), totalsToJson(periods->week));
+            gpu.insert(QStringLiteral("total"), totalsToJson(periods->total));
+        }
+        if (const auto byWorkload = ledger.workloadMs.constFind(index); byWorkload != ledger.workloadMs.cend()) {
+            QJsonObject workloads;
+            for (auto it = byWorkload->cbegin(); it != byWorkload->cend(); ++it)
+                workloads.insert(it.key().left(kMaxPreemptionText), it.value());
+            gpu.insert(QStringLiteral("by_workload_ms"), workloads);
+        }
+        if (const auto segments = ledger.lastDay.constFind(index); segments != ledger.lastDay.cend())
+            gpu.insert(QStringLiteral("last_day"), timelineToJson(*segments, gridMs));
+        gpus.append(gpu);
+    }
+    QJsonArray preemptions;
+    for (const PreemptionRecord &record : ledger.recentPreemptions.mid(0, LedgerSummary::kRecentPreemptions))
+        preemptions.append(preemptionToJson(record, view));
+    QJsonArray bounds;
+    for (double bound : LatencyHistogram::kBoundsMs)
+        bounds.append(bound);
+    QJsonArray counts;
+    for (qint64 count : ledger.openToStop.counts)
+        counts.append(count);
+    return QJsonObject{
+        {QStringLiteral("since"), QDateTime::fromMSecsSinceEpoch(ledger.sinceWallMs).toUTC().toString(Qt::ISODate)},
+        {QStringLiteral("today"), totalsToJson(ledger.all.today)},
+        {QStringLiteral("week"), totalsToJson(ledger.all.week)},
+        {QStringLiteral("total"), totalsToJson(ledger.all.total)},
+        {QStringLiteral("gpus"), gpus},
+        {QStringLiteral("preemptions"), preemptions},
+        {QStringLiteral("open_to_stop"), QJsonObject{{QStringLiteral("bounds_ms"), bounds},
+                                                     {QStringLiteral("counts"), counts},
+                                                     {QStringLiteral("sum_ms"), ledger.openToStop.sumMs}}}};
+}
 
 // The words that name a process the view may not see, in a reason ("GPU 0 is in use by python3 (alice, pid 4242)"),
 // made to name none; the state's reasons name holders as Holder::describe() does.
@@ -225,6 +359,65 @@ QString unseenHolderWords()
     return QStringLiteral("a process of another user");
 }
 
+QList<ActivitySegment> boundedTimeline(const QList<ActivitySegment> &segments, qint64 gridMs)
+{
+    gridMs = qMax(gridMs, kTimelineGridMs);
+    const qint64 cells = LedgerSummary::kTimelineSpanMs / gridMs + 1;
+    if (segments.size() <= cells)
+        return segments;
+    // The span: the last kTimelineSpanMs before the end, on the grid.
+    qint64 endMs = segments.first().toWallMs;
+    qint64 firstMs = segments.first().fromWallMs;
+    for (const ActivitySegment &segment : segments) {
+        endMs = qMax(endMs, segment.toWallMs);
+        firstMs = qMin(firstMs, segment.fromWallMs);
+    }
+    const qint64 startMs = qMax(firstMs, endMs - LedgerSummary::kTimelineSpanMs);
+    if (endMs <= startMs)
+        return {};
+    const auto cellOf = [&](qint64 ms) { return ms >= 0 ? ms / gridMs : -((-ms + gridMs - 1) / gridMs); };
+    const qint64 firstCell = cellOf(startMs);
+    const qint64 cellCount = cellOf(endMs - 1) - firstCell + 1;
+    // The time each activity filled of each cell.
+    constexpr int kinds = 4;
+    QList<std::array<qint64, kinds>> filled(cellCount, std::array<qint64, kinds>{});
+    for (const ActivitySegment &segment : segments) {
+        const qint64 from = qMax(segment.fromWallMs, startMs);
+        const qint64 to = qMin(segment.toWallMs, endMs);
+        const int kind = int(segment.activity);
+        if (to <= from || kind < 0 || kind >= kinds)
+            continue;
+        for (qint64 cell = cellOf(from); cell <= cellOf(to - 1); ++cell) {
+            const qint64 cellFrom = qMax(from, cell * gridMs);
+            const qint64 cellTo = qMin(to, (cell + 1) * gridMs);
+            filled[cell - firstCell][std::size_t(kind)] += cellTo - cellFrom;
+        }
+    }
+    // Foreign use first where two filled a cell alike: it is what the timeline is looked at for.
+    constexpr GpuActivity preference[] = {GpuActivity::ForeignUse, GpuActivity::Workload, GpuActivity::Idle,
+                                          GpuActivity::Unwatched};
+    QList<ActivitySegment> result;
+    for (qint64 i = 0; i < cellCount; ++i) {
+        const qint64 cellFrom = qMax(startMs, (firstCell + i) * gridMs);
+        const qint64 cellTo = qMin(endMs, (firstCell + i + 1) * gridMs);
+        qint64 covered = 0;
+        std::optional<GpuActivity> best;
+        for (GpuActivity activity : preference) {
+            const qint64 ms = filled[i][std::size_t(activity)];
+            covered += ms;
+            if (ms > 0 && (!best || ms > filled[i][std::size_t(*best)]))
+                best = activity;
+        }
+        if (!best || filled[i][std::size_t(*best)] < (cellTo - cellFrom) - covered)
+            continue; // mostly a gap
+        if (!result.isEmpty() && result.last().activity == *best && result.last().toWallMs == cellFrom)
+            result.last().toWallMs = cellTo;
+        else
+            result.append({cellFrom, cellTo, *best});
+    }
+    return result;
+}
+
 QJsonObject toJson(const MonitorState &state)
 {
     return toJson(state, View::full(), Now::system());
@@ -365,7 +558,7 @@ QJsonObject toJson(const MonitorState &state, const View &view, const Now &now)
                        {QStringLiteral("workloads"), workloads},
                        {QStringLiteral("active_users"), QJsonArray::fromStringList(state.decision.activeUsers)},
                        {QStringLiteral("power"), powerToJson(state.snapshot.power)},
-                       {QStringLiteral("ledger"), ledgerToJson(state.ledger)},
+                       {QStringLiteral("ledger"), ledgerToJson(state.ledger, view)},
                        {QStringLiteral("unreadable_processes"), state.snapshot.unreadableProcesses},
                        {QStringLiteral("pause"), pauseToJson(state.pause, now)},
                        {QStringLiteral("config_problems"), problems},

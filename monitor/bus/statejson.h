@@ -7,6 +7,7 @@
 
 #include <QDateTime>
 #include <QJsonObject>
+#include <QList>
 
 namespace StateJson {
 
@@ -47,5 +48,21 @@ QJsonObject toJson(const MonitorState &state);
 
 // Returns how a holder that `view` may not see is named in the state's words: "a process of another user".
 QString unseenHolderWords();
+
+// The ledger's 24-hour timelines travel in every GetState answer: a GPU's timeline of more than
+// kTimelineSegments segments (a GPU that flapped every few seconds keeps up to WorkLedger::kMaxSegmentsPerGpu) is
+// sent on a grid of kTimelineGridMs, each cell taking the activity that filled most of it; on more than
+// kTimelineGridGpus GPUs the grid widens in proportion. So the timelines of 8 GPUs weigh at most about 200 KB.
+inline constexpr qint64 kTimelineGridMs = 5 * 60'000;
+inline constexpr int kTimelineSegments = int(LedgerSummary::kTimelineSpanMs / kTimelineGridMs) + 1; // 289
+inline constexpr int kTimelineGridGpus = 8;
+// The longest text of a preemption (program, user, workload) that is sent, in characters, as the ledger keeps it.
+inline constexpr int kMaxPreemptionText = 256;
+
+// Returns `segments` (oldest first) as they are sent on a grid of `gridMs` (at least kTimelineGridMs): unchanged
+// when there are at most as many as the grid has cells in LedgerSummary::kTimelineSpanMs, plus one; else one
+// segment per cell (aligned to the epoch) over the last kTimelineSpanMs before the last segment's end, with the
+// activity that filled most of the cell (a cell mostly uncovered is left out), like neighbours merged.
+QList<ActivitySegment> boundedTimeline(const QList<ActivitySegment> &segments, qint64 gridMs = kTimelineGridMs);
 
 } // namespace StateJson

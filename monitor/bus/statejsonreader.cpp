@@ -7,6 +7,10 @@
 #include <QDateTime>
 #include <QJsonArray>
 
+#include <cmath>
+#include <limits>
+#include <type_traits>
+
 namespace {
 
 QString text(const QJsonObject &object, const char *key)
@@ -14,19 +18,37 @@ QString text(const QJsonObject &object, const char *key)
     return object.value(QLatin1String(key)).toString();
 }
 
-qint64 integer(const QJsonObject &object, const char *key, qint64 fallback = 0)
+// The largest magnitude a JSON number is read as an integer up to: a double holds every integer up to 2^53, and
+// a bigger one (1e300) would not fit a qint64.
+constexpr double kMaxInteger = 9'007'199'254'740'992.0;
+
+// A number, when it is one that `T` holds; nothing for another type, NaN or a value out of range.
+template<typename T> std::optional<T> optionalNumber(const QJsonValue &value)
 {
-    const QJsonValue value = object.value(QLatin1String(key));
-    return value.isDouble() ? qint64(value.toDouble()) : fallback;
+    if (!value.isDouble())
+        return std::nullopt;
+    const double number = value.toDouble();
+    if constexpr (std::is_floating_point_v<T>) {
+        if (!std::isfinite(number))
+            return std::nullopt;
+    } else {
+        const double low = qMax(double(std::numeric_limits<T>::min()), -kMaxInteger);
+        const double high = qMin(double(std::numeric_limits<T>::max()), kMaxInteger);
+        if (!(number >= low && number <= high))
+            return std::nullopt;
+    }
+    return T(number);
 }
 
 template<typename T>
 std::optional<T> optionalNumber(const QJsonObject &object, const char *key)
 {
-    const QJsonValue value = object.value(QLatin1String(key));
-    if (!value.isDouble())
-        return std::nullopt;
-    return T(value.toDouble());
+    return optionalNumber<T>(object.value(QLatin1String(key)));
+}
+
+qint64 integer(const QJsonObject &object, const char *key, qint64 fallback = 0)
+{
+    return optionalNumber<qint64>(object, key).value_or(fallback);
 }
 
 GpuState gpuState(const QString &name)
@@ -49,7 +71,8 @@ Holder holder(const QJsonObject &object, int gpu)
     h.comm = text(object, "comm");
     h.exe = text(object, "exe");
     h.argv0 = text(object, "argv0");
-    h.hidden = object.value(QLatin1String("hidden")).toBool();
+    // A holder the caller may not see comes without its pid: it is shown as one idlegpu could not see.
+    h.hidden = object.value(QLatin1String("hidden")).toBool() || !object.value(QLatin1String("pid")).isDouble();
     h.gpus = {gpu};
     h.holdsComputeNode = text(object, "client") == QLatin1String("compute");
     if (const auto memory = optionalNumber<qint64>(object, "gpu_memory_bytes"))
@@ -60,10 +83,144 @@ Holder holder(const QJsonObject &object, int gpu)
 WorkTotals totals(const QJsonObject &object)
 {
     WorkTotals t;
-    t.workloadMs = integer(object, "workload_ms");
-    t.preemptions = int(integer(object, "preemptions"));
+    t.workloadMs = qMax<qint64>(0, integer(object, "workload_ms"));
+    t.preemptions = qMax(0, optionalNumber<int>(object, "preemptions").value_or(0));
     t.energyJoules = optionalNumber<double>(object, "energy_joules");
     return t;
+}
+
+// The bounds of what a client reads of the ledger: no more than a service sends (statejson.h), whatever the JSON.
+constexpr int kMaxLedgerGpus = 4096;               // the ledger's own bound on a GPU's index, + 1
+constexpr int kMaxSegmentsPerGpu = 2048;           // WorkLedger::kMaxSegmentsPerGpu
+constexpr int kMaxWorkloadsPerGpu = 1024;          // the ledger's own
+constexpr int kMaxText = 256;                      // StateJson::kMaxPreemptionText
+constexpr qint64 kMaxWallMs = 4'102'444'800'000LL; // 2100-01-01, as the ledger
+
+// A wall time of the ledger ("2026-12-03T12:00:00.000Z") in ms since the epoch; nothing when it is none, or
+// before 1970 or after 2100.
+std::optional<qint64> wallTime(const QJsonValue &value)
+{
+    const QDateTime at = QDateTime::fromString(value.toString(), Qt::ISODateWithMs);
+    if (!at.isValid())
+        return std::nullopt;
+    const qint64 ms = at.toMSecsSinceEpoch();
+    if (ms < 0 || ms > kMaxWallMs)
+        return std::nullopt;
+    return ms;
+}
+
+std::optional<GpuActivity> activity(const QString &name)
+{
+    if (name == QLatin1String("unwatched"))
+        return GpuActivity::Unwatched;
+    if (name == QLatin1String("idle"))
+        return GpuActivity::Idle;
+    if (name == QLatin1String("workload"))
+        return GpuActivity::Workload;
+    if (name == QLatin1String("foreign"))
+        return GpuActivity::ForeignUse;
+    return std::nullopt;
+}
+
+// A GPU's last 24 hours: the segments that make sense, oldest first, at most kMaxSegmentsPerGpu.
+QList<ActivitySegment> timeline(const QJsonArray &array)
+{
+    QList<ActivitySegment> segments;
+    for (const QJsonValue &value : array) {
+        if (segments.size() >= kMaxSegmentsPerGpu)
+            break;
+        const QJsonObject object = value.toObject();
+        const auto from = wallTime(object.value(QLatin1String("from")));
+        const auto to = wallTime(object.value(QLatin1String("to")));
+        const auto kind = activity(text(object, "activity"));
+        if (!from || !to || *to <= *from || !kind)
+            continue;
+        segments.append({*from, *to, *kind});
+    }
+    return segments;
+}
+
+// One recent preemption; nothing without a time. A culprit the caller may not see comes without program, user and
+// pid: it reads as one idlegpu could not see ("a process of another user").
+std::optional<PreemptionRecord> preemption(const QJsonObject &object)
+{
+    const auto at = wallTime(object.value(QLatin1String("at")));
+    if (!at)
+        return std::nullopt;
+    PreemptionRecord record;
+    record.wallMs = *at;
+    record.gpu = optionalNumber<int>(object, "gpu").value_or(-1);
+    record.workloadName = text(object, "workload").left(kMaxText);
+    record.culpritProgram = text(object, "program").left(kMaxText);
+    if (!record.culpritProgram.isEmpty()) {
+        record.culpritUser = text(object, "user").left(kMaxText);
+        record.culpritPid = qMax<qint64>(0, integer(object, "pid"));
+    }
+    if (const auto ms = optionalNumber<double>(object, "open_to_stop_ms"); ms && *ms >= 0)
+        record.openToStopMs = *ms;
+    return record;
+}
+
+// The open-to-stop histogram, when its buckets are ours.
+LatencyHistogram histogram(const QJsonObject &object)
+{
+    const QJsonArray bounds = object.value(QLatin1String("bounds_ms")).toArray();
+    const QJsonArray counts = object.value(QLatin1String("counts")).toArray();
+    LatencyHistogram h;
+    if (bounds.size() != qsizetype(LatencyHistogram::kBoundsMs.size()) || counts.size() != qsizetype(h.counts.size()))
+        return LatencyHistogram();
+    for (std::size_t i = 0; i < LatencyHistogram::kBoundsMs.size(); ++i)
+        if (bounds.at(qsizetype(i)).toDouble(-1) != LatencyHistogram::kBoundsMs[i])
+            return LatencyHistogram();
+    for (std::size_t i = 0; i < h.counts.size(); ++i)
+        h.counts[i] = qMax<qint64>(0, optionalNumber<qint64>(counts.at(qsizetype(i))).value_or(0));
+    h.sumMs = qMax(0.0, optionalNumber<double>(object, "sum_ms").value_or(0));
+    return h;
+}
+
+// The ledger's summary as the service sent it (docs/dbus.md, "ledger"); a GPU's totals, workload times and
+// timeline each where the service sent them.
+LedgerSummary ledgerSummary(const QJsonObject &ledger)
+{
+    LedgerSummary summary;
+    summary.sinceWallMs = wallTime(ledger.value(QLatin1String("since"))).value_or(0);
+    summary.all.today = totals(ledger.value(QLatin1String("today")).toObject());
+    summary.all.week = totals(ledger.value(QLatin1String("week")).toObject());
+    summary.all.total = totals(ledger.value(QLatin1String("total")).toObject());
+    int read = 0;
+    for (const QJsonValue &value : ledger.value(QLatin1String("gpus")).toArray()) {
+        if (++read > kMaxLedgerGpus)
+            break;
+        const QJsonObject gpu = value.toObject();
+        const int index = optionalNumber<int>(gpu, "index").value_or(-1);
+        if (index < 0 || index >= kMaxLedgerGpus)
+            continue;
+        if (gpu.value(QLatin1String("total")).isObject()) {
+            WorkPeriods periods;
+            periods.today = totals(gpu.value(QLatin1String("today")).toObject());
+            periods.week = totals(gpu.value(QLatin1String("week")).toObject());
+            periods.total = totals(gpu.value(QLatin1String("total")).toObject());
+            summary.byGpu.insert(index, periods);
+        }
+        if (const QJsonValue byWorkload = gpu.value(QLatin1String("by_workload_ms")); byWorkload.isObject()) {
+            const QJsonObject object = byWorkload.toObject();
+            QHash<QString, qint64> ms;
+            for (auto it = object.begin(); it != object.end() && ms.size() < kMaxWorkloadsPerGpu; ++it)
+                if (const auto n = optionalNumber<qint64>(it.value()); n && *n >= 0 && it.key().size() <= kMaxText)
+                    ms.insert(it.key(), *n);
+            summary.workloadMs.insert(index, ms);
+        }
+        if (const QJsonValue lastDay = gpu.value(QLatin1String("last_day")); lastDay.isArray())
+            summary.lastDay.insert(index, timeline(lastDay.toArray()));
+    }
+    for (const QJsonValue &value : ledger.value(QLatin1String("preemptions")).toArray()) {
+        if (summary.recentPreemptions.size() >= LedgerSummary::kRecentPreemptions)
+            break;
+        if (const auto record = preemption(value.toObject()))
+            summary.recentPreemptions.append(*record);
+    }
+    summary.openToStop = histogram(ledger.value(QLatin1String("open_to_stop")).toObject());
+    return summary;
 }
 
 // The reverse of workloadStateName(), which the service's JSON uses.
@@ -201,12 +358,8 @@ MonitorState fromJson(const QJsonObject &json, qint64 monotonicNowMs, const QDat
         state.snapshot.power.source = text(power, "source");
     }
     const QJsonObject ledger = json.value(QLatin1String("ledger")).toObject();
-    if (!ledger.isEmpty()) {
-        state.ledger.sinceWallMs = QDateTime::fromString(text(ledger, "since"), Qt::ISODate).toMSecsSinceEpoch();
-        state.ledger.all.today = totals(ledger.value(QLatin1String("today")).toObject());
-        state.ledger.all.week = totals(ledger.value(QLatin1String("week")).toObject());
-        state.ledger.all.total = totals(ledger.value(QLatin1String("total")).toObject());
-    }
+    if (!ledger.isEmpty())
+        state.ledger = ledgerSummary(ledger);
     state.snapshot.unreadableProcesses = int(integer(json, "unreadable_processes"));
     state.shuttingDown = json.value(QLatin1String("shutting_down")).toBool();
     for (const QJsonValue &value : json.value(QLatin1String("config_problems")).toArray()) {

@@ -2,9 +2,10 @@
 // SPDX-FileCopyrightText: 2026 The idlegpu authors
 #pragma once
 // The service's state as its clients read it back: the JSON of GetState (docs/dbus.md, the --status --json report)
-// turned into the MonitorState that the tray, the status window and the notifier show. What the JSON does not carry
-// (the policy's memory, a holder's ancestry, the ledger's timelines) stays default; a key that is missing or of the
-// wrong type leaves its field default too, since a newer service may add keys and an older one lack some.
+// turned into the MonitorState that the tray, the status window and the notifier show, the ledger's dashboard
+// included. What the JSON does not carry (the policy's memory, a holder's ancestry) stays default; a key that is
+// missing or of the wrong type leaves its field default too, since a newer service may add keys and an older one lack
+// some, and a list longer than a service sends is cut there.
 #include "model/monitorstate.h"
 
 #include <QDateTime>
