@@ -268,6 +268,23 @@ private Q_SLOTS:
         QCOMPARE(state.configProblems.at(0).refusedWorkload, QStringLiteral("process-x"));
     }
 
+    // A problem's words are for the privileged: an unprivileged caller's answer has none, and its window says where
+    // to read them rather than end a line at "warning:".
+    void configProblemWithoutWords()
+    {
+        QJsonObject json;
+        json.insert(QStringLiteral("config_problems"),
+                    QJsonArray{QJsonObject{{QStringLiteral("file"), QStringLiteral("/etc/idlegpu/idlegpu.conf")},
+                                           {QStringLiteral("line"), 6},
+                                           {QStringLiteral("severity"), QStringLiteral("warning")},
+                                           {QStringLiteral("workload"), QString()}}});
+        const MonitorState state = StateJson::fromJson(json, 0, QDateTime::currentDateTimeUtc());
+        QCOMPARE(state.configProblems.size(), 1);
+        QCOMPARE(state.configProblems.at(0).toString(),
+                 QStringLiteral("/etc/idlegpu/idlegpu.conf:6: warning: the details are shown to administrators: run "
+                                "sudo idlegpu --check-config"));
+    }
+
     // The dashboard of the status window comes through: LedgerSummary -> JSON -> reader gives the same fields.
     void ledgerRoundTrip()
     {

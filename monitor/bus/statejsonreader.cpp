@@ -4,6 +4,7 @@
 
 #include "config/configwords.h"
 
+#include <QCoreApplication>
 #include <QDateTime>
 #include <QJsonArray>
 
@@ -364,9 +365,15 @@ MonitorState fromJson(const QJsonObject &json, qint64 monotonicNowMs, const QDat
     state.shuttingDown = json.value(QLatin1String("shutting_down")).toBool();
     for (const QJsonValue &value : json.value(QLatin1String("config_problems")).toArray()) {
         const QJsonObject object = value.toObject();
+        // The words are for the privileged (they may quote the file); the others learn where to read them.
+        const QString message = object.contains(QLatin1String("message"))
+                                    ? text(object, "message")
+                                    : QCoreApplication::translate("StateJson", "the details are shown to "
+                                                                               "administrators: run sudo idlegpu "
+                                                                               "--check-config");
         state.configProblems.append({text(object, "severity") == QLatin1String("warning") ? ConfigDiagnostic::Warning
                                                                                         : ConfigDiagnostic::Error,
-                                     text(object, "file"), int(integer(object, "line")), text(object, "message"),
+                                     text(object, "file"), int(integer(object, "line")), message,
                                      text(object, "workload")});
     }
 
