@@ -317,7 +317,8 @@ private Q_SLOTS:
         QCOMPARE(uidsOf(workload), QStringLiteral("0 0 0 0"));
         log += idlegpu->readAll();
         // In the log, under idlegpu's config category, at warning priority (where `journalctl -p warning` finds it).
-        const QByteArray warned = "warning: idlegpu.config: " + runsAsRootWarning(config, lineOf(example, "[process-all]")).toUtf8();
+        const QByteArray warned = "warning: idlegpu.config: "
+                                  + runsAsRootWarning(config, lineOf(example, "[process-all]")).toUtf8();
         QVERIFY2(log.contains(warned), log.constData());
 
         ::kill(pid_t(idlegpu->processId()), SIGTERM);

@@ -371,10 +371,9 @@ MonitorState fromJson(const QJsonObject &json, qint64 monotonicNowMs, const QDat
                                     : QCoreApplication::translate("StateJson", "the details are shown to "
                                                                                "administrators: run sudo idlegpu "
                                                                                "--check-config");
-        state.configProblems.append({text(object, "severity") == QLatin1String("warning") ? ConfigDiagnostic::Warning
-                                                                                        : ConfigDiagnostic::Error,
-                                     text(object, "file"), int(integer(object, "line")), message,
-                                     text(object, "workload")});
+        state.configProblems.append(
+            {text(object, "severity") == QLatin1String("warning") ? ConfigDiagnostic::Warning : ConfigDiagnostic::Error,
+             text(object, "file"), int(integer(object, "line")), message, text(object, "workload")});
     }
 
     // The pause (interface version 1): all, until when (on the monotonic clock, which every process of the machine

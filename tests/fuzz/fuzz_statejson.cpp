@@ -21,8 +21,8 @@ extern "C" int LLVMFuzzerInitialize(int *, char ***)
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-    const QJsonDocument document =
-        QJsonDocument::fromJson(QByteArray::fromRawData(reinterpret_cast<const char *>(data), qsizetype(size)));
+    const QJsonDocument document = QJsonDocument::fromJson(
+        QByteArray::fromRawData(reinterpret_cast<const char *>(data), qsizetype(size)));
     if (!document.isObject())
         return 0;
     const QDateTime wallNow(QDate(2026, 12, 3), QTime(12, 0), Qt::UTC);
