@@ -137,6 +137,13 @@ void MonitorHost::setWorkloadPaused(const QString &id, bool paused)
     setWorkloadPaused(id, paused, 0);
 }
 
+void MonitorHost::pauseWorkloadFor(const QString &id, qint64 durationMs)
+{
+    post([id, durationMs](Monitor &monitor) {
+        monitor.setWorkloadPaused(id, true, monitor.clock()->nowMs() + durationMs);
+    });
+}
+
 void MonitorHost::setWorkloadPaused(const QString &id, bool paused, qint64 untilMs)
 {
     post([id, paused, untilMs](Monitor &monitor) { monitor.setWorkloadPaused(id, paused, untilMs); });

@@ -53,6 +53,7 @@ public:
     void setPausedAll(bool paused, qint64 untilMs);
     void pauseAllFor(qint64 durationMs) override;
     void setWorkloadPaused(const QString &id, bool paused) override;
+    void pauseWorkloadFor(const QString &id, qint64 durationMs) override;
     // With `untilMs`, the time this workload's pause ends by itself (0: until resumed).
     void setWorkloadPaused(const QString &id, bool paused, qint64 untilMs);
     void setPause(const PauseState &pause) override;

@@ -380,9 +380,10 @@ step "the demo workloads run (pids $demo_workload_pid, $other_workload_pid); the
 
 locate_icon
 open_menu
-# The menu without the disabled lines: Pause all, Pause for 1 hour, Pause demo-miner-0, Pause demo-miner-1,
-# Simulate a job on GPU 0... The mouse stays where it was, so that no item is under it by hover.
-xdotool key --delay 150 Down Down Down Down Down
+# The menu without the disabled lines: Pause all, Pause for 1 hour, Pause demo-miner-0, Pause demo-miner-0 for 1 hour,
+# Pause demo-miner-1, Pause demo-miner-1 for 1 hour, Simulate a job on GPU 0... The mouse stays where it was, so that no
+# item is under it by hover.
+xdotool key --delay 150 Down Down Down Down Down Down Down
 screenshot e2e_tray_demo_menu.png
 xdotool key Return
 wait_for 5 window_closed "$menu" || fail "the demo menu stays open after Return"

@@ -20,6 +20,10 @@ public:
     {
         requests.append(QStringLiteral("%1 %2").arg(paused ? QStringLiteral("pause") : QStringLiteral("resume"), id));
     }
+    void pauseWorkloadFor(const QString &id, qint64 durationMs) override
+    {
+        requests.append(QStringLiteral("pause %1 for %2").arg(id).arg(durationMs));
+    }
     void reloadConfig() override { requests.append(QStringLiteral("reload")); }
     void loadConfig() override { requests.append(QStringLiteral("loadConfig")); }
     void setPause(const PauseState &) override { requests.append(QStringLiteral("setPause")); }

@@ -346,10 +346,11 @@ private Q_SLOTS:
         for (const MenuEntry &entry : root.children)
             if (!entry.isSeparator() && entry.isEnabled())
                 actions.append(entry.label());
-        QCOMPARE(actions, QStringList({QStringLiteral("Pause all"), QStringLiteral("Pause for 1 hour"),
-                                       QStringLiteral("Pause e2e__miner"), QStringLiteral("Status…"),
-                                       QStringLiteral("Settings…"), QStringLiteral("Open log"),
-                                       QStringLiteral("Start at login"), QStringLiteral("Quit")}));
+        QCOMPARE(actions,
+                 QStringList({QStringLiteral("Pause all"), QStringLiteral("Pause for 1 hour"),
+                              QStringLiteral("Pause e2e__miner"), QStringLiteral("Pause e2e__miner for 1 hour"),
+                              QStringLiteral("Status…"), QStringLiteral("Settings…"), QStringLiteral("Open log"),
+                              QStringLiteral("Start at login"), QStringLiteral("Quit")}));
         // The GPU's line comes first, as information (not clickable).
         const QString joined = shown.join(QLatin1Char('|'));
         QVERIFY2(joined.contains(QStringLiteral("GPU 0|running e2e__miner")), qPrintable(joined));

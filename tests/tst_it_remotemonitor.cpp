@@ -3,6 +3,7 @@
 // RemoteMonitor against a stand-in service (tests/scriptedidlegpuservice.h) on a private bus: the state and its changes,
 // the acts with interactive authorization and their refusals, the service killed and restarted (followed, and said
 // while away, by the tray too), and a preemption told once, in the holder's own words where they are sent.
+#include "base/clock.h"
 #include "bus/busnames.h"
 #include "bus/remotemonitor.h"
 #include "bus/servicefinder.h"
@@ -126,6 +127,7 @@ private Q_SLOTS:
         remote.setPausedAll(true);
         remote.pauseAllFor(3'600'000);
         remote.setWorkloadPaused(QStringLiteral("process-miner"), true);
+        remote.pauseWorkloadFor(QStringLiteral("process-miner"), 3'600'000);
         remote.setWorkloadPaused(QStringLiteral("process-miner"), false);
         remote.setPausedAll(false);
         const auto acts = [this] {
@@ -140,9 +142,10 @@ private Q_SLOTS:
                 }
             return result;
         };
-        QTRY_COMPARE_WITH_TIMEOUT(acts().size(), 5, 5000);
+        QTRY_COMPARE_WITH_TIMEOUT(acts().size(), 6, 5000);
         QCOMPARE(acts(), QStringList({QStringLiteral("Pause  0 interactive"), QStringLiteral("Pause  3600 interactive"),
                                       QStringLiteral("Pause process-miner 0 interactive"),
+                                      QStringLiteral("Pause process-miner 3600 interactive"),
                                       QStringLiteral("Resume process-miner interactive"),
                                       QStringLiteral("Resume  interactive")}));
         // Granted: the service's new state comes back by itself.
@@ -167,6 +170,32 @@ private Q_SLOTS:
         QVERIFY(refused.wait(5000));
         QCOMPARE(refused.at(1).at(0).value<MonitorLink::Request>(), MonitorLink::Request::PauseWorkload);
         QCOMPARE(refused.at(1).at(1).toString(), QStringLiteral("the authentication was cancelled"));
+
+        remote.pauseWorkloadFor(QStringLiteral("process-miner"), 3'600'000);
+        QVERIFY(refused.wait(5000));
+        QCOMPARE(refused.at(2).at(0).value<MonitorLink::Request>(), MonitorLink::Request::PauseWorkloadFor);
+    }
+
+    // A workload paused for a while: the tray learns until when, and its menu says it.
+    void timedWorkloadPauseShowsItsEnd()
+    {
+        MonitorState state = fixtureState();
+        const qint64 until = SystemClock::instance()->nowMs() + 3'600'000;
+        state.pause.workloads.insert(QStringLiteral("process-miner"));
+        state.pause.workloadUntilMs.insert(QStringLiteral("process-miner"), until);
+        m_service->setState(toJson(state));
+        RemoteMonitor remote(m_client);
+        TrayApplication tray(&remote, QString());
+        QSignalSpy states(&remote, &MonitorLink::stateChanged);
+        remote.start();
+        QVERIFY(states.wait(5000));
+        QVERIFY(
+            remote.state().pause.workloadPausedAt(QStringLiteral("process-miner"), SystemClock::instance()->nowMs()));
+        QCOMPARE(remote.state().pause.workloadUntilMs.value(QStringLiteral("process-miner")), until);
+        QAction *miner = TestSupport::findAction(tray.controller()->menu(), QStringLiteral("pauseWorkload"),
+                                                 QStringLiteral("process-miner"));
+        QVERIFY(miner && miner->isChecked());
+        QVERIFY2(miner->text().startsWith(QStringLiteral("Pause miner (paused until ")), qPrintable(miner->text()));
     }
 
     // The service killed and started again: the tray says "not running" meanwhile, and shows it again at once.

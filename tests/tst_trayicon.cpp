@@ -417,14 +417,15 @@ void TestTrayIcon::menuHasSectionPerGpuAndActions()
     state.pause.workloads.insert(QStringLiteral("process-boinc"));
     controller.applyState(state, kNowMs, kWallNow);
 
-    QCOMPARE(menuTexts(controller.menu()),
-             QStringList({QStringLiteral("GPU 0"), QStringLiteral("running miner since 14:02"),
-                          QStringLiteral("GPU 1"), QStringLiteral("busy — python3 (alice, pid 4242)"),
-                          QStringLiteral("GPU 2"), QStringLiteral("waiting, starting at 14:32:07"),
-                          QStringLiteral("Workload: boinc (stopped)"), QStringLiteral("Pause all"),
-                          QStringLiteral("Pause for 1 hour"), QStringLiteral("Pause miner"),
-                          QStringLiteral("Pause boinc"), QStringLiteral("Status…"), QStringLiteral("Settings…"),
-                          QStringLiteral("Open log"), QStringLiteral("Start at login"), QStringLiteral("Quit")}));
+    QCOMPARE(
+        menuTexts(controller.menu()),
+        QStringList({QStringLiteral("GPU 0"), QStringLiteral("running miner since 14:02"), QStringLiteral("GPU 1"),
+                     QStringLiteral("busy — python3 (alice, pid 4242)"), QStringLiteral("GPU 2"),
+                     QStringLiteral("waiting, starting at 14:32:07"), QStringLiteral("Workload: boinc (stopped)"),
+                     QStringLiteral("Pause all"), QStringLiteral("Pause for 1 hour"), QStringLiteral("Pause miner"),
+                     QStringLiteral("Pause miner for 1 hour"), QStringLiteral("Pause boinc"),
+                     QStringLiteral("Pause boinc for 1 hour"), QStringLiteral("Status…"), QStringLiteral("Settings…"),
+                     QStringLiteral("Open log"), QStringLiteral("Start at login"), QStringLiteral("Quit")}));
 
     // Information lines are not clickable; the per-workload pause is a check box showing the state.
     QVERIFY(!findAction(controller.menu(), QStringLiteral("gpuActivity"), 1)->isEnabled());

@@ -59,6 +59,7 @@ class TestTrayLink : public QObject
 private Q_SLOTS:
     void initTestCase() { qputenv("XDG_STATE_HOME", m_state.path().toUtf8()); }
     void requestsGoThroughTheLink();
+    void workloadPauseForAnHourGoesThroughTheLink();
     void refusalIsSaidInTheMenuAndANotification();
     void refusalTextsArePlain();
     void serviceAwayIsSaid();
@@ -93,6 +94,65 @@ void TestTrayLink::requestsGoThroughTheLink()
     FakeMonitorLink local(true);
     TrayApplication localTray(&local, QString());
     QVERIFY(local.requests.isEmpty());
+}
+
+// "Pause NAME for 1 hour" on each workload: the link's timed pause of that workload; the menu says until when, and a
+// refusal is said as for Pause all.
+void TestTrayLink::workloadPauseForAnHourGoesThroughTheLink()
+{
+    FakeClock clock;
+    FakeMonitorLink link;
+    TrayApplication tray(&link, QString(), &clock);
+    link.sendState(serviceState());
+    QMenu *menu = tray.controller()->menu();
+    QAction *forAnHour = findAction(menu, QStringLiteral("pauseWorkloadForAnHour"), QStringLiteral("process-boinc"));
+    QVERIFY(forAnHour);
+    QCOMPARE(forAnHour->text(), QStringLiteral("Pause boinc for 1 hour"));
+    QVERIFY(forAnHour->isEnabled());
+    forAnHour->trigger();
+    QCOMPARE(link.requests, QStringList({QStringLiteral("pause process-boinc for 3600000")}));
+
+    // The monitor paused it until an hour from now: the workload's item says until when, checked.
+    MonitorState paused = serviceState();
+    paused.pause.workloads.insert(QStringLiteral("process-boinc"));
+    paused.pause.workloadUntilMs.insert(QStringLiteral("process-boinc"), clock.nowMs() + TrayController::kPauseForMs);
+    const QString before =
+        QDateTime::currentDateTime().addMSecs(TrayController::kPauseForMs).toString(QStringLiteral("HH:mm"));
+    link.sendState(paused);
+    const QString after =
+        QDateTime::currentDateTime().addMSecs(TrayController::kPauseForMs).toString(QStringLiteral("HH:mm"));
+    menu = tray.controller()->menu();
+    QAction *boinc = findAction(menu, QStringLiteral("pauseWorkload"), QStringLiteral("process-boinc"));
+    QVERIFY(boinc->isChecked());
+    QVERIFY2(boinc->text() == QStringLiteral("Pause boinc (paused until %1)").arg(before)
+                 || boinc->text() == QStringLiteral("Pause boinc (paused until %1)").arg(after),
+             qPrintable(boinc->text()));
+    QAction *miner = findAction(menu, QStringLiteral("pauseWorkload"), QStringLiteral("process-miner"));
+    QVERIFY(!miner->isChecked());
+    QCOMPARE(miner->text(), QStringLiteral("Pause miner"));
+    // Its item unchecked resumes it.
+    boinc->trigger();
+    QCOMPARE(link.requests.last(), QStringLiteral("resume process-boinc"));
+
+    // Over: the pause has ended, whatever the last state said.
+    clock.advance(TrayController::kPauseForMs);
+    link.sendState(paused);
+    boinc = findAction(tray.controller()->menu(), QStringLiteral("pauseWorkload"), QStringLiteral("process-boinc"));
+    QVERIFY(!boinc->isChecked());
+    QCOMPARE(boinc->text(), QStringLiteral("Pause boinc"));
+
+    // Refused by the service (polkit): said plainly in the menu.
+    findAction(tray.controller()->menu(), QStringLiteral("pauseWorkloadForAnHour"), QStringLiteral("process-miner"))
+        ->trigger();
+    QCOMPARE(link.requests.last(), QStringLiteral("pause process-miner for 3600000"));
+    link.refuse(MonitorLink::Request::PauseWorkloadFor, QStringLiteral("not authorized"));
+    QCOMPARE(tray.controller()->menu()->actions().value(0)->text(), QStringLiteral("Pause refused: not authorized"));
+
+    // Away: nothing to ask.
+    link.goAway(QStringLiteral("The idlegpu service is not running"));
+    QVERIFY(!findAction(tray.controller()->menu(), QStringLiteral("pauseWorkloadForAnHour"),
+                        QStringLiteral("process-miner"))
+                 ->isEnabled());
 }
 
 void TestTrayLink::refusalIsSaidInTheMenuAndANotification()

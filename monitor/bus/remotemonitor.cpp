@@ -15,6 +15,7 @@
 #include <QDBusServiceWatcher>
 #include <QDateTime>
 #include <QJsonDocument>
+#include <QJsonObject>
 #include <QTimer>
 
 // How it follows the service:
@@ -56,6 +57,26 @@ QString reasonFor(const QDBusError &error)
     if (error.type() == QDBusError::ServiceUnknown || error.name() == QLatin1String("org.freedesktop.DBus.Error.NameHasNoOwner"))
         return RemoteMonitor::tr("the idlegpu service is not running");
     return message.isEmpty() ? name : message;
+}
+
+// A pause's length as the service takes it: whole seconds, at least 1, at most BusNames::Limit::pauseSeconds.
+qulonglong pauseSeconds(qint64 durationMs)
+{
+    return qulonglong(qBound<qint64>(1, (durationMs + 999) / 1000, BusNames::Limit::pauseSeconds));
+}
+
+// The end of each workload's timed pause, {"pause": {"workloads": {"ID": {"until_monotonic_ms": n}}}}, where the
+// reader left it out (StateJson::fromJson keeps only which workloads are paused).
+void readWorkloadPauseEnds(const QJsonObject &json, PauseState *pause)
+{
+    const QJsonObject workloads =
+        json.value(QLatin1String("pause")).toObject().value(QLatin1String("workloads")).toObject();
+    for (auto it = workloads.begin(); it != workloads.end(); ++it) {
+        const QJsonValue until = it.value().toObject().value(QLatin1String("until_monotonic_ms"));
+        if (pause->workloads.contains(it.key()) && !pause->workloadUntilMs.contains(it.key()) && until.isDouble()
+            && until.toDouble() > 0)
+            pause->workloadUntilMs.insert(it.key(), qint64(until.toDouble()));
+    }
 }
 
 QDBusMessage call(const QString &method)
@@ -143,8 +164,10 @@ void RemoteMonitor::onStateReply(QDBusPendingCallWatcher *watcher, quint64 reque
             m_appliedRequest = request;
             m_lastGeneration = reply.argumentAt<0>();
             m_owner = watcher->reply().service();
-            receiveState(StateJson::fromJson(document.object(), SystemClock::instance()->nowMs(),
-                                             QDateTime::currentDateTimeUtc()));
+            MonitorState state = StateJson::fromJson(document.object(), SystemClock::instance()->nowMs(),
+                                                     QDateTime::currentDateTimeUtc());
+            readWorkloadPauseEnds(document.object(), &state.pause);
+            receiveState(state);
             setAvailable(true);
             if (m_attaching) {
                 m_attaching = false;
@@ -201,8 +224,7 @@ void RemoteMonitor::setPausedAll(bool paused)
 
 void RemoteMonitor::pauseAllFor(qint64 durationMs)
 {
-    const qulonglong seconds = qulonglong(qBound<qint64>(1, (durationMs + 999) / 1000, BusNames::Limit::pauseSeconds));
-    act(Request::PauseAllFor, QStringLiteral("Pause"), {QString(), seconds});
+    act(Request::PauseAllFor, QStringLiteral("Pause"), {QString(), pauseSeconds(durationMs)});
 }
 
 void RemoteMonitor::setWorkloadPaused(const QString &id, bool paused)
@@ -211,6 +233,11 @@ void RemoteMonitor::setWorkloadPaused(const QString &id, bool paused)
         act(Request::PauseWorkload, QStringLiteral("Pause"), {id, qulonglong(0)});
     else
         act(Request::ResumeWorkload, QStringLiteral("Resume"), {id});
+}
+
+void RemoteMonitor::pauseWorkloadFor(const QString &id, qint64 durationMs)
+{
+    act(Request::PauseWorkloadFor, QStringLiteral("Pause"), {id, pauseSeconds(durationMs)});
 }
 
 void RemoteMonitor::act(Request request, const QString &method, const QVariantList &arguments)

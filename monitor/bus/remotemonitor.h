@@ -33,6 +33,7 @@ public:
     void setPausedAll(bool paused) override;
     void pauseAllFor(qint64 durationMs) override;
     void setWorkloadPaused(const QString &id, bool paused) override;
+    void pauseWorkloadFor(const QString &id, qint64 durationMs) override;
     // The service reloads its file by itself when it changes: nothing to send.
     void reloadConfig() override {}
     // GetConfig and SetConfig (polkit's configure action): the etag of the last load or save goes with a save.

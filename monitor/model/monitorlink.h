@@ -17,7 +17,16 @@ class MonitorLink : public QObject
     Q_OBJECT
 public:
     // The requests, as requestRefused() names them.
-    enum class Request { PauseAll, ResumeAll, PauseAllFor, PauseWorkload, ResumeWorkload, ReloadConfig, LoadConfig };
+    enum class Request {
+        PauseAll,
+        ResumeAll,
+        PauseAllFor,
+        PauseWorkload,
+        PauseWorkloadFor,
+        ResumeWorkload,
+        ReloadConfig,
+        LoadConfig
+    };
     Q_ENUM(Request)
     // How a save of the configuration through a service ended.
     enum class SaveResult { Saved, Refused, Conflict, Invalid };
@@ -43,6 +52,9 @@ public:
     // Pauses every workload for `durationMs` from now; a later setPausedAll() ends it.
     virtual void pauseAllFor(qint64 durationMs) = 0;
     virtual void setWorkloadPaused(const QString &id, bool paused) = 0;
+    // Pauses the workload `id` for `durationMs` from now (the service's Pause(workload, seconds)); a later
+    // setWorkloadPaused() ends it or makes it open-ended.
+    virtual void pauseWorkloadFor(const QString &id, qint64 durationMs) = 0;
     // Asks the monitor to read its configuration file again (a service does so by itself on a change).
     virtual void reloadConfig() = 0;
 

@@ -38,6 +38,8 @@ TrayApplication::TrayApplication(MonitorLink *monitor, const QString &logFilePat
     connect(m_controller, &TrayController::workloadPauseRequested, this, [this](const QString &id, bool paused) {
         m_monitor->setWorkloadPaused(id, paused);
     });
+    connect(m_controller, &TrayController::workloadPauseForRequested, this,
+            [this](const QString &id, qint64 ms) { m_monitor->pauseWorkloadFor(id, ms); });
     connect(m_controller, &TrayController::openStatusRequested, this, &TrayApplication::showStatusWindow);
     connect(m_controller, &TrayController::openSettingsRequested, this, &TrayApplication::showSettingsDialog);
     connect(m_controller, &TrayController::setUpRequested, this, [this] {

@@ -93,7 +93,8 @@ QString TrayController::refusalText(MonitorLink::Request request, const QString 
     switch (request) {
     case MonitorLink::Request::PauseAll:
     case MonitorLink::Request::PauseAllFor:
-    case MonitorLink::Request::PauseWorkload: return tr("Pause refused: %1").arg(why);
+    case MonitorLink::Request::PauseWorkload:
+    case MonitorLink::Request::PauseWorkloadFor: return tr("Pause refused: %1").arg(why);
     case MonitorLink::Request::ResumeAll:
     case MonitorLink::Request::ResumeWorkload: return tr("Resume refused: %1").arg(why);
     case MonitorLink::Request::ReloadConfig: return tr("Reload refused: %1").arg(why);
@@ -226,12 +227,22 @@ QList<TrayController::MenuItem> TrayController::menuItems() const
                             : tr("Resume");
         add(MenuItem::Action, QStringLiteral("pauseAll"), pauseText, pausedAll)->enabled = m_available;
         add(MenuItem::Action, QStringLiteral("pauseForAnHour"), tr("Pause for 1 hour"))->enabled = m_available;
+        // Each workload: its own pause (a check box; a timed pause says until when) and "Pause NAME for 1 hour".
         for (const WorkloadConfig &workload : m_state.config.workloads) {
-            MenuItem *item = add(MenuItem::Action, QStringLiteral("pauseWorkload"),
-                                 tr("Pause %1").arg(StatusText::workloadName(m_state.config, workload.id)), workload.id);
+            const QString name = StatusText::workloadName(m_state.config, workload.id);
+            const bool paused = m_state.pause.workloadPausedAt(workload.id, m_nowMs);
+            const qint64 until = paused ? m_state.pause.workloadUntilMs.value(workload.id) : 0;
+            MenuItem *item = add(
+                MenuItem::Action, QStringLiteral("pauseWorkload"),
+                until > 0 ? tr("Pause %1 (paused until %2)").arg(name, StatusText::clockTime(until, m_nowMs, m_wallNow))
+                          : tr("Pause %1").arg(name),
+                workload.id);
             item->checkable = true;
-            item->checked = m_state.pause.workloads.contains(workload.id);
+            item->checked = paused;
             item->enabled = m_available;
+            add(MenuItem::Action, QStringLiteral("pauseWorkloadForAnHour"), tr("Pause %1 for 1 hour").arg(name),
+                workload.id)
+                ->enabled = m_available;
         }
         add(MenuItem::Separator, QString(), QString());
     }
@@ -307,6 +318,8 @@ void TrayController::onActionTriggered(QAction *action)
         Q_EMIT pauseForRequested(kPauseForMs);
     else if (id == QLatin1String("pauseWorkload"))
         Q_EMIT workloadPauseRequested(action->data().toString(), action->isChecked());
+    else if (id == QLatin1String("pauseWorkloadForAnHour"))
+        Q_EMIT workloadPauseForRequested(action->data().toString(), kPauseForMs);
     else if (id == QLatin1String("simulateJob"))
         Q_EMIT simulateJobRequested(action->data().toInt());
     else if (id == QLatin1String("status"))

@@ -22,7 +22,7 @@ class TrayController : public QObject
 {
     Q_OBJECT
 public:
-    static constexpr qint64 kPauseForMs = 3'600'000; // "Pause for 1 hour"
+    static constexpr qint64 kPauseForMs = 3'600'000; // "Pause for 1 hour", of all or of one workload
 
     // Drives `trayIcon` (not owned; may come later, see setTrayIcon) and owns the context menu it sets on it.
     explicit TrayController(QSystemTrayIcon *trayIcon, QObject *parent = nullptr);
@@ -65,6 +65,7 @@ Q_SIGNALS:
     void pauseAllRequested(bool paused);
     void pauseForRequested(qint64 ms);
     void workloadPauseRequested(const QString &id, bool paused);
+    void workloadPauseForRequested(const QString &id, qint64 ms); // "Pause NAME for 1 hour"
     void openStatusRequested();
     void openSettingsRequested();
     void openLogRequested();
