@@ -592,11 +592,13 @@ int runIdlegpu(int argc, char **argv)
     const ModeContext context{options, signalWatcher, serviceManager};
     if (mode && mode->kind == Kind::OneShot)
         return mode->run(context);
+    // The tray sets up the workloads' containment itself, once it knows it runs a monitor of its own (not as a client
+    // of the idlegpu service).
+    if (!mode && tray)
+        return runTray(options.configPath, false, serviceManager);
     Containment::establish(); // the modes below run workloads
     Containment::reapAdoptedOrphansPeriodically(app.get());
     if (!mode) {
-        if (tray)
-            return runTray(options.configPath, false, serviceManager);
         qCInfo(lcMonitor, "no display (DISPLAY and WAYLAND_DISPLAY are unset): running headless");
         mode = &commandLineOption("headless");
     }

@@ -28,12 +28,13 @@
 #include "tray/trayhostwatcher.h"
 #include "tray/traylogging.h"
 #include "unixsignals.h"
+#include "run/containment.h"
 #include "config/useraccount.h"
 
 #include <QApplication>
 #include <QDBusConnection>
 #include <QDBusServiceWatcher>
-#include <QEventLoop>
+#include <QElapsedTimer>
 #include <QDir>
 #include <QFile>
 #include <QFileInfo>
@@ -232,46 +233,379 @@ std::unique_ptr<TrayHostWatcher> watchForTray(TrayApplication &tray)
     return trayHost;
 }
 
-// Asks the system bus, then the session bus, for a running idlegpu. The tray is not up yet: its event loop runs here,
-// in a loop of its own, for ServiceFinder::kStepTimeoutMs per step at most (a bus that does not answer).
-ServiceFinder::Where findService()
-{
-    ServiceFinder finder(QDBusConnection::systemBus(), QDBusConnection::sessionBus());
-    QEventLoop loop;
-    bool done = false;
-    QObject::connect(&finder, &ServiceFinder::finished, &loop, [&] {
-        done = true;
-        loop.quit();
-    });
-    finder.start();
-    if (!done) // without a bus it answers at once
-        loop.exec();
-    return finder.where();
-}
-
 QDBusConnection busOf(ServiceFinder::Where where)
 {
     return where == ServiceFinder::Where::System ? QDBusConnection::systemBus() : QDBusConnection::sessionBus();
 }
 
-// The tray as a client of the idlegpu service on `bus`: no monitor of its own.
-int runClientTray(ServiceFinder::Where where, const QString &logPath, const ServiceNotifier &serviceManager)
+// The tray as a client of the idlegpu service on `where`'s bus: no monitor of its own.
+class ClientTray
 {
-    qCInfo(lcTray, "idlegpu %s in the tray, showing the idlegpu service on the %s bus (pid %lld)", IDLEGPU_VERSION,
-           qPrintable(ServiceFinder::whereName(where)), QCoreApplication::applicationPid());
-    RemoteMonitor remote(busOf(where));
-    TrayApplication tray(&remote, logPath);
-    QObject::connect(tray.controller(), &TrayController::quitRequested, qApp, &QCoreApplication::quit);
-    if (auto *signals_ = qApp->findChild<UnixSignalWatcher *>())
-        QObject::connect(signals_, &UnixSignalWatcher::terminateRequested, qApp, &QCoreApplication::quit);
-    remote.start();
-    serviceManager.ready(QStringLiteral("in the tray, showing the idlegpu service"));
-    serviceManager.feedWatchdogFrom(&remote);
-    const std::unique_ptr<TrayHostWatcher> trayHost = watchForTray(tray);
-    const int code = QApplication::exec();
-    serviceManager.stopping();
-    return code;
-}
+public:
+    ClientTray(ServiceFinder::Where where, const QString &logPath, const ServiceNotifier &serviceManager)
+        : m_remote(busOf(where)), m_tray(&m_remote, logPath)
+    {
+        qCInfo(lcTray, "idlegpu %s in the tray, showing the idlegpu service on the %s bus (pid %lld)", IDLEGPU_VERSION,
+               qPrintable(ServiceFinder::whereName(where)), QCoreApplication::applicationPid());
+        const auto quit = [&serviceManager] {
+            serviceManager.stopping();
+            QCoreApplication::quit();
+        };
+        QObject::connect(m_tray.controller(), &TrayController::quitRequested, qApp, quit);
+        if (auto *signals_ = qApp->findChild<UnixSignalWatcher *>())
+            QObject::connect(signals_, &UnixSignalWatcher::terminateRequested, qApp, quit);
+        m_remote.start();
+        serviceManager.ready(QStringLiteral("in the tray, showing the idlegpu service"));
+        serviceManager.feedWatchdogFrom(&m_remote);
+        m_trayHost = watchForTray(m_tray);
+    }
+
+private:
+    RemoteMonitor m_remote;
+    TrayApplication m_tray;
+    std::unique_ptr<TrayHostWatcher> m_trayHost;
+};
+
+// The tray with a monitor of its own, published on the session bus (not the demo's, which is no real monitor), that
+// hands over to a system service that starts later. Made once the config's lock is this tray's.
+class OwnMonitorTray
+{
+public:
+    // `acceptMissingConfig`: a missing file at the default place means "not set up yet", not an error.
+    OwnMonitorTray(const QString &path, bool demo, bool offTheBus, bool acceptMissingConfig, Demo *demoSetup,
+                   std::unique_ptr<BusServiceHost> busService, const QString &logPath,
+                   const ServiceNotifier &serviceManager)
+        : m_path(path), m_serviceManager(serviceManager), m_busService(std::move(busService))
+    {
+        // The monitor and its runner live on the host's thread, made there; the tray only talks to the host. Without
+        // a file at the default place idlegpu is not set up yet: the tray shows the GPUs and offers to set it up.
+        MonitorPaths paths;
+        if (!demo) { // the demo's simulated GPUs leave no figures behind
+            paths.ledgerPath = LedgerStore::defaultPath();
+            paths.slurmGuardFolder = rootRuntimeFolderPath();
+            paths.pausePath = PauseStore::defaultPath();
+        }
+        m_monitor = std::make_unique<MonitorHost>(path, [path, paths, acceptMissingConfig] {
+            MonitorParts parts;
+            parts.runner = makeWorkloadRunner();
+            parts.monitor = std::make_unique<Monitor>(path, parts.runner.get(), SystemClock::instance(), paths);
+            parts.monitor->setGpuBackend(std::make_unique<NvmlBackend>());
+            if (acceptMissingConfig)
+                parts.monitor->acceptMissingConfig();
+            return parts;
+        });
+        MonitorHost &monitor = *m_monitor;
+        if (m_busService)
+            m_busService->attach(&monitor);
+        m_tray = std::make_unique<TrayApplication>(&monitor, logPath);
+        TrayApplication &tray = *m_tray;
+        tray.controller()->setDemoMode(demo);
+        QObject::connect(tray.controller(), &TrayController::simulateJobRequested, &monitor, [demoSetup](int gpu) {
+            if (demoSetup)
+                demoSetup->simulateJob(gpu);
+        });
+
+        // Quit: stop the workloads (they get their grace time), then leave; the host's thread ends after the event
+        // loop, when the host goes.
+        const auto quit = [this] {
+            m_quitting = true;
+            m_serviceManager.stopping();
+            if (m_systemService)
+                QCoreApplication::quit(); // the own monitor stopped already
+            else
+                m_monitor->shutdown();
+        };
+        QObject::connect(tray.controller(), &TrayController::quitRequested, &monitor, quit);
+        QObject::connect(&monitor, &MonitorHost::shutdownFinished, qApp, [this] {
+            if (!m_handingOver || m_quitting) {
+                QCoreApplication::quit();
+                return;
+            }
+            // The workloads have stopped: from now on the tray shows the system service, and serves nothing itself.
+            m_busService.reset();
+            m_systemService = std::make_unique<RemoteMonitor>(QDBusConnection::systemBus());
+            m_tray->setLink(m_systemService.get());
+            m_systemService->start();
+            qCInfo(lcTray, "the tray shows the idlegpu system service now");
+        });
+
+        // A system service that starts later decides for the whole machine: this tray's monitor stops its workloads
+        // and the tray shows the service (never two monitors on one machine). Its owner must run as root, as at start.
+        if (!demo && !offTheBus) {
+            m_systemServiceWatcher = std::make_unique<QDBusServiceWatcher>(
+                BusNames::service, QDBusConnection::systemBus(), QDBusServiceWatcher::WatchForRegistration);
+            m_lateFinder = std::make_unique<ServiceFinder>(QDBusConnection::systemBus(), QDBusConnection::sessionBus());
+            QObject::connect(m_systemServiceWatcher.get(), &QDBusServiceWatcher::serviceRegistered, &monitor, [this] {
+                if (!m_quitting && !m_handingOver)
+                    m_lateFinder->start(true);
+            });
+            QObject::connect(
+                m_lateFinder.get(), &ServiceFinder::finished, &monitor, [this](ServiceFinder::Where where) {
+                    if (where != ServiceFinder::Where::System || m_quitting || m_handingOver)
+                        return;
+                    qCWarning(lcTray,
+                              "the idlegpu system service started: stopping this tray's monitor to show the service");
+                    m_handingOver = true;
+                    m_monitor->shutdown();
+                });
+        }
+        if (auto *signals_ = qApp->findChild<UnixSignalWatcher *>()) {
+            QObject::connect(signals_, &UnixSignalWatcher::terminateRequested, &monitor, quit);
+            QObject::connect(signals_, &UnixSignalWatcher::reloadRequested, &monitor, &MonitorHost::reloadConfig);
+        }
+
+        // A configuration that cannot be used does not end the tray: it shows the problem and starts the monitor
+        // once the file is fixed (the monitor watches the file itself only after a good start).
+        // Retried when a write of the file is whole (ConfigFileWatcher), never in the middle of one.
+        QObject::connect(&monitor, &MonitorHost::started, &monitor, [this](bool ok) {
+            const bool first = std::exchange(m_firstStart, false);
+            if (first) { // up, with a usable config or showing what is wrong with it
+                m_serviceManager.ready(ok ? QStringLiteral("in the tray")
+                                          : QStringLiteral("in the tray; the config has errors"));
+                m_serviceManager.feedWatchdogFrom(m_monitor->monitorThreadContext());
+            }
+            if (ok) {
+                if (first)
+                    qCInfo(lcMonitor, "idlegpu %s in the tray with %s (pid %lld)", IDLEGPU_VERSION, qPrintable(m_path),
+                           QCoreApplication::applicationPid());
+                else
+                    qCInfo(lcConfig, "%s is usable now; monitoring", qPrintable(m_path));
+                m_configWatcher.disconnect(); // the monitor watches the file itself from now on
+                return;
+            }
+            if (first) {
+                m_tray->reportConfigProblems();
+                m_configWatcher.watch(m_path);
+            }
+        });
+        QObject::connect(&m_configWatcher, &ConfigFileWatcher::changed, &monitor, [this] {
+            if (!m_quitting)
+                m_monitor->start(); // ignored by a monitor that started meanwhile
+        });
+        monitor.start();
+        m_trayHost = watchForTray(tray);
+    }
+
+private:
+    QString m_path;
+    const ServiceNotifier &m_serviceManager;
+    std::unique_ptr<MonitorHost> m_monitor;
+    std::unique_ptr<BusServiceHost> m_busService;
+    std::unique_ptr<RemoteMonitor> m_systemService; // the service the tray hands over to, when one starts later
+    std::unique_ptr<TrayApplication> m_tray;
+    bool m_quitting = false;
+    bool m_handingOver = false;
+    std::unique_ptr<QDBusServiceWatcher> m_systemServiceWatcher;
+    std::unique_ptr<ServiceFinder> m_lateFinder;
+    ConfigFileWatcher m_configWatcher;
+    bool m_firstStart = true;
+    std::unique_ptr<TrayHostWatcher> m_trayHost;
+};
+
+// How the tray starts, in the application's own event loop: nothing waits in a loop of its own, and the tray's start
+// goes on from each answer.
+//   Finding     the ServiceFinder asks the system bus, then the session bus, then systemd (an enabled system unit that
+//               is on its way is waited for, up to ServiceFinder::kUnitWaitMs); found: Client, else OwnMonitor.
+//   Client      the tray shows that service through a RemoteMonitor; no monitor of its own.
+//   OwnMonitor  the tray takes the config's lock and runs its own monitor, published on the session bus.
+//   AskingOwner the lock is held, or the session bus's name taken, by another idlegpu: where that is this user's own
+//               idlegpu publishing on the session bus (it answered the finder late, or had not published yet), the
+//               tray becomes its client; else "already running".
+// The demo and IDLEGPU_BUS=none go to OwnMonitor at once, as before: they neither look for a service nor serve.
+class TrayStart : public QObject
+{
+public:
+    enum class Phase { Idle, Finding, Client, OwnMonitor, AskingOwner, Ended };
+
+    // How long a held lock waits for its holder's name on the session bus before "already running".
+    static constexpr int kOwnerWaitMs = 3000;
+
+    TrayStart(const QString &configPath, bool demo, const QString &logPath, const ServiceNotifier &serviceManager)
+        : m_configPath(configPath), m_demo(demo),
+          m_offTheBus(qEnvironmentVariable("IDLEGPU_BUS") == QLatin1String("none")), m_logPath(logPath),
+          m_serviceManager(serviceManager)
+    {
+        // Before the tray is up, an end asked for ends at once (the phases after this one handle it themselves).
+        if (auto *signals_ = qApp->findChild<UnixSignalWatcher *>())
+            QObject::connect(signals_, &UnixSignalWatcher::terminateRequested, this, [this] {
+                if (m_phase == Phase::Finding || m_phase == Phase::AskingOwner)
+                    finish(0);
+            });
+    }
+
+    // Starts, from the event loop (call before QApplication::exec(): the first step is queued).
+    void begin()
+    {
+        QMetaObject::invokeMethod(
+            this,
+            [this] {
+                if (m_demo || m_offTheBus) {
+                    startOwnMonitor();
+                    return;
+                }
+                // One monitor per machine: where an idlegpu runs already (the system service, or this user's own), the
+                // tray shows it instead of starting a second.
+                m_phase = Phase::Finding;
+                m_finder = std::make_unique<ServiceFinder>(QDBusConnection::systemBus(), QDBusConnection::sessionBus());
+                m_finder->waitForSystemUnit();
+                QObject::connect(m_finder.get(), &ServiceFinder::finished, this, &TrayStart::onFound);
+                m_sinceStart.start();
+                m_finder->start();
+            },
+            Qt::QueuedConnection);
+    }
+
+    Phase phase() const { return m_phase; }
+
+private:
+    void onFound(ServiceFinder::Where where)
+    {
+        if (m_phase == Phase::Ended)
+            return;
+        if (m_phase == Phase::Finding) {
+            if (m_finder->waitedMs() >= 0)
+                qCInfo(lcTray, "%s after waiting %lld ms for the idlegpu system service",
+                       where == ServiceFinder::Where::None ? "no service" : "the service came", m_finder->waitedMs());
+            if (where != ServiceFinder::Where::None)
+                startClient(where);
+            else
+                startOwnMonitor();
+            return;
+        }
+        // AskingOwner: the lock's holder, or the name's owner, is this user's idlegpu on the session bus.
+        if (where == ServiceFinder::Where::Session) {
+            qCInfo(lcTray, "this user's idlegpu answered on the session bus after %lld ms: showing it",
+                   m_sinceStart.elapsed());
+            startClient(where);
+            return;
+        }
+        alreadyRunning();
+    }
+
+    void startClient(ServiceFinder::Where where)
+    {
+        m_phase = Phase::Client;
+        m_instance.reset(); // the lock, where this tray took it before the name turned out taken
+        m_client = std::make_unique<ClientTray>(where, m_logPath, m_serviceManager);
+    }
+
+    void startOwnMonitor()
+    {
+        m_phase = Phase::OwnMonitor;
+        if (m_demo) {
+            m_demoSetup = std::make_unique<Demo>();
+            if (!m_demoSetup->setUp()) {
+                qCCritical(lcTray, "cannot create the demo's temporary folder");
+                finish(1);
+                return;
+            }
+            m_path = m_demoSetup->configPath();
+        } else {
+            m_path = ConfigLoader::locate(m_configPath).path;
+        }
+
+        m_instance = std::make_unique<SingleInstance>(m_path);
+        if (!m_instance->acquire()) {
+            if (!m_instance->error().isEmpty()) {
+                qCCritical(lcTray, "%s", qPrintable(m_instance->error()));
+                QMessageBox::critical(nullptr, TrayMode::tr("idlegpu"), m_instance->error());
+                finish(1);
+                return;
+            }
+            askOwner();
+            return;
+        }
+
+        // The tray's own monitor serves on the session bus (docs/dbus.md); not the demo's, which is no real monitor.
+        std::unique_ptr<BusServiceHost> busService;
+        if (!m_demo && !m_offTheBus) {
+            BusServiceHost::Options busOptions;
+            busOptions.bus = BusServiceHost::Bus::Session;
+            busOptions.configPath = m_path;
+            busService = std::make_unique<BusServiceHost>(busOptions);
+            QString detail;
+            switch (busService->start(&detail)) {
+            case BusServiceHost::Result::Published: break;
+            // Another idlegpu took the name since the tray looked for one: where it is this user's own, the tray shows
+            // it (never two monitors); else this tray's monitor runs unpublished.
+            case BusServiceHost::Result::NameTaken:
+                qCInfo(lcTray, "another idlegpu is running: %s", qPrintable(detail));
+                m_nameTaken = true;
+                askOwner();
+                return;
+            case BusServiceHost::Result::NoBus: // a desktop without a session bus: nothing asks the tray there
+                qCInfo(lcTray, "%s; the tray's monitor runs without the D-Bus service", qPrintable(detail));
+                busService.reset();
+                break;
+            }
+        }
+        runOwnMonitor(std::move(busService));
+    }
+
+    void runOwnMonitor(std::unique_ptr<BusServiceHost> busService)
+    {
+        m_phase = Phase::OwnMonitor;
+        if (!m_demo) {
+            // The workloads' containment (a cgroup of their own, or this process as their subreaper): set up only by a
+            // tray that runs workloads, not by a client (the demo's is set up before runTray()).
+            Containment::establish();
+            Containment::reapAdoptedOrphansPeriodically(qApp);
+        }
+        m_own = std::make_unique<OwnMonitorTray>(m_path, m_demo, m_offTheBus, !m_demo && m_configPath.isEmpty(),
+                                                 m_demoSetup.get(), std::move(busService), m_logPath, m_serviceManager);
+    }
+
+    // The lock is held, or the name taken: ask the session bus whether this user's own idlegpu owns the name, waiting
+    // a moment for one that is still starting.
+    void askOwner()
+    {
+        m_phase = Phase::AskingOwner;
+        if (m_offTheBus || m_demo) {
+            alreadyRunning();
+            return;
+        }
+        m_ownerFinder = std::make_unique<ServiceFinder>(QDBusConnection::systemBus(), QDBusConnection::sessionBus());
+        QObject::connect(m_ownerFinder.get(), &ServiceFinder::finished, this, &TrayStart::onFound);
+        m_ownerFinder->startSessionOnly(kOwnerWaitMs);
+    }
+
+    void alreadyRunning()
+    {
+        if (m_nameTaken) {
+            // The name's owner is no idlegpu of this user's that answers: this tray's monitor runs unpublished.
+            qCInfo(lcTray, "this tray's monitor runs without the D-Bus service");
+            runOwnMonitor(nullptr);
+            return;
+        }
+        const QString message =
+            TrayMode::tr("idlegpu is already running for %1 (pid %2).").arg(m_path).arg(m_instance->ownerPid());
+        QTextStream(stderr) << message << Qt::endl;
+        QMessageBox::information(nullptr, TrayMode::tr("idlegpu"), message);
+        finish(2);
+    }
+
+    void finish(int code)
+    {
+        m_phase = Phase::Ended;
+        QCoreApplication::exit(code);
+    }
+
+    QString m_configPath;
+    bool m_demo;
+    bool m_offTheBus;
+    QString m_logPath;
+    const ServiceNotifier &m_serviceManager;
+    Phase m_phase = Phase::Idle;
+    QElapsedTimer m_sinceStart;
+    QString m_path;                    // the config file the own monitor uses
+    bool m_nameTaken = false;          // the own monitor's bus service found the name taken
+    std::unique_ptr<Demo> m_demoSetup; // the demo's fake GPUs and config
+    std::unique_ptr<SingleInstance> m_instance;
+    std::unique_ptr<ServiceFinder> m_finder;
+    std::unique_ptr<ServiceFinder> m_ownerFinder;
+    std::unique_ptr<ClientTray> m_client;
+    std::unique_ptr<OwnMonitorTray> m_own;
+};
 
 } // namespace
 
@@ -280,167 +614,7 @@ int runTray(const QString &configPath, bool demo, const ServiceNotifier &service
     loadTranslations();
     QApplication::setQuitOnLastWindowClosed(false); // closing the status window does not stop the monitor
     const QString logPath = openLogFile();
-
-    // One monitor per machine: where an idlegpu runs already (the system service, or this user's own), the tray shows
-    // it instead of starting a second. The demo's fake GPUs are its own business; IDLEGPU_BUS=none (docs/dbus.md)
-    // keeps the tray off D-Bus altogether: it neither looks for a service nor serves.
-    const bool offTheBus = qEnvironmentVariable("IDLEGPU_BUS") == QLatin1String("none");
-    if (!demo && !offTheBus) {
-        const ServiceFinder::Where where = findService();
-        if (where != ServiceFinder::Where::None)
-            return runClientTray(where, logPath, serviceManager);
-    }
-
-    Demo demoSetup;
-    QString path;
-    if (demo) {
-        if (!demoSetup.setUp()) {
-            qCCritical(lcTray, "cannot create the demo's temporary folder");
-            return 1;
-        }
-        path = demoSetup.configPath();
-    } else {
-        path = ConfigLoader::locate(configPath).path;
-    }
-
-    SingleInstance instance(path);
-    if (!instance.acquire()) {
-        if (!instance.error().isEmpty()) {
-            qCCritical(lcTray, "%s", qPrintable(instance.error()));
-            QMessageBox::critical(nullptr, TrayMode::tr("idlegpu"), instance.error());
-            return 1;
-        }
-        const QString message = TrayMode::tr("idlegpu is already running for %1 (pid %2).").arg(path).arg(instance.ownerPid());
-        QTextStream(stderr) << message << Qt::endl;
-        QMessageBox::information(nullptr, TrayMode::tr("idlegpu"), message);
-        return 2;
-    }
-
-    // The monitor and its runner live on the host's thread, made there; the tray only talks to the host. Without a
-    // file at the default place idlegpu is not set up yet: the tray shows the GPUs and offers to set it up.
-    const bool acceptMissingConfig = !demo && configPath.isEmpty();
-    MonitorPaths paths;
-    if (!demo) { // the demo's simulated GPUs leave no figures behind
-        paths.ledgerPath = LedgerStore::defaultPath();
-        paths.slurmGuardFolder = rootRuntimeFolderPath();
-        paths.pausePath = PauseStore::defaultPath();
-    }
-    MonitorHost monitor(path, [path, paths, acceptMissingConfig] {
-        MonitorParts parts;
-        parts.runner = makeWorkloadRunner();
-        parts.monitor = std::make_unique<Monitor>(path, parts.runner.get(), SystemClock::instance(), paths);
-        parts.monitor->setGpuBackend(std::make_unique<NvmlBackend>());
-        if (acceptMissingConfig)
-            parts.monitor->acceptMissingConfig();
-        return parts;
-    });
-    // The tray's own monitor serves on the session bus (docs/dbus.md); not the demo's, which is no real monitor.
-    std::unique_ptr<BusServiceHost> busService;
-    if (!demo && qEnvironmentVariable("IDLEGPU_BUS") != QLatin1String("none")) {
-        BusServiceHost::Options busOptions;
-        busOptions.bus = BusServiceHost::Bus::Session;
-        busOptions.configPath = path;
-        busService = std::make_unique<BusServiceHost>(busOptions);
-        QString detail;
-        switch (busService->start(&detail)) {
-        case BusServiceHost::Result::Published: busService->attach(&monitor); break;
-        // Another idlegpu took the name since the tray looked for one at start: this one runs unpublished.
-        case BusServiceHost::Result::NameTaken:
-            qCInfo(lcTray, "another idlegpu is running: %s; this tray's monitor runs without the D-Bus service",
-                   qPrintable(detail));
-            busService.reset();
-            break;
-        case BusServiceHost::Result::NoBus: // a desktop without a session bus: nothing asks the tray there
-            qCInfo(lcTray, "%s; the tray's monitor runs without the D-Bus service", qPrintable(detail));
-            busService.reset();
-            break;
-        }
-    }
-    std::unique_ptr<RemoteMonitor> systemService; // the service the tray hands over to, when one starts later
-    TrayApplication tray(&monitor, logPath);
-    tray.controller()->setDemoMode(demo);
-    QObject::connect(tray.controller(), &TrayController::simulateJobRequested, &monitor,
-                     [&demoSetup](int gpu) { demoSetup.simulateJob(gpu); });
-
-    // Quit: stop the workloads (they get their grace time), then leave; the host's thread ends after the event
-    // loop, when the host goes.
-    bool quitting = false;
-    bool handingOver = false;
-    const auto quit = [&monitor, &quitting, &serviceManager, &systemService] {
-        quitting = true;
-        serviceManager.stopping();
-        if (systemService)
-            QCoreApplication::quit(); // the own monitor stopped already
-        else
-            monitor.shutdown();
-    };
-    QObject::connect(tray.controller(), &TrayController::quitRequested, &monitor, quit);
-    QObject::connect(&monitor, &MonitorHost::shutdownFinished, qApp, [&] {
-        if (!handingOver || quitting) {
-            QCoreApplication::quit();
-            return;
-        }
-        // The workloads have stopped: from now on the tray shows the system service, and serves nothing itself.
-        busService.reset();
-        systemService = std::make_unique<RemoteMonitor>(QDBusConnection::systemBus());
-        tray.setLink(systemService.get());
-        systemService->start();
-        qCInfo(lcTray, "the tray shows the idlegpu system service now");
-    });
-
-    // A system service that starts later decides for the whole machine: this tray's monitor stops its workloads and
-    // the tray shows the service (never two monitors on one machine). Its owner must run as root, as at start.
-    QDBusServiceWatcher systemServiceWatcher(BusNames::service, QDBusConnection::systemBus(),
-                                             QDBusServiceWatcher::WatchForRegistration);
-    ServiceFinder lateFinder(QDBusConnection::systemBus(), QDBusConnection::sessionBus());
-    QObject::connect(&systemServiceWatcher, &QDBusServiceWatcher::serviceRegistered, &monitor, [&] {
-        if (!demo && !offTheBus && !quitting && !handingOver)
-            lateFinder.start(true);
-    });
-    QObject::connect(&lateFinder, &ServiceFinder::finished, &monitor, [&](ServiceFinder::Where where) {
-        if (where != ServiceFinder::Where::System || quitting || handingOver)
-            return;
-        qCWarning(lcTray, "the idlegpu system service started: stopping this tray's monitor to show the service");
-        handingOver = true;
-        monitor.shutdown();
-    });
-    if (auto *signals_ = qApp->findChild<UnixSignalWatcher *>()) {
-        QObject::connect(signals_, &UnixSignalWatcher::terminateRequested, &monitor, quit);
-        QObject::connect(signals_, &UnixSignalWatcher::reloadRequested, &monitor, &MonitorHost::reloadConfig);
-    }
-
-    // A configuration that cannot be used does not end the tray: it shows the problem and starts the monitor
-    // once the file is fixed (the monitor watches the file itself only after a good start).
-    // Retried when a write of the file is whole (ConfigFileWatcher), never in the middle of one.
-    ConfigFileWatcher configWatcher;
-    bool firstStart = true;
-    QObject::connect(&monitor, &MonitorHost::started, &monitor, [&](bool ok) {
-        const bool first = std::exchange(firstStart, false);
-        if (first) { // up, with a usable config or showing what is wrong with it
-            serviceManager.ready(ok ? QStringLiteral("in the tray") : QStringLiteral("in the tray; the config has errors"));
-            serviceManager.feedWatchdogFrom(monitor.monitorThreadContext());
-        }
-        if (ok) {
-            if (first)
-                qCInfo(lcMonitor, "idlegpu %s in the tray with %s (pid %lld)", IDLEGPU_VERSION, qPrintable(path),
-                       QCoreApplication::applicationPid());
-            else
-                qCInfo(lcConfig, "%s is usable now; monitoring", qPrintable(path));
-            configWatcher.disconnect(); // the monitor watches the file itself from now on
-            return;
-        }
-        if (first) {
-            tray.reportConfigProblems();
-            configWatcher.watch(path);
-        }
-    });
-    const auto retry = [&] {
-        if (!quitting)
-            monitor.start(); // ignored by a monitor that started meanwhile
-    };
-    QObject::connect(&configWatcher, &ConfigFileWatcher::changed, &monitor, retry);
-    monitor.start();
-
-    const std::unique_ptr<TrayHostWatcher> trayHost = watchForTray(tray);
+    TrayStart start(configPath, demo, logPath, serviceManager);
+    start.begin();
     return QApplication::exec();
 }

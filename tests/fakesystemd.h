@@ -25,8 +25,7 @@ public:
             *why = m_bus.lastError().message();
             return false;
         }
-        if (!m_bus.registerVirtualObject(QStringLiteral("/org/freedesktop/systemd1"), this,
-                                         QDBusConnection::SubPath)) {
+        if (!m_bus.registerVirtualObject(QStringLiteral("/org/freedesktop/systemd1"), this, QDBusConnection::SubPath)) {
             *why = QStringLiteral("cannot register the object");
             return false;
         }

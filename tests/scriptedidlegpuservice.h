@@ -14,6 +14,7 @@
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QStringList>
+#include <QTimer>
 
 class ScriptedIdlegpuService : public QDBusVirtualObject
 {
@@ -104,6 +105,8 @@ public:
     }
 
     QList<Call> calls;
+    // GetState is answered this long after it is asked (a loaded service); 0: at once.
+    int stateDelayMs = 0;
 
     QString introspect(const QString &) const override
     {
@@ -130,7 +133,10 @@ public:
             QDBusMessage reply = message.createReply();
             reply << qulonglong(m_generation)
                   << QString::fromUtf8(QJsonDocument(m_json).toJson(QJsonDocument::Compact));
-            connection.send(reply);
+            if (stateDelayMs > 0) // a service that answers late: the reply goes after the delay
+                QTimer::singleShot(stateDelayMs, [connection, reply] { QDBusConnection(connection).send(reply); });
+            else
+                connection.send(reply);
             return true;
         }
         if (member == QLatin1String("GetConfig") && message.signature().isEmpty()) {

@@ -87,12 +87,13 @@ private Q_SLOTS:
         // root own them).
         QFile policy(m_dir.filePath(QStringLiteral("idlegpu-test.conf")));
         QVERIFY(policy.open(QIODevice::WriteOnly));
-        policy.write("<!DOCTYPE busconfig PUBLIC \"-//freedesktop//DTD D-BUS Bus Configuration 1.0//EN\"\n"
-                     " \"http://www.freedesktop.org/standards/dbus/1.0/busconfig.dtd\">\n"
-                     "<busconfig><policy context=\"default\">\n"
-                     " <allow own=\"org.freedesktop.systemd1\"/><allow send_destination=\"org.freedesktop.systemd1\"/>\n"
-                     " <allow own=\"io.github.idlegpu.Idlegpu1\"/><allow send_destination=\"io.github.idlegpu.Idlegpu1\"/>\n"
-                     "</policy></busconfig>\n");
+        policy.write(
+            "<!DOCTYPE busconfig PUBLIC \"-//freedesktop//DTD D-BUS Bus Configuration 1.0//EN\"\n"
+            " \"http://www.freedesktop.org/standards/dbus/1.0/busconfig.dtd\">\n"
+            "<busconfig><policy context=\"default\">\n"
+            " <allow own=\"org.freedesktop.systemd1\"/><allow send_destination=\"org.freedesktop.systemd1\"/>\n"
+            " <allow own=\"io.github.idlegpu.Idlegpu1\"/><allow send_destination=\"io.github.idlegpu.Idlegpu1\"/>\n"
+            "</policy></busconfig>\n");
         policy.close();
         QVERIFY2(m_systemBus.start({policy.fileName()}, &why), qPrintable(why));
         m_system = QDBusConnection::connectToBus(m_systemBus.address(), QStringLiteral("test-system"));
@@ -115,18 +116,42 @@ private Q_SLOTS:
         QTest::addColumn<QString>("activeState");
         QTest::addColumn<QString>("systemState");
         QTest::addColumn<bool>("waits");
-        QTest::newRow("activating") << true << "enabled" << "activating" << "running" << true;
-        QTest::newRow("enabled-runtime, activating") << true << "enabled-runtime" << "activating" << "running" << true;
-        QTest::newRow("inactive, system starting") << true << "enabled" << "inactive" << "starting" << true;
-        QTest::newRow("inactive, system initializing") << true << "enabled" << "inactive" << "initializing" << true;
-        QTest::newRow("inactive, system running") << true << "enabled" << "inactive" << "running" << false;
-        QTest::newRow("inactive, system degraded") << true << "enabled" << "inactive" << "degraded" << false;
-        QTest::newRow("failed") << true << "enabled" << "failed" << "starting" << false;
-        QTest::newRow("active without the name") << true << "enabled" << "active" << "running" << false;
-        QTest::newRow("masked") << true << "masked" << "inactive" << "starting" << false;
-        QTest::newRow("disabled") << true << "disabled" << "activating" << "starting" << false;
-        QTest::newRow("absent") << true << "" << "" << "starting" << false;
-        QTest::newRow("no systemd") << false << "" << "" << "" << false;
+        QTest::newRow("activating") << true << "enabled"
+                                    << "activating"
+                                    << "running" << true;
+        QTest::newRow("enabled-runtime, activating") << true << "enabled-runtime"
+                                                     << "activating"
+                                                     << "running" << true;
+        QTest::newRow("inactive, system starting") << true << "enabled"
+                                                   << "inactive"
+                                                   << "starting" << true;
+        QTest::newRow("inactive, system initializing") << true << "enabled"
+                                                       << "inactive"
+                                                       << "initializing" << true;
+        QTest::newRow("inactive, system running") << true << "enabled"
+                                                  << "inactive"
+                                                  << "running" << false;
+        QTest::newRow("inactive, system degraded") << true << "enabled"
+                                                   << "inactive"
+                                                   << "degraded" << false;
+        QTest::newRow("failed") << true << "enabled"
+                                << "failed"
+                                << "starting" << false;
+        QTest::newRow("active without the name") << true << "enabled"
+                                                 << "active"
+                                                 << "running" << false;
+        QTest::newRow("masked") << true << "masked"
+                                << "inactive"
+                                << "starting" << false;
+        QTest::newRow("disabled") << true << "disabled"
+                                  << "activating"
+                                  << "starting" << false;
+        QTest::newRow("absent") << true << ""
+                                << ""
+                                << "starting" << false;
+        QTest::newRow("no systemd") << false << ""
+                                    << ""
+                                    << "" << false;
     }
     void finderWaitsOnlyForAUnitOnItsWay()
     {
