@@ -353,7 +353,10 @@ private Q_SLOTS:
         tray.start(QStringLiteral(IDLEGPU_BINARY), {QStringLiteral("--config"), config.fileName()});
         QVERIFY(tray.waitForStarted(5000));
         QByteArray output;
-        QTRY_VERIFY_WITH_TIMEOUT((output += tray.readAll()).contains("showing the idlegpu service (") || tray.state() == QProcess::NotRunning, 15000);
+        // In steps of 5 ms, not QTRY's 50: the time is a figure the issue asks for.
+        while (!(output += tray.readAll()).contains("showing the idlegpu service (")
+               && tray.state() != QProcess::NotRunning && started.elapsed() < 15000)
+            QTest::qWait(5);
         qInfo("the tray showed the service %lld ms after it started", started.elapsed());
         QVERIFY2(output.contains("showing the idlegpu service on the session bus"), output.constData());
         QVERIFY2(!output.contains("in the tray with"), output.constData()); // its own monitor's first line
