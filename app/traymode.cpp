@@ -348,6 +348,9 @@ public:
                     m_handingOver = true;
                     m_monitor->shutdown();
                 });
+            // One look now that the watch is on: a system service that took its name after the tray looked at start
+            // is not missed either.
+            m_lateFinder->start(true);
         }
         if (auto *signals_ = qApp->findChild<UnixSignalWatcher *>()) {
             QObject::connect(signals_, &UnixSignalWatcher::terminateRequested, &monitor, quit);

@@ -1319,6 +1319,14 @@ The previous configuration stays in force.</source>
         <translation>暂停 %1</translation>
     </message>
     <message>
+        <source>Pause %1 (paused until %2)</source>
+        <translation>暂停 %1（已暂停至 %2）</translation>
+    </message>
+    <message>
+        <source>Pause %1 for 1 hour</source>
+        <translation>将 %1 暂停 1 小时</translation>
+    </message>
+    <message>
         <source>Simulate a job on GPU %1</source>
         <translation>在 GPU %1 上模拟一个作业</translation>
     </message>

@@ -1319,6 +1319,14 @@ The previous configuration stays in force.</source>
         <translation>暫停 %1</translation>
     </message>
     <message>
+        <source>Pause %1 (paused until %2)</source>
+        <translation>暫停 %1（已暫停至 %2）</translation>
+    </message>
+    <message>
+        <source>Pause %1 for 1 hour</source>
+        <translation>將 %1 暫停 1 小時</translation>
+    </message>
+    <message>
         <source>Simulate a job on GPU %1</source>
         <translation>在 GPU %1 上模擬一個作業</translation>
     </message>
