@@ -210,8 +210,10 @@ private Q_SLOTS:
     {
         const MonitorState state = fromJson(toJson(richState()));
         QCOMPARE(state.decision.gpus.size(), 3);
-        QCOMPARE(state.decision.gpus.at(1).foreignHolders.value(0).describe(), QStringLiteral("python3 (alice, pid 4242)"));
-        QCOMPARE(state.snapshot.devices.gpus.at(2).describe(), QStringLiteral("AMD GPU 1002:744c (amdgpu, 0000:03:00.0)"));
+        QCOMPARE(state.decision.gpus.at(1).foreignHolders.value(0).describe(),
+                 QStringLiteral("python3 (alice, pid 4242)"));
+        QCOMPARE(state.snapshot.devices.gpus.at(2).describe(),
+                 QStringLiteral("AMD GPU 1002:744c (amdgpu, 0000:03:00.0)"));
         QCOMPARE(state.config.workload(QStringLiteral("process-miner"))->gpus, GpuSelection::of({0, 2}));
         QCOMPARE(*state.gpuMetrics.gpus.value(1).powerMilliwatts, 512'250);
         QVERIFY(!state.notSetUp);
@@ -222,12 +224,19 @@ private Q_SLOTS:
     void pauseRuntimesAndProblemsAreRead()
     {
         QJsonObject json = toJson(richState());
-        json.insert(QStringLiteral("pause"),
-                    QJsonObject{{QStringLiteral("all"), true},
-                                {QStringLiteral("until"), QStringLiteral("2026-11-05T15:32:00.000Z")},
-                                {QStringLiteral("until_monotonic_ms"), 123456},
-                                {QStringLiteral("workloads"),
-                                 QJsonObject{{QStringLiteral("process-boinc"), QJsonObject{{QStringLiteral("until"), QJsonValue()}}}}}});
+        json.insert(
+            QStringLiteral("pause"),
+            QJsonObject{
+                {QStringLiteral("all"), true},
+                {QStringLiteral("until"), QStringLiteral("2026-11-05T15:32:00.000Z")},
+                {QStringLiteral("until_monotonic_ms"), 123456},
+                {QStringLiteral("workloads"),
+                 QJsonObject{{QStringLiteral("process-boinc"), QJsonObject{{QStringLiteral("until"), QJsonValue()}}},
+                             {QStringLiteral("process-miner"),
+                              QJsonObject{{QStringLiteral("until"), QStringLiteral("2026-11-05T14:33:00.000Z")}}},
+                             {QStringLiteral("process-x"),
+                              QJsonObject{{QStringLiteral("until"), QStringLiteral("2026-11-05T14:34:00.000Z")},
+                                          {QStringLiteral("until_monotonic_ms"), 2'000'000}}}}}});
         QJsonArray workloads = json.value(QStringLiteral("workloads")).toArray();
         QJsonObject miner = workloads.at(0).toObject();
         miner.insert(QStringLiteral("runtime"),
@@ -252,7 +261,12 @@ private Q_SLOTS:
         const MonitorState state = StateJson::fromJson(json, 1'000'000, wallNow);
         QVERIFY(state.pause.all);
         QCOMPARE(state.pause.allUntilMs, 123456);
-        QCOMPARE(state.pause.workloads, QSet<QString>({QStringLiteral("process-boinc")}));
+        QCOMPARE(state.pause.workloads, QSet<QString>({QStringLiteral("process-boinc"), QStringLiteral("process-miner"),
+                                                       QStringLiteral("process-x")}));
+        // A workload's own pause ends where the service says: its monotonic end first, else its wall time.
+        QVERIFY(!state.pause.workloadUntilMs.contains(QStringLiteral("process-boinc")));         // until resumed
+        QCOMPARE(state.pause.workloadUntilMs.value(QStringLiteral("process-miner")), 1'060'000); // 1 min after now
+        QCOMPARE(state.pause.workloadUntilMs.value(QStringLiteral("process-x")), 2'000'000);
         const WorkloadRuntime runtime = state.runtimes.value(QStringLiteral("process-miner"));
         QCOMPARE(runtime.state, WorkloadRuntime::BackingOff);
         QCOMPARE(runtime.pid, 77);
@@ -441,7 +455,8 @@ private Q_SLOTS:
         QVERIFY(state.config.workloads.isEmpty());
         QCOMPARE(state.ledger.sinceWallMs, 0);
         QVERIFY(!state.pause.all);
-        const QJsonObject badGpu{{QStringLiteral("gpus"), QJsonArray{QJsonObject{{QStringLiteral("index"), QStringLiteral("x")}}}}};
+        const QJsonObject badGpu{
+            {QStringLiteral("gpus"), QJsonArray{QJsonObject{{QStringLiteral("index"), QStringLiteral("x")}}}}};
         QVERIFY(StateJson::fromJson(badGpu).decision.gpus.isEmpty());
     }
 };

@@ -65,20 +65,6 @@ qulonglong pauseSeconds(qint64 durationMs)
     return qulonglong(qBound<qint64>(1, (durationMs + 999) / 1000, BusNames::Limit::pauseSeconds));
 }
 
-// The end of each workload's timed pause, {"pause": {"workloads": {"ID": {"until_monotonic_ms": n}}}}, where the
-// reader left it out (StateJson::fromJson keeps only which workloads are paused).
-void readWorkloadPauseEnds(const QJsonObject &json, PauseState *pause)
-{
-    const QJsonObject workloads =
-        json.value(QLatin1String("pause")).toObject().value(QLatin1String("workloads")).toObject();
-    for (auto it = workloads.begin(); it != workloads.end(); ++it) {
-        const QJsonValue until = it.value().toObject().value(QLatin1String("until_monotonic_ms"));
-        if (pause->workloads.contains(it.key()) && !pause->workloadUntilMs.contains(it.key()) && until.isDouble()
-            && until.toDouble() > 0)
-            pause->workloadUntilMs.insert(it.key(), qint64(until.toDouble()));
-    }
-}
-
 QDBusMessage call(const QString &method)
 {
     return QDBusMessage::createMethodCall(BusNames::service, BusNames::objectPath, BusNames::interface, method);
@@ -166,7 +152,6 @@ void RemoteMonitor::onStateReply(QDBusPendingCallWatcher *watcher, quint64 reque
             m_owner = watcher->reply().service();
             MonitorState state = StateJson::fromJson(document.object(), SystemClock::instance()->nowMs(),
                                                      QDateTime::currentDateTimeUtc());
-            readWorkloadPauseEnds(document.object(), &state.pause);
             receiveState(state);
             setAvailable(true);
             if (m_attaching) {

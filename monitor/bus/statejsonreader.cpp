@@ -386,9 +386,18 @@ MonitorState fromJson(const QJsonObject &json, qint64 monotonicNowMs, const QDat
                                      : monotonic(pause, "until");
     for (const QJsonValue &id : pause.value(QLatin1String("workloads")).toArray())
         state.pause.workloads.insert(id.toString());
+    // {"workloads": {"ID": {"until_monotonic_ms": n, "until": ISO time}}}: a workload paused on its own, for a while
+    // (either end given) or until resumed (neither).
     const QJsonObject workloadPauses = pause.value(QLatin1String("workloads")).toObject();
-    for (auto it = workloadPauses.begin(); it != workloadPauses.end(); ++it)
+    for (auto it = workloadPauses.begin(); it != workloadPauses.end(); ++it) {
         state.pause.workloads.insert(it.key());
+        const QJsonObject ends = it.value().toObject();
+        const qint64 untilMs = ends.value(QLatin1String("until_monotonic_ms")).isDouble()
+                                   ? integer(ends, "until_monotonic_ms")
+                                   : monotonic(ends, "until");
+        if (untilMs > 0)
+            state.pause.workloadUntilMs.insert(it.key(), untilMs);
+    }
     return state;
 }
 
