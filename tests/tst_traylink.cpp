@@ -14,6 +14,7 @@
 
 #include <QLabel>
 #include <QMenu>
+#include <QTimer>
 #include <QSignalSpy>
 #include <QtTest>
 
@@ -61,6 +62,7 @@ private Q_SLOTS:
     void requestsGoThroughTheLink();
     void workloadPauseForAnHourGoesThroughTheLink();
     void refusalIsSaidInTheMenuAndANotification();
+    void refusalGoesAfterAWhile();
     void refusalTextsArePlain();
     void serviceAwayIsSaid();
     void preemptionOfYourOwnJobSaysTheGpuIsYours();
@@ -171,10 +173,35 @@ void TestTrayLink::refusalIsSaidInTheMenuAndANotification()
     QCOMPARE(shown.at(0).at(1).toString(), QStringLiteral("Request refused"));
     QCOMPARE(shown.at(0).at(2).toString(), QStringLiteral("Pause refused: not authorized"));
 
-    // The line stays until the next state, then goes.
+    // The line stays through the states a service sends after every scan while the pause is as it was; it goes
+    // when the pause changes.
     QVERIFY(findAction(menu, QStringLiteral("refusal")));
     link.sendState(serviceState());
+    QVERIFY(findAction(tray.controller()->menu(), QStringLiteral("refusal")));
+    MonitorState paused = serviceState();
+    paused.pause.all = true;
+    link.sendState(paused);
     QVERIFY(!findAction(tray.controller()->menu(), QStringLiteral("refusal")));
+}
+
+// Nor does it stay for ever when nothing changes.
+void TestTrayLink::refusalGoesAfterAWhile()
+{
+    FakeMonitorLink link;
+    TrayApplication tray(&link, QString());
+    link.sendState(serviceState());
+    link.refuse(MonitorLink::Request::PauseAll, QStringLiteral("not authorized"));
+    QVERIFY(findAction(tray.controller()->menu(), QStringLiteral("refusal")));
+    // The refusal's timer is the one running with its minute; made short, it ends the line at once.
+    QList<QTimer *> refusalTimers;
+    for (QTimer *timer : tray.findChildren<QTimer *>(Qt::FindDirectChildrenOnly))
+        if (timer->isActive() && timer->interval() == 60'000)
+            refusalTimers.append(timer);
+    QCOMPARE(refusalTimers.size(), 1);
+    link.sendState(serviceState());
+    QVERIFY(findAction(tray.controller()->menu(), QStringLiteral("refusal")));
+    refusalTimers.constFirst()->setInterval(0);
+    QTRY_VERIFY(!findAction(tray.controller()->menu(), QStringLiteral("refusal")));
 }
 
 void TestTrayLink::refusalTextsArePlain()
@@ -246,7 +273,8 @@ void TestTrayLink::preemptionOfYourOwnJobSaysTheGpuIsYours()
     notifier.flushDue();
     event.culprit.uid = 1001;
     notifier.notifyPreemption(event);
-    QCOMPARE(sink.messages.last().body, QStringLiteral("Stopped miner on GPU 0: python3 (alice, pid 4242) opened the GPU"));
+    QCOMPARE(sink.messages.last().body,
+             QStringLiteral("Stopped miner on GPU 0: python3 (alice, pid 4242) opened the GPU"));
 }
 
 void TestTrayLink::unavailableIconIsGrey()

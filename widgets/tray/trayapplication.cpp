@@ -24,8 +24,11 @@ TrayApplication::TrayApplication(MonitorLink *monitor, const QString &logFilePat
       m_controller(new TrayController(nullptr, this)),
       m_desktopNotifications(new DesktopNotificationSink(&m_balloons, QDBusConnection::sessionBus(), this)),
       m_notifier(new Notifier(m_desktopNotifications, clock, this)), m_statusWindow(std::make_unique<StatusWindow>()),
-      m_tickTimer(new QTimer(this)), m_desktopIdle(new DesktopIdlePoller(clock, this))
+      m_tickTimer(new QTimer(this)), m_refusalTimer(new QTimer(this)), m_desktopIdle(new DesktopIdlePoller(clock, this))
 {
+    m_refusalTimer->setSingleShot(true);
+    m_refusalTimer->setInterval(kRefusalShownMs);
+    connect(m_refusalTimer, &QTimer::timeout, this, [this] { m_controller->setRefusal(QString()); });
     m_controller->setAutostartEnabled(m_autostart.isEnabled());
     connectLink();
 
@@ -89,14 +92,19 @@ void TrayApplication::connectLink()
 {
     m_controller->setSettingsAvailable(true);
 
+    // A service sends a state after every scan, whatever changed: the refusal's line goes when the pause changes (the
+    // person tried again, or someone else paused), or after a while, not with the next scan.
     connect(m_monitor, &MonitorLink::stateChanged, this, [this] {
-        m_controller->setRefusal(QString()); // a refusal shows until the next state
+        if (m_monitor->state().pause != m_pauseAtRefusal)
+            m_controller->setRefusal(QString());
         applyState();
     });
     connect(m_monitor, &MonitorLink::requestRefused, this, [this](MonitorLink::Request request, const QString &reason) {
         const QString line = TrayController::refusalText(request, reason);
         qCWarning(lcTray, "%s", qPrintable(line));
         m_controller->setRefusal(line);
+        m_pauseAtRefusal = m_monitor->state().pause;
+        m_refusalTimer->start();
         m_notifier->notifyRefused(line);
     });
     connect(m_monitor, &MonitorLink::availabilityChanged, this, &TrayApplication::applyAvailability);

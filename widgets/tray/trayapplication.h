@@ -7,6 +7,7 @@
 // lives in those pieces, which are tested without a Monitor.
 #include "tray/autostart.h"
 #include "base/clock.h"
+#include "model/decision.h"
 #include "tray/notifier.h"
 #include "settings/settingsdialog.h"
 
@@ -65,12 +66,16 @@ private:
     const Clock *m_clock;
     QSystemTrayIcon *m_trayIcon = nullptr; // made by showTrayIcon()
     TrayController *m_controller;
-    TrayNotificationSink m_balloons;                // where no notification server takes the messages
+    TrayNotificationSink m_balloons;                 // where no notification server takes the messages
     DesktopNotificationSink *m_desktopNotifications; // the notification server, the balloons behind it
     Notifier *m_notifier;
     std::unique_ptr<StatusWindow> m_statusWindow; // a window of its own: no parent
-    QPointer<SettingsDialog> m_settingsDialog; // deletes itself when closed
+    QPointer<SettingsDialog> m_settingsDialog;    // deletes itself when closed
     Autostart m_autostart;
     QTimer *m_tickTimer; // refreshes countdowns and run times once a second while they are shown
+    // A refusal's line stays in the menu while the pause it was about is as it was, for kRefusalShownMs at most.
+    static constexpr int kRefusalShownMs = 60'000;
+    QTimer *m_refusalTimer;
+    PauseState m_pauseAtRefusal;
     DesktopIdlePoller *m_desktopIdle; // asks the desktop while pause_while_active is on
 };
