@@ -172,7 +172,7 @@ all_running $others && pass "the other five run on" || fail "jobs: $(jobs_text)"
 lab_idlegpu_status 2 | grep -q '^GPU 1: held for you' && pass "ws2's --status: GPU 1 held for you" \
     || fail "ws2's --status: $(lab_idlegpu_status 2)"
 # The job shows PENDING as soon as slurmctld requeues it; slurmd's SIGTERM and the job's record come after.
-wait_for 10 latency_of b "$victim" >/dev/null
+wait_for 30 latency_of b "$victim" >/dev/null
 latency=$(latency_of b "$victim") || fail "job $victim got no SIGTERM"
 log "owner's open -> SIGTERM of job $victim: ${latency:-?} ms"
 # Past its requeue delay (cred_expire + 1 s), with no GPU free anywhere, it still waits.
@@ -197,7 +197,7 @@ for ((k = 1; k <= trials; k++)); do
     else
         fail "trial $k: job $victim is $(state_of "$victim"), jobs: $(jobs_text)"
     fi
-    wait_for 10 latency_of t "$victim" >/dev/null
+    wait_for 30 latency_of t "$victim" >/dev/null
     latency=$(latency_of t "$victim") && echo "$latency" >> "$B/open_to_term" \
         || fail "trial $k: job $victim got no SIGTERM"
     term_ns=$(last_event term "$victim")
