@@ -293,7 +293,10 @@ ParsedFile parseFile(const QByteArray &contents)
         doc.entries.append(entry);
     }
     if (suppressedProblems > 0)
-        doc.problems.append({0, QStringLiteral("%1 more problems not shown").arg(suppressedProblems)});
+        doc.problems.append(
+            {0, QStringLiteral("%1 more %2 not shown")
+                    .arg(suppressedProblems)
+                    .arg(suppressedProblems == 1 ? QStringLiteral("problem") : QStringLiteral("problems"))});
     return file;
 }
 

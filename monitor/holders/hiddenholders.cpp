@@ -68,7 +68,8 @@ void HiddenHolderTracker::update(const QString &node, int opens, int closes, int
     if ((counts.hidden > 0 || counts.heldByUnknown) && nowMs - counts.lastEventMs >= kHiddenHolderTtlMs) {
         qCInfo(lcScan).noquote() << "no open or close of" << node << "for" << kHiddenHolderTtlMs / 60000
                                  << "min: no longer counting" << hiddenCount(node)
-                                 << "hidden holder(s) on it (run idlegpu as root to see every process)";
+                                 << (hiddenCount(node) == 1 ? "hidden holder" : "hidden holders")
+                                 << "on it (run idlegpu as root to see every process)";
         counts.hidden = 0;
         counts.heldByUnknown = false;
     }

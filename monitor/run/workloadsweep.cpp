@@ -102,11 +102,12 @@ WorkloadSweep::WorkloadSweep(const Target &target, QObject *parent) : QObject(pa
     connect(&m_timer, &QTimer::timeout, this, [this] {
         if (!m_killing && m_clock.elapsed() >= m_target.graceMs) {
             m_killing = true;
-            qCWarning(lcRunner).noquote() << QStringLiteral("%1 process(es) of %2 did not end within %3 s: killing "
-                                                             "them")
-                                                 .arg(m_remaining)
-                                                 .arg(m_target.name)
-                                                 .arg(m_target.graceMs / 1000.0);
+            qCWarning(lcRunner).noquote()
+                << QStringLiteral("%1 %2 of %3 did not end within %4 s: killing them")
+                       .arg(m_remaining)
+                       .arg(m_remaining == 1 ? QStringLiteral("process") : QStringLiteral("processes"))
+                       .arg(m_target.name)
+                       .arg(m_target.graceMs / 1000.0);
         }
         if (scan()) {
             m_timer.stop();

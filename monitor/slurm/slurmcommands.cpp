@@ -107,9 +107,10 @@ QString slurmConfText(const SlurmConfig &slurm, const QList<GpuDevice> &gpus, in
     QStringList gres;
     for (const GpuDevice *gpu : std::as_const(nvidia))
         gres.append(QStringLiteral("gpu:%1:1").arg(slurm.gresTypeOf(gpu->index)));
-    s << "# idlegpu's Slurm mode on node " << slurm.node << ": " << nvidia.size() << " GPU(s), each its own GRES type,\n"
-      << "# so that a hold (salloc -p " << slurm.partition
-      << " --gres=gpu:" << slurm.gresTypeOf(0) << ":1) preempts the lab's job on that GPU alone.\n"
+    s << "# idlegpu's Slurm mode on node " << slurm.node << ": " << nvidia.size()
+      << (nvidia.size() == 1 ? " GPU" : " GPUs") << ", each its own GRES type,\n"
+      << "# so that a hold (salloc -p " << slurm.partition << " --gres=gpu:" << slurm.gresTypeOf(0)
+      << ":1) preempts the lab's job on that GPU alone.\n"
       << "#\n"
       << "# slurm.conf, once for the cluster:\n"
       << "GresTypes=gpu\n"
