@@ -3,11 +3,13 @@
 #include "application.h"
 
 #include "base/duration.h"
+#include "base/nearestword.h"
 #include "bus/busnames.h"
 #include "clientcommands.h"
 
 #include "config/config.h"
 #include "config/runtimefolder.h"
+#include "config/workloadchecks.h"
 #include "ledger/ledgerstore.h"
 #include "base/logging.h"
 #include "monitor.h"
@@ -33,6 +35,7 @@
 #include <QCoreApplication>
 #include <QFileInfo>
 #include <QJsonDocument>
+#include <QSet>
 #include <QTextStream>
 #include <QThread>
 
@@ -134,8 +137,30 @@ int checkConfig(const Options &options)
         printErr(StatusReport::howToSetUp(location.path).trimmed());
         return 1;
     }
-    const ConfigLoadResult result = ConfigLoader::load(location.path);
-    for (const ConfigDiagnostic &problem : result.diagnostics)
+    const UserLookup users = UserLookup::system();
+    // Read once and kept: the workload checks name the lines of the keys. A file that cannot be read is left to
+    // load(), which says why.
+    IniDocument document;
+    QString unread; // load() says it in its own words
+    const std::optional<QByteArray> contents = readIniFile(location.path, &unread);
+    if (contents)
+        document = IniDocument::parse(*contents);
+    const ConfigLoadResult result = contents ? ConfigLoader::read(document, location.path, users)
+                                             : ConfigLoader::load(location.path, users);
+    // The file's problems, then what this machine says of each workload: the settings dialog's verdict (WorkloadChecks).
+    QList<ConfigDiagnostic> problems = result.diagnostics;
+    QSet<QString> failing; // the workloads that would not start
+    for (const ConfigDiagnostic &refused : result.refusedWorkloads())
+        failing.insert(refused.refusedWorkload);
+    for (const WorkloadConfig &workload : result.config.workloads) {
+        for (const WorkloadProblem &problem : WorkloadChecks::machineProblems(workload, users, &document)) {
+            problems.append(problem.diagnostic(location.path));
+            if (problem.severity == ConfigDiagnostic::Error)
+                failing.insert(workload.id);
+        }
+    }
+    sortProblemsByLine(&problems);
+    for (const ConfigDiagnostic &problem : std::as_const(problems))
         printErr(problem.toString());
     if (!result.ok()) {
         printErr(Cli::tr("%1: the configuration has errors and would not be used.").arg(location.path));
@@ -144,10 +169,13 @@ int checkConfig(const Options &options)
     if (location.usedLegacy)
         printOut(Cli::tr("Using gpu_mon's configuration file (no idlegpu.conf exists).") + QLatin1Char('\n'));
     printOut(StatusReport::formatConfig(result.config));
-    const qsizetype refused = result.refusedWorkloads().size();
-    if (refused > 0) {
-        printErr(Cli::tr("%1: %n workload(s) would not run (see the errors above); the rest of the configuration "
-                         "would be used.", nullptr, int(refused))
+    if (!failing.isEmpty()) {
+        // English has two forms, "one workload" and "%n workloads"; a translation gives each language its own.
+        printErr((failing.size() == 1 ? Cli::tr("%1: one workload would not start (see the errors above); the rest of "
+                                                "the configuration would be used.")
+                                      : Cli::tr("%1: %n workloads would not start (see the errors above); the rest of "
+                                                "the configuration would be used.",
+                                                nullptr, int(failing.size())))
                      .arg(location.path));
         return 1;
     }
@@ -202,14 +230,19 @@ int printStatus(const Options &options)
         result = ConfigLoader::load(location.path);
     for (const ConfigDiagnostic &problem : result.diagnostics)
         printErr(problem.toString());
+    // A file with errors is not used, so no workload runs; the GPUs and their holders are shown all the same, with
+    // what the file says of the device root and the ignore lists where those lines read.
+    Config config = result.config;
     if (!result.ok()) {
-        printErr(Cli::tr("%1: the configuration has errors; run idlegpu --check-config.").arg(location.path));
-        return 1;
+        printErr(Cli::tr("%1: the configuration has errors, so no workload would run; run idlegpu --check-config.")
+                     .arg(location.path));
+        config.workloads.clear();
     }
     MonitorPaths paths;
     paths.ledgerPath = LedgerStore::defaultPath();
-    MonitorState state = Monitor::lookOnce(result.config, paths, std::make_unique<NvmlBackend>());
+    MonitorState state = Monitor::lookOnce(config, paths, std::make_unique<NvmlBackend>());
     state.notSetUp = !setUp;
+    state.configProblems = result.diagnostics;
     if (options.json) {
         QJsonObject object = StatusReport::toJson(state);
         object.insert(QStringLiteral("source"), QStringLiteral("local"));
@@ -218,7 +251,7 @@ int printStatus(const Options &options)
         printOut(ClientCommands::localSourceLine(!options.configPath.isEmpty()) + QLatin1Char('\n')
                  + StatusReport::formatText(state));
     }
-    return 0;
+    return result.ok() ? 0 : 1;
 }
 
 // The settings dialog on its own, for a monitor running headless (or not at all): a running idlegpu applies
@@ -249,8 +282,10 @@ QString serviceStatus(const MonitorState &state)
         case GpuState::Idle: ++idle; break;
         }
     }
-    QString line = QStringLiteral("%1 GPU(s): %2 running a workload, %3 busy, %4 waiting, %5 idle")
-                       .arg(state.decision.gpus.size())
+    const qsizetype gpus = state.decision.gpus.size();
+    QString line = QStringLiteral("%1 %2: %3 running a workload, %4 busy, %5 waiting, %6 idle")
+                       .arg(gpus)
+                       .arg(gpus == 1 ? QStringLiteral("GPU") : QStringLiteral("GPUs"))
                        .arg(running)
                        .arg(busy)
                        .arg(waiting)
@@ -466,14 +501,65 @@ QStringList modeNames(bool desktop)
     return names;
 }
 
+// The name the usage texts give, whatever path idlegpu was started by.
+const QString kProgramName = QStringLiteral("idlegpu");
+
+// GNU's words for a command line that does not parse: "idlegpu: unrecognized option '--stauts'", and the nearest
+// option where one is close ("Did you mean '--status'?").
+QString optionError(const QCommandLineParser &parser, const QStringList &arguments)
+{
+    const QStringList unknown = parser.unknownOptionNames();
+    if (unknown.isEmpty()) {
+        // An option that takes a value, last with none after it: --config, -c, --for.
+        const QString last = arguments.size() > 1 ? arguments.last() : QString();
+        for (const CommandLineOption &option : kCommandLine)
+            if (option.valueName
+                && (last == QLatin1String("--") + QLatin1String(option.name)
+                    || (option.shortName && last == QLatin1Char('-') + QLatin1String(option.shortName))))
+                return Cli::tr("%1: option '%2' requires an argument").arg(kProgramName, last);
+        return QStringLiteral("%1: %2").arg(kProgramName, parser.errorText());
+    }
+    const QString name = unknown.first();
+    // A long option's name, as typed (--stauts, or --stauts=x), or a letter of -x or of -abc.
+    bool isLong = name.size() > 1;
+    for (const QString &argument : arguments.mid(1)) {
+        if (argument == QLatin1String("--"))
+            break;
+        if (argument == QLatin1String("--") + name
+            || argument.startsWith(QLatin1String("--") + name + QLatin1Char('=')))
+            isLong = true;
+    }
+    if (!isLong)
+        return Cli::tr("%1: invalid option -- '%2'").arg(kProgramName, name);
+    QString text = Cli::tr("%1: unrecognized option '--%2'").arg(kProgramName, name);
+    QStringList known;
+    for (const CommandLineOption &option : kCommandLine)
+        known.append(QLatin1String(option.name));
+    known += {QStringLiteral("help"), QStringLiteral("version")};
+    if (const QString nearest = nearestWord(name, known); !nearest.isEmpty())
+        text += QLatin1Char('\n') + Cli::tr("Did you mean '--%1'?").arg(nearest);
+    return text;
+}
+
+// Qt's help text, with "idlegpu" for the path idlegpu was started by in its usage line.
+QString helpText(const QCommandLineParser &parser)
+{
+    QString text = parser.helpText();
+    const qsizetype endOfUsage = text.indexOf(QLatin1Char('\n'));
+    const QString started = QCoreApplication::arguments().value(0);
+    if (const qsizetype at = started.isEmpty() ? -1 : text.indexOf(started); at >= 0 && at < endOfUsage)
+        text.replace(at, started.size(), kProgramName);
+    return text;
+}
+
 } // namespace
 
 // Tray mode needs a display. Without one (a server, supervisord without --headless) idlegpu runs headless
-// instead of failing, as gpu_mon did under supervisord. The modes that need none, and Qt's --help and --version, ask
-// for no display.
+// instead of failing, as gpu_mon did under supervisord. The modes that need none, and --help and --version, ask for
+// no display.
 static bool wantsTray(int argc, char **argv)
 {
-    static const QList<QByteArray> qtOwn{"--help", "-h", "--help-all", "--version", "-v"};
+    static const QList<QByteArray> qtOwn{"--help", "-h", "--version", "-v"};
     for (int i = 1; i < argc; ++i) {
         const QByteArray arg = argv[i];
         if (qtOwn.contains(arg))
@@ -523,8 +609,6 @@ int runIdlegpu(int argc, char **argv)
     parser.setApplicationDescription(
         Cli::tr("Runs idle workloads (a miner, BOINC, any batch job) on GPUs that nobody else uses, and stops them "
                 "the moment another program opens the GPU. Without a mode option it runs in the system tray."));
-    parser.addHelpOption();
-    parser.addVersionOption();
     parser.addPositionalArgument(QStringLiteral("WORKLOAD"),
                                  Cli::tr("With --pause or --resume: the workload to pause or resume (all without)."),
                                  QStringLiteral("[WORKLOAD]"));
@@ -535,7 +619,27 @@ int runIdlegpu(int argc, char **argv)
         parser.addOption(option.valueName ? QCommandLineOption(names, Cli::tr(option.help), Cli::tr(option.valueName))
                                           : QCommandLineOption(names, Cli::tr(option.help)));
     }
-    parser.process(*app);
+    // Ours rather than Qt's (addHelpOption() lists Qt's --help-all first; its usage line shows the path idlegpu was
+    // started by), last as GNU programs list them.
+    const QCommandLineOption helpOption({QStringLiteral("h"), QStringLiteral("help")},
+                                        Cli::tr("Print this help and exit."));
+    const QCommandLineOption versionOption({QStringLiteral("v"), QStringLiteral("version")},
+                                           Cli::tr("Print the version and exit."));
+    parser.addOption(helpOption);
+    parser.addOption(versionOption);
+    if (!parser.parse(QCoreApplication::arguments())) {
+        printErr(optionError(parser, QCoreApplication::arguments()));
+        printErr(Cli::tr("Try '%1 --help' for more information.").arg(kProgramName));
+        return 2;
+    }
+    if (parser.isSet(helpOption)) {
+        printOut(helpText(parser));
+        return 0;
+    }
+    if (parser.isSet(versionOption)) {
+        printOut(QStringLiteral("%1 %2\n").arg(kProgramName, QCoreApplication::applicationVersion()));
+        return 0;
+    }
 
     Options options;
     options.configPath = parser.value(QStringLiteral("config"));

@@ -15,6 +15,8 @@
 #include <QDir>
 #include <QFileInfo>
 
+#include <algorithm>
+
 namespace StatusReport {
 
 static double gpuHours(const WorkTotals &totals)
@@ -26,12 +28,13 @@ static double gpuHours(const WorkTotals &totals)
 static QString describeLedger(const LedgerSummary &ledger)
 {
     const WorkPeriods &all = ledger.all;
-    QString text = QStringLiteral("%1 GPU-hours today, %2 this week, %3 in total since %4; %5 preemption(s)")
+    QString text = QStringLiteral("%1 GPU-hours today, %2 this week, %3 in total since %4; %5 %6")
                        .arg(gpuHours(all.today), 0, 'f', 1)
                        .arg(gpuHours(all.week), 0, 'f', 1)
                        .arg(gpuHours(all.total), 0, 'f', 1)
                        .arg(QDateTime::fromMSecsSinceEpoch(ledger.sinceWallMs).date().toString(Qt::ISODate))
-                       .arg(all.total.preemptions);
+                       .arg(all.total.preemptions)
+                       .arg(all.total.preemptions == 1 ? QStringLiteral("preemption") : QStringLiteral("preemptions"));
     if (all.total.energyJoules)
         text += QStringLiteral("; %1 kWh in total").arg(*all.total.energyJoules / 3.6e6, 0, 'f', 1);
     return text;
@@ -164,7 +167,15 @@ QString formatText(const MonitorState &state)
     if (state.config.slurm.enabled)
         s << "Slurm mode: node " << state.config.slurm.node << ", holds in partition " << state.config.slurm.partition
           << '\n';
-    if (state.config.workloads.isEmpty()) {
+    const bool configUnusable = std::any_of(
+        state.configProblems.cbegin(), state.configProblems.cend(), [](const ConfigDiagnostic &problem) {
+            return problem.severity == ConfigDiagnostic::Error && problem.refusedWorkload.isEmpty();
+        });
+    if (configUnusable) {
+        s << QCoreApplication::translate("idlegpu", "No workload runs: the configuration has errors (idlegpu "
+                                                    "--check-config lists them).")
+          << '\n';
+    } else if (state.config.workloads.isEmpty()) {
         s << QCoreApplication::translate("idlegpu", "No workloads configured.") << '\n';
         if (state.notSetUp)
             s << howToSetUp(state.config.filePath);

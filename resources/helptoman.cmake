@@ -55,7 +55,7 @@ set(argument_lines)
 set(synopsis "[options]")
 foreach(line IN LISTS lines)
     if(section STREQUAL usage)
-        # "Usage: /path/to/idlegpu [options] [WORKLOAD]": what follows the program.
+        # "Usage: idlegpu [options] [WORKLOAD]": what follows the program.
         if(line MATCHES "^Usage: [^ ]+ (.+)$")
             set(synopsis "${CMAKE_MATCH_1}")
         endif()
@@ -76,7 +76,7 @@ foreach(line IN LISTS lines)
 endforeach()
 
 # The description column: the first column after column 2 where every option line has a space followed by
-# text. An option whose names contain no space (--help-all always exists) rules out columns inside the names.
+# text. An option whose names contain no space (--headless) rules out columns inside the names.
 set(column 0)
 foreach(candidate RANGE 3 60)
     set(fits TRUE)

@@ -2,6 +2,7 @@
 // SPDX-FileCopyrightText: 2026 The idlegpu authors
 // ConfigLoader: gpu_mon's files into the typed Config, every problem as FILE:LINE, and which file to use.
 #include "config/config.h"
+#include "config/workloadchecks.h"
 #include "scopedenv.h"
 
 #include <QDir>
@@ -126,6 +127,12 @@ private slots:
     void survivesGarbage();
     void capsDiagnostics();
     void diagnosticsInFileOrder();
+    void suggestsNearestKey_data();
+    void suggestsNearestKey();
+    void sortsProblemsByFileThenLine();
+    void workloadChecks_data();
+    void workloadChecks();
+    void workloadChecksPermissionsOfItsUser();
     void locatesOverride();
     void locatesNewFileFirst();
     void locatesLegacyFile();
@@ -1196,7 +1203,7 @@ void TestConfig::capsDiagnostics()
     QVERIFY2(!result.ok(), "an error past the cap must still count");
     QCOMPARE(result.diagnostics.size(), 201);
     QCOMPARE(result.diagnostics.last().toString(),
-             QStringLiteral("test.conf: error: 1 more errors and 100 more warnings not shown"));
+             QStringLiteral("test.conf: error: 1 more error and 100 more warnings not shown"));
 }
 
 // The reader goes by the key table's rows; a user fixes a file from the top: the messages come in the file's order.
@@ -1218,6 +1225,138 @@ void TestConfig::diagnosticsInFileOrder()
     for (int line : {2, 3, 4, 6})
         QVERIFY2(lines.contains(line), qPrintable(QStringLiteral("no message about line %1").arg(line)));
     QVERIFY2(std::is_sorted(lines.begin(), lines.end()), qPrintable(QDebug::toString(lines)));
+}
+
+// A typo gets the nearest key of its section where one is close; a misspelt ignore_programs says what it costs.
+void TestConfig::suggestsNearestKey_data()
+{
+    QTest::addColumn<QByteArray>("contents");
+    QTest::addColumn<QString>("expected");
+    QTest::newRow("ignore_programs, the group's list lost")
+        << QByteArray("[gpu-all]\ngpus = ALL\nignore_program = nvtop, blender\n")
+        << "test.conf:3: warning: unknown key 'ignore_program' in [gpu-all] ignored: did you mean ignore_programs? "
+           "Without it, the built-in ignore list applies to this group's GPUs, not the programs this line names";
+    QTest::newRow("ignore_programs given as well")
+        << QByteArray("[gpu-0]\ngpus = 0\nignore_programs = nvtop\nignroe_programs = blender\n")
+        << "test.conf:4: warning: unknown key 'ignroe_programs' in [gpu-0] ignored: did you mean ignore_programs?";
+    QTest::newRow("a workload's key") << QByteArray("[process-a]\ncmd = x\ngpu = 0\n")
+                                      << "test.conf:3: warning: unknown key 'gpu' in [process-a] ignored: did you mean "
+                                         "gpus?";
+    QTest::newRow("of its own section only") << QByteArray("[defaults]\nwhitelist = alice\n")
+                                             << "test.conf:2: warning: unknown key 'whitelist' in [defaults] ignored";
+    QTest::newRow("nothing close") << QByteArray("[defaults]\ncolour = blue\n")
+                                   << "test.conf:2: warning: unknown key 'colour' in [defaults] ignored";
+}
+
+void TestConfig::suggestsNearestKey()
+{
+    QFETCH(QByteArray, contents);
+    QFETCH(QString, expected);
+    QCOMPARE(describe(ConfigLoader::parse(contents, testFile)), QStringList{expected});
+}
+
+// Problems from the reader and from WorkloadChecks, merged: by file, then by line, a whole file's last.
+void TestConfig::sortsProblemsByFileThenLine()
+{
+    QList<ConfigDiagnostic> problems{{ConfigDiagnostic::Warning, QStringLiteral("b.conf"), 3, QStringLiteral("b3")},
+                                     {ConfigDiagnostic::Error, QStringLiteral("a.conf"), 0, QStringLiteral("a0")},
+                                     {ConfigDiagnostic::Warning, QStringLiteral("a.conf"), 12, QStringLiteral("a12")},
+                                     {ConfigDiagnostic::Error, QStringLiteral("a.conf"), 2, QStringLiteral("a2")},
+                                     {ConfigDiagnostic::Warning, QStringLiteral("b.conf"), 1, QStringLiteral("b1")}};
+    sortProblemsByLine(&problems);
+    QStringList order;
+    for (const ConfigDiagnostic &problem : problems)
+        order.append(problem.message);
+    QCOMPARE(order, (QStringList{"a2", "a12", "a0", "b1", "b3"}));
+}
+
+// What this machine says of a workload, as the dialog and --check-config both ask it: a program not found is a
+// warning; what fails the start for sure is an error, on the line of its key.
+void TestConfig::workloadChecks_data()
+{
+    QTest::addColumn<QString>("section");      // DIR: a folder of the test's own
+    QTest::addColumn<QStringList>("expected"); // "line severity kind subject"
+
+    QTest::newRow("fine") << "cmd = sh -c true\ndir = DIR\nlog = DIR/w.log\n" << QStringList{};
+    QTest::newRow("program not in PATH") << "cmd = no-such-program-4711 --x\n"
+                                         << QStringList{"2 warning ProgramNotInPath no-such-program-4711"};
+    QTest::newRow("program on its own PATH") << "cmd = own-program\nenv = PATH=DIR/bin\n" << QStringList{};
+    QTest::newRow("its own PATH without it") << "cmd = sh -c true\nenv = PATH=DIR/bin\n"
+                                             << QStringList{"2 warning ProgramNotInPath sh"};
+    QTest::newRow("program path missing") << "cmd = /no/such/program\n"
+                                          << QStringList{"2 warning ProgramNotFound /no/such/program"};
+    QTest::newRow("program not executable") << "cmd = DIR/not-a-program\n"
+                                            << QStringList{"2 error NotExecutable DIR/not-a-program"};
+    QTest::newRow("relative to its folder") << "dir = DIR/bin\ncmd = ./own-program\n" << QStringList{};
+    QTest::newRow("folder missing") << "cmd = sh -c true\ndir = /no/such/folder\n"
+                                    << QStringList{"3 error NoFolder /no/such/folder"};
+    QTest::newRow("log folder missing") << "cmd = sh -c true\nlog = /no/such/folder/w.log\n"
+                                        << QStringList{"3 error NoLogFolder /no/such/folder"};
+    QTest::newRow("log is a folder") << "cmd = sh -c true\nlog = DIR\n" << QStringList{"3 error LogIsFolder DIR"};
+    QTest::newRow("both commands of a service")
+        << "start_cmd = no-such-start\nstop_cmd = DIR/not-a-program\n"
+        << QStringList{"2 warning ProgramNotInPath no-such-start", "3 error NotExecutable DIR/not-a-program"};
+}
+
+void TestConfig::workloadChecks()
+{
+    QFETCH(QString, section);
+    QFETCH(QStringList, expected);
+    QTemporaryDir dir;
+    QVERIFY(QDir(dir.path()).mkpath(QStringLiteral("bin")));
+    QVERIFY(writeFile(dir.filePath(QStringLiteral("bin/own-program")), "#!/bin/sh\n"));
+    QVERIFY(QFile::setPermissions(dir.filePath(QStringLiteral("bin/own-program")),
+                                  QFile::ReadOwner | QFile::WriteOwner | QFile::ExeOwner));
+    QVERIFY(writeFile(dir.filePath(QStringLiteral("not-a-program")), "data\n"));
+    section.replace(QStringLiteral("DIR"), dir.path());
+    expected.replaceInStrings(QStringLiteral("DIR"), dir.path());
+
+    const IniDocument file = IniDocument::parse(QStringLiteral("[process-w]\n%1").arg(section).toUtf8());
+    const ConfigLoadResult result = ConfigLoader::read(file, testFile, fakeUsers(1000));
+    QCOMPARE(result.config.workloads.size(), 1);
+    QStringList found;
+    const QMetaEnum kinds = QMetaEnum::fromType<WorkloadProblem::Kind>();
+    for (const WorkloadProblem &problem :
+         WorkloadChecks::machineProblems(result.config.workloads.first(), fakeUsers(1000), &file)) {
+        found.append(QStringLiteral("%1 %2 %3 %4")
+                         .arg(problem.line)
+                         .arg(problem.severity == ConfigDiagnostic::Error ? "error" : "warning")
+                         .arg(QLatin1String(kinds.valueToKey(problem.kind)))
+                         .arg(problem.subject));
+        QVERIFY2(problem.message.startsWith(QStringLiteral("[process-w] %1: ").arg(problem.key)),
+                 qPrintable(problem.message));
+    }
+    QCOMPARE(found, expected);
+}
+
+// As root for another user: that user's permissions, not root's, and the login PATH, not idlegpu's.
+void TestConfig::workloadChecksPermissionsOfItsUser()
+{
+    QTemporaryDir dir;
+    const QString program = dir.filePath(QStringLiteral("owners-only"));
+    QVERIFY(writeFile(program, "#!/bin/sh\n"));
+    QVERIFY(QFile::setPermissions(program, QFile::ReadOwner | QFile::WriteOwner | QFile::ExeOwner));
+    QVERIFY(QFile::setPermissions(dir.path(), QFile::ReadOwner | QFile::WriteOwner | QFile::ExeOwner | QFile::ExeGroup
+                                                  | QFile::ExeOther));
+    const QFileInfo owner(program);
+    const uint other = owner.ownerId() == 4242 ? 4243 : 4242;
+    UserLookup users;
+    users.effectiveUid = 0;
+    users.find = [other](const QString &name) -> std::optional<UserAccount> {
+        if (name != QLatin1String("carol"))
+            return std::nullopt;
+        return UserAccount{QStringLiteral("carol"), other, other, QStringLiteral("/"), QStringLiteral("/bin/sh")};
+    };
+    const ConfigLoadResult result = ConfigLoader::parse(
+        QStringLiteral("[process-w]\nuser = carol\ncmd = %1\nlog = %2/w.log\n").arg(program, dir.path()).toUtf8(),
+        testFile, users);
+    QList<WorkloadProblem::Kind> kinds;
+    for (const WorkloadProblem &problem : WorkloadChecks::machineProblems(result.config.workloads.first(), users))
+        kinds.append(problem.kind);
+    QCOMPARE(kinds, (QList<WorkloadProblem::Kind>{WorkloadProblem::NotExecutable, WorkloadProblem::LogFolderClosed}));
+    // idlegpu's own user may run it and write there: what the dialog checked before, for whoever ran it.
+    QVERIFY(WorkloadChecks::userMayAccess(program, X_OK));
+    QVERIFY(WorkloadChecks::userMayAccess(dir.path(), W_OK | X_OK));
 }
 
 void TestConfig::locatesOverride()

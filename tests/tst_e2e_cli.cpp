@@ -10,6 +10,9 @@
 #include "privatesystembus.h"
 #include "testsupport.h"
 
+#include "config/config.h"
+#include "settings/settingsdraft.h"
+
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QDBusConnection>
@@ -532,6 +535,175 @@ private slots:
         QCOMPARE(run.exitCode, 2);
         QVERIFY2(run.err.contains(said), qPrintable(run.err));
         QVERIFY(service.calls().isEmpty());
+    }
+
+    // GNU's words for an option that does not parse, on stderr, with exit status 2 and nothing on stdout.
+    void unknownOptionIsGnuStyle_data()
+    {
+        QTest::addColumn<QStringList>("arguments");
+        QTest::addColumn<QString>("said");
+        QTest::newRow("a misspelt option") << QStringList{"--stauts"}
+                                           << "idlegpu: unrecognized option '--stauts'\n"
+                                              "Did you mean '--status'?\n"
+                                              "Try 'idlegpu --help' for more information.\n";
+        QTest::newRow("nothing near") << QStringList{"--status", "--frobnicate"}
+                                      << "idlegpu: unrecognized option '--frobnicate'\n"
+                                         "Try 'idlegpu --help' for more information.\n";
+        QTest::newRow("a letter") << QStringList{"-x"}
+                                  << "idlegpu: invalid option -- 'x'\n"
+                                     "Try 'idlegpu --help' for more information.\n";
+        QTest::newRow("no value") << QStringList{"--check-config", "--config"}
+                                  << "idlegpu: option '--config' requires an argument\n"
+                                     "Try 'idlegpu --help' for more information.\n";
+    }
+    void unknownOptionIsGnuStyle()
+    {
+        QFETCH(QStringList, arguments);
+        QFETCH(QString, said);
+        const Run run = runIdlegpu(arguments, false, false);
+        QCOMPARE(run.exitCode, 2);
+        QCOMPARE(run.err, said);
+        QCOMPARE(run.out, QString());
+    }
+
+    // --help names the program as a user types it, lists idlegpu's options with --help and --version last, and none
+    // of Qt's own.
+    void helpText()
+    {
+        const Run run = runIdlegpu({QStringLiteral("--help")}, false, false);
+        QCOMPARE(run.exitCode, 0);
+        QVERIFY2(run.out.startsWith(QStringLiteral("Usage: idlegpu [options] [WORKLOAD]\n")), qPrintable(run.out));
+        QVERIFY2(!run.out.contains(QStringLiteral(IDLEGPU_BINARY)), qPrintable(run.out));
+        QVERIFY2(!run.out.contains(QStringLiteral("help-all")), qPrintable(run.out));
+        const qsizetype status = run.out.indexOf(QStringLiteral("  --status "));
+        const qsizetype help = run.out.indexOf(QStringLiteral("  -h, --help "));
+        const qsizetype version = run.out.indexOf(QStringLiteral("  -v, --version "));
+        QVERIFY2(status > 0 && help > status && version > help, qPrintable(run.out));
+        QVERIFY2(run.out.contains(QStringLiteral("Print this help and exit.")), qPrintable(run.out));
+
+        const Run versionRun = runIdlegpu({QStringLiteral("--version")}, false, false);
+        QCOMPARE(versionRun.exitCode, 0);
+        QCOMPARE(versionRun.out, QStringLiteral("idlegpu %1\n").arg(QStringLiteral(IDLEGPU_VERSION)));
+    }
+
+    // One checker, one verdict: --check-config and the settings dialog's check (DraftRules::validate) on the same
+    // workload. A program not found is a warning in both (exit 0, saving allowed); a folder that does not exist is
+    // an error in both.
+    void checkConfigAgreesWithTheDialog_data()
+    {
+        QTest::addColumn<QString>("keys");
+        QTest::addColumn<QString>("field");
+        QTest::addColumn<bool>("error");
+        QTest::addColumn<QString>("printed");
+        QTest::addColumn<QString>("shown");
+        QTest::newRow("program not found")
+            << "cmd = no-such-program-4711 --pool x\n"
+            << "cmd" << false
+            << ":3: warning: [process-miner] cmd: the program no-such-program-4711 is not found in the workload's PATH"
+            << "The program “no-such-program-4711” is not found in the workload's PATH";
+        QTest::newRow("folder missing") << "cmd = sh -c true\ndir = /no/such/folder\n"
+                                        << "dir" << true
+                                        << ":4: error: [process-miner] dir: the folder /no/such/folder does not exist"
+                                        << "The folder “/no/such/folder” does not exist.";
+        QTest::newRow("not executable") << "cmd = HOME/data.txt\n"
+                                        << "cmd" << true
+                                        << ":3: error: [process-miner] cmd: idlegpu's user may not run HOME/data.txt"
+                                        << "“HOME/data.txt” is not a program the workload's user can run.";
+    }
+    void checkConfigAgreesWithTheDialog()
+    {
+        QFETCH(QString, keys);
+        QFETCH(QString, field);
+        QFETCH(bool, error);
+        QFETCH(QString, printed);
+        QFETCH(QString, shown);
+        for (QString *text : {&keys, &printed, &shown})
+            text->replace(QStringLiteral("HOME"), m_home.path());
+        TestSupport::writeFile(m_home.filePath(QStringLiteral("data.txt")), "not a program\n");
+        const QString user = userName(::geteuid());
+        const QString config = TestSupport::writeFile(
+            m_home.filePath(QStringLiteral("verdict.conf")),
+            QStringLiteral("[process-miner]\nuser = %1\n%2").arg(user, keys).toUtf8());
+
+        const Run check = runIdlegpu({QStringLiteral("--check-config"), QStringLiteral("--config"), config}, false,
+                                     false);
+        QCOMPARE(check.exitCode, error ? 1 : 0);
+        QVERIFY2(check.err.contains(config + printed), qPrintable(check.err));
+
+        const ConfigLoadResult loaded = ConfigLoader::load(config);
+        QVERIFY(loaded.ok());
+        const SettingsDraft draft = SettingsDraft::fromConfig(loaded.config);
+        QList<SettingsProblem> problems;
+        for (const SettingsProblem &problem : DraftRules::validate(draft, {0}))
+            if (problem.field == field)
+                problems.append(problem);
+        QCOMPARE(problems.size(), 1);
+        QCOMPARE(problems.first().severity, error ? SettingsProblem::Error : SettingsProblem::Warning);
+        QVERIFY2(problems.first().message.contains(shown), qPrintable(problems.first().message));
+    }
+
+    // The reader's problems and the workload checks' come in one list, in the file's order; an unknown key names the
+    // nearest known one.
+    void checkConfigPrintsInLineOrder()
+    {
+        const QString config = TestSupport::writeFile(m_home.filePath(QStringLiteral("order.conf")),
+                                                      "[process-miner]\n"
+                                                      "gpu = 0\n"
+                                                      "cmd = no-such-program-4711\n"
+                                                      "dir = /no/such/folder\n"
+                                                      "prioritty = idle\n"
+                                                      "[gpu-all]\n"
+                                                      "gpus = ALL\n"
+                                                      "ignore_program = nvtop\n");
+        const Run check = runIdlegpu({QStringLiteral("--check-config"), QStringLiteral("--config"), config}, false,
+                                     false);
+        QCOMPARE(check.exitCode, 1); // the folder
+        QList<int> lines;
+        static const QRegularExpression located(QStringLiteral("^.*order\\.conf:(\\d+): "));
+        for (const QString &line : check.err.split(QLatin1Char('\n')))
+            if (const QRegularExpressionMatch match = located.match(line); match.hasMatch())
+                lines.append(match.captured(1).toInt());
+        // As root the workload, naming no user, is also warned of on its section's line 1.
+        lines.removeAll(1);
+        QCOMPARE(lines, (QList<int>{2, 3, 4, 5, 8}));
+        QVERIFY2(check.err.contains(config
+                                    + QStringLiteral(":2: warning: unknown key 'gpu' in [process-miner] "
+                                                     "ignored: did you mean gpus?")),
+                 qPrintable(check.err));
+        QVERIFY2(check.err.contains(config
+                                    + QStringLiteral(":8: warning: unknown key 'ignore_program' in [gpu-all] "
+                                                     "ignored: did you mean ignore_programs? Without it, the "
+                                                     "built-in ignore list applies to this group's GPUs")),
+                 qPrintable(check.err));
+        QVERIFY2(check.err.contains(config + QStringLiteral(": one workload would not start")), qPrintable(check.err));
+    }
+
+    // A config with one bad line: --status shows the GPUs (of the file's device_root) and the problems; no
+    // workload runs.
+    void statusWithABadLineShowsTheGpus()
+    {
+        TestSupport::FakeDevRoot dev(2);
+        const QString config = TestSupport::writeFile(
+            m_home.filePath(QStringLiteral("bad.conf")),
+            (TestSupport::defaultsSection(dev.path(), {.more = QStringLiteral("max_temperature_c = hot\n")})
+             + QStringLiteral("[process-miner]\ncmd = sleep 100\n"))
+                .toUtf8());
+        const Run text = runIdlegpu({QStringLiteral("--status"), QStringLiteral("--config"), config}, false, false);
+        QCOMPARE(text.exitCode, 1);
+        QVERIFY2(text.out.contains(QStringLiteral("\nGPU 0: ")) && text.out.contains(QStringLiteral("\nGPU 1: ")),
+                 qPrintable(text.out + text.err));
+        QVERIFY2(text.out.contains(QStringLiteral("No workload runs: the configuration has errors")),
+                 qPrintable(text.out));
+        QVERIFY2(!text.out.contains(QStringLiteral("would run")), qPrintable(text.out));
+        QVERIFY2(text.err.contains(QStringLiteral(": error: max_temperature_c")), qPrintable(text.err));
+        QVERIFY2(text.err.contains(QStringLiteral("the configuration has errors, so no workload would run")),
+                 qPrintable(text.err));
+
+        const Run json = runIdlegpu(
+            {QStringLiteral("--status"), QStringLiteral("--json"), QStringLiteral("--config"), config}, false, false);
+        QCOMPARE(json.exitCode, 1);
+        QCOMPARE(jsonOf(json).value(QStringLiteral("gpus")).toArray().size(), 2);
+        QVERIFY(!jsonOf(json).value(QStringLiteral("config_problems")).toArray().isEmpty());
     }
 };
 

@@ -259,6 +259,157 @@
     </message>
 </context>
 <context>
+    <name>DraftRules</name>
+    <message>
+        <source>Enter a whole number of seconds from %1 to %2.</source>
+        <translation>请输入 %1 到 %2 之间的整数秒数。</translation>
+    </message>
+    <message>
+        <source>Choose at least one GPU, or All GPUs.</source>
+        <translation>请至少选择一个 GPU，或选择所有 GPU。</translation>
+    </message>
+    <message>
+        <source>No GPU is detected right now: GPU %1 cannot be checked.</source>
+        <translation>当前未检测到任何 GPU：无法检查 GPU %1。</translation>
+    </message>
+    <message>
+        <source>GPU %1 is not present.</source>
+        <translation>GPU %1 不存在。</translation>
+    </message>
+    <message>
+        <source>“%1” cannot be a program name: no commas, no spaces around it.</source>
+        <translation>“%1”不能作为程序名：不能含逗号，前后不能有空格。</translation>
+    </message>
+    <message>
+        <source>Enter a name.</source>
+        <translation>请输入名称。</translation>
+    </message>
+    <message>
+        <source>Another workload is already named “%1”.</source>
+        <translation>已有另一个工作负载名为“%1”。</translation>
+    </message>
+    <message>
+        <source>The folder “%1” does not exist.</source>
+        <translation>文件夹“%1”不存在。</translation>
+    </message>
+    <message>
+        <source>Enter the command to run.</source>
+        <translation>请输入要运行的命令。</translation>
+    </message>
+    <message>
+        <source>The command cannot be split into words: %1.</source>
+        <translation>无法将命令拆分为单词：%1。</translation>
+    </message>
+    <message>
+        <source>The command names no program.</source>
+        <translation>命令中没有程序名。</translation>
+    </message>
+    <message>
+        <source>“%1” is not an executable program.</source>
+        <translation type="vanished">“%1”不是可执行程序。</translation>
+    </message>
+    <message>
+        <source>The program “%1” does not exist.</source>
+        <translation type="vanished">程序“%1”不存在。</translation>
+    </message>
+    <message>
+        <source>The program “%1” is not found in PATH.</source>
+        <translation type="vanished">在 PATH 中找不到程序“%1”。</translation>
+    </message>
+    <message>
+        <source>“%1” is a folder, not a file.</source>
+        <translation>“%1”是文件夹，不是文件。</translation>
+    </message>
+    <message>
+        <source>The log file “%1” is not writable.</source>
+        <translation type="vanished">日志文件“%1”不可写。</translation>
+    </message>
+    <message>
+        <source>The folder “%1” is not writable.</source>
+        <translation type="vanished">文件夹“%1”不可写。</translation>
+    </message>
+    <message>
+        <source>Row %1: “%2” is not a variable name (letters, digits and _, not starting with a digit).</source>
+        <translation>第 %1 行：“%2”不是变量名（字母、数字和 _，不能以数字开头）。</translation>
+    </message>
+    <message>
+        <source>Row %1: a value cannot hold a line break.</source>
+        <translation>第 %1 行：值中不能包含换行。</translation>
+    </message>
+    <message>
+        <source>“%1” also uses GPU %2 and is higher in the list, so it comes first: this workload waits while “%1” runs there.</source>
+        <translation>“%1”也使用 GPU %2，且在列表中位置更靠前，因此它先运行：它在那里运行期间，此工作负载等待。</translation>
+    </message>
+    <message>
+        <source>“%1” runs on all GPUs, so it comes first: this workload waits while “%1” runs.</source>
+        <translation>“%1”在所有 GPU 上运行，因此它先运行：“%1”运行期间，此工作负载等待。</translation>
+    </message>
+    <message>
+        <source>“%1” also runs on all GPUs and is higher in the list, so it comes first: this workload waits while “%1” runs.</source>
+        <translation>“%1”也在所有 GPU 上运行，且在列表中位置更靠前，因此它先运行：“%1”运行期间，此工作负载等待。</translation>
+    </message>
+    <message>
+        <source>“%1” also uses GPU %2: this workload comes first, and “%1” waits while it runs.</source>
+        <translation>“%1”也使用 GPU %2：此工作负载先运行，它运行期间“%1”等待。</translation>
+    </message>
+    <message>
+        <source>“%1” shares GPUs with this workload: this one comes first, and “%1” waits while it runs.</source>
+        <translation>“%1”与此工作负载共用 GPU：此工作负载先运行，它运行期间“%1”等待。</translation>
+    </message>
+    <message>
+        <source>There is no user “%1”.</source>
+        <translation>不存在用户“%1”。</translation>
+    </message>
+    <message>
+        <source>Only root can run a workload as another user (“%1”).</source>
+        <translation>只有 root 才能以其他用户（“%1”）运行工作负载。</translation>
+    </message>
+    <message>
+        <source>This workload runs as root, with every privilege.</source>
+        <translation>此工作负载以 root 身份运行，拥有全部权限。</translation>
+    </message>
+    <message>
+        <source>Not a schedule: %1.</source>
+        <translation>不是有效的时间表：%1。</translation>
+    </message>
+    <message>
+        <source>idlegpu runs as root, so without a user this workload runs as root, with every privilege (as gpu_mon ran it): enter a user to run it as that user.</source>
+        <translation>idlegpu 以 root 运行，因此未指定用户时此工作负载将以 root 身份运行，拥有全部权限（与 gpu_mon 的做法相同）：输入一个用户即可以该用户身份运行。</translation>
+    </message>
+    <message>
+        <source>Enter the command that lets the service use the GPUs.</source>
+        <translation>请输入允许该服务使用 GPU 的命令。</translation>
+    </message>
+    <message>
+        <source>Enter the command that makes the service leave the GPUs.</source>
+        <translation>请输入让该服务让出 GPU 的命令。</translation>
+    </message>
+    <message>
+        <source>The workload&apos;s user cannot enter the folder “%1”.</source>
+        <translation>工作负载的用户无法进入文件夹“%1”。</translation>
+    </message>
+    <message>
+        <source>The program “%1” does not exist yet: the workload cannot start until it does.</source>
+        <translation>程序“%1”尚不存在：在它出现之前，工作负载无法启动。</translation>
+    </message>
+    <message>
+        <source>The program “%1” is not found in the workload&apos;s PATH: the workload cannot start until it is there.</source>
+        <translation>在工作负载的 PATH 中找不到程序“%1”：在它出现在那里之前，工作负载无法启动。</translation>
+    </message>
+    <message>
+        <source>“%1” is not a program the workload&apos;s user can run.</source>
+        <translation>“%1”不是工作负载的用户可以运行的程序。</translation>
+    </message>
+    <message>
+        <source>The log file “%1” is not writable for the workload&apos;s user.</source>
+        <translation>工作负载的用户无法写入日志文件“%1”。</translation>
+    </message>
+    <message>
+        <source>The workload&apos;s user cannot create a file in the folder “%1”.</source>
+        <translation>工作负载的用户无法在文件夹“%1”中创建文件。</translation>
+    </message>
+</context>
+<context>
     <name>GeneralSettingsPage</name>
     <message>
         <source>How often idlegpu looks at the GPUs when nothing happens; opening a GPU is noticed at once anyway.</source>
@@ -716,6 +867,45 @@ The previous configuration stays in force.</source>
     </message>
 </context>
 <context>
+    <name>RemoteMonitor</name>
+    <message>
+        <source>not authorized</source>
+        <translation>未获授权</translation>
+    </message>
+    <message>
+        <source>the authentication was cancelled</source>
+        <translation>身份验证已取消</translation>
+    </message>
+    <message>
+        <source>a password is needed, and nothing could ask for it</source>
+        <translation>需要密码，但无处可以询问</translation>
+    </message>
+    <message>
+        <source>too many requests; try again in a moment</source>
+        <translation>请求过多，请稍后再试</translation>
+    </message>
+    <message>
+        <source>too many authorizations are pending; try again in a moment</source>
+        <translation>待处理的授权过多，请稍后再试</translation>
+    </message>
+    <message>
+        <source>polkit does not answer, so nobody may change anything</source>
+        <translation>polkit 没有响应，因此任何人都不能更改</translation>
+    </message>
+    <message>
+        <source>the idlegpu service did not answer</source>
+        <translation>idlegpu 服务没有响应</translation>
+    </message>
+    <message>
+        <source>the idlegpu service is not running</source>
+        <translation>idlegpu 服务未运行</translation>
+    </message>
+    <message>
+        <source>The idlegpu service is not running</source>
+        <translation>idlegpu 服务未运行</translation>
+    </message>
+</context>
+<context>
     <name>SettingsDialog</name>
     <message>
         <source>idlegpu Settings</source>
@@ -796,133 +986,6 @@ The previous configuration stays in force.</source>
     <message>
         <source>Not saved: the file has errors (above).</source>
         <translation>未保存：文件有错误（见上方）。</translation>
-    </message>
-</context>
-<context>
-    <name>DraftRules</name>
-    <message>
-        <source>Enter a whole number of seconds from %1 to %2.</source>
-        <translation>请输入 %1 到 %2 之间的整数秒数。</translation>
-    </message>
-    <message>
-        <source>Choose at least one GPU, or All GPUs.</source>
-        <translation>请至少选择一个 GPU，或选择所有 GPU。</translation>
-    </message>
-    <message>
-        <source>No GPU is detected right now: GPU %1 cannot be checked.</source>
-        <translation>当前未检测到任何 GPU：无法检查 GPU %1。</translation>
-    </message>
-    <message>
-        <source>GPU %1 is not present.</source>
-        <translation>GPU %1 不存在。</translation>
-    </message>
-    <message>
-        <source>“%1” cannot be a program name: no commas, no spaces around it.</source>
-        <translation>“%1”不能作为程序名：不能含逗号，前后不能有空格。</translation>
-    </message>
-    <message>
-        <source>Enter a name.</source>
-        <translation>请输入名称。</translation>
-    </message>
-    <message>
-        <source>Another workload is already named “%1”.</source>
-        <translation>已有另一个工作负载名为“%1”。</translation>
-    </message>
-    <message>
-        <source>The folder “%1” does not exist.</source>
-        <translation>文件夹“%1”不存在。</translation>
-    </message>
-    <message>
-        <source>Enter the command to run.</source>
-        <translation>请输入要运行的命令。</translation>
-    </message>
-    <message>
-        <source>The command cannot be split into words: %1.</source>
-        <translation>无法将命令拆分为单词：%1。</translation>
-    </message>
-    <message>
-        <source>The command names no program.</source>
-        <translation>命令中没有程序名。</translation>
-    </message>
-    <message>
-        <source>“%1” is not an executable program.</source>
-        <translation>“%1”不是可执行程序。</translation>
-    </message>
-    <message>
-        <source>The program “%1” does not exist.</source>
-        <translation>程序“%1”不存在。</translation>
-    </message>
-    <message>
-        <source>The program “%1” is not found in PATH.</source>
-        <translation>在 PATH 中找不到程序“%1”。</translation>
-    </message>
-    <message>
-        <source>“%1” is a folder, not a file.</source>
-        <translation>“%1”是文件夹，不是文件。</translation>
-    </message>
-    <message>
-        <source>The log file “%1” is not writable.</source>
-        <translation>日志文件“%1”不可写。</translation>
-    </message>
-    <message>
-        <source>The folder “%1” is not writable.</source>
-        <translation>文件夹“%1”不可写。</translation>
-    </message>
-    <message>
-        <source>Row %1: “%2” is not a variable name (letters, digits and _, not starting with a digit).</source>
-        <translation>第 %1 行：“%2”不是变量名（字母、数字和 _，不能以数字开头）。</translation>
-    </message>
-    <message>
-        <source>Row %1: a value cannot hold a line break.</source>
-        <translation>第 %1 行：值中不能包含换行。</translation>
-    </message>
-    <message>
-        <source>“%1” also uses GPU %2 and is higher in the list, so it comes first: this workload waits while “%1” runs there.</source>
-        <translation>“%1”也使用 GPU %2，且在列表中位置更靠前，因此它先运行：它在那里运行期间，此工作负载等待。</translation>
-    </message>
-    <message>
-        <source>“%1” runs on all GPUs, so it comes first: this workload waits while “%1” runs.</source>
-        <translation>“%1”在所有 GPU 上运行，因此它先运行：“%1”运行期间，此工作负载等待。</translation>
-    </message>
-    <message>
-        <source>“%1” also runs on all GPUs and is higher in the list, so it comes first: this workload waits while “%1” runs.</source>
-        <translation>“%1”也在所有 GPU 上运行，且在列表中位置更靠前，因此它先运行：“%1”运行期间，此工作负载等待。</translation>
-    </message>
-    <message>
-        <source>“%1” also uses GPU %2: this workload comes first, and “%1” waits while it runs.</source>
-        <translation>“%1”也使用 GPU %2：此工作负载先运行，它运行期间“%1”等待。</translation>
-    </message>
-    <message>
-        <source>“%1” shares GPUs with this workload: this one comes first, and “%1” waits while it runs.</source>
-        <translation>“%1”与此工作负载共用 GPU：此工作负载先运行，它运行期间“%1”等待。</translation>
-    </message>
-    <message>
-        <source>There is no user “%1”.</source>
-        <translation>不存在用户“%1”。</translation>
-    </message>
-    <message>
-        <source>Only root can run a workload as another user (“%1”).</source>
-        <translation>只有 root 才能以其他用户（“%1”）运行工作负载。</translation>
-    </message>
-    <message>
-        <source>This workload runs as root, with every privilege.</source>
-        <translation>此工作负载以 root 身份运行，拥有全部权限。</translation>
-    </message>
-    <message>
-        <source>Not a schedule: %1.</source>
-        <translation>不是有效的时间表：%1。</translation>
-    </message>
-    <message>
-        <source>idlegpu runs as root, so without a user this workload runs as root, with every privilege (as gpu_mon ran it): enter a user to run it as that user.</source>
-        <translation>idlegpu 以 root 运行，因此未指定用户时此工作负载将以 root 身份运行，拥有全部权限（与 gpu_mon 的做法相同）：输入一个用户即可以该用户身份运行。</translation>
-    </message>
-    <message>
-        <source>Enter the command that lets the service use the GPUs.</source>
-        <translation>请输入允许该服务使用 GPU 的命令。</translation>
-    </message>
-    <message>
-        <source>Enter the command that makes the service leave the GPUs.</source>
-        <translation>请输入让该服务让出 GPU 的命令。</translation>
     </message>
 </context>
 <context>
@@ -1831,7 +1894,7 @@ The previous configuration stays in force.</source>
     </message>
     <message numerus="yes">
         <source>%1: %n workload(s) would not run (see the errors above); the rest of the configuration would be used.</source>
-        <translation>
+        <translation type="vanished">
             <numerusform>%1：有 %n 个工作负载不会运行（见上方错误）；其余配置仍会使用。</numerusform>
         </translation>
     </message>
@@ -2107,44 +2170,51 @@ The previous configuration stays in force.</source>
         <source>Resumed %1 of %2.</source>
         <translation>已恢复%2的%1。</translation>
     </message>
-</context>
-<context>
-    <name>RemoteMonitor</name>
     <message>
-        <source>not authorized</source>
-        <translation>未获授权</translation>
+        <source>%1: one workload would not start (see the errors above); the rest of the configuration would be used.</source>
+        <translation>%1：有一个工作负载无法启动（见上方错误）；其余配置仍会使用。</translation>
+    </message>
+    <message numerus="yes">
+        <source>%1: %n workloads would not start (see the errors above); the rest of the configuration would be used.</source>
+        <translation>
+            <numerusform>%1：有 %n 个工作负载无法启动（见上方错误）；其余配置仍会使用。</numerusform>
+        </translation>
     </message>
     <message>
-        <source>the authentication was cancelled</source>
-        <translation>身份验证已取消</translation>
+        <source>%1: the configuration has errors, so no workload would run; run idlegpu --check-config.</source>
+        <translation>%1：配置有错误，因此不会运行任何工作负载；请运行 idlegpu --check-config。</translation>
     </message>
     <message>
-        <source>a password is needed, and nothing could ask for it</source>
-        <translation>需要密码，但无处可以询问</translation>
+        <source>%1: option &apos;%2&apos; requires an argument</source>
+        <translation>%1：选项“%2”需要一个参数</translation>
     </message>
     <message>
-        <source>too many requests; try again in a moment</source>
-        <translation>请求过多，请稍后再试</translation>
+        <source>%1: invalid option -- &apos;%2&apos;</source>
+        <translation>%1：无效的选项 -- “%2”</translation>
     </message>
     <message>
-        <source>too many authorizations are pending; try again in a moment</source>
-        <translation>待处理的授权过多，请稍后再试</translation>
+        <source>%1: unrecognized option &apos;--%2&apos;</source>
+        <translation>%1：无法识别的选项“--%2”</translation>
     </message>
     <message>
-        <source>polkit does not answer, so nobody may change anything</source>
-        <translation>polkit 没有响应，因此任何人都不能更改</translation>
+        <source>Did you mean &apos;--%1&apos;?</source>
+        <translation>您是不是想用“--%1”？</translation>
     </message>
     <message>
-        <source>the idlegpu service did not answer</source>
-        <translation>idlegpu 服务没有响应</translation>
+        <source>Print this help and exit.</source>
+        <translation>打印此帮助并退出。</translation>
     </message>
     <message>
-        <source>the idlegpu service is not running</source>
-        <translation>idlegpu 服务未运行</translation>
+        <source>Print the version and exit.</source>
+        <translation>打印版本并退出。</translation>
     </message>
     <message>
-        <source>The idlegpu service is not running</source>
-        <translation>idlegpu 服务未运行</translation>
+        <source>Try &apos;%1 --help&apos; for more information.</source>
+        <translation>请尝试执行“%1 --help”来获取更多信息。</translation>
+    </message>
+    <message>
+        <source>No workload runs: the configuration has errors (idlegpu --check-config lists them).</source>
+        <translation>没有工作负载运行：配置有错误（idlegpu --check-config 会列出它们）。</translation>
     </message>
 </context>
 </TS>

@@ -259,6 +259,157 @@
     </message>
 </context>
 <context>
+    <name>DraftRules</name>
+    <message>
+        <source>Enter a whole number of seconds from %1 to %2.</source>
+        <translation>請輸入 %1 到 %2 之間的整數秒數。</translation>
+    </message>
+    <message>
+        <source>Choose at least one GPU, or All GPUs.</source>
+        <translation>請至少選擇一個 GPU，或選擇所有 GPU。</translation>
+    </message>
+    <message>
+        <source>No GPU is detected right now: GPU %1 cannot be checked.</source>
+        <translation>目前未偵測到任何 GPU：無法檢查 GPU %1。</translation>
+    </message>
+    <message>
+        <source>GPU %1 is not present.</source>
+        <translation>GPU %1 不存在。</translation>
+    </message>
+    <message>
+        <source>“%1” cannot be a program name: no commas, no spaces around it.</source>
+        <translation>「%1」不能作為程式名稱：不能含逗號，前後不能有空格。</translation>
+    </message>
+    <message>
+        <source>Enter a name.</source>
+        <translation>請輸入名稱。</translation>
+    </message>
+    <message>
+        <source>Another workload is already named “%1”.</source>
+        <translation>已有另一個工作負載名為「%1」。</translation>
+    </message>
+    <message>
+        <source>The folder “%1” does not exist.</source>
+        <translation>資料夾「%1」不存在。</translation>
+    </message>
+    <message>
+        <source>Enter the command to run.</source>
+        <translation>請輸入要執行的指令。</translation>
+    </message>
+    <message>
+        <source>The command cannot be split into words: %1.</source>
+        <translation>無法將指令拆分為單字：%1。</translation>
+    </message>
+    <message>
+        <source>The command names no program.</source>
+        <translation>指令中沒有程式名稱。</translation>
+    </message>
+    <message>
+        <source>“%1” is not an executable program.</source>
+        <translation type="vanished">「%1」不是可執行程式。</translation>
+    </message>
+    <message>
+        <source>The program “%1” does not exist.</source>
+        <translation type="vanished">程式「%1」不存在。</translation>
+    </message>
+    <message>
+        <source>The program “%1” is not found in PATH.</source>
+        <translation type="vanished">在 PATH 中找不到程式「%1」。</translation>
+    </message>
+    <message>
+        <source>“%1” is a folder, not a file.</source>
+        <translation>「%1」是資料夾，不是檔案。</translation>
+    </message>
+    <message>
+        <source>The log file “%1” is not writable.</source>
+        <translation type="vanished">日誌檔「%1」無法寫入。</translation>
+    </message>
+    <message>
+        <source>The folder “%1” is not writable.</source>
+        <translation type="vanished">資料夾「%1」無法寫入。</translation>
+    </message>
+    <message>
+        <source>Row %1: “%2” is not a variable name (letters, digits and _, not starting with a digit).</source>
+        <translation>第 %1 列：「%2」不是變數名稱（字母、數字和 _，不能以數字開頭）。</translation>
+    </message>
+    <message>
+        <source>Row %1: a value cannot hold a line break.</source>
+        <translation>第 %1 列：值中不能包含換行。</translation>
+    </message>
+    <message>
+        <source>“%1” also uses GPU %2 and is higher in the list, so it comes first: this workload waits while “%1” runs there.</source>
+        <translation>「%1」也使用 GPU %2，且在清單中位置較前，因此它先執行：它在那裡執行期間，此工作負載等待。</translation>
+    </message>
+    <message>
+        <source>“%1” runs on all GPUs, so it comes first: this workload waits while “%1” runs.</source>
+        <translation>「%1」在所有 GPU 上執行，因此它先執行：「%1」執行期間，此工作負載等待。</translation>
+    </message>
+    <message>
+        <source>“%1” also runs on all GPUs and is higher in the list, so it comes first: this workload waits while “%1” runs.</source>
+        <translation>「%1」也在所有 GPU 上執行，且在清單中位置較前，因此它先執行：「%1」執行期間，此工作負載等待。</translation>
+    </message>
+    <message>
+        <source>“%1” also uses GPU %2: this workload comes first, and “%1” waits while it runs.</source>
+        <translation>「%1」也使用 GPU %2：此工作負載先執行，它執行期間「%1」等待。</translation>
+    </message>
+    <message>
+        <source>“%1” shares GPUs with this workload: this one comes first, and “%1” waits while it runs.</source>
+        <translation>「%1」與此工作負載共用 GPU：此工作負載先執行，它執行期間「%1」等待。</translation>
+    </message>
+    <message>
+        <source>There is no user “%1”.</source>
+        <translation>不存在使用者「%1」。</translation>
+    </message>
+    <message>
+        <source>Only root can run a workload as another user (“%1”).</source>
+        <translation>只有 root 才能以其他使用者（「%1」）執行工作負載。</translation>
+    </message>
+    <message>
+        <source>This workload runs as root, with every privilege.</source>
+        <translation>此工作負載以 root 身分執行，擁有全部權限。</translation>
+    </message>
+    <message>
+        <source>Not a schedule: %1.</source>
+        <translation>不是有效的排程：%1。</translation>
+    </message>
+    <message>
+        <source>idlegpu runs as root, so without a user this workload runs as root, with every privilege (as gpu_mon ran it): enter a user to run it as that user.</source>
+        <translation>idlegpu 以 root 執行，因此未指定使用者時此工作負載將以 root 身份執行，擁有全部許可權（與 gpu_mon 的做法相同）：輸入一個使用者即可以該使用者身份執行。</translation>
+    </message>
+    <message>
+        <source>Enter the command that lets the service use the GPUs.</source>
+        <translation>請輸入允許該服務使用 GPU 的命令。</translation>
+    </message>
+    <message>
+        <source>Enter the command that makes the service leave the GPUs.</source>
+        <translation>請輸入讓該服務讓出 GPU 的命令。</translation>
+    </message>
+    <message>
+        <source>The workload&apos;s user cannot enter the folder “%1”.</source>
+        <translation>工作負載的使用者無法進入資料夾「%1」。</translation>
+    </message>
+    <message>
+        <source>The program “%1” does not exist yet: the workload cannot start until it does.</source>
+        <translation>程式「%1」尚不存在：在它出現之前，工作負載無法啟動。</translation>
+    </message>
+    <message>
+        <source>The program “%1” is not found in the workload&apos;s PATH: the workload cannot start until it is there.</source>
+        <translation>在工作負載的 PATH 中找不到程式「%1」：在它出現在那裡之前，工作負載無法啟動。</translation>
+    </message>
+    <message>
+        <source>“%1” is not a program the workload&apos;s user can run.</source>
+        <translation>「%1」不是工作負載的使用者可以執行的程式。</translation>
+    </message>
+    <message>
+        <source>The log file “%1” is not writable for the workload&apos;s user.</source>
+        <translation>工作負載的使用者無法寫入記錄檔「%1」。</translation>
+    </message>
+    <message>
+        <source>The workload&apos;s user cannot create a file in the folder “%1”.</source>
+        <translation>工作負載的使用者無法在資料夾「%1」中建立檔案。</translation>
+    </message>
+</context>
+<context>
     <name>GeneralSettingsPage</name>
     <message>
         <source>How often idlegpu looks at the GPUs when nothing happens; opening a GPU is noticed at once anyway.</source>
@@ -716,6 +867,45 @@ The previous configuration stays in force.</source>
     </message>
 </context>
 <context>
+    <name>RemoteMonitor</name>
+    <message>
+        <source>not authorized</source>
+        <translation>未獲授權</translation>
+    </message>
+    <message>
+        <source>the authentication was cancelled</source>
+        <translation>身分驗證已取消</translation>
+    </message>
+    <message>
+        <source>a password is needed, and nothing could ask for it</source>
+        <translation>需要密碼，但無處可以詢問</translation>
+    </message>
+    <message>
+        <source>too many requests; try again in a moment</source>
+        <translation>請求過多，請稍後再試</translation>
+    </message>
+    <message>
+        <source>too many authorizations are pending; try again in a moment</source>
+        <translation>待處理的授權過多，請稍後再試</translation>
+    </message>
+    <message>
+        <source>polkit does not answer, so nobody may change anything</source>
+        <translation>polkit 沒有回應，因此任何人都不能變更</translation>
+    </message>
+    <message>
+        <source>the idlegpu service did not answer</source>
+        <translation>idlegpu 服務沒有回應</translation>
+    </message>
+    <message>
+        <source>the idlegpu service is not running</source>
+        <translation>idlegpu 服務未執行</translation>
+    </message>
+    <message>
+        <source>The idlegpu service is not running</source>
+        <translation>idlegpu 服務未執行</translation>
+    </message>
+</context>
+<context>
     <name>SettingsDialog</name>
     <message>
         <source>idlegpu Settings</source>
@@ -796,133 +986,6 @@ The previous configuration stays in force.</source>
     <message>
         <source>Not saved: the file has errors (above).</source>
         <translation>未儲存：檔案有錯誤（見上方）。</translation>
-    </message>
-</context>
-<context>
-    <name>DraftRules</name>
-    <message>
-        <source>Enter a whole number of seconds from %1 to %2.</source>
-        <translation>請輸入 %1 到 %2 之間的整數秒數。</translation>
-    </message>
-    <message>
-        <source>Choose at least one GPU, or All GPUs.</source>
-        <translation>請至少選擇一個 GPU，或選擇所有 GPU。</translation>
-    </message>
-    <message>
-        <source>No GPU is detected right now: GPU %1 cannot be checked.</source>
-        <translation>目前未偵測到任何 GPU：無法檢查 GPU %1。</translation>
-    </message>
-    <message>
-        <source>GPU %1 is not present.</source>
-        <translation>GPU %1 不存在。</translation>
-    </message>
-    <message>
-        <source>“%1” cannot be a program name: no commas, no spaces around it.</source>
-        <translation>「%1」不能作為程式名稱：不能含逗號，前後不能有空格。</translation>
-    </message>
-    <message>
-        <source>Enter a name.</source>
-        <translation>請輸入名稱。</translation>
-    </message>
-    <message>
-        <source>Another workload is already named “%1”.</source>
-        <translation>已有另一個工作負載名為「%1」。</translation>
-    </message>
-    <message>
-        <source>The folder “%1” does not exist.</source>
-        <translation>資料夾「%1」不存在。</translation>
-    </message>
-    <message>
-        <source>Enter the command to run.</source>
-        <translation>請輸入要執行的指令。</translation>
-    </message>
-    <message>
-        <source>The command cannot be split into words: %1.</source>
-        <translation>無法將指令拆分為單字：%1。</translation>
-    </message>
-    <message>
-        <source>The command names no program.</source>
-        <translation>指令中沒有程式名稱。</translation>
-    </message>
-    <message>
-        <source>“%1” is not an executable program.</source>
-        <translation>「%1」不是可執行程式。</translation>
-    </message>
-    <message>
-        <source>The program “%1” does not exist.</source>
-        <translation>程式「%1」不存在。</translation>
-    </message>
-    <message>
-        <source>The program “%1” is not found in PATH.</source>
-        <translation>在 PATH 中找不到程式「%1」。</translation>
-    </message>
-    <message>
-        <source>“%1” is a folder, not a file.</source>
-        <translation>「%1」是資料夾，不是檔案。</translation>
-    </message>
-    <message>
-        <source>The log file “%1” is not writable.</source>
-        <translation>日誌檔「%1」無法寫入。</translation>
-    </message>
-    <message>
-        <source>The folder “%1” is not writable.</source>
-        <translation>資料夾「%1」無法寫入。</translation>
-    </message>
-    <message>
-        <source>Row %1: “%2” is not a variable name (letters, digits and _, not starting with a digit).</source>
-        <translation>第 %1 列：「%2」不是變數名稱（字母、數字和 _，不能以數字開頭）。</translation>
-    </message>
-    <message>
-        <source>Row %1: a value cannot hold a line break.</source>
-        <translation>第 %1 列：值中不能包含換行。</translation>
-    </message>
-    <message>
-        <source>“%1” also uses GPU %2 and is higher in the list, so it comes first: this workload waits while “%1” runs there.</source>
-        <translation>「%1」也使用 GPU %2，且在清單中位置較前，因此它先執行：它在那裡執行期間，此工作負載等待。</translation>
-    </message>
-    <message>
-        <source>“%1” runs on all GPUs, so it comes first: this workload waits while “%1” runs.</source>
-        <translation>「%1」在所有 GPU 上執行，因此它先執行：「%1」執行期間，此工作負載等待。</translation>
-    </message>
-    <message>
-        <source>“%1” also runs on all GPUs and is higher in the list, so it comes first: this workload waits while “%1” runs.</source>
-        <translation>「%1」也在所有 GPU 上執行，且在清單中位置較前，因此它先執行：「%1」執行期間，此工作負載等待。</translation>
-    </message>
-    <message>
-        <source>“%1” also uses GPU %2: this workload comes first, and “%1” waits while it runs.</source>
-        <translation>「%1」也使用 GPU %2：此工作負載先執行，它執行期間「%1」等待。</translation>
-    </message>
-    <message>
-        <source>“%1” shares GPUs with this workload: this one comes first, and “%1” waits while it runs.</source>
-        <translation>「%1」與此工作負載共用 GPU：此工作負載先執行，它執行期間「%1」等待。</translation>
-    </message>
-    <message>
-        <source>There is no user “%1”.</source>
-        <translation>不存在使用者「%1」。</translation>
-    </message>
-    <message>
-        <source>Only root can run a workload as another user (“%1”).</source>
-        <translation>只有 root 才能以其他使用者（「%1」）執行工作負載。</translation>
-    </message>
-    <message>
-        <source>This workload runs as root, with every privilege.</source>
-        <translation>此工作負載以 root 身分執行，擁有全部權限。</translation>
-    </message>
-    <message>
-        <source>Not a schedule: %1.</source>
-        <translation>不是有效的排程：%1。</translation>
-    </message>
-    <message>
-        <source>idlegpu runs as root, so without a user this workload runs as root, with every privilege (as gpu_mon ran it): enter a user to run it as that user.</source>
-        <translation>idlegpu 以 root 執行，因此未指定使用者時此工作負載將以 root 身份執行，擁有全部許可權（與 gpu_mon 的做法相同）：輸入一個使用者即可以該使用者身份執行。</translation>
-    </message>
-    <message>
-        <source>Enter the command that lets the service use the GPUs.</source>
-        <translation>請輸入允許該服務使用 GPU 的命令。</translation>
-    </message>
-    <message>
-        <source>Enter the command that makes the service leave the GPUs.</source>
-        <translation>請輸入讓該服務讓出 GPU 的命令。</translation>
     </message>
 </context>
 <context>
@@ -1831,7 +1894,7 @@ The previous configuration stays in force.</source>
     </message>
     <message numerus="yes">
         <source>%1: %n workload(s) would not run (see the errors above); the rest of the configuration would be used.</source>
-        <translation>
+        <translation type="vanished">
             <numerusform>%1：有 %n 個工作負載不會執行（見上方錯誤）；其餘設定仍會使用。</numerusform>
         </translation>
     </message>
@@ -2107,44 +2170,51 @@ The previous configuration stays in force.</source>
         <source>Resumed %1 of %2.</source>
         <translation>已恢復%2的%1。</translation>
     </message>
-</context>
-<context>
-    <name>RemoteMonitor</name>
     <message>
-        <source>not authorized</source>
-        <translation>未獲授權</translation>
+        <source>%1: one workload would not start (see the errors above); the rest of the configuration would be used.</source>
+        <translation>%1：有一個工作負載無法啟動（見上方錯誤）；其餘設定仍會使用。</translation>
+    </message>
+    <message numerus="yes">
+        <source>%1: %n workloads would not start (see the errors above); the rest of the configuration would be used.</source>
+        <translation>
+            <numerusform>%1：有 %n 個工作負載無法啟動（見上方錯誤）；其餘設定仍會使用。</numerusform>
+        </translation>
     </message>
     <message>
-        <source>the authentication was cancelled</source>
-        <translation>身分驗證已取消</translation>
+        <source>%1: the configuration has errors, so no workload would run; run idlegpu --check-config.</source>
+        <translation>%1：設定有錯誤，因此不會執行任何工作負載；請執行 idlegpu --check-config。</translation>
     </message>
     <message>
-        <source>a password is needed, and nothing could ask for it</source>
-        <translation>需要密碼，但無處可以詢問</translation>
+        <source>%1: option &apos;%2&apos; requires an argument</source>
+        <translation>%1：選項「%2」需要一個參數</translation>
     </message>
     <message>
-        <source>too many requests; try again in a moment</source>
-        <translation>請求過多，請稍後再試</translation>
+        <source>%1: invalid option -- &apos;%2&apos;</source>
+        <translation>%1：無效的選項 -- 「%2」</translation>
     </message>
     <message>
-        <source>too many authorizations are pending; try again in a moment</source>
-        <translation>待處理的授權過多，請稍後再試</translation>
+        <source>%1: unrecognized option &apos;--%2&apos;</source>
+        <translation>%1：無法辨識的選項「--%2」</translation>
     </message>
     <message>
-        <source>polkit does not answer, so nobody may change anything</source>
-        <translation>polkit 沒有回應，因此任何人都不能變更</translation>
+        <source>Did you mean &apos;--%1&apos;?</source>
+        <translation>您是不是想用「--%1」？</translation>
     </message>
     <message>
-        <source>the idlegpu service did not answer</source>
-        <translation>idlegpu 服務沒有回應</translation>
+        <source>Print this help and exit.</source>
+        <translation>印出此說明並結束。</translation>
     </message>
     <message>
-        <source>the idlegpu service is not running</source>
-        <translation>idlegpu 服務未執行</translation>
+        <source>Print the version and exit.</source>
+        <translation>印出版本並結束。</translation>
     </message>
     <message>
-        <source>The idlegpu service is not running</source>
-        <translation>idlegpu 服務未執行</translation>
+        <source>Try &apos;%1 --help&apos; for more information.</source>
+        <translation>請嘗試執行「%1 --help」來取得更多資訊。</translation>
+    </message>
+    <message>
+        <source>No workload runs: the configuration has errors (idlegpu --check-config lists them).</source>
+        <translation>沒有工作負載執行：設定有錯誤（idlegpu --check-config 會列出它們）。</translation>
     </message>
 </context>
 </TS>

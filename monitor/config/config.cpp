@@ -4,7 +4,9 @@
 
 #include "config/inifile.h"
 #include "config/keyrows.h"
+#include "config/workloadchecks.h"
 #include "base/logging.h"
+#include "base/nearestword.h"
 
 #include <QDir>
 #include <QFileInfo>
@@ -24,6 +26,12 @@ QString shortHostName()
         return QString();
     const QString host = QString::fromLocal8Bit(name);
     return host.left(host.indexOf(QLatin1Char('.')));
+}
+
+// "1 more error", "2 more errors": the reader's messages are English only.
+QString countOf(int count, const char *one, const char *many)
+{
+    return QStringLiteral("%1 %2").arg(count).arg(QLatin1String(count == 1 ? one : many));
 }
 
 // Reads a parsed file section by section, each key through its row of the key table (configkeys.h).
@@ -49,16 +57,13 @@ public:
         checkMetricsFolder();
         // In the file's order, as a user fixes them: the reader goes by sections and the key table's rows.
         // Messages about the whole file (line 0) come after those about a line.
-        std::stable_sort(m_state.result.diagnostics.begin(), m_state.result.diagnostics.end(),
-                         [](const ConfigDiagnostic &a, const ConfigDiagnostic &b) {
-                             return unsigned(a.line - 1) < unsigned(b.line - 1); // line 0 wraps to the largest
-                         });
+        sortProblemsByLine(&m_state.result.diagnostics);
         if (m_state.droppedErrors + m_state.droppedWarnings > 0)
             m_state.result.diagnostics.append(
                 {m_state.droppedErrors > 0 ? ConfigDiagnostic::Error : ConfigDiagnostic::Warning, config.filePath, 0,
-                 QStringLiteral("%1 more errors and %2 more warnings not shown")
-                     .arg(m_state.droppedErrors)
-                     .arg(m_state.droppedWarnings)});
+                 QStringLiteral("%1 and %2 not shown")
+                     .arg(countOf(m_state.droppedErrors, "more error", "more errors"),
+                          countOf(m_state.droppedWarnings, "more warning", "more warnings"))});
     }
 
 private:
@@ -159,7 +164,7 @@ private:
             known.append(QLatin1String(row->key));
         for (const IniDocument::Entry *entry : m_entriesOfSection.value(section.name)) {
             if (!known.contains(entry->key))
-                warning(entry->line, QStringLiteral("unknown key '%1' in [%2] ignored").arg(entry->key, section.name));
+                warning(entry->line, unknownKeyMessage(*entry, section, known));
             for (const IniDocument::Entry::Continuation &continuation : entry->continuations) {
                 const QString &text = continuation.text;
                 qsizetype delimiter = 0;
@@ -177,6 +182,25 @@ private:
                                                  .arg(key, section.name));
             }
         }
+    }
+
+    // "unknown key 'ignore_program' in [gpu-all] ignored: did you mean ignore_programs?", and what a typo of a key
+    // that has a default costs: a group whose ignore_programs is misspelt ignores the built-in list instead.
+    QString unknownKeyMessage(const IniDocument::Entry &entry, const IniDocument::Section &section,
+                              const QStringList &known) const
+    {
+        QString message = QStringLiteral("unknown key '%1' in [%2] ignored").arg(entry.key, section.name);
+        const QString nearest = nearestWord(entry.key, known);
+        if (nearest.isEmpty())
+            return message;
+        message += QStringLiteral(": did you mean %1?").arg(nearest);
+        const bool given = std::any_of(m_entriesOfSection.value(section.name).cbegin(),
+                                       m_entriesOfSection.value(section.name).cend(),
+                                       [&](const IniDocument::Entry *other) { return other->key == nearest; });
+        if (!given && nearest == QLatin1String("ignore_programs"))
+            message += QStringLiteral(" Without it, the built-in ignore list applies to this group's GPUs, not the "
+                                      "programs this line names");
+        return message;
     }
 
     void error(int line, const QString &message) { m_state.report(ConfigDiagnostic::Error, line, message); }

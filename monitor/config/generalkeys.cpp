@@ -3,6 +3,7 @@
 // The rows of gpu_mon's keys and of those idlegpu adds beside them: [defaults] (the poll, the start delay, where the
 // GPUs are, whose and which notifications), [gpu-*] and [process-*], with the parsers of the keys that need their own.
 #include "config/keyrows.h"
+#include "config/workloadchecks.h"
 
 #include "config/commandsplit.h"
 
@@ -177,17 +178,6 @@ constexpr KeyRow gpuGroupRows[] = {
         .withDefaultNote("256 (memory), 1024 (auto)"),
     KeyRows::number<&GpuGroupSettings::graphicsBusyPercent>("gpu-*", "graphics_busy_percent", {1, 100}, "percent"),
 };
-
-// dir= and log= are paths a user writes as in a shell: a leading ~/ (or a lone ~) is the home folder (of the
-// user the workload runs as).
-QString expandHome(const QString &path, const QString &home)
-{
-    if (path == QLatin1String("~"))
-        return home;
-    if (path.startsWith(QLatin1String("~/")))
-        return home + path.mid(1);
-    return path;
-}
 
 // Words a shell would take as operators; idlegpu runs no shell, so they reach the program as arguments.
 const QStringList shellOperators{QStringLiteral("|"),  QStringLiteral("||"), QStringLiteral("&"),

@@ -4,6 +4,7 @@
 // The environment a workload runs in: idlegpu's own (for another user's workload, a fresh one with that user's
 // identity), the variables through which each vendor's stack selects the workload's GPUs, and env=.
 #include "config/useraccount.h"
+#include "config/workloadchecks.h" // kLoginPath
 #include "model/snapshot.h"
 
 #include <QHash>
@@ -20,9 +21,6 @@ QProcessEnvironment workloadEnvironment(const QList<QPair<QString, QString>> &en
                                         bool allGpus, const QHash<int, QString> &uuidsByIndex = QHash<int, QString>(),
                                         const QList<GpuDevice> &devices = QList<GpuDevice>(),
                                         const QProcessEnvironment &base = QProcessEnvironment::systemEnvironment());
-
-// The PATH of a workload run as another user: systemd's default for services (sudo's secure_path), never idlegpu's.
-inline constexpr char kLoginPath[] = "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin";
 
 // Returns the base environment of a workload that user= runs as someone else, made afresh as `runuser -l` makes it:
 // `account`'s HOME, USER, LOGNAME and SHELL, PATH = kLoginPath, and only the language of `own`.

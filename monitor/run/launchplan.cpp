@@ -2,6 +2,8 @@
 // SPDX-FileCopyrightText: 2026 The idlegpu authors
 #include "run/launchplan.h"
 
+#include "config/workloadchecks.h"
+
 // A workload always runs under idlegpu-reaper (reaper/reaper.cpp): it gets a session of its own, and its whole
 // tree ends when the reaper is told to or when idlegpu dies. With user= naming another user (idlegpu as root),
 // the reaper stays root, the workload drops to that user, and only then enters its working folder (--dir), with
@@ -204,21 +206,5 @@ LaunchPlan LaunchPlan::make(const WorkloadConfig &config, const QList<int> &gpus
 QString LaunchPlan::resolveProgram(const QString &argv0, const QString &workingDir, const QString &pathVariable,
                                    bool *notExecutable)
 {
-    if (notExecutable)
-        *notExecutable = false;
-    if (argv0.contains(QLatin1Char('/'))) {
-        const QFileInfo info(QDir(workingDir).absoluteFilePath(argv0));
-        if (info.isFile() && info.isExecutable())
-            return info.absoluteFilePath();
-        if (notExecutable)
-            *notExecutable = info.exists();
-        return QString();
-    }
-    const QStringList searchPath = pathVariable.split(QLatin1Char(':'), Qt::SkipEmptyParts);
-    const QString found = QStandardPaths::findExecutable(argv0, searchPath);
-    if (found.isEmpty() && notExecutable)
-        for (const QString &folder : searchPath)
-            if (QFileInfo(QDir(folder).filePath(argv0)).isFile())
-                *notExecutable = true;
-    return found;
+    return WorkloadChecks::resolveProgram(argv0, workingDir, pathVariable, notExecutable);
 }

@@ -3,11 +3,11 @@
 #include "settings/settingsdraft.h"
 
 #include "policy/policy.h"
-#include "run/launchplan.h"
 
 #include "config/commandsplit.h"
 #include "config/configkeys.h"
 #include "config/inifile.h"
+#include "config/workloadchecks.h"
 
 #include <QDir>
 #include <QFile>
@@ -91,6 +91,48 @@ namespace {
 QString tr(const char *text, const char *disambiguation = nullptr, int n = -1)
 {
     return QCoreApplication::translate("DraftRules", text, disambiguation, n);
+}
+
+// The dialog's field of a workload's key.
+QString dialogField(const QString &key)
+{
+    if (key == QLatin1String("start_cmd"))
+        return QStringLiteral("startCmd");
+    if (key == QLatin1String("stop_cmd"))
+        return QStringLiteral("stopCmd");
+    return key;
+}
+
+// The dialog's words for a problem of WorkloadChecks, which gives the verdict and its plain English for the log.
+QString problemText(const WorkloadProblem &problem)
+{
+    switch (problem.kind) {
+    case WorkloadProblem::NoSuchUser: return tr("There is no user “%1”.").arg(problem.subject);
+    case WorkloadProblem::UserNeedsRoot:
+        return tr("Only root can run a workload as another user (“%1”).").arg(problem.subject);
+    case WorkloadProblem::RootByDefault:
+        return tr("idlegpu runs as root, so without a user this workload runs as root, with every privilege (as "
+                  "gpu_mon ran it): enter a user to run it as that user.");
+    case WorkloadProblem::RunsAsRoot: return tr("This workload runs as root, with every privilege.");
+    case WorkloadProblem::NoFolder: return tr("The folder “%1” does not exist.").arg(problem.subject);
+    case WorkloadProblem::FolderClosed:
+        return tr("The workload's user cannot enter the folder “%1”.").arg(problem.subject);
+    case WorkloadProblem::ProgramNotFound:
+        return tr("The program “%1” does not exist yet: the workload cannot start until it does.").arg(problem.subject);
+    case WorkloadProblem::ProgramNotInPath:
+        return tr("The program “%1” is not found in the workload's PATH: the workload cannot start until it is "
+                  "there.")
+            .arg(problem.subject);
+    case WorkloadProblem::NotExecutable:
+        return tr("“%1” is not a program the workload's user can run.").arg(problem.subject);
+    case WorkloadProblem::LogIsFolder: return tr("“%1” is a folder, not a file.").arg(problem.subject);
+    case WorkloadProblem::LogNotWritable:
+        return tr("The log file “%1” is not writable for the workload's user.").arg(problem.subject);
+    case WorkloadProblem::NoLogFolder: return tr("The folder “%1” does not exist.").arg(problem.subject);
+    case WorkloadProblem::LogFolderClosed:
+        return tr("The workload's user cannot create a file in the folder “%1”.").arg(problem.subject);
+    }
+    return problem.message;
 }
 } // namespace
 } // namespace DraftRules
@@ -226,27 +268,11 @@ QList<SettingsProblem> DraftRules::validate(const SettingsDraft &draft, const QL
                 break;
             }
 
-        // A disabled workload never runs: its user is checked once it is enabled (as ConfigLoader does).
-        const WorkloadUserCheck userCheck = checkWorkloadUser(w.user, users);
-        const QString user = w.user.trimmed();
-        if (w.enabled && !userCheck.error.isEmpty()) {
-            if (!userCheck.account)
-                problem(QStringLiteral("user"), tr("There is no user “%1”.").arg(user));
-            else
-                problem(QStringLiteral("user"), tr("Only root can run a workload as another user (“%1”).").arg(user));
-        } else if (w.enabled && userCheck.rootByDefault) {
-            problems.append({SettingsProblem::Workloads, i, QStringLiteral("user"),
-                             tr("idlegpu runs as root, so without a user this workload runs as root, with every "
-                                "privilege (as gpu_mon ran it): enter a user to run it as that user."),
-                             SettingsProblem::Warning});
-        } else if (w.enabled && !userCheck.warning.isEmpty()) {
-            problems.append({SettingsProblem::Workloads, i, QStringLiteral("user"),
-                             tr("This workload runs as root, with every privilege."), SettingsProblem::Warning});
-        }
-        const QString home = userCheck.account && !user.isEmpty() ? userCheck.account->home : QDir::homePath();
-        const QString workingDir = w.dir.trimmed().isEmpty() ? home : w.dir.trimmed();
-        if (!w.dir.trimmed().isEmpty() && !QFileInfo(workingDir).isDir())
-            problem(QStringLiteral("dir"), tr("The folder “%1” does not exist.").arg(workingDir));
+        // Its user, folder, programs and log, as `idlegpu --check-config` checks them.
+        for (const WorkloadProblem &found : WorkloadChecks::check(workloadConfig(w), users))
+            problems.append(
+                {SettingsProblem::Workloads, i, dialogField(found.key), problemText(found),
+                 found.severity == ConfigDiagnostic::Error ? SettingsProblem::Error : SettingsProblem::Warning});
 
         // cmd=, start_cmd= or stop_cmd=: a program that can be run.
         const auto checkCommand = [&](const QString &field, const QString &command, const QString &whenEmpty) {
@@ -258,20 +284,6 @@ QList<SettingsProblem> DraftRules::validate(const SettingsDraft &draft, const QL
                 problem(field, tr("The command cannot be split into words: %1.").arg(splitError));
             } else if (argv->isEmpty() || argv->first().isEmpty()) {
                 problem(field, tr("The command names no program."));
-            } else {
-                QString path = qEnvironmentVariable("PATH");
-                for (const auto &[key, value] : w.env)
-                    if (key == QLatin1String("PATH"))
-                        path = value;
-                bool notExecutable = false;
-                if (LaunchPlan::resolveProgram(argv->first(), workingDir, path, &notExecutable).isEmpty()) {
-                    if (notExecutable)
-                        problem(field, tr("“%1” is not an executable program.").arg(argv->first()));
-                    else if (argv->first().contains(QLatin1Char('/')))
-                        problem(field, tr("The program “%1” does not exist.").arg(argv->first()));
-                    else
-                        problem(field, tr("The program “%1” is not found in PATH.").arg(argv->first()));
-                }
             }
         };
         if (w.controlsService) {
@@ -289,20 +301,6 @@ QList<SettingsProblem> DraftRules::validate(const SettingsDraft &draft, const QL
         }
 
         checkGpus(SettingsProblem::Workloads, i, w.gpus);
-
-        const QString log = w.log.trimmed();
-        if (!log.isEmpty()) {
-            const QFileInfo info(QDir(workingDir).absoluteFilePath(log));
-            const QFileInfo folder(info.absolutePath());
-            if (info.isDir())
-                problem(QStringLiteral("log"), tr("“%1” is a folder, not a file.").arg(log));
-            else if (info.exists() && !info.isWritable())
-                problem(QStringLiteral("log"), tr("The log file “%1” is not writable.").arg(log));
-            else if (!info.exists() && !folder.isDir())
-                problem(QStringLiteral("log"), tr("The folder “%1” does not exist.").arg(folder.filePath()));
-            else if (!info.exists() && !folder.isWritable())
-                problem(QStringLiteral("log"), tr("The folder “%1” is not writable.").arg(folder.filePath()));
-        }
 
         for (int row = 0; row < w.env.size(); ++row) {
             const auto &[key, value] = w.env.at(row);
