@@ -1252,7 +1252,7 @@ void TestConfig::suggestsNearestKey()
 {
     QFETCH(QByteArray, contents);
     QFETCH(QString, expected);
-    QCOMPARE(describe(ConfigLoader::parse(contents, testFile)), QStringList{expected});
+    QCOMPARE(describe(ConfigLoader::parse(contents, testFile, notRoot())), QStringList{expected});
 }
 
 // Problems from the reader and from WorkloadChecks, merged: by file, then by line, a whole file's last.
@@ -1293,6 +1293,9 @@ void TestConfig::workloadChecks_data()
     QTest::newRow("log folder missing") << "cmd = sh -c true\nlog = /no/such/folder/w.log\n"
                                         << QStringList{"3 error NoLogFolder /no/such/folder"};
     QTest::newRow("log is a folder") << "cmd = sh -c true\nlog = DIR\n" << QStringList{"3 error LogIsFolder DIR"};
+    QTest::newRow("disabled: looked at once enabled")
+        << "cmd = /no/such/program\ndir = /no/such/folder\nenabled = false\n"
+        << QStringList{};
     QTest::newRow("both commands of a service")
         << "start_cmd = no-such-start\nstop_cmd = DIR/not-a-program\n"
         << QStringList{"2 warning ProgramNotInPath no-such-start", "3 error NotExecutable DIR/not-a-program"};

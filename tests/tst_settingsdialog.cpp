@@ -505,6 +505,13 @@ void TestSettingsDialog::rangesSharedWithLoader()
 // the poll interval's or the command's own.
 void TestSettingsDialog::missingProgramNeverBlocksSaving()
 {
+    // Without the miner-run that initTestCase() puts on PATH for the other tests.
+    const QByteArray path = qgetenv("PATH");
+    const auto restorePath = qScopeGuard([path] { qputenv("PATH", path); });
+    QByteArray withoutMiner = path;
+    withoutMiner.replace(QFile::encodeName(m_fakeBin) + ':', QByteArray());
+    qputenv("PATH", withoutMiner);
+
     QFile example(QStringLiteral(IDLEGPU_TEST_DATA "/gpu_mon_example_all.conf"));
     QVERIFY(example.open(QIODevice::ReadOnly));
     const ConfigLoadResult loaded = ConfigLoader::parse(example.readAll(), QStringLiteral("gpu_mon.conf"));

@@ -140,10 +140,11 @@ QList<WorkloadProblem> userProblems(const WorkloadConfig &workload, const UserLo
 QList<WorkloadProblem> machineProblems(const WorkloadConfig &workload, const UserLookup &users, const IniDocument *file)
 {
     QList<WorkloadProblem> problems;
-    if (workload.kind() == WorkloadKind::SlurmLending)
+    // A disabled workload never runs: it is looked at once it is enabled, as its user= is.
+    if (workload.kind() == WorkloadKind::SlurmLending || !workload.enabled)
         return problems;
     const WorkloadUserCheck userCheck = checkWorkloadUser(workload.user, users);
-    if (!userCheck.error.isEmpty() && workload.enabled)
+    if (!userCheck.error.isEmpty())
         return problems; // it will not run at all: userProblems() says why
     const std::optional<UserAccount> other = otherAccount(workload, users);
     const UserAccount *runAs = other ? &*other : nullptr;

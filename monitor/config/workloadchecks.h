@@ -62,7 +62,7 @@ QList<WorkloadProblem> userProblems(const WorkloadConfig &workload, const UserLo
 // Returns the problems of its folder, programs (cmd=, or start_cmd= and stop_cmd=) and log, each looked for as its
 // start looks: ~ is the home of the workload's user, a program is searched in the PATH it starts with (env='s PATH,
 // else the login PATH for another user, else idlegpu's own), and the permissions are those of the user it runs as.
-// A workload refused for its user is not looked at further.
+// A disabled workload, which never runs, and one refused for its user are not looked at.
 // `file`, where given, is the document the workload was read from: a problem is on its key's line.
 QList<WorkloadProblem> machineProblems(const WorkloadConfig &workload, const UserLookup &users,
                                        const IniDocument *file = nullptr);
