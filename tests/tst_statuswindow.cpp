@@ -2,16 +2,24 @@
 // SPDX-FileCopyrightText: 2026 The idlegpu authors
 // The status window, a dashboard: a card per GPU from a MonitorState (state, holders and whether they count,
 // workload, the last preemption and when it starts again, graphs for the metrics a backend gives, the 24-hour
-// timeline), the last preemptions, the totals; only recording while hidden; no sideways scrolling at 1280×800.
+// timeline), the last preemptions, the totals; only recording while hidden; no sideways scrolling at 1280×800. And the
+// place to act: pause and resume all or one workload, for a while too, Settings and the log, Esc and Ctrl+W; a card per
+// workload even without its GPUs, a failing one's last output; the config's problems as a banner.
 #include "config/config.h"
+#include "status/configbanner.h"
 #include "status/gpucard.h"
 #include "status/metricgraph.h"
 #include "status/preemptionlist.h"
 #include "status/statuswindow.h"
 #include "status/timelinestrip.h"
 #include "status/totalspanel.h"
+#include "status/workloadcard.h"
 
+#include <QApplication>
 #include <QLabel>
+#include <QMenu>
+#include <QPushButton>
+#include <QScreen>
 #include <QScrollArea>
 #include <QScrollBar>
 #include <QTreeWidget>
@@ -229,6 +237,16 @@ private Q_SLOTS:
     void fitsWithoutSidewaysScrolling();
     void samplingWantedWhileShown();
     void twoGpusFitOnOneScreen();
+    void pauseButtonsAskTheMonitor();
+    void pausedUntilInHeadingAndCards();
+    void settingsAndLogOneClickAway();
+    void escapeAndCtrlWClose_data();
+    void escapeAndCtrlWClose();
+    void tabReachesEveryControl();
+    void problemsAsOneBanner();
+    void workloadCardWithoutItsGpus();
+    void failingWorkloadShowsItsLastOutput();
+    void opensWithinTheScreen();
     void screenshot();
 };
 
@@ -256,7 +274,7 @@ void TestStatusWindow::cardPerGpu()
     QCOMPARE(text(gpu1, "holders"), QStringLiteral("python3 (alice, pid 4242), compute client"));
     QCOMPARE(text(gpu1, "workload"), QStringLiteral("none"));
     QCOMPARE(window.findChild<QLabel *>(QStringLiteral("summary"))->text(), QStringLiteral("Running idle workloads"));
-    QVERIFY(!window.findChild<QLabel *>(QStringLiteral("problems"))->isVisible());
+    QVERIFY(!window.configBanner()->isVisible());
 
     // A GPU goes away: its card goes too; one left takes the whole width.
     MonitorState oneGpu = twoGpus();
@@ -313,11 +331,14 @@ void TestStatusWindow::runsAsRootInSummaryAndCard()
     window.applyState(state, kNowMs, kWallNow);
     window.show();
     QCOMPARE(window.findChild<QLabel *>(QStringLiteral("summary"))->text(), QStringLiteral("Running idle workloads"));
-    const QLabel *problems = window.findChild<QLabel *>(QStringLiteral("problems"));
-    QVERIFY(problems->isVisible());
-    QCOMPARE(problems->text(), QStringLiteral("/c.conf:1: warning: [process-miner] runs as root, as gpu_mon ran it: add "
-                                              "`user = NAME` to run it as that user"));
+    QVERIFY(window.configBanner()->isVisible());
+    QCOMPARE(window.configBanner()->heading(), QStringLiteral("The configuration has 1 problem."));
+    QCOMPARE(window.configBanner()->problemsText(),
+             QStringLiteral("Line 1: [process-miner] runs as root, as gpu_mon ran it: add user = NAME to run it as "
+                            "that user"));
     QCOMPARE(text(cardOf(window, 0), "workload"), QStringLiteral("miner (as root) — running"));
+    QCOMPARE(window.workloadCard(QStringLiteral("process-miner"))->findChild<QLabel *>("workloadTitle")->text(),
+             QStringLiteral("miner (as root)"));
 }
 
 void TestStatusWindow::hiddenWindowOnlyRecords()
@@ -680,6 +701,333 @@ void TestStatusWindow::twoGpusFitOnOneScreen()
     QVERIFY(!cardOf(window, 1)->preemptionNote().isEmpty());
 }
 
+namespace {
+QPushButton *button(const QWidget &window, const char *name)
+{
+    auto *found = window.findChild<QPushButton *>(QLatin1String(name));
+    if (!found)
+        qFatal("no button %s", name);
+    return found;
+}
+
+// Chooses `choice` ("pause1Hour", "pauseUntilMorning"...) in the menu of a "Pause for…" button.
+void choose(QPushButton *pauseFor, const char *choice)
+{
+    QVERIFY(pauseFor->menu());
+    auto *action = pauseFor->menu()->findChild<QAction *>(QLatin1String(choice));
+    QVERIFY2(action, choice);
+    action->trigger();
+}
+
+QString activityOf(const StatusWindow &window, const QString &id)
+{
+    const WorkloadCard *card = window.workloadCard(id);
+    return card ? card->activityText() : QStringLiteral("<no card for %1>").arg(id);
+}
+} // namespace
+
+// The window's buttons ask what the tray's menu asks: pause or resume all, all for a while, one workload, one for a
+// while, with the lengths the menu names.
+void TestStatusWindow::pauseButtonsAskTheMonitor()
+{
+    StatusWindow window;
+    QSignalSpy pauseAll(&window, &StatusWindow::pauseAllRequested);
+    QSignalSpy pauseFor(&window, &StatusWindow::pauseForRequested);
+    QSignalSpy workload(&window, &StatusWindow::workloadPauseRequested);
+    QSignalSpy workloadFor(&window, &StatusWindow::workloadPauseForRequested);
+    window.applyState(twoGpus(), kNowMs, kWallNow);
+    window.show();
+
+    QPushButton *all = button(window, "pauseAll");
+    QCOMPARE(all->text(), QStringLiteral("Pause all"));
+    QTest::mouseClick(all, Qt::LeftButton);
+    QCOMPARE(pauseAll.count(), 1);
+    QCOMPARE(pauseAll.last().at(0).toBool(), true);
+
+    QPushButton *allFor = button(window, "pauseAllFor");
+    QCOMPARE(allFor->text(), QStringLiteral("Pause all for…"));
+    choose(allFor, "pause30Minutes");
+    choose(allFor, "pause1Hour");
+    choose(allFor, "pause4Hours");
+    // At 14:00 the morning is tomorrow's 08:00, 18 hours on.
+    QCOMPARE(allFor->menu()->findChild<QAction *>("pauseUntilMorning")->text(), QStringLiteral("Until 08:00 tomorrow"));
+    choose(allFor, "pauseUntilMorning");
+    QCOMPARE(pauseFor.count(), 4);
+    QCOMPARE(pauseFor.at(0).at(0).toLongLong(), 30 * 60'000LL);
+    QCOMPARE(pauseFor.at(1).at(0).toLongLong(), kHour);
+    QCOMPARE(pauseFor.at(2).at(0).toLongLong(), 4 * kHour);
+    QCOMPARE(pauseFor.at(3).at(0).toLongLong(), 18 * kHour);
+
+    // Paused: the same button resumes.
+    MonitorState paused = twoGpus(WorkloadRuntime::Stopped);
+    paused.pause.all = true;
+    window.applyState(paused, kNowMs + 1000, kWallNow.addSecs(1));
+    QCOMPARE(all->text(), QStringLiteral("Resume all"));
+    QTest::mouseClick(all, Qt::LeftButton);
+    QCOMPARE(pauseAll.count(), 2);
+    QCOMPARE(pauseAll.last().at(0).toBool(), false);
+
+    // One workload: its own Pause, then Resume, and its own "Pause for…".
+    const WorkloadCard *miner = window.workloadCard(QStringLiteral("process-miner"));
+    QVERIFY(miner);
+    QPushButton *pauseMiner = button(*miner, "pauseWorkload");
+    QCOMPARE(pauseMiner->text(), QStringLiteral("Pause"));
+    QTest::mouseClick(pauseMiner, Qt::LeftButton);
+    QCOMPARE(workload.count(), 1);
+    QCOMPARE(workload.last().at(0).toString(), QStringLiteral("process-miner"));
+    QCOMPARE(workload.last().at(1).toBool(), true);
+    paused.pause.workloads.insert(QStringLiteral("process-miner"));
+    window.applyState(paused, kNowMs + 2000, kWallNow.addSecs(2));
+    QCOMPARE(pauseMiner->text(), QStringLiteral("Resume"));
+    QTest::mouseClick(pauseMiner, Qt::LeftButton);
+    QCOMPARE(workload.last().at(1).toBool(), false);
+    choose(button(*miner, "pauseWorkloadFor"), "pause4Hours");
+    QCOMPARE(workloadFor.count(), 1);
+    QCOMPARE(workloadFor.last().at(0).toString(), QStringLiteral("process-miner"));
+    QCOMPARE(workloadFor.last().at(1).toLongLong(), 4 * kHour);
+
+    // Before 08:00 the morning is today's.
+    window.applyState(paused, kNowMs + 3000, QDateTime(QDate(2026, 11, 6), QTime(6, 30), Qt::UTC));
+    QCOMPARE(allFor->menu()->findChild<QAction *>("pauseUntilMorning")->text(), QStringLiteral("Until 08:00 today"));
+    choose(allFor, "pauseUntilMorning");
+    QCOMPARE(pauseFor.last().at(0).toLongLong(), 90 * 60'000LL);
+
+    // While the monitor does not answer, nothing can be asked.
+    window.setUnavailable(QStringLiteral("The idlegpu service does not answer"));
+    QVERIFY(!all->isEnabled());
+    QVERIFY(!allFor->isEnabled());
+    QVERIFY(!pauseMiner->isEnabled());
+}
+
+// A pause for a while says until when: in the heading for all, on the workload's card for one.
+void TestStatusWindow::pausedUntilInHeadingAndCards()
+{
+    MonitorState state = twoGpus(WorkloadRuntime::Stopped);
+    state.pause.all = true;
+    state.pause.allUntilMs = kNowMs + 65 * 60'000;
+    StatusWindow window;
+    window.applyState(state, kNowMs, kWallNow);
+    window.show();
+    QCOMPARE(window.findChild<QLabel *>(QStringLiteral("summary"))->text(), QStringLiteral("Paused until 15:05"));
+    QCOMPARE(activityOf(window, QStringLiteral("process-miner")),
+             QStringLiteral("Paused with all workloads until 15:05"));
+
+    state.pause.allUntilMs = 0;
+    window.applyState(state, kNowMs + 1000, kWallNow.addSecs(1));
+    QCOMPARE(window.findChild<QLabel *>(QStringLiteral("summary"))->text(), QStringLiteral("Paused"));
+
+    state.pause = PauseState();
+    state.pause.workloads.insert(QStringLiteral("process-miner"));
+    state.pause.workloadUntilMs.insert(QStringLiteral("process-miner"), kNowMs + 30 * 60'000);
+    window.applyState(state, kNowMs, kWallNow);
+    QCOMPARE(activityOf(window, QStringLiteral("process-miner")), QStringLiteral("Paused until 14:30"));
+
+    window.applyState(twoGpus(), kNowMs, kWallNow);
+    QCOMPARE(activityOf(window, QStringLiteral("process-miner")), QStringLiteral("Running on GPU 0 since 13:50"));
+}
+
+void TestStatusWindow::settingsAndLogOneClickAway()
+{
+    StatusWindow window;
+    QSignalSpy settings(&window, &StatusWindow::openSettingsRequested);
+    QSignalSpy setUp(&window, &StatusWindow::setUpRequested);
+    QSignalSpy log(&window, &StatusWindow::openLogRequested);
+    window.applyState(twoGpus(), kNowMs, kWallNow);
+    window.show();
+    QCOMPARE(button(window, "settings")->text(), QStringLiteral("Settings…"));
+    QTest::mouseClick(button(window, "settings"), Qt::LeftButton);
+    QCOMPARE(settings.count(), 1);
+    QCOMPARE(button(window, "openLog")->text(), QStringLiteral("Open log"));
+    QTest::mouseClick(button(window, "openLog"), Qt::LeftButton);
+    QCOMPARE(log.count(), 1);
+
+    // Not set up yet: nothing to pause, and Settings sets up.
+    MonitorState fresh;
+    fresh.notSetUp = true;
+    window.applyState(fresh, kNowMs + 1000, kWallNow.addSecs(1));
+    QVERIFY(!button(window, "pauseAll")->isVisible());
+    QCOMPARE(button(window, "settings")->text(), QStringLiteral("Set up…"));
+    QTest::mouseClick(button(window, "settings"), Qt::LeftButton);
+    QCOMPARE(setUp.count(), 1);
+    QCOMPARE(settings.count(), 1);
+}
+
+void TestStatusWindow::escapeAndCtrlWClose_data()
+{
+    QTest::addColumn<QKeyCombination>("key");
+    QTest::newRow("Esc") << QKeyCombination(Qt::Key_Escape);
+    QTest::newRow("Ctrl+W") << QKeyCombination(Qt::ControlModifier, Qt::Key_W);
+}
+
+// Esc and Ctrl+W close the window, as the desktop's own windows; it opens with the focus on its first control.
+void TestStatusWindow::escapeAndCtrlWClose()
+{
+    QFETCH(QKeyCombination, key);
+    StatusWindow window;
+    window.applyState(twoGpus(), kNowMs, kWallNow);
+    window.show();
+    window.activateWindow();
+    QVERIFY(QTest::qWaitForWindowActive(&window));
+    QCOMPARE(QApplication::focusWidget(), button(window, "pauseAll"));
+    QTest::keyClick(QApplication::focusWidget(), key.key(), key.keyboardModifiers());
+    QVERIFY(!window.isVisible());
+}
+
+// Tab reaches every enabled control of the window, in the order they are seen.
+void TestStatusWindow::tabReachesEveryControl()
+{
+    MonitorState state = twoGpus();
+    WorkloadConfig folding;
+    folding.id = QStringLiteral("process-folding");
+    folding.name = QStringLiteral("folding");
+    state.config.workloads.append(folding);
+    state.configProblems = {
+        ConfigDiagnostic(ConfigDiagnostic::Warning, QStringLiteral("/c.conf"), 3, QStringLiteral("unknown key `gpu`"))};
+    StatusWindow window;
+    window.applyState(state, kNowMs, kWallNow);
+    window.show();
+    window.activateWindow();
+    QVERIFY(QTest::qWaitForWindowActive(&window));
+    QList<QWidget *> reached;
+    for (int i = 0; i < 20; ++i) {
+        QWidget *focus = QApplication::focusWidget();
+        if (reached.contains(focus))
+            break;
+        reached.append(focus);
+        QTest::keyClick(focus, Qt::Key_Tab);
+    }
+    QStringList names;
+    for (const QWidget *widget : reached)
+        names.append(widget->objectName());
+    QCOMPARE(names, QStringList({"pauseAll", "pauseAllFor", "settings", "openLog", "fixInSettings", "pauseWorkload",
+                                 "pauseWorkloadFor", "pauseWorkload", "pauseWorkloadFor"}));
+    for (QWidget *control : window.findChildren<QWidget *>())
+        if (control->isVisible() && control->isEnabled() && (control->focusPolicy() & Qt::TabFocus))
+            QVERIFY2(reached.contains(control), qPrintable(control->objectName()));
+}
+
+// The config's problems: one banner, in plain words (no file path on each line, no Markdown), said once each, with
+// a way to fix them.
+void TestStatusWindow::problemsAsOneBanner()
+{
+    MonitorState state = twoGpus();
+    const ConfigDiagnostic asRoot(ConfigDiagnostic::Warning, QStringLiteral("/tmp/x/demo.conf"), 9,
+                                  QStringLiteral("user = root: this workload runs as root; `user = NAME` runs it as "
+                                                 "that user"));
+    state.configProblems = {asRoot, asRoot,
+                            ConfigDiagnostic(ConfigDiagnostic::Warning, QStringLiteral("/tmp/x/demo.conf"), 12,
+                                             QStringLiteral("unknown key `gpu`; did you mean `gpus`?"))};
+    StatusWindow window;
+    QSignalSpy settings(&window, &StatusWindow::openSettingsRequested);
+    window.applyState(state, kNowMs, kWallNow);
+    window.show();
+    const ConfigBanner *banner = window.configBanner();
+    QVERIFY(banner->isVisible());
+    QCOMPARE(banner->heading(), QStringLiteral("The configuration has 2 problems."));
+    QCOMPARE(banner->problemsText(),
+             QStringLiteral("Line 9: User = root: this workload runs as root; user = NAME runs it as that user\n"
+                            "Line 12: Unknown key gpu; did you mean gpus?"));
+    QCOMPARE(window.findChild<QLabel *>(QStringLiteral("summary"))->text(), QStringLiteral("Running idle workloads"));
+    QTest::mouseClick(button(window, "fixInSettings"), Qt::LeftButton);
+    QCOMPARE(settings.count(), 1);
+
+    // An error: the file was not applied.
+    state.configProblems = {ConfigDiagnostic(ConfigDiagnostic::Error, QStringLiteral("/tmp/x/demo.conf"), 4,
+                                             QStringLiteral("gpus = x: not a GPU number"))};
+    window.applyState(state, kNowMs + 1000, kWallNow.addSecs(1));
+    QCOMPARE(banner->heading(), QStringLiteral("The configuration has 1 problem. It was not applied: idlegpu goes on "
+                                               "with the last good one."));
+
+    state.configProblems.clear();
+    window.applyState(state, kNowMs + 2000, kWallNow.addSecs(2));
+    QVERIFY(!banner->isVisible());
+}
+
+// A workload whose GPUs are not on the machine has its card, which says what to do; with no GPU at all there is no
+// legend for graphs that are not there.
+void TestStatusWindow::workloadCardWithoutItsGpus()
+{
+    MonitorState state;
+    WorkloadConfig miner;
+    miner.id = QStringLiteral("process-miner");
+    miner.name = QStringLiteral("miner");
+    miner.gpus = GpuSelection::of({2, 3});
+    state.config.workloads = {miner};
+    state.snapshot.takenAtMs = kNowMs;
+    StatusWindow window;
+    window.applyState(state, kNowMs, kWallNow);
+    window.show();
+    QCOMPARE(window.workloadCards().size(), 1);
+    QCOMPARE(window.workloadCard(miner.id)->findChild<QLabel *>("workloadGpus")->text(), QStringLiteral("GPUs 2, 3"));
+    QCOMPARE(activityOf(window, miner.id),
+             QStringLiteral("Waiting: its GPUs (2, 3) are not on this machine — choose other GPUs in Settings"));
+    QVERIFY(window.cards().isEmpty());
+    QVERIFY(!window.findChild<QLabel *>(QStringLiteral("legend"))->isVisible());
+    QCOMPARE(window.findChild<QLabel *>(QStringLiteral("noGpu"))->text(),
+             QStringLiteral("No GPU device node found in /dev: the workloads wait until a GPU appears."));
+
+    // GPU 0 and 3 present: one of its two is missing.
+    state.snapshot.devices.gpus = {{0, QStringLiteral("/dev/nvidia0")}, {3, QStringLiteral("/dev/nvidia3")}};
+    window.applyState(state, kNowMs + 1000, kWallNow.addSecs(1));
+    QCOMPARE(activityOf(window, miner.id),
+             QStringLiteral("Waiting: its GPU 2 is not on this machine — choose another GPU in Settings"));
+    QVERIFY(!window.findChild<QLabel *>(QStringLiteral("noGpu"))->isVisible());
+
+    // All there: the policy's reason.
+    state.snapshot.devices.gpus.append({2, QStringLiteral("/dev/nvidia2")});
+    state.decision.workloadReasons.insert(miner.id, {HoldReason::Settling, QStringLiteral("waiting 7 s more for GPU 2 "
+                                                                                          "to stay free")});
+    window.applyState(state, kNowMs + 2000, kWallNow.addSecs(2));
+    QCOMPARE(activityOf(window, miner.id), QStringLiteral("Waiting: waiting 7 s more for GPU 2 to stay free"));
+
+    // The workload goes from the file: its card goes.
+    state.config.workloads.clear();
+    window.applyState(state, kNowMs + 3000, kWallNow.addSecs(3));
+    QVERIFY(window.workloadCards().isEmpty());
+    QVERIFY(!window.workloadCard(miner.id));
+}
+
+// A failing workload's card says why, when it tries again, and its last lines of output.
+void TestStatusWindow::failingWorkloadShowsItsLastOutput()
+{
+    MonitorState state = twoGpus(WorkloadRuntime::BackingOff);
+    WorkloadRuntime &miner = state.runtimes[QStringLiteral("process-miner")];
+    miner.lastExit = QStringLiteral("exit code 3");
+    miner.retryAtMs = kNowMs + 90'000;
+    for (int line = 1; line <= 8; ++line)
+        miner.lastOutput.append(QStringLiteral("line %1").arg(line));
+    miner.lastOutput.append(QStringLiteral("error: cannot connect to pool <stratum+tcp://pool:3333>"));
+    StatusWindow window;
+    window.applyState(state, kNowMs, kWallNow);
+    window.show();
+    const WorkloadCard *card = window.workloadCard(QStringLiteral("process-miner"));
+    QCOMPARE(card->activityText(), QStringLiteral("Failing (exit code 3); tries again at 14:01"));
+    QCOMPARE(card->lastOutputText(), QStringLiteral("line 4\nline 5\nline 6\nline 7\nline 8\n"
+                                                    "error: cannot connect to pool <stratum+tcp://pool:3333>"));
+    QCOMPARE(card->findChild<QLabel *>("workloadOutput")->textFormat(), Qt::PlainText);
+
+    // Running again: the old output goes.
+    window.applyState(twoGpus(), kNowMs + 1000, kWallNow.addSecs(1));
+    QCOMPARE(card->lastOutputText(), QString());
+}
+
+// The window opens within the screen, not over all of it: desktops open a window that covers more than about 80 % of
+// the work area maximised.
+void TestStatusWindow::opensWithinTheScreen()
+{
+    StatusWindow window;
+    const QSize room = window.screen()->availableGeometry().size();
+    const QSize size = window.size();
+    QCOMPARE(size, window.sizeHint());
+    QVERIFY2(size.width() <= room.width() && size.height() <= room.height(), qPrintable(QStringLiteral("%1×%2 on %3×%4")
+                                                                                            .arg(size.width())
+                                                                                            .arg(size.height())
+                                                                                            .arg(room.width())
+                                                                                            .arg(room.height())));
+    QVERIFY(qint64(size.width()) * size.height() < qint64(room.width()) * room.height() * 8 / 10);
+    QVERIFY(size.width() >= qMin(1000, room.width() * 8 / 10)); // still room for two cards side by side
+}
+
 // Not a check: the dashboard after a preemption on two H200s, for a person to look at (build/test-artifacts; the
 // README shows it as resources/screenshots/dashboard.png).
 void TestStatusWindow::screenshot()
@@ -731,6 +1079,53 @@ void TestStatusWindow::screenshot()
         QVERIFY(QTest::qWaitForWindowExposed(&other));
         settle();
         QVERIFY(other.grab().save(folder + QStringLiteral("/dashboard-%1gpu.png").arg(gpus)));
+    }
+
+    // The window at its own size: paused for a while, a failing workload with its output, the config's problems.
+    {
+        MonitorState state = dashboardState();
+        WorkloadConfig folding;
+        folding.id = QStringLiteral("process-folding");
+        folding.name = QStringLiteral("folding");
+        folding.gpus = GpuSelection::of({1});
+        state.config.workloads.append(folding);
+        WorkloadRuntime failing;
+        failing.id = folding.id;
+        failing.state = WorkloadRuntime::BackingOff;
+        failing.lastExit = QStringLiteral("exit code 3");
+        failing.retryAtMs = kNowMs + 90'000;
+        failing.lastOutput = {QStringLiteral("FAHClient 7.6.21 starting"),
+                              QStringLiteral("error: cannot connect to assign1.foldingathome.org:8080: timed out")};
+        state.runtimes.insert(failing.id, failing);
+        state.pause.workloads.insert(QStringLiteral("process-miner"));
+        state.pause.workloadUntilMs.insert(QStringLiteral("process-miner"), kNowMs + 65 * 60'000);
+        state.configProblems = {
+            ConfigDiagnostic(ConfigDiagnostic::Warning, QStringLiteral("/tmp/demo.conf"), 9,
+                             QStringLiteral("user = root: this workload runs as root; add `user = NAME` to drop root")),
+            ConfigDiagnostic(ConfigDiagnostic::Warning, QStringLiteral("/tmp/demo.conf"), 14,
+                             QStringLiteral("unknown key `ignore_program`; did you mean `ignore_programs`?"))};
+        StatusWindow acting;
+        feedLastHour(acting, state);
+        acting.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&acting));
+        settle();
+        QVERIFY(acting.grab().save(folder + QStringLiteral("/status-acting.png")));
+    }
+    // No GPU on the machine: the workload's card says what to do, no legend, no empty graphs.
+    {
+        MonitorState state;
+        WorkloadConfig miner;
+        miner.id = QStringLiteral("process-miner");
+        miner.name = QStringLiteral("miner");
+        miner.gpus = GpuSelection::of({2, 3});
+        state.config.workloads = {miner};
+        state.snapshot.takenAtMs = kNowMs;
+        StatusWindow empty;
+        empty.applyState(state, kNowMs, kWallNow);
+        empty.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&empty));
+        settle();
+        QVERIFY(empty.grab().save(folder + QStringLiteral("/status-nogpu.png")));
     }
 }
 

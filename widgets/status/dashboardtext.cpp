@@ -7,6 +7,8 @@
 #include <QLocale>
 #include <QTimeZone>
 
+#include <algorithm>
+
 namespace {
 // Three significant digits at most, as a dashboard reads: 0.25, 4.20, 12.4, 1,250.
 QString figure(double value)
@@ -165,4 +167,83 @@ QString DashboardText::preemptionNote(const PreemptionRecord &record, const GpuS
     if (record.openToStopMs)
         stopped = tr("%1, %2 after its open").arg(stopped, openToStop(record.openToStopMs));
     return tr("%1; %2").arg(stopped, restartText(gpu, state, nowMs, wallNow));
+}
+
+namespace {
+QString gpuList(const QList<int> &gpus)
+{
+    QStringList numbers;
+    for (int gpu : gpus)
+        numbers.append(QString::number(gpu));
+    return numbers.join(DashboardText::tr(", "));
+}
+} // namespace
+
+QString DashboardText::workloadGpus(const GpuSelection &gpus)
+{
+    if (gpus.all)
+        return tr("All GPUs");
+    if (gpus.indices.size() == 1)
+        return tr("GPU %1").arg(gpus.indices.first());
+    return tr("GPUs %1").arg(gpuList(gpus.indices));
+}
+
+QList<int> DashboardText::missingGpus(const WorkloadConfig &workload, const MonitorState &state)
+{
+    QList<int> missing;
+    if (workload.gpus.all)
+        return missing;
+    for (int gpu : workload.gpus.indices) {
+        const bool present = std::any_of(state.snapshot.devices.gpus.cbegin(), state.snapshot.devices.gpus.cend(),
+                                         [gpu](const GpuDevice &device) { return device.index == gpu; });
+        if (!present)
+            missing.append(gpu);
+    }
+    return missing;
+}
+
+QString DashboardText::workloadActivity(const WorkloadConfig &workload, const MonitorState &state, qint64 nowMs,
+                                        const QDateTime &wallNow)
+{
+    const WorkloadRuntime runtime = state.runtimes.value(workload.id);
+    const auto clock = [&](qint64 atMs) { return StatusText::clockTime(atMs, nowMs, wallNow); };
+    switch (runtime.state) {
+    case WorkloadRuntime::Running: {
+        const QString where = runtime.gpus.size() == 1 ? tr("GPU %1").arg(runtime.gpus.first())
+                                                       : tr("GPUs %1").arg(gpuList(runtime.gpus));
+        if (runtime.startedAtMs == 0)
+            return tr("Running on %1").arg(where);
+        return tr("Running on %1 since %2").arg(where, clock(runtime.startedAtMs));
+    }
+    case WorkloadRuntime::Stopping: return tr("Stopping");
+    case WorkloadRuntime::BackingOff:
+        if (runtime.lastExit.isEmpty())
+            return tr("Failing; tries again at %1").arg(clock(runtime.retryAtMs));
+        return tr("Failing (%1); tries again at %2").arg(runtime.lastExit, clock(runtime.retryAtMs));
+    case WorkloadRuntime::StopFailed:
+        return tr("Failed to stop, its GPUs stay lent; tries again at %1").arg(clock(runtime.retryAtMs));
+    case WorkloadRuntime::Stopped: break;
+    }
+    // Not running: the user's pause first (it says until when), then what the user can change, then the policy.
+    if (state.pause.workloadPausedAt(workload.id, nowMs)) {
+        const qint64 until = state.pause.workloadUntilMs.value(workload.id);
+        return until > 0 ? tr("Paused until %1").arg(clock(until)) : tr("Paused");
+    }
+    if (state.pause.allPausedAt(nowMs))
+        return state.pause.allUntilMs > 0 ? tr("Paused with all workloads until %1").arg(clock(state.pause.allUntilMs))
+                                          : tr("Paused with all workloads");
+    const QList<int> missing = missingGpus(workload, state);
+    if (missing.size() == 1)
+        return tr("Waiting: its GPU %1 is not on this machine — choose another GPU in Settings").arg(missing.first());
+    if (!missing.isEmpty())
+        return tr("Waiting: its GPUs (%1) are not on this machine — choose other GPUs in Settings")
+            .arg(gpuList(missing));
+    if (workload.gpus.all && state.snapshot.devices.gpus.isEmpty())
+        return tr("Waiting: there is no GPU on this machine yet");
+    const WorkloadReason reason = state.decision.workloadReasons.value(workload.id);
+    if (reason.hold == HoldReason::Disabled)
+        return tr("Off — turn it on in Settings");
+    if (!reason.text.isEmpty())
+        return tr("Waiting: %1").arg(reason.text);
+    return tr("Starting");
 }

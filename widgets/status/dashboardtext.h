@@ -47,4 +47,14 @@ public:
     // GPU is free".
     static QString preemptionNote(const PreemptionRecord &record, const GpuStatus &gpu, const MonitorState &state,
                                   qint64 nowMs, const QDateTime &wallNow);
+
+    // Returns the GPUs a workload's gpus= names: "All GPUs", "GPU 2", "GPUs 2, 3".
+    static QString workloadGpus(const GpuSelection &gpus);
+    // Returns the GPUs of gpus= that are not on the machine (none for gpus = ALL).
+    static QList<int> missingGpus(const WorkloadConfig &workload, const MonitorState &state);
+    // Returns what a workload does, for its line in the status window: "Paused until 14:05", "Running on GPU 0 since
+    // 13:50", "Failing (exit code 3); tries again at 14:03", "Waiting: its GPUs (2, 3) are not on this machine —
+    // choose other GPUs in Settings", "Waiting: <the policy's reason>".
+    static QString workloadActivity(const WorkloadConfig &workload, const MonitorState &state, qint64 nowMs,
+                                    const QDateTime &wallNow);
 };

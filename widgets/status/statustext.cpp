@@ -40,6 +40,14 @@ QStringList StatusText::headlines(const MonitorState &state)
     return {overallTitle(overall), hold};
 }
 
+QStringList StatusText::headlines(const MonitorState &state, qint64 nowMs, const QDateTime &wallNow)
+{
+    QStringList lines = headlines(state);
+    if (overallState(state) == OverallState::Paused && state.pause.allPausedAt(nowMs) && state.pause.allUntilMs > 0)
+        lines.first() = tr("Paused until %1").arg(clockTime(state.pause.allUntilMs, nowMs, wallNow));
+    return lines;
+}
+
 QString StatusText::holder(const Holder &holder)
 {
     if (holder.hidden && holder.pid == 0)

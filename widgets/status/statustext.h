@@ -22,6 +22,8 @@ public:
     // Returns the first lines of the tooltip and of the status window: the overall state (the hold reason itself while
     // a rule holds the workloads back), then the hold reason where a more urgent state leads.
     static QStringList headlines(const MonitorState &state);
+    // The same, with the end of a pause of all for a while: "Paused until 14:05".
+    static QStringList headlines(const MonitorState &state, qint64 nowMs, const QDateTime &wallNow);
 
     // Returns a holder in words: "python3 (alice, pid 4242)", or "a process of another user" for a hidden one.
     static QString holder(const Holder &holder);

@@ -53,6 +53,15 @@ TrayApplication::TrayApplication(MonitorLink *monitor, const QString &logFilePat
         if (!QDesktopServices::openUrl(QUrl::fromLocalFile(m_logFilePath)))
             qCWarning(lcTray, "no application to open %s", qPrintable(m_logFilePath));
     });
+    // The status window asks what the menu asks, and is answered the same way.
+    StatusWindow *status = m_statusWindow.get();
+    connect(status, &StatusWindow::pauseAllRequested, m_controller, &TrayController::pauseAllRequested);
+    connect(status, &StatusWindow::pauseForRequested, m_controller, &TrayController::pauseForRequested);
+    connect(status, &StatusWindow::workloadPauseRequested, m_controller, &TrayController::workloadPauseRequested);
+    connect(status, &StatusWindow::workloadPauseForRequested, m_controller, &TrayController::workloadPauseForRequested);
+    connect(status, &StatusWindow::openSettingsRequested, m_controller, &TrayController::openSettingsRequested);
+    connect(status, &StatusWindow::setUpRequested, m_controller, &TrayController::setUpRequested);
+    connect(status, &StatusWindow::openLogRequested, m_controller, &TrayController::openLogRequested);
     connect(m_controller, &TrayController::autostartToggled, this, [this](bool enabled) {
         if (!m_autostart.setEnabled(enabled))
             qCWarning(lcTray, "start at login: %s", qPrintable(m_autostart.errorString()));
