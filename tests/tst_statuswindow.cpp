@@ -822,6 +822,12 @@ void TestStatusWindow::pausedUntilInHeadingAndCards()
     window.applyState(state, kNowMs, kWallNow);
     QCOMPARE(activityOf(window, QStringLiteral("process-miner")), QStringLiteral("Paused until 14:30"));
 
+    // Still running a moment after the pause: it is on its way out, and the card says what was asked.
+    MonitorState running = twoGpus();
+    running.pause = state.pause;
+    window.applyState(running, kNowMs, kWallNow);
+    QCOMPARE(activityOf(window, QStringLiteral("process-miner")), QStringLiteral("Paused until 14:30"));
+
     window.applyState(twoGpus(), kNowMs, kWallNow);
     QCOMPARE(activityOf(window, QStringLiteral("process-miner")), QStringLiteral("Running on GPU 0 since 13:50"));
 }

@@ -207,6 +207,17 @@ QString DashboardText::workloadActivity(const WorkloadConfig &workload, const Mo
 {
     const WorkloadRuntime runtime = state.runtimes.value(workload.id);
     const auto clock = [&](qint64 atMs) { return StatusText::clockTime(atMs, nowMs, wallNow); };
+    // The user's pause first, with until when: a running workload is on its way out. Only a stop that failed says more.
+    if (runtime.state != WorkloadRuntime::StopFailed) {
+        if (state.pause.workloadPausedAt(workload.id, nowMs)) {
+            const qint64 until = state.pause.workloadUntilMs.value(workload.id);
+            return until > 0 ? tr("Paused until %1").arg(clock(until)) : tr("Paused");
+        }
+        if (state.pause.allPausedAt(nowMs))
+            return state.pause.allUntilMs > 0
+                       ? tr("Paused with all workloads until %1").arg(clock(state.pause.allUntilMs))
+                       : tr("Paused with all workloads");
+    }
     switch (runtime.state) {
     case WorkloadRuntime::Running: {
         const QString where = runtime.gpus.size() == 1 ? tr("GPU %1").arg(runtime.gpus.first())
@@ -224,14 +235,7 @@ QString DashboardText::workloadActivity(const WorkloadConfig &workload, const Mo
         return tr("Failed to stop, its GPUs stay lent; tries again at %1").arg(clock(runtime.retryAtMs));
     case WorkloadRuntime::Stopped: break;
     }
-    // Not running: the user's pause first (it says until when), then what the user can change, then the policy.
-    if (state.pause.workloadPausedAt(workload.id, nowMs)) {
-        const qint64 until = state.pause.workloadUntilMs.value(workload.id);
-        return until > 0 ? tr("Paused until %1").arg(clock(until)) : tr("Paused");
-    }
-    if (state.pause.allPausedAt(nowMs))
-        return state.pause.allUntilMs > 0 ? tr("Paused with all workloads until %1").arg(clock(state.pause.allUntilMs))
-                                          : tr("Paused with all workloads");
+    // Stopped: what the user can change first, then the policy's reason.
     const QList<int> missing = missingGpus(workload, state);
     if (missing.size() == 1)
         return tr("Waiting: its GPU %1 is not on this machine — choose another GPU in Settings").arg(missing.first());

@@ -307,5 +307,6 @@ void StatusWindow::refresh()
     // The room left over goes to the list of preemptions when it has any; an empty one stays one line high.
     const bool records = !m_state.ledger.recentPreemptions.isEmpty();
     m_content->setStretchFactor(m_bottom, records ? 1 : 0);
+    m_bottom->setAlignment(m_preemptions, records ? Qt::Alignment() : Qt::AlignTop);
     m_content->setStretch(m_content->count() - 1, records ? 0 : 1);
 }
