@@ -144,6 +144,29 @@
     </message>
 </context>
 <context>
+    <name>ConfigBanner</name>
+    <message>
+        <source>Fix in Settings…</source>
+        <translation>在设置中修正…</translation>
+    </message>
+    <message>
+        <source>Line %1: %2</source>
+        <translation>第 %1 行：%2</translation>
+    </message>
+    <message>
+        <source>The configuration has 1 problem.</source>
+        <translation>配置中有 1 个问题。</translation>
+    </message>
+    <message>
+        <source>The configuration has %1 problems.</source>
+        <translation>配置中有 %1 个问题。</translation>
+    </message>
+    <message>
+        <source>%1 It was not applied: idlegpu goes on with the last good one.</source>
+        <translation>%1 该配置未被应用：idlegpu 继续使用上一份正确的配置。</translation>
+    </message>
+</context>
+<context>
     <name>DashboardText</name>
     <message>
         <source>%1 GPU-h</source>
@@ -256,6 +279,82 @@
     <message>
         <source>%1; %2</source>
         <translation>%1；%2</translation>
+    </message>
+    <message>
+        <source>All GPUs</source>
+        <translation>所有 GPU</translation>
+    </message>
+    <message>
+        <source>GPU %1</source>
+        <translation>GPU %1</translation>
+    </message>
+    <message>
+        <source>GPUs %1</source>
+        <translation>GPU %1</translation>
+    </message>
+    <message>
+        <source>Paused until %1</source>
+        <translation>已暂停，直到 %1</translation>
+    </message>
+    <message>
+        <source>Paused</source>
+        <translation>已暂停</translation>
+    </message>
+    <message>
+        <source>Paused with all workloads until %1</source>
+        <translation>随所有工作负载暂停，直到 %1</translation>
+    </message>
+    <message>
+        <source>Paused with all workloads</source>
+        <translation>随所有工作负载暂停</translation>
+    </message>
+    <message>
+        <source>Running on %1</source>
+        <translation>正在 %1 上运行</translation>
+    </message>
+    <message>
+        <source>Running on %1 since %2</source>
+        <translation>自 %2 起在 %1 上运行</translation>
+    </message>
+    <message>
+        <source>Stopping</source>
+        <translation>正在停止</translation>
+    </message>
+    <message>
+        <source>Failing; tries again at %1</source>
+        <translation>运行失败；将于 %1 重试</translation>
+    </message>
+    <message>
+        <source>Failing (%1); tries again at %2</source>
+        <translation>运行失败（%1）；将于 %2 重试</translation>
+    </message>
+    <message>
+        <source>Failed to stop, its GPUs stay lent; tries again at %1</source>
+        <translation>停止失败，其 GPU 仍被占用；将于 %1 重试</translation>
+    </message>
+    <message>
+        <source>Waiting: its GPU %1 is not on this machine — choose another GPU in Settings</source>
+        <translation>等待中：它的 GPU %1 不在这台机器上 — 请在设置中选择其他 GPU</translation>
+    </message>
+    <message>
+        <source>Waiting: its GPUs (%1) are not on this machine — choose other GPUs in Settings</source>
+        <translation>等待中：它的 GPU（%1）不在这台机器上 — 请在设置中选择其他 GPU</translation>
+    </message>
+    <message>
+        <source>Waiting: there is no GPU on this machine yet</source>
+        <translation>等待中：这台机器上还没有 GPU</translation>
+    </message>
+    <message>
+        <source>Off — turn it on in Settings</source>
+        <translation>已关闭 — 可在设置中开启</translation>
+    </message>
+    <message>
+        <source>Waiting: %1</source>
+        <translation>等待中：%1</translation>
+    </message>
+    <message>
+        <source>Starting</source>
+        <translation>正在启动</translation>
     </message>
 </context>
 <context>
@@ -824,6 +923,29 @@ The previous configuration stays in force.</source>
     </message>
 </context>
 <context>
+    <name>PauseMenu</name>
+    <message>
+        <source>For 30 minutes</source>
+        <translation>30 分钟</translation>
+    </message>
+    <message>
+        <source>For 1 hour</source>
+        <translation>1 小时</translation>
+    </message>
+    <message>
+        <source>For 4 hours</source>
+        <translation>4 小时</translation>
+    </message>
+    <message>
+        <source>Until %1 today</source>
+        <translation>直到今天 %1</translation>
+    </message>
+    <message>
+        <source>Until %1 tomorrow</source>
+        <translation>直到明天 %1</translation>
+    </message>
+</context>
+<context>
     <name>PreemptionList</name>
     <message>
         <source>Last preemptions</source>
@@ -1170,6 +1292,10 @@ The previous configuration stays in force.</source>
         <source>held for you</source>
         <translation>为您保留</translation>
     </message>
+    <message>
+        <source>Paused until %1</source>
+        <translation>已暂停，直到 %1</translation>
+    </message>
 </context>
 <context>
     <name>StatusWindow</name>
@@ -1178,16 +1304,48 @@ The previous configuration stays in force.</source>
         <translation>idlegpu 状态</translation>
     </message>
     <message>
-        <source>No GPU device node found in %1</source>
-        <translation>在 %1 中未找到 GPU 设备节点</translation>
-    </message>
-    <message>
         <source>The colours of the busy/idle strips and the 24-hour timelines</source>
         <translation>忙碌/空闲条和 24 小时时间线的颜色</translation>
     </message>
     <message>
         <source>%1. Below is the last state it sent.</source>
         <translation>%1。下面是它最后发送的状态。</translation>
+    </message>
+    <message>
+        <source>Pause all</source>
+        <translation>全部暂停</translation>
+    </message>
+    <message>
+        <source>Pause all for…</source>
+        <translation>全部暂停一段时间…</translation>
+    </message>
+    <message>
+        <source>Settings…</source>
+        <translation>设置…</translation>
+    </message>
+    <message>
+        <source>Open log</source>
+        <translation>打开日志</translation>
+    </message>
+    <message>
+        <source>Resume all</source>
+        <translation>全部继续</translation>
+    </message>
+    <message>
+        <source>Let every workload run again when its GPUs are free</source>
+        <translation>让每个工作负载在其 GPU 空闲时重新运行</translation>
+    </message>
+    <message>
+        <source>Stop every workload now and start none until you resume</source>
+        <translation>立即停止所有工作负载，直到您选择继续前不再启动</translation>
+    </message>
+    <message>
+        <source>Set up…</source>
+        <translation>设置向导…</translation>
+    </message>
+    <message>
+        <source>No GPU device node found in %1: the workloads wait until a GPU appears.</source>
+        <translation>在 %1 中未找到 GPU 设备节点：工作负载会等待 GPU 出现。</translation>
     </message>
 </context>
 <context>
@@ -1550,6 +1708,45 @@ The previous configuration stays in force.</source>
     <message>
         <source>Run as user:</source>
         <translation>运行用户：</translation>
+    </message>
+</context>
+<context>
+    <name>WorkloadCard</name>
+    <message>
+        <source>Its last output:</source>
+        <translation>最近的输出：</translation>
+    </message>
+    <message>
+        <source>Last output</source>
+        <translation>最近的输出</translation>
+    </message>
+    <message>
+        <source>Pause</source>
+        <translation>暂停</translation>
+    </message>
+    <message>
+        <source>Pause for…</source>
+        <translation>暂停一段时间…</translation>
+    </message>
+    <message>
+        <source>%1 (as %2)</source>
+        <translation>%1（以 %2 身份）</translation>
+    </message>
+    <message>
+        <source>Resume</source>
+        <translation>继续</translation>
+    </message>
+    <message>
+        <source>Resume %1</source>
+        <translation>继续 %1</translation>
+    </message>
+    <message>
+        <source>Pause %1</source>
+        <translation>暂停 %1</translation>
+    </message>
+    <message>
+        <source>Pause %1 for a while</source>
+        <translation>暂停 %1 一段时间</translation>
     </message>
 </context>
 <context>

@@ -144,6 +144,29 @@
     </message>
 </context>
 <context>
+    <name>ConfigBanner</name>
+    <message>
+        <source>Fix in Settings…</source>
+        <translation>在設定中修正…</translation>
+    </message>
+    <message>
+        <source>Line %1: %2</source>
+        <translation>第 %1 行：%2</translation>
+    </message>
+    <message>
+        <source>The configuration has 1 problem.</source>
+        <translation>設定中有 1 個問題。</translation>
+    </message>
+    <message>
+        <source>The configuration has %1 problems.</source>
+        <translation>設定中有 %1 個問題。</translation>
+    </message>
+    <message>
+        <source>%1 It was not applied: idlegpu goes on with the last good one.</source>
+        <translation>%1 該設定未被套用：idlegpu 繼續使用上一份正確的設定。</translation>
+    </message>
+</context>
+<context>
     <name>DashboardText</name>
     <message>
         <source>%1 GPU-h</source>
@@ -256,6 +279,82 @@
     <message>
         <source>%1; %2</source>
         <translation>%1；%2</translation>
+    </message>
+    <message>
+        <source>All GPUs</source>
+        <translation>所有 GPU</translation>
+    </message>
+    <message>
+        <source>GPU %1</source>
+        <translation>GPU %1</translation>
+    </message>
+    <message>
+        <source>GPUs %1</source>
+        <translation>GPU %1</translation>
+    </message>
+    <message>
+        <source>Paused until %1</source>
+        <translation>已暫停，直到 %1</translation>
+    </message>
+    <message>
+        <source>Paused</source>
+        <translation>已暫停</translation>
+    </message>
+    <message>
+        <source>Paused with all workloads until %1</source>
+        <translation>隨所有工作負載暫停，直到 %1</translation>
+    </message>
+    <message>
+        <source>Paused with all workloads</source>
+        <translation>隨所有工作負載暫停</translation>
+    </message>
+    <message>
+        <source>Running on %1</source>
+        <translation>正在 %1 上執行</translation>
+    </message>
+    <message>
+        <source>Running on %1 since %2</source>
+        <translation>自 %2 起在 %1 上執行</translation>
+    </message>
+    <message>
+        <source>Stopping</source>
+        <translation>正在停止</translation>
+    </message>
+    <message>
+        <source>Failing; tries again at %1</source>
+        <translation>執行失敗；將於 %1 重試</translation>
+    </message>
+    <message>
+        <source>Failing (%1); tries again at %2</source>
+        <translation>執行失敗（%1）；將於 %2 重試</translation>
+    </message>
+    <message>
+        <source>Failed to stop, its GPUs stay lent; tries again at %1</source>
+        <translation>停止失敗，其 GPU 仍被佔用；將於 %1 重試</translation>
+    </message>
+    <message>
+        <source>Waiting: its GPU %1 is not on this machine — choose another GPU in Settings</source>
+        <translation>等待中：它的 GPU %1 不在這台機器上 — 請在設定中選擇其他 GPU</translation>
+    </message>
+    <message>
+        <source>Waiting: its GPUs (%1) are not on this machine — choose other GPUs in Settings</source>
+        <translation>等待中：它的 GPU（%1）不在這台機器上 — 請在設定中選擇其他 GPU</translation>
+    </message>
+    <message>
+        <source>Waiting: there is no GPU on this machine yet</source>
+        <translation>等待中：這台機器上還沒有 GPU</translation>
+    </message>
+    <message>
+        <source>Off — turn it on in Settings</source>
+        <translation>已關閉 — 可在設定中開啟</translation>
+    </message>
+    <message>
+        <source>Waiting: %1</source>
+        <translation>等待中：%1</translation>
+    </message>
+    <message>
+        <source>Starting</source>
+        <translation>正在啟動</translation>
     </message>
 </context>
 <context>
@@ -824,6 +923,29 @@ The previous configuration stays in force.</source>
     </message>
 </context>
 <context>
+    <name>PauseMenu</name>
+    <message>
+        <source>For 30 minutes</source>
+        <translation>30 分鐘</translation>
+    </message>
+    <message>
+        <source>For 1 hour</source>
+        <translation>1 小時</translation>
+    </message>
+    <message>
+        <source>For 4 hours</source>
+        <translation>4 小時</translation>
+    </message>
+    <message>
+        <source>Until %1 today</source>
+        <translation>直到今天 %1</translation>
+    </message>
+    <message>
+        <source>Until %1 tomorrow</source>
+        <translation>直到明天 %1</translation>
+    </message>
+</context>
+<context>
     <name>PreemptionList</name>
     <message>
         <source>Last preemptions</source>
@@ -1170,6 +1292,10 @@ The previous configuration stays in force.</source>
         <source>held for you</source>
         <translation>為您保留</translation>
     </message>
+    <message>
+        <source>Paused until %1</source>
+        <translation>已暫停，直到 %1</translation>
+    </message>
 </context>
 <context>
     <name>StatusWindow</name>
@@ -1178,16 +1304,48 @@ The previous configuration stays in force.</source>
         <translation>idlegpu 狀態</translation>
     </message>
     <message>
-        <source>No GPU device node found in %1</source>
-        <translation>在 %1 中找不到 GPU 裝置節點</translation>
-    </message>
-    <message>
         <source>The colours of the busy/idle strips and the 24-hour timelines</source>
         <translation>忙碌/閒置條和 24 小時時間線的顏色</translation>
     </message>
     <message>
         <source>%1. Below is the last state it sent.</source>
         <translation>%1。下面是它最後傳送的狀態。</translation>
+    </message>
+    <message>
+        <source>Pause all</source>
+        <translation>全部暫停</translation>
+    </message>
+    <message>
+        <source>Pause all for…</source>
+        <translation>全部暫停一段時間…</translation>
+    </message>
+    <message>
+        <source>Settings…</source>
+        <translation>設定…</translation>
+    </message>
+    <message>
+        <source>Open log</source>
+        <translation>開啟日誌</translation>
+    </message>
+    <message>
+        <source>Resume all</source>
+        <translation>全部繼續</translation>
+    </message>
+    <message>
+        <source>Let every workload run again when its GPUs are free</source>
+        <translation>讓每個工作負載在其 GPU 空閒時重新執行</translation>
+    </message>
+    <message>
+        <source>Stop every workload now and start none until you resume</source>
+        <translation>立即停止所有工作負載，直到您選擇繼續前不再啟動</translation>
+    </message>
+    <message>
+        <source>Set up…</source>
+        <translation>設定精靈…</translation>
+    </message>
+    <message>
+        <source>No GPU device node found in %1: the workloads wait until a GPU appears.</source>
+        <translation>在 %1 中找不到 GPU 裝置節點：工作負載會等待 GPU 出現。</translation>
     </message>
 </context>
 <context>
@@ -1550,6 +1708,45 @@ The previous configuration stays in force.</source>
     <message>
         <source>Run as user:</source>
         <translation>執行使用者：</translation>
+    </message>
+</context>
+<context>
+    <name>WorkloadCard</name>
+    <message>
+        <source>Its last output:</source>
+        <translation>最近的輸出：</translation>
+    </message>
+    <message>
+        <source>Last output</source>
+        <translation>最近的輸出</translation>
+    </message>
+    <message>
+        <source>Pause</source>
+        <translation>暫停</translation>
+    </message>
+    <message>
+        <source>Pause for…</source>
+        <translation>暫停一段時間…</translation>
+    </message>
+    <message>
+        <source>%1 (as %2)</source>
+        <translation>%1（以 %2 身分）</translation>
+    </message>
+    <message>
+        <source>Resume</source>
+        <translation>繼續</translation>
+    </message>
+    <message>
+        <source>Resume %1</source>
+        <translation>繼續 %1</translation>
+    </message>
+    <message>
+        <source>Pause %1</source>
+        <translation>暫停 %1</translation>
+    </message>
+    <message>
+        <source>Pause %1 for a while</source>
+        <translation>暫停 %1 一段時間</translation>
     </message>
 </context>
 <context>
