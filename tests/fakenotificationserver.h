@@ -3,7 +3,7 @@
 #pragma once
 // A stand-in for the desktop's notification server (org.freedesktop.Notifications, the Desktop Notifications
 // spec) on a private bus (tests/privatebus.h): it records every Notify call and answers with an id, an error, or
-// not at all.
+// not at all; it sends ActionInvoked and NotificationClosed as a user's click would.
 #include <QDBusArgument>
 #include <QDBusConnection>
 #include <QDBusMessage>
@@ -32,6 +32,12 @@ public:
         QVariantMap hints;
         int expireTimeout = 0;
         uint id = 0;
+        // The image-data hint, read apart (its QDBusArgument belongs to the bus's thread); 0x0 when none came.
+        int imageWidth = 0;
+        int imageHeight = 0;
+        int imageChannels = 0;
+        qsizetype imageBytes = 0;
+        QString imageSignature;
     };
 
     // Connects to the bus at `address` (as `connectionName`) and takes org.freedesktop.Notifications.
@@ -75,6 +81,21 @@ public:
     {
         const QMutexLocker lock(&m_mutex);
         m_capabilities = capabilities;
+    }
+    // What the server sends when the user clicks an action of notification `id`, or closes it (reason 2).
+    bool invokeAction(uint id, const QString &key)
+    {
+        QDBusMessage signal = QDBusMessage::createSignal(QLatin1String(kPath), QLatin1String(kService),
+                                                         QStringLiteral("ActionInvoked"));
+        signal << id << key;
+        return m_bus.send(signal);
+    }
+    bool close(uint id, uint reason = 2)
+    {
+        QDBusMessage signal = QDBusMessage::createSignal(QLatin1String(kPath), QLatin1String(kService),
+                                                         QStringLiteral("NotificationClosed"));
+        signal << id << reason;
+        return m_bus.send(signal);
     }
     QList<Call> calls() const
     {
@@ -136,6 +157,19 @@ public:
         call.actions = args.at(5).toStringList();
         call.hints = qdbus_cast<QVariantMap>(args.at(6));
         call.expireTimeout = args.at(7).toInt();
+        if (call.hints.contains(QStringLiteral("image-data"))) {
+            const QDBusArgument image = call.hints.value(QStringLiteral("image-data")).value<QDBusArgument>();
+            int rowstride = 0, bitsPerSample = 0;
+            bool alpha = false;
+            QByteArray bytes;
+            call.imageSignature = image.currentSignature();
+            image.beginStructure();
+            image >> call.imageWidth >> call.imageHeight >> rowstride >> alpha >> bitsPerSample >> call.imageChannels
+                >> bytes;
+            image.endStructure();
+            call.imageBytes = bytes.size();
+            call.hints.insert(QStringLiteral("image-data"), QStringLiteral("(read apart)"));
+        }
         m_lastSender = message.service();
         switch (m_answer) {
         case Answer::Silence:

@@ -2,12 +2,14 @@
 // SPDX-FileCopyrightText: 2026 The idlegpu authors
 // DesktopNotificationSink against a fake notification server on a private session bus: the Notify call's
 // arguments, a notification replacing the last one of its kind, and the tray balloon where no server takes the
-// message (none there, one that refuses, one that does not answer, no bus at all).
+// message (none there, one that refuses, one that does not answer, no bus at all); the application's icon as
+// image-data in every notification; "Show" and "Pause for 1 hour" where the server offers actions.
 #include "fakenotificationserver.h"
 #include "privatebus.h"
 #include "recordingsink.h"
 #include "tray/desktopnotificationsink.h"
 
+#include <QSignalSpy>
 #include <QtTest>
 
 namespace {
@@ -74,9 +76,17 @@ private Q_SLOTS:
         QCOMPARE(first.replacesId, 0u);
         QCOMPARE(first.appIcon, QStringLiteral("idlegpu"));
         QCOMPARE(first.summary, QStringLiteral("Workload stopped"));
-        QCOMPARE(first.body, QStringLiteral("Stopped miner on GPU 0: python3 (alice, pid 4242) opened the GPU"));
-        QCOMPARE(first.actions, QStringList());
-        QCOMPARE(first.hints.keys(), QStringList({QStringLiteral("desktop-entry"), QStringLiteral("urgency")}));
+        QCOMPARE(first.body, QStringLiteral("python3 (alice) took GPU 0: stopped miner"));
+        QCOMPARE(first.actions, QStringList()); // this server offers none
+        QCOMPARE(first.hints.keys(), QStringList({QStringLiteral("desktop-entry"), QStringLiteral("image-data"),
+                                                  QStringLiteral("urgency")}));
+        // The icon's pixels, whatever the icon theme holds: GNOME Shell drew a broken image for a name it lacked.
+        QCOMPARE(first.imageSignature, QStringLiteral("(iiibiiay)"));
+        QCOMPARE(first.imageWidth, DesktopNotificationSink::kImageSize);
+        QCOMPARE(first.imageHeight, DesktopNotificationSink::kImageSize);
+        QCOMPARE(first.imageChannels, 4);
+        QCOMPARE(first.imageBytes,
+                 qsizetype(DesktopNotificationSink::kImageSize * DesktopNotificationSink::kImageSize * 4));
         QCOMPARE(first.hints.value(QStringLiteral("desktop-entry")).toString(), QStringLiteral("idlegpu"));
         // The spec's urgency is a byte: a server that reads it strictly ignores an int.
         QCOMPARE(first.hints.value(QStringLiteral("urgency")).metaType(), QMetaType::fromType<uchar>());
@@ -190,6 +200,93 @@ private Q_SLOTS:
         QCOMPARE(balloons.messages.at(0).icon, QSystemTrayIcon::Critical);
         QCOMPARE(m_server->calls().size(), 1);
         QCOMPARE(sink.lastNotificationId(NotificationKind::ConfigError), 0u); // nothing to replace next time
+    }
+
+    // Where the theme lacks the icon, no name goes (it would draw a broken image): the image-data carries it.
+    void iconWithoutItsName()
+    {
+        QVERIFY(startServer());
+        RecordingSink balloons;
+        DesktopNotificationSink sink(&balloons, m_app);
+        sink.setAppIconName(QString());
+        QTRY_COMPARE_WITH_TIMEOUT(sink.server(), DesktopNotificationSink::Server::Present, kTimeoutMs);
+        sink.showMessage(NotificationKind::Failure, QStringLiteral("t"), QStringLiteral("b"), QSystemTrayIcon::Warning);
+        QTRY_COMPARE_WITH_TIMEOUT(m_server->calls().size(), 1, kTimeoutMs);
+        QCOMPARE(m_server->calls().constFirst().appIcon, QString());
+        QCOMPARE(m_server->calls().constFirst().imageWidth, DesktopNotificationSink::kImageSize);
+    }
+
+    // Actions only where GetCapabilities lists "actions" (asked once, when the server appears).
+    void actionsWhereTheServerOffersThem_data()
+    {
+        QTest::addColumn<QStringList>("capabilities");
+        QTest::addColumn<int>("kind");
+        QTest::addColumn<QStringList>("actions");
+        const QStringList show{QStringLiteral("default"), QStringLiteral("Show"), QStringLiteral("show"),
+                               QStringLiteral("Show")};
+        const QStringList pause{QStringLiteral("pause-1h"), QStringLiteral("Pause for 1 hour")};
+        QTest::newRow("no actions") << QStringList{QStringLiteral("body")} << int(NotificationKind::Preemption)
+                                    << QStringList();
+        QTest::newRow("preemption") << QStringList{QStringLiteral("body"), QStringLiteral("actions")}
+                                    << int(NotificationKind::Preemption) << show + pause;
+        QTest::newRow("failure") << QStringList{QStringLiteral("actions")} << int(NotificationKind::Failure)
+                                 << show + pause;
+        QTest::newRow("config error") << QStringList{QStringLiteral("actions")} << int(NotificationKind::ConfigError)
+                                      << show;
+        QTest::newRow("pause click") << QStringList{QStringLiteral("actions")} << int(NotificationKind::Pause) << show;
+    }
+    void actionsWhereTheServerOffersThem()
+    {
+        QFETCH(QStringList, capabilities);
+        QFETCH(int, kind);
+        QFETCH(QStringList, actions);
+        QVERIFY(startServer());
+        m_server->setCapabilities(capabilities);
+        RecordingSink balloons;
+        DesktopNotificationSink sink(&balloons, m_app);
+        QTRY_VERIFY_WITH_TIMEOUT(sink.actions().has_value(), kTimeoutMs);
+        QCOMPARE(*sink.actions(), capabilities.contains(QStringLiteral("actions")));
+        sink.showMessage(NotificationKind(kind), QStringLiteral("t"), QStringLiteral("b"),
+                         QSystemTrayIcon::Information);
+        QTRY_COMPARE_WITH_TIMEOUT(m_server->calls().size(), 1, kTimeoutMs);
+        QCOMPARE(m_server->calls().constFirst().actions, actions);
+    }
+
+    // The server's ActionInvoked for one of idlegpu's notifications: "Show" and a click on it ask for the status
+    // window, "Pause for 1 hour" for the pause; another application's id, or a closed one, asks for nothing.
+    void actionInvokedAsksTheTray()
+    {
+        QVERIFY(startServer());
+        m_server->setCapabilities({QStringLiteral("body"), QStringLiteral("actions")});
+        RecordingSink balloons;
+        DesktopNotificationSink sink(&balloons, m_app);
+        QTRY_VERIFY_WITH_TIMEOUT(sink.actions().value_or(false), kTimeoutMs);
+        QSignalSpy show(&sink, &DesktopNotificationSink::showStatusRequested);
+        QSignalSpy pause(&sink, &DesktopNotificationSink::pauseAllForRequested);
+        sink.showMessage(NotificationKind::Preemption, QStringLiteral("t"), QStringLiteral("b"),
+                         QSystemTrayIcon::Information);
+        QTRY_VERIFY_WITH_TIMEOUT(sink.lastNotificationId(NotificationKind::Preemption) != 0, kTimeoutMs);
+        const uint id = sink.lastNotificationId(NotificationKind::Preemption);
+
+        QVERIFY(m_server->invokeAction(id + 100, QStringLiteral("show"))); // not ours
+        QVERIFY(m_server->invokeAction(id, QStringLiteral("pause-1h")));
+        QTRY_COMPARE_WITH_TIMEOUT(pause.size(), 1, kTimeoutMs);
+        QCOMPARE(pause.at(0).at(0).toLongLong(), 3'600'000);
+        QCOMPARE(show.size(), 0);
+        QVERIFY(m_server->invokeAction(id, QStringLiteral("show")));
+        QVERIFY(m_server->invokeAction(id, QStringLiteral("default")));
+        QTRY_COMPARE_WITH_TIMEOUT(show.size(), 2, kTimeoutMs);
+
+        // Closed: its actions are gone, and the next message is a new notification.
+        QVERIFY(m_server->close(id));
+        QTRY_COMPARE_WITH_TIMEOUT(sink.lastNotificationId(NotificationKind::Preemption), 0u, kTimeoutMs);
+        QVERIFY(m_server->invokeAction(id, QStringLiteral("show")));
+        sink.showMessage(NotificationKind::Preemption, QStringLiteral("t"), QStringLiteral("again"),
+                         QSystemTrayIcon::Information);
+        QTRY_COMPARE_WITH_TIMEOUT(m_server->calls().size(), 2, kTimeoutMs);
+        QCOMPARE(m_server->calls().at(1).replacesId, 0u);
+        QCOMPARE(show.size(), 2);
+        QCOMPARE(pause.size(), 1);
     }
 
     // A session without a bus (a bare X session, a test): the balloon, at once.

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // SPDX-FileCopyrightText: 2026 The idlegpu authors
-// Notifier: the messages, coalescing per kind within 10 s (fake clock, no sleeping) and the per-kind switches.
+// Notifier: the messages, coalescing per kind within 10 s (fake clock, no sleeping), the per-kind switches, bodies that
+// fit a banner and the answer to a click on the icon.
 #include "recordingsink.h"
 #include "tray/notifier.h"
 
@@ -39,6 +40,10 @@ private Q_SLOTS:
     void kindsCanBeSwitchedOff_data();
     void kindsCanBeSwitchedOff();
     void switchingOffDropsTheSummary();
+    void failureSaysItsLastOutput();
+    void bodiesFitABanner_data();
+    void bodiesFitABanner();
+    void pauseClickAnsweredAtOnce();
 };
 
 void TestNotifier::messagesSayWhatHappened()
@@ -52,13 +57,13 @@ void TestNotifier::messagesSayWhatHappened()
 
     QCOMPARE(sink.messages.size(), 3);
     QCOMPARE(sink.messages.at(0).title, QStringLiteral("Workload stopped"));
-    QCOMPARE(sink.messages.at(0).body, QStringLiteral("Stopped miner on GPU 0: python3 (alice, pid 4242) opened the GPU"));
-    QCOMPARE(sink.messages.at(1).body,
-             QStringLiteral("miner failed 3 times in a row (last: exit code 3); idlegpu keeps retrying it, less and "
-                            "less often."));
+    // Who took which GPU, and what stopped, first: GNOME's banner cut the old text at "python3 (root, pid 16…".
+    QCOMPARE(sink.messages.at(0).body, QStringLiteral("python3 (alice) took GPU 0: stopped miner"));
+    QCOMPARE(sink.messages.at(1).body, QStringLiteral("miner failed 3 times in a row (exit code 3)\n"
+                                                      "idlegpu keeps retrying it, less and less often."));
     QCOMPARE(sink.messages.at(1).icon, QSystemTrayIcon::Warning);
-    // The first error, not the warning before it.
-    QCOMPARE(sink.messages.at(2).body, QStringLiteral("/c.conf:9: error: [process-x] has no cmd\n"
+    // The first error, not the warning before it; its line, not the file's path.
+    QCOMPARE(sink.messages.at(2).body, QStringLiteral("Line 9: [process-x] has no cmd\n"
                                                       "The previous configuration stays in force."));
     QCOMPARE(sink.messages.at(2).icon, QSystemTrayIcon::Critical);
     QCOMPARE(sink.messages.at(0).kind, NotificationKind::Preemption);
@@ -93,7 +98,7 @@ void TestNotifier::preemptionsAreCoalescedWithinTheWindow()
     QCOMPARE(sink.messages.size(), 2);
     clock.advance(5'000);
     notifier.flushDue();
-    QCOMPARE(sink.bodies(), QStringList({QStringLiteral("Stopped miner on GPU 0: python3 (alice, pid 4242) opened the GPU"),
+    QCOMPARE(sink.bodies(), QStringList({QStringLiteral("python3 (alice) took GPU 0: stopped miner"),
                                          QStringLiteral("3 more preemptions"), QStringLiteral("1 more preemption")}));
 }
 
@@ -220,6 +225,85 @@ void TestNotifier::switchingOffDropsTheSummary()
     clock.advance(Notifier::kWindowMs);
     notifier.flushDue();
     QCOMPARE(sink.messages.size(), 1);
+}
+
+// The workload's own last words say why ("cannot connect to pool"), where the exit code does not.
+void TestNotifier::failureSaysItsLastOutput()
+{
+    RecordingSink sink;
+    FakeClock clock;
+    Notifier notifier(&sink, &clock);
+    WorkloadRuntime runtime = failure(3);
+    runtime.lastOutput = {QStringLiteral("connecting to stratum+tcp://pool:3333"),
+                          QStringLiteral("  cannot connect to pool  "), QStringLiteral(" ")};
+    notifier.notifyWorkloadFailed(QStringLiteral("miner"), runtime);
+    QCOMPARE(sink.messages.size(), 1);
+    QCOMPARE(sink.messages.at(0).title, QStringLiteral("Workload failing"));
+    QCOMPARE(sink.messages.at(0).body,
+             QStringLiteral("miner failed 3 times in a row (exit code 3)\n“cannot connect to pool”"));
+}
+
+void TestNotifier::bodiesFitABanner_data()
+{
+    QTest::addColumn<int>("what");
+    QTest::addColumn<QString>("start"); // the essential, which must survive the cut
+    QTest::newRow("preemption") << 0 << QStringLiteral("python3 (a-very-long-user-name-from-ldap) took GPU 3: stopped");
+    QTest::newRow("failure") << 1 << QStringLiteral("miner failed 7 times in a row (exit code 3)\n“");
+    QTest::newRow("config error") << 2 << QStringLiteral("Line 12: cmd");
+}
+
+// GNOME Shell shows about two lines of ~50 characters: a long holder, workload or output is cut at the end, with "…".
+void TestNotifier::bodiesFitABanner()
+{
+    QFETCH(int, what);
+    QFETCH(QString, start);
+    RecordingSink sink;
+    FakeClock clock;
+    Notifier notifier(&sink, &clock);
+    const QString longName = QStringLiteral("folding-at-home-on-all-of-the-gpus-of-this-machine-and-the-next");
+    if (what == 0) {
+        PreemptionEvent event = preemption(3);
+        event.culprit.user = QStringLiteral("a-very-long-user-name-from-ldap");
+        event.workloadName = longName;
+        notifier.notifyPreemption(event);
+    } else if (what == 1) {
+        WorkloadRuntime runtime = failure(7);
+        runtime.lastOutput = {QStringLiteral("error: ") + QString(200, QLatin1Char('x')) + QStringLiteral(" end")};
+        notifier.notifyWorkloadFailed(QStringLiteral("miner"), runtime);
+    } else {
+        notifier.notifyConfigRejected({{ConfigDiagnostic::Error, QStringLiteral("/home/alice/.config/idlegpu.conf"), 12,
+                                        QStringLiteral("cmd = ") + longName + longName}});
+    }
+    QCOMPARE(sink.messages.size(), 1);
+    const QString body = sink.messages.at(0).body;
+    QVERIFY2(body.size() <= Notifier::kBodyMaxChars, qPrintable(body));
+    QVERIFY2(body.count(QLatin1Char('\n')) < Notifier::kBodyMaxLines, qPrintable(body));
+    QVERIFY2(body.startsWith(start), qPrintable(body));
+    QVERIFY2(body.contains(QChar(0x2026)), qPrintable(body)); // says that it was cut
+    if (what == 2)                                            // the line that says nothing changed stays whole
+        QVERIFY(body.endsWith(QStringLiteral("\nThe previous configuration stays in force.")));
+}
+
+// A click and the click that undoes it both say so, at once: never held for a summary.
+void TestNotifier::pauseClickAnsweredAtOnce()
+{
+    RecordingSink sink;
+    FakeClock clock;
+    Notifier notifier(&sink, &clock);
+    NotifySettings none;
+    none.preemption = none.failure = none.configError = false;
+    notifier.setSettings(none); // an answer to the user is not a notice they switched off
+    notifier.notifyPauseClicked(true);
+    notifier.notifyPauseClicked(false);
+    QCOMPARE(sink.messages.size(), 2);
+    QCOMPARE(sink.messages.at(0).kind, NotificationKind::Pause);
+    QCOMPARE(sink.messages.at(0).title, QStringLiteral("Paused all workloads"));
+    QCOMPARE(sink.messages.at(0).body, QStringLiteral("Click the icon again to resume."));
+    QCOMPARE(sink.messages.at(1).title, QStringLiteral("Resumed all workloads"));
+    QCOMPARE(sink.messages.at(1).body, QStringLiteral("They start again on idle GPUs. Click the icon to pause."));
+    clock.advance(Notifier::kWindowMs);
+    notifier.flushDue();
+    QCOMPARE(sink.messages.size(), 2); // no summary
 }
 
 QTEST_MAIN(TestNotifier)

@@ -5,10 +5,13 @@
 // Messages go to org.freedesktop.Notifications on the session bus (KDE Plasma, GNOME Shell, dunst, mako...) while that
 // name has an owner, and to the tray icon's balloon otherwise and for any message the server does not take. A summary
 // ("3 more preemptions") takes the place of the message it follows, which it replaces as one of its kind. Nothing
-// waits: a service watcher follows the server, Notify is asynchronous with a time-out.
+// waits: a service watcher follows the server, Notify is asynchronous with a time-out. The server's actions come back
+// as signals, which every client hears: only the ids of idlegpu's own notifications count.
 
+#include "tray/trayiconrenderer.h"
 #include "tray/traylogging.h"
 
+#include <QDBusArgument>
 #include <QDBusMessage>
 #include <QDBusPendingCallWatcher>
 #include <QDBusServiceWatcher>
@@ -20,6 +23,18 @@ namespace {
 uchar urgency(QSystemTrayIcon::MessageIcon icon)
 {
     return icon == QSystemTrayIcon::Critical ? 2 : 1;
+}
+
+// The spec's image-data, (iiibiiay): width, height, rowstride, has alpha, bits per sample, channels, RGBA bytes.
+QVariant imageData(const QImage &picture)
+{
+    const QImage image = picture.convertToFormat(QImage::Format_RGBA8888);
+    QDBusArgument argument;
+    argument.beginStructure();
+    argument << image.width() << image.height() << int(image.bytesPerLine()) << true << 8 << 4
+             << QByteArray(reinterpret_cast<const char *>(image.constBits()), image.sizeInBytes());
+    argument.endStructure();
+    return QVariant::fromValue(argument);
 }
 
 } // namespace
@@ -51,6 +66,49 @@ DesktopNotificationSink::DesktopNotificationSink(NotificationSink *fallback, con
             && reply.signature() == QLatin1String("b"))
             setServer(reply.arguments().constFirst().toBool() ? Server::Present : Server::Absent);
     });
+    m_bus.connect(QLatin1String(kService), QLatin1String(kPath), QLatin1String(kService),
+                  QStringLiteral("ActionInvoked"), this, SLOT(onActionInvoked(uint, QString)));
+    m_bus.connect(QLatin1String(kService), QLatin1String(kPath), QLatin1String(kService),
+                  QStringLiteral("NotificationClosed"), this, SLOT(onNotificationClosed(uint, uint)));
+}
+
+QVariantMap DesktopNotificationSink::hints(QSystemTrayIcon::MessageIcon icon)
+{
+    // Painted once; a QDBusArgument is made per message, as a written one is not meant to be sent twice.
+    static const QImage picture = TrayIconRenderer::render(OverallState::Idle, kImageSize);
+    return {{QStringLiteral("urgency"), QVariant::fromValue(urgency(icon))},
+            {QStringLiteral("desktop-entry"), QLatin1String(kDesktopEntry)},
+            {QStringLiteral("image-data"), imageData(picture)}};
+}
+
+QStringList DesktopNotificationSink::actionsFor(NotificationKind kind)
+{
+    QStringList actions{QLatin1String(kActionDefault), tr("Show"), QLatin1String(kActionShow), tr("Show")};
+    // A pause for an hour where the user may want the GPU left alone: after a preemption or a failing workload.
+    if (kind == NotificationKind::Preemption || kind == NotificationKind::Failure)
+        actions << QLatin1String(kActionPauseForAnHour) << tr("Pause for 1 hour");
+    return actions;
+}
+
+void DesktopNotificationSink::onActionInvoked(uint id, const QString &key)
+{
+    if (id == 0 || !m_shownIds.contains(id))
+        return; // another application's
+    qCDebug(lcTray, "notification %u: action %s", id, qPrintable(key));
+    if (key == QLatin1String(kActionDefault) || key == QLatin1String(kActionShow))
+        Q_EMIT showStatusRequested();
+    else if (key == QLatin1String(kActionPauseForAnHour))
+        Q_EMIT pauseAllForRequested(kPauseForMs);
+}
+
+void DesktopNotificationSink::onNotificationClosed(uint id, uint)
+{
+    if (!m_shownIds.remove(id))
+        return;
+    // The next one of its kind is a new notification: a server may not reuse a closed id.
+    for (auto last = m_lastIds.begin(); last != m_lastIds.end(); ++last)
+        if (last.value() == id)
+            last.value() = 0;
 }
 
 void DesktopNotificationSink::setServer(Server server)
@@ -60,6 +118,8 @@ void DesktopNotificationSink::setServer(Server server)
     m_server = server;
     qCDebug(lcTray, "notification server: %s", server == Server::Present ? "present" : "absent");
     m_bodyMarkup.reset(); // another server, perhaps
+    m_actions.reset();
+    m_shownIds.clear();
     if (server == Server::Present)
         askCapabilities();
 }
@@ -72,9 +132,13 @@ void DesktopNotificationSink::askCapabilities()
     connect(answer, &QDBusPendingCallWatcher::finished, this, [this, answer] {
         answer->deleteLater();
         const QDBusMessage reply = answer->reply();
-        m_bodyMarkup = reply.type() == QDBusMessage::ReplyMessage && reply.signature() == QLatin1String("as")
-                       && reply.arguments().constFirst().toStringList().contains(QStringLiteral("body-markup"));
-        qCDebug(lcTray, "notification server reads markup: %s", *m_bodyMarkup ? "yes" : "no");
+        const QStringList capabilities = reply.type() == QDBusMessage::ReplyMessage
+                                                 && reply.signature() == QLatin1String("as")
+                                             ? reply.arguments().constFirst().toStringList()
+                                             : QStringList();
+        m_bodyMarkup = capabilities.contains(QStringLiteral("body-markup"));
+        m_actions = capabilities.contains(QStringLiteral("actions"));
+        qCDebug(lcTray, "notification server: %s", qPrintable(capabilities.join(QLatin1Char(' '))));
     });
 }
 
@@ -85,21 +149,25 @@ void DesktopNotificationSink::showMessage(NotificationKind kind, const QString &
         m_fallback->showMessage(kind, title, body, icon);
         return;
     }
-    const QVariantMap hints{{QStringLiteral("urgency"), QVariant::fromValue(urgency(icon))},
-                            {QStringLiteral("desktop-entry"), QLatin1String(kDesktopEntry)}};
     QDBusMessage notify = QDBusMessage::createMethodCall(QLatin1String(kService), QLatin1String(kPath),
                                                          QLatin1String(kService), QStringLiteral("Notify"));
-    notify << QLatin1String(kAppName) << lastNotificationId(kind) << QLatin1String(kAppIcon) << title
+    // Until the server said whether it shows actions, none: a server without them might show the keys as text.
+    const int expireMs = kind == NotificationKind::Pause     ? Notifier::kPauseShownMs
+                         : icon == QSystemTrayIcon::Critical ? 0
+                                                             : kExpireMs;
+    notify << QLatin1String(kAppName) << lastNotificationId(kind) << m_appIconName << title
            << (m_bodyMarkup.value_or(false) ? body.toHtmlEscaped() : body)
-           << QStringList() << hints << (icon == QSystemTrayIcon::Critical ? 0 : kExpireMs);
+           << (m_actions.value_or(false) ? actionsFor(kind) : QStringList()) << hints(icon) << expireMs;
     auto *pending = new QDBusPendingCallWatcher(m_bus.asyncCall(notify, m_callTimeoutMs), this);
     connect(pending, &QDBusPendingCallWatcher::finished, this, [=, this] {
         pending->deleteLater();
         const QDBusMessage reply = pending->reply();
         if (reply.type() == QDBusMessage::ReplyMessage) {
             // A server that answers something else than its id has shown it all the same; it is not replaced then.
-            m_lastIds.insert(int(kind), reply.signature() == QLatin1String("u") ? reply.arguments().constFirst().toUInt()
-                                                                                : 0u);
+            const uint id = reply.signature() == QLatin1String("u") ? reply.arguments().constFirst().toUInt() : 0u;
+            m_lastIds.insert(int(kind), id);
+            if (id != 0)
+                m_shownIds.insert(id);
             m_failing = false;
             return;
         }

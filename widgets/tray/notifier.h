@@ -2,8 +2,10 @@
 // SPDX-FileCopyrightText: 2026 The idlegpu authors
 #pragma once
 // The source of the desktop notifications: a workload preempted, a workload failing again and again, a rejected
-// configuration, a request the monitor refused. They are coalesced per kind: the first message of a kind shows at once and opens a 10 s window; what
-// else of that kind comes in the window is counted and shown as one summary ("3 more preemptions") when it ends.
+// configuration, a request the monitor refused, a pause by a click on the icon. They are coalesced per kind: the first
+// message of a kind shows at once and opens a 10 s window; what else of that kind comes in the window is counted and
+// shown as one summary ("3 more preemptions") when it ends. A body fits a banner (GNOME shows about two lines of ~50
+// characters): what happened first, the details are in the status window.
 #include "base/clock.h"
 #include "model/monitorstate.h"
 
@@ -26,7 +28,8 @@ struct NotifySettings
 
 // The subject of a message: each kind has its own window, and a desktop notification replaces the last one of its
 // kind.
-enum class NotificationKind { Preemption, Failure, ConfigError, Refusal };
+// Pause answers a click on the icon: shown at once, never coalesced (a click and the click that undoes it both say so).
+enum class NotificationKind { Preemption, Failure, ConfigError, Refusal, Pause };
 
 // The place where messages go: the desktop's notification server or the tray icon's balloon, a recorder in tests.
 class NotificationSink
@@ -37,14 +40,15 @@ public:
                              QSystemTrayIcon::MessageIcon icon) = 0;
 };
 
-// The sink that shows messages in the icon's balloon. Until the icon is made (TrayHostWatcher) a message goes to the
-// log only.
+// The sink that shows messages in the icon's balloon, with the application's icon (not the Information/Warning one,
+// which some desktops draw as a broken image). Until the icon is made (TrayHostWatcher) a message goes to the log
+// only.
 class TrayNotificationSink final : public NotificationSink
 {
 public:
     explicit TrayNotificationSink(QSystemTrayIcon *trayIcon = nullptr) : m_trayIcon(trayIcon) {}
     void setTrayIcon(QSystemTrayIcon *trayIcon) { m_trayIcon = trayIcon; }
-    void showMessage(NotificationKind, const QString &title, const QString &body,
+    void showMessage(NotificationKind kind, const QString &title, const QString &body,
                      QSystemTrayIcon::MessageIcon icon) override;
 
 private:
@@ -58,6 +62,11 @@ public:
     using Kind = NotificationKind;
     static constexpr qint64 kWindowMs = 10'000;
     static constexpr int kFailuresBeforeNotice = 3;
+    // What a banner shows of a body: GNOME Shell about two lines of ~50 characters, KDE a little more.
+    static constexpr int kBodyMaxChars = 100;
+    static constexpr int kBodyMaxLines = 2;
+    // How long a pause's answer stays on screen.
+    static constexpr int kPauseShownMs = 4000;
 
     Notifier(NotificationSink *sink, const Clock *clock, QObject *parent = nullptr);
 
@@ -74,6 +83,12 @@ public:
     // Tells that the monitor refused what the user asked ("Pause refused: not authorized"); always on, since the user
     // is waiting for an answer.
     void notifyRefused(const QString &line);
+    // Tells what a click on the icon did: paused all workloads (`paused`) or resumed them.
+    void notifyPauseClicked(bool paused);
+
+    // Returns `body` cut to what a banner shows: at most kBodyMaxLines lines and kBodyMaxChars characters, ending in
+    // "…" where cut (at a word's end where there is one).
+    static QString fitBanner(const QString &body);
 
 Q_SIGNALS:
     // A message went to the sink (not one held for a summary).
@@ -93,6 +108,8 @@ private:
     void post(Kind kind, const QString &title, const QString &body, QSystemTrayIcon::MessageIcon icon);
     bool enabled(Kind kind) const;
     static QString summary(Kind kind, int count);
+    // Returns `text` cut to `maxChars`, ending in "…" where cut.
+    static QString elide(const QString &text, int maxChars);
     void scheduleFlush();
 
     NotificationSink *m_sink;
