@@ -169,6 +169,7 @@ private Q_SLOTS:
     void holdMenuStableWhilePolicyTextCounts();
     void tooHotGpuLine();
     void notSetUpOffersSetUp();
+    void failingWorkloadShowsItsLastOutput();
 };
 
 void TestTrayIcon::overallState_data()
@@ -452,9 +453,19 @@ void TestTrayIcon::menuHasSectionPerGpuAndActions()
     controller.applyState(state, kNowMs, kWallNow);
     QCOMPARE(findAction(controller.menu(), QStringLiteral("pauseAll"))->text(),
              QStringLiteral("Resume (paused until 15:32)"));
+    // The menu's first line says it, and how to undo it, the same on every desktop.
+    QAction *first = controller.menu()->actions().constFirst();
+    QCOMPARE(first->objectName(), QStringLiteral("pausedAll"));
+    QCOMPARE(first->text(), QStringLiteral("Paused all workloads until 15:32 — click again to resume"));
+    QVERIFY(!first->isEnabled());
     state.pause.allUntilMs = 0;
     controller.applyState(state, kNowMs, kWallNow);
     QCOMPARE(findAction(controller.menu(), QStringLiteral("pauseAll"))->text(), QStringLiteral("Resume"));
+    QCOMPARE(controller.menu()->actions().constFirst()->text(),
+             QStringLiteral("Paused all workloads — click again to resume"));
+    state.pause.all = false;
+    controller.applyState(state, kNowMs, kWallNow);
+    QVERIFY(!findAction(controller.menu(), QStringLiteral("pausedAll")));
 }
 
 void TestTrayIcon::menuActionsEmitIntents()
@@ -520,10 +531,18 @@ void TestTrayIcon::leftClickTogglesPauseAll()
     MonitorState state = mixedState();
     controller.applyState(state, kNowMs, kWallNow);
     QSignalSpy spy(&controller, &TrayController::pauseAllRequested);
+    QSignalSpy clicked(&controller, &TrayController::pauseAllClicked); // for the tray to say what the click did
 
     Q_EMIT trayIcon.activated(QSystemTrayIcon::Trigger);
     QCOMPARE(spy.count(), 1);
     QCOMPARE(spy.takeFirst().at(0).toBool(), true);
+    QCOMPARE(clicked.count(), 1);
+    QCOMPARE(clicked.takeFirst().at(0).toBool(), true);
+    // The menu's "Pause all" is no click on the icon: the menu says it already.
+    findAction(controller.menu(), QStringLiteral("pauseAll"))->trigger();
+    QCOMPARE(spy.count(), 1);
+    spy.clear();
+    QCOMPARE(clicked.count(), 0);
 
     // The right button opens the menu; the middle button does nothing.
     Q_EMIT trayIcon.activated(QSystemTrayIcon::Context);
@@ -818,6 +837,47 @@ void TestTrayIcon::notSetUpOffersSetUp()
     Q_EMIT trayIcon.activated(QSystemTrayIcon::Trigger);
     QCOMPARE(pauseAll.count(), 1);
     QCOMPARE(setUp.count(), 2);
+}
+
+// "failed (exit code 3)" says little: the workload's own last lines are in the tooltips of its menu lines and the
+// icon's tooltip has the last one.
+void TestTrayIcon::failingWorkloadShowsItsLastOutput()
+{
+    QSystemTrayIcon trayIcon;
+    TrayController controller(&trayIcon);
+    MonitorState state = baseState(1);
+    WorkloadRuntime runtime;
+    runtime.id = QStringLiteral("process-miner");
+    runtime.state = WorkloadRuntime::BackingOff;
+    runtime.consecutiveFailures = 3;
+    runtime.retryAtMs = kNowMs + 20'000;
+    runtime.lastExit = QStringLiteral("exit code 3");
+    runtime.lastOutput = {QStringLiteral("line 1"),
+                          QStringLiteral("line 2"),
+                          QStringLiteral("line 3"),
+                          QStringLiteral("line 4"),
+                          QStringLiteral("connecting to pool.example:3333"),
+                          QStringLiteral("cannot connect to pool"),
+                          QStringLiteral("")};
+    state.runtimes.insert(runtime.id, runtime);
+    state.decision.gpus[0].workloadId = runtime.id;
+    controller.applyState(state, kNowMs, kWallNow);
+
+    const QString expected = QStringLiteral("Failed (exit code 3). Its last output:\nline 2\nline 3\nline 4\n"
+                                            "connecting to pool.example:3333\ncannot connect to pool");
+    QAction *line = findAction(controller.menu(), QStringLiteral("gpuWorkload"), 0);
+    QVERIFY(line);
+    QCOMPARE(line->toolTip(), expected);
+    QCOMPARE(findAction(controller.menu(), QStringLiteral("pauseWorkload"), runtime.id)->toolTip(), expected);
+    QVERIFY2(controller.toolTip().contains(QStringLiteral("\n  Last output: cannot connect to pool")),
+             qPrintable(controller.toolTip()));
+
+    // Running again: no old output in the way.
+    state.runtimes[runtime.id].state = WorkloadRuntime::Running;
+    controller.applyState(state, kNowMs, kWallNow);
+    QVERIFY(!controller.toolTip().contains(QStringLiteral("Last output")));
+    QCOMPARE(findAction(controller.menu(), QStringLiteral("pauseWorkload"), runtime.id)->toolTip(),
+             QStringLiteral("Pause miner"));
 }
 
 QTEST_MAIN(TestTrayIcon)

@@ -2,10 +2,13 @@
 // SPDX-FileCopyrightText: 2026 The idlegpu authors
 // The tray as a client of a MonitorLink (tests/fakemonitorlink.h): its requests go through the link, a refusal is said
 // in the menu and in a notification, a service that is away is said in the tooltip, the menu and the icon, and the
-// user whose job took a GPU is told that it is theirs.
+// user whose job took a GPU is told that it is theirs; a click on the icon says what it did, a notification's actions
+// reach the link and the status window, and "Open log" without an application shows idlegpu's viewer.
 #include "fakemonitorlink.h"
 #include "recordingsink.h"
 #include "status/statuswindow.h"
+#include "tray/desktopnotificationsink.h"
+#include "tray/logviewer.h"
 #include "tray/notifier.h"
 #include "tray/trayapplication.h"
 #include "tray/traycontroller.h"
@@ -67,6 +70,9 @@ private Q_SLOTS:
     void serviceAwayIsSaid();
     void preemptionOfYourOwnJobSaysTheGpuIsYours();
     void unavailableIconIsGrey();
+    void clickSaysWhatItDid();
+    void notificationActionsReachTheTray();
+    void openLogWithoutAnApplicationShowsTheViewer();
 
 private:
     QTemporaryDir m_state;
@@ -273,8 +279,7 @@ void TestTrayLink::preemptionOfYourOwnJobSaysTheGpuIsYours()
     notifier.flushDue();
     event.culprit.uid = 1001;
     notifier.notifyPreemption(event);
-    QCOMPARE(sink.messages.last().body,
-             QStringLiteral("Stopped miner on GPU 0: python3 (alice, pid 4242) opened the GPU"));
+    QCOMPARE(sink.messages.last().body, QStringLiteral("python3 (alice) took GPU 0: stopped miner"));
 }
 
 void TestTrayLink::unavailableIconIsGrey()
@@ -292,6 +297,87 @@ void TestTrayLink::unavailableIconIsGrey()
             QCOMPARE(qGreen(pixel), qBlue(pixel));
         }
     QVERIFY(anyVisible);
+}
+
+// A click pauses everything, and says so once the monitor did: a short notification, and the menu's first line; the
+// click that resumes says so too. A refused click is told by the refusal alone.
+void TestTrayLink::clickSaysWhatItDid()
+{
+    FakeClock clock;
+    FakeMonitorLink link;
+    TrayApplication tray(&link, QString(), &clock);
+    link.sendState(serviceState());
+    tray.showTrayIcon();
+    auto *icon = tray.findChild<QSystemTrayIcon *>();
+    QVERIFY(icon);
+    QSignalSpy shown(tray.notifier(), &Notifier::shown);
+
+    Q_EMIT icon->activated(QSystemTrayIcon::Trigger);
+    QCOMPARE(link.requests, QStringList{QStringLiteral("pauseAll")});
+    QCOMPARE(shown.size(), 0);      // not before the monitor did it
+    link.sendState(serviceState()); // a scan before the pause: nothing to say yet
+    QCOMPARE(shown.size(), 0);
+    MonitorState paused = serviceState();
+    paused.pause.all = true;
+    link.sendState(paused);
+    QCOMPARE(shown.size(), 1);
+    QCOMPARE(shown.at(0).at(0).value<NotificationKind>(), NotificationKind::Pause);
+    QCOMPARE(shown.at(0).at(1).toString(), QStringLiteral("Paused all workloads"));
+    QCOMPARE(shown.at(0).at(2).toString(), QStringLiteral("Click the icon again to resume."));
+    QCOMPARE(tray.controller()->menu()->actions().constFirst()->text(),
+             QStringLiteral("Paused all workloads — click again to resume"));
+    link.sendState(paused); // the next scan: said once
+    QCOMPARE(shown.size(), 1);
+
+    Q_EMIT icon->activated(QSystemTrayIcon::Trigger);
+    QCOMPARE(link.requests.last(), QStringLiteral("resumeAll"));
+    link.sendState(serviceState());
+    QCOMPARE(shown.size(), 2);
+    QCOMPARE(shown.at(1).at(1).toString(), QStringLiteral("Resumed all workloads"));
+    QVERIFY(!findAction(tray.controller()->menu(), QStringLiteral("pausedAll")));
+
+    Q_EMIT icon->activated(QSystemTrayIcon::Trigger);
+    link.refuse(MonitorLink::Request::PauseAll, QStringLiteral("not authorized"));
+    QCOMPARE(shown.size(), 3);
+    QCOMPARE(shown.at(2).at(0).value<NotificationKind>(), NotificationKind::Refusal);
+    link.sendState(paused); // someone else paused later: not this click's answer
+    QCOMPARE(shown.size(), 3);
+}
+
+// "Pause for 1 hour" on a notification is the menu's pause for an hour; "Show" opens the status window.
+void TestTrayLink::notificationActionsReachTheTray()
+{
+    FakeMonitorLink link;
+    TrayApplication tray(&link, QString());
+    link.sendState(serviceState());
+    Q_EMIT tray.desktopNotifications()->pauseAllForRequested(DesktopNotificationSink::kPauseForMs);
+    QCOMPARE(link.requests, QStringList{QStringLiteral("pauseFor 3600000")});
+    QVERIFY(!tray.statusWindow()->isVisible());
+    Q_EMIT tray.desktopNotifications()->showStatusRequested();
+    QVERIFY(tray.statusWindow()->isVisible());
+    tray.statusWindow()->close();
+}
+
+void TestTrayLink::openLogWithoutAnApplicationShowsTheViewer()
+{
+    QTemporaryDir dir;
+    const QString path = dir.filePath(QStringLiteral("idlegpu.log"));
+    QFile log(path);
+    QVERIFY(log.open(QIODevice::WriteOnly));
+    log.write("miner: cannot connect to pool\n");
+    log.close();
+    FakeMonitorLink link;
+    TrayApplication tray(&link, path);
+    link.sendState(serviceState());
+    QList<QUrl> asked;
+    tray.logOpener()->setUrlOpener([&asked](const QUrl &url, const std::function<void(bool)> &done) {
+        asked.append(url);
+        done(false);
+    });
+    findAction(tray.controller()->menu(), QStringLiteral("openLog"))->trigger();
+    QCOMPARE(asked, QList<QUrl>{QUrl::fromLocalFile(path)});
+    QVERIFY(tray.logOpener()->viewer() && tray.logOpener()->viewer()->isVisible());
+    QCOMPARE(tray.logOpener()->viewer()->text(), QStringLiteral("miner: cannot connect to pool\n"));
 }
 
 QTEST_MAIN(TestTrayLink)

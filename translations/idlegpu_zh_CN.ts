@@ -840,30 +840,12 @@
         <translation>任务已停止</translation>
     </message>
     <message>
-        <source>Stopped %1 on GPU %2: %3 opened the GPU</source>
-        <translation>已停止 GPU %2 上的 %1：%3 打开了该 GPU</translation>
-    </message>
-    <message>
-        <source>%1 failed %2 times in a row; idlegpu keeps retrying it, less and less often.</source>
-        <translation>%1 已连续失败 %2 次；idlegpu 会继续重试，但间隔越来越长。</translation>
-    </message>
-    <message>
-        <source>%1 failed %2 times in a row (last: %3); idlegpu keeps retrying it, less and less often.</source>
-        <translation>%1 已连续失败 %2 次（最近一次：%3）；idlegpu 会继续重试，但间隔越来越长。</translation>
-    </message>
-    <message>
         <source>Workload failing</source>
         <translation>任务反复失败</translation>
     </message>
     <message>
         <source>Configuration not applied</source>
         <translation>配置未应用</translation>
-    </message>
-    <message>
-        <source>%1
-The previous configuration stays in force.</source>
-        <translation>%1
-之前的配置仍然有效。</translation>
     </message>
     <message>
         <source>idlegpu</source>
@@ -920,6 +902,62 @@ The previous configuration stays in force.</source>
     <message>
         <source>%1 more requests refused</source>
         <translation>另有 %1 个请求被拒绝</translation>
+    </message>
+    <message>
+        <source>A process of another user</source>
+        <translation>另一用户的进程</translation>
+    </message>
+    <message>
+        <source>A program</source>
+        <translation>某个程序</translation>
+    </message>
+    <message>
+        <source>%1 (%2)</source>
+        <translation>%1（%2）</translation>
+    </message>
+    <message>
+        <source>%1 took GPU %2: stopped %3</source>
+        <translation>%1 占用了 GPU %2：已停止 %3</translation>
+    </message>
+    <message>
+        <source>%1 failed %2 times in a row</source>
+        <translation>%1 已连续失败 %2 次</translation>
+    </message>
+    <message>
+        <source>%1 failed %2 times in a row (%3)</source>
+        <translation>%1 已连续失败 %2 次（%3）</translation>
+    </message>
+    <message>
+        <source>idlegpu keeps retrying it, less and less often.</source>
+        <translation>idlegpu 会继续重试，但间隔越来越长。</translation>
+    </message>
+    <message>
+        <source>“%1”</source>
+        <translation>“%1”</translation>
+    </message>
+    <message>
+        <source>Line %1: %2</source>
+        <translation>第 %1 行：%2</translation>
+    </message>
+    <message>
+        <source>The previous configuration stays in force.</source>
+        <translation>之前的配置仍然有效。</translation>
+    </message>
+    <message>
+        <source>Paused all workloads</source>
+        <translation>已暂停所有任务</translation>
+    </message>
+    <message>
+        <source>Click the icon again to resume.</source>
+        <translation>再次单击图标即可继续。</translation>
+    </message>
+    <message>
+        <source>Resumed all workloads</source>
+        <translation>所有任务已继续</translation>
+    </message>
+    <message>
+        <source>They start again on idle GPUs. Click the icon to pause.</source>
+        <translation>它们会在空闲的 GPU 上重新启动。单击图标即可暂停。</translation>
     </message>
 </context>
 <context>
@@ -1614,6 +1652,24 @@ The previous configuration stays in force.</source>
     <message>
         <source>Settings refused: %1</source>
         <translation>设置被拒绝：%1</translation>
+    </message>
+    <message>
+        <source>  Last output: %1</source>
+        <translation>  最后输出：%1</translation>
+    </message>
+    <message>
+        <source>Failed (%1). Its last output:
+%2</source>
+        <translation>失败（%1）。最后的输出：
+%2</translation>
+    </message>
+    <message>
+        <source>Paused all workloads until %1 — click again to resume</source>
+        <translation>所有任务已暂停至 %1 — 再次单击即可继续</translation>
+    </message>
+    <message>
+        <source>Paused all workloads — click again to resume</source>
+        <translation>所有任务已暂停 — 再次单击即可继续</translation>
     </message>
 </context>
 <context>
@@ -2412,6 +2468,72 @@ The previous configuration stays in force.</source>
     <message>
         <source>No workload runs: the configuration has errors (idlegpu --check-config lists them).</source>
         <translation>没有工作负载运行：配置有错误（idlegpu --check-config 会列出它们）。</translation>
+    </message>
+</context>
+<context>
+    <name>DesktopNotificationSink</name>
+    <message>
+        <source>Show</source>
+        <translation>显示</translation>
+    </message>
+    <message>
+        <source>Pause for 1 hour</source>
+        <translation>暂停 1 小时</translation>
+    </message>
+</context>
+<context>
+    <name>LogViewer</name>
+    <message>
+        <source>Copy path</source>
+        <translation>复制路径</translation>
+    </message>
+    <message>
+        <source>idlegpu log</source>
+        <translation>idlegpu 日志</translation>
+    </message>
+    <message>
+        <source>No log file</source>
+        <translation>没有日志文件</translation>
+    </message>
+    <message>
+        <source>Path copied</source>
+        <translation>路径已复制</translation>
+    </message>
+    <message>
+        <source>Reload</source>
+        <translation>重新加载</translation>
+    </message>
+    <message>
+        <source>Close</source>
+        <translation>关闭</translation>
+    </message>
+    <message>
+        <source>The last %1 KiB of the log; an editor shows all of it.</source>
+        <translation>日志的最后 %1 KiB；用编辑器可查看全部内容。</translation>
+    </message>
+    <message>
+        <source>The log is empty.</source>
+        <translation>日志为空。</translation>
+    </message>
+    <message>
+        <source>idlegpu writes no log file in this mode: its messages go to the system journal.</source>
+        <translation>idlegpu 在此模式下不写日志文件：其消息写入系统日志（journal）。</translation>
+    </message>
+    <message>
+        <source>The log does not exist yet: idlegpu creates it with its first message.</source>
+        <translation>日志尚不存在：idlegpu 会在写入第一条消息时创建它。</translation>
+    </message>
+    <message>
+        <source>The log cannot be read: %1.</source>
+        <translation>无法读取日志：%1。</translation>
+    </message>
+    <message>
+        <source>The log cannot be read: it belongs to %1 and you may not read it.</source>
+        <translation>无法读取日志：它属于 %1，您没有读取权限。</translation>
+    </message>
+    <message>
+        <source>another user</source>
+        <translation>其他用户</translation>
     </message>
 </context>
 </TS>

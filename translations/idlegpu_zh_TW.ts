@@ -840,30 +840,12 @@
         <translation>任務已停止</translation>
     </message>
     <message>
-        <source>Stopped %1 on GPU %2: %3 opened the GPU</source>
-        <translation>已停止 GPU %2 上的 %1：%3 開啟了該 GPU</translation>
-    </message>
-    <message>
-        <source>%1 failed %2 times in a row; idlegpu keeps retrying it, less and less often.</source>
-        <translation>%1 已連續失敗 %2 次；idlegpu 會繼續重試，但間隔越來越長。</translation>
-    </message>
-    <message>
-        <source>%1 failed %2 times in a row (last: %3); idlegpu keeps retrying it, less and less often.</source>
-        <translation>%1 已連續失敗 %2 次（最近一次：%3）；idlegpu 會繼續重試，但間隔越來越長。</translation>
-    </message>
-    <message>
         <source>Workload failing</source>
         <translation>任務反覆失敗</translation>
     </message>
     <message>
         <source>Configuration not applied</source>
         <translation>設定未套用</translation>
-    </message>
-    <message>
-        <source>%1
-The previous configuration stays in force.</source>
-        <translation>%1
-先前的設定仍然有效。</translation>
     </message>
     <message>
         <source>idlegpu</source>
@@ -920,6 +902,62 @@ The previous configuration stays in force.</source>
     <message>
         <source>%1 more requests refused</source>
         <translation>另有 %1 個請求被拒絕</translation>
+    </message>
+    <message>
+        <source>A process of another user</source>
+        <translation>另一使用者的程序</translation>
+    </message>
+    <message>
+        <source>A program</source>
+        <translation>某個程式</translation>
+    </message>
+    <message>
+        <source>%1 (%2)</source>
+        <translation>%1（%2）</translation>
+    </message>
+    <message>
+        <source>%1 took GPU %2: stopped %3</source>
+        <translation>%1 佔用了 GPU %2：已停止 %3</translation>
+    </message>
+    <message>
+        <source>%1 failed %2 times in a row</source>
+        <translation>%1 已連續失敗 %2 次</translation>
+    </message>
+    <message>
+        <source>%1 failed %2 times in a row (%3)</source>
+        <translation>%1 已連續失敗 %2 次（%3）</translation>
+    </message>
+    <message>
+        <source>idlegpu keeps retrying it, less and less often.</source>
+        <translation>idlegpu 會繼續重試，但間隔越來越長。</translation>
+    </message>
+    <message>
+        <source>“%1”</source>
+        <translation>「%1」</translation>
+    </message>
+    <message>
+        <source>Line %1: %2</source>
+        <translation>第 %1 行：%2</translation>
+    </message>
+    <message>
+        <source>The previous configuration stays in force.</source>
+        <translation>先前的設定仍然有效。</translation>
+    </message>
+    <message>
+        <source>Paused all workloads</source>
+        <translation>已暫停所有任務</translation>
+    </message>
+    <message>
+        <source>Click the icon again to resume.</source>
+        <translation>再按一下圖示即可繼續。</translation>
+    </message>
+    <message>
+        <source>Resumed all workloads</source>
+        <translation>所有任務已繼續</translation>
+    </message>
+    <message>
+        <source>They start again on idle GPUs. Click the icon to pause.</source>
+        <translation>它們會在閒置的 GPU 上重新啟動。按一下圖示即可暫停。</translation>
     </message>
 </context>
 <context>
@@ -1614,6 +1652,24 @@ The previous configuration stays in force.</source>
     <message>
         <source>Settings refused: %1</source>
         <translation>設定被拒絕：%1</translation>
+    </message>
+    <message>
+        <source>  Last output: %1</source>
+        <translation>  最後輸出：%1</translation>
+    </message>
+    <message>
+        <source>Failed (%1). Its last output:
+%2</source>
+        <translation>失敗（%1）。最後的輸出：
+%2</translation>
+    </message>
+    <message>
+        <source>Paused all workloads until %1 — click again to resume</source>
+        <translation>所有任務已暫停至 %1 — 再按一下即可繼續</translation>
+    </message>
+    <message>
+        <source>Paused all workloads — click again to resume</source>
+        <translation>所有任務已暫停 — 再按一下即可繼續</translation>
     </message>
 </context>
 <context>
@@ -2412,6 +2468,72 @@ The previous configuration stays in force.</source>
     <message>
         <source>No workload runs: the configuration has errors (idlegpu --check-config lists them).</source>
         <translation>沒有工作負載執行：設定有錯誤（idlegpu --check-config 會列出它們）。</translation>
+    </message>
+</context>
+<context>
+    <name>DesktopNotificationSink</name>
+    <message>
+        <source>Show</source>
+        <translation>顯示</translation>
+    </message>
+    <message>
+        <source>Pause for 1 hour</source>
+        <translation>暫停 1 小時</translation>
+    </message>
+</context>
+<context>
+    <name>LogViewer</name>
+    <message>
+        <source>Copy path</source>
+        <translation>複製路徑</translation>
+    </message>
+    <message>
+        <source>idlegpu log</source>
+        <translation>idlegpu 記錄檔</translation>
+    </message>
+    <message>
+        <source>No log file</source>
+        <translation>沒有記錄檔</translation>
+    </message>
+    <message>
+        <source>Path copied</source>
+        <translation>路徑已複製</translation>
+    </message>
+    <message>
+        <source>Reload</source>
+        <translation>重新載入</translation>
+    </message>
+    <message>
+        <source>Close</source>
+        <translation>關閉</translation>
+    </message>
+    <message>
+        <source>The last %1 KiB of the log; an editor shows all of it.</source>
+        <translation>記錄檔的最後 %1 KiB；用編輯器可檢視全部內容。</translation>
+    </message>
+    <message>
+        <source>The log is empty.</source>
+        <translation>記錄檔是空的。</translation>
+    </message>
+    <message>
+        <source>idlegpu writes no log file in this mode: its messages go to the system journal.</source>
+        <translation>idlegpu 在此模式下不寫記錄檔：其訊息寫入系統日誌（journal）。</translation>
+    </message>
+    <message>
+        <source>The log does not exist yet: idlegpu creates it with its first message.</source>
+        <translation>記錄檔尚不存在：idlegpu 會在寫入第一則訊息時建立它。</translation>
+    </message>
+    <message>
+        <source>The log cannot be read: %1.</source>
+        <translation>無法讀取記錄檔：%1。</translation>
+    </message>
+    <message>
+        <source>The log cannot be read: it belongs to %1 and you may not read it.</source>
+        <translation>無法讀取記錄檔：它屬於 %1，您沒有讀取權限。</translation>
+    </message>
+    <message>
+        <source>another user</source>
+        <translation>其他使用者</translation>
     </message>
 </context>
 </TS>

@@ -8,14 +8,14 @@
 #include "status/statuswindow.h"
 #include "tray/desktopidlepoller.h"
 #include "tray/desktopnotificationsink.h"
+#include "tray/logviewer.h"
 #include "tray/traycontroller.h"
 #include "tray/traylogging.h"
 
 #include <QDateTime>
-#include <QDesktopServices>
+#include <QIcon>
 #include <QSystemTrayIcon>
 #include <QTimer>
-#include <QUrl>
 
 #include <algorithm>
 
@@ -24,8 +24,17 @@ TrayApplication::TrayApplication(MonitorLink *monitor, const QString &logFilePat
       m_controller(new TrayController(nullptr, this)),
       m_desktopNotifications(new DesktopNotificationSink(&m_balloons, QDBusConnection::sessionBus(), this)),
       m_notifier(new Notifier(m_desktopNotifications, clock, this)), m_statusWindow(std::make_unique<StatusWindow>()),
-      m_tickTimer(new QTimer(this)), m_refusalTimer(new QTimer(this)), m_desktopIdle(new DesktopIdlePoller(clock, this))
+      m_tickTimer(new QTimer(this)), m_refusalTimer(new QTimer(this)),
+      m_desktopIdle(new DesktopIdlePoller(clock, this)), m_logOpener(new LogOpener(this))
 {
+    // Only where the theme has the icon (installed in hicolor): else the name draws a broken image, and the picture
+    // sent as image-data is the icon.
+    if (!QIcon::hasThemeIcon(QLatin1String(DesktopNotificationSink::kAppIcon)))
+        m_desktopNotifications->setAppIconName(QString());
+    connect(m_desktopNotifications, &DesktopNotificationSink::showStatusRequested, this,
+            &TrayApplication::showStatusWindow);
+    connect(m_desktopNotifications, &DesktopNotificationSink::pauseAllForRequested, this,
+            [this](qint64 ms) { m_monitor->pauseAllFor(ms); });
     m_refusalTimer->setSingleShot(true);
     m_refusalTimer->setInterval(kRefusalShownMs);
     connect(m_refusalTimer, &QTimer::timeout, this, [this] { m_controller->setRefusal(QString()); });
@@ -35,6 +44,7 @@ TrayApplication::TrayApplication(MonitorLink *monitor, const QString &logFilePat
     connect(m_controller, &TrayController::pauseAllRequested, this, [this](bool paused) {
         m_monitor->setPausedAll(paused);
     });
+    connect(m_controller, &TrayController::pauseAllClicked, this, [this](bool paused) { m_clickedPause = paused; });
     connect(m_controller, &TrayController::pauseForRequested, this, [this](qint64 ms) {
         m_monitor->pauseAllFor(ms);
     });
@@ -49,10 +59,7 @@ TrayApplication::TrayApplication(MonitorLink *monitor, const QString &logFilePat
         showSettingsDialog();
         m_settingsDialog->showWelcomePage();
     });
-    connect(m_controller, &TrayController::openLogRequested, this, [this] {
-        if (!QDesktopServices::openUrl(QUrl::fromLocalFile(m_logFilePath)))
-            qCWarning(lcTray, "no application to open %s", qPrintable(m_logFilePath));
-    });
+    connect(m_controller, &TrayController::openLogRequested, this, [this] { m_logOpener->open(m_logFilePath); });
     // The status window asks what the menu asks, and is answered the same way.
     StatusWindow *status = m_statusWindow.get();
     connect(status, &StatusWindow::pauseAllRequested, m_controller, &TrayController::pauseAllRequested);
@@ -107,6 +114,7 @@ void TrayApplication::connectLink()
         if (m_monitor->state().pause != m_pauseAtRefusal)
             m_controller->setRefusal(QString());
         applyState();
+        answerPauseClick();
     });
     connect(m_monitor, &MonitorLink::requestRefused, this, [this](MonitorLink::Request request, const QString &reason) {
         const QString line = TrayController::refusalText(request, reason);
@@ -114,6 +122,7 @@ void TrayApplication::connectLink()
         m_controller->setRefusal(line);
         m_pauseAtRefusal = m_monitor->state().pause;
         m_refusalTimer->start();
+        m_clickedPause.reset(); // the refusal says what happened
         m_notifier->notifyRefused(line);
     });
     connect(m_monitor, &MonitorLink::availabilityChanged, this, &TrayApplication::applyAvailability);
@@ -146,6 +155,8 @@ void TrayApplication::showTrayIcon()
         m_trayIcon = new QSystemTrayIcon(this);
         m_controller->setTrayIcon(m_trayIcon);
         m_balloons.setTrayIcon(m_trayIcon);
+        // A click on a balloon (where no notification server is) opens what a notification's "Show" opens.
+        connect(m_trayIcon, &QSystemTrayIcon::messageClicked, this, &TrayApplication::showStatusWindow);
     }
     m_trayIcon->show();
 }
@@ -202,6 +213,14 @@ void TrayApplication::reportConfigProblems()
 {
     applyState();
     m_notifier->notifyConfigRejected(m_monitor->state().configProblems);
+}
+
+void TrayApplication::answerPauseClick()
+{
+    if (!m_clickedPause || m_monitor->state().pause.allPausedAt(m_clock->nowMs()) != *m_clickedPause)
+        return;
+    m_notifier->notifyPauseClicked(*m_clickedPause);
+    m_clickedPause.reset();
 }
 
 void TrayApplication::applyAvailability()

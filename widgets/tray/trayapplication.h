@@ -15,9 +15,11 @@
 #include <QPointer>
 
 #include <memory>
+#include <optional>
 
 class DesktopIdlePoller;
 class DesktopNotificationSink;
+class LogOpener;
 class MonitorLink;
 class QSystemTrayIcon;
 class QTimer;
@@ -41,6 +43,8 @@ public:
 
     TrayController *controller() const { return m_controller; }
     Notifier *notifier() const { return m_notifier; }
+    DesktopNotificationSink *desktopNotifications() const { return m_desktopNotifications; }
+    LogOpener *logOpener() const { return m_logOpener; }
     StatusWindow *statusWindow() const { return m_statusWindow.get(); }
 
     // Makes the icon on the first call (not before: see TrayHostWatcher) and shows it.
@@ -60,6 +64,8 @@ private:
     void connectLink();
     // Shows whether the monitor answers (a service may be away).
     void applyAvailability();
+    // Tells what a click did once the monitor's state shows it.
+    void answerPauseClick();
 
     QPointer<MonitorLink> m_monitor;
     QString m_logFilePath;
@@ -78,4 +84,7 @@ private:
     QTimer *m_refusalTimer;
     PauseState m_pauseAtRefusal;
     DesktopIdlePoller *m_desktopIdle; // asks the desktop while pause_while_active is on
+    LogOpener *m_logOpener;
+    // What the last click on the icon asked for (pause or resume all), until the state shows it or it is refused.
+    std::optional<bool> m_clickedPause;
 };

@@ -150,6 +150,9 @@ QString TrayController::toolTipText(const MonitorState &state, qint64 nowMs, con
                          .arg(StatusText::workloadName(state.config, workload.id),
                               runtime->lastExit.isEmpty() ? tr("no exit status") : runtime->lastExit,
                               StatusText::duration(runtime->retryAtMs - nowMs)));
+        const QStringList output = lastOutputText(*runtime).split(QLatin1Char('\n'));
+        if (output.size() > 1) // its last line: the menu's tooltip has more
+            lines.append(tr("  Last output: %1").arg(output.last()));
     }
     if (state.pause.allPausedAt(nowMs)) {
         lines.append(state.pause.allUntilMs > 0
@@ -162,6 +165,19 @@ QString TrayController::toolTipText(const MonitorState &state, qint64 nowMs, con
     for (const GpuStatus &gpu : state.decision.gpus)
         lines.append(tr("GPU %1: %2").arg(gpu.index).arg(StatusText::gpuActivity(gpu, state, nowMs, wallNow, true)));
     return lines.join(QLatin1Char('\n'));
+}
+
+QString TrayController::lastOutputText(const WorkloadRuntime &runtime)
+{
+    QStringList lines;
+    for (auto line = runtime.lastOutput.crbegin();
+         line != runtime.lastOutput.crend() && lines.size() < kOutputLinesShown; ++line)
+        if (!line->trimmed().isEmpty())
+            lines.prepend(line->trimmed());
+    if (lines.isEmpty())
+        return QString();
+    const QString exit = runtime.lastExit.isEmpty() ? tr("no exit status") : runtime.lastExit;
+    return tr("Failed (%1). Its last output:\n%2").arg(exit, lines.join(QLatin1Char('\n')));
 }
 
 QList<TrayController::MenuItem> TrayController::menuItems() const
@@ -180,6 +196,12 @@ QList<TrayController::MenuItem> TrayController::menuItems() const
 
     if (!m_available)
         add(MenuItem::Info, QStringLiteral("unavailable"), m_unavailableText);
+    // The first line says that a click paused everything, the same on every desktop, whichever click it took.
+    if (m_hasState && !m_state.notSetUp && m_state.pause.allPausedAt(m_nowMs))
+        add(MenuItem::Info, QStringLiteral("pausedAll"),
+            m_state.pause.allUntilMs > 0 ? tr("Paused all workloads until %1 — click again to resume")
+                                               .arg(StatusText::clockTime(m_state.pause.allUntilMs, m_nowMs, m_wallNow))
+                                         : tr("Paused all workloads — click again to resume"));
     if (!m_refusal.isEmpty())
         add(MenuItem::Info, QStringLiteral("refusal"), m_refusal);
     const bool notSetUp = m_hasState && m_state.notSetUp;
@@ -208,11 +230,14 @@ QList<TrayController::MenuItem> TrayController::menuItems() const
                 const auto runtime = m_state.runtimes.constFind(gpu.workloadId);
                 const WorkloadRuntime::State runtimeState =
                     runtime == m_state.runtimes.cend() ? WorkloadRuntime::Stopped : runtime->state;
-                add(MenuItem::Info, QStringLiteral("gpuWorkload"),
-                    tr("Workload: %1 (%2)")
-                        .arg(StatusText::workloadName(m_state.config, gpu.workloadId),
-                             StatusText::workloadState(runtimeState)),
-                    gpu.index);
+                MenuItem *line = add(MenuItem::Info, QStringLiteral("gpuWorkload"),
+                                     tr("Workload: %1 (%2)")
+                                         .arg(StatusText::workloadName(m_state.config, gpu.workloadId),
+                                              StatusText::workloadState(runtimeState)),
+                                     gpu.index);
+                // "failed (exit code 3)" says little; what it printed last says why.
+                if (runtime != m_state.runtimes.cend() && runtime->failing())
+                    line->toolTip = lastOutputText(*runtime);
             }
         }
         add(MenuItem::Separator, QString(), QString());
@@ -240,6 +265,9 @@ QList<TrayController::MenuItem> TrayController::menuItems() const
             item->checkable = true;
             item->checked = paused;
             item->enabled = m_available;
+            const auto runtime = m_state.runtimes.constFind(workload.id);
+            if (runtime != m_state.runtimes.cend() && runtime->failing())
+                item->toolTip = lastOutputText(*runtime);
             add(MenuItem::Action, QStringLiteral("pauseWorkloadForAnHour"), tr("Pause %1 for 1 hour").arg(name),
                 workload.id)
                 ->enabled = m_available;
@@ -343,8 +371,11 @@ void TrayController::onActivated(QSystemTrayIcon::ActivationReason reason)
         return;
     if (!m_available)
         return; // nobody to ask; the tooltip says why
-    if (m_state.notSetUp)
+    if (m_state.notSetUp) {
         Q_EMIT setUpRequested();
-    else
-        Q_EMIT pauseAllRequested(!m_state.pause.allPausedAt(m_nowMs));
+        return;
+    }
+    const bool pause = !m_state.pause.allPausedAt(m_nowMs);
+    Q_EMIT pauseAllRequested(pause);
+    Q_EMIT pauseAllClicked(pause);
 }

@@ -57,12 +57,18 @@ public:
     QString toolTip() const { return m_toolTip; }
     int menuRebuildCount() const { return m_menuRebuilds; } // the menu is rebuilt only when its content changes
 
+    // Returns the last lines a failing workload printed, for a tooltip; empty when it printed none.
+    static QString lastOutputText(const WorkloadRuntime &runtime);
+    static constexpr int kOutputLinesShown = 5;
+
     // Returns the tooltip: the overall state, then problems, then one line per GPU.
     static QString toolTipText(const MonitorState &state, qint64 nowMs, const QDateTime &wallNow);
 
 Q_SIGNALS:
     void setUpRequested(); // not set up yet: "Set up…" or a left click
     void pauseAllRequested(bool paused);
+    // A click on the icon asked to pause or resume everything (after pauseAllRequested): the tray says what it did.
+    void pauseAllClicked(bool paused);
     void pauseForRequested(qint64 ms);
     void workloadPauseRequested(const QString &id, bool paused);
     void workloadPauseForRequested(const QString &id, qint64 ms); // "Pause NAME for 1 hour"
