@@ -17,10 +17,14 @@ void TrayNotificationSink::showMessage(NotificationKind kind, const QString &tit
         qCInfo(lcTray, "no tray icon yet to show: %s: %s", qPrintable(title), qPrintable(body));
         return;
     }
+    // A click's answer is no balloon: Qt's balloon points at the icon with its tip over it, and would take the next
+    // click, the one the answer asks for. The menu's first line and the icon say it there.
+    if (kind == NotificationKind::Pause) {
+        qCInfo(lcTray, "%s", qPrintable(title));
+        return;
+    }
     // A rejected configuration stays until dismissed, as in DesktopNotificationSink; Qt's balloon has no "forever".
-    const int shownMs = kind == NotificationKind::Pause     ? Notifier::kPauseShownMs
-                        : icon == QSystemTrayIcon::Critical ? 60'000
-                                                            : int(Notifier::kWindowMs);
+    const int shownMs = icon == QSystemTrayIcon::Critical ? 60'000 : int(Notifier::kWindowMs);
     m_trayIcon->showMessage(title, body, TrayIconRenderer::icon(OverallState::Idle), shownMs);
 }
 

@@ -42,7 +42,7 @@ public:
 
 // The sink that shows messages in the icon's balloon, with the application's icon (not the Information/Warning one,
 // which some desktops draw as a broken image). Until the icon is made (TrayHostWatcher) a message goes to the log
-// only.
+// only; so does a click's answer (NotificationKind::Pause), which a balloon over the icon would hide.
 class TrayNotificationSink final : public NotificationSink
 {
 public:

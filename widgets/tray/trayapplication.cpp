@@ -155,8 +155,6 @@ void TrayApplication::showTrayIcon()
         m_trayIcon = new QSystemTrayIcon(this);
         m_controller->setTrayIcon(m_trayIcon);
         m_balloons.setTrayIcon(m_trayIcon);
-        // A click on a balloon (where no notification server is) opens what a notification's "Show" opens.
-        connect(m_trayIcon, &QSystemTrayIcon::messageClicked, this, &TrayApplication::showStatusWindow);
     }
     m_trayIcon->show();
 }
