@@ -19,16 +19,6 @@
 #include <QSpinBox>
 #include <QVBoxLayout>
 
-// What each on_battery value means, in the combo box.
-static QString onBatteryLabel(OnBattery choice)
-{
-    switch (choice) {
-    case OnBattery::Pause: return ActivitySettingsPage::tr("Pause every workload");
-    case OnBattery::Run: return ActivitySettingsPage::tr("Keep running");
-    }
-    return QString();
-}
-
 namespace {
 
 const KeyRow &keyRow(const char *section, const char *key)
@@ -52,7 +42,6 @@ ActivitySettingsPage::ActivitySettingsPage(QWidget *parent) : SettingsPage(paren
     column->addWidget(presenceGroup());
     column->addWidget(scheduleGroup());
     column->addWidget(terminalGroup());
-    column->addWidget(powerGroup());
     column->addStretch(1);
 
     auto *scroll = new QScrollArea;
@@ -73,11 +62,13 @@ QWidget *ActivitySettingsPage::presenceGroup()
                                      tr("Pause every workload while I am at the computer"),
                                      QStringLiteral("pauseWhileActiveCheck"));
     form->addRow(m_pauseWhileActive);
-    form->addRow(explanation(tr("Off, the GPUs alone decide. On, workloads run only once nobody has used the "
-                                "keyboard or mouse for a while; a locked screen counts as away at once. When "
-                                "the desktop cannot tell, you count as present.")));
-    m_activityIdle = keyLineEdit(keyRow("activity", "idle_seconds"), QStringLiteral("activityIdleEdit"));
-    form->addRow(tr("Away after no input for (seconds):"), m_activityIdle);
+    form->addRow(explanation(tr("When this is off, only the GPUs decide. When it is on, workloads run only after "
+                                "nobody has used the keyboard or mouse for a while; a locked screen counts as "
+                                "away at once. When the desktop cannot tell, you count as present.")));
+    m_activityIdle = keySpinBox(keyRow("activity", "idle_seconds"), QStringLiteral("activityIdleSpin"));
+    setFieldHelp(m_activityIdle, tr("How long nobody may have touched the keyboard or mouse before you count as "
+                                    "away."));
+    form->addRow(tr("You are away after no input for:"), m_activityIdle);
     addKeyMessage(form, keyRow("activity", "idle_seconds"), QStringLiteral("activityIdleError"));
     connect(m_pauseWhileActive, &QCheckBox::toggled, m_activityIdle, &QWidget::setEnabled);
     return group;
@@ -95,11 +86,12 @@ QWidget *ActivitySettingsPage::scheduleGroup()
 {
     auto *group = new QGroupBox(tr("Schedule"));
     auto *form = new QFormLayout(group);
-    form->addRow(explanation(tr("Workloads run only at these times; outside them every workload stops. Rules, "
+    form->addRow(explanation(tr("Workloads run only at these times; outside them every workload stops. Write rules "
                                 "separated by commas: days (Mon-Fri, Sat), times (22:00-07:00 crosses midnight) "
-                                "or both (Mon-Fri 18:00-08:00). Empty: always.")));
+                                "or both (Mon-Fri 18:00-08:00). Leave it empty to run at any time.")));
     m_schedule = keyLineEdit(keyRow("schedule", "run"), QStringLiteral("scheduleEdit"));
     m_schedule->setPlaceholderText(tr("Always"));
+    setFieldHelp(m_schedule, QString());
     QPushButton *presets = button(tr("Presets"), QStringLiteral("schedulePresetsButton"));
     auto *menu = new QMenu(presets);
     menu->setObjectName(QStringLiteral("schedulePresetsMenu"));
@@ -128,27 +120,13 @@ QWidget *ActivitySettingsPage::terminalGroup()
     form->addRow(keyCheckBox(keyRow("tty", "enabled"), tr("Stop workloads while a user is active in a terminal"),
                              QStringLiteral("ttyEnabledCheck")));
     QLineEdit *whitelist = keyLineEdit(keyRow("tty", "whitelist"), QStringLiteral("whitelistEdit"));
-    whitelist->setPlaceholderText(tr("user names, separated by commas"));
-    form->addRow(tr("Users whose activity does not count:"), whitelist);
-    form->addRow(tr("A terminal idle this long does not count (seconds):"),
-                 keyLineEdit(keyRow("tty", "idle_seconds"), QStringLiteral("ttyIdleEdit")));
+    whitelist->setPlaceholderText(tr("Nobody: write user names, separated by commas"));
+    setFieldHelp(whitelist, tr("The terminals of these users never stop a workload."));
+    form->addRow(tr("Users whose terminals do not count:"), whitelist);
+    QSpinBox *ttyIdle = keySpinBox(keyRow("tty", "idle_seconds"), QStringLiteral("ttyIdleSpin"));
+    setFieldHelp(ttyIdle, tr("A terminal where nobody typed for this long no longer counts as active."));
+    form->addRow(tr("A terminal counts as idle after:"), ttyIdle);
     addKeyMessage(form, keyRow("tty", "idle_seconds"), QStringLiteral("ttyIdleError"));
-    return group;
-}
-
-QWidget *ActivitySettingsPage::powerGroup()
-{
-    auto *group = new QGroupBox(tr("Battery and heat"));
-    auto *form = new QFormLayout(group);
-    form->addRow(tr("On battery:"), keyWordBox(keyRow("defaults", "on_battery"), onBatteryLabel,
-                                               QStringLiteral("onBatteryCombo")));
-    QSpinBox *maxTemperature = keySpinBox(keyRow("defaults", "max_temperature_c"), QStringLiteral("maxTemperatureSpin"));
-    maxTemperature->setSuffix(tr(" °C"));
-    maxTemperature->setSpecialValueText(tr("Off"));
-    maxTemperature->setToolTip(tr("A workload whose GPU reaches this temperature stops, and may start again once "
-                                  "the GPU is %1 °C cooler. Needs a temperature reading (NVML or the driver).")
-                                   .arg(Config::kCoolDownCelsius));
-    form->addRow(tr("Stop a workload when its GPU reaches:"), maxTemperature);
     return group;
 }
 

@@ -2,11 +2,13 @@
 // SPDX-FileCopyrightText: 2026 The idlegpu authors
 #pragma once
 // The User activity page: when workloads may run at all. [activity] (pause while someone is at the computer),
-// [schedule] run, [tty] (a user active on a terminal), and [defaults] on_battery and max_temperature_c.
+// [schedule] run and [tty] (a user active on a terminal). Battery and heat have a page of their own
+// (PowerSettingsPage).
 #include "settings/settingspage.h"
 
 class QCheckBox;
 class QLineEdit;
+class QSpinBox;
 
 class ActivitySettingsPage : public SettingsPage
 {
@@ -25,11 +27,10 @@ private:
     QWidget *presenceGroup();
     QWidget *scheduleGroup();
     QWidget *terminalGroup();
-    QWidget *powerGroup();
     void showScheduleNow(); // where the present moment is in the schedule typed: its meaning, at a glance
 
     QCheckBox *m_pauseWhileActive; // enables m_activityIdle
-    QLineEdit *m_activityIdle;
+    QSpinBox *m_activityIdle;
     QLineEdit *m_schedule; // shown in m_scheduleNow
     QLabel *m_scheduleNow;
 };

@@ -4,7 +4,7 @@
 
 #include <QCheckBox>
 #include <QFormLayout>
-#include <QLineEdit>
+#include <QSpinBox>
 #include <QVBoxLayout>
 
 // notify: three check boxes for one key.
@@ -22,16 +22,16 @@ GeneralSettingsPage::GeneralSettingsPage(QWidget *parent) : SettingsPage(parent)
     };
 
     const KeyRow &interval = ConfigKeys::row(QStringLiteral("defaults"), QStringLiteral("interval_seconds"));
-    m_interval = keyLineEdit(interval, QStringLiteral("intervalEdit"));
-    m_interval->setToolTip(tr("How often idlegpu looks at the GPUs when nothing happens; opening a GPU is "
-                              "noticed at once anyway."));
-    form->addRow(tr("Fallback poll interval (seconds):"), m_interval);
+    m_interval = keySpinBox(interval, QStringLiteral("intervalSpin"));
+    setFieldHelp(m_interval, tr("How often idlegpu looks at the GPUs when nothing happens. A program that opens a "
+                                "GPU is noticed at once anyway."));
+    form->addRow(tr("Check the GPUs every:"), m_interval);
     addKeyMessage(form, interval, QStringLiteral("intervalError"));
 
     const KeyRow &startDelay = ConfigKeys::row(QStringLiteral("defaults"), QStringLiteral("start_delay_seconds"));
-    m_startDelay = keyLineEdit(startDelay, QStringLiteral("startDelayEdit"));
-    m_startDelay->setToolTip(tr("How long a GPU must stay free before a workload starts on it."));
-    form->addRow(tr("Start delay (seconds):"), m_startDelay);
+    m_startDelay = keySpinBox(startDelay, QStringLiteral("startDelaySpin"));
+    setFieldHelp(m_startDelay, tr("How long a GPU must stay free before a workload starts on it."));
+    form->addRow(tr("Start a workload after the GPU is free for:"), m_startDelay);
     addKeyMessage(form, startDelay, QStringLiteral("startDelayError"));
 
     auto *notify = new QWidget;
@@ -47,11 +47,16 @@ GeneralSettingsPage::GeneralSettingsPage(QWidget *parent) : SettingsPage(parent)
         notifyLayout->addWidget(box);
         connect(box, &QCheckBox::toggled, this, onEdit);
     }
+    setFieldHelp(m_notifyPreemption, QString(), notifyRow().name() + QStringLiteral(" (preemption)"));
+    setFieldHelp(m_notifyFailure, QString(), notifyRow().name() + QStringLiteral(" (failure)"));
+    setFieldHelp(m_notifyConfig, QString(), notifyRow().name() + QStringLiteral(" (config)"));
     form->addRow(tr("Notify me when:"), notify);
 
     m_autostart = new QCheckBox(tr("Start idlegpu when I log in"));
     m_autostart->setObjectName(QStringLiteral("autostartCheck"));
     connect(m_autostart, &QCheckBox::toggled, this, onEdit);
+    m_autostart->setToolTip(tr("Not a key of the configuration file: idlegpu adds or removes its entry in "
+                               "~/.config/autostart."));
     form->addRow(tr("Start at login:"), m_autostart);
 }
 

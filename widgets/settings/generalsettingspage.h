@@ -6,7 +6,7 @@
 #include "settings/settingspage.h"
 
 class QCheckBox;
-class QLineEdit;
+class QSpinBox;
 
 class GeneralSettingsPage : public SettingsPage
 {
@@ -23,8 +23,8 @@ public:
 
 private:
     bool m_filling = false; // widgets are being set: their signals are not edits
-    QLineEdit *m_interval;
-    QLineEdit *m_startDelay;
+    QSpinBox *m_interval;
+    QSpinBox *m_startDelay;
     QCheckBox *m_notifyPreemption;
     QCheckBox *m_notifyFailure;
     QCheckBox *m_notifyConfig;

@@ -11,6 +11,7 @@
 #include <QLineEdit>
 #include <QPushButton>
 #include <QSpinBox>
+#include <QStackedWidget>
 #include <QStyle>
 
 #include <algorithm>
@@ -106,6 +107,32 @@ QString SettingsPage::configKeyOf(const QWidget *field)
     return field ? field->property(kConfigKeyProperty).toString() : QString();
 }
 
+void SettingsPage::setFieldHelp(QWidget *field, const QString &text, const QString &key)
+{
+    const QString name = key.isEmpty() ? configKeyOf(field) : key;
+    const QString keyLine = name.isEmpty() ? QString() : tr("In the configuration file: %1").arg(name);
+    field->setToolTip(text.isEmpty() ? keyLine : keyLine.isEmpty() ? text : text + QStringLiteral("\n\n") + keyLine);
+}
+
+QStackedWidget *SettingsPage::withEmptyText(QWidget *list, const QString &text, const QString &objectName)
+{
+    auto *label = new QLabel(text);
+    label->setObjectName(objectName);
+    label->setWordWrap(true);
+    label->setAlignment(Qt::AlignCenter);
+    label->setMargin(12);
+    label->setFrameShape(QFrame::StyledPanel);
+    auto *stack = new QStackedWidget;
+    stack->addWidget(list);
+    stack->addWidget(label);
+    return stack;
+}
+
+void SettingsPage::showEmptyText(QStackedWidget *stack, bool empty)
+{
+    stack->setCurrentIndex(empty ? 1 : 0);
+}
+
 bool SettingsPage::showsKey(const QString &path) const
 {
     return std::any_of(m_keyFields.cbegin(), m_keyFields.cend(),
@@ -116,6 +143,7 @@ void SettingsPage::bindKey(QWidget *field, const KeyRow &row, std::function<void
                            std::function<void(SettingsDraft &)> store)
 {
     field->setProperty(kConfigKeyProperty, row.name());
+    setFieldHelp(field, QString());
     m_keyFields.append({&row, std::move(load), std::move(store)});
 }
 
@@ -158,6 +186,8 @@ QSpinBox *SettingsPage::keySpinBox(const KeyRow &row, const QString &objectName)
     auto *spin = new QSpinBox;
     spin->setObjectName(objectName);
     spin->setRange(int(row.range.min), int(row.range.max));
+    if (row.kind == KeyKind::Seconds)
+        spin->setSuffix(tr(" s"));
     bindKey(
         spin, row,
         [spin, &row](const SettingsDraft &draft) {

@@ -17,6 +17,7 @@ class QLabel;
 class QLineEdit;
 class QPushButton;
 class QSpinBox;
+class QStackedWidget;
 
 class SettingsPage : public QWidget
 {
@@ -41,6 +42,13 @@ public:
     // Returns the config key that a field of the page edits, as the file names it ("[defaults] max_temperature_c");
     // empty for a field that edits no key of its own.
     static QString configKeyOf(const QWidget *field);
+    // Sets a field's tooltip to `text` and a line naming the INI key it edits, as a gpu_mon user knows it: `key`, or
+    // the key the field is bound to (configKeyOf()) when `key` is empty.
+    static void setFieldHelp(QWidget *field, const QString &text, const QString &key = QString());
+    // Returns `list` in a stack with a label, named `objectName`, that shows instead of the list while it is empty
+    // (showEmptyText()): what the list would hold and what applies while it is empty.
+    static QStackedWidget *withEmptyText(QWidget *list, const QString &text, const QString &objectName);
+    static void showEmptyText(QStackedWidget *stack, bool empty);
     // Returns whether a field of this page edits the key of `path` ("tty/idle_seconds"): its problems show here.
     bool showsKey(const QString &path) const;
 
@@ -55,6 +63,7 @@ protected:
     // loadKeys() and storeKeys() fill them from the draft and write them back.
     QLineEdit *keyLineEdit(const KeyRow &row, const QString &objectName);
     QCheckBox *keyCheckBox(const KeyRow &row, const QString &text, const QString &objectName);
+    // A key of seconds shows its unit (" s").
     QSpinBox *keySpinBox(const KeyRow &row, const QString &objectName);
     // Returns a combo box with an item per word of the key's table (configwords.h), shown as `label` says, its data the
     // value as an int.
