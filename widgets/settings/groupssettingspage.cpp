@@ -14,6 +14,7 @@
 #include <QMenu>
 #include <QPushButton>
 #include <QSpinBox>
+#include <QStackedWidget>
 #include <QStyle>
 #include <QVBoxLayout>
 
@@ -28,12 +29,19 @@ static const KeyRow &busyMemoryMibRow()
 static QString busyWhenLabel(BusyWhen rule)
 {
     switch (rule) {
-    case BusyWhen::Auto: return GroupsSettingsPage::tr("A compute program opens it, or a graphics program uses it much");
+    case BusyWhen::Auto:
+        return GroupsSettingsPage::tr("A compute program opens it, or a graphics program uses a large share of it");
     case BusyWhen::Opened: return GroupsSettingsPage::tr("Any program opens it");
     case BusyWhen::Computes: return GroupsSettingsPage::tr("A program computes on it");
     case BusyWhen::Memory: return GroupsSettingsPage::tr("A program uses at least this much of its memory:");
     }
     return QString();
+}
+
+// A [gpu-*] key as a gpu_mon user finds it in a group's section: "[gpu-…] ignore_programs".
+static QString groupKey(const char *key)
+{
+    return QStringLiteral("[gpu-…] %1").arg(QLatin1String(key));
 }
 
 GroupsSettingsPage::GroupsSettingsPage(QWidget *parent) : SettingsPage(parent)
@@ -43,7 +51,8 @@ GroupsSettingsPage::GroupsSettingsPage(QWidget *parent) : SettingsPage(parent)
     auto *left = new QVBoxLayout;
     m_groupList = new QListWidget;
     m_groupList->setObjectName(QStringLiteral("groupList"));
-    left->addWidget(m_groupList, 1);
+    m_groupListStack = withEmptyText(m_groupList, tr("No GPU groups."), QStringLiteral("groupListEmpty"));
+    left->addWidget(m_groupListStack, 1);
     QPushButton *add = button(tr("Add"), QStringLiteral("addGroupButton"));
     QPushButton *remove = button(tr("Remove"), QStringLiteral("removeGroupButton"));
     left->addWidget(row(add, {remove}));
@@ -59,20 +68,31 @@ GroupsSettingsPage::GroupsSettingsPage(QWidget *parent) : SettingsPage(parent)
 
     m_groupEditor = new QWidget;
     auto *form = new QFormLayout(m_groupEditor);
+    form->setContentsMargins(0, 0, 0, 0);
     auto *about = new QLabel(tr("A program on one of these GPUs makes idlegpu stop the workloads there, unless "
                                 "it is one of the ignored programs."));
     about->setWordWrap(true);
     form->addRow(about);
     m_groupGpus = new GpuPicker(QStringLiteral("groupGpus"), [this] { readGroup(); });
+    setFieldHelp(m_groupGpus, tr("The GPUs this group's rules apply to."), groupKey("gpus"));
     form->addRow(tr("GPUs:"), m_groupGpus);
     m_messages.insert(QStringLiteral("gpus"), addMessage(form, QStringLiteral("groupGpusError")));
 
     m_ignoreList = new QListWidget;
     m_ignoreList->setObjectName(QStringLiteral("ignoreList"));
-    form->addRow(tr("Ignored programs:"), m_ignoreList);
+    setFieldHelp(m_ignoreList,
+                 tr("Programs that may hold these GPUs without stopping a workload: whole program names. The word "
+                    "@builtin stands for the built-in list."),
+                 groupKey("ignore_programs"));
+    m_ignoreStack = withEmptyText(
+        m_ignoreList,
+        tr("None given: the built-in list applies (%1).").arg(builtinIgnoredPrograms().join(QStringLiteral(", "))),
+        QStringLiteral("ignoreListEmpty"));
+    form->addRow(tr("Ignored programs:"), m_ignoreStack);
     m_ignoreEdit = new QLineEdit;
     m_ignoreEdit->setObjectName(QStringLiteral("ignoreEdit"));
-    m_ignoreEdit->setPlaceholderText(tr("Program name, e.g. nvidia-smi"));
+    m_ignoreEdit->setPlaceholderText(tr("A program name, such as nvidia-smi"));
+    setFieldHelp(m_ignoreEdit, QString(), groupKey("ignore_programs"));
     QPushButton *addIgnore = button(tr("Add"), QStringLiteral("addIgnoreButton"));
     QPushButton *removeIgnore = button(tr("Remove"), QStringLiteral("removeIgnoreButton"));
     form->addRow(QString(), row(m_ignoreEdit, {addIgnore, removeIgnore}));
@@ -87,14 +107,17 @@ GroupsSettingsPage::GroupsSettingsPage(QWidget *parent) : SettingsPage(parent)
     // explicit auto keeps its own item, so that an edit elsewhere in the group does not remove the key.
     m_busyWhen = new QComboBox;
     m_busyWhen->setObjectName(QStringLiteral("busyWhen"));
-    m_busyWhen->addItem(tr("A compute program opens it, or a graphics program uses it much (default)"), QString());
+    m_busyWhen->addItem(tr("A compute program opens it, or a graphics program uses a large share of it (default)"),
+                        QString());
     for (const ConfigWord<BusyWhen> &rule : ConfigWords<BusyWhen>::words)
         m_busyWhen->addItem(busyWhenLabel(rule.value), QLatin1String(rule.word));
-    m_busyWhen->setToolTip(tr("An open device node is the earliest and safest sign of a new job, but the desktop, "
-                              "browsers and video players keep the GPU that drives the display open all day. "
-                              "Waiting for a program to compute or to take memory lets them leave the workload "
-                              "running, but the workload is then stopped a little later: up to a fifth of a "
-                              "second after the job's first compute context, which needs NVML."));
+    setFieldHelp(m_busyWhen,
+                 tr("An open device node is the earliest and safest sign of a new job, but the desktop, "
+                    "browsers and video players keep the GPU that drives the display open all day. "
+                    "Waiting for a program to compute or to take memory lets them leave the workload "
+                    "running, but the workload is then stopped a little later: up to a fifth of a "
+                    "second after the job's first compute context, which needs NVML."),
+                 groupKey("busy_when"));
     form->addRow(tr("The GPU is busy when:"), m_busyWhen);
     auto *clientKinds = new QLabel(tr("Compute programs (CUDA, ROCm: they open nvidia-uvm or /dev/kfd) count at "
                                       "once; graphics programs (the desktop, a browser, a video player) only while "
@@ -107,13 +130,17 @@ GroupsSettingsPage::GroupsSettingsPage(QWidget *parent) : SettingsPage(parent)
     const KeyRow &graphicsBusyPercent = ConfigKeys::row(QStringLiteral("gpu-*"), QStringLiteral("graphics_busy_percent"));
     m_graphicsBusyPercent->setRange(int(graphicsBusyPercent.range.min), int(graphicsBusyPercent.range.max));
     m_graphicsBusyPercent->setSuffix(tr(" %"));
-    form->addRow(tr("Graphics programs count from:"), m_graphicsBusyPercent);
+    setFieldHelp(m_graphicsBusyPercent, tr("A graphics program makes the GPU busy once it uses this share of it."),
+                 groupKey("graphics_busy_percent"));
+    form->addRow(tr("A graphics program makes it busy at:"), m_graphicsBusyPercent);
     m_busyMemoryMib = new QSpinBox;
     m_busyMemoryMib->setObjectName(QStringLiteral("busyMemoryMib"));
     const ConfigRange busyMemoryMib = busyMemoryMibRow().range;
     m_busyMemoryMib->setRange(int(busyMemoryMib.min), int(busyMemoryMib.max));
     m_busyMemoryMib->setSuffix(tr(" MiB"));
-    form->addRow(tr("Memory:"), m_busyMemoryMib);
+    setFieldHelp(m_busyMemoryMib, tr("A program makes the GPU busy once it uses this much of its memory."),
+                 groupKey("busy_memory_mib"));
+    form->addRow(tr("Or when it uses this much memory:"), m_busyMemoryMib);
     connect(m_busyWhen, &QComboBox::currentIndexChanged, this, [this] { readGroup(); });
     connect(m_graphicsBusyPercent, &QSpinBox::valueChanged, this, [this] { readGroup(); });
     connect(m_busyMemoryMib, &QSpinBox::valueChanged, this, [this](int mib) {
@@ -136,7 +163,21 @@ GroupsSettingsPage::GroupsSettingsPage(QWidget *parent) : SettingsPage(parent)
     });
     connect(m_holdersMenu, &QMenu::triggered, this,
             [this](QAction *action) { addIgnoredProgram(action->data().toString()); });
-    layout->addWidget(m_groupEditor, 2);
+    // Without a group, the defaults apply to every GPU: said in words rather than shown as a greyed form.
+    auto *noGroup = new QLabel(
+        tr("No GPU groups: the same rules apply to every GPU. idlegpu ignores the programs of the built-in list "
+           "(%1), and a GPU counts as busy when a compute program opens it, or when a graphics program uses %2 % "
+           "of it or %3 MiB of its memory.\n\nAdd a group to give some GPUs rules of their own.")
+            .arg(builtinIgnoredPrograms().join(QStringLiteral(", ")))
+            .arg(GpuGroupConfig::kDefaultGraphicsBusyPercent)
+            .arg(GpuGroupConfig::kDefaultGraphicsBusyMemoryMib));
+    noGroup->setObjectName(QStringLiteral("noGroupText"));
+    noGroup->setWordWrap(true);
+    noGroup->setAlignment(Qt::AlignTop | Qt::AlignLeft);
+    m_editorStack = new QStackedWidget;
+    m_editorStack->addWidget(m_groupEditor);
+    m_editorStack->addWidget(noGroup);
+    layout->addWidget(m_editorStack, 2);
     rebuildHoldersMenu();
 }
 
@@ -161,6 +202,8 @@ void GroupsSettingsPage::store(SettingsDraft &draft) const
 void GroupsSettingsPage::showProblems(const QList<SettingsProblem> &problems)
 {
     showMessages(m_messages, problems, SettingsProblem::Groups, m_groupList->currentRow());
+    showEmptyText(m_groupListStack, m_groups.isEmpty());
+    showEmptyText(m_editorStack, m_groups.isEmpty());
     const QIcon errorIcon = style()->standardIcon(QStyle::SP_MessageBoxCritical);
     for (int i = 0; i < m_groupList->count() && i < m_groups.size(); ++i) {
         const GroupDraft &group = m_groups.at(i);
@@ -200,6 +243,7 @@ void GroupsSettingsPage::showGroup(int row)
     m_groupGpus->setSelection(group.gpus);
     m_ignoreList->clear();
     m_ignoreList->addItems(group.ignorePrograms);
+    showEmptyText(m_ignoreStack, group.ignorePrograms.isEmpty());
     m_busyWhen->setCurrentIndex(qMax(0, m_busyWhen->findData(group.busyWhen ? configWord(*group.busyWhen) : QString())));
     m_graphicsBusyPercent->setValue(group.graphicsBusyPercent);
     m_filling = false;
@@ -227,6 +271,7 @@ void GroupsSettingsPage::readGroup()
     group.ignorePrograms.clear();
     for (int i = 0; i < m_ignoreList->count(); ++i)
         group.ignorePrograms.append(m_ignoreList->item(i)->text());
+    showEmptyText(m_ignoreStack, group.ignorePrograms.isEmpty());
     group.busyWhen = configValue<BusyWhen>(m_busyWhen->currentData().toString()); // the first item: none
     group.graphicsBusyPercent = m_graphicsBusyPercent->value();
     showThresholds(group);

@@ -12,6 +12,7 @@ class QLineEdit;
 class QListWidget;
 class QMenu;
 class QSpinBox;
+class QStackedWidget;
 
 class GroupsSettingsPage : public SettingsPage
 {
@@ -43,9 +44,12 @@ private:
     bool m_filling = false; // widgets are being set: their signals are not edits
 
     QListWidget *m_groupList;
+    QStackedWidget *m_groupListStack; // the list, or that there is no group
     QWidget *m_groupEditor;
+    QStackedWidget *m_editorStack; // the editor, or what applies without a group
     GpuPicker *m_groupGpus;
     QListWidget *m_ignoreList;
+    QStackedWidget *m_ignoreStack;
     QLineEdit *m_ignoreEdit;
     QComboBox *m_busyWhen;
     QSpinBox *m_graphicsBusyPercent;

@@ -13,6 +13,7 @@
 #include <QFile>
 #include <QFileInfo>
 #include <QHash>
+#include <QLocale>
 #include <QRegularExpression>
 #include <QSet>
 #include <QStandardPaths>
@@ -332,50 +333,41 @@ QList<SettingsProblem> DraftRules::startOrderNotes(const SettingsDraft &draft)
     for (int index : Policy::startOrder(selections))
         if (draft.workloads.at(index).enabled)
             order.append(index);
-    // A GPU both lists name; -1 when either runs on all GPUs (then they share every GPU); nullopt: none.
-    const auto sharedGpu = [](const GpuSelection &a, const GpuSelection &b) -> std::optional<int> {
-        if (a.all || b.all)
-            return -1;
-        for (int gpu : a.indices)
-            if (b.indices.contains(gpu))
-                return gpu;
-        return std::nullopt;
+    const auto share = [](const GpuSelection &a, const GpuSelection &b) {
+        return a.all || b.all
+               || std::any_of(a.indices.cbegin(), a.indices.cend(), [&b](int gpu) { return b.indices.contains(gpu); });
+    };
+    const auto quoted = [&draft](const QList<int> &indices) {
+        QStringList names;
+        for (int index : indices)
+            names.append(tr("“%1”").arg(draft.workloads.at(index).name.trimmed()));
+        return QLocale().createSeparatedList(names);
     };
 
+    // Every workload it shares a GPU with is named: those that go first, and those that wait for it.
     QList<SettingsProblem> notes;
     for (int position = 0; position < order.size(); ++position) {
         const int i = order.at(position);
         const WorkloadDraft &w = draft.workloads.at(i);
-        QString message;
-        for (int before = 0; before < position && message.isEmpty(); ++before) {
-            const WorkloadDraft &first = draft.workloads.at(order.at(before));
-            const std::optional<int> gpu = sharedGpu(first.gpus, w.gpus);
-            if (!gpu)
-                continue;
-            const QString name = first.name.trimmed();
-            if (*gpu >= 0)
-                message = tr("“%1” also uses GPU %2 and is higher in the list, so it comes first: this workload "
-                             "waits while “%1” runs there.").arg(name).arg(*gpu);
-            else if (!w.gpus.all)
-                message = tr("“%1” runs on all GPUs, so it comes first: this workload waits while “%1” runs.")
-                              .arg(name);
-            else
-                message = tr("“%1” also runs on all GPUs and is higher in the list, so it comes first: this "
-                             "workload waits while “%1” runs.").arg(name);
-        }
-        for (int after = position + 1; after < order.size() && message.isEmpty(); ++after) {
-            const WorkloadDraft &next = draft.workloads.at(order.at(after));
-            const std::optional<int> gpu = sharedGpu(w.gpus, next.gpus);
-            if (!gpu)
-                continue;
-            const QString name = next.name.trimmed();
-            message = *gpu >= 0 ? tr("“%1” also uses GPU %2: this workload comes first, and “%1” waits while it "
-                                     "runs.").arg(name).arg(*gpu)
-                                : tr("“%1” shares GPUs with this workload: this one comes first, and “%1” waits "
-                                     "while it runs.").arg(name);
-        }
-        if (!message.isEmpty())
-            notes.append({SettingsProblem::Workloads, i, QStringLiteral("gpus"), message, SettingsProblem::Note});
+        QList<int> first, waiting;
+        for (int other = 0; other < order.size(); ++other)
+            if (other != position && share(draft.workloads.at(order.at(other)).gpus, w.gpus))
+                (other < position ? first : waiting).append(order.at(other));
+        QStringList sentences;
+        if (first.size() == 1)
+            sentences.append(tr("%1 goes first on a GPU this workload also uses: this one waits while it runs there.")
+                                 .arg(quoted(first)));
+        else if (first.size() > 1)
+            sentences.append(tr("%1 go first on GPUs this workload also uses: this one waits while they run there.")
+                                 .arg(quoted(first)));
+        if (waiting.size() == 1)
+            sentences.append(
+                tr("%1 also uses one of its GPUs and waits while this one runs there.").arg(quoted(waiting)));
+        else if (waiting.size() > 1)
+            sentences.append(tr("%1 also use its GPUs and wait while this one runs there.").arg(quoted(waiting)));
+        if (!sentences.isEmpty())
+            notes.append({SettingsProblem::Workloads, i, QStringLiteral("gpus"), sentences.join(QLatin1Char(' ')),
+                          SettingsProblem::Note});
     }
     return notes;
 }

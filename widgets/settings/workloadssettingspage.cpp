@@ -24,6 +24,8 @@
 #include <QPlainTextEdit>
 #include <QPushButton>
 #include <QScrollArea>
+#include <QSpinBox>
+#include <QStackedWidget>
 #include <QStyle>
 #include <QTableWidget>
 #include <QVBoxLayout>
@@ -43,6 +45,48 @@ static QString priorityLabel(WorkloadPriority priority)
     return QString();
 }
 
+namespace {
+
+// A [process-*] key as a gpu_mon user finds it in a workload's section: "[process-…] cmd".
+QString processKey(const char *key)
+{
+    return QStringLiteral("[process-…] %1").arg(QLatin1String(key));
+}
+
+const KeyRow &processRow(const char *key)
+{
+    return ConfigKeys::row(QStringLiteral("process-*"), QLatin1String(key));
+}
+
+// A spin box for a workload's seconds key, in the key's range.
+QSpinBox *secondsSpinBox(const char *key, const QString &objectName)
+{
+    auto *spin = new QSpinBox;
+    spin->setObjectName(objectName);
+    const ConfigRange range = processRow(key).range;
+    spin->setRange(int(range.min), int(range.max));
+    spin->setSuffix(WorkloadsSettingsPage::tr(" s"));
+    spin->setProperty("idlegpuRow", QByteArray(key));
+    return spin;
+}
+
+// The draft keeps the text as the file had it ("0" or "abc" are shown as a problem): the spin box shows the value, or
+// the key's default where the text is none, and writes its value only once the user changed it.
+void setSeconds(QSpinBox *spin, const QString &text)
+{
+    const KeyRow &row = processRow(spin->property("idlegpuRow").toByteArray().constData());
+    const qint64 fallback = parseWholeNumber(row.defaultText()).value_or(row.range.min);
+    spin->setValue(int(qBound(row.range.min, parseWholeNumber(text).value_or(fallback), row.range.max)));
+}
+
+void storeSeconds(const QSpinBox *spin, QString &text)
+{
+    if (parseWholeNumber(text) != spin->value())
+        text = QString::number(spin->value());
+}
+
+} // namespace
+
 WorkloadsSettingsPage::WorkloadsSettingsPage(QWidget *parent) : SettingsPage(parent)
 {
     auto *layout = new QHBoxLayout(this);
@@ -50,8 +94,16 @@ WorkloadsSettingsPage::WorkloadsSettingsPage(QWidget *parent) : SettingsPage(par
     auto *left = new QVBoxLayout;
     m_workloadList = new QListWidget;
     m_workloadList->setObjectName(QStringLiteral("workloadList"));
-    left->addWidget(m_workloadList, 1);
-    auto *orderHint = new QLabel(tr("Workloads higher in the list start first."));
+    m_workloadStack = withEmptyText(m_workloadList,
+                                    tr("No workloads yet. Until you add one, idlegpu only watches the GPUs. Press Add "
+                                       "to run a command or a ready-made example."),
+                                    QStringLiteral("workloadListEmpty"));
+    left->addWidget(m_workloadStack, 1);
+    // Policy::startOrder(), said once, where the order is set.
+    auto *orderHint = new QLabel(tr("A GPU runs one workload at a time. When several want the same GPU, workloads on "
+                                    "all GPUs go first, then the others in the order of this list. A running "
+                                    "workload is never stopped to make way for another."));
+    orderHint->setObjectName(QStringLiteral("orderRule"));
     orderHint->setWordWrap(true);
     left->addWidget(orderHint);
     QPushButton *add = button(tr("Add"), QStringLiteral("addWorkloadButton"));
@@ -96,21 +148,26 @@ WorkloadsSettingsPage::WorkloadsSettingsPage(QWidget *parent) : SettingsPage(par
 
     m_name = new QLineEdit;
     m_name->setObjectName(QStringLiteral("nameEdit"));
+    setFieldHelp(m_name, tr("The name the tray and the status window show."), processKey("name"));
     form->addRow(tr("Name:"), m_name);
     m_messages.insert(QStringLiteral("name"), addMessage(form, QStringLiteral("nameError")));
 
     m_cmd = new QLineEdit;
     m_cmd->setObjectName(QStringLiteral("cmdEdit"));
-    m_cmd->setToolTip(tr("Split into words like a shell does (quotes, backslashes), but no shell runs: write "
-                         "sh -c '…' for pipes or variables."));
+    setFieldHelp(m_cmd,
+                 tr("Split into words like a shell does (quotes, backslashes), but no shell runs: write "
+                    "sh -c '…' for pipes or variables."),
+                 processKey("cmd"));
     m_kind = new QComboBox;
     m_kind->setObjectName(QStringLiteral("kindCombo"));
     m_kind->addItem(tr("Runs a command"), false);
     m_kind->addItem(tr("Controls a service"), true);
-    m_kind->setToolTip(tr("Runs a command: idlegpu starts it when its GPUs are free and ends it when another program "
-                          "opens one. Controls a service: a program that runs all the time and pauses itself on "
-                          "request (BOINC, Folding@home); idlegpu runs one command to let it use the GPUs and another "
-                          "to make it leave them."));
+    setFieldHelp(m_kind,
+                 tr("Runs a command: idlegpu starts it when its GPUs are free and ends it when another program "
+                    "opens one. Controls a service: a program that runs all the time and pauses itself on "
+                    "request (BOINC, Folding@home); idlegpu runs one command to let it use the GPUs and another "
+                    "to make it leave them."),
+                 tr("%1, or %2 and %3").arg(processKey("cmd"), processKey("start_cmd"), processKey("stop_cmd")));
     form->addRow(tr("Kind:"), m_kind);
 
     QPushButton *browseCmd = button(tr("Browse…"), QStringLiteral("browseCmdButton"));
@@ -120,54 +177,64 @@ WorkloadsSettingsPage::WorkloadsSettingsPage(QWidget *parent) : SettingsPage(par
 
     m_startCmd = new QLineEdit;
     m_startCmd->setObjectName(QStringLiteral("startCmdEdit"));
-    m_startCmd->setToolTip(tr("Run when the service may use the GPUs; it must exit with 0 once the service computes. "
-                              "Split into words like cmd, no shell runs."));
+    setFieldHelp(m_startCmd,
+                 tr("Runs when the service may use the GPUs; it must exit with 0 once the service computes. It is "
+                    "split into words like the command; no shell runs."),
+                 processKey("start_cmd"));
     form->addRow(tr("Start command:"), m_startCmd);
     m_messages.insert(QStringLiteral("startCmd"), addMessage(form, QStringLiteral("startCmdError")));
     m_stopCmd = new QLineEdit;
     m_stopCmd->setObjectName(QStringLiteral("stopCmdEdit"));
-    m_stopCmd->setToolTip(tr("Run the moment another program opens one of the GPUs; it must exit with 0 once the "
-                             "service has left them. While it fails the GPUs stay the service's and idlegpu tries "
-                             "again."));
+    setFieldHelp(m_stopCmd,
+                 tr("Runs the moment another program opens one of the GPUs; it must exit with 0 once the service "
+                    "has left them. While it fails, the GPUs stay the service's and idlegpu tries again."),
+                 processKey("stop_cmd"));
     form->addRow(tr("Stop command:"), m_stopCmd);
     m_messages.insert(QStringLiteral("stopCmd"), addMessage(form, QStringLiteral("stopCmdError")));
-    m_commandTimeout = new QLineEdit;
-    m_commandTimeout->setObjectName(QStringLiteral("commandTimeoutEdit"));
-    m_commandTimeout->setToolTip(tr("How long the start or stop command may take before it is killed and counted "
-                                    "as failed."));
-    form->addRow(tr("Command timeout (seconds):"), m_commandTimeout);
+    m_commandTimeout = secondsSpinBox("command_timeout_seconds", QStringLiteral("commandTimeoutSpin"));
+    setFieldHelp(m_commandTimeout,
+                 tr("How long the start or stop command may take before it is killed and counted as failed."),
+                 processKey("command_timeout_seconds"));
+    form->addRow(tr("Command timeout:"), m_commandTimeout);
     m_messages.insert(QStringLiteral("commandTimeout"), addMessage(form, QStringLiteral("commandTimeoutError")));
     m_servicePrograms = new QLineEdit;
     m_servicePrograms->setObjectName(QStringLiteral("serviceProgramsEdit"));
     m_servicePrograms->setPlaceholderText(tr("None"));
-    m_servicePrograms->setToolTip(tr("The service's own programs, separated by commas (whole names, as in "
-                                     "ignore_programs): they never count as another program on this workload's "
-                                     "GPUs."));
+    setFieldHelp(m_servicePrograms,
+                 tr("The service's own programs, separated by commas (whole names, as in the ignored programs of a "
+                    "GPU group): they never count as another program on this workload's GPUs."),
+                 processKey("service_programs"));
     form->addRow(tr("Service programs:"), m_servicePrograms);
 
     m_user = new QLineEdit;
     m_user->setObjectName(QStringLiteral("userEdit"));
     m_user->setPlaceholderText(::geteuid() == 0 ? tr("root (idlegpu runs as root): enter a user to drop root")
                                                 : tr("You"));
-    m_user->setToolTip(tr("The login name (or uid) the workload runs as. Only an idlegpu running as root can "
-                          "run workloads as other users; without one, a workload of a root idlegpu runs as root."));
+    setFieldHelp(m_user,
+                 tr("The login name (or uid) the workload runs as. Only an idlegpu running as root can run "
+                    "workloads as other users; without one, a workload of a root idlegpu runs as root."),
+                 processKey("user"));
     form->addRow(tr("Run as user:"), m_user);
     m_messages.insert(QStringLiteral("user"), addMessage(form, QStringLiteral("userError")));
 
     m_dir = new QLineEdit;
     m_dir->setObjectName(QStringLiteral("dirEdit"));
     m_dir->setPlaceholderText(tr("Home folder"));
+    setFieldHelp(m_dir, tr("The folder the command starts in."), processKey("dir"));
     QPushButton *browseDir = button(tr("Browse…"), QStringLiteral("browseDirButton"));
     form->addRow(tr("Working folder:"), row(m_dir, {browseDir}));
     m_messages.insert(QStringLiteral("dir"), addMessage(form, QStringLiteral("dirError")));
 
     m_workloadGpus = new GpuPicker(QStringLiteral("workloadGpus"), onEdit);
+    setFieldHelp(m_workloadGpus, tr("The GPUs the workload runs on; it starts when all of them are free."),
+                 processKey("gpus"));
     form->addRow(tr("GPUs:"), m_workloadGpus);
     m_messages.insert(QStringLiteral("gpus"), addMessage(form, QStringLiteral("workloadGpusError")));
 
     m_log = new QLineEdit;
     m_log->setObjectName(QStringLiteral("logEdit"));
     m_log->setPlaceholderText(tr("idlegpu's own log"));
+    setFieldHelp(m_log, tr("Where the workload's output goes."), processKey("log"));
     QPushButton *browseLog = button(tr("Browse…"), QStringLiteral("browseLogButton"));
     form->addRow(tr("Log file:"), row(m_log, {browseLog}));
     m_messages.insert(QStringLiteral("log"), addMessage(form, QStringLiteral("logError")));
@@ -178,6 +245,8 @@ WorkloadsSettingsPage::WorkloadsSettingsPage(QWidget *parent) : SettingsPage(par
     m_envTable->horizontalHeader()->setStretchLastSection(true);
     m_envTable->verticalHeader()->hide();
     m_envTable->setMinimumHeight(90);
+    setFieldHelp(m_envTable, tr("Variables set for the workload, on top of idlegpu's own environment."),
+                 processKey("env"));
     QPushButton *addEnv = button(tr("Add"), QStringLiteral("addEnvButton"));
     QPushButton *removeEnv = button(tr("Remove"), QStringLiteral("removeEnvButton"));
     auto *envButtons = new QWidget;
@@ -186,38 +255,48 @@ WorkloadsSettingsPage::WorkloadsSettingsPage(QWidget *parent) : SettingsPage(par
     envButtonsLayout->addWidget(addEnv);
     envButtonsLayout->addWidget(removeEnv);
     envButtonsLayout->addStretch(1);
-    form->addRow(tr("Environment:"), row(m_envTable, {envButtons}));
+    m_envStack = withEmptyText(m_envTable,
+                               tr("No variables of its own: the workload gets idlegpu's environment, and "
+                                  "CUDA_VISIBLE_DEVICES for its GPUs. Press Add to set one."),
+                               QStringLiteral("envTableEmpty"));
+    m_envStack->setMinimumHeight(90);
+    form->addRow(tr("Environment:"), row(m_envStack, {envButtons}));
     m_messages.insert(QStringLiteral("env"), addMessage(form, QStringLiteral("envError")));
     connect(addEnv, &QPushButton::clicked, this, [this] {
         const int newRow = m_envTable->rowCount();
         m_envTable->insertRow(newRow);
+        showEmptyText(m_envStack, false);
         m_envTable->setCurrentCell(newRow, 0);
         m_envTable->editItem(m_envTable->item(newRow, 0));
     });
     connect(removeEnv, &QPushButton::clicked, this, [this] {
         if (m_envTable->currentRow() >= 0)
             m_envTable->removeRow(m_envTable->currentRow());
+        showEmptyText(m_envStack, m_envTable->rowCount() == 0);
         readEnvTable();
     });
     connect(m_envTable, &QTableWidget::itemChanged, this, &WorkloadsSettingsPage::readEnvTable);
 
-    m_stopTimeout = new QLineEdit;
-    m_stopTimeout->setObjectName(QStringLiteral("stopTimeoutEdit"));
-    m_stopTimeout->setToolTip(tr("After asking the workload to stop (SIGTERM), how long to wait before killing it."));
-    form->addRow(tr("Stop timeout (seconds):"), m_stopTimeout);
+    m_stopTimeout = secondsSpinBox("stop_timeout_seconds", QStringLiteral("stopTimeoutSpin"));
+    setFieldHelp(m_stopTimeout, tr("After asking the workload to stop (SIGTERM), how long to wait before killing it."),
+                 processKey("stop_timeout_seconds"));
+    form->addRow(tr("Stop timeout:"), m_stopTimeout);
     m_messages.insert(QStringLiteral("stopTimeout"), addMessage(form, QStringLiteral("stopTimeoutError")));
 
     m_priority = new QComboBox;
     m_priority->setObjectName(QStringLiteral("priorityCombo"));
     for (const ConfigWord<WorkloadPriority> &priority : ConfigWords<WorkloadPriority>::words)
         m_priority->addItem(priorityLabel(priority.value), int(priority.value));
-    m_priority->setToolTip(tr("How the workload's processes share the CPU with your programs. Idle (SCHED_IDLE, "
-                              "nice 19, idle I/O) keeps its CPU threads from ever slowing the desktop or your jobs."));
+    setFieldHelp(m_priority,
+                 tr("How the workload's processes share the CPU with your programs. Idle (SCHED_IDLE, "
+                    "nice 19, idle I/O) keeps its CPU threads from ever slowing the desktop or your jobs."),
+                 processKey("priority"));
     form->addRow(tr("CPU priority:"), m_priority);
     connect(m_priority, &QComboBox::currentIndexChanged, this, onEdit);
 
     m_enabled = new QCheckBox(tr("Enabled (run it when its GPUs are free)"));
     m_enabled->setObjectName(QStringLiteral("enabledCheck"));
+    setFieldHelp(m_enabled, QString(), processKey("enabled"));
     form->addRow(QString(), m_enabled);
 
     QPushButton *testRunButton = button(QString(), QStringLiteral("testRunButton"));
@@ -231,9 +310,10 @@ WorkloadsSettingsPage::WorkloadsSettingsPage(QWidget *parent) : SettingsPage(par
     m_testRun = new TestRun(testRunButton, testRunOutput, this);
     connect(testRunButton, &QPushButton::clicked, this, &WorkloadsSettingsPage::startOrStopTestRun);
 
-    for (QLineEdit *edit : {m_name, m_cmd, m_startCmd, m_stopCmd, m_commandTimeout, m_servicePrograms, m_user, m_dir,
-                            m_log, m_stopTimeout})
+    for (QLineEdit *edit : {m_name, m_cmd, m_startCmd, m_stopCmd, m_servicePrograms, m_user, m_dir, m_log})
         connect(edit, &QLineEdit::textChanged, this, onEdit);
+    for (QSpinBox *spin : {m_commandTimeout, m_stopTimeout})
+        connect(spin, &QSpinBox::valueChanged, this, onEdit);
     connect(m_kind, &QComboBox::currentIndexChanged, this, [this, onEdit] {
         showKindRows(m_kind->currentData().toBool());
         onEdit();
@@ -272,6 +352,7 @@ void WorkloadsSettingsPage::store(SettingsDraft &draft) const
 void WorkloadsSettingsPage::showProblems(const QList<SettingsProblem> &problems)
 {
     showMessages(m_messages, problems, SettingsProblem::Workloads, m_workloadList->currentRow());
+    showEmptyText(m_workloadStack, m_workloads.isEmpty());
     const QIcon errorIcon = style()->standardIcon(QStyle::SP_MessageBoxCritical);
     for (int i = 0; i < m_workloadList->count() && i < m_workloads.size(); ++i) {
         const WorkloadDraft &w = m_workloads.at(i);
@@ -328,7 +409,7 @@ void WorkloadsSettingsPage::showWorkload(int row)
     showKindRows(w.controlsService);
     m_startCmd->setText(w.startCmd);
     m_stopCmd->setText(w.stopCmd);
-    m_commandTimeout->setText(w.commandTimeout);
+    setSeconds(m_commandTimeout, w.commandTimeout);
     m_servicePrograms->setText(w.servicePrograms);
     m_user->setText(w.user);
     m_dir->setText(w.dir);
@@ -342,7 +423,8 @@ void WorkloadsSettingsPage::showWorkload(int row)
         m_envTable->setItem(r, 0, new QTableWidgetItem(key));
         m_envTable->setItem(r, 1, new QTableWidgetItem(value));
     }
-    m_stopTimeout->setText(w.stopTimeout);
+    showEmptyText(m_envStack, w.env.isEmpty());
+    setSeconds(m_stopTimeout, w.stopTimeout);
     m_priority->setCurrentIndex(qMax(0, m_priority->findData(int(w.priority))));
     m_enabled->setChecked(w.enabled);
     const std::optional<WorkloadTemplate> madeFrom = WorkloadTemplates::find(w.templateId, QDir::homePath());
@@ -370,13 +452,13 @@ void WorkloadsSettingsPage::readWorkload()
     w.controlsService = m_kind->currentData().toBool();
     w.startCmd = m_startCmd->text();
     w.stopCmd = m_stopCmd->text();
-    w.commandTimeout = m_commandTimeout->text();
+    storeSeconds(m_commandTimeout, w.commandTimeout);
     w.servicePrograms = m_servicePrograms->text();
     w.user = m_user->text();
     w.dir = m_dir->text();
     w.gpus = m_workloadGpus->selection();
     w.log = m_log->text();
-    w.stopTimeout = m_stopTimeout->text();
+    storeSeconds(m_stopTimeout, w.stopTimeout);
     w.priority = WorkloadPriority(m_priority->currentData().toInt());
     w.enabled = m_enabled->isChecked();
     Q_EMIT edited();

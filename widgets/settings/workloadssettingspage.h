@@ -14,6 +14,8 @@ class QLineEdit;
 class QListWidget;
 class QPlainTextEdit;
 class QPushButton;
+class QSpinBox;
+class QStackedWidget;
 class QTableWidget;
 class TestRun;
 
@@ -54,6 +56,7 @@ private:
     bool m_filling = false; // widgets are being set: their signals are not edits
 
     QListWidget *m_workloadList;
+    QStackedWidget *m_workloadStack; // the list, or what applies without a workload
     QWidget *m_workloadEditor;
     QLabel *m_templateHelp; // what the template the workload was made from says
     QLineEdit *m_name;
@@ -63,14 +66,15 @@ private:
     QWidget *m_cmdRow;
     QLineEdit *m_startCmd;
     QLineEdit *m_stopCmd;
-    QLineEdit *m_commandTimeout;
+    QSpinBox *m_commandTimeout;
     QLineEdit *m_servicePrograms;
     QLineEdit *m_user;
     QLineEdit *m_dir;
     GpuPicker *m_workloadGpus;
     QLineEdit *m_log;
     QTableWidget *m_envTable;
-    QLineEdit *m_stopTimeout;
+    QStackedWidget *m_envStack;
+    QSpinBox *m_stopTimeout;
     QComboBox *m_priority;
     QCheckBox *m_enabled;
     TestRun *m_testRun;
