@@ -7,18 +7,23 @@
 #include "settings/activitysettingspage.h"
 #include "settings/generalsettingspage.h"
 #include "settings/groupssettingspage.h"
+#include "settings/powersettingspage.h"
 #include "settings/welcomesettingspage.h"
 #include "settings/workloadssettingspage.h"
 #include "tray/autostart.h"
 #include "tray/traylogging.h"
 
+#include <QCloseEvent>
 #include <QDialogButtonBox>
+#include <QFontDatabase>
 #include <QDir>
 #include <QFileInfo>
 #include <QFileSystemWatcher>
 #include <QFrame>
 #include <QHBoxLayout>
 #include <QLabel>
+#include <QMessageBox>
+#include <QPlainTextEdit>
 #include <QPushButton>
 #include <QStyle>
 #include <QTabWidget>
@@ -51,22 +56,15 @@ SettingsDialog::SettingsDialog(const QString &configPath, const QByteArray &serv
 }
 
 SettingsDialog::SettingsDialog(const QString &configPath, std::optional<QByteArray> serviceContents, QWidget *parent)
-    : QDialog(parent),
-      m_path(configPath),
-      m_serviceContents(std::move(serviceContents)),
-      m_pages(new QTabWidget),
-      m_general(new GeneralSettingsPage),
-      m_groups(new GroupsSettingsPage),
-      m_workloads(new WorkloadsSettingsPage),
+    : QDialog(parent), m_path(configPath), m_serviceContents(std::move(serviceContents)), m_pages(new QTabWidget),
+      m_general(new GeneralSettingsPage), m_groups(new GroupsSettingsPage), m_workloads(new WorkloadsSettingsPage),
       m_activity(new ActivitySettingsPage),
-      m_allPages{m_general, m_groups, m_workloads, m_activity},
-      m_fileProblems(new QLabel),
-      m_reloadBar(new QFrame),
-      m_summary(new QLabel),
+      m_power(new PowerSettingsPage), m_allPages{m_general, m_groups, m_workloads, m_activity, m_power},
+      m_fileProblems(new QLabel), m_reloadBar(new QFrame), m_summary(new QLabel),
       m_buttons(new QDialogButtonBox(QDialogButtonBox::Ok | QDialogButtonBox::Apply | QDialogButtonBox::Cancel)),
       m_watcher(new QFileSystemWatcher(this))
 {
-    setWindowTitle(tr("idlegpu Settings"));
+    setWindowTitle(tr("idlegpu settings"));
     setObjectName(QStringLiteral("settingsDialog"));
     auto *layout = new QVBoxLayout(this);
 
@@ -103,6 +101,7 @@ SettingsDialog::SettingsDialog(const QString &configPath, std::optional<QByteArr
     m_pages->addTab(m_groups, tr("GPU groups"));
     m_pages->addTab(m_workloads, tr("Workloads"));
     m_pages->addTab(m_activity, tr("User activity"));
+    m_pages->addTab(m_power, tr("Power and heat"));
     // Not set up yet: a page to start from, in front. It edits the first workload, as the Workloads page does.
     if (!m_serviceContents && !QFileInfo::exists(m_path)) {
         m_welcome = new WelcomeSettingsPage;
@@ -110,7 +109,6 @@ SettingsDialog::SettingsDialog(const QString &configPath, std::optional<QByteArr
         m_pages->insertTab(0, m_welcome, tr("Welcome"));
         m_pages->setCurrentIndex(0);
         m_allPages.append(m_welcome);
-        connect(m_welcome, &WelcomeSettingsPage::saveRequested, this, &SettingsDialog::accept);
     }
     for (SettingsPage *page : std::as_const(m_allPages))
         connect(page, &SettingsPage::edited, this, [this, page] { onPageEdited(page); });
@@ -124,6 +122,20 @@ SettingsDialog::SettingsDialog(const QString &configPath, std::optional<QByteArr
     connect(m_buttons, &QDialogButtonBox::accepted, this, &SettingsDialog::accept);
     connect(m_buttons, &QDialogButtonBox::rejected, this, &SettingsDialog::reject);
     connect(m_buttons->button(QDialogButtonBox::Apply), &QPushButton::clicked, this, &SettingsDialog::apply);
+    QPushButton *showAsFile = m_buttons->addButton(tr("Show as file…"), QDialogButtonBox::HelpRole);
+    showAsFile->setObjectName(QStringLiteral("showAsFileButton"));
+    showAsFile->setAutoDefault(false);
+    showAsFile->setToolTip(tr("Shows the text that saving writes to the configuration file, in gpu_mon's format."));
+    connect(showAsFile, &QPushButton::clicked, this, &SettingsDialog::showAsFile);
+    // GNOME and KDE show no icons on a dialog's buttons; some Qt styles do (a red dot on Cancel).
+    for (QAbstractButton *button : m_buttons->buttons())
+        button->setIcon(QIcon());
+    if (m_welcome) {
+        // The first start has one commit button: OK is "Save and start", and there is nothing to apply yet.
+        m_okText = m_buttons->button(QDialogButtonBox::Ok)->text();
+        m_buttons->button(QDialogButtonBox::Ok)->setText(tr("Save and start"));
+        m_buttons->button(QDialogButtonBox::Apply)->hide();
+    }
 
     // The folder too: an atomic save replaces the file, and a watch on the file alone ends with it.
     connect(m_watcher, &QFileSystemWatcher::fileChanged, this, &SettingsDialog::onFileChanged);
@@ -253,18 +265,44 @@ void SettingsDialog::refresh()
         const auto first = std::find_if(m_problems.cbegin(), m_problems.cend(), [](const SettingsProblem &p) {
             return p.severity == SettingsProblem::Error;
         });
-        m_summary->setText(tr("Problems to fix before saving: %1. First: %2 (%3)")
-                               .arg(errors)
-                               .arg(first->message, m_pages->tabText(m_pages->indexOf(pageWidget(*first)))));
+        const QString page = m_pages->tabText(m_pages->indexOf(pageWidget(*first)));
+        m_summary->setText(
+            page.isEmpty() ? first->message
+            : errors == 1
+                ? tr("One problem keeps the settings from being saved, on the %1 page: %2").arg(page, first->message)
+                : tr("%n problems keep the settings from being saved. The first, on the %1 page: %2", nullptr, errors)
+                      .arg(page, first->message));
         m_summary->setStyleSheet(QStringLiteral("color: #b00020;"));
-    } else {
+    } else if (!m_firstStartSaved) {
         m_summary->clear();
     }
-    const bool changed = hasUnsavedChanges();
-    m_buttons->button(QDialogButtonBox::Ok)->setEnabled(errors == 0);
-    m_buttons->button(QDialogButtonBox::Apply)->setEnabled(errors == 0 && changed);
-    if (m_welcome)
-        m_welcome->setSaveEnabled(errors == 0 && changed);
+    updateButtons(errors, hasUnsavedChanges());
+}
+
+void SettingsDialog::updateButtons(int errors, bool changed)
+{
+    QPushButton *ok = m_buttons->button(QDialogButtonBox::Ok);
+    QPushButton *apply = m_buttons->button(QDialogButtonBox::Apply);
+    QPushButton *cancel = m_buttons->button(QDialogButtonBox::Cancel);
+    if (m_welcome && !m_firstStartSaved) {
+        // Not live while there is nothing to save: Enter then does not close a dialog that saved nothing.
+        ok->setEnabled(errors == 0 && changed);
+        return;
+    }
+    if (m_welcome && m_firstStartSaved && !changed) { // saved: what is left is to close
+        ok->setText(tr("Close"));
+        ok->setEnabled(true);
+        cancel->hide();
+        apply->hide();
+        return;
+    }
+    if (m_welcome) { // edited again after the first save: an ordinary settings dialog
+        ok->setText(m_okText);
+        cancel->show();
+        apply->show();
+    }
+    ok->setEnabled(errors == 0);
+    apply->setEnabled(errors == 0 && changed);
 }
 
 bool SettingsDialog::hasUnsavedChanges() const
@@ -287,15 +325,7 @@ bool SettingsDialog::apply()
     const bool exists = QFileInfo::exists(m_path);
     const std::optional<QByteArray> onDisk = exists ? readIniFile(m_path, &error) : std::optional(QByteArray());
     const IniText file = onDisk ? IniText::parse(*onDisk) : m_file;
-    SavePlan plan = SavePlan::make(m_baseline, m_draft, file.document());
-    // A first file keeps the device_root under which the GPUs offered were found (/dev, the default, writes nothing).
-    const KeyRow &deviceRoot = ConfigKeys::row(QStringLiteral("defaults"), QStringLiteral("device_root"));
-    if (!exists && !plan.isEmpty() && m_draft.key(deviceRoot) == m_baseline.key(deviceRoot)
-        && !m_monitorDeviceRoot.isEmpty()) {
-        SettingsDraft draft = m_draft;
-        draft.setKey(deviceRoot, m_monitorDeviceRoot);
-        plan = SavePlan::make(m_baseline, draft, file.document());
-    }
+    const SavePlan plan = planToSave(file, exists);
     if (!plan.isEmpty()) {
         if (!onDisk || !plan.apply(m_path, file, &error)) {
             qCWarning(lcTray, "settings not saved to %s: %s", qPrintable(m_path), qPrintable(error));
@@ -321,6 +351,74 @@ bool SettingsDialog::apply()
         refresh();
     }
     return true;
+}
+
+SavePlan SettingsDialog::planToSave(const IniText &file, bool exists) const
+{
+    SavePlan plan = SavePlan::make(m_baseline, m_draft, file.document());
+    // A first file keeps the device_root under which the GPUs offered were found (/dev, the default, writes nothing).
+    const KeyRow &deviceRoot = ConfigKeys::row(QStringLiteral("defaults"), QStringLiteral("device_root"));
+    if (!exists && !plan.isEmpty() && m_draft.key(deviceRoot) == m_baseline.key(deviceRoot)
+        && !m_monitorDeviceRoot.isEmpty()) {
+        SettingsDraft draft = m_draft;
+        draft.setKey(deviceRoot, m_monitorDeviceRoot);
+        plan = SavePlan::make(m_baseline, draft, file.document());
+    }
+    return plan;
+}
+
+std::optional<QByteArray> SettingsDialog::contentsToSave(QString *error) const
+{
+    // As apply() and applyThroughService() take the file: the service's as sent, a file of this process as on disk.
+    const bool exists = m_serviceContents || QFileInfo::exists(m_path);
+    IniText file = m_file;
+    if (!m_serviceContents && exists) {
+        const std::optional<QByteArray> onDisk = readIniFile(m_path, error);
+        if (!onDisk)
+            return std::nullopt;
+        file = IniText::parse(*onDisk);
+    }
+    const SavePlan plan = m_serviceContents ? SavePlan::make(m_baseline, m_draft, file.document())
+                                            : planToSave(file, exists);
+    if (plan.isEmpty())
+        return file.contents();
+    return file.edited(plan.edit, error);
+}
+
+void SettingsDialog::showAsFile()
+{
+    QString error;
+    const std::optional<QByteArray> contents = contentsToSave(&error);
+    auto *view = new QDialog(this);
+    view->setObjectName(QStringLiteral("showAsFileView"));
+    view->setAttribute(Qt::WA_DeleteOnClose);
+    view->setWindowTitle(tr("Configuration file as it will be saved"));
+    auto *layout = new QVBoxLayout(view);
+    auto *about = new QLabel;
+    about->setObjectName(QStringLiteral("showAsFileAbout"));
+    about->setWordWrap(true);
+    if (!contents)
+        about->setText(tr("The file cannot be shown: %1").arg(error));
+    else if (hasUnsavedChanges())
+        about->setText(tr("This is the text that saving writes to %1. Lines you did not change stay as they are.")
+                           .arg(QDir::toNativeSeparators(m_path)));
+    else
+        about->setText(tr("Nothing is changed: this is %1 as it is now.").arg(QDir::toNativeSeparators(m_path)));
+    layout->addWidget(about);
+    auto *text = new QPlainTextEdit;
+    text->setObjectName(QStringLiteral("showAsFileText"));
+    text->setReadOnly(true);
+    text->setLineWrapMode(QPlainTextEdit::NoWrap);
+    text->setFont(QFontDatabase::systemFont(QFontDatabase::FixedFont));
+    text->setPlainText(QString::fromUtf8(contents.value_or(QByteArray())));
+    layout->addWidget(text, 1);
+    auto *buttons = new QDialogButtonBox(QDialogButtonBox::Close);
+    for (QAbstractButton *button : buttons->buttons())
+        button->setIcon(QIcon());
+    connect(buttons, &QDialogButtonBox::rejected, view, &QDialog::reject);
+    layout->addWidget(buttons);
+    view->resize(720, 560);
+    view->show();
 }
 
 bool SettingsDialog::applyThroughService()
@@ -396,16 +494,94 @@ void SettingsDialog::accept()
         }
         return;
     }
+    if (m_welcome && !m_firstStartSaved) {
+        // "Save and start": the dialog stays to say what happens next, beside the status window the tray opens.
+        if (!apply())
+            return;
+        m_firstStartSaved = true;
+        const QString next = whatHappensNext();
+        m_welcome->showSaved(next);
+        m_pages->setCurrentWidget(m_welcome);
+        m_summary->setStyleSheet(QString());
+        m_summary->clear();
+        refresh();
+        m_buttons->button(QDialogButtonBox::Ok)->setFocus();
+        Q_EMIT firstStartSaved(next);
+        return;
+    }
     if (apply()) {
         m_workloads->stopTestRun();
         QDialog::accept();
     }
 }
 
+QString SettingsDialog::whatHappensNext() const
+{
+    const KeyRow &startDelay = ConfigKeys::row(QStringLiteral("defaults"), QStringLiteral("start_delay_seconds"));
+    const int seconds = int(parseWholeNumber(m_draft.key(startDelay)).value_or(0));
+    const QString name = m_draft.workloads.isEmpty() ? QString() : m_draft.workloads.first().name.trimmed();
+    const QString starts =
+        seconds <= 0   ? tr("“%1” is saved. idlegpu starts it as soon as its GPUs are free.").arg(name)
+        : seconds == 1 ? tr("“%1” is saved. idlegpu starts it once its GPUs have been free for a second.").arg(name)
+                       : tr("“%1” is saved. idlegpu starts it once its GPUs have been free for %2 seconds.")
+                             .arg(name)
+                             .arg(seconds);
+    return starts + QLatin1Char(' ')
+           + tr("It stops the moment one of your own programs opens one of them. The status window shows what it "
+                "does.");
+}
+
 void SettingsDialog::reject()
+{
+    if (hasUnsavedChanges()) {
+        askToDiscard();
+        return;
+    }
+    discard();
+}
+
+void SettingsDialog::discard()
 {
     m_workloads->stopTestRun();
     QDialog::reject();
+}
+
+void SettingsDialog::closeEvent(QCloseEvent *event)
+{
+    if (!event->spontaneous()) {
+        // Closed by the program (the tray's monitor went away): the edits were for a file this dialog no longer saves.
+        discard();
+        event->accept();
+        return;
+    }
+    QDialog::closeEvent(event); // calls reject(), which may ask; the dialog then stays
+}
+
+void SettingsDialog::askToDiscard()
+{
+    if (m_discardQuestion) {
+        m_discardQuestion->raise();
+        return;
+    }
+    m_discardQuestion = new QMessageBox(QMessageBox::Question, tr("Discard changes?"),
+                                        tr("Your changes to the settings are not saved yet."), QMessageBox::NoButton,
+                                        this);
+    m_discardQuestion->setObjectName(QStringLiteral("discardQuestion"));
+    m_discardQuestion->setInformativeText(tr("Discard them and close the settings, or keep editing?"));
+    m_discardQuestion->setAttribute(Qt::WA_DeleteOnClose);
+    QPushButton *discardButton = m_discardQuestion->addButton(tr("Discard"), QMessageBox::DestructiveRole);
+    discardButton->setObjectName(QStringLiteral("discardButton"));
+    QPushButton *keepButton = m_discardQuestion->addButton(tr("Keep editing"), QMessageBox::RejectRole);
+    keepButton->setObjectName(QStringLiteral("keepEditingButton"));
+    // The safe answer is the default: Enter or Esc keeps the edits.
+    m_discardQuestion->setDefaultButton(keepButton);
+    m_discardQuestion->setEscapeButton(keepButton);
+    connect(m_discardQuestion, &QMessageBox::buttonClicked, this, [this, discardButton](QAbstractButton *clicked) {
+        m_discardQuestion = nullptr;
+        if (clicked == discardButton)
+            discard();
+    });
+    m_discardQuestion->open();
 }
 
 void SettingsDialog::onFileChanged()

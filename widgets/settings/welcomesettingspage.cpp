@@ -7,6 +7,7 @@
 #include "settings/workloadtemplates.h"
 
 #include <QComboBox>
+#include <QFrame>
 #include <QDir>
 #include <QFormLayout>
 #include <QGroupBox>
@@ -65,9 +66,10 @@ WelcomeSettingsPage::WelcomeSettingsPage(QWidget *parent) : SettingsPage(parent)
     titleFont.setBold(true);
     title->setFont(titleFont);
     layout->addWidget(title);
-    auto *intro = new QLabel(tr("idlegpu runs a workload of your choice (a BOINC or Folding@home client, a miner, any "
-                                "batch job) on the GPUs nobody uses, and stops it the moment one of your own programs "
-                                "opens the GPU. Nothing is set up yet: choose what to run and save."));
+    auto *intro = new QLabel(
+        tr("idlegpu runs a workload of your choice (a BOINC or Folding@home client, a miner, any "
+           "batch job) on the GPUs nobody uses, and stops it the moment one of your own programs "
+           "opens the GPU. Nothing is set up yet: choose what to run, then press Save and start."));
     intro->setObjectName(QStringLiteral("welcomeIntro"));
     intro->setWordWrap(true);
     layout->addWidget(intro);
@@ -133,15 +135,20 @@ WelcomeSettingsPage::WelcomeSettingsPage(QWidget *parent) : SettingsPage(parent)
                                "its GPUs are free."));
     more->setWordWrap(true);
     layout->addWidget(more);
-    m_save = button(tr("Save and start"), QStringLiteral("welcomeSaveButton"));
-    layout->addWidget(row(new QWidget, {m_save}));
+    m_savedText = new QLabel;
+    m_savedText->setObjectName(QStringLiteral("welcomeSavedText"));
+    m_savedText->setWordWrap(true);
+    m_savedText->setFrameShape(QFrame::StyledPanel);
+    m_savedText->setMargin(8);
+    m_savedText->hide();
+    layout->addWidget(m_savedText);
     layout->addStretch(1);
+    m_setUp = {intro, workloadBox, more};
 
     connect(m_template, &QComboBox::activated, this, &WelcomeSettingsPage::applyTemplate);
     connect(m_name, &QLineEdit::textEdited, this, &WelcomeSettingsPage::readFields);
     connect(m_cmd, &QLineEdit::textEdited, this, &WelcomeSettingsPage::readFields);
     connect(m_user, &QLineEdit::textEdited, this, &WelcomeSettingsPage::readFields);
-    connect(m_save, &QPushButton::clicked, this, &WelcomeSettingsPage::saveRequested);
 
     load(SettingsDraft());
 }
@@ -200,9 +207,12 @@ void WelcomeSettingsPage::setMonitorState(const MonitorState &state)
     m_filling = false;
 }
 
-void WelcomeSettingsPage::setSaveEnabled(bool enabled)
+void WelcomeSettingsPage::showSaved(const QString &whatHappensNext)
 {
-    m_save->setEnabled(enabled);
+    for (QWidget *widget : std::as_const(m_setUp))
+        widget->hide();
+    m_savedText->setText(whatHappensNext);
+    m_savedText->show();
 }
 
 void WelcomeSettingsPage::applyTemplate(int comboIndex)

@@ -25,11 +25,9 @@ public:
 
     // Sets the GPUs in the table, with their names and holders, and those the GPU picker offers. It emits nothing.
     void setMonitorState(const MonitorState &state);
-    // Enables or disables "Save and start", which follows OK: it is disabled while the draft has errors.
-    void setSaveEnabled(bool enabled);
-
-Q_SIGNALS:
-    void saveRequested();
+    // After the dialog's "Save and start" (its OK button, the one commit button of a first start): shows
+    // `whatHappensNext` in place of the fields.
+    void showSaved(const QString &whatHappensNext);
 
 private:
     void applyTemplate(int comboIndex);
@@ -49,6 +47,7 @@ private:
     QLineEdit *m_cmd;
     QLineEdit *m_user; // shown only when idlegpu runs as root
     GpuPicker *m_gpus;
-    QPushButton *m_save;
+    QList<QWidget *> m_setUp; // the fields and what they say: hidden once saved
+    QLabel *m_savedText;      // what happens next, once saved
     QHash<QString, QLabel *> m_messages;
 };

@@ -180,6 +180,8 @@ void TrayApplication::showSettingsDialog()
         m_settingsDialog->setMonitorState(m_monitor->state());
         // The monitor's own file watcher would notice too, a moment later; reloading now shows the result at once.
         connect(m_settingsDialog, &SettingsDialog::configSaved, m_monitor, &MonitorLink::reloadConfig);
+        // The first start's "Save and start": the dialog says what happens next, the status window shows it happen.
+        connect(m_settingsDialog, &SettingsDialog::firstStartSaved, this, &TrayApplication::showStatusWindow);
         connect(m_settingsDialog, &QDialog::finished, this, [this] {
             // "Start at login" may have changed in the dialog.
             m_controller->setAutostartEnabled(m_autostart.isEnabled());
