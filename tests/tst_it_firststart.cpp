@@ -7,6 +7,7 @@
 #include "run/processrunner.h"
 #include "settings/settingsdialog.h"
 #include "settings/workloadtemplates.h"
+#include "status/statuswindow.h"
 #include "testsupport.h"
 #include "tray/trayapplication.h"
 #include "tray/traycontroller.h"
@@ -14,13 +15,16 @@
 
 #include <QCheckBox>
 #include <QComboBox>
+#include <QDialogButtonBox>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
+#include <QLabel>
 #include <QLineEdit>
 #include <QMenu>
 #include <QProcess>
 #include <QPushButton>
+#include <QSpinBox>
 #include <QSignalSpy>
 #include <QTabWidget>
 #include <QTableWidget>
@@ -182,7 +186,7 @@ private Q_SLOTS:
         QCOMPARE(gpus->item(0, 2)->text(), QStringLiteral("free"));
 
         // No wait before the start: the General page's start delay, then the test template on GPU 0, saved.
-        child<QLineEdit>(dialog, QStringLiteral("startDelayEdit"))->setText(QStringLiteral("0"));
+        child<QSpinBox>(dialog, QStringLiteral("startDelaySpin"))->setValue(0);
         auto *templates = child<QComboBox>(dialog, QStringLiteral("welcomeTemplateCombo"));
         const int test = templates->findData(QStringLiteral("test"));
         templates->setCurrentIndex(test);
@@ -195,10 +199,15 @@ private Q_SLOTS:
         QDir().mkpath(folder);
         QCoreApplication::processEvents(); // the GPU boxes made by the picker show at the next turn of the loop
         dialog->grab().save(folder + QStringLiteral("/firststart-welcome.png"));
-        auto *save = child<QPushButton>(dialog, QStringLiteral("welcomeSaveButton"));
+        // The one commit button of a first start: the dialog's own, "Save and start".
+        auto *save = child<QDialogButtonBox>(dialog, QStringLiteral("buttons"))->button(QDialogButtonBox::Ok);
+        QCOMPARE(save->text(), QStringLiteral("Save and start"));
         QVERIFY(save->isEnabled());
         QTest::mouseClick(save, Qt::LeftButton);
         QVERIFY(QFile::exists(path));
+        // It stays to say what happens next, and the status window opens beside it.
+        QVERIFY(child<QLabel>(dialog, QStringLiteral("welcomeSavedText"))->isVisibleTo(dialog));
+        QTRY_VERIFY(tray.statusWindow()->isVisible());
 
         // The monitor takes the new file up by itself and starts the workload; the tray leaves the set-up state.
         const QString id = QStringLiteral("process-idlegpu-test");

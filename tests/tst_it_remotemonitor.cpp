@@ -21,6 +21,7 @@
 #include <QLineEdit>
 #include <QMenu>
 #include <QSignalSpy>
+#include <QSpinBox>
 #include <QtTest>
 
 #include <unistd.h>
@@ -440,13 +441,13 @@ private Q_SLOTS:
         QVERIFY(std::any_of(m_service->calls.cbegin(), m_service->calls.cend(), [](const ScriptedIdlegpuService::Call &c) {
             return c.member == QLatin1String("GetConfig") && c.interactive;
         }));
-        auto *delay = dialog->findChild<QLineEdit *>(QStringLiteral("startDelayEdit"));
+        auto *delay = dialog->findChild<QSpinBox *>(QStringLiteral("startDelaySpin"));
         QVERIFY(delay);
-        QVERIFY2(delay->text() == QStringLiteral("60"), qPrintable(dialog->findChild<QLabel *>(QStringLiteral("fileProblems"))->text()));
+        QVERIFY2(delay->value() == 60, qPrintable(dialog->findChild<QLabel *>(QStringLiteral("fileProblems"))->text()));
 
         // Refused as broken: the lines show, nothing changes.
         m_service->invalid = QStringLiteral("/etc/idlegpu/idlegpu.conf:3: error: start_delay_seconds is out of range");
-        delay->setText(QStringLiteral("7"));
+        delay->setValue(7);
         QSignalSpy saved(&remote, &MonitorLink::configSaveFinished);
         QVERIFY(!dialog->apply());
         QVERIFY(saved.wait(5000));

@@ -17,13 +17,16 @@
 #include <QLineEdit>
 #include <QListWidget>
 #include <QMenu>
+#include <QMessageBox>
 #include <QPlainTextEdit>
+#include <QProxyStyle>
 #include <QPushButton>
 #include <QSpinBox>
 #include <QTabBar>
 #include <QTabWidget>
 #include <QTableWidget>
 #include <QScopeGuard>
+#include <QScreen>
 #include <QTemporaryDir>
 #include <QtTest>
 
@@ -155,6 +158,14 @@ void selectRow(QListWidget *list, int row)
 {
     list->scrollToItem(list->item(row));
     QTest::mouseClick(list->viewport(), Qt::LeftButton, {}, list->visualItemRect(list->item(row)).center());
+}
+
+// The line edit of a field: the field itself, or the one inside a spin box (typed into as a user would).
+QLineEdit *fieldEdit(const QWidget &dialog, const QString &name)
+{
+    if (auto *spin = dialog.findChild<QSpinBox *>(name))
+        return spin->findChild<QLineEdit *>();
+    return child<QLineEdit>(dialog, name);
 }
 
 void typeInto(QLineEdit *edit, const QString &text)
@@ -296,6 +307,16 @@ private Q_SLOTS:
     void externalChangeOffersReload();
     void testRunShowsOutput();
     void testRunEntersFolderAsUser();
+    void discardQuestionOnlyWithEdits();
+    void spinBoxesTakeTheKeyRanges_data();
+    void spinBoxesTakeTheKeyRanges();
+    void tooltipsNameTheKeys_data();
+    void tooltipsNameTheKeys();
+    void showAsFileIsWhatSaveWrites();
+    void noIconsOnDialogButtons();
+    void emptyListsSayWhatApplies();
+    void batteryAndHeatOnTheirOwnPage();
+    void plainWordsInTitleAndSummary();
     void screenshots();
 
 private:
@@ -342,28 +363,18 @@ void TestSettingsDialog::invalidInputShowsMessageAndDisablesOk_data()
     QTest::addColumn<QString>("message");
     QTest::addColumn<QString>("expected");
 
-    const int general = SettingsDialog::GeneralPage, workloads = SettingsDialog::WorkloadsPage;
-    QTest::newRow("interval 0") << general << -1 << "intervalEdit" << "0" << "intervalError" << "from 1 to 3600";
-    QTest::newRow("interval not a number") << general << -1 << "intervalEdit" << "ten" << "intervalError"
-                                           << "whole number";
-    QTest::newRow("start delay too long") << general << -1 << "startDelayEdit" << "86401" << "startDelayError"
-                                          << "from 0 to 86400";
-    QTest::newRow("tty idle negative") << int(SettingsDialog::ActivityPage) << -1 << "ttyIdleEdit" << "-1"
-                                       << "ttyIdleError" << "from 0 to 31536000";
+    const int workloads = SettingsDialog::WorkloadsPage;
     // Schedule::parse's own message, whole.
     QTest::newRow("schedule, not a day") << int(SettingsDialog::ActivityPage) << -1 << "scheduleEdit"
                                          << "Mo-Fr 18:00-08:00" << "scheduleError"
                                          << "Not a schedule: 'Mo-Fr' in 'Mo-Fr 18:00-08:00' is not a day or a range "
                                             "of days (Mon..Sun, like Mon-Fri).";
     QTest::newRow("schedule, not a time") << int(SettingsDialog::ActivityPage) << -1 << "scheduleEdit"
-                                          << "Sat, 25:00-08:00" << "scheduleError"
+                                          << "Sat, 25:00-08:00"
+                                          << "scheduleError"
                                           << "'25:00-08:00' in '25:00-08:00' is not a time range";
-    QTest::newRow("stop timeout 0") << workloads << 0 << "stopTimeoutEdit" << "0" << "stopTimeoutError"
-                                    << "from 1 to 3600";
     // A program not found is a warning (missingProgramNeverBlocksSaving); one that its user may not run, an error.
-    QTest::newRow("command not executable") << workloads << 0 << "cmdEdit"
-                                            << "%TMP%/not-a-program"
-                                            << "cmdError"
+    QTest::newRow("command not executable") << workloads << 0 << "cmdEdit" << "%TMP%/not-a-program" << "cmdError"
                                             << "is not a program the workload's user can run";
     QTest::newRow("unterminated quote") << workloads << 0 << "cmdEdit" << "sh -c 'echo" << "cmdError"
                                         << "unterminated single quote";
@@ -549,14 +560,18 @@ void TestSettingsDialog::sharedGpuIsAnOrder()
     QTest::mouseClick(gpu0, Qt::LeftButton, {}, QPoint(5, gpu0->height() / 2));
 
     QVERIFY(note->isVisibleTo(&dialog));
-    QCOMPARE(note->text(), QStringLiteral("“one” also uses GPU 0 and is higher in the list, so it comes first: "
-                                          "this workload waits while “one” runs there."));
+    QCOMPARE(note->text(), QStringLiteral("“one” goes first on a GPU this workload also uses: this one waits while "
+                                          "it runs there."));
     QVERIFY(!child<QLabel>(dialog, QStringLiteral("workloadGpusErrorIcon"))->pixmap().isNull());
     QVERIFY(child<QLabel>(dialog, QStringLiteral("problemSummary"))->text().isEmpty());
     QVERIFY(list->item(1)->icon().isNull()); // no error mark in the list
     selectRow(list, 0);
-    QCOMPARE(note->text(), QStringLiteral("“two” also uses GPU 0: this workload comes first, and “two” waits while "
-                                          "it runs."));
+    QCOMPARE(note->text(), QStringLiteral("“two” also uses one of its GPUs and waits while this one runs there."));
+    // The rule, said once under the list: what Policy::startOrder() does.
+    QCOMPARE(child<QLabel>(dialog, QStringLiteral("orderRule"))->text(),
+             QStringLiteral("A GPU runs one workload at a time. When several want the same GPU, workloads on all GPUs "
+                            "go first, then the others in the order of this list. A running workload is never stopped "
+                            "to make way for another."));
     QVERIFY(dialogButton(dialog, QDialogButtonBox::Apply)->isEnabled());
     QTest::mouseClick(dialogButton(dialog, QDialogButtonBox::Ok), Qt::LeftButton);
     QVERIFY(!dialog.isVisible());
@@ -571,20 +586,24 @@ void TestSettingsDialog::startOrderNotes_data()
     QTest::addColumn<QStringList>("gpus"); // per workload "a", "b", "c" in list order; "-" disables it
     QTest::addColumn<QStringList>("notes"); // per workload: the start of its note, "" for none
     QTest::newRow("apart") << QStringList{"0", "1"} << QStringList{"", ""};
-    QTest::newRow("lists share GPU 1")
-        << QStringList{"0,1", "1"}
-        << QStringList{"“b” also uses GPU 1: this workload comes first", "“a” also uses GPU 1 and is higher"};
+    QTest::newRow("lists share GPU 1") << QStringList{"0,1", "1"}
+                                       << QStringList{"“b” also uses one of its GPUs and waits",
+                                                      "“a” goes first on a GPU this workload also uses"};
     QTest::newRow("ALL comes first though lower")
         << QStringList{"1", "ALL"}
-        << QStringList{"“b” runs on all GPUs, so it comes first", "“a” shares GPUs with this workload: this one"};
+        << QStringList{"“b” goes first on a GPU this workload also uses", "“a” also uses one of its GPUs and waits"};
     QTest::newRow("two ALL") << QStringList{"ALL", "ALL"}
-                             << QStringList{"“b” shares GPUs with this workload: this one comes first",
-                                            "“a” also runs on all GPUs and is higher in the list"};
+                             << QStringList{"“b” also uses one of its GPUs and waits", "“a” goes first"};
     QTest::newRow("disabled keeps none waiting") << QStringList{"-0", "0"} << QStringList{"", ""};
-    QTest::newRow("first of three")
+    // Every workload it shares a GPU with is named, not only the first.
+    QTest::newRow("three on one GPU")
         << QStringList{"0", "0", "0"}
-        << QStringList{"“b” also uses GPU 0: this workload comes first", "“a” also uses GPU 0 and is higher",
-                       "“a” also uses GPU 0 and is higher"};
+        << QStringList{QLocale().createSeparatedList({"“b”", "“c”"})
+                           + " also use its GPUs and wait while this one runs there.",
+                       "“a” goes first on a GPU this workload also uses: this one waits while it runs there. “c” also "
+                       "uses one of its GPUs and waits while this one runs there.",
+                       QLocale().createSeparatedList({"“a”", "“b”"})
+                           + " go first on GPUs this workload also uses: this one waits while they run there."};
 }
 
 void TestSettingsDialog::startOrderNotes()
@@ -629,12 +648,12 @@ void TestSettingsDialog::validEditSavesAndReloadsEqual()
     dialog.show();
     QVERIFY(QTest::qWaitForWindowExposed(&dialog));
 
-    typeInto(child<QLineEdit>(dialog, QStringLiteral("startDelayEdit")), QStringLiteral("25"));
+    typeInto(fieldEdit(dialog, QStringLiteral("startDelaySpin")), QStringLiteral("25"));
     QTest::mouseClick(child<QCheckBox>(dialog, QStringLiteral("notifyFailure")), Qt::LeftButton, {}, QPoint(5, 5));
     openTab(dialog, SettingsDialog::WorkloadsPage);
     selectRow(child<QListWidget>(dialog, QStringLiteral("workloadList")), 1);
     typeInto(child<QLineEdit>(dialog, QStringLiteral("nameEdit")), QStringLiteral("Second one"));
-    typeInto(child<QLineEdit>(dialog, QStringLiteral("stopTimeoutEdit")), QStringLiteral("30"));
+    typeInto(fieldEdit(dialog, QStringLiteral("stopTimeoutSpin")), QStringLiteral("30"));
     typeInto(child<QLineEdit>(dialog, QStringLiteral("dirEdit")), m_dir->path());
     QTest::mouseClick(child<QPushButton>(dialog, QStringLiteral("addEnvButton")), Qt::LeftButton);
     auto *env = child<QTableWidget>(dialog, QStringLiteral("envTable"));
@@ -677,18 +696,19 @@ void TestSettingsDialog::oneKeyEditKeepsEveryOtherByte_data()
     QVERIFY(example.open(QIODevice::ReadOnly));
     const QByteArray exampleAll = example.readAll();
     const int general = SettingsDialog::GeneralPage, activity = SettingsDialog::ActivityPage;
-    QTest::newRow("gpu_mon example, interval") << exampleAll << general << "intervalEdit" << "20"
-                                               << QByteArray("interval_seconds=10") << QByteArray("interval_seconds=20");
-    QTest::newRow("gpu_mon example, idle") << exampleAll << activity << "ttyIdleEdit" << "60"
-                                           << QByteArray("idle_seconds=300") << QByteArray("idle_seconds=60");
-    QTest::newRow("comments, interval") << commented << general << "intervalEdit" << "20"
-                                        << QByteArray("interval_seconds = 10   ")
+    QTest::newRow("gpu_mon example, interval")
+        << exampleAll << general << "intervalSpin"
+        << "20" << QByteArray("interval_seconds=10") << QByteArray("interval_seconds=20");
+    QTest::newRow("gpu_mon example, idle") << exampleAll << activity << "ttyIdleSpin"
+                                           << "60" << QByteArray("idle_seconds=300") << QByteArray("idle_seconds=60");
+    QTest::newRow("comments, interval") << commented << general << "intervalSpin"
+                                        << "20" << QByteArray("interval_seconds = 10   ")
                                         << QByteArray("interval_seconds = 20");
-    QTest::newRow("comments, start delay") << commented << general << "startDelayEdit" << "0"
-                                           << QByteArray("start_delay_seconds: 3")
-                                           << QByteArray("start_delay_seconds: 0");
-    QTest::newRow("comments, idle") << commented << activity << "ttyIdleEdit" << "600"
-                                    << QByteArray("idle_seconds = 300") << QByteArray("idle_seconds = 600");
+    QTest::newRow("comments, start delay")
+        << commented << general << "startDelaySpin"
+        << "0" << QByteArray("start_delay_seconds: 3") << QByteArray("start_delay_seconds: 0");
+    QTest::newRow("comments, idle") << commented << activity << "ttyIdleSpin"
+                                    << "600" << QByteArray("idle_seconds = 300") << QByteArray("idle_seconds = 600");
 }
 
 void TestSettingsDialog::oneKeyEditKeepsEveryOtherByte()
@@ -708,7 +728,7 @@ void TestSettingsDialog::oneKeyEditKeepsEveryOtherByte()
     QVERIFY2(dialogButton(dialog, QDialogButtonBox::Ok)->isEnabled(),
              qPrintable(child<QLabel>(dialog, QStringLiteral("problemSummary"))->text()));
     openTab(dialog, SettingsDialog::Page(page));
-    typeInto(child<QLineEdit>(dialog, edit), text);
+    typeInto(fieldEdit(dialog, edit), text);
     QTest::mouseClick(dialogButton(dialog, QDialogButtonBox::Ok), Qt::LeftButton);
     QVERIFY(!dialog.isVisible());
 
@@ -822,8 +842,8 @@ void TestSettingsDialog::activityPageLoadsValues()
              qPrintable(child<QLabel>(dialog, QStringLiteral("problemSummary"))->text()));
     openTab(dialog, SettingsDialog::ActivityPage);
     QVERIFY(child<QCheckBox>(dialog, QStringLiteral("pauseWhileActiveCheck"))->isChecked());
-    QCOMPARE(child<QLineEdit>(dialog, QStringLiteral("activityIdleEdit"))->text(), QStringLiteral("120"));
-    QVERIFY(child<QLineEdit>(dialog, QStringLiteral("activityIdleEdit"))->isEnabled());
+    QCOMPARE(child<QSpinBox>(dialog, QStringLiteral("activityIdleSpin"))->value(), 120);
+    QVERIFY(fieldEdit(dialog, QStringLiteral("activityIdleSpin"))->isEnabled());
     // The file's own words, on one line.
     QCOMPARE(child<QLineEdit>(dialog, QStringLiteral("scheduleEdit"))->text(),
              QStringLiteral("Mon-Fri 18:00-08:00, Sat, Sun"));
@@ -838,7 +858,7 @@ void TestSettingsDialog::activityPageLoadsValues()
     QCOMPARE(temperature->maximum(), int(temperatureRange.max));
     // Each field of a key says which, for the dialog to show.
     QCOMPARE(SettingsPage::configKeyOf(temperature), QStringLiteral("[defaults] max_temperature_c"));
-    QCOMPARE(SettingsPage::configKeyOf(child<QLineEdit>(dialog, QStringLiteral("activityIdleEdit"))),
+    QCOMPARE(SettingsPage::configKeyOf(child<QSpinBox>(dialog, QStringLiteral("activityIdleSpin"))),
              QStringLiteral("[activity] idle_seconds"));
 
     openTab(dialog, SettingsDialog::GroupsPage);
@@ -856,8 +876,8 @@ void TestSettingsDialog::activityPageLoadsValues()
     dialog.reload();
     openTab(dialog, SettingsDialog::ActivityPage);
     QVERIFY(!child<QCheckBox>(dialog, QStringLiteral("pauseWhileActiveCheck"))->isChecked());
-    QVERIFY(!child<QLineEdit>(dialog, QStringLiteral("activityIdleEdit"))->isEnabled());
-    QCOMPARE(child<QLineEdit>(dialog, QStringLiteral("activityIdleEdit"))->text(), QStringLiteral("300"));
+    QVERIFY(!fieldEdit(dialog, QStringLiteral("activityIdleSpin"))->isEnabled());
+    QCOMPARE(child<QSpinBox>(dialog, QStringLiteral("activityIdleSpin"))->value(), 300);
     QCOMPARE(child<QLineEdit>(dialog, QStringLiteral("scheduleEdit"))->text(), QString());
     QVERIFY(!child<QLabel>(dialog, QStringLiteral("scheduleNow"))->isVisibleTo(&dialog));
     QCOMPARE(child<QComboBox>(dialog, QStringLiteral("onBatteryCombo"))->currentData().toInt(), int(OnBattery::Pause));
@@ -879,15 +899,15 @@ void TestSettingsDialog::desktopKeysSaveExactly()
     openTab(dialog, SettingsDialog::ActivityPage);
     auto *pauseWhileActive = child<QCheckBox>(dialog, QStringLiteral("pauseWhileActiveCheck"));
     QTest::mouseClick(pauseWhileActive, Qt::LeftButton, {}, QPoint(5, pauseWhileActive->height() / 2));
-    auto *activityIdle = child<QLineEdit>(dialog, QStringLiteral("activityIdleEdit"));
+    auto *activityIdle = fieldEdit(dialog, QStringLiteral("activityIdleSpin"));
     QVERIFY(activityIdle->isEnabled());
-    typeInto(activityIdle, QStringLiteral("31536001"));
-    QVERIFY2(child<QLabel>(dialog, QStringLiteral("activityIdleError"))->text().contains(QStringLiteral("from 0 to 31536000")),
-             qPrintable(child<QLabel>(dialog, QStringLiteral("activityIdleError"))->text()));
-    QVERIFY(!dialogButton(dialog, QDialogButtonBox::Ok)->isEnabled());
+    typeInto(activityIdle, QStringLiteral("31536001")); // the spin box takes no number beyond the key's range
+    QCOMPARE(child<QSpinBox>(dialog, QStringLiteral("activityIdleSpin"))->value(), 3153600);
+    QVERIFY(dialogButton(dialog, QDialogButtonBox::Ok)->isEnabled());
     typeInto(activityIdle, QStringLiteral("90"));
     QVERIFY(!child<QLabel>(dialog, QStringLiteral("activityIdleError"))->isVisibleTo(&dialog));
     typeInto(child<QLineEdit>(dialog, QStringLiteral("scheduleEdit")), QStringLiteral(" Mon-Fri 18:00-08:00, Sat "));
+    openTab(dialog, SettingsDialog::PowerPage);
     auto *onBattery = child<QComboBox>(dialog, QStringLiteral("onBatteryCombo"));
     onBattery->setFocus();
     QTest::keyClick(onBattery, Qt::Key_Down);
@@ -935,8 +955,8 @@ void TestSettingsDialog::defaultsWriteNothing()
     auto *pauseWhileActive = child<QCheckBox>(dialog, QStringLiteral("pauseWhileActiveCheck"));
     QTest::mouseClick(pauseWhileActive, Qt::LeftButton, {}, QPoint(5, pauseWhileActive->height() / 2));
     QVERIFY(dialog.hasUnsavedChanges());
-    typeInto(child<QLineEdit>(dialog, QStringLiteral("activityIdleEdit")), QStringLiteral("60"));
-    typeInto(child<QLineEdit>(dialog, QStringLiteral("activityIdleEdit")), QStringLiteral("300"));
+    typeInto(fieldEdit(dialog, QStringLiteral("activityIdleSpin")), QStringLiteral("60"));
+    typeInto(fieldEdit(dialog, QStringLiteral("activityIdleSpin")), QStringLiteral("300"));
     QTest::mouseClick(pauseWhileActive, Qt::LeftButton, {}, QPoint(5, pauseWhileActive->height() / 2));
     typeInto(child<QLineEdit>(dialog, QStringLiteral("scheduleEdit")), QStringLiteral("Sat"));
     QVERIFY(dialog.hasUnsavedChanges());
@@ -1303,7 +1323,7 @@ void TestSettingsDialog::templatesFillFieldsAndSave()
     QCOMPARE(child<QLineEdit>(dialog, QStringLiteral("serviceProgramsEdit"))->text(), expected.draft.servicePrograms);
     QCOMPARE(child<QLineEdit>(dialog, QStringLiteral("dirEdit"))->text(), expected.draft.dir);
     QCOMPARE(child<QLineEdit>(dialog, QStringLiteral("logEdit"))->text(), expected.draft.log);
-    QCOMPARE(child<QLineEdit>(dialog, QStringLiteral("stopTimeoutEdit"))->text(), expected.draft.stopTimeout);
+    QCOMPARE(child<QSpinBox>(dialog, QStringLiteral("stopTimeoutSpin"))->value(), expected.draft.stopTimeout.toInt());
     QCOMPARE(child<QComboBox>(dialog, QStringLiteral("priorityCombo"))->currentData().toInt(),
              int(expected.draft.priority));
     QVERIFY(help->isVisibleTo(&dialog));
@@ -1372,8 +1392,12 @@ void TestSettingsDialog::welcomePageStartsTheFirstWorkload()
     QCOMPARE(gpus->item(0, 2)->text(), QStringLiteral("free"));
     QCOMPARE(gpus->item(1, 2)->text(), QStringLiteral("python3 (alice, pid 4242)"));
     QVERIFY(!child<QLabel>(dialog, QStringLiteral("welcomeNoGpu"))->isVisibleTo(&dialog));
-    auto *save = child<QPushButton>(dialog, QStringLiteral("welcomeSaveButton"));
+    // One commit button: the dialog's OK is "Save and start", not live while there is nothing to save.
+    QVERIFY(!dialog.findChild<QPushButton *>(QStringLiteral("welcomeSaveButton")));
+    auto *save = dialogButton(dialog, QDialogButtonBox::Ok);
+    QCOMPARE(save->text(), QStringLiteral("Save and start"));
     QVERIFY(!save->isEnabled()); // nothing chosen yet
+    QVERIFY(!dialogButton(dialog, QDialogButtonBox::Apply)->isVisibleTo(&dialog));
     QVERIFY(!child<QLabel>(dialog, QStringLiteral("welcomeCmdError"))->isVisibleTo(&dialog)); // nor complained of
 
     auto *templates = child<QComboBox>(dialog, QStringLiteral("welcomeTemplateCombo"));
@@ -1405,6 +1429,25 @@ void TestSettingsDialog::welcomePageStartsTheFirstWorkload()
     }
     QVERIFY2(save->isEnabled(), qPrintable(child<QLabel>(dialog, QStringLiteral("problemSummary"))->text()));
     QVERIFY(!QFile::exists(path));
+    QVERIFY(save->isDefault()); // Enter saves, as the one commit button
+    QSignalSpy firstStartSaved(&dialog, &SettingsDialog::firstStartSaved);
+    QTest::mouseClick(save, Qt::LeftButton);
+    QVERIFY(QFile::exists(path));
+    // The dialog says what happens next (and the tray opens the status window on the signal); then Close closes.
+    QCOMPARE(firstStartSaved.count(), 1);
+    const QString next = firstStartSaved.at(0).at(0).toString();
+    QCOMPARE(next, QStringLiteral("“%1” is saved. idlegpu starts it once its GPUs have been free for 10 seconds. It "
+                                  "stops the moment one of your own programs opens one of them. The status window "
+                                  "shows what it does.")
+                       .arg(expected.draft.name));
+    auto *savedText = child<QLabel>(dialog, QStringLiteral("welcomeSavedText"));
+    QVERIFY(savedText->isVisibleTo(&dialog));
+    QCOMPARE(savedText->text(), next);
+    QVERIFY(!child<QComboBox>(dialog, QStringLiteral("welcomeTemplateCombo"))->isVisibleTo(&dialog));
+    QVERIFY(dialog.isVisible());
+    QCOMPARE(save->text(), QStringLiteral("Close"));
+    QVERIFY(save->isEnabled());
+    QVERIFY(!dialogButton(dialog, QDialogButtonBox::Cancel)->isVisibleTo(&dialog));
     QTest::mouseClick(save, Qt::LeftButton);
     QVERIFY(!dialog.isVisible());
 
@@ -1433,7 +1476,7 @@ void TestSettingsDialog::editAndMoveSavesOnce()
     openTab(dialog, SettingsDialog::WorkloadsPage);
     auto *list = child<QListWidget>(dialog, QStringLiteral("workloadList"));
     selectRow(list, 0);
-    typeInto(child<QLineEdit>(dialog, QStringLiteral("stopTimeoutEdit")), QStringLiteral("30"));
+    typeInto(fieldEdit(dialog, QStringLiteral("stopTimeoutSpin")), QStringLiteral("30"));
     selectRow(list, 1);
     QTest::mouseClick(child<QPushButton>(dialog, QStringLiteral("moveUpButton")), Qt::LeftButton);
     QCOMPARE(list->item(0)->text(), QStringLiteral("two"));
@@ -1519,24 +1562,24 @@ void TestSettingsDialog::externalChangeOffersReload()
     dialog.setMonitorState(gpus01());
     dialog.show();
     QVERIFY(QTest::qWaitForWindowExposed(&dialog));
-    auto *interval = child<QLineEdit>(dialog, QStringLiteral("intervalEdit"));
-    auto *startDelay = child<QLineEdit>(dialog, QStringLiteral("startDelayEdit"));
+    auto *interval = fieldEdit(dialog, QStringLiteral("intervalSpin"));
+    auto *startDelay = fieldEdit(dialog, QStringLiteral("startDelaySpin"));
     auto *bar = child<QWidget>(dialog, QStringLiteral("reloadBar"));
 
     // Without edits the dialog just follows the file.
     QByteArray changed = twoWorkloads;
     writeAll(m_path, changed.replace("interval_seconds = 5", "interval_seconds = 7"));
-    QTRY_COMPARE(interval->text(), QStringLiteral("7"));
+    QTRY_COMPARE(interval->text(), QStringLiteral("7 s"));
     QVERIFY(!bar->isVisibleTo(&dialog));
 
     // With edits it asks.
     typeInto(startDelay, QStringLiteral("42"));
     writeAll(m_path, changed.replace("interval_seconds = 7", "interval_seconds = 8"));
     QTRY_VERIFY(bar->isVisibleTo(&dialog));
-    QCOMPARE(interval->text(), QStringLiteral("7"));
+    QCOMPARE(interval->text(), QStringLiteral("7 s"));
     QTest::mouseClick(child<QPushButton>(dialog, QStringLiteral("reloadButton")), Qt::LeftButton);
-    QCOMPARE(interval->text(), QStringLiteral("8"));
-    QCOMPARE(startDelay->text(), QStringLiteral("10"));
+    QCOMPARE(interval->text(), QStringLiteral("8 s"));
+    QCOMPARE(startDelay->text(), QStringLiteral("10 s"));
     QVERIFY(!bar->isVisibleTo(&dialog));
 }
 
@@ -1569,6 +1612,9 @@ void TestSettingsDialog::testRunShowsOutput()
     QTest::mouseClick(runButton, Qt::LeftButton);
     QTRY_VERIFY_WITH_TIMEOUT(output->toPlainText().count(QStringLiteral("hello-from-test-run")) == 2, 10'000);
     QTest::mouseClick(dialogButton(dialog, QDialogButtonBox::Cancel), Qt::LeftButton);
+    auto *question = dialog.findChild<QMessageBox *>(QStringLiteral("discardQuestion")); // the edits: asked first
+    QVERIFY(question);
+    QTest::mouseClick(child<QPushButton>(*question, QStringLiteral("discardButton")), Qt::LeftButton);
     QVERIFY(!dialog.isVisible());
     QVERIFY(output->toPlainText().endsWith(QStringLiteral("hello-from-test-run\ngpus=1 order=PCI_BUS_ID msg=two words\n")));
     QCOMPARE(readAll(m_path), twoWorkloads); // Cancel saved nothing
@@ -1633,16 +1679,352 @@ void TestSettingsDialog::screenshots()
     dialog.setMonitorState(gpus01({python}));
     dialog.show();
     QVERIFY(QTest::qWaitForWindowExposed(&dialog));
-    const QString folder = QCoreApplication::applicationDirPath() + QStringLiteral("/../test-artifacts");
+    const QString folder = qEnvironmentVariableIsSet("IDLEGPU_SETTINGS_SHOTS")
+                               ? qEnvironmentVariable("IDLEGPU_SETTINGS_SHOTS")
+                               : QCoreApplication::applicationDirPath() + QStringLiteral("/../test-artifacts");
     QVERIFY(QDir().mkpath(folder));
-    typeInto(child<QLineEdit>(dialog, QStringLiteral("intervalEdit")), QStringLiteral("0"));
-    const QStringList names{"general", "groups", "workloads", "activity"};
+    // The dialog as drawn, and on a real display (xcb, such as Xvfb at 1280x800) the whole screen with it.
+    const auto shoot = [&folder](QWidget *window, const QString &name) {
+        QCoreApplication::processEvents();
+        QVERIFY(window->grab().save(folder + QStringLiteral("/settings-") + name + QStringLiteral(".png")));
+        if (QGuiApplication::platformName() == QLatin1String("xcb")) {
+            QTest::qWait(200);
+            QVERIFY(window->screen()->grabWindow(0).save(folder + QStringLiteral("/screen-settings-") + name
+                                                         + QStringLiteral(".png")));
+        }
+    };
+    const QStringList names{"general", "groups", "workloads", "activity", "power"};
     for (int page = 0; page < names.size(); ++page) {
         openTab(dialog, SettingsDialog::Page(page));
         if (page == SettingsDialog::WorkloadsPage)
             typeInto(child<QLineEdit>(dialog, QStringLiteral("logEdit")), QStringLiteral("/no/such/folder/miner.log"));
-        QVERIFY(dialog.grab().save(folder + QStringLiteral("/settings-") + names.at(page) + QStringLiteral(".png")));
+        shoot(&dialog, names.at(page));
     }
+    QTest::mouseClick(child<QPushButton>(dialog, QStringLiteral("showAsFileButton")), Qt::LeftButton);
+    auto *view = dialog.findChild<QDialog *>(QStringLiteral("showAsFileView"));
+    QVERIFY(view && QTest::qWaitForWindowExposed(view));
+    shoot(view, QStringLiteral("show-as-file"));
+    view->close();
+    QTest::keyClick(&dialog, Qt::Key_Escape);
+    auto *question = dialog.findChild<QMessageBox *>(QStringLiteral("discardQuestion"));
+    QVERIFY(question && QTest::qWaitForWindowExposed(question));
+    shoot(question, QStringLiteral("discard-question"));
+    QTest::mouseClick(child<QPushButton>(*question, QStringLiteral("discardButton")), Qt::LeftButton);
+
+    // A first start, and a file without groups or workloads: the empty lists.
+    MonitorState state = gpus01({python});
+    state.notSetUp = true;
+    SettingsDialog welcome(m_dir->filePath(QStringLiteral("new/idlegpu.conf")));
+    welcome.setMonitorState(state);
+    welcome.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&welcome));
+    shoot(&welcome, QStringLiteral("welcome"));
+    openTab(welcome, SettingsDialog::Page(SettingsDialog::GroupsPage + 1)); // the welcome tab comes first
+    shoot(&welcome, QStringLiteral("groups-empty"));
+    openTab(welcome, SettingsDialog::Page(SettingsDialog::WorkloadsPage + 1));
+    shoot(&welcome, QStringLiteral("workloads-empty"));
+    openTab(welcome, SettingsDialog::Page(0));
+    auto *templates = child<QComboBox>(welcome, QStringLiteral("welcomeTemplateCombo"));
+    const int test = templates->findData(QStringLiteral("test"));
+    templates->setCurrentIndex(test);
+    Q_EMIT templates->activated(test);
+    shoot(&welcome, QStringLiteral("welcome-filled"));
+    QTest::mouseClick(dialogButton(welcome, QDialogButtonBox::Ok), Qt::LeftButton);
+    shoot(&welcome, QStringLiteral("welcome-saved"));
+}
+
+// Esc, Cancel and the window's close ask before throwing edits away (a half-filled new workload too), and only then;
+// "Keep editing" is the default answer.
+void TestSettingsDialog::discardQuestionOnlyWithEdits()
+{
+    {
+        SettingsDialog dialog(m_path);
+        dialog.setMonitorState(gpus01());
+        dialog.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&dialog));
+        QTest::keyClick(&dialog, Qt::Key_Escape); // nothing changed: closes without a word
+        QVERIFY(!dialog.isVisible());
+        QVERIFY(!dialog.findChild<QMessageBox *>(QStringLiteral("discardQuestion")));
+    }
+    SettingsDialog dialog(m_path);
+    dialog.setMonitorState(gpus01());
+    dialog.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&dialog));
+    openTab(dialog, SettingsDialog::WorkloadsPage);
+    addFromTemplate(dialog, QStringLiteral("custom"));
+    typeInto(child<QLineEdit>(dialog, QStringLiteral("cmdEdit")), QStringLiteral("miner --wallet x"));
+    QVERIFY(dialog.hasUnsavedChanges());
+
+    QTest::keyClick(&dialog, Qt::Key_Escape);
+    QVERIFY(dialog.isVisible());
+    auto *question = dialog.findChild<QMessageBox *>(QStringLiteral("discardQuestion"));
+    QVERIFY(question);
+    QVERIFY(question->isVisible());
+    QCOMPARE(question->windowTitle(), QStringLiteral("Discard changes?"));
+    auto *keep = child<QPushButton>(*question, QStringLiteral("keepEditingButton"));
+    auto *discard = child<QPushButton>(*question, QStringLiteral("discardButton"));
+    QCOMPARE(keep->text(), QStringLiteral("Keep editing"));
+    QCOMPARE(discard->text(), QStringLiteral("Discard"));
+    QCOMPARE(question->defaultButton(), keep);
+    QTest::mouseClick(keep, Qt::LeftButton);
+    QTRY_VERIFY(!dialog.findChild<QMessageBox *>(QStringLiteral("discardQuestion")));
+    QVERIFY(dialog.isVisible());
+    QCOMPARE(child<QLineEdit>(dialog, QStringLiteral("cmdEdit"))->text(), QStringLiteral("miner --wallet x"));
+
+    QTest::mouseClick(dialogButton(dialog, QDialogButtonBox::Cancel), Qt::LeftButton);
+    question = dialog.findChild<QMessageBox *>(QStringLiteral("discardQuestion"));
+    QVERIFY(question && question->isVisible());
+    QTest::mouseClick(child<QPushButton>(*question, QStringLiteral("discardButton")), Qt::LeftButton);
+    QVERIFY(!dialog.isVisible());
+    QCOMPARE(readAll(m_path), twoWorkloads);
+}
+
+// Each number of the file is a spin box with its unit and the range of its key's row.
+void TestSettingsDialog::spinBoxesTakeTheKeyRanges_data()
+{
+    QTest::addColumn<QString>("spin");
+    QTest::addColumn<QString>("section");
+    QTest::addColumn<QString>("key");
+    QTest::addColumn<QString>("suffix");
+    QTest::newRow("interval") << "intervalSpin"
+                              << "defaults"
+                              << "interval_seconds"
+                              << " s";
+    QTest::newRow("start delay") << "startDelaySpin"
+                                 << "defaults"
+                                 << "start_delay_seconds"
+                                 << " s";
+    QTest::newRow("activity idle") << "activityIdleSpin"
+                                   << "activity"
+                                   << "idle_seconds"
+                                   << " s";
+    QTest::newRow("tty idle") << "ttyIdleSpin"
+                              << "tty"
+                              << "idle_seconds"
+                              << " s";
+    QTest::newRow("stop timeout") << "stopTimeoutSpin"
+                                  << "process-*"
+                                  << "stop_timeout_seconds"
+                                  << " s";
+    QTest::newRow("command timeout") << "commandTimeoutSpin"
+                                     << "process-*"
+                                     << "command_timeout_seconds"
+                                     << " s";
+    QTest::newRow("temperature") << "maxTemperatureSpin"
+                                 << "defaults"
+                                 << "max_temperature_c"
+                                 << " °C";
+    QTest::newRow("graphics percent") << "graphicsBusyPercent"
+                                      << "gpu-*"
+                                      << "graphics_busy_percent"
+                                      << " %";
+    QTest::newRow("busy memory") << "busyMemoryMib"
+                                 << "gpu-*"
+                                 << "busy_memory_mib"
+                                 << " MiB";
+}
+
+void TestSettingsDialog::spinBoxesTakeTheKeyRanges()
+{
+    QFETCH(QString, spin);
+    QFETCH(QString, section);
+    QFETCH(QString, key);
+    QFETCH(QString, suffix);
+    SettingsDialog dialog(m_path);
+    auto *box = child<QSpinBox>(dialog, spin);
+    QVERIFY(box);
+    const ConfigRange range = ConfigKeys::row(section, key).range;
+    QCOMPARE(box->minimum(), int(range.min));
+    QCOMPARE(box->maximum(), int(range.max));
+    QCOMPARE(box->suffix(), suffix);
+}
+
+// A gpu_mon user finds each field by the key they know: its tooltip names it.
+void TestSettingsDialog::tooltipsNameTheKeys_data()
+{
+    QTest::addColumn<QString>("field");
+    QTest::addColumn<QString>("key");
+    QTest::newRow("interval") << "intervalSpin"
+                              << "[defaults] interval_seconds";
+    QTest::newRow("start delay") << "startDelaySpin"
+                                 << "[defaults] start_delay_seconds";
+    QTest::newRow("notify") << "notifyFailure"
+                            << "[defaults] notify";
+    QTest::newRow("ignore_programs") << "ignoreList"
+                                     << "[gpu-…] ignore_programs";
+    QTest::newRow("busy_when") << "busyWhen"
+                               << "[gpu-…] busy_when";
+    QTest::newRow("tty whitelist") << "whitelistEdit"
+                                   << "[tty] whitelist";
+    QTest::newRow("tty idle") << "ttyIdleSpin"
+                              << "[tty] idle_seconds";
+    QTest::newRow("tty enabled") << "ttyEnabledCheck"
+                                 << "[tty] enabled";
+    QTest::newRow("schedule") << "scheduleEdit"
+                              << "[schedule] run";
+    QTest::newRow("pause while active") << "pauseWhileActiveCheck"
+                                        << "[activity] pause_while_active";
+    QTest::newRow("on battery") << "onBatteryCombo"
+                                << "[defaults] on_battery";
+    QTest::newRow("temperature") << "maxTemperatureSpin"
+                                 << "[defaults] max_temperature_c";
+    QTest::newRow("cmd") << "cmdEdit"
+                         << "[process-…] cmd";
+    QTest::newRow("user") << "userEdit"
+                          << "[process-…] user";
+    QTest::newRow("gpus") << "workloadGpus"
+                          << "[process-…] gpus";
+    QTest::newRow("stop timeout") << "stopTimeoutSpin"
+                                  << "[process-…] stop_timeout_seconds";
+    QTest::newRow("env") << "envTable"
+                         << "[process-…] env";
+}
+
+void TestSettingsDialog::tooltipsNameTheKeys()
+{
+    QFETCH(QString, field);
+    QFETCH(QString, key);
+    SettingsDialog dialog(m_path);
+    auto *widget = child<QWidget>(dialog, field);
+    QVERIFY(widget);
+    QVERIFY2(widget->toolTip().contains(QStringLiteral("In the configuration file: ") + key),
+             qPrintable(widget->toolTip()));
+}
+
+// "Show as file…" shows, read-only and in a fixed-width font, the very bytes that saving then writes.
+void TestSettingsDialog::showAsFileIsWhatSaveWrites()
+{
+    writeAll(m_path, commented);
+    SettingsDialog dialog(m_path);
+    dialog.setMonitorState(gpus01());
+    dialog.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&dialog));
+    typeInto(fieldEdit(dialog, QStringLiteral("startDelaySpin")), QStringLiteral("25"));
+    openTab(dialog, SettingsDialog::WorkloadsPage);
+    addFromTemplate(dialog, QStringLiteral("custom"));
+    typeInto(child<QLineEdit>(dialog, QStringLiteral("cmdEdit")), QStringLiteral("true"));
+
+    auto *showAsFile = child<QPushButton>(dialog, QStringLiteral("showAsFileButton"));
+    QVERIFY(showAsFile);
+    QTest::mouseClick(showAsFile, Qt::LeftButton);
+    auto *view = dialog.findChild<QDialog *>(QStringLiteral("showAsFileView"));
+    QVERIFY(view);
+    QVERIFY(QTest::qWaitForWindowExposed(view));
+    auto *text = child<QPlainTextEdit>(*view, QStringLiteral("showAsFileText"));
+    QVERIFY(text->isReadOnly());
+    QVERIFY(QFontInfo(text->font()).fixedPitch());
+    const QString shown = text->toPlainText();
+    QVERIFY2(shown.contains(QStringLiteral("start_delay_seconds: 25")), qPrintable(shown));
+    QVERIFY(shown.contains(QStringLiteral("# idlegpu config, written by hand"))); // the rest as it is
+    QCOMPARE(readAll(m_path), commented);                                         // showing writes nothing
+    view->close();
+
+    QTest::mouseClick(dialogButton(dialog, QDialogButtonBox::Ok), Qt::LeftButton);
+    QVERIFY(!dialog.isVisible());
+    QCOMPARE(QString::fromUtf8(readAll(m_path)), shown);
+}
+
+// Qt's icons on a dialog's buttons (a red dot on Cancel) where GNOME has none: never, whatever the style says.
+void TestSettingsDialog::noIconsOnDialogButtons()
+{
+    class IconStyle : public QProxyStyle
+    {
+    public:
+        int styleHint(StyleHint hint, const QStyleOption *option, const QWidget *widget,
+                      QStyleHintReturn *returnData) const override
+        {
+            if (hint == SH_DialogButtonBox_ButtonsHaveIcons)
+                return 1;
+            return QProxyStyle::styleHint(hint, option, widget, returnData);
+        }
+    };
+    QStyle *previous = QApplication::style();
+    const QString previousName = previous->name();
+    QApplication::setStyle(new IconStyle);
+    const auto restore = qScopeGuard([&previousName] { QApplication::setStyle(previousName); });
+    QVERIFY(QApplication::style()->styleHint(QStyle::SH_DialogButtonBox_ButtonsHaveIcons));
+
+    for (const bool firstStart : {false, true}) {
+        const QString path = firstStart ? m_dir->filePath(QStringLiteral("new/idlegpu.conf")) : m_path;
+        SettingsDialog dialog(path);
+        const QList<QAbstractButton *> buttons = child<QDialogButtonBox>(dialog, QStringLiteral("buttons"))->buttons();
+        QVERIFY(buttons.size() >= 3);
+        for (QAbstractButton *button : buttons)
+            QVERIFY2(button->icon().isNull(), qPrintable(button->text()));
+    }
+}
+
+// Every list says what it would hold and what applies while it is empty; without a GPU group the page says which
+// rules apply to every GPU instead of showing a greyed form.
+void TestSettingsDialog::emptyListsSayWhatApplies()
+{
+    writeAll(m_path, "[defaults]\ninterval_seconds = 10\n");
+    SettingsDialog dialog(m_path);
+    dialog.setMonitorState(gpus01());
+    dialog.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&dialog));
+
+    openTab(dialog, SettingsDialog::GroupsPage);
+    QVERIFY(child<QLabel>(dialog, QStringLiteral("groupListEmpty"))->isVisible());
+    auto *noGroup = child<QLabel>(dialog, QStringLiteral("noGroupText"));
+    QVERIFY(noGroup->isVisible());
+    QVERIFY2(noGroup->text().startsWith(QStringLiteral("No GPU groups: the same rules apply to every GPU.")),
+             qPrintable(noGroup->text()));
+    QVERIFY(noGroup->text().contains(QStringLiteral("nvidia-smi")));
+    QVERIFY(!child<QWidget>(dialog, QStringLiteral("busyWhen"))->isVisible()); // no greyed form
+    QTest::mouseClick(child<QPushButton>(dialog, QStringLiteral("addGroupButton")), Qt::LeftButton);
+    QVERIFY(!noGroup->isVisible());
+    QVERIFY(child<QWidget>(dialog, QStringLiteral("busyWhen"))->isVisible());
+    QVERIFY(!child<QLabel>(dialog, QStringLiteral("ignoreListEmpty"))->isVisible()); // a new group ignores nvidia-smi
+    auto *ignoreList = child<QListWidget>(dialog, QStringLiteral("ignoreList"));
+    ignoreList->setCurrentRow(0);
+    QTest::mouseClick(child<QPushButton>(dialog, QStringLiteral("removeIgnoreButton")), Qt::LeftButton);
+    QVERIFY(child<QLabel>(dialog, QStringLiteral("ignoreListEmpty"))->isVisible());
+    QVERIFY(child<QLabel>(dialog, QStringLiteral("ignoreListEmpty"))->text().startsWith(QStringLiteral("None given")));
+
+    openTab(dialog, SettingsDialog::WorkloadsPage);
+    auto *noWorkload = child<QLabel>(dialog, QStringLiteral("workloadListEmpty"));
+    QVERIFY(noWorkload->isVisible());
+    QVERIFY(noWorkload->text().startsWith(QStringLiteral("No workloads yet.")));
+    addFromTemplate(dialog, QStringLiteral("custom"));
+    QVERIFY(!noWorkload->isVisible());
+    QVERIFY(child<QLabel>(dialog, QStringLiteral("envTableEmpty"))->isVisible());
+    QTest::mouseClick(child<QPushButton>(dialog, QStringLiteral("addEnvButton")), Qt::LeftButton);
+    QVERIFY(!child<QLabel>(dialog, QStringLiteral("envTableEmpty"))->isVisible());
+}
+
+// Battery and heat are where a user looks for them: a page of their own, not "User activity".
+void TestSettingsDialog::batteryAndHeatOnTheirOwnPage()
+{
+    SettingsDialog dialog(m_path);
+    auto *pages = child<QTabWidget>(dialog, QStringLiteral("pages"));
+    QCOMPARE(pages->tabText(SettingsDialog::PowerPage), QStringLiteral("Power and heat"));
+    QWidget *power = pages->widget(SettingsDialog::PowerPage);
+    QWidget *activity = pages->widget(SettingsDialog::ActivityPage);
+    for (const QString &name : {QStringLiteral("onBatteryCombo"), QStringLiteral("maxTemperatureSpin")}) {
+        QVERIFY(power->findChild<QWidget *>(name));
+        QVERIFY(!activity->findChild<QWidget *>(name));
+    }
+}
+
+// Titles in one case beside "idlegpu status"; the problems summary in a sentence.
+void TestSettingsDialog::plainWordsInTitleAndSummary()
+{
+    SettingsDialog dialog(m_path);
+    dialog.setMonitorState(gpus01());
+    dialog.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&dialog));
+    QCOMPARE(dialog.windowTitle(), QStringLiteral("idlegpu settings"));
+    openTab(dialog, SettingsDialog::WorkloadsPage);
+    selectRow(child<QListWidget>(dialog, QStringLiteral("workloadList")), 1);
+    typeInto(child<QLineEdit>(dialog, QStringLiteral("nameEdit")), QString());
+    auto *summary = child<QLabel>(dialog, QStringLiteral("problemSummary"));
+    QCOMPARE(summary->text(),
+             QStringLiteral("One problem keeps the settings from being saved, on the Workloads page: Enter a name."));
+    typeInto(child<QLineEdit>(dialog, QStringLiteral("dirEdit")), QStringLiteral("/no/such/folder"));
+    QVERIFY2(summary->text().startsWith(QStringLiteral("2 problems keep the settings from being saved. The first, on "
+                                                       "the Workloads page: ")),
+             qPrintable(summary->text()));
 }
 
 QTEST_MAIN(TestSettingsDialog)
