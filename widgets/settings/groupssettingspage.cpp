@@ -130,6 +130,7 @@ GroupsSettingsPage::GroupsSettingsPage(QWidget *parent) : SettingsPage(parent)
     const KeyRow &graphicsBusyPercent = ConfigKeys::row(QStringLiteral("gpu-*"), QStringLiteral("graphics_busy_percent"));
     m_graphicsBusyPercent->setRange(int(graphicsBusyPercent.range.min), int(graphicsBusyPercent.range.max));
     m_graphicsBusyPercent->setSuffix(tr(" %"));
+    m_graphicsBusyPercent->setSizePolicy(QSizePolicy::Maximum, QSizePolicy::Fixed);
     setFieldHelp(m_graphicsBusyPercent, tr("A graphics program makes the GPU busy once it uses this share of it."),
                  groupKey("graphics_busy_percent"));
     form->addRow(tr("A graphics program makes it busy at:"), m_graphicsBusyPercent);
@@ -138,6 +139,7 @@ GroupsSettingsPage::GroupsSettingsPage(QWidget *parent) : SettingsPage(parent)
     const ConfigRange busyMemoryMib = busyMemoryMibRow().range;
     m_busyMemoryMib->setRange(int(busyMemoryMib.min), int(busyMemoryMib.max));
     m_busyMemoryMib->setSuffix(tr(" MiB"));
+    m_busyMemoryMib->setSizePolicy(QSizePolicy::Maximum, QSizePolicy::Fixed);
     setFieldHelp(m_busyMemoryMib, tr("A program makes the GPU busy once it uses this much of its memory."),
                  groupKey("busy_memory_mib"));
     form->addRow(tr("Or when it uses this much memory:"), m_busyMemoryMib);

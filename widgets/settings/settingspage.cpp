@@ -188,6 +188,7 @@ QSpinBox *SettingsPage::keySpinBox(const KeyRow &row, const QString &objectName)
     spin->setRange(int(row.range.min), int(row.range.max));
     if (row.kind == KeyKind::Seconds)
         spin->setSuffix(tr(" s"));
+    spin->setSizePolicy(QSizePolicy::Maximum, QSizePolicy::Fixed); // a number's width, not the form's
     bindKey(
         spin, row,
         [spin, &row](const SettingsDraft &draft) {

@@ -66,6 +66,7 @@ QSpinBox *secondsSpinBox(const char *key, const QString &objectName)
     const ConfigRange range = processRow(key).range;
     spin->setRange(int(range.min), int(range.max));
     spin->setSuffix(WorkloadsSettingsPage::tr(" s"));
+    spin->setSizePolicy(QSizePolicy::Maximum, QSizePolicy::Fixed);
     spin->setProperty("idlegpuRow", QByteArray(key));
     return spin;
 }
