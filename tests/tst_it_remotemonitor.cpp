@@ -464,7 +464,7 @@ private Q_SLOTS:
 
         // Changed by someone else meanwhile: the save is refused and the dialog says to load it again.
         m_service->config += "\n";
-        delay->setText(QStringLiteral("8"));
+        delay->setValue(8);
         dialog->apply();
         QVERIFY(saved.wait(5000));
         auto *summary = dialog->findChild<QLabel *>(QStringLiteral("problemSummary"));
