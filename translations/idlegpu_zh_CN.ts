@@ -12,18 +12,6 @@
         <translation>用户在终端中活动时停止工作负载</translation>
     </message>
     <message>
-        <source>user names, separated by commas</source>
-        <translation>用户名，以逗号分隔</translation>
-    </message>
-    <message>
-        <source>Users whose activity does not count:</source>
-        <translation>不计入其活动的用户：</translation>
-    </message>
-    <message>
-        <source>A terminal idle this long does not count (seconds):</source>
-        <translation>终端空闲超过此时长则不计入（秒）：</translation>
-    </message>
-    <message>
         <source>At the computer</source>
         <translation>在电脑前</translation>
     </message>
@@ -32,12 +20,16 @@
         <translation>我在电脑前时暂停所有工作负载</translation>
     </message>
     <message>
-        <source>Off, the GPUs alone decide. On, workloads run only once nobody has used the keyboard or mouse for a while; a locked screen counts as away at once. When the desktop cannot tell, you count as present.</source>
-        <translation>关闭时仅由 GPU 决定。开启时，只有在一段时间内无人使用键盘或鼠标后工作负载才会运行；锁屏立即视为离开。桌面无法判断时，视为您在场。</translation>
+        <source>When this is off, only the GPUs decide. When it is on, workloads run only after nobody has used the keyboard or mouse for a while; a locked screen counts as away at once. When the desktop cannot tell, you count as present.</source>
+        <translation>关闭时只由 GPU 决定。开启时，只有在一段时间内无人使用键盘或鼠标后，工作负载才会运行；锁屏立即算作离开。桌面无法判断时，视为你在电脑前。</translation>
     </message>
     <message>
-        <source>Away after no input for (seconds):</source>
-        <translation>无输入多久后视为离开（秒）：</translation>
+        <source>How long nobody may have touched the keyboard or mouse before you count as away.</source>
+        <translation>键盘和鼠标无人操作多久后算作你已离开。</translation>
+    </message>
+    <message>
+        <source>You are away after no input for:</source>
+        <translation>无输入多久后算作离开：</translation>
     </message>
     <message>
         <source>Always</source>
@@ -60,8 +52,28 @@
         <translation>时间表</translation>
     </message>
     <message>
-        <source>Workloads run only at these times; outside them every workload stops. Rules, separated by commas: days (Mon-Fri, Sat), times (22:00-07:00 crosses midnight) or both (Mon-Fri 18:00-08:00). Empty: always.</source>
-        <translation>工作负载只在这些时间运行；其余时间所有工作负载都会停止。规则以逗号分隔：星期（Mon-Fri、Sat）、时间（22:00-07:00 跨越午夜）或两者（Mon-Fri 18:00-08:00）。留空：始终运行。</translation>
+        <source>Workloads run only at these times; outside them every workload stops. Write rules separated by commas: days (Mon-Fri, Sat), times (22:00-07:00 crosses midnight) or both (Mon-Fri 18:00-08:00). Leave it empty to run at any time.</source>
+        <translation>工作负载只在这些时间运行；其余时间所有工作负载都会停止。规则之间用逗号分隔：星期（Mon-Fri、Sat）、时间（22:00-07:00 跨越午夜）或两者（Mon-Fri 18:00-08:00）。留空则任何时间都可运行。</translation>
+    </message>
+    <message>
+        <source>Nobody: write user names, separated by commas</source>
+        <translation>无：填写用户名，用逗号分隔</translation>
+    </message>
+    <message>
+        <source>The terminals of these users never stop a workload.</source>
+        <translation>这些用户的终端从不会停止工作负载。</translation>
+    </message>
+    <message>
+        <source>Users whose terminals do not count:</source>
+        <translation>终端不计入的用户：</translation>
+    </message>
+    <message>
+        <source>A terminal where nobody typed for this long no longer counts as active.</source>
+        <translation>终端无人输入达到此时长后，不再算作活动。</translation>
+    </message>
+    <message>
+        <source>A terminal counts as idle after:</source>
+        <translation>终端空闲判定时长：</translation>
     </message>
     <message>
         <source>Presets</source>
@@ -78,38 +90,6 @@
     <message>
         <source>Terminals</source>
         <translation>终端</translation>
-    </message>
-    <message>
-        <source>Battery and heat</source>
-        <translation>电池与温度</translation>
-    </message>
-    <message>
-        <source>Pause every workload</source>
-        <translation>暂停所有工作负载</translation>
-    </message>
-    <message>
-        <source>Keep running</source>
-        <translation>继续运行</translation>
-    </message>
-    <message>
-        <source>On battery:</source>
-        <translation>使用电池时：</translation>
-    </message>
-    <message>
-        <source> °C</source>
-        <translation> °C</translation>
-    </message>
-    <message>
-        <source>Off</source>
-        <translation>关闭</translation>
-    </message>
-    <message>
-        <source>A workload whose GPU reaches this temperature stops, and may start again once the GPU is %1 °C cooler. Needs a temperature reading (NVML or the driver).</source>
-        <translation>GPU 达到此温度时其工作负载停止，待 GPU 降温 %1 °C 后可再次启动。需要温度读数（NVML 或驱动程序）。</translation>
-    </message>
-    <message>
-        <source>Stop a workload when its GPU reaches:</source>
-        <translation>GPU 达到此温度时停止工作负载：</translation>
     </message>
     <message>
         <source>Now inside the schedule: workloads may run until %1.</source>
@@ -358,6 +338,17 @@
     </message>
 </context>
 <context>
+    <name>DesktopNotificationSink</name>
+    <message>
+        <source>Show</source>
+        <translation>显示</translation>
+    </message>
+    <message>
+        <source>Pause for 1 hour</source>
+        <translation>暂停 1 小时</translation>
+    </message>
+</context>
+<context>
     <name>DraftRules</name>
     <message>
         <source>Enter a whole number of seconds from %1 to %2.</source>
@@ -388,6 +379,26 @@
         <translation>已有另一个工作负载名为“%1”。</translation>
     </message>
     <message>
+        <source>“%1”</source>
+        <translation>“%1”</translation>
+    </message>
+    <message>
+        <source>%1 goes first on a GPU this workload also uses: this one waits while it runs there.</source>
+        <translation>%1 在本工作负载也使用的 GPU 上优先：它在那里运行时，本工作负载等待。</translation>
+    </message>
+    <message>
+        <source>%1 go first on GPUs this workload also uses: this one waits while they run there.</source>
+        <translation>%1 在本工作负载也使用的 GPU 上优先：它们在那里运行时，本工作负载等待。</translation>
+    </message>
+    <message>
+        <source>%1 also uses one of its GPUs and waits while this one runs there.</source>
+        <translation>%1 也使用其中一个 GPU，本工作负载在那里运行时它会等待。</translation>
+    </message>
+    <message>
+        <source>%1 also use its GPUs and wait while this one runs there.</source>
+        <translation>%1 也使用这些 GPU，本工作负载在那里运行时它们会等待。</translation>
+    </message>
+    <message>
         <source>The folder “%1” does not exist.</source>
         <translation>文件夹“%1”不存在。</translation>
     </message>
@@ -404,28 +415,8 @@
         <translation>命令中没有程序名。</translation>
     </message>
     <message>
-        <source>“%1” is not an executable program.</source>
-        <translation type="vanished">“%1”不是可执行程序。</translation>
-    </message>
-    <message>
-        <source>The program “%1” does not exist.</source>
-        <translation type="vanished">程序“%1”不存在。</translation>
-    </message>
-    <message>
-        <source>The program “%1” is not found in PATH.</source>
-        <translation type="vanished">在 PATH 中找不到程序“%1”。</translation>
-    </message>
-    <message>
         <source>“%1” is a folder, not a file.</source>
         <translation>“%1”是文件夹，不是文件。</translation>
-    </message>
-    <message>
-        <source>The log file “%1” is not writable.</source>
-        <translation type="vanished">日志文件“%1”不可写。</translation>
-    </message>
-    <message>
-        <source>The folder “%1” is not writable.</source>
-        <translation type="vanished">文件夹“%1”不可写。</translation>
     </message>
     <message>
         <source>Row %1: “%2” is not a variable name (letters, digits and _, not starting with a digit).</source>
@@ -434,26 +425,6 @@
     <message>
         <source>Row %1: a value cannot hold a line break.</source>
         <translation>第 %1 行：值中不能包含换行。</translation>
-    </message>
-    <message>
-        <source>“%1” also uses GPU %2 and is higher in the list, so it comes first: this workload waits while “%1” runs there.</source>
-        <translation>“%1”也使用 GPU %2，且在列表中位置更靠前，因此它先运行：它在那里运行期间，此工作负载等待。</translation>
-    </message>
-    <message>
-        <source>“%1” runs on all GPUs, so it comes first: this workload waits while “%1” runs.</source>
-        <translation>“%1”在所有 GPU 上运行，因此它先运行：“%1”运行期间，此工作负载等待。</translation>
-    </message>
-    <message>
-        <source>“%1” also runs on all GPUs and is higher in the list, so it comes first: this workload waits while “%1” runs.</source>
-        <translation>“%1”也在所有 GPU 上运行，且在列表中位置更靠前，因此它先运行：“%1”运行期间，此工作负载等待。</translation>
-    </message>
-    <message>
-        <source>“%1” also uses GPU %2: this workload comes first, and “%1” waits while it runs.</source>
-        <translation>“%1”也使用 GPU %2：此工作负载先运行，它运行期间“%1”等待。</translation>
-    </message>
-    <message>
-        <source>“%1” shares GPUs with this workload: this one comes first, and “%1” waits while it runs.</source>
-        <translation>“%1”与此工作负载共用 GPU：此工作负载先运行，它运行期间“%1”等待。</translation>
     </message>
     <message>
         <source>There is no user “%1”.</source>
@@ -511,20 +482,20 @@
 <context>
     <name>GeneralSettingsPage</name>
     <message>
-        <source>How often idlegpu looks at the GPUs when nothing happens; opening a GPU is noticed at once anyway.</source>
-        <translation>没有事件时 idlegpu 检查 GPU 的频率；程序打开 GPU 时总会立即被察觉。</translation>
-    </message>
-    <message>
-        <source>Fallback poll interval (seconds):</source>
-        <translation>后备轮询间隔（秒）：</translation>
-    </message>
-    <message>
         <source>How long a GPU must stay free before a workload starts on it.</source>
         <translation>GPU 需要空闲多久才会在其上启动工作负载。</translation>
     </message>
     <message>
-        <source>Start delay (seconds):</source>
-        <translation>启动延迟（秒）：</translation>
+        <source>How often idlegpu looks at the GPUs when nothing happens. A program that opens a GPU is noticed at once anyway.</source>
+        <translation>没有动静时 idlegpu 多久查看一次 GPU。程序打开 GPU 时总会被立即察觉。</translation>
+    </message>
+    <message>
+        <source>Check the GPUs every:</source>
+        <translation>检查 GPU 的间隔：</translation>
+    </message>
+    <message>
+        <source>Start a workload after the GPU is free for:</source>
+        <translation>GPU 空闲多久后启动工作负载：</translation>
     </message>
     <message>
         <source>A workload was stopped because a program opened its GPU</source>
@@ -545,6 +516,10 @@
     <message>
         <source>Start idlegpu when I log in</source>
         <translation>登录时启动 idlegpu</translation>
+    </message>
+    <message>
+        <source>Not a key of the configuration file: idlegpu adds or removes its entry in ~/.config/autostart.</source>
+        <translation>这不是配置文件中的键：idlegpu 会在 ~/.config/autostart 中添加或删除自己的条目。</translation>
     </message>
     <message>
         <source>Start at login:</source>
@@ -679,10 +654,6 @@
         <translation>忽略的程序：</translation>
     </message>
     <message>
-        <source>Program name, e.g. nvidia-smi</source>
-        <translation>程序名，例如 nvidia-smi</translation>
-    </message>
-    <message>
         <source>Add from current holders</source>
         <translation>从当前占用者添加</translation>
     </message>
@@ -691,16 +662,68 @@
         <translation>有程序在其上计算</translation>
     </message>
     <message>
+        <source>A compute program opens it, or a graphics program uses a large share of it</source>
+        <translation>计算程序打开它，或图形程序占用它的很大一部分</translation>
+    </message>
+    <message>
         <source>A program uses at least this much of its memory:</source>
         <translation>有程序至少使用这么多显存：</translation>
+    </message>
+    <message>
+        <source>No GPU groups.</source>
+        <translation>没有 GPU 组。</translation>
+    </message>
+    <message>
+        <source>The GPUs this group&apos;s rules apply to.</source>
+        <translation>此组规则适用的 GPU。</translation>
+    </message>
+    <message>
+        <source>Programs that may hold these GPUs without stopping a workload: whole program names. The word @builtin stands for the built-in list.</source>
+        <translation>可以占用这些 GPU 而不会停止工作负载的程序：填写完整程序名。@builtin 代表内置列表。</translation>
+    </message>
+    <message>
+        <source>None given: the built-in list applies (%1).</source>
+        <translation>未指定：使用内置列表（%1）。</translation>
+    </message>
+    <message>
+        <source>A program name, such as nvidia-smi</source>
+        <translation>程序名，例如 nvidia-smi</translation>
+    </message>
+    <message>
+        <source>A compute program opens it, or a graphics program uses a large share of it (default)</source>
+        <translation>计算程序打开它，或图形程序占用它的很大一部分（默认）</translation>
     </message>
     <message>
         <source>The GPU is busy when:</source>
         <translation>GPU 忙碌的条件：</translation>
     </message>
     <message>
+        <source>A graphics program makes the GPU busy once it uses this share of it.</source>
+        <translation>图形程序占用 GPU 达到此比例时，GPU 算作忙碌。</translation>
+    </message>
+    <message>
+        <source>A graphics program makes it busy at:</source>
+        <translation>图形程序占用达到此比例即为忙碌：</translation>
+    </message>
+    <message>
         <source> MiB</source>
         <translation> MiB</translation>
+    </message>
+    <message>
+        <source>A program makes the GPU busy once it uses this much of its memory.</source>
+        <translation>程序占用 GPU 显存达到此值时，GPU 算作忙碌。</translation>
+    </message>
+    <message>
+        <source>Or when it uses this much memory:</source>
+        <translation>或占用显存达到：</translation>
+    </message>
+    <message>
+        <source>No GPU groups: the same rules apply to every GPU. idlegpu ignores the programs of the built-in list (%1), and a GPU counts as busy when a compute program opens it, or when a graphics program uses %2 % of it or %3 MiB of its memory.
+
+Add a group to give some GPUs rules of their own.</source>
+        <translation>没有 GPU 组：所有 GPU 使用相同的规则。idlegpu 忽略内置列表中的程序（%1）；当计算程序打开 GPU，或图形程序占用它的 %2 % 或 %3 MiB 显存时，GPU 算作忙碌。
+
+添加一个组，可为部分 GPU 设置各自的规则。</translation>
     </message>
     <message>
         <source>all GPUs</source>
@@ -731,14 +754,6 @@
         <translation>当前没有程序占用 GPU</translation>
     </message>
     <message>
-        <source>A compute program opens it, or a graphics program uses it much (default)</source>
-        <translation>有计算程序打开它，或有图形程序大量使用它（默认）</translation>
-    </message>
-    <message>
-        <source>A compute program opens it, or a graphics program uses it much</source>
-        <translation>有计算程序打开它，或有图形程序大量使用它</translation>
-    </message>
-    <message>
         <source>Any program opens it</source>
         <translation>任何程序打开它</translation>
     </message>
@@ -753,14 +768,6 @@
     <message>
         <source> %</source>
         <translation> %</translation>
-    </message>
-    <message>
-        <source>Graphics programs count from:</source>
-        <translation>图形程序计入的起点：</translation>
-    </message>
-    <message>
-        <source>Memory:</source>
-        <translation>显存：</translation>
     </message>
 </context>
 <context>
@@ -808,6 +815,61 @@
     <message>
         <source>too hot (%1 °C): runs again below %2 °C</source>
         <translation>温度过高（%1 °C）：低于 %2 °C 后再运行</translation>
+    </message>
+</context>
+<context>
+    <name>LogViewer</name>
+    <message>
+        <source>Copy path</source>
+        <translation>复制路径</translation>
+    </message>
+    <message>
+        <source>idlegpu log</source>
+        <translation>idlegpu 日志</translation>
+    </message>
+    <message>
+        <source>No log file</source>
+        <translation>没有日志文件</translation>
+    </message>
+    <message>
+        <source>Path copied</source>
+        <translation>路径已复制</translation>
+    </message>
+    <message>
+        <source>Reload</source>
+        <translation>重新加载</translation>
+    </message>
+    <message>
+        <source>Close</source>
+        <translation>关闭</translation>
+    </message>
+    <message>
+        <source>The last %1 KiB of the log; an editor shows all of it.</source>
+        <translation>日志的最后 %1 KiB；用编辑器可查看全部内容。</translation>
+    </message>
+    <message>
+        <source>The log is empty.</source>
+        <translation>日志为空。</translation>
+    </message>
+    <message>
+        <source>idlegpu writes no log file in this mode: its messages go to the system journal.</source>
+        <translation>idlegpu 在此模式下不写日志文件：其消息写入系统日志（journal）。</translation>
+    </message>
+    <message>
+        <source>The log does not exist yet: idlegpu creates it with its first message.</source>
+        <translation>日志尚不存在：idlegpu 会在写入第一条消息时创建它。</translation>
+    </message>
+    <message>
+        <source>The log cannot be read: %1.</source>
+        <translation>无法读取日志：%1。</translation>
+    </message>
+    <message>
+        <source>The log cannot be read: it belongs to %1 and you may not read it.</source>
+        <translation>无法读取日志：它属于 %1，您没有读取权限。</translation>
+    </message>
+    <message>
+        <source>another user</source>
+        <translation>其他用户</translation>
     </message>
 </context>
 <context>
@@ -984,6 +1046,41 @@
     </message>
 </context>
 <context>
+    <name>PowerSettingsPage</name>
+    <message>
+        <source>Pause every workload</source>
+        <translation>暂停所有工作负载</translation>
+    </message>
+    <message>
+        <source>Keep running</source>
+        <translation>继续运行</translation>
+    </message>
+    <message>
+        <source>What the workloads do while the computer runs on its battery.</source>
+        <translation>计算机使用电池供电时，工作负载如何处理。</translation>
+    </message>
+    <message>
+        <source>On battery:</source>
+        <translation>使用电池时：</translation>
+    </message>
+    <message>
+        <source> °C</source>
+        <translation> °C</translation>
+    </message>
+    <message>
+        <source>Off</source>
+        <translation>关闭</translation>
+    </message>
+    <message>
+        <source>A workload whose GPU reaches this temperature stops, and may start again once the GPU is %1 °C cooler. This needs a temperature reading (NVML or the driver). Off (0) never stops a workload for heat.</source>
+        <translation>GPU 达到此温度时，其上的工作负载停止；GPU 降温 %1 °C 后可再次启动。这需要温度读数（NVML 或驱动程序）。关闭（0）则从不因温度停止工作负载。</translation>
+    </message>
+    <message>
+        <source>Stop a workload when its GPU reaches:</source>
+        <translation>GPU 达到此温度时停止工作负载：</translation>
+    </message>
+</context>
+<context>
     <name>PreemptionList</name>
     <message>
         <source>Last preemptions</source>
@@ -1068,10 +1165,6 @@
 <context>
     <name>SettingsDialog</name>
     <message>
-        <source>idlegpu Settings</source>
-        <translation>idlegpu 设置</translation>
-    </message>
-    <message>
         <source>Configuration file: %1</source>
         <translation>配置文件：%1</translation>
     </message>
@@ -1104,6 +1197,22 @@
         <translation>用户活动</translation>
     </message>
     <message>
+        <source>Power and heat</source>
+        <translation>电源与温度</translation>
+    </message>
+    <message>
+        <source>Show as file…</source>
+        <translation>以文件形式查看…</translation>
+    </message>
+    <message>
+        <source>Shows the text that saving writes to the configuration file, in gpu_mon&apos;s format.</source>
+        <translation>显示保存时写入配置文件的文本（gpu_mon 格式）。</translation>
+    </message>
+    <message>
+        <source>Save and start</source>
+        <translation>保存并启动</translation>
+    </message>
+    <message>
         <source>The file cannot be read: %1</source>
         <translation>无法读取该文件：%1</translation>
     </message>
@@ -1114,8 +1223,40 @@
 %1</translation>
     </message>
     <message>
-        <source>Problems to fix before saving: %1. First: %2 (%3)</source>
-        <translation>保存前需要修正的问题：%1 个。第一个：%2（%3）</translation>
+        <source>“%1” is saved. idlegpu starts it as soon as its GPUs are free.</source>
+        <translation>“%1”已保存。它的 GPU 一空闲，idlegpu 就会启动它。</translation>
+    </message>
+    <message>
+        <source>“%1” is saved. idlegpu starts it once its GPUs have been free for a second.</source>
+        <translation>“%1”已保存。它的 GPU 空闲一秒后，idlegpu 就会启动它。</translation>
+    </message>
+    <message>
+        <source>“%1” is saved. idlegpu starts it once its GPUs have been free for %2 seconds.</source>
+        <translation>“%1”已保存。它的 GPU 空闲 %2 秒后，idlegpu 就会启动它。</translation>
+    </message>
+    <message>
+        <source>It stops the moment one of your own programs opens one of them. The status window shows what it does.</source>
+        <translation>一旦你自己的程序打开其中一个 GPU，它就会停止。状态窗口会显示它的运行情况。</translation>
+    </message>
+    <message>
+        <source>Discard changes?</source>
+        <translation>放弃更改？</translation>
+    </message>
+    <message>
+        <source>Your changes to the settings are not saved yet.</source>
+        <translation>你对设置所做的更改尚未保存。</translation>
+    </message>
+    <message>
+        <source>Discard them and close the settings, or keep editing?</source>
+        <translation>放弃更改并关闭设置，还是继续编辑？</translation>
+    </message>
+    <message>
+        <source>Discard</source>
+        <translation>放弃</translation>
+    </message>
+    <message>
+        <source>Keep editing</source>
+        <translation>继续编辑</translation>
     </message>
     <message>
         <source>Not saved: %1</source>
@@ -1128,6 +1269,40 @@
     <message>
         <source>Welcome</source>
         <translation>欢迎</translation>
+    </message>
+    <message>
+        <source>idlegpu settings</source>
+        <translation>idlegpu 设置</translation>
+    </message>
+    <message>
+        <source>One problem keeps the settings from being saved, on the %1 page: %2</source>
+        <translation>有一个问题导致设置无法保存，位于“%1”页：%2</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n problems keep the settings from being saved. The first, on the %1 page: %2</source>
+        <translation>
+            <numerusform>有 %n 个问题导致设置无法保存。第一个位于“%1”页：%2</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Close</source>
+        <translation>关闭</translation>
+    </message>
+    <message>
+        <source>Configuration file as it will be saved</source>
+        <translation>将要保存的配置文件</translation>
+    </message>
+    <message>
+        <source>The file cannot be shown: %1</source>
+        <translation>无法显示该文件：%1</translation>
+    </message>
+    <message>
+        <source>This is the text that saving writes to %1. Lines you did not change stay as they are.</source>
+        <translation>这是保存时将写入 %1 的文本。你未更改的行保持原样。</translation>
+    </message>
+    <message>
+        <source>Nothing is changed: this is %1 as it is now.</source>
+        <translation>没有任何更改：这是 %1 的当前内容。</translation>
     </message>
     <message>
         <source>Saving through the idlegpu service…</source>
@@ -1146,6 +1321,17 @@
     <message>
         <source>Not saved: the file has errors (above).</source>
         <translation>未保存：文件有错误（见上方）。</translation>
+    </message>
+</context>
+<context>
+    <name>SettingsPage</name>
+    <message>
+        <source>In the configuration file: %1</source>
+        <translation>配置文件中的键：%1</translation>
+    </message>
+    <message>
+        <source> s</source>
+        <translation> 秒</translation>
     </message>
 </context>
 <context>
@@ -1702,10 +1888,6 @@
         <translation>欢迎使用 idlegpu</translation>
     </message>
     <message>
-        <source>idlegpu runs a workload of your choice (a BOINC or Folding@home client, a miner, any batch job) on the GPUs nobody uses, and stops it the moment one of your own programs opens the GPU. Nothing is set up yet: choose what to run and save.</source>
-        <translation>idlegpu 在无人使用的 GPU 上运行您选择的工作负载（BOINC 或 Folding@home 客户端、矿工程序、任意批处理作业），并在您自己的程序打开该 GPU 的那一刻将其停止。目前尚未设置任何内容：请选择要运行的内容并保存。</translation>
-    </message>
-    <message>
         <source>GPUs found</source>
         <translation>找到的 GPU</translation>
     </message>
@@ -1750,16 +1932,16 @@
         <translation>工作文件夹、日志文件、环境变量以及何时暂停的规则在其他页面中。保存之前不会运行任何内容；保存后，idlegpu 会在其 GPU 空闲时立即启动该工作负载。</translation>
     </message>
     <message>
-        <source>Save and start</source>
-        <translation>保存并启动</translation>
-    </message>
-    <message>
         <source>No GPU found under %1: idlegpu looks for NVIDIA device nodes (nvidia0, nvidia1, …) and the render nodes of AMD and Intel GPUs (dri/renderD128, …). Check that the driver is loaded; idlegpu notices a GPU when its node appears.</source>
         <translation>在 %1 下未找到 GPU：idlegpu 查找 NVIDIA 设备节点（nvidia0、nvidia1、…）以及 AMD 和 Intel GPU 的渲染节点（dri/renderD128、…）。请检查驱动是否已加载；节点出现时 idlegpu 会发现该 GPU。</translation>
     </message>
     <message>
         <source>root (idlegpu runs as root): enter a user to drop root</source>
         <translation>root（idlegpu 以 root 运行）：输入用户以放弃 root 权限</translation>
+    </message>
+    <message>
+        <source>idlegpu runs a workload of your choice (a BOINC or Folding@home client, a miner, any batch job) on the GPUs nobody uses, and stops it the moment one of your own programs opens the GPU. Nothing is set up yet: choose what to run, then press Save and start.</source>
+        <translation>idlegpu 在无人使用的 GPU 上运行你选择的工作负载（BOINC 或 Folding@home 客户端、矿工程序、任何批处理任务），一旦你自己的程序打开该 GPU 就立即停止它。目前尚未设置：请选择要运行的内容，然后按“保存并启动”。</translation>
     </message>
     <message>
         <source>Run as user:</source>
@@ -1871,10 +2053,6 @@
 <context>
     <name>WorkloadsSettingsPage</name>
     <message>
-        <source>Workloads higher in the list start first.</source>
-        <translation>列表中靠前的工作负载先启动。</translation>
-    </message>
-    <message>
         <source>Add</source>
         <translation>添加</translation>
     </message>
@@ -1895,6 +2073,10 @@
         <translation>下移</translation>
     </message>
     <message>
+        <source>The name the tray and the status window show.</source>
+        <translation>托盘和状态窗口显示的名称。</translation>
+    </message>
+    <message>
         <source>Name:</source>
         <translation>名称：</translation>
     </message>
@@ -1903,12 +2085,32 @@
         <translation>像 shell 一样拆分为单词（引号、反斜杠），但不会运行 shell：需要管道或变量时请写 sh -c &apos;…&apos;。</translation>
     </message>
     <message>
+        <source>%1, or %2 and %3</source>
+        <translation>%1，或 %2 和 %3</translation>
+    </message>
+    <message>
         <source>Browse…</source>
         <translation>浏览…</translation>
     </message>
     <message>
         <source>Command:</source>
         <translation>命令：</translation>
+    </message>
+    <message>
+        <source>Runs when the service may use the GPUs; it must exit with 0 once the service computes. It is split into words like the command; no shell runs.</source>
+        <translation>在服务可以使用 GPU 时运行；服务开始计算后它必须以 0 退出。它像命令一样拆分成单词，不经过 shell。</translation>
+    </message>
+    <message>
+        <source>Runs the moment another program opens one of the GPUs; it must exit with 0 once the service has left them. While it fails, the GPUs stay the service&apos;s and idlegpu tries again.</source>
+        <translation>在其他程序打开其中一个 GPU 时立即运行；服务离开 GPU 后它必须以 0 退出。它失败期间，GPU 仍归服务使用，idlegpu 会重试。</translation>
+    </message>
+    <message>
+        <source>Command timeout:</source>
+        <translation>命令超时：</translation>
+    </message>
+    <message>
+        <source>The service&apos;s own programs, separated by commas (whole names, as in the ignored programs of a GPU group): they never count as another program on this workload&apos;s GPUs.</source>
+        <translation>服务自己的程序，用逗号分隔（完整名称，与 GPU 组的忽略程序相同）：它们在此工作负载的 GPU 上从不算作其他程序。</translation>
     </message>
     <message>
         <source>You</source>
@@ -1923,8 +2125,16 @@
         <translation>主文件夹</translation>
     </message>
     <message>
+        <source>The folder the command starts in.</source>
+        <translation>命令启动时所在的文件夹。</translation>
+    </message>
+    <message>
         <source>Working folder:</source>
         <translation>工作文件夹：</translation>
+    </message>
+    <message>
+        <source>The GPUs the workload runs on; it starts when all of them are free.</source>
+        <translation>工作负载运行的 GPU；它们全部空闲时才会启动。</translation>
     </message>
     <message>
         <source>GPUs:</source>
@@ -1933,6 +2143,10 @@
     <message>
         <source>idlegpu&apos;s own log</source>
         <translation>idlegpu 自己的日志</translation>
+    </message>
+    <message>
+        <source>Where the workload&apos;s output goes.</source>
+        <translation>工作负载输出写入的位置。</translation>
     </message>
     <message>
         <source>Log file:</source>
@@ -1947,16 +2161,20 @@
         <translation>值</translation>
     </message>
     <message>
+        <source>Variables set for the workload, on top of idlegpu&apos;s own environment.</source>
+        <translation>在 idlegpu 自身环境之上为工作负载设置的变量。</translation>
+    </message>
+    <message>
+        <source>No variables of its own: the workload gets idlegpu&apos;s environment, and CUDA_VISIBLE_DEVICES for its GPUs. Press Add to set one.</source>
+        <translation>没有自己的变量：工作负载使用 idlegpu 的环境，以及对应其 GPU 的 CUDA_VISIBLE_DEVICES。按“添加”可设置变量。</translation>
+    </message>
+    <message>
         <source>Environment:</source>
         <translation>环境变量：</translation>
     </message>
     <message>
         <source>After asking the workload to stop (SIGTERM), how long to wait before killing it.</source>
         <translation>请求工作负载停止（SIGTERM）后，等待多久再强制结束它。</translation>
-    </message>
-    <message>
-        <source>Stop timeout (seconds):</source>
-        <translation>停止超时（秒）：</translation>
     </message>
     <message>
         <source>Enabled (run it when its GPUs are free)</source>
@@ -2003,6 +2221,22 @@
         <translation>正常，与 idlegpu 自身相同</translation>
     </message>
     <message>
+        <source> s</source>
+        <translation> 秒</translation>
+    </message>
+    <message>
+        <source>No workloads yet. Until you add one, idlegpu only watches the GPUs. Press Add to run a command or a ready-made example.</source>
+        <translation>还没有工作负载。添加之前，idlegpu 只监视 GPU。按“添加”可运行一个命令或现成的示例。</translation>
+    </message>
+    <message>
+        <source>A GPU runs one workload at a time. When several want the same GPU, workloads on all GPUs go first, then the others in the order of this list. A running workload is never stopped to make way for another.</source>
+        <translation>一个 GPU 同一时间只运行一个工作负载。多个工作负载需要同一个 GPU 时，使用所有 GPU 的工作负载优先，其余按此列表的顺序。正在运行的工作负载从不会为其他工作负载让路而停止。</translation>
+    </message>
+    <message>
+        <source>Stop timeout:</source>
+        <translation>停止超时：</translation>
+    </message>
+    <message>
         <source>How the workload&apos;s processes share the CPU with your programs. Idle (SCHED_IDLE, nice 19, idle I/O) keeps its CPU threads from ever slowing the desktop or your jobs.</source>
         <translation>工作负载的进程如何与您的程序共享 CPU。“空闲”（SCHED_IDLE、nice 19、空闲 I/O）确保其 CPU 线程永远不会拖慢桌面或您的作业。</translation>
     </message>
@@ -2035,16 +2269,8 @@
         <translation>类型：</translation>
     </message>
     <message>
-        <source>Run when the service may use the GPUs; it must exit with 0 once the service computes. Split into words like cmd, no shell runs.</source>
-        <translation>在服务可以使用 GPU 时运行；服务开始计算后它必须以 0 退出。像 cmd 一样拆分为单词，不运行 shell。</translation>
-    </message>
-    <message>
         <source>Start command:</source>
         <translation>启动命令：</translation>
-    </message>
-    <message>
-        <source>Run the moment another program opens one of the GPUs; it must exit with 0 once the service has left them. While it fails the GPUs stay the service&apos;s and idlegpu tries again.</source>
-        <translation>在其他程序打开其中一个 GPU 的那一刻运行；服务让出 GPU 后它必须以 0 退出。失败期间 GPU 仍归该服务使用，idlegpu 会重试。</translation>
     </message>
     <message>
         <source>Stop command:</source>
@@ -2055,16 +2281,8 @@
         <translation>启动或停止命令在被终止并计为失败之前可以运行的时长。</translation>
     </message>
     <message>
-        <source>Command timeout (seconds):</source>
-        <translation>命令超时（秒）：</translation>
-    </message>
-    <message>
         <source>None</source>
         <translation>无</translation>
-    </message>
-    <message>
-        <source>The service&apos;s own programs, separated by commas (whole names, as in ignore_programs): they never count as another program on this workload&apos;s GPUs.</source>
-        <translation>该服务自己的程序，以逗号分隔（完整名称，与 ignore_programs 相同）：在此工作负载的 GPU 上它们从不算作其他程序。</translation>
     </message>
     <message>
         <source>Service programs:</source>
@@ -2144,12 +2362,6 @@
     <message>
         <source>%1 need a desktop (no DISPLAY or WAYLAND_DISPLAY is set).</source>
         <translation>%1 需要桌面环境（未设置 DISPLAY 或 WAYLAND_DISPLAY）。</translation>
-    </message>
-    <message numerus="yes">
-        <source>%1: %n workload(s) would not run (see the errors above); the rest of the configuration would be used.</source>
-        <translation type="vanished">
-            <numerusform>%1：有 %n 个工作负载不会运行（见上方错误）；其余配置仍会使用。</numerusform>
-        </translation>
     </message>
     <message>
         <source>No configuration file: %1 does not exist, nor does gpu_mon&apos;s %2.</source>
@@ -2468,72 +2680,6 @@
     <message>
         <source>No workload runs: the configuration has errors (idlegpu --check-config lists them).</source>
         <translation>没有工作负载运行：配置有错误（idlegpu --check-config 会列出它们）。</translation>
-    </message>
-</context>
-<context>
-    <name>DesktopNotificationSink</name>
-    <message>
-        <source>Show</source>
-        <translation>显示</translation>
-    </message>
-    <message>
-        <source>Pause for 1 hour</source>
-        <translation>暂停 1 小时</translation>
-    </message>
-</context>
-<context>
-    <name>LogViewer</name>
-    <message>
-        <source>Copy path</source>
-        <translation>复制路径</translation>
-    </message>
-    <message>
-        <source>idlegpu log</source>
-        <translation>idlegpu 日志</translation>
-    </message>
-    <message>
-        <source>No log file</source>
-        <translation>没有日志文件</translation>
-    </message>
-    <message>
-        <source>Path copied</source>
-        <translation>路径已复制</translation>
-    </message>
-    <message>
-        <source>Reload</source>
-        <translation>重新加载</translation>
-    </message>
-    <message>
-        <source>Close</source>
-        <translation>关闭</translation>
-    </message>
-    <message>
-        <source>The last %1 KiB of the log; an editor shows all of it.</source>
-        <translation>日志的最后 %1 KiB；用编辑器可查看全部内容。</translation>
-    </message>
-    <message>
-        <source>The log is empty.</source>
-        <translation>日志为空。</translation>
-    </message>
-    <message>
-        <source>idlegpu writes no log file in this mode: its messages go to the system journal.</source>
-        <translation>idlegpu 在此模式下不写日志文件：其消息写入系统日志（journal）。</translation>
-    </message>
-    <message>
-        <source>The log does not exist yet: idlegpu creates it with its first message.</source>
-        <translation>日志尚不存在：idlegpu 会在写入第一条消息时创建它。</translation>
-    </message>
-    <message>
-        <source>The log cannot be read: %1.</source>
-        <translation>无法读取日志：%1。</translation>
-    </message>
-    <message>
-        <source>The log cannot be read: it belongs to %1 and you may not read it.</source>
-        <translation>无法读取日志：它属于 %1，您没有读取权限。</translation>
-    </message>
-    <message>
-        <source>another user</source>
-        <translation>其他用户</translation>
     </message>
 </context>
 </TS>

@@ -12,18 +12,6 @@
         <translation>使用者在終端機中活動時停止工作負載</translation>
     </message>
     <message>
-        <source>user names, separated by commas</source>
-        <translation>使用者名稱，以逗號分隔</translation>
-    </message>
-    <message>
-        <source>Users whose activity does not count:</source>
-        <translation>不計入其活動的使用者：</translation>
-    </message>
-    <message>
-        <source>A terminal idle this long does not count (seconds):</source>
-        <translation>終端機閒置超過此時長則不計入（秒）：</translation>
-    </message>
-    <message>
         <source>At the computer</source>
         <translation>在電腦前</translation>
     </message>
@@ -32,12 +20,16 @@
         <translation>我在電腦前時暫停所有工作負載</translation>
     </message>
     <message>
-        <source>Off, the GPUs alone decide. On, workloads run only once nobody has used the keyboard or mouse for a while; a locked screen counts as away at once. When the desktop cannot tell, you count as present.</source>
-        <translation>關閉時僅由 GPU 決定。開啟時，只有在一段時間內無人使用鍵盤或滑鼠後工作負載才會執行；鎖定螢幕立即視為離開。桌面無法判斷時，視為您在場。</translation>
+        <source>When this is off, only the GPUs decide. When it is on, workloads run only after nobody has used the keyboard or mouse for a while; a locked screen counts as away at once. When the desktop cannot tell, you count as present.</source>
+        <translation>關閉時只由 GPU 決定。開啟時，只有在一段時間內無人使用鍵盤或滑鼠後，工作負載才會執行；鎖定螢幕立即算作離開。桌面無法判斷時，視為你在電腦前。</translation>
     </message>
     <message>
-        <source>Away after no input for (seconds):</source>
-        <translation>無輸入多久後視為離開（秒）：</translation>
+        <source>How long nobody may have touched the keyboard or mouse before you count as away.</source>
+        <translation>鍵盤和滑鼠無人操作多久後算作你已離開。</translation>
+    </message>
+    <message>
+        <source>You are away after no input for:</source>
+        <translation>無輸入多久後算作離開：</translation>
     </message>
     <message>
         <source>Always</source>
@@ -60,8 +52,28 @@
         <translation>排程</translation>
     </message>
     <message>
-        <source>Workloads run only at these times; outside them every workload stops. Rules, separated by commas: days (Mon-Fri, Sat), times (22:00-07:00 crosses midnight) or both (Mon-Fri 18:00-08:00). Empty: always.</source>
-        <translation>工作負載只在這些時間執行；其餘時間所有工作負載都會停止。規則以逗號分隔：星期（Mon-Fri、Sat）、時間（22:00-07:00 跨越午夜）或兩者（Mon-Fri 18:00-08:00）。留空：一律執行。</translation>
+        <source>Workloads run only at these times; outside them every workload stops. Write rules separated by commas: days (Mon-Fri, Sat), times (22:00-07:00 crosses midnight) or both (Mon-Fri 18:00-08:00). Leave it empty to run at any time.</source>
+        <translation>工作負載只在這些時間執行；其餘時間所有工作負載都會停止。規則之間用逗號分隔：星期（Mon-Fri、Sat）、時間（22:00-07:00 跨越午夜）或兩者（Mon-Fri 18:00-08:00）。留空則任何時間都可執行。</translation>
+    </message>
+    <message>
+        <source>Nobody: write user names, separated by commas</source>
+        <translation>無：填寫使用者名稱，以逗號分隔</translation>
+    </message>
+    <message>
+        <source>The terminals of these users never stop a workload.</source>
+        <translation>這些使用者的終端機從不會停止工作負載。</translation>
+    </message>
+    <message>
+        <source>Users whose terminals do not count:</source>
+        <translation>終端機不計入的使用者：</translation>
+    </message>
+    <message>
+        <source>A terminal where nobody typed for this long no longer counts as active.</source>
+        <translation>終端機無人輸入達到此時長後，不再算作活動。</translation>
+    </message>
+    <message>
+        <source>A terminal counts as idle after:</source>
+        <translation>終端機閒置判定時長：</translation>
     </message>
     <message>
         <source>Presets</source>
@@ -78,38 +90,6 @@
     <message>
         <source>Terminals</source>
         <translation>終端機</translation>
-    </message>
-    <message>
-        <source>Battery and heat</source>
-        <translation>電池與溫度</translation>
-    </message>
-    <message>
-        <source>Pause every workload</source>
-        <translation>暫停所有工作負載</translation>
-    </message>
-    <message>
-        <source>Keep running</source>
-        <translation>繼續執行</translation>
-    </message>
-    <message>
-        <source>On battery:</source>
-        <translation>使用電池時：</translation>
-    </message>
-    <message>
-        <source> °C</source>
-        <translation> °C</translation>
-    </message>
-    <message>
-        <source>Off</source>
-        <translation>關閉</translation>
-    </message>
-    <message>
-        <source>A workload whose GPU reaches this temperature stops, and may start again once the GPU is %1 °C cooler. Needs a temperature reading (NVML or the driver).</source>
-        <translation>GPU 達到此溫度時其工作負載停止，待 GPU 降溫 %1 °C 後可再次啟動。需要溫度讀數（NVML 或驅動程式）。</translation>
-    </message>
-    <message>
-        <source>Stop a workload when its GPU reaches:</source>
-        <translation>GPU 達到此溫度時停止工作負載：</translation>
     </message>
     <message>
         <source>Now inside the schedule: workloads may run until %1.</source>
@@ -358,6 +338,17 @@
     </message>
 </context>
 <context>
+    <name>DesktopNotificationSink</name>
+    <message>
+        <source>Show</source>
+        <translation>顯示</translation>
+    </message>
+    <message>
+        <source>Pause for 1 hour</source>
+        <translation>暫停 1 小時</translation>
+    </message>
+</context>
+<context>
     <name>DraftRules</name>
     <message>
         <source>Enter a whole number of seconds from %1 to %2.</source>
@@ -388,6 +379,26 @@
         <translation>已有另一個工作負載名為「%1」。</translation>
     </message>
     <message>
+        <source>“%1”</source>
+        <translation>「%1」</translation>
+    </message>
+    <message>
+        <source>%1 goes first on a GPU this workload also uses: this one waits while it runs there.</source>
+        <translation>%1 在本工作負載也使用的 GPU 上優先：它在那裡執行時，本工作負載等待。</translation>
+    </message>
+    <message>
+        <source>%1 go first on GPUs this workload also uses: this one waits while they run there.</source>
+        <translation>%1 在本工作負載也使用的 GPU 上優先：它們在那裡執行時，本工作負載等待。</translation>
+    </message>
+    <message>
+        <source>%1 also uses one of its GPUs and waits while this one runs there.</source>
+        <translation>%1 也使用其中一個 GPU，本工作負載在那裡執行時它會等待。</translation>
+    </message>
+    <message>
+        <source>%1 also use its GPUs and wait while this one runs there.</source>
+        <translation>%1 也使用這些 GPU，本工作負載在那裡執行時它們會等待。</translation>
+    </message>
+    <message>
         <source>The folder “%1” does not exist.</source>
         <translation>資料夾「%1」不存在。</translation>
     </message>
@@ -404,28 +415,8 @@
         <translation>指令中沒有程式名稱。</translation>
     </message>
     <message>
-        <source>“%1” is not an executable program.</source>
-        <translation type="vanished">「%1」不是可執行程式。</translation>
-    </message>
-    <message>
-        <source>The program “%1” does not exist.</source>
-        <translation type="vanished">程式「%1」不存在。</translation>
-    </message>
-    <message>
-        <source>The program “%1” is not found in PATH.</source>
-        <translation type="vanished">在 PATH 中找不到程式「%1」。</translation>
-    </message>
-    <message>
         <source>“%1” is a folder, not a file.</source>
         <translation>「%1」是資料夾，不是檔案。</translation>
-    </message>
-    <message>
-        <source>The log file “%1” is not writable.</source>
-        <translation type="vanished">日誌檔「%1」無法寫入。</translation>
-    </message>
-    <message>
-        <source>The folder “%1” is not writable.</source>
-        <translation type="vanished">資料夾「%1」無法寫入。</translation>
     </message>
     <message>
         <source>Row %1: “%2” is not a variable name (letters, digits and _, not starting with a digit).</source>
@@ -434,26 +425,6 @@
     <message>
         <source>Row %1: a value cannot hold a line break.</source>
         <translation>第 %1 列：值中不能包含換行。</translation>
-    </message>
-    <message>
-        <source>“%1” also uses GPU %2 and is higher in the list, so it comes first: this workload waits while “%1” runs there.</source>
-        <translation>「%1」也使用 GPU %2，且在清單中位置較前，因此它先執行：它在那裡執行期間，此工作負載等待。</translation>
-    </message>
-    <message>
-        <source>“%1” runs on all GPUs, so it comes first: this workload waits while “%1” runs.</source>
-        <translation>「%1」在所有 GPU 上執行，因此它先執行：「%1」執行期間，此工作負載等待。</translation>
-    </message>
-    <message>
-        <source>“%1” also runs on all GPUs and is higher in the list, so it comes first: this workload waits while “%1” runs.</source>
-        <translation>「%1」也在所有 GPU 上執行，且在清單中位置較前，因此它先執行：「%1」執行期間，此工作負載等待。</translation>
-    </message>
-    <message>
-        <source>“%1” also uses GPU %2: this workload comes first, and “%1” waits while it runs.</source>
-        <translation>「%1」也使用 GPU %2：此工作負載先執行，它執行期間「%1」等待。</translation>
-    </message>
-    <message>
-        <source>“%1” shares GPUs with this workload: this one comes first, and “%1” waits while it runs.</source>
-        <translation>「%1」與此工作負載共用 GPU：此工作負載先執行，它執行期間「%1」等待。</translation>
     </message>
     <message>
         <source>There is no user “%1”.</source>
@@ -511,20 +482,20 @@
 <context>
     <name>GeneralSettingsPage</name>
     <message>
-        <source>How often idlegpu looks at the GPUs when nothing happens; opening a GPU is noticed at once anyway.</source>
-        <translation>沒有事件時 idlegpu 檢查 GPU 的頻率；程式開啟 GPU 時總會立即被察覺。</translation>
-    </message>
-    <message>
-        <source>Fallback poll interval (seconds):</source>
-        <translation>備援輪詢間隔（秒）：</translation>
-    </message>
-    <message>
         <source>How long a GPU must stay free before a workload starts on it.</source>
         <translation>GPU 需要閒置多久才會在其上啟動工作負載。</translation>
     </message>
     <message>
-        <source>Start delay (seconds):</source>
-        <translation>啟動延遲（秒）：</translation>
+        <source>How often idlegpu looks at the GPUs when nothing happens. A program that opens a GPU is noticed at once anyway.</source>
+        <translation>沒有動靜時 idlegpu 多久查看一次 GPU。程式開啟 GPU 時總會立即察覺。</translation>
+    </message>
+    <message>
+        <source>Check the GPUs every:</source>
+        <translation>檢查 GPU 的間隔：</translation>
+    </message>
+    <message>
+        <source>Start a workload after the GPU is free for:</source>
+        <translation>GPU 閒置多久後啟動工作負載：</translation>
     </message>
     <message>
         <source>A workload was stopped because a program opened its GPU</source>
@@ -545,6 +516,10 @@
     <message>
         <source>Start idlegpu when I log in</source>
         <translation>登入時啟動 idlegpu</translation>
+    </message>
+    <message>
+        <source>Not a key of the configuration file: idlegpu adds or removes its entry in ~/.config/autostart.</source>
+        <translation>這不是設定檔中的鍵：idlegpu 會在 ~/.config/autostart 中新增或移除自己的項目。</translation>
     </message>
     <message>
         <source>Start at login:</source>
@@ -679,10 +654,6 @@
         <translation>忽略的程式：</translation>
     </message>
     <message>
-        <source>Program name, e.g. nvidia-smi</source>
-        <translation>程式名稱，例如 nvidia-smi</translation>
-    </message>
-    <message>
         <source>Add from current holders</source>
         <translation>從目前佔用者新增</translation>
     </message>
@@ -691,16 +662,68 @@
         <translation>有程式在其上運算</translation>
     </message>
     <message>
+        <source>A compute program opens it, or a graphics program uses a large share of it</source>
+        <translation>計算程式開啟它，或圖形程式佔用它的很大一部分</translation>
+    </message>
+    <message>
         <source>A program uses at least this much of its memory:</source>
         <translation>有程式至少使用這麼多顯示記憶體：</translation>
+    </message>
+    <message>
+        <source>No GPU groups.</source>
+        <translation>沒有 GPU 群組。</translation>
+    </message>
+    <message>
+        <source>The GPUs this group&apos;s rules apply to.</source>
+        <translation>此群組規則適用的 GPU。</translation>
+    </message>
+    <message>
+        <source>Programs that may hold these GPUs without stopping a workload: whole program names. The word @builtin stands for the built-in list.</source>
+        <translation>可以佔用這些 GPU 而不會停止工作負載的程式：填寫完整程式名稱。@builtin 代表內建清單。</translation>
+    </message>
+    <message>
+        <source>None given: the built-in list applies (%1).</source>
+        <translation>未指定：使用內建清單（%1）。</translation>
+    </message>
+    <message>
+        <source>A program name, such as nvidia-smi</source>
+        <translation>程式名稱，例如 nvidia-smi</translation>
+    </message>
+    <message>
+        <source>A compute program opens it, or a graphics program uses a large share of it (default)</source>
+        <translation>計算程式開啟它，或圖形程式佔用它的很大一部分（預設）</translation>
     </message>
     <message>
         <source>The GPU is busy when:</source>
         <translation>GPU 忙碌的條件：</translation>
     </message>
     <message>
+        <source>A graphics program makes the GPU busy once it uses this share of it.</source>
+        <translation>圖形程式佔用 GPU 達到此比例時，GPU 算作忙碌。</translation>
+    </message>
+    <message>
+        <source>A graphics program makes it busy at:</source>
+        <translation>圖形程式佔用達到此比例即為忙碌：</translation>
+    </message>
+    <message>
         <source> MiB</source>
         <translation> MiB</translation>
+    </message>
+    <message>
+        <source>A program makes the GPU busy once it uses this much of its memory.</source>
+        <translation>程式佔用 GPU 記憶體達到此值時，GPU 算作忙碌。</translation>
+    </message>
+    <message>
+        <source>Or when it uses this much memory:</source>
+        <translation>或佔用記憶體達到：</translation>
+    </message>
+    <message>
+        <source>No GPU groups: the same rules apply to every GPU. idlegpu ignores the programs of the built-in list (%1), and a GPU counts as busy when a compute program opens it, or when a graphics program uses %2 % of it or %3 MiB of its memory.
+
+Add a group to give some GPUs rules of their own.</source>
+        <translation>沒有 GPU 群組：所有 GPU 使用相同的規則。idlegpu 忽略內建清單中的程式（%1）；當計算程式開啟 GPU，或圖形程式佔用它的 %2 % 或 %3 MiB 記憶體時，GPU 算作忙碌。
+
+新增一個群組，可為部分 GPU 設定各自的規則。</translation>
     </message>
     <message>
         <source>all GPUs</source>
@@ -731,14 +754,6 @@
         <translation>目前沒有程式佔用 GPU</translation>
     </message>
     <message>
-        <source>A compute program opens it, or a graphics program uses it much (default)</source>
-        <translation>有運算程式開啟它，或有圖形程式大量使用它（預設）</translation>
-    </message>
-    <message>
-        <source>A compute program opens it, or a graphics program uses it much</source>
-        <translation>有運算程式開啟它，或有圖形程式大量使用它</translation>
-    </message>
-    <message>
         <source>Any program opens it</source>
         <translation>任何程式開啟它</translation>
     </message>
@@ -753,14 +768,6 @@
     <message>
         <source> %</source>
         <translation> %</translation>
-    </message>
-    <message>
-        <source>Graphics programs count from:</source>
-        <translation>圖形程式計入的起點：</translation>
-    </message>
-    <message>
-        <source>Memory:</source>
-        <translation>記憶體：</translation>
     </message>
 </context>
 <context>
@@ -808,6 +815,61 @@
     <message>
         <source>too hot (%1 °C): runs again below %2 °C</source>
         <translation>溫度過高（%1 °C）：低於 %2 °C 後再執行</translation>
+    </message>
+</context>
+<context>
+    <name>LogViewer</name>
+    <message>
+        <source>Copy path</source>
+        <translation>複製路徑</translation>
+    </message>
+    <message>
+        <source>idlegpu log</source>
+        <translation>idlegpu 記錄檔</translation>
+    </message>
+    <message>
+        <source>No log file</source>
+        <translation>沒有記錄檔</translation>
+    </message>
+    <message>
+        <source>Path copied</source>
+        <translation>路徑已複製</translation>
+    </message>
+    <message>
+        <source>Reload</source>
+        <translation>重新載入</translation>
+    </message>
+    <message>
+        <source>Close</source>
+        <translation>關閉</translation>
+    </message>
+    <message>
+        <source>The last %1 KiB of the log; an editor shows all of it.</source>
+        <translation>記錄檔的最後 %1 KiB；用編輯器可檢視全部內容。</translation>
+    </message>
+    <message>
+        <source>The log is empty.</source>
+        <translation>記錄檔是空的。</translation>
+    </message>
+    <message>
+        <source>idlegpu writes no log file in this mode: its messages go to the system journal.</source>
+        <translation>idlegpu 在此模式下不寫記錄檔：其訊息寫入系統日誌（journal）。</translation>
+    </message>
+    <message>
+        <source>The log does not exist yet: idlegpu creates it with its first message.</source>
+        <translation>記錄檔尚不存在：idlegpu 會在寫入第一則訊息時建立它。</translation>
+    </message>
+    <message>
+        <source>The log cannot be read: %1.</source>
+        <translation>無法讀取記錄檔：%1。</translation>
+    </message>
+    <message>
+        <source>The log cannot be read: it belongs to %1 and you may not read it.</source>
+        <translation>無法讀取記錄檔：它屬於 %1，您沒有讀取權限。</translation>
+    </message>
+    <message>
+        <source>another user</source>
+        <translation>其他使用者</translation>
     </message>
 </context>
 <context>
@@ -984,6 +1046,41 @@
     </message>
 </context>
 <context>
+    <name>PowerSettingsPage</name>
+    <message>
+        <source>Pause every workload</source>
+        <translation>暫停所有工作負載</translation>
+    </message>
+    <message>
+        <source>Keep running</source>
+        <translation>繼續執行</translation>
+    </message>
+    <message>
+        <source>What the workloads do while the computer runs on its battery.</source>
+        <translation>電腦使用電池供電時，工作負載如何處理。</translation>
+    </message>
+    <message>
+        <source>On battery:</source>
+        <translation>使用電池時：</translation>
+    </message>
+    <message>
+        <source> °C</source>
+        <translation> °C</translation>
+    </message>
+    <message>
+        <source>Off</source>
+        <translation>關閉</translation>
+    </message>
+    <message>
+        <source>A workload whose GPU reaches this temperature stops, and may start again once the GPU is %1 °C cooler. This needs a temperature reading (NVML or the driver). Off (0) never stops a workload for heat.</source>
+        <translation>GPU 達到此溫度時，其上的工作負載停止；GPU 降溫 %1 °C 後可再次啟動。這需要溫度讀數（NVML 或驅動程式）。關閉（0）則從不因溫度停止工作負載。</translation>
+    </message>
+    <message>
+        <source>Stop a workload when its GPU reaches:</source>
+        <translation>GPU 達到此溫度時停止工作負載：</translation>
+    </message>
+</context>
+<context>
     <name>PreemptionList</name>
     <message>
         <source>Last preemptions</source>
@@ -1068,10 +1165,6 @@
 <context>
     <name>SettingsDialog</name>
     <message>
-        <source>idlegpu Settings</source>
-        <translation>idlegpu 設定</translation>
-    </message>
-    <message>
         <source>Configuration file: %1</source>
         <translation>設定檔：%1</translation>
     </message>
@@ -1104,6 +1197,22 @@
         <translation>使用者活動</translation>
     </message>
     <message>
+        <source>Power and heat</source>
+        <translation>電源與溫度</translation>
+    </message>
+    <message>
+        <source>Show as file…</source>
+        <translation>以檔案形式檢視…</translation>
+    </message>
+    <message>
+        <source>Shows the text that saving writes to the configuration file, in gpu_mon&apos;s format.</source>
+        <translation>顯示儲存時寫入設定檔的文字（gpu_mon 格式）。</translation>
+    </message>
+    <message>
+        <source>Save and start</source>
+        <translation>儲存並啟動</translation>
+    </message>
+    <message>
         <source>The file cannot be read: %1</source>
         <translation>無法讀取該檔案：%1</translation>
     </message>
@@ -1114,8 +1223,40 @@
 %1</translation>
     </message>
     <message>
-        <source>Problems to fix before saving: %1. First: %2 (%3)</source>
-        <translation>儲存前需要修正的問題：%1 個。第一個：%2（%3）</translation>
+        <source>“%1” is saved. idlegpu starts it as soon as its GPUs are free.</source>
+        <translation>「%1」已儲存。它的 GPU 一閒置，idlegpu 就會啟動它。</translation>
+    </message>
+    <message>
+        <source>“%1” is saved. idlegpu starts it once its GPUs have been free for a second.</source>
+        <translation>「%1」已儲存。它的 GPU 閒置一秒後，idlegpu 就會啟動它。</translation>
+    </message>
+    <message>
+        <source>“%1” is saved. idlegpu starts it once its GPUs have been free for %2 seconds.</source>
+        <translation>「%1」已儲存。它的 GPU 閒置 %2 秒後，idlegpu 就會啟動它。</translation>
+    </message>
+    <message>
+        <source>It stops the moment one of your own programs opens one of them. The status window shows what it does.</source>
+        <translation>一旦你自己的程式開啟其中一個 GPU，它就會停止。狀態視窗會顯示它的執行情況。</translation>
+    </message>
+    <message>
+        <source>Discard changes?</source>
+        <translation>放棄變更？</translation>
+    </message>
+    <message>
+        <source>Your changes to the settings are not saved yet.</source>
+        <translation>你對設定所做的變更尚未儲存。</translation>
+    </message>
+    <message>
+        <source>Discard them and close the settings, or keep editing?</source>
+        <translation>放棄變更並關閉設定，還是繼續編輯？</translation>
+    </message>
+    <message>
+        <source>Discard</source>
+        <translation>放棄</translation>
+    </message>
+    <message>
+        <source>Keep editing</source>
+        <translation>繼續編輯</translation>
     </message>
     <message>
         <source>Not saved: %1</source>
@@ -1128,6 +1269,40 @@
     <message>
         <source>Welcome</source>
         <translation>歡迎</translation>
+    </message>
+    <message>
+        <source>idlegpu settings</source>
+        <translation>idlegpu 設定</translation>
+    </message>
+    <message>
+        <source>One problem keeps the settings from being saved, on the %1 page: %2</source>
+        <translation>有一個問題導致設定無法儲存，位於「%1」頁：%2</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n problems keep the settings from being saved. The first, on the %1 page: %2</source>
+        <translation>
+            <numerusform>有 %n 個問題導致設定無法儲存。第一個位於「%1」頁：%2</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Close</source>
+        <translation>關閉</translation>
+    </message>
+    <message>
+        <source>Configuration file as it will be saved</source>
+        <translation>將要儲存的設定檔</translation>
+    </message>
+    <message>
+        <source>The file cannot be shown: %1</source>
+        <translation>無法顯示該檔案：%1</translation>
+    </message>
+    <message>
+        <source>This is the text that saving writes to %1. Lines you did not change stay as they are.</source>
+        <translation>這是儲存時將寫入 %1 的文字。你未變更的行保持原樣。</translation>
+    </message>
+    <message>
+        <source>Nothing is changed: this is %1 as it is now.</source>
+        <translation>沒有任何變更：這是 %1 的目前內容。</translation>
     </message>
     <message>
         <source>Saving through the idlegpu service…</source>
@@ -1146,6 +1321,17 @@
     <message>
         <source>Not saved: the file has errors (above).</source>
         <translation>未儲存：檔案有錯誤（見上方）。</translation>
+    </message>
+</context>
+<context>
+    <name>SettingsPage</name>
+    <message>
+        <source>In the configuration file: %1</source>
+        <translation>設定檔中的鍵：%1</translation>
+    </message>
+    <message>
+        <source> s</source>
+        <translation> 秒</translation>
     </message>
 </context>
 <context>
@@ -1702,10 +1888,6 @@
         <translation>歡迎使用 idlegpu</translation>
     </message>
     <message>
-        <source>idlegpu runs a workload of your choice (a BOINC or Folding@home client, a miner, any batch job) on the GPUs nobody uses, and stops it the moment one of your own programs opens the GPU. Nothing is set up yet: choose what to run and save.</source>
-        <translation>idlegpu 在無人使用的 GPU 上執行您選擇的工作負載（BOINC 或 Folding@home 客戶端、挖礦程式、任意批次作業），並在您自己的程式開啟該 GPU 的那一刻將其停止。目前尚未設定任何內容：請選擇要執行的內容並儲存。</translation>
-    </message>
-    <message>
         <source>GPUs found</source>
         <translation>找到的 GPU</translation>
     </message>
@@ -1750,16 +1932,16 @@
         <translation>工作資料夾、日誌檔案、環境變數以及何時暫停的規則在其他頁面中。儲存之前不會執行任何內容；儲存後，idlegpu 會在其 GPU 閒置時立即啟動該工作負載。</translation>
     </message>
     <message>
-        <source>Save and start</source>
-        <translation>儲存並啟動</translation>
-    </message>
-    <message>
         <source>No GPU found under %1: idlegpu looks for NVIDIA device nodes (nvidia0, nvidia1, …) and the render nodes of AMD and Intel GPUs (dri/renderD128, …). Check that the driver is loaded; idlegpu notices a GPU when its node appears.</source>
         <translation>在 %1 下未找到 GPU：idlegpu 查詢 NVIDIA 裝置節點（nvidia0、nvidia1、…）以及 AMD 和 Intel GPU 的渲染節點（dri/renderD128、…）。請檢查驅動是否已載入；節點出現時 idlegpu 會發現該 GPU。</translation>
     </message>
     <message>
         <source>root (idlegpu runs as root): enter a user to drop root</source>
         <translation>root（idlegpu 以 root 執行）：輸入使用者以放棄 root 許可權</translation>
+    </message>
+    <message>
+        <source>idlegpu runs a workload of your choice (a BOINC or Folding@home client, a miner, any batch job) on the GPUs nobody uses, and stops it the moment one of your own programs opens the GPU. Nothing is set up yet: choose what to run, then press Save and start.</source>
+        <translation>idlegpu 在無人使用的 GPU 上執行你選擇的工作負載（BOINC 或 Folding@home 用戶端、挖礦程式、任何批次工作），一旦你自己的程式開啟該 GPU 就立即停止它。目前尚未設定：請選擇要執行的內容，然後按「儲存並啟動」。</translation>
     </message>
     <message>
         <source>Run as user:</source>
@@ -1871,10 +2053,6 @@
 <context>
     <name>WorkloadsSettingsPage</name>
     <message>
-        <source>Workloads higher in the list start first.</source>
-        <translation>清單中靠前的工作負載先啟動。</translation>
-    </message>
-    <message>
         <source>Add</source>
         <translation>新增</translation>
     </message>
@@ -1895,6 +2073,10 @@
         <translation>下移</translation>
     </message>
     <message>
+        <source>The name the tray and the status window show.</source>
+        <translation>系統匣和狀態視窗顯示的名稱。</translation>
+    </message>
+    <message>
         <source>Name:</source>
         <translation>名稱：</translation>
     </message>
@@ -1903,12 +2085,32 @@
         <translation>像 shell 一樣拆分為單字（引號、反斜線），但不會執行 shell：需要管線或變數時請寫 sh -c &apos;…&apos;。</translation>
     </message>
     <message>
+        <source>%1, or %2 and %3</source>
+        <translation>%1，或 %2 和 %3</translation>
+    </message>
+    <message>
         <source>Browse…</source>
         <translation>瀏覽…</translation>
     </message>
     <message>
         <source>Command:</source>
         <translation>指令：</translation>
+    </message>
+    <message>
+        <source>Runs when the service may use the GPUs; it must exit with 0 once the service computes. It is split into words like the command; no shell runs.</source>
+        <translation>在服務可以使用 GPU 時執行；服務開始計算後它必須以 0 結束。它像命令一樣拆分成單字，不經過 shell。</translation>
+    </message>
+    <message>
+        <source>Runs the moment another program opens one of the GPUs; it must exit with 0 once the service has left them. While it fails, the GPUs stay the service&apos;s and idlegpu tries again.</source>
+        <translation>在其他程式開啟其中一個 GPU 時立即執行；服務離開 GPU 後它必須以 0 結束。它失敗期間，GPU 仍歸服務使用，idlegpu 會重試。</translation>
+    </message>
+    <message>
+        <source>Command timeout:</source>
+        <translation>命令逾時：</translation>
+    </message>
+    <message>
+        <source>The service&apos;s own programs, separated by commas (whole names, as in the ignored programs of a GPU group): they never count as another program on this workload&apos;s GPUs.</source>
+        <translation>服務自己的程式，以逗號分隔（完整名稱，與 GPU 群組的忽略程式相同）：它們在此工作負載的 GPU 上從不算作其他程式。</translation>
     </message>
     <message>
         <source>You</source>
@@ -1923,8 +2125,16 @@
         <translation>家目錄</translation>
     </message>
     <message>
+        <source>The folder the command starts in.</source>
+        <translation>命令啟動時所在的資料夾。</translation>
+    </message>
+    <message>
         <source>Working folder:</source>
         <translation>工作資料夾：</translation>
+    </message>
+    <message>
+        <source>The GPUs the workload runs on; it starts when all of them are free.</source>
+        <translation>工作負載執行的 GPU；它們全部閒置時才會啟動。</translation>
     </message>
     <message>
         <source>GPUs:</source>
@@ -1933,6 +2143,10 @@
     <message>
         <source>idlegpu&apos;s own log</source>
         <translation>idlegpu 自己的日誌</translation>
+    </message>
+    <message>
+        <source>Where the workload&apos;s output goes.</source>
+        <translation>工作負載輸出寫入的位置。</translation>
     </message>
     <message>
         <source>Log file:</source>
@@ -1947,16 +2161,20 @@
         <translation>值</translation>
     </message>
     <message>
+        <source>Variables set for the workload, on top of idlegpu&apos;s own environment.</source>
+        <translation>在 idlegpu 自身環境之上為工作負載設定的變數。</translation>
+    </message>
+    <message>
+        <source>No variables of its own: the workload gets idlegpu&apos;s environment, and CUDA_VISIBLE_DEVICES for its GPUs. Press Add to set one.</source>
+        <translation>沒有自己的變數：工作負載使用 idlegpu 的環境，以及對應其 GPU 的 CUDA_VISIBLE_DEVICES。按「新增」可設定變數。</translation>
+    </message>
+    <message>
         <source>Environment:</source>
         <translation>環境變數：</translation>
     </message>
     <message>
         <source>After asking the workload to stop (SIGTERM), how long to wait before killing it.</source>
         <translation>要求工作負載停止（SIGTERM）後，等待多久再強制結束它。</translation>
-    </message>
-    <message>
-        <source>Stop timeout (seconds):</source>
-        <translation>停止逾時（秒）：</translation>
     </message>
     <message>
         <source>Enabled (run it when its GPUs are free)</source>
@@ -2003,6 +2221,22 @@
         <translation>正常，與 idlegpu 本身相同</translation>
     </message>
     <message>
+        <source> s</source>
+        <translation> 秒</translation>
+    </message>
+    <message>
+        <source>No workloads yet. Until you add one, idlegpu only watches the GPUs. Press Add to run a command or a ready-made example.</source>
+        <translation>還沒有工作負載。新增之前，idlegpu 只監看 GPU。按「新增」可執行一個命令或現成的範例。</translation>
+    </message>
+    <message>
+        <source>A GPU runs one workload at a time. When several want the same GPU, workloads on all GPUs go first, then the others in the order of this list. A running workload is never stopped to make way for another.</source>
+        <translation>一個 GPU 同一時間只執行一個工作負載。多個工作負載需要同一個 GPU 時，使用所有 GPU 的工作負載優先，其餘按此清單的順序。正在執行的工作負載從不會為其他工作負載讓路而停止。</translation>
+    </message>
+    <message>
+        <source>Stop timeout:</source>
+        <translation>停止逾時：</translation>
+    </message>
+    <message>
         <source>How the workload&apos;s processes share the CPU with your programs. Idle (SCHED_IDLE, nice 19, idle I/O) keeps its CPU threads from ever slowing the desktop or your jobs.</source>
         <translation>工作負載的行程如何與您的程式共用 CPU。「閒置」（SCHED_IDLE、nice 19、閒置 I/O）確保其 CPU 執行緒永遠不會拖慢桌面或您的工作。</translation>
     </message>
@@ -2035,16 +2269,8 @@
         <translation>型別：</translation>
     </message>
     <message>
-        <source>Run when the service may use the GPUs; it must exit with 0 once the service computes. Split into words like cmd, no shell runs.</source>
-        <translation>在服務可以使用 GPU 時執行；服務開始計算後它必須以 0 退出。像 cmd 一樣拆分為單詞，不執行 shell。</translation>
-    </message>
-    <message>
         <source>Start command:</source>
         <translation>啟動命令：</translation>
-    </message>
-    <message>
-        <source>Run the moment another program opens one of the GPUs; it must exit with 0 once the service has left them. While it fails the GPUs stay the service&apos;s and idlegpu tries again.</source>
-        <translation>在其他程式開啟其中一個 GPU 的那一刻執行；服務讓出 GPU 後它必須以 0 退出。失敗期間 GPU 仍歸該服務使用，idlegpu 會重試。</translation>
     </message>
     <message>
         <source>Stop command:</source>
@@ -2055,16 +2281,8 @@
         <translation>啟動或停止命令在被終止並計為失敗之前可以執行的時長。</translation>
     </message>
     <message>
-        <source>Command timeout (seconds):</source>
-        <translation>命令超時（秒）：</translation>
-    </message>
-    <message>
         <source>None</source>
         <translation>無</translation>
-    </message>
-    <message>
-        <source>The service&apos;s own programs, separated by commas (whole names, as in ignore_programs): they never count as another program on this workload&apos;s GPUs.</source>
-        <translation>該服務自己的程式，以逗號分隔（完整名稱，與 ignore_programs 相同）：在此工作負載的 GPU 上它們從不算作其他程式。</translation>
     </message>
     <message>
         <source>Service programs:</source>
@@ -2144,12 +2362,6 @@
     <message>
         <source>%1 need a desktop (no DISPLAY or WAYLAND_DISPLAY is set).</source>
         <translation>%1 需要桌面環境（未設定 DISPLAY 或 WAYLAND_DISPLAY）。</translation>
-    </message>
-    <message numerus="yes">
-        <source>%1: %n workload(s) would not run (see the errors above); the rest of the configuration would be used.</source>
-        <translation type="vanished">
-            <numerusform>%1：有 %n 個工作負載不會執行（見上方錯誤）；其餘設定仍會使用。</numerusform>
-        </translation>
     </message>
     <message>
         <source>No configuration file: %1 does not exist, nor does gpu_mon&apos;s %2.</source>
@@ -2468,72 +2680,6 @@
     <message>
         <source>No workload runs: the configuration has errors (idlegpu --check-config lists them).</source>
         <translation>沒有工作負載執行：設定有錯誤（idlegpu --check-config 會列出它們）。</translation>
-    </message>
-</context>
-<context>
-    <name>DesktopNotificationSink</name>
-    <message>
-        <source>Show</source>
-        <translation>顯示</translation>
-    </message>
-    <message>
-        <source>Pause for 1 hour</source>
-        <translation>暫停 1 小時</translation>
-    </message>
-</context>
-<context>
-    <name>LogViewer</name>
-    <message>
-        <source>Copy path</source>
-        <translation>複製路徑</translation>
-    </message>
-    <message>
-        <source>idlegpu log</source>
-        <translation>idlegpu 記錄檔</translation>
-    </message>
-    <message>
-        <source>No log file</source>
-        <translation>沒有記錄檔</translation>
-    </message>
-    <message>
-        <source>Path copied</source>
-        <translation>路徑已複製</translation>
-    </message>
-    <message>
-        <source>Reload</source>
-        <translation>重新載入</translation>
-    </message>
-    <message>
-        <source>Close</source>
-        <translation>關閉</translation>
-    </message>
-    <message>
-        <source>The last %1 KiB of the log; an editor shows all of it.</source>
-        <translation>記錄檔的最後 %1 KiB；用編輯器可檢視全部內容。</translation>
-    </message>
-    <message>
-        <source>The log is empty.</source>
-        <translation>記錄檔是空的。</translation>
-    </message>
-    <message>
-        <source>idlegpu writes no log file in this mode: its messages go to the system journal.</source>
-        <translation>idlegpu 在此模式下不寫記錄檔：其訊息寫入系統日誌（journal）。</translation>
-    </message>
-    <message>
-        <source>The log does not exist yet: idlegpu creates it with its first message.</source>
-        <translation>記錄檔尚不存在：idlegpu 會在寫入第一則訊息時建立它。</translation>
-    </message>
-    <message>
-        <source>The log cannot be read: %1.</source>
-        <translation>無法讀取記錄檔：%1。</translation>
-    </message>
-    <message>
-        <source>The log cannot be read: it belongs to %1 and you may not read it.</source>
-        <translation>無法讀取記錄檔：它屬於 %1，您沒有讀取權限。</translation>
-    </message>
-    <message>
-        <source>another user</source>
-        <translation>其他使用者</translation>
     </message>
 </context>
 </TS>
