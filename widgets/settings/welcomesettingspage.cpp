@@ -85,6 +85,9 @@ WelcomeSettingsPage::WelcomeSettingsPage(QWidget *parent) : SettingsPage(parent)
     m_gpuTable->verticalHeader()->hide();
     m_gpuTable->setEditTriggers(QAbstractItemView::NoEditTriggers);
     m_gpuTable->setSelectionMode(QAbstractItemView::NoSelection);
+    // Tab leaves the table (a table's Tab moves between its cells and wraps round: the page's other controls were out
+    // of reach by keyboard).
+    m_gpuTable->setTabKeyNavigation(false);
     m_gpuTable->setMaximumHeight(130);
     gpuLayout->addWidget(m_gpuTable);
     m_noGpu = new QLabel;
