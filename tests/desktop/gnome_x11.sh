@@ -7,7 +7,8 @@
 # 3 s before the shell (login autostart), "after" once the host is registered; both must end as
 # StatusNotifierItems ("before" within 1 s of the host). Then: the menu over dbusmenu, "Start at login", presence
 # through Mutter's IdleMonitor with xdotool input, real left clicks on the icon, a preemption's notification answered
-# by the shell's daemon, the menu on a right click, the icons' pixels in the top bar.
+# by the shell's daemon, the menu on a right click, the windows from the menu keyboard only (Esc, Tab, Enter) and
+# their pictures (desktop_gnome_x11_{status,settings,first-start}.png), the icons' pixels in the top bar.
 #
 # Usage: gnome_x11.sh IDLEGPU ARTIFACT_DIR FAKE_LOGIND HOLDOPEN
 # Skips (77) where GNOME Shell, gjs or the extension is not installed, or no StatusNotifierHost comes within 30 s.
@@ -62,6 +63,8 @@ desk_start shell gnome-shell --x11
 desk_wait_host shell
 desk_idlegpu_start after "$idlegpu"
 
+# The status window, the settings dialog and a first start, keyboard only, with their pictures.
+DESK_WINDOWS_IDLEGPU=$idlegpu
 desk_x11_checks "$idle_seconds" "$holdopen" gjs "$tray_crop" "$DESK_ARTIFACTS/desktop_gnome_x11_bar.png" \
     "$DESK_ARTIFACTS/desktop_gnome_x11_menu.png"
 desk_finish

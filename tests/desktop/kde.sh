@@ -8,7 +8,8 @@
 # but answers nobody for the first 10-20 s (on 2 cores), then plasmashell's tray; "after" once plasmashell's host is
 # registered. Both must end as StatusNotifierItems ("before" within 1 s of the watcher's answer). Then: the menu over dbusmenu, "Start at login", presence through KDE's GetSessionIdleTime (milliseconds
 # on Plasma 5.27) with xdotool input, real left clicks on the icon Plasma draws, the menu on a right click, a
-# preemption's notification answered by plasmashell, the icons' pixels in the tray.
+# preemption's notification answered by plasmashell, the windows from the menu keyboard only (Esc, Tab, Enter) and
+# their pictures (desktop_kde_{status,settings,first-start}.png), the icons' pixels in the tray.
 #
 # Usage: kde.sh IDLEGPU ARTIFACT_DIR FAKE_LOGIND HOLDOPEN
 # Skips (77) where Plasma is not installed or registers no StatusNotifierHost within 30 s.
@@ -168,6 +169,8 @@ if [ "$tray_drawn_ms" != none ] && desk_locate_icon "$target" "$tray_crop"; then
     xdotool mousemove 640 400 # off the icon: no hover highlight in the tray's picture
 fi
 desk_check_preemption "$target" "$holdopen" plasmashell
+# After the preemption, which the status window then lists.
+desk_check_windows "$target" "$idlegpu"
 desk_check_tray_pixels "$tray_crop" "$DESK_ARTIFACTS/desktop_kde_panel.png" after before
 desk_print_times "plasma_host_ms=$plasma_host_ms" "tray_drawn_ms=$tray_drawn_ms" "presence_pause_after_input_ms=$DESK_PRESENCE_PAUSE_MS" \
     "presence_resume_after_input_ms=$DESK_PRESENCE_RESUME_MS"

@@ -13,7 +13,7 @@
 # desk_finish. A scenario that shows the machine's own service (xfce_service.sh) has the machine's side instead of
 # desk_system_bus: desk_policy_system_bus with the package's policy, desk_polkitd, desk_polkit_rules.
 # Everything started is stopped on any exit (trap), also on failure. Settings a scenario may change after sourcing:
-# DESK_ACTIVATE_CLICK, DESK_CLICK_GAP_MS, DESK_BEFORE_REGISTER_LIMIT_MS, DESK_QPA;
+# DESK_ACTIVATE_CLICK, DESK_CLICK_GAP_MS, DESK_BEFORE_REGISTER_LIMIT_MS, DESK_QPA, DESK_WINDOWS_IDLEGPU;
 # DESK_KEEP_LOGS=1 in the environment keeps the logs of a passing run. Times are milliseconds since the epoch
 # (desk_now_ms) unless a name says "after".
 
@@ -1039,6 +1039,136 @@ desk_check_tray_pixels() {
     fi
 }
 
+# --- The windows, keyboard only (issue 31) -------------------------------------------------------------------------
+# What a user opens from the tray's menu: the status window, the settings dialog, and on a first start (no
+# configuration file) the welcome page. Each is checked as a keyboard user meets it: it has the keyboard, Tab moves a
+# visible focus, Esc closes it, Enter clicks the settings dialog's default button (OK: closes, the file unchanged).
+# tests/tst_keyboardpaths.cpp walks the whole Tab chain of the same windows in-process.
+
+# desk_visible_windows PID: the ids of the mapped top-level windows of process PID, one a line.
+desk_visible_windows() { xdotool search --onlyvisible --pid "$1" 2>/dev/null | sort; }
+# desk_new_window PID KNOWN: the first window of desk_visible_windows PID not in the list KNOWN; false when none.
+desk_new_window() {
+    local window
+    for window in $(desk_visible_windows "$1"); do
+        grep -qx "$window" <<<"$2" || { echo "$window"; return 0; }
+    done
+    return 1
+}
+desk_window_shown() { desk_visible_windows "$1" | grep -qx "$2"; }
+desk_window_closed() { ! desk_window_shown "$1" "$2"; }
+# desk_window_box WINDOW: WxH+X+Y of the window with the frame the window manager drew around it (_NET_FRAME_EXTENTS:
+# title bar, borders), within the 1280x800 screen.
+desk_window_box() {
+    local x y w h left=0 right=0 top=0 bottom=0 extents
+    x=$(xwininfo -id "$1" | awk '/Absolute upper-left X/ { print $NF }')
+    y=$(xwininfo -id "$1" | awk '/Absolute upper-left Y/ { print $NF }')
+    w=$(xwininfo -id "$1" | awk '/^ *Width:/ { print $NF }')
+    h=$(xwininfo -id "$1" | awk '/^ *Height:/ { print $NF }')
+    [ -n "$x" ] && [ -n "$h" ] || return 1
+    extents=$(xprop -id "$1" _NET_FRAME_EXTENTS 2>/dev/null | grep -o '[0-9]*, [0-9]*, [0-9]*, [0-9]*$')
+    [ -n "$extents" ] && IFS=', ' read -r left right top bottom <<<"$extents"
+    x=$((x - left)) y=$((y - top)) w=$((w + left + right)) h=$((h + top + bottom))
+    ((x < 0)) && w=$((w + x)) && x=0
+    ((y < 0)) && h=$((h + y)) && y=0
+    ((x + w > 1280)) && w=$((1280 - x))
+    ((y + h > 800)) && h=$((800 - y))
+    echo "${w}x$h+$x+$y"
+}
+# desk_window_has_keyboard WINDOW: the window manager says WINDOW is the active window.
+desk_window_has_keyboard() { [ "$(xdotool getactivewindow 2>/dev/null)" = "$1" ]; }
+
+# desk_open_window NAME LABEL: chooses LABEL in instance NAME's menu (dbusmenu, as the panel does on a click) and waits
+# up to 10 s for a new window of it; gives it the keyboard as a user's click would (xdotool windowactivate). Sets
+# DESK_WINDOW (its id) and DESK_WINDOW_TITLE.
+desk_open_window() {
+    local name=$1 label=$2 pid=${DESK_IDLEGPU_PID[$1]} known
+    known=$(desk_visible_windows "$pid")
+    desk_menu_click "${DESK_SERVICE[$name]}" "${DESK_MENU[$name]}" "$label" >/dev/null \
+        || { desk_error "idlegpu $name's menu has no \"$label\": $(desk_menu_labels "${DESK_SERVICE[$name]}" \
+            "${DESK_MENU[$name]}" | paste -sd '|')"; return 1; }
+    if ! wait_for 10 desk_new_window "$pid" "$known" >/dev/null; then
+        desk_error "\"$label\" in idlegpu $name's menu opened no window within 10 s"
+        return 1
+    fi
+    DESK_WINDOW=$(desk_new_window "$pid" "$known")
+    DESK_WINDOW_TITLE=$(xdotool getwindowname "$DESK_WINDOW" 2>/dev/null)
+    xdotool windowactivate --sync "$DESK_WINDOW" >/dev/null 2>&1
+    wait_for 5 desk_window_has_keyboard "$DESK_WINDOW" \
+        || desk_error "\"$DESK_WINDOW_TITLE\" ($label) does not get the keyboard when activated"
+    return 0
+}
+
+# desk_check_window NAME LABEL FILE [enter]: opens the window behind LABEL of instance NAME (desk_open_window), keeps
+# its picture, frame included, in FILE once it stopped changing; Tab must change the picture (the focus moved, and
+# shows), Esc must close it within 5 s. With "enter", it opens the window again: Enter must close it (its default
+# button, OK with nothing edited) and leave the configuration file as it was.
+desk_check_window() {
+    local name=$1 label=$2 file=$3 enter=${4:-} box config sum
+    desk_open_window "$name" "$label" || return 1
+    local window=$DESK_WINDOW title=$DESK_WINDOW_TITLE pid=${DESK_IDLEGPU_PID[$1]}
+    xdotool mousemove 1279 400 # off the window: no hover highlight in its picture
+    wait_for 5 desk_region_unchanged "$(desk_window_box "$window")" \
+        || desk_log "\"$title\" did not stop changing within 5 s"
+    box=$(desk_window_box "$window")
+    if desk_screenshot "$file" "$box"; then
+        desk_log "\"$title\" ($label), $box: $file"
+    else
+        desk_error "cannot take the picture of \"$title\" ($box)"
+    fi
+    desk_screenshot "$DESK_TMP/window-before-tab.png" "$box"
+    xdotool key --clearmodifiers Tab
+    wait_for 3 desk_crop_changed "$box" "$DESK_TMP/window-before-tab.png" "$DESK_TMP/window-after-tab.png" \
+        || desk_error "Tab in \"$title\" ($label) changes nothing on screen: no control shows the focus"
+    xdotool key --clearmodifiers Escape
+    if wait_for 5 desk_window_closed "$pid" "$window"; then
+        desk_log "Esc closed \"$title\""
+    else
+        desk_error "Esc does not close \"$title\" ($label) within 5 s"
+        xdotool windowclose "$window" 2>/dev/null || xdotool windowunmap "$window" 2>/dev/null
+        wait_for 5 desk_window_closed "$pid" "$window"
+    fi
+    [ "$enter" = enter ] || return 0
+    config=$DESK_TMP/idlegpu-$name/idlegpu.conf
+    sum=$(sha256sum <"$config")
+    desk_open_window "$name" "$label" || return 1
+    window=$DESK_WINDOW
+    xdotool key --clearmodifiers Return
+    if wait_for 5 desk_window_closed "$pid" "$window"; then
+        desk_log "Enter closed \"$title\" (its default button)"
+    else
+        desk_error "Enter does not close \"$title\" ($label) within 5 s"
+        xdotool key --clearmodifiers Escape
+    fi
+    [ "$(sha256sum <"$config")" = "$sum" ] || desk_error "Enter in \"$title\" with nothing edited changed $config"
+}
+
+# desk_check_windows NAME IDLEGPU: the status window and the settings dialog of instance NAME (desk_check_window,
+# Enter too for the settings), then the first start: an idlegpu "first" without a configuration file (its own empty
+# XDG_CONFIG_HOME, no --config) and its "Set up…"; "first" is stopped after. The pictures go to
+# DESK_ARTIFACTS/desktop_DESKTOP_{status,settings,first-start}.png (scripts/update-screenshots copies them for the
+# README).
+desk_check_windows() {
+    local name=$1 idlegpu=$2 folder=$DESK_TMP/idlegpu-first t0
+    t0=$(desk_now_ms)
+    desk_check_window "$name" "Status…" "$DESK_ARTIFACTS/desktop_${DESK_NAME}_status.png"
+    desk_check_window "$name" "Settings…" "$DESK_ARTIFACTS/desktop_${DESK_NAME}_settings.png" enter
+    mkdir -p "$folder/state" "$folder/config" "$folder/tmp" || { desk_error "cannot make $folder"; return 1; }
+    desk_start idlegpu-first env QT_QPA_PLATFORM="${DESK_QPA:-xcb}" IDLEGPU_BUS=none \
+        QT_LOGGING_RULES="idlegpu.*=true" XDG_STATE_HOME="$folder/state" XDG_CONFIG_HOME="$folder/config" \
+        TMPDIR="$folder/tmp" "$idlegpu"
+    DESK_IDLEGPU_PID[first]=$DESK_PID
+    if desk_wait_item_of_pid "$DESK_PID" 15; then
+        DESK_SERVICE[first]=$DESK_ITEM_SERVICE DESK_OBJECT[first]=$DESK_ITEM_PATH
+        DESK_MENU[first]=$(desk_menu_path "$DESK_ITEM_SERVICE" "$DESK_ITEM_PATH")
+        desk_check_window first "Set up…" "$DESK_ARTIFACTS/desktop_${DESK_NAME}_first-start.png"
+    else
+        desk_error "idlegpu without a configuration file registered no StatusNotifierItem within 15 s"
+    fi
+    desk_stop_idlegpu first
+    desk_log "the windows' checks took $(($(desk_now_ms) - t0)) ms"
+}
+
 # desk_login_start IDLEGPU IDLE_SECONDS: idlegpu "before" as a login's autostart runs it, 3 s before the desktop:
 # configurations for "before" (pause_while_active with IDLE_SECONDS, for desk_presence_input) and "after", "before"
 # started; returns 3 s after its start, when the desktop is to start.
@@ -1057,7 +1187,8 @@ idle_seconds = $2" >/dev/null || desk_fail "cannot write idlegpu before's config
 # desk_x11_checks IDLE_SECONDS HOLDOPEN SERVER_COMM TRAY_CROP TRAY_FILE MENU_FILE: after desk_login_start, the
 # desktop's start, desk_wait_host and the start of "after": every check of the suite on an X11 desktop, in an order
 # that keeps input away from the presence check's wait, then the DESKTOP-TIMES line. TRAY_CROP: the bar's part where
-# the icons are (WxH+X+Y); TRAY_FILE and MENU_FILE: the screenshots of it and of the menu a right click opens.
+# the icons are (WxH+X+Y); TRAY_FILE and MENU_FILE: the screenshots of it and of the menu a right click opens. With
+# DESK_WINDOWS_IDLEGPU (the binary) set, desk_check_windows too.
 desk_x11_checks() {
     local idle_seconds=$1 holdopen=$2 server=$3 crop=$4 tray_file=$5 menu_file=$6
     desk_check_orders before after
@@ -1073,6 +1204,8 @@ desk_x11_checks() {
         desk_check_clicks after
         desk_check_menu_shot after "$menu_file"
     fi
+    # The windows where the scenario names the binary for a first start (gnome_x11.sh).
+    [ -n "${DESK_WINDOWS_IDLEGPU:-}" ] && desk_check_windows after "$DESK_WINDOWS_IDLEGPU"
     desk_check_tray_pixels "$crop" "$tray_file" after before
     desk_print_times "presence_pause_after_input_ms=$DESK_PRESENCE_PAUSE_MS" \
         "presence_resume_after_input_ms=$DESK_PRESENCE_RESUME_MS"
