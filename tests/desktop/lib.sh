@@ -1108,8 +1108,9 @@ desk_check_window() {
     desk_open_window "$name" "$label" || return 1
     local window=$DESK_WINDOW title=$DESK_WINDOW_TITLE pid=${DESK_IDLEGPU_PID[$1]}
     xdotool mousemove 1279 400 # off the window: no hover highlight in its picture
-    wait_for 5 desk_region_unchanged "$(desk_window_box "$window")" \
-        || desk_log "\"$title\" did not stop changing within 5 s"
+    # The status window's clocks and graphs tick each second: it may never look the same twice.
+    wait_for 3 desk_region_unchanged "$(desk_window_box "$window")" \
+        || desk_log "\"$title\" did not stop changing within 3 s"
     box=$(desk_window_box "$window")
     if desk_screenshot "$file" "$box"; then
         desk_log "\"$title\" ($label), $box: $file"
