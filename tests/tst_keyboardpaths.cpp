@@ -322,8 +322,6 @@ private Q_SLOTS:
         // Nothing was edited: nothing to lose, nothing to ask.
         QVERIFY2(answerer.questions.isEmpty(),
                  qPrintable(QStringLiteral("Esc without edits asks: ") + answerer.questions.join(QStringLiteral(" / "))));
-        QEXPECT_FAIL("status window", "Esc closes the status window once wt-status (issue 31) is merged: remove this line then",
-                     Abort);
         QVERIFY2(QTest::qWaitFor([&] { return !window->isVisible(); }, 2000), "Esc does not close the window");
     }
 
