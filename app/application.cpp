@@ -8,6 +8,7 @@
 #include "clientcommands.h"
 
 #include "config/config.h"
+#include "config/configstatefolder.h"
 #include "config/runtimefolder.h"
 #include "config/workloadchecks.h"
 #include "ledger/ledgerstore.h"
@@ -239,7 +240,7 @@ int printStatus(const Options &options)
         config.workloads.clear();
     }
     MonitorPaths paths;
-    paths.ledgerPath = LedgerStore::defaultPath();
+    paths.ledgerPath = LedgerStore::pathIn(ConfigStateFolder::pathFor(location.path)); // this config's history only
     MonitorState state = Monitor::lookOnce(config, paths, std::make_unique<NvmlBackend>());
     state.notSetUp = !setUp;
     state.configProblems = result.diagnostics;
@@ -318,9 +319,15 @@ int runHeadless(const Options &options, UnixSignalWatcher *signalWatcher, const 
 
     const std::unique_ptr<RunnerRouter> runner = makeWorkloadRunner();
     MonitorPaths paths;
-    paths.ledgerPath = LedgerStore::defaultPath();
     paths.slurmGuardFolder = rootRuntimeFolderPath();
-    paths.pausePath = PauseStore::defaultPath();
+    // The pause and the ledger are this config's (ConfigStateFolder): another config's idlegpu keeps its own.
+    if (const SecureFile::Opened stateFolder = ConfigStateFolder::prepare(location.path); stateFolder.ok()) {
+        paths.ledgerPath = LedgerStore::pathIn(stateFolder.path);
+        paths.pausePath = PauseStore::pathIn(stateFolder.path);
+    } else {
+        qCWarning(lcMonitor, "cannot keep the state of %s: %s; its pause and ledger are kept in memory only",
+                  qPrintable(location.path), qPrintable(stateFolder.error));
+    }
     Monitor monitor(location.path, runner.get(), SystemClock::instance(), paths);
     monitor.setGpuBackend(std::make_unique<NvmlBackend>());
     // The D-Bus service (docs/dbus.md): root's on the system bus, another user's on the session bus. Its name is the

@@ -3,6 +3,8 @@
 #include "config/runtimefolder.h"
 #include "traymode.h"
 
+#include "config/configstatefolder.h"
+
 #include "base/errnotext.h"
 #include "config/securefile.h"
 
@@ -18,7 +20,6 @@
 #include "slurm/runnerrouter.h"
 #include "servicenotifier.h"
 #include "singleinstance.h"
-#include "base/statefolder.h"
 #include "bus/busnames.h"
 #include "bus/remotemonitor.h"
 #include "bus/servicefinder.h"
@@ -66,8 +67,8 @@ class TrayMode
     Q_DECLARE_TR_FUNCTIONS(TrayMode)
 };
 
-// Without a terminal, the log goes to $XDG_STATE_HOME/idlegpu/idlegpu.log too ("Open log"). Started afresh when it
-// grows past kMaxLogBytes.
+// The log goes to idlegpu.log in the config's state folder too ("Open log"; the demo's in its temporary folder).
+// Started afresh when it grows past kMaxLogBytes.
 QFile *g_logFile = nullptr;
 QtMessageHandler g_previousHandler = nullptr;
 QMutex g_logMutex; // the monitor's thread logs too
@@ -116,10 +117,9 @@ QFile *openTrustedLog(const QString &path, QString *error)
     return file;
 }
 
-QString openLogFile()
+// Opens `path` as the log; the folder is made by its owner (ConfigStateFolder::prepare, the demo).
+void openLogFile(const QString &path)
 {
-    const QString path = idlegpuStateFolder() + QStringLiteral("/idlegpu.log");
-    QDir().mkpath(QFileInfo(path).absolutePath());
     QString error;
     if (QFile *file = openTrustedLog(path, &error)) {
         g_logFile = file;
@@ -127,7 +127,6 @@ QString openLogFile()
     } else {
         qCWarning(lcTray, "cannot write the log file %s: %s", qPrintable(path), qPrintable(error));
     }
-    return path;
 }
 
 // The system's language: our translations (embedded under :/i18n) and Qt's own.
@@ -196,6 +195,8 @@ public:
         return true;
     }
     QString configPath() const { return m_dir.filePath(QStringLiteral("demo.conf")); }
+    // The demo's private folder (0700, removed at its end): the only place it writes to.
+    QString folder() const { return m_dir.path(); }
 
     void simulateJob(int gpu)
     {
@@ -272,18 +273,21 @@ class OwnMonitorTray
 {
 public:
     // `acceptMissingConfig`: a missing file at the default place means "not set up yet", not an error.
+    // `stateFolder`: the config's (ConfigStateFolder), for its pause and ledger; empty: kept in memory only.
     OwnMonitorTray(const QString &path, bool demo, bool offTheBus, bool acceptMissingConfig, Demo *demoSetup,
-                   std::unique_ptr<BusServiceHost> busService, const QString &logPath,
+                   const QString &stateFolder, std::unique_ptr<BusServiceHost> busService, const QString &logPath,
                    const ServiceNotifier &serviceManager)
         : m_path(path), m_serviceManager(serviceManager), m_busService(std::move(busService))
     {
         // The monitor and its runner live on the host's thread, made there; the tray only talks to the host. Without
         // a file at the default place idlegpu is not set up yet: the tray shows the GPUs and offers to set it up.
         MonitorPaths paths;
-        if (!demo) { // the demo's simulated GPUs leave no figures behind
-            paths.ledgerPath = LedgerStore::defaultPath();
+        if (!demo) { // the demo's simulated GPUs leave no figures, and its pause no trace, behind
             paths.slurmGuardFolder = rootRuntimeFolderPath();
-            paths.pausePath = PauseStore::defaultPath();
+            if (!stateFolder.isEmpty()) {
+                paths.ledgerPath = LedgerStore::pathIn(stateFolder);
+                paths.pausePath = PauseStore::pathIn(stateFolder);
+            }
         }
         m_monitor = std::make_unique<MonitorHost>(path, [path, paths, acceptMissingConfig] {
             MonitorParts parts;
@@ -423,10 +427,13 @@ public:
     // How long a held lock waits for its holder's name on the session bus before "already running".
     static constexpr int kOwnerWaitMs = 3000;
 
-    TrayStart(const QString &configPath, bool demo, const QString &logPath, const ServiceNotifier &serviceManager)
-        : m_configPath(configPath), m_demo(demo),
+    // `demoSetup`: the demo's, made and set up; null outside the demo. `stateFolder`: the config's, made (empty where
+    // it could not be).
+    TrayStart(const QString &configPath, std::unique_ptr<Demo> demoSetup, const QString &stateFolder,
+              const QString &logPath, const ServiceNotifier &serviceManager)
+        : m_configPath(configPath), m_demo(demoSetup != nullptr),
           m_offTheBus(qEnvironmentVariable("IDLEGPU_BUS") == QLatin1String("none")), m_logPath(logPath),
-          m_serviceManager(serviceManager)
+          m_stateFolder(stateFolder), m_serviceManager(serviceManager), m_demoSetup(std::move(demoSetup))
     {
         // Before the tray is up, an end asked for ends at once (the phases after this one handle it themselves).
         if (auto *signals_ = qApp->findChild<UnixSignalWatcher *>())
@@ -496,16 +503,12 @@ private:
     {
         m_phase = Phase::OwnMonitor;
         if (m_demo) {
-            m_demoSetup = std::make_unique<Demo>();
-            if (!m_demoSetup->setUp()) {
-                qCCritical(lcTray, "cannot create the demo's temporary folder");
-                finish(1);
-                return;
-            }
+            // The demo's config is new and its own: no lock (which would be a file in the runtime folder) is needed.
             m_path = m_demoSetup->configPath();
-        } else {
-            m_path = ConfigLoader::locate(m_configPath).path;
+            runOwnMonitor(nullptr);
+            return;
         }
+        m_path = ConfigLoader::locate(m_configPath).path;
 
         m_instance = std::make_unique<SingleInstance>(m_path);
         if (!m_instance->acquire()) {
@@ -555,7 +558,8 @@ private:
             Containment::reapAdoptedOrphansPeriodically(qApp);
         }
         m_own = std::make_unique<OwnMonitorTray>(m_path, m_demo, m_offTheBus, !m_demo && m_configPath.isEmpty(),
-                                                 m_demoSetup.get(), std::move(busService), m_logPath, m_serviceManager);
+                                                 m_demoSetup.get(), m_stateFolder, std::move(busService), m_logPath,
+                                                 m_serviceManager);
     }
 
     // The lock is held, or the name taken: ask the session bus whether this user's own idlegpu owns the name, waiting
@@ -597,6 +601,7 @@ private:
     bool m_demo;
     bool m_offTheBus;
     QString m_logPath;
+    QString m_stateFolder;
     const ServiceNotifier &m_serviceManager;
     Phase m_phase = Phase::Idle;
     QElapsedTimer m_sinceStart;
@@ -616,8 +621,30 @@ int runTray(const QString &configPath, bool demo, const ServiceNotifier &service
 {
     loadTranslations();
     QApplication::setQuitOnLastWindowClosed(false); // closing the status window does not stop the monitor
-    const QString logPath = openLogFile();
-    TrayStart start(configPath, demo, logPath, serviceManager);
+    // The demo writes into its temporary folder alone; anything else into its config's state folder.
+    std::unique_ptr<Demo> demoSetup;
+    QString stateFolder;
+    QString logPath;
+    if (demo) {
+        demoSetup = std::make_unique<Demo>();
+        if (!demoSetup->setUp()) {
+            qCCritical(lcTray, "cannot create the demo's temporary folder");
+            return 1;
+        }
+        logPath = demoSetup->folder() + QStringLiteral("/idlegpu.log");
+    } else {
+        const QString config = ConfigLoader::locate(configPath).path;
+        const SecureFile::Opened opened = ConfigStateFolder::prepare(config);
+        if (opened.ok())
+            stateFolder = opened.path;
+        else
+            qCWarning(lcTray, "cannot keep the state of %s: %s; its pause and ledger are kept in memory only",
+                      qPrintable(config), qPrintable(opened.error));
+        logPath = ConfigStateFolder::pathFor(config) + QStringLiteral("/idlegpu.log");
+    }
+    if (demo || !stateFolder.isEmpty())
+        openLogFile(logPath);
+    TrayStart start(configPath, std::move(demoSetup), stateFolder, logPath, serviceManager);
     start.begin();
     return QApplication::exec();
 }

@@ -17,7 +17,6 @@
 // converts with a "now" given on both clocks.
 
 #include "config/securefile.h"
-#include "base/statefolder.h"
 #include "base/logging.h"
 
 #include <QDir>
@@ -41,9 +40,9 @@ const QString kWorkloadsKey = QStringLiteral("pause/workloads");
 const QString kWorkloadsUntilKey = QStringLiteral("pause/workloads_until");
 } // namespace
 
-QString PauseStore::defaultPath()
+QString PauseStore::pathIn(const QString &stateFolder)
 {
-    return idlegpuStateFolder() + QStringLiteral("/state.ini");
+    return stateFolder + QStringLiteral("/state.ini");
 }
 
 PauseStore::PauseStore(const QString &filePath) : m_filePath(filePath) {}

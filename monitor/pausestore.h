@@ -11,10 +11,10 @@
 class PauseStore
 {
 public:
-    // Returns $XDG_STATE_HOME/idlegpu/state.ini (by default ~/.local/state/idlegpu/state.ini).
-    static QString defaultPath();
+    // Returns <stateFolder>/state.ini; the state folder is the configuration's (ConfigStateFolder::pathFor).
+    static QString pathIn(const QString &stateFolder);
 
-    explicit PauseStore(const QString &filePath = defaultPath());
+    explicit PauseStore(const QString &filePath);
 
     // Returns the stored pause; a pause whose time has passed comes back as not paused. A missing, unreadable or
     // garbled file gives no pause (a garbled one is logged).

@@ -20,13 +20,13 @@ struct MonitorPaths
     // Where AMD and Intel render nodes (<device_root>/dri/renderDN) are matched to their PCI devices
     // (<sysfsRoot>/class/drm/renderDN/device); tests point it at a fixture.
     QString sysfsRoot = QStringLiteral("/sys");
-    // Where the monitor keeps its WorkLedger across restarts (LedgerStore; the app gives LedgerStore::defaultPath()),
+    // Where the monitor keeps its WorkLedger across restarts (LedgerStore; the app gives LedgerStore::pathIn() of the config's state folder),
     // which Monitor::lookOnce() only reads; empty means in memory only (tests, the demo).
     QString ledgerPath = QString();
     // Where the monitor writes its heartbeat for Slurm's prolog and health check while [slurm] is enabled
     // (slurm/guardfile.h; the app gives rootRuntimeFolderPath()); empty means none (tests, the demo).
     QString slurmGuardFolder = QString();
-    // Where the monitor keeps the user's pause across restarts (PauseStore; the app gives PauseStore::defaultPath());
+    // Where the monitor keeps the user's pause across restarts (PauseStore; the app gives PauseStore::pathIn() of the config's state folder);
     // empty means in memory only (tests, the demo).
     QString pausePath = QString();
 };

@@ -7,7 +7,8 @@
 #include <unistd.h>
 
 // Returns the folder, private to the user, where idlegpu keeps its state across restarts (the pause, the ledger,
-// the tray's log). It is the first of these:
+// the tray's log): the default configuration's; another configuration's is a folder below it
+// (config/configstatefolder.h). It is the first of these:
 //  - the first folder of $STATE_DIRECTORY, which systemd sets for a unit with StateDirectory=idlegpu
 //    (/var/lib/idlegpu for the system service, ~/.local/state/idlegpu for a user's);
 //  - $XDG_STATE_HOME/idlegpu;

@@ -8,7 +8,6 @@
 
 #include "base/errnotext.h"
 #include "base/logging.h"
-#include "base/statefolder.h"
 #include "ledger/workledger.h"
 
 #include <QDir>
@@ -100,9 +99,9 @@ LedgerStore::ReadResult readAt(int folderFd, const QString &name, WorkLedger *le
 
 } // namespace
 
-QString LedgerStore::defaultPath()
+QString LedgerStore::pathIn(const QString &stateFolder)
 {
-    return idlegpuStateFolder() + QStringLiteral("/ledger.json");
+    return stateFolder + QStringLiteral("/ledger.json");
 }
 
 LedgerStore::LedgerStore(const QString &path) : m_path(path), m_name(QFileInfo(path).fileName()) {}

@@ -17,7 +17,7 @@ public:
     // anything bigger is not one.
     static constexpr qint64 kMaxFileBytes = 16 * 1024 * 1024;
 
-    static QString defaultPath(); // <idlegpuStateFolder()>/ledger.json
+    static QString pathIn(const QString &stateFolder); // <stateFolder>/ledger.json (ConfigStateFolder::pathFor)
 
     explicit LedgerStore(const QString &path);
     ~LedgerStore();
