@@ -24,6 +24,7 @@ using namespace TestSupport;
 namespace {
 
 constexpr int kTimeoutMs = 15'000;
+constexpr int kWorkloadStartMs = 45'000; // the demo's start_delay_seconds (5) and a loaded CI machine
 
 // What is under `root`, each entry with its type, size and modification time (a log appended to, a lock made and
 // removed again change a folder's); "missing" where there is nothing. `scratch`, a folder whose entries may come and
@@ -49,14 +50,16 @@ QStringList snapshot(const QString &root, const QString &scratch = QString())
     return entries;
 }
 
-// The pid of a descendant of `ancestor` whose command line is `command` (its words joined by spaces); 0 when none.
+// The pid of a descendant of `ancestor` whose command line is `command` (its words joined by spaces, the program's
+// folder left out); 0 when none.
 qint64 descendantRunning(qint64 ancestor, const QByteArray &command)
 {
     const QStringList pids = QDir(QStringLiteral("/proc")).entryList({QStringLiteral("[0-9]*")}, QDir::Dirs);
     for (const QString &pid : pids) {
         QByteArray line = readFileOrEmpty(QStringLiteral("/proc/%1/cmdline").arg(pid));
         line.replace('\0', ' ');
-        if (line.trimmed() != command)
+        line = line.trimmed();
+        if (line != command && !line.endsWith('/' + command)) // the program as the reaper runs it: its full path
             continue;
         for (qint64 at = pid.toLongLong(); at > 1;) {
             if (at == ancestor)
@@ -118,7 +121,7 @@ private Q_SLOTS:
         const QString item = m_watcher.registrations().constFirst().sender;
         qint64 workload = 0;
         QTRY_VERIFY2_WITH_TIMEOUT((workload = descendantRunning(demo.processId(), "sleep 86400")) > 0,
-                                  said().constData(), kTimeoutMs);
+                                  said().constData(), kWorkloadStartMs);
 
         // While it runs: its log is in its own folder under TMPDIR, and nothing holds a lock in the runtime folder.
         const QStringList demoFolders = QDir(tmp).entryList({QStringLiteral("idlegpu-*")}, QDir::Dirs);

@@ -198,10 +198,12 @@ desk_cleanup() {
     if { ((status != 0)) || [ -n "${DESK_KEEP_LOGS:-}" ]; } && [ -n "$(ls -A "$DESK_TMP/logs")" ]; then
         mkdir -p "$DESK_ARTIFACTS/desktop_${DESK_NAME}_logs" \
             && cp -r "$DESK_TMP/logs/." "$DESK_TMP/tray.trace" "$DESK_ARTIFACTS/desktop_${DESK_NAME}_logs/" 2>/dev/null
-        # idlegpu's own log file (what "Open log" shows), beside its output.
+        # idlegpu's own log file (what "Open log" shows), beside its output: the default config's, or a --config's
+        # in its own folder below the state folder (docs/files.md).
         for folder in "$DESK_TMP"/idlegpu-*; do
-            cp "$folder/state/idlegpu/idlegpu.log" \
-                "$DESK_ARTIFACTS/desktop_${DESK_NAME}_logs/$(basename "$folder").file.log" 2>/dev/null
+            for log in "$folder"/state/idlegpu/idlegpu.log "$folder"/state/idlegpu/configs/*/idlegpu.log; do
+                [ -f "$log" ] && cp "$log" "$DESK_ARTIFACTS/desktop_${DESK_NAME}_logs/$(basename "$folder").file.log"
+            done
         done
         echo "desktop $DESK_NAME: logs in $DESK_ARTIFACTS/desktop_${DESK_NAME}_logs"
     fi
