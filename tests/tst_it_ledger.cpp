@@ -4,8 +4,10 @@
 // GPU-time grows; a CUDA-like job's open preempts it, and the preemption comes with the time from reading that open to
 // the stop (also in the log line) and the culprit; a job the scan finds without an open event has no such time; a
 // monitor started again on the same file keeps the totals.
+#include "config/configstatefolder.h"
 #include "ledger/ledgerstore.h"
 #include "ledger/workledger.h"
+#include "scopedenv.h"
 #include "monitorfixture.h"
 
 #include <QFileInfo>
@@ -153,7 +155,15 @@ private Q_SLOTS:
         FakeClock clock;
         clock.setLocalNow(QDateTime::currentDateTime().addSecs(-2 * 3600));
         WorkLedger written(&clock);
-        const QString path = m_dir->filePath(QStringLiteral("idlegpu/ledger.json"));
+        const QString config = writeFile(
+            m_dir->filePath(QStringLiteral("idlegpu.conf")),
+            QStringLiteral("[defaults]\ndevice_root=%1\n\n[process-0]\ncmd=sleep 1000\n").arg(m_dev->path()).toUtf8());
+        // The config's own state folder, where its idlegpu keeps its ledger (another --config keeps another).
+        const ScopedEnv stateHome("XDG_STATE_HOME", QFile::encodeName(m_dir->path()));
+        const ScopedEnv stateDirectory("STATE_DIRECTORY", QByteArray());
+        const SecureFile::Opened stateFolder = ConfigStateFolder::prepare(config);
+        QVERIFY2(stateFolder.ok(), qPrintable(stateFolder.error));
+        const QString path = LedgerStore::pathIn(stateFolder.path);
         LedgerStore store(path);
         QVERIFY(store.open(&written));
         written.setActivity({{0, GpuActivity::Workload}, {1, GpuActivity::Workload}});
@@ -164,10 +174,6 @@ private Q_SLOTS:
         written.stopWatching();
         QVERIFY(store.save(written));
 
-        const QString config = writeFile(m_dir->filePath(QStringLiteral("idlegpu.conf")),
-                                         QStringLiteral("[defaults]\ndevice_root=%1\n\n[process-0]\ncmd=sleep 1000\n")
-                                             .arg(m_dev->path())
-                                             .toUtf8());
         const auto runStatus = [&](const QStringList &extra) {
             QProcess status;
             QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
