@@ -590,12 +590,14 @@ for c in calls:
     print(f'{c["sender"]}\t{answers.get((c["sender"], c["serial"]), "-")}\t{summary}')
 EOF
 }
-# desk_notify_from_pid PID: the first answered Notify that process sent: sets DESK_NOTIFY_SUMMARY,
-# DESK_NOTIFY_SERVER_PID and DESK_NOTIFY_SERVER_COMM (the answering server's process); false when none.
+# desk_notify_from_pid PID [SUMMARY]: the first answered Notify that process sent (with that summary, if given; a
+# click's own "Paused all workloads" may come first): sets DESK_NOTIFY_SUMMARY, DESK_NOTIFY_SERVER_PID and
+# DESK_NOTIFY_SERVER_COMM (the answering server's process); false when none.
 desk_notify_from_pid() {
     local sender server summary
     while IFS=$'\t' read -r sender server summary; do
         if [ "$server" = - ] || [ "$(desk_bus_pid "$sender")" != "$1" ]; then continue; fi
+        if [ -n "${2:-}" ] && [ "$summary" != "$2" ]; then continue; fi
         DESK_NOTIFY_SUMMARY=$summary
         DESK_NOTIFY_SERVER_PID=$(desk_bus_pid "$server")
         DESK_NOTIFY_SERVER_COMM=$(cat "/proc/$DESK_NOTIFY_SERVER_PID/comm" 2>/dev/null)

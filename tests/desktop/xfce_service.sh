@@ -227,6 +227,8 @@ DESK_SERVICE[service]=$item_service DESK_OBJECT[service]=$item_path
 if desk_locate_icon service "$tray_crop"; then
     wait_for 5 service_status_is "system True" \
         || desk_error "a left click on the tray's icon did not pause the service: $(service_status)"
+    wait_for 10 desk_notify_from_pid "$tray" "Paused all workloads" \
+        || desk_error "a left click paused the service without a word: no \"Paused all workloads\" notification"
     starts=$(desk_workload_starts service)
     desk_activate "$item_service" "$item_path" >/dev/null
     wait_for 10 desk_workload_restarted service "$starts" \
@@ -242,7 +244,7 @@ desk_start job setpriv --reuid "$tray_user" --regid "$(id -g "$tray_user")" --cl
     "$holdopen" "$service_folder/dev/nvidia0"
 job=$DESK_PID
 wait_for 10 desk_gone "$workload" || desk_error "the service's workload still runs 10 s after a job opened its GPU"
-if wait_for 10 desk_notify_from_pid "$tray"; then
+if wait_for 10 desk_notify_from_pid "$tray" "The GPU is yours"; then
     desk_log "the tray's Notify \"$DESK_NOTIFY_SUMMARY\" was answered by $DESK_NOTIFY_SERVER_COMM"
     [ "$DESK_NOTIFY_SERVER_COMM" = xfce4-notifyd ] \
         || desk_error "the tray's notification went to $DESK_NOTIFY_SERVER_COMM, not xfce4-notifyd"
