@@ -187,9 +187,10 @@ private Q_SLOTS:
         };
         const QString text = QString::fromUtf8(runStatus({}));
         // Today and this week depend on when the test runs (midnight may fall in those 1.5 h); the total does not.
-        const QRegularExpression line(QStringLiteral("^Idle GPUs' work: \\d+\\.\\d GPU-hours today, \\d+\\.\\d this week, "
-                                                     "3\\.0 in total since \\d{4}-\\d\\d-\\d\\d; 1 preemption$"),
-                                      QRegularExpression::MultilineOption);
+        const QRegularExpression line(
+            QStringLiteral("^Idle GPUs' work: \\d+\\.\\d GPU-hours today, \\d+\\.\\d this week, "
+                           "3\\.0 in total since \\d{4}-\\d\\d-\\d\\d; 1 preemption$"),
+            QRegularExpression::MultilineOption);
         QVERIFY2(line.match(text).hasMatch(), qPrintable(text));
         const QJsonObject json = QJsonDocument::fromJson(runStatus({QStringLiteral("--json")})).object();
         const QJsonObject ledger = json.value(QStringLiteral("ledger")).toObject();

@@ -134,11 +134,10 @@ bool reachedThroughGroup(const QWidget *target, const QSet<QWidget *> &reached)
     const auto *radio = qobject_cast<const QRadioButton *>(target);
     if (!radio || !radio->autoExclusive() || !radio->parentWidget())
         return false;
-    const QList<QRadioButton *> siblings =
-        radio->parentWidget()->findChildren<QRadioButton *>(QString(), Qt::FindDirectChildrenOnly);
-    return std::any_of(siblings.cbegin(), siblings.cend(), [&](QRadioButton *sibling) {
-        return sibling->autoExclusive() && reached.contains(sibling);
-    });
+    const QList<QRadioButton *> siblings = radio->parentWidget()->findChildren<QRadioButton *>(
+        QString(), Qt::FindDirectChildrenOnly);
+    return std::any_of(siblings.cbegin(), siblings.cend(),
+                       [&](QRadioButton *sibling) { return sibling->autoExclusive() && reached.contains(sibling); });
 }
 
 // The window's push buttons that Enter would click: the default ones among those shown.
@@ -308,7 +307,8 @@ private Q_SLOTS:
         std::unique_ptr<QWidget> window = windowCases().at(windowCase).open();
         QVERIFY(showActive(window.get()));
         const QStringList missed = unreachedByTab(window.get());
-        QVERIFY2(missed.isEmpty(), qPrintable(QStringLiteral("Tab never reaches ") + missed.join(QStringLiteral(", "))));
+        QVERIFY2(missed.isEmpty(),
+                 qPrintable(QStringLiteral("Tab never reaches ") + missed.join(QStringLiteral(", "))));
     }
 
     void escapeClosesTheWindow_data() { addWindowRows(); }
@@ -320,8 +320,8 @@ private Q_SLOTS:
         QuestionAnswerer answerer(window.get());
         QTest::keyClick(keyTarget(window.get()), Qt::Key_Escape);
         // Nothing was edited: nothing to lose, nothing to ask.
-        QVERIFY2(answerer.questions.isEmpty(),
-                 qPrintable(QStringLiteral("Esc without edits asks: ") + answerer.questions.join(QStringLiteral(" / "))));
+        QVERIFY2(answerer.questions.isEmpty(), qPrintable(QStringLiteral("Esc without edits asks: ")
+                                                          + answerer.questions.join(QStringLiteral(" / "))));
         QVERIFY2(QTest::qWaitFor([&] { return !window->isVisible(); }, 2000), "Esc does not close the window");
     }
 
@@ -339,8 +339,8 @@ private Q_SLOTS:
         for (const QPushButton *button : defaults)
             names.append(describe(button));
         QVERIFY2(defaults.size() == 1, qPrintable(QStringLiteral("%1 default buttons, Enter needs one: %2")
-                                                       .arg(defaults.size())
-                                                       .arg(names.join(QStringLiteral(", ")))));
+                                                      .arg(defaults.size())
+                                                      .arg(names.join(QStringLiteral(", ")))));
         QPushButton *primary = defaults.first();
         QSignalSpy clicked(primary, &QAbstractButton::clicked);
         QuestionAnswerer answerer(window.get());
@@ -365,7 +365,8 @@ private:
         const QList<QWidget *> targets = tabTargets(window);
         QSet<QWidget *> reached;
         const auto allReached = [&] {
-            return std::all_of(targets.cbegin(), targets.cend(), [&](QWidget *target) { return reached.contains(target); });
+            return std::all_of(targets.cbegin(), targets.cend(),
+                               [&](QWidget *target) { return reached.contains(target); });
         };
         if (QWidget *focus = QApplication::focusWidget())
             reached.insert(focus);
@@ -388,7 +389,6 @@ private:
                               .arg(describe(QApplication::focusWidget())));
         return missed;
     }
-
 };
 
 QTEST_MAIN(TestKeyboardPaths)

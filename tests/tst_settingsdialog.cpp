@@ -374,7 +374,9 @@ void TestSettingsDialog::invalidInputShowsMessageAndDisablesOk_data()
                                           << "scheduleError"
                                           << "'25:00-08:00' in '25:00-08:00' is not a time range";
     // A program not found is a warning (missingProgramNeverBlocksSaving); one that its user may not run, an error.
-    QTest::newRow("command not executable") << workloads << 0 << "cmdEdit" << "%TMP%/not-a-program" << "cmdError"
+    QTest::newRow("command not executable") << workloads << 0 << "cmdEdit"
+                                            << "%TMP%/not-a-program"
+                                            << "cmdError"
                                             << "is not a program the workload's user can run";
     QTest::newRow("unterminated quote") << workloads << 0 << "cmdEdit" << "sh -c 'echo" << "cmdError"
                                         << "unterminated single quote";
