@@ -29,9 +29,11 @@
 #include "unixsignals.h"
 
 #include "settings/settingsdialog.h"
+#include "tray/trayiconrenderer.h"
 #include "traymode.h"
 
 #include <QApplication>
+#include <QIcon>
 #include <QCommandLineParser>
 #include <QCoreApplication>
 #include <QFileInfo>
@@ -610,6 +612,14 @@ int runIdlegpu(int argc, char **argv)
                                                  : std::make_unique<QCoreApplication>(argc, argv);
     QCoreApplication::setApplicationName(QStringLiteral("idlegpu"));
     QCoreApplication::setApplicationVersion(QStringLiteral(IDLEGPU_VERSION));
+    if (tray) {
+        // Every window carries the app's icon (KWin shows a generic X otherwise); on Wayland the compositor finds the
+        // .desktop file by this name.
+        QGuiApplication::setDesktopFileName(QStringLiteral("idlegpu"));
+        // Drawn, not from the icon theme: a theme engine may answer for "idlegpu" with an icon that draws nothing
+        // (Plasma's, where the package's SVG is not installed), and the window then has none.
+        QApplication::setWindowIcon(TrayIconRenderer::icon(OverallState::Idle));
+    }
     auto *signalWatcher = new UnixSignalWatcher(app.get());
 
     QCommandLineParser parser;

@@ -8,8 +8,10 @@
 #include "model/monitorstate.h"
 #include "settings/settingsdialog.h"
 #include "status/statuswindow.h"
+#include "tray/logviewer.h"
 
 #include <QAbstractButton>
+#include <QFile>
 #include <QApplication>
 #include <QLabel>
 #include <QMessageBox>
@@ -219,7 +221,8 @@ private:
         return dialog;
     }
 
-    // The status window; the settings dialog on each of its pages; the first start's dialog on its welcome page.
+    // The status window; the settings dialog on each of its pages; the first start's dialog on its welcome page;
+    // the log viewer.
     QList<WindowCase> windowCases()
     {
         QList<WindowCase> cases{{QStringLiteral("status window"), [this] { return openStatus(); }}};
@@ -232,6 +235,14 @@ private:
                           auto dialog = openSettings(m_notSetUpConfig, 0);
                           static_cast<SettingsDialog *>(dialog.get())->showWelcomePage();
                           return dialog;
+                      }});
+        // Open log where no application takes the file: the log viewer, on a log of a few lines.
+        cases.append({QStringLiteral("log viewer"), [this] {
+                          const QString log = m_folder->filePath(QStringLiteral("idlegpu.log"));
+                          QFile file(log);
+                          if (file.open(QIODevice::WriteOnly))
+                              file.write("2026-12-04 12:00:00.000 idlegpu.monitor: started\n");
+                          return std::unique_ptr<QWidget>(new LogViewer(log));
                       }});
         return cases;
     }

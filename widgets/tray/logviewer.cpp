@@ -5,7 +5,6 @@
 #include "tray/traylogging.h"
 
 #include <QClipboard>
-#include <QDesktopServices>
 #include <QDialogButtonBox>
 #include <QFile>
 #include <QFileInfo>
@@ -31,6 +30,7 @@ LogViewer::LogViewer(const QString &path, QWidget *parent)
     m_note->setWordWrap(true);
     m_text->setObjectName(QStringLiteral("log"));
     m_text->setReadOnly(true);
+    m_text->setTabChangesFocus(true); // Tab leaves the log for the buttons, as in any read-only view
     m_text->setLineWrapMode(QPlainTextEdit::NoWrap);
     m_text->setFont(QFontDatabase::systemFont(QFontDatabase::FixedFont));
     m_copyPath->setObjectName(QStringLiteral("copyPath"));
@@ -57,7 +57,7 @@ LogViewer::LogViewer(const QString &path, QWidget *parent)
     layout->addWidget(buttons);
     resize(900, 540); // a terminal's width of lines, well inside 1280x800
     reload();
-    close->setFocus();
+    m_text->setFocus(); // the keys scroll the log at once; Enter and Esc still close
 }
 
 QString LogViewer::text() const
@@ -155,8 +155,10 @@ LogOpener::UrlOpener LogOpener::desktopOpener()
 {
     return [](const QUrl &url, const std::function<void(bool)> &done) {
         const QString xdgOpen = QStandardPaths::findExecutable(QStringLiteral("xdg-open"));
+        // Without xdg-open, idlegpu's own viewer: QDesktopServices says it opened the file even where nothing
+        // visible came of it (Plasma 5.27 without an editor, seen in the desktop suite).
         if (xdgOpen.isEmpty()) {
-            done(QDesktopServices::openUrl(url));
+            done(false);
             return;
         }
         // No parent: the generic xdg-open runs an editor in the foreground, which must outlive the tray.

@@ -59,7 +59,7 @@ public:
     LogViewer *viewer() const { return m_viewer; }
 
     // The desktop's opener: xdg-open, whose exit status says whether an application took the file (QDesktopServices
-    // starts it detached and reports only that it started); QDesktopServices::openUrl where there is no xdg-open.
+    // starts it detached and reports only that it started); where there is no xdg-open, none (the viewer).
     static UrlOpener desktopOpener();
 
 Q_SIGNALS:
