@@ -564,7 +564,7 @@ desk_notify_capture_start() {
         || desk_fail "dbus-monitor does not monitor: $(tail -3 "$(desk_log_file notify-monitor)")"
 }
 # desk_notify_calls: each Notify recorded so far, one a line: SENDER<TAB>ANSWERED_BY (unique name, or - where no
-# answer came)<TAB>SUMMARY.
+# answer came)<TAB>SUMMARY<TAB>the strings after the body, joined by | (the actions' keys and labels, the hints' keys).
 desk_notify_calls() {
     "$DESK_PYTHON" - "$(desk_log_file notify-monitor)" <<'EOF'
 import re, sys
@@ -587,18 +587,19 @@ for line in open(sys.argv[1], errors="replace"):
         current["strings"].append(s.group(1))
 for c in calls:
     summary = c["strings"][2] if len(c["strings"]) > 2 else ""
-    print(f'{c["sender"]}\t{answers.get((c["sender"], c["serial"]), "-")}\t{summary}')
+    rest = "|".join(c["strings"][4:])
+    print(f'{c["sender"]}\t{answers.get((c["sender"], c["serial"]), "-")}\t{summary}\t{rest}')
 EOF
 }
 # desk_notify_from_pid PID [SUMMARY]: the first answered Notify that process sent (with that summary, if given; a
-# click's own "Paused all workloads" may come first): sets DESK_NOTIFY_SUMMARY, DESK_NOTIFY_SERVER_PID and
-# DESK_NOTIFY_SERVER_COMM (the answering server's process); false when none.
+# click's own "Paused all workloads" may come first): sets DESK_NOTIFY_SUMMARY, DESK_NOTIFY_STRINGS (desk_notify_calls'
+# last column), DESK_NOTIFY_SERVER_PID and DESK_NOTIFY_SERVER_COMM (the answering server's process); false when none.
 desk_notify_from_pid() {
-    local sender server summary
-    while IFS=$'\t' read -r sender server summary; do
+    local sender server summary rest
+    while IFS=$'\t' read -r sender server summary rest; do
         if [ "$server" = - ] || [ "$(desk_bus_pid "$sender")" != "$1" ]; then continue; fi
         if [ -n "${2:-}" ] && [ "$summary" != "$2" ]; then continue; fi
-        DESK_NOTIFY_SUMMARY=$summary
+        DESK_NOTIFY_SUMMARY=$summary DESK_NOTIFY_STRINGS=$rest
         DESK_NOTIFY_SERVER_PID=$(desk_bus_pid "$server")
         DESK_NOTIFY_SERVER_COMM=$(cat "/proc/$DESK_NOTIFY_SERVER_PID/comm" 2>/dev/null)
         return 0
@@ -813,6 +814,28 @@ desk_check_autostart() {
     desk_log "\"Start at login\" wrote a valid $file and removed it again"
 }
 
+# desk_check_notify_actions SERVER_COMM: after desk_notify_from_pid found a preemption's notification: where the
+# desktop's server lists "actions" in its capabilities, the notification offers "Show" and "Pause for 1 hour" (its
+# labels, as the server shows them); where it does not, it offers none.
+desk_check_notify_actions() {
+    local capabilities strings="|$DESK_NOTIFY_STRINGS|"
+    capabilities=$(busctl --user --timeout=3 call org.freedesktop.Notifications /org/freedesktop/Notifications \
+        org.freedesktop.Notifications GetCapabilities 2>/dev/null) \
+        || { desk_error "$1 does not answer GetCapabilities"; return 1; }
+    if [[ "$capabilities" == *'"actions"'* ]]; then
+        if [[ "$strings" == *"|Show|"* && "$strings" == *"|Pause for 1 hour|"* ]]; then
+            desk_log "the notification offers \"Show\" and \"Pause for 1 hour\" ($1 shows actions)"
+        else
+            desk_error "$1 shows actions, but the notification offers no \"Show\" and \"Pause for 1 hour\":" \
+                "$DESK_NOTIFY_STRINGS"
+        fi
+    elif [[ "$strings" == *"|Show|"* ]]; then
+        desk_error "$1 shows no actions, but the notification offers them: $DESK_NOTIFY_STRINGS"
+    else
+        desk_log "the notification offers no actions ($1 shows none)"
+    fi
+}
+
 # desk_check_preemption NAME HOLDOPEN SERVER_COMM: a program (tests/holdopen.cpp) opening instance NAME's fake
 # nvidia0 stops its workload, and idlegpu's Notify reaches the desktop's server, whose process is SERVER_COMM
 # (desk_notify_capture_start first); the workload comes back when the program ends.
@@ -825,11 +848,15 @@ desk_check_preemption() {
     job=$DESK_PID
     wait_for 10 desk_gone "$workload" \
         || desk_error "idlegpu $name's workload (pid $workload) still runs 10 s after a program opened its GPU"
-    if wait_for 10 desk_notify_from_pid "${DESK_IDLEGPU_PID[$name]}"; then
+    # The preemption's own notification ("The GPU is yours" to the job's user, else "Workload stopped"): a click's
+    # "Paused all workloads" may have come before it.
+    if wait_for 10 eval 'desk_notify_from_pid "${DESK_IDLEGPU_PID[$name]}" "The GPU is yours" ||
+                         desk_notify_from_pid "${DESK_IDLEGPU_PID[$name]}" "Workload stopped"'; then
         desk_log "idlegpu $name's Notify \"$DESK_NOTIFY_SUMMARY\" was answered by $DESK_NOTIFY_SERVER_COMM" \
             "(pid $DESK_NOTIFY_SERVER_PID)"
         [ "$DESK_NOTIFY_SERVER_COMM" = "$3" ] \
             || desk_error "the notification went to $DESK_NOTIFY_SERVER_COMM, not to the desktop's $3"
+        desk_check_notify_actions "$3"
     else
         desk_error "no answered Notify from idlegpu $name within 10 s of the preemption: $(desk_notify_calls)"
     fi
@@ -1103,6 +1130,10 @@ desk_open_window() {
     return 0
 }
 
+# desk_window_has_icon WINDOW: the window carries an icon (_NET_WM_ICON). Once, on KDE, the first start's dialog had
+# none when it was found and the same check passed on the next run: it is given a moment.
+desk_window_has_icon() { xprop -id "$1" _NET_WM_ICON 2>/dev/null | grep -q 'Icon ('; }
+
 # desk_check_window NAME LABEL FILE [enter]: opens the window behind LABEL of instance NAME (desk_open_window), keeps
 # its picture, frame included, in FILE once it stopped changing; Tab must change the picture (the focus moved, and
 # shows), Esc must close it within 5 s. With "enter", it opens the window again: Enter must close it (its default
@@ -1111,6 +1142,10 @@ desk_check_window() {
     local name=$1 label=$2 file=$3 enter=${4:-} box config sum
     desk_open_window "$name" "$label" || return 1
     local window=$DESK_WINDOW title=$DESK_WINDOW_TITLE pid=${DESK_IDLEGPU_PID[$1]}
+    # The app's icon in the title bar and the task switcher: without it KWin shows a generic X.
+    wait_for 3 desk_window_has_icon "$window" \
+        || desk_error "\"$title\" ($label) carries no window icon (_NET_WM_ICON):" \
+            "$(xprop -id "$window" WM_CLASS _NET_WM_PID WM_HINTS _KDE_NET_WM_DESKTOP_FILE 2>&1 | paste -sd ' ')"
     xdotool mousemove 1279 400 # off the window: no hover highlight in its picture
     # The status window's clocks and graphs tick each second: it may never look the same twice.
     wait_for 3 desk_region_unchanged "$(desk_window_box "$window")" \
@@ -1148,16 +1183,22 @@ desk_check_window() {
     [ "$(sha256sum <"$config")" = "$sum" ] || desk_error "Enter in \"$title\" with nothing edited changed $config"
 }
 
-# desk_check_windows NAME IDLEGPU: the status window and the settings dialog of instance NAME (desk_check_window,
-# Enter too for the settings), then the first start: an idlegpu "first" without a configuration file (its own empty
+# desk_check_windows NAME IDLEGPU: the status window, the settings dialog (Enter too) and the log viewer of instance
+# NAME (desk_check_window), then the first start: an idlegpu "first" without a configuration file (its own empty
 # XDG_CONFIG_HOME, no --config) and its "Set up…"; "first" is stopped after. The pictures go to
-# DESK_ARTIFACTS/desktop_DESKTOP_{status,settings,first-start}.png (scripts/update-screenshots copies them for the
-# README).
+# DESK_ARTIFACTS/desktop_DESKTOP_{status,settings,log,first-start}.png (scripts/update-screenshots copies all but the
+# log's for the README).
 desk_check_windows() {
     local name=$1 idlegpu=$2 folder=$DESK_TMP/idlegpu-first t0
     t0=$(desk_now_ms)
     desk_check_window "$name" "Status…" "$DESK_ARTIFACTS/desktop_${DESK_NAME}_status.png"
     desk_check_window "$name" "Settings…" "$DESK_ARTIFACTS/desktop_${DESK_NAME}_settings.png" enter
+    # Open log: with no application for it (no xdg-open here), idlegpu's own log viewer.
+    if command -v xdg-open >/dev/null; then
+        desk_log "Open log not checked: xdg-open is installed, so the desktop's own application would open the log"
+    else
+        desk_check_window "$name" "Open log" "$DESK_ARTIFACTS/desktop_${DESK_NAME}_log.png"
+    fi
     mkdir -p "$folder/state" "$folder/config" "$folder/tmp" || { desk_error "cannot make $folder"; return 1; }
     desk_start idlegpu-first env QT_QPA_PLATFORM="${DESK_QPA:-xcb}" IDLEGPU_BUS=none \
         QT_LOGGING_RULES="idlegpu.*=true" XDG_STATE_HOME="$folder/state" XDG_CONFIG_HOME="$folder/config" \
