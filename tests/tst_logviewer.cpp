@@ -108,7 +108,7 @@ void TestLogViewer::unreadableLogSaysWhy()
     QVERIFY(logOpener.viewer()->problem().startsWith(QStringLiteral("The log cannot be read")));
 }
 
-// No application for .log files (xdg-open failed, or QDesktopServices could not start one): the viewer.
+// No application for .log files (xdg-open failed, or there is no xdg-open): the viewer.
 void TestLogViewer::noApplicationShowsTheViewer()
 {
     QTemporaryDir dir;

@@ -142,6 +142,19 @@ void settle()
         QCoreApplication::processEvents(); // layout requests, the scroll area's bars
 }
 
+// No GPU on the machine, and a miner configured for GPUs 2 and 3.
+MonitorState minerOnMissingGpus()
+{
+    MonitorState state;
+    WorkloadConfig miner;
+    miner.id = QStringLiteral("process-miner");
+    miner.name = QStringLiteral("miner");
+    miner.gpus = GpuSelection::of({2, 3});
+    state.config.workloads = {miner};
+    state.snapshot.takenAtMs = kNowMs;
+    return state;
+}
+
 // A realistic dashboard after a preemption on two H200s: GPU 1's miner stopped 3 minutes ago for alice's python3.
 MonitorState dashboardState()
 {
@@ -953,13 +966,8 @@ void TestStatusWindow::problemsAsOneBanner()
 // legend for graphs that are not there.
 void TestStatusWindow::workloadCardWithoutItsGpus()
 {
-    MonitorState state;
-    WorkloadConfig miner;
-    miner.id = QStringLiteral("process-miner");
-    miner.name = QStringLiteral("miner");
-    miner.gpus = GpuSelection::of({2, 3});
-    state.config.workloads = {miner};
-    state.snapshot.takenAtMs = kNowMs;
+    MonitorState state = minerOnMissingGpus();
+    const WorkloadConfig miner = state.config.workloads.first();
     StatusWindow window;
     window.applyState(state, kNowMs, kWallNow);
     window.show();
@@ -1119,13 +1127,7 @@ void TestStatusWindow::screenshot()
     }
     // No GPU on the machine: the workload's card says what to do, no legend, no empty graphs.
     {
-        MonitorState state;
-        WorkloadConfig miner;
-        miner.id = QStringLiteral("process-miner");
-        miner.name = QStringLiteral("miner");
-        miner.gpus = GpuSelection::of({2, 3});
-        state.config.workloads = {miner};
-        state.snapshot.takenAtMs = kNowMs;
+        const MonitorState state = minerOnMissingGpus();
         StatusWindow empty;
         empty.applyState(state, kNowMs, kWallNow);
         empty.show();
