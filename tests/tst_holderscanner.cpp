@@ -60,6 +60,7 @@ private Q_SLOTS:
     void uidComesFromStatusOrOwner();
     void ancestorChainIsCapped();
     void slurmJobIdsOnlyWhenAsked();
+    void slurmStepJobIdFromTheStepdTitle();
     void hugeCmdlineIsCut();
     void unreadableProcessesAreCounted();
     void unreadableByPermission();
@@ -218,6 +219,30 @@ void TestHolderScanner::slurmJobIdsOnlyWhenAsked()
     QCOMPARE(notAsked.holders.size(), 3);
     for (const Holder &holder : notAsked.holders)
         QCOMPARE(holder.slurmJobId, 0);
+}
+
+// The job that slurmstepd runs, from its title: a job's user can put any SLURM_JOB_ID in their environment, not in
+// root's slurmstepd. A title of another form names no job.
+void TestHolderScanner::slurmStepJobIdFromTheStepdTitle()
+{
+    TestSupport::FakeDevRoot dev(1);
+    TestSupport::FakeProc proc;
+    proc.add({40, 1, 40, 40, "slurmstepd", QByteArray("slurmstepd: [7.batch]") + '\0', {}, {}});
+    proc.add({41, 40, 41, 41, "bash", "bash", {}, {}});
+    proc.add({42, 41, 41, 41, "python3", "python3", {}, {dev.node(0)}});
+    TestSupport::writeFile(proc.pidDir(42) + "/environ", QByteArray("SLURM_JOB_ID=99") + '\0');
+    proc.add({43, 40, 43, 43, "train", "train", {}, {dev.node(0)}});
+    proc.add({50, 1, 50, 50, "slurmstepd", QByteArray("slurmstepd: [x]") + '\0', {}, {}});
+    proc.add({51, 50, 51, 51, "train", "train", {}, {dev.node(0)}});
+
+    const HolderScanner::Result result = HolderScanner(proc.path()).scan(nodesOf(dev, 1), {}, true);
+    QCOMPARE(result.holders.size(), 3);
+    QCOMPARE(findHolder(result.holders, 42)->slurmStepJobId, 7); // two levels up
+    QCOMPARE(findHolder(result.holders, 42)->slurmJobId, 99);    // what its environment says, for the policy's text
+    QCOMPARE(findHolder(result.holders, 43)->slurmStepJobId, 7);
+    QCOMPARE(findHolder(result.holders, 43)->slurmJobId, 7);
+    QCOMPARE(findHolder(result.holders, 51)->slurmStepJobId, 0);
+    QCOMPARE(findHolder(result.holders, 51)->slurmJobId, -1);
 }
 
 void TestHolderScanner::ancestorChainIsCapped()

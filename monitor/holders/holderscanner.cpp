@@ -327,6 +327,23 @@ std::optional<FdInfo> readFdInfo(int procFd, qint64 pid, const char *fd)
     return info;
 }
 
+// The job of a slurmstepd's title, which it sets for each job step it runs: "slurmstepd: [7.batch]" -> 7; 0 when the
+// title is none of that form.
+qint64 jobIdOfStepdTitle(const QString &title)
+{
+    static const QLatin1String prefix("slurmstepd: [");
+    if (!title.startsWith(prefix))
+        return 0;
+    qint64 id = 0;
+    qsizetype digits = 0;
+    for (qsizetype i = prefix.size(); i < title.size() && title.at(i).isDigit() && digits < 18; ++i, ++digits)
+        id = id * 10 + title.at(i).digitValue();
+    const qsizetype end = prefix.size() + digits;
+    return digits > 0 && end < title.size() && (title.at(end) == QLatin1Char('.') || title.at(end) == QLatin1Char(']'))
+               ? id
+               : 0;
+}
+
 enum class StatRead { Read, Missing, Garbage };
 
 // `isSlurmStepd`, when given, tells whether the process is slurmstepd (its comm, from the same line).
@@ -940,20 +957,23 @@ private:
         holder->exe = readExe(m_procFd, pid);
         holder->argv0 = readArgv0(m_procFd, pid);
         qint64 ancestor = stat.ppid;
-        bool underSlurmStepd = false;
+        qint64 slurmStepd = 0; // the nearest slurmstepd among the ancestors
         while (ancestor > 1 && holder->ancestors.size() < kMaxAncestors) {
             holder->ancestors.append(ancestor);
             ProcStat ancestorStat;
             bool isStepd = false;
             if (readStat(m_procRoot, m_procFd, ancestor, &ancestorStat, &isStepd) != StatRead::Read)
                 break;
-            underSlurmStepd = underSlurmStepd || isStepd;
+            if (isStepd && slurmStepd == 0)
+                slurmStepd = ancestor;
             ancestor = ancestorStat.ppid;
         }
         if (m_readSlurmJobIds) { // one more file per holder, on the preemption path: only where jobs are lent
             holder->slurmJobId = readSlurmJobId(m_procFd, pid);
-            if (holder->slurmJobId == 0 && underSlurmStepd)
-                holder->slurmJobId = -1;
+            if (slurmStepd != 0)
+                holder->slurmStepJobId = jobIdOfStepdTitle(readArgv0(m_procFd, slurmStepd));
+            if (holder->slurmJobId == 0 && slurmStepd != 0)
+                holder->slurmJobId = holder->slurmStepJobId > 0 ? holder->slurmStepJobId : -1;
         }
         return true;
     }
