@@ -592,6 +592,8 @@ void Monitor::rescan()
     m_memory = decision.memory;
     m_snapshot = snapshot;
     m_decision = decision;
+    if (m_config.slurm.enabled) // the lab's jobs' processes, which an owner's open of their GPU signals at once
+        m_runner->setGpuHolders(snapshot.holders);
     apply(decision);
     // A GPU lent or held, a holder left out or gone: the prolog judges by this, so it is written now, not at the next
     // beat. Only on a change: a scan that changes nothing writes nothing.

@@ -189,7 +189,8 @@ private Q_SLOTS:
         QVERIFY2(out.contains(QStringLiteral("[schedule] run = (always)\n")), qPrintable(out));
         // The node defaults to the short host name, whatever this machine's is.
         QVERIFY2(out.contains(QRegularExpression(QStringLiteral(
-                     "\\[slurm\\] enabled = false, node = [^ ,.]+, partition = owner, gres_type = gpu%d\n"))),
+                     "\\[slurm\\] enabled = false, node = [^ ,.]+, partition = owner, gres_type = gpu%d, "
+                     "stop_timeout_seconds = 10\n"))),
                  qPrintable(out));
         QVERIFY2(out.contains(QStringLiteral("on_battery = pause\n")), qPrintable(out));
 

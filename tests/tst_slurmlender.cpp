@@ -7,6 +7,7 @@
 // shown, retries), listings too long or no JSON, and stopAll() holding every GPU. tests/slurm/test_slurm_mode.sh
 // drives it against a real cluster.
 #include "config/config.h"
+#include "holders/procparse.h"
 #include "slurm/slurmlender.h"
 
 #include <QElapsedTimer>
@@ -14,6 +15,7 @@
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
+#include <QProcess>
 #include <QRegularExpression>
 #include <QSignalSpy>
 #include <QTemporaryDir>
@@ -89,12 +91,47 @@ class TestSlurmLender : public QObject
         return file.open(QIODevice::ReadOnly) ? file.readAll() : QByteArray();
     }
 
-    static QList<WorkloadConfig> workloads(const QList<int> &gpus)
+    static QList<WorkloadConfig> workloads(const QList<int> &gpus, int stopTimeoutSeconds = 10)
     {
         Config config;
         config.slurm.enabled = true;
         config.slurm.node = QStringLiteral("ws0");
+        config.slurm.stopTimeoutSeconds = stopTimeoutSeconds;
         return config.withGpuWorkloads(gpus).workloads;
+    }
+
+    // A real process standing for a lab job's on GPU 0 (sleep, after `setUp` in its shell), and the holder a scan makes
+    // of it: job `job` as its slurmstepd says, or as its environment alone says (stepd false).
+    struct LabProcess
+    {
+        std::unique_ptr<QProcess> process = std::make_unique<QProcess>();
+        Holder holder;
+    };
+    static LabProcess startLabProcess(qint64 job, bool stepd = true, const QString &setUp = QStringLiteral(":"))
+    {
+        LabProcess lab;
+        lab.process->start(QStringLiteral("/bin/sh"),
+                           {QStringLiteral("-c"), setUp + QStringLiteral("; echo ready; exec sleep 60")});
+        if (!lab.process->waitForReadyRead()) // its shell has set up
+            return lab;
+        lab.holder.pid = lab.process->processId();
+        lab.holder.comm = QStringLiteral("python3");
+        lab.holder.gpus = {0};
+        lab.holder.slurmJobId = job;
+        lab.holder.slurmStepJobId = stepd ? job : 0;
+        QFile stat(QStringLiteral("/proc/%1/stat").arg(lab.holder.pid));
+        ProcStat parsed;
+        if (stat.open(QIODevice::ReadOnly) && parseProcStat(stat.readAll().constData(), &parsed))
+            lab.holder.startTime = parsed.startTime;
+        return lab;
+    }
+    // The lender with GPU 0 lent to the lab, its hold released.
+    void lend(SlurmLender &lender, const QList<WorkloadConfig> &lent)
+    {
+        lender.setWorkloads(lent);
+        QTRY_VERIFY(!calls().filter(QStringLiteral("salloc")).isEmpty());
+        QVERIFY(lender.start(lent.first(), {0}, false));
+        QTRY_VERIFY(!calls().filter(QStringLiteral("scancel")).isEmpty());
     }
 
 private Q_SLOTS:
@@ -238,6 +275,71 @@ private Q_SLOTS:
             QCOMPARE(error, QStringLiteral("squeue's answer is over 32 MiB"));
     }
 
+    // The owner takes GPU 0 back: the lab jobs' processes there get SIGTERM from idlegpu at once, and their jobs, as
+    // their slurmstepd names them, are requeued; a job named only by a process's environment (which its user writes) is
+    // not requeued, and the owner's own process is left alone.
+    void signalsTheLabJobAtOnceAndRequeuesIt()
+    {
+        const QList<WorkloadConfig> lent = workloads({0});
+        SlurmLender lender(commands(), SystemClock::instance());
+        lend(lender, lent);
+        LabProcess lab = startLabProcess(77);
+        LabProcess owners = startLabProcess(0);
+        LabProcess envOnly = startLabProcess(78, false);
+        QVERIFY(lab.holder.startTime != 0);
+        lender.setGpuHolders({lab.holder, owners.holder, envOnly.holder});
+        QElapsedTimer sinceStop;
+        sinceStop.start();
+        lender.stop(lent.first().id, QStringLiteral("python3 (alice, pid 1) opened GPU 0"));
+        QTRY_COMPARE_WITH_TIMEOUT(lab.process->state(), QProcess::NotRunning, 5'000);
+        QCOMPARE(lab.process->exitStatus(), QProcess::CrashExit);
+        qInfo("SIGTERM to the lab's process gone: %lld ms after stop()", qlonglong(sinceStop.elapsed()));
+        QTRY_VERIFY2(calls().contains(QStringLiteral("scontrol requeue 77")), qPrintable(calls().join(u'\n')));
+        QVERIFY(calls().filter(QStringLiteral("requeue")).size() == 1);
+        // The policy counts it as the lab's: it yields too.
+        QTRY_COMPARE_WITH_TIMEOUT(envOnly.process->state(), QProcess::NotRunning, 5'000);
+        QCOMPARE(owners.process->state(), QProcess::Running);
+        QTRY_VERIFY(!calls().filter(QStringLiteral("salloc")).isEmpty()); // the hold preempts what was not requeued
+        owners.process->kill();
+        owners.process->waitForFinished();
+    }
+
+    // A lab job's process that ignores SIGTERM is killed after [slurm] stop_timeout_seconds, whatever Slurm's KillWait.
+    void killsWhatIgnoresSigtermAfterTheStopTimeout()
+    {
+        const QList<WorkloadConfig> lent = workloads({0}, 1);
+        SlurmLender lender(commands(), SystemClock::instance());
+        lend(lender, lent);
+        LabProcess lab = startLabProcess(77, true, QStringLiteral("trap '' TERM"));
+        lender.setGpuHolders({lab.holder});
+        QElapsedTimer sinceStop;
+        sinceStop.start();
+        lender.stop(lent.first().id, QStringLiteral("python3 (alice, pid 1) opened GPU 0"));
+        QTest::qWait(300);
+        QCOMPARE(lab.process->state(), QProcess::Running); // SIGTERM ignored
+        QTRY_COMPARE_WITH_TIMEOUT(lab.process->state(), QProcess::NotRunning, 5'000);
+        QVERIFY2(sinceStop.elapsed() >= 1'000, qPrintable(QString::number(sinceStop.elapsed())));
+    }
+
+    // A pid that another process took over since the scan is never signalled: the start time tells them apart.
+    void neverSignalsAProcessThatTookThePidOver()
+    {
+        const QList<WorkloadConfig> lent = workloads({0});
+        SlurmLender lender(commands(), SystemClock::instance());
+        lend(lender, lent);
+        LabProcess lab = startLabProcess(77);
+        Holder before = lab.holder;
+        before.startTime -= 1;
+        lender.setGpuHolders({before});
+        lender.stop(lent.first().id, QStringLiteral("python3 (alice, pid 1) opened GPU 0"));
+        QTRY_VERIFY(!calls().filter(QStringLiteral("salloc")).isEmpty());
+        QTest::qWait(300);
+        QCOMPARE(lab.process->state(), QProcess::Running);
+        QVERIFY(calls().filter(QStringLiteral("requeue")).isEmpty());
+        lab.process->kill();
+        lab.process->waitForFinished();
+    }
+
     void resumesOnlyItsOwnDrain_data()
     {
         QTest::addColumn<QByteArray>("reason");
@@ -260,16 +362,23 @@ private Q_SLOTS:
         write(QStringLiteral("node"), node({QStringLiteral("DRAIN")}, QString::fromUtf8(reason)));
         SlurmLender lender(commands(), SystemClock::instance());
         lender.setWorkloads(workloads({0}));
-        QTRY_VERIFY(!calls().filter(QStringLiteral("salloc")).isEmpty());
-        const QStringList all = calls();
-        const qsizetype shown = all.indexOf(QStringLiteral("sinfo --json --nodes=ws0"));
-        const qsizetype resume = all.indexOf(QStringLiteral("scontrol update nodename=ws0 state=resume"));
-        const qsizetype hold = all.indexOf(QRegularExpression(QStringLiteral("salloc .*"))); // a whole line
-        QVERIFY2(shown >= 0 && shown < hold, qPrintable(all.join(QLatin1Char('\n'))));
-        if (resumed)
-            QVERIFY2(resume > shown && resume < hold, qPrintable(all.join(QLatin1Char('\n')))); // before the hold
-        else
+        if (resumed) {
+            QTRY_VERIFY(!calls().filter(QStringLiteral("salloc")).isEmpty());
+            const QStringList all = calls();
+            const qsizetype shown = all.indexOf(QStringLiteral("sinfo --json --nodes=ws0"));
+            const qsizetype resume = all.indexOf(QStringLiteral("scontrol update nodename=ws0 state=resume"));
+            const qsizetype hold = all.indexOf(QRegularExpression(QStringLiteral("salloc .*"))); // a whole line
+            QVERIFY2(shown >= 0 && resume > shown && resume < hold, qPrintable(all.join(QLatin1Char('\n'))));
+        } else {
+            // Another's drain stays, and a hold, which Slurm would never grant on a drained node, is not asked for:
+            // the drain keeps the lab's jobs off the GPU.
+            QTRY_VERIFY(calls().contains(QStringLiteral("sinfo --json --nodes=ws0")));
+            QTest::qWait(300); // what the listing's end would start
+            const QStringList all = calls();
             QVERIFY2(all.filter(QStringLiteral("update")).isEmpty(), qPrintable(all.join(QLatin1Char('\n'))));
+            QVERIFY2(all.filter(QStringLiteral("salloc")).isEmpty(), qPrintable(all.join(QLatin1Char('\n'))));
+            QCOMPARE(lender.runtimes().value(QStringLiteral("slurm-gpu0")).state, WorkloadRuntime::Stopped);
+        }
         // Each refresh reads the node again (kRefreshMs): not waited for here, but the listing does it every time.
         QVERIFY(lender.runtimes().value(QStringLiteral("slurm-gpu0")).unreachable.isEmpty());
     }

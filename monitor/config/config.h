@@ -85,6 +85,9 @@ struct SlurmConfig
     QString node;                                // the NodeName of this workstation; by default the short host name
     QString partition = QStringLiteral("owner"); // the partition of the holds: hidden, high PriorityTier, root only
     QString gresType = QStringLiteral("gpu%d");  // the GRES type of GPU %d (gres.conf Type=)
+    // How long a lab job's processes on a GPU the owner takes back have between idlegpu's SIGTERM and its SIGKILL,
+    // whatever the cluster's KillWait (30 s by default), as a local workload's stop_timeout_seconds.
+    int stopTimeoutSeconds = 10;
     // Returns the GRES type of GPU `gpu`, such as "gpu1".
     QString gresTypeOf(int gpu) const
     {

@@ -66,6 +66,7 @@ constexpr KeyRow slurmRows[] = {
         .withDefaultNote("the short host name"),
     KeyRows::custom("slurm", "partition", readPartition, KeyRows::text<&Config::slurm, &SlurmConfig::partition>()),
     KeyRows::custom("slurm", "gres_type", readGresType, KeyRows::text<&Config::slurm, &SlurmConfig::gresType>()),
+    KeyRows::seconds<&Config::slurm, &SlurmConfig::stopTimeoutSeconds>("slurm", "stop_timeout_seconds", {1, 3600}),
 };
 
 // The textfile's checks that need no other key; those against device_root and the config's folder come once every

@@ -40,6 +40,9 @@ public:
     // Sets the workloads of the configuration in force, before the decision that follows each config applied, so that
     // a runner can bring what it controls into a known state.
     virtual void setWorkloads(const QList<WorkloadConfig> &workloads) { Q_UNUSED(workloads) }
+    // Sets the GPUs' holders of the last scan, among which the lab's jobs' processes (Holder::slurmJobId) that
+    // SlurmLender signals at once when the owner takes their GPU back. Other runners ignore it.
+    virtual void setGpuHolders(const QList<Holder> &holders) { Q_UNUSED(holders) }
 
     bool anyRunning() const
     {

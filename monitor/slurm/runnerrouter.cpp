@@ -118,6 +118,12 @@ void RunnerRouter::setGpuDevices(const QList<GpuDevice> &devices)
         runner->setGpuDevices(devices);
 }
 
+void RunnerRouter::setGpuHolders(const QList<Holder> &holders)
+{
+    for (const auto &[kind, runner] : m_runners)
+        runner->setGpuHolders(holders);
+}
+
 void RunnerRouter::setWorkloads(const QList<WorkloadConfig> &workloads)
 {
     for (const auto &[kind, runner] : m_runners) {

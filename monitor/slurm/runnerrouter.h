@@ -35,6 +35,7 @@ public:
     void setGpuDevices(const QList<GpuDevice> &devices) override;
     // Gives each runner the workloads of its kind (an empty list when none is of it).
     void setWorkloads(const QList<WorkloadConfig> &workloads) override;
+    void setGpuHolders(const QList<Holder> &holders) override;
 
 private:
     // Returns the runner that last got this workload (start, setWorkloads); null when none did.

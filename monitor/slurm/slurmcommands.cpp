@@ -46,6 +46,14 @@ QStringList cancelArguments(const SlurmConfig &slurm, int gpu, const QList<Job> 
     return arguments;
 }
 
+QStringList requeueArguments(const QList<qint64> &jobs)
+{
+    QStringList ids;
+    for (const qint64 id : jobs)
+        ids.append(QString::number(id));
+    return {QStringLiteral("requeue"), ids.join(QLatin1Char(','))};
+}
+
 QStringList listArguments()
 {
     return {QStringLiteral("--all"), QStringLiteral("--json")};

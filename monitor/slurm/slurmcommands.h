@@ -20,6 +20,9 @@ QStringList holdArguments(const SlurmConfig &slurm, int gpu);
 // Returns the scancel arguments for idlegpu's hold jobs `holds` of GPU `gpu`: their ids, narrowed by every filter that
 // a hold passes, so that an id that is no hold is left alone. Without holds, it cancels every hold of `gpu` here.
 QStringList cancelArguments(const SlurmConfig &slurm, int gpu, const QList<Job> &holds);
+// Returns the arguments of `scontrol requeue 7,9`: the jobs back to the queue, to run again (elsewhere), whether they
+// are running, ending or have just ended.
+QStringList requeueArguments(const QList<qint64> &jobs);
 // Returns the arguments of `squeue --all --json`, which lists every job (parseJobsJson()) with its GRES index on each
 // node.
 QStringList listArguments();

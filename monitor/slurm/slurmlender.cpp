@@ -20,6 +20,7 @@
 #include "base/logging.h"
 #include "base/printablename.h"
 #include "slurm/guardfile.h"
+#include "slurm/labprocesses.h"
 #include "slurm/slurmcommands.h"
 
 #include <QElapsedTimer>
@@ -30,7 +31,10 @@
 #include <QTimer>
 
 #include <algorithm>
+#include <csignal>
 #include <memory>
+#include <sys/prctl.h>
+#include <unistd.h>
 
 namespace {
 // After a timeout the command gets SIGTERM (salloc then revokes its pending request), and SIGKILL this much later.
@@ -148,6 +152,7 @@ SlurmLender::SlurmLender(const SlurmCommands &commands, const Clock *clock, QObj
     m_retryTimer = new QTimer(this);
     m_retryTimer->setSingleShot(true);
     connect(m_retryTimer, &QTimer::timeout, this, [this] { converge(); });
+    m_labProcesses = new LabProcesses(this);
     m_stopAllTimer = new QTimer(this);
     m_stopAllTimer->setSingleShot(true);
     m_stopAllTimer->setInterval(kStopAllTimeoutMs);
@@ -238,13 +243,46 @@ void SlurmLender::stop(const QString &id, const QString &reason)
     if (!gpu)
         return;
     if (gpu->wantLent) {
+        // First the lab job's processes on the GPU, which idlegpu as root reaches in a millisecond where Slurm takes
+        // a hundred; then Slurm's books: the requeue of their jobs and the hold.
+        const QList<qint64> signalledJobs = m_labProcesses->terminate(gpu->index, m_slurm.stopTimeoutSeconds * 1000);
         qCInfo(lcSlurm, "holding GPU %d for the owner: %s", gpu->index, qPrintable(reason));
         gpu->wantLent = false;
         gpu->failures = 0;
         gpu->retryAtMs = 0;
+        requeue(*gpu, signalledJobs);
     }
     converge(*gpu);
     converge();
+}
+
+void SlurmLender::setGpuHolders(const QList<Holder> &holders)
+{
+    m_labProcesses->track(holders);
+}
+
+// The jobs whose processes were signalled, as their slurmstepd names them, are requeued, so that they run again
+// elsewhere rather than end failed: Slurm requeues a batch job that has just ended too. Not the jobs of the last
+// listing (up to kRefreshMs old): one of them may have ended well since, and a requeue would run it again. A job not
+// signalled is the hold's to preempt.
+void SlurmLender::requeue(const Gpu &gpu, const QList<qint64> &jobs)
+{
+    if (jobs.isEmpty())
+        return;
+    const int index = gpu.index;
+    const QStringList arguments = Slurm::requeueArguments(jobs);
+    qCDebug(lcSlurm).noquote() << m_commands.scontrol << arguments.join(QLatin1Char(' '));
+    launch(m_commands.scontrol, arguments, m_commands.commandTimeoutMs, Channels::Merged, kMaxMessageBytes,
+           [index, jobs](const Outcome &outcome) {
+               QStringList ids;
+               for (const qint64 id : jobs)
+                   ids.append(QString::number(id));
+               if (outcome.failure.isEmpty())
+                   qCInfo(lcSlurm, "GPU %d: job %s requeued", index, qPrintable(ids.join(QLatin1String(", "))));
+               else // one preempted by the hold first is pending already
+                   qCInfo(lcSlurm, "GPU %d: the requeue of job %s: %s", index,
+                          qPrintable(ids.join(QLatin1String(", "))), qPrintable(outcome.failure));
+           });
 }
 
 void SlurmLender::stopAll(const QString &reason)
@@ -326,7 +364,7 @@ void SlurmLender::converge(Gpu &gpu)
         return;
     if (gpu.retryAtMs > m_clock->nowMs())
         return;
-    if (!gpu.wantLent && !gpu.holdPlaced)
+    if (!gpu.wantLent && !gpu.holdPlaced && !m_nodeDrained)
         runCommand(gpu, Op::Hold);
     else if (!gpu.wantLent && gpu.holds.size() > 1)
         runCommand(gpu, Op::CancelDuplicates);
@@ -423,6 +461,17 @@ QProcess *SlurmLender::launch(const QString &program, const QStringList &argumen
     connect(process, &QProcess::errorOccurred, this, [process, finish](QProcess::ProcessError error) {
         if (error == QProcess::FailedToStart)
             finish();
+    });
+    // A command never outlives idlegpu: killed (SIGKILL, a crash) while a hold's salloc waits for slurmctld, idlegpu
+    // would leave it waiting for good against one that is gone. SIGTERM has salloc revoke its request; the alarm,
+    // which survives exec and which salloc does not catch, ends one that hangs while it revokes.
+    const pid_t parent = ::getpid();
+    const unsigned alarmSeconds = unsigned((timeoutMs + kKillGraceMs) / 1000 + 2);
+    process->setChildProcessModifier([parent, alarmSeconds] {
+        ::prctl(PR_SET_PDEATHSIG, SIGTERM);
+        if (::getppid() != parent) // idlegpu ended before the line above
+            ::_exit(127);
+        ::alarm(alarmSeconds);
     });
     process->start(program, arguments);
     timer->start(timeoutMs);
@@ -595,10 +644,18 @@ void SlurmLender::onNodeShown(const Slurm::NodeView &view, const Outcome &outcom
                            });
         return;
     } else if (node->drained() && node->reason != m_foreignDrainSeen) {
-        qCInfo(lcSlurm, "node %s is drained (\"%s\"), not by idlegpu: left as it is", qPrintable(m_slurm.node),
-               qPrintable(printableName(node->reason)));
+        qCInfo(lcSlurm,
+               "node %s is drained (\"%s\"), not by idlegpu: left as it is; no lab job lands here, so its "
+               "GPUs need no hold",
+               qPrintable(m_slurm.node), qPrintable(printableName(node->reason)));
     }
     m_foreignDrainSeen = node && node->drained() ? node->reason : QString();
+    // Slurm starts nothing on a drained node, a hold neither: the drain keeps the lab off the owner's GPUs, and the
+    // lab job that an owner's open finds there is signalled and requeued all the same (stop()).
+    const bool drained = node && node->drained();
+    if (drained != m_nodeDrained && !drained)
+        qCInfo(lcSlurm, "node %s is no longer drained: the GPUs in use are held again", qPrintable(m_slurm.node));
+    m_nodeDrained = drained;
     finishListing(view);
 }
 
@@ -656,7 +713,7 @@ void SlurmLender::maybeFinishStopAll()
     if (!m_stoppingAll)
         return;
     for (const auto &[index, gpu] : m_gpus)
-        if (gpu->command || (!gpu->holdPlaced && !gpu->gaveUp))
+        if (gpu->command || (!gpu->holdPlaced && !gpu->gaveUp && !m_nodeDrained))
             return;
     finishStopAll();
 }
@@ -668,7 +725,7 @@ void SlurmLender::finishStopAll()
     m_stoppingAll = false;
     m_stopAllTimer->stop();
     for (const auto &[index, gpu] : m_gpus)
-        if (!gpu->holdPlaced)
+        if (!gpu->holdPlaced && !m_nodeDrained)
             qCWarning(lcSlurm, "GPU %d could not be held: lab jobs may land on it while idlegpu is not running",
                       gpu->index);
     Q_EMIT allStopped();

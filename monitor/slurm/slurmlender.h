@@ -18,6 +18,7 @@
 #include <map>
 #include <memory>
 
+class LabProcesses;
 class QProcess;
 class QTimer;
 
@@ -26,7 +27,7 @@ struct SlurmCommands
 {
     QString salloc = QStringLiteral("salloc");
     QString scancel = QStringLiteral("scancel");
-    QString scontrol = QStringLiteral("scontrol"); // scontrol update, to resume the node
+    QString scontrol = QStringLiteral("scontrol"); // scontrol update, to resume the node; scontrol requeue
     QString squeue = QStringLiteral("squeue");     // for the jobs
     QString sinfo = QStringLiteral("sinfo");       // for the node's state
     // The timeout of a query or a release. slurmctld answers in milliseconds; a client that cannot reach it gives
@@ -56,6 +57,8 @@ public:
     // Sets the lending workloads of the configuration in force: each GPU named is held (after the first listing)
     // until the policy starts its workload.
     void setWorkloads(const QList<WorkloadConfig> &workloads) override;
+    // Follows the lab's jobs' processes on the GPUs, which stop() signals when the owner takes their GPU back.
+    void setGpuHolders(const QList<Holder> &holders) override;
 
     // The period at which the job listing is read while the GPUs are known.
     static constexpr int kRefreshMs = 10'000;
@@ -120,6 +123,7 @@ private:
     void finishListing(const Slurm::NodeView &view);
     void applyView(const Slurm::NodeView &view);
     void fail(Gpu &gpu, const QString &what);
+    void requeue(const Gpu &gpu, const QList<qint64> &jobs);
     void scheduleRetry();
     void maybeFinishStopAll();
     void finishStopAll();
@@ -143,6 +147,8 @@ private:
     qint64 m_listRetryAtMs = 0;
     QString m_listProblem;
     QString m_foreignDrainSeen; // the reason of another's drain, once logged
+    bool m_nodeDrained = false; // by another (an admin): no hold is placed, none could be granted
+    LabProcesses *m_labProcesses = nullptr;
     QTimer *m_refreshTimer = nullptr;
     QTimer *m_retryTimer = nullptr;
     QTimer *m_stopAllTimer = nullptr;
