@@ -125,12 +125,14 @@ void LabProcesses::track(const QList<Holder> &holders)
     m_processes = std::move(kept);
 }
 
-int LabProcesses::countOn(int gpu) const
+QList<qint64> LabProcesses::jobsOn(int gpu) const
 {
-    int count = 0;
+    QList<qint64> jobs;
     for (const auto &[key, process] : m_processes)
-        count += process->signalledFor < 0 && process->gpus.contains(gpu) ? 1 : 0;
-    return count;
+        if (process->signalledFor < 0 && process->gpus.contains(gpu) && process->stepJobId > 0
+            && !jobs.contains(process->stepJobId))
+            jobs.append(process->stepJobId);
+    return jobs;
 }
 
 QList<qint64> LabProcesses::terminate(int gpu, int stopTimeoutMs)

@@ -30,8 +30,8 @@ public:
     // Sends SIGTERM to every process followed on GPU `gpu`, and SIGKILL `stopTimeoutMs` later to those still there.
     // Returns the jobs they belong to, as their slurmstepd names them (Holder::slurmStepJobId), for the requeue.
     QList<qint64> terminate(int gpu, int stopTimeoutMs);
-    // The processes followed on GPU `gpu` that have not been signalled yet.
-    int countOn(int gpu) const;
+    // The jobs of the processes followed on GPU `gpu` that have not been signalled yet, as their slurmstepd names them.
+    QList<qint64> jobsOn(int gpu) const;
 
     // The /proc that start times are read from; tests' processes are real, so this is /proc there too.
     static constexpr char kProcRoot[] = "/proc";

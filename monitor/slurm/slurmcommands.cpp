@@ -13,6 +13,15 @@ namespace {
 // Where the package installs the prolog's and the health check's links: its libexec folder, under /usr whatever the
 // build's prefix (resources/packaging.cmake).
 constexpr char kLibexecFolder[] = "/usr/libexec/idlegpu";
+
+// "7,9"
+QString jobList(const QList<qint64> &jobs)
+{
+    QStringList ids;
+    for (const qint64 id : jobs)
+        ids.append(QString::number(id));
+    return ids.join(QLatin1Char(','));
+}
 } // namespace
 
 QStringList holdArguments(const SlurmConfig &slurm, int gpu)
@@ -48,10 +57,12 @@ QStringList cancelArguments(const SlurmConfig &slurm, int gpu, const QList<Job> 
 
 QStringList requeueArguments(const QList<qint64> &jobs)
 {
-    QStringList ids;
-    for (const qint64 id : jobs)
-        ids.append(QString::number(id));
-    return {QStringLiteral("requeue"), ids.join(QLatin1Char(','))};
+    return {QStringLiteral("requeue"), jobList(jobs)};
+}
+
+QStringList signalArguments(const QList<qint64> &jobs)
+{
+    return {QStringLiteral("--signal=TERM"), QStringLiteral("--full"), jobList(jobs)};
 }
 
 QStringList listArguments()

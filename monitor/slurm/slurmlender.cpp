@@ -153,6 +153,17 @@ SlurmLender::SlurmLender(const SlurmCommands &commands, const Clock *clock, QObj
     m_retryTimer->setSingleShot(true);
     connect(m_retryTimer, &QTimer::timeout, this, [this] { converge(); });
     m_labProcesses = new LabProcesses(this);
+    if (const QString reclaim = qEnvironmentVariable("IDLEGPU_LAB_RECLAIM"); !reclaim.isEmpty()) {
+        if (reclaim == QLatin1String("hold"))
+            m_reclaim = Reclaim::HoldOnly;
+        else if (reclaim == QLatin1String("requeue"))
+            m_reclaim = Reclaim::Requeue;
+        else if (reclaim == QLatin1String("signal"))
+            m_reclaim = Reclaim::Signal;
+        qCWarning(lcSlurm, "IDLEGPU_LAB_RECLAIM=%s: taking GPUs back from the lab %s, for the bench",
+                  qPrintable(reclaim),
+                  m_reclaim == Reclaim::Direct ? "directly (an unknown word)" : "through Slurm first");
+    }
     m_stopAllTimer = new QTimer(this);
     m_stopAllTimer->setSingleShot(true);
     m_stopAllTimer->setInterval(kStopAllTimeoutMs);
@@ -245,12 +256,21 @@ void SlurmLender::stop(const QString &id, const QString &reason)
     if (gpu->wantLent) {
         // First the lab job's processes on the GPU, which idlegpu as root reaches in a millisecond where Slurm takes
         // a hundred; then Slurm's books: the requeue of their jobs and the hold.
-        const QList<qint64> signalledJobs = m_labProcesses->terminate(gpu->index, m_slurm.stopTimeoutSeconds * 1000);
+        const QList<qint64> jobs = m_reclaim == Reclaim::Direct
+                                       ? m_labProcesses->terminate(gpu->index, m_slurm.stopTimeoutSeconds * 1000)
+                                       : m_labProcesses->jobsOn(gpu->index);
         qCInfo(lcSlurm, "holding GPU %d for the owner: %s", gpu->index, qPrintable(reason));
         gpu->wantLent = false;
         gpu->failures = 0;
         gpu->retryAtMs = 0;
-        requeue(*gpu, signalledJobs);
+        if (m_reclaim == Reclaim::Signal && !jobs.isEmpty())
+            actOnLabJobs(gpu->index, Slurm::signalArguments(jobs), m_commands.scancel, QStringLiteral("signalled"),
+                         [this, index = gpu->index, jobs] {
+                             if (const auto found = m_gpus.find(index); found != m_gpus.end())
+                                 requeue(*found->second, jobs);
+                         });
+        else if (m_reclaim != Reclaim::HoldOnly)
+            requeue(*gpu, jobs);
     }
     converge(*gpu);
     converge();
@@ -269,19 +289,22 @@ void SlurmLender::requeue(const Gpu &gpu, const QList<qint64> &jobs)
 {
     if (jobs.isEmpty())
         return;
-    const int index = gpu.index;
-    const QStringList arguments = Slurm::requeueArguments(jobs);
-    qCDebug(lcSlurm).noquote() << m_commands.scontrol << arguments.join(QLatin1Char(' '));
-    launch(m_commands.scontrol, arguments, m_commands.commandTimeoutMs, Channels::Merged, kMaxMessageBytes,
-           [index, jobs](const Outcome &outcome) {
-               QStringList ids;
-               for (const qint64 id : jobs)
-                   ids.append(QString::number(id));
+    actOnLabJobs(gpu.index, Slurm::requeueArguments(jobs), m_commands.scontrol, QStringLiteral("requeued"));
+}
+
+void SlurmLender::actOnLabJobs(int gpu, const QStringList &arguments, const QString &program, const QString &done,
+                               std::function<void()> then)
+{
+    qCDebug(lcSlurm).noquote() << program << arguments.join(QLatin1Char(' '));
+    launch(program, arguments, m_commands.commandTimeoutMs, Channels::Merged, kMaxMessageBytes,
+           [gpu, jobs = arguments.constLast(), done, then](const Outcome &outcome) {
                if (outcome.failure.isEmpty())
-                   qCInfo(lcSlurm, "GPU %d: job %s requeued", index, qPrintable(ids.join(QLatin1String(", "))));
-               else // one preempted by the hold first is pending already
-                   qCInfo(lcSlurm, "GPU %d: the requeue of job %s: %s", index,
-                          qPrintable(ids.join(QLatin1String(", "))), qPrintable(outcome.failure));
+                   qCInfo(lcSlurm, "GPU %d: job %s %s", gpu, qPrintable(jobs), qPrintable(done));
+               else // a job that the hold preempted first is pending already
+                   qCInfo(lcSlurm, "GPU %d: job %s not %s: %s", gpu, qPrintable(jobs), qPrintable(done),
+                          qPrintable(outcome.failure));
+               if (then)
+                   then();
            });
 }
 
@@ -656,6 +679,13 @@ void SlurmLender::onNodeShown(const Slurm::NodeView &view, const Outcome &outcom
     if (drained != m_nodeDrained && !drained)
         qCInfo(lcSlurm, "node %s is no longer drained: the GPUs in use are held again", qPrintable(m_slurm.node));
     m_nodeDrained = drained;
+    if (drained) // a hold asked before the drain was seen waited in vain: no failure of Slurm's
+        for (const auto &[index, gpu] : m_gpus)
+            if (!gpu->wantLent && !gpu->holdPlaced && !gpu->command) {
+                gpu->failures = 0;
+                gpu->retryAtMs = 0;
+                gpu->unreachable.clear();
+            }
     finishListing(view);
 }
 

@@ -69,6 +69,15 @@ public:
     // The time after which stopAll() gives up waiting for holds.
     static constexpr int kStopAllTimeoutMs = 20'000;
 
+    // The ways to take a GPU back from the lab that the lab suite's bench compares (IDLEGPU_LAB_RECLAIM=hold, requeue,
+    // signal; docs/development.md). Direct, the fastest, is the only one otherwise.
+    enum class Reclaim {
+        Direct,   // SIGTERM to the job's processes on the GPU at once, then scontrol requeue and the hold
+        HoldOnly, // the hold alone: slurmctld preempts the job (requeue)
+        Requeue,  // scontrol requeue first, then the hold
+        Signal,   // scancel --signal=TERM first, then scontrol requeue and the hold
+    };
+
     // Returns, for --status, the runtimes of `config`'s lending workloads as one listing of Slurm's jobs shows them.
     // `devices` are the GPUs present. It blocks up to the commands' timeout, so it is not for the monitor's thread.
     static QHash<QString, WorkloadRuntime> lookOnce(const Config &config, const QList<GpuDevice> &devices,
@@ -124,6 +133,10 @@ private:
     void applyView(const Slurm::NodeView &view);
     void fail(Gpu &gpu, const QString &what);
     void requeue(const Gpu &gpu, const QList<qint64> &jobs);
+    // Runs a Slurm command that acts on the lab's jobs of `gpu` (a requeue, a signal) and logs its outcome; `then`
+    // follows once it has ended, either way.
+    void actOnLabJobs(int gpu, const QStringList &arguments, const QString &program, const QString &done,
+                      std::function<void()> then = {});
     void scheduleRetry();
     void maybeFinishStopAll();
     void finishStopAll();
@@ -147,6 +160,7 @@ private:
     qint64 m_listRetryAtMs = 0;
     QString m_listProblem;
     QString m_foreignDrainSeen; // the reason of another's drain, once logged
+    Reclaim m_reclaim = Reclaim::Direct;
     bool m_nodeDrained = false; // by another (an admin): no hold is placed, none could be granted
     LabProcesses *m_labProcesses = nullptr;
     QTimer *m_refreshTimer = nullptr;
