@@ -196,6 +196,17 @@ SlurmGuardMode slurmGuardModeOfProgram(const char *argv0)
     return SlurmGuardMode::None;
 }
 
+SlurmGuardMode slurmGuardModeOfOption(const char *argument)
+{
+    if (!argument)
+        return SlurmGuardMode::None;
+    if (strcmp(argument, "--slurm-prolog") == 0)
+        return SlurmGuardMode::Prolog;
+    if (strcmp(argument, "--slurm-health") == 0)
+        return SlurmGuardMode::Health;
+    return SlurmGuardMode::None;
+}
+
 SlurmGuardRun slurmGuardRunOfEnvironment()
 {
     SlurmGuardRun run;
@@ -248,4 +259,18 @@ int runSlurmGuard(SlurmGuardMode mode, const SlurmGuardRun &run)
     }
     drainUnlessDrained(slurm, run.node, reason);
     return 1;
+}
+
+int runSlurmGuardProgram(int argc, char **argv)
+{
+    SlurmGuardMode mode = slurmGuardModeOfProgram(argc > 0 ? argv[0] : nullptr);
+    if (mode == SlurmGuardMode::None && argc == 2)
+        mode = slurmGuardModeOfOption(argv[1]);
+    if (mode == SlurmGuardMode::None) {
+        printErr(Cli::tr("Usage: idlegpu-slurm-guard --slurm-prolog | --slurm-health. Slurm runs it through the links "
+                         "idlegpu-slurm-prolog and idlegpu-slurm-health, without arguments."));
+        return 2;
+    }
+    const QCoreApplication app(argc, argv);
+    return runSlurmGuard(mode);
 }

@@ -75,6 +75,7 @@ dpkg-deb -c "$deb" | sed 's/ -> .*//' | awk '{ print $NF }' | sed 's|^\./|/|' >"
 expected=(
     /usr/bin/idlegpu
     /usr/libexec/idlegpu/idlegpu-reaper
+    /usr/libexec/idlegpu/idlegpu-slurm-guard
     /usr/libexec/idlegpu/idlegpu-slurm-prolog
     /usr/libexec/idlegpu/idlegpu-slurm-health
     /usr/share/applications/idlegpu.desktop
@@ -135,13 +136,23 @@ dpkg -x "$deb" "$root" || fail "dpkg -x failed"
 for path in "${expected[@]}"; do
     [ -f "$root$path" ] && [ -s "$root$path" ] || fail "$path did not land as a non-empty file"
 done
-for path in /usr/bin/idlegpu /usr/libexec/idlegpu/idlegpu-reaper; do
+for path in /usr/bin/idlegpu /usr/libexec/idlegpu/idlegpu-reaper /usr/libexec/idlegpu/idlegpu-slurm-guard; do
     [ -x "$root$path" ] || fail "$path is not executable"
 done
-# Slurm's Prolog= and HealthCheckProgram=: links to the binary, which knows its mode by the link's name.
+# Slurm's Prolog= and HealthCheckProgram=: links to the small program beside them, which knows its mode by the link's
+# name and maps no GUI library.
 for path in /usr/libexec/idlegpu/idlegpu-slurm-prolog /usr/libexec/idlegpu/idlegpu-slurm-health; do
-    [ "$(readlink "$root$path")" = ../../bin/idlegpu ] || fail "$path is not a link to ../../bin/idlegpu"
+    [ "$(readlink "$root$path")" = idlegpu-slurm-guard ] || fail "$path is not a link to idlegpu-slurm-guard"
 done
+gui_libraries=$(ldd "$root/usr/libexec/idlegpu/idlegpu-slurm-guard" | grep -oE 'libQt6(Gui|Widgets|DBus)[^ ]*' || true)
+[ -z "$gui_libraries" ] || fail "idlegpu-slurm-guard loads $gui_libraries"
+# Run by its link as slurmd would, with no idlegpu running (an empty slurm.conf: Slurm's clients refuse at once).
+mkdir -p "$scratch/slurm-run" && : >"$scratch/slurm.conf"
+health=$(env -i RUNTIME_DIRECTORY="$scratch/slurm-run" SLURMD_NODENAME=ws0 SLURM_CONF="$scratch/slurm.conf" \
+         "$root/usr/libexec/idlegpu/idlegpu-slurm-health" 2>&1) \
+    || fail "the unpacked idlegpu-slurm-health exited non-zero: $health"
+[[ "$health" == "idlegpu: not running on ws0 (no "* ]] || fail "the unpacked idlegpu-slurm-health said: $health"
+
 
 # PNG: signature, then the IHDR's width and height (big-endian) at bytes 16-23.
 for size in "${icon_sizes[@]}"; do
@@ -299,7 +310,7 @@ if [ -f "$changelog" ]; then
     zcat "$changelog" | head -1 | grep -qxF "idlegpu ($version) unstable; urgency=medium" \
         || fail "changelog.gz does not begin with the entry of $version: $(zcat "$changelog" | head -1)"
 fi
-section_done "unpacked files, icons, desktop entry, metainfo, units, man page, copyright, changelog"
+section_done "unpacked files, the Slurm hooks, icons, desktop entry, metainfo, units, man page, copyright, changelog"
 
 # --- the unpacked program ----------------------------------------------------------------------------------------
 # No display: the unpacked binary must not try the tray. env execs idlegpu, so a background run's $! is its pid.

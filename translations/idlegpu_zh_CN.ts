@@ -2428,6 +2428,10 @@ Add a group to give some GPUs rules of their own.</source>
         <translation>无法将节点 %1 置为 drain：%2</translation>
     </message>
     <message>
+        <source>Usage: idlegpu-slurm-guard --slurm-prolog | --slurm-health. Slurm runs it through the links idlegpu-slurm-prolog and idlegpu-slurm-health, without arguments.</source>
+        <translation>用法：idlegpu-slurm-guard --slurm-prolog | --slurm-health。Slurm 通过链接 idlegpu-slurm-prolog 和 idlegpu-slurm-health 不带参数地运行它。</translation>
+    </message>
+    <message>
         <source>Job %1 requeued.</source>
         <translation>作业 %1 已重新排队。</translation>
     </message>

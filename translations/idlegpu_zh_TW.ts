@@ -2428,6 +2428,10 @@ Add a group to give some GPUs rules of their own.</source>
         <translation>無法將節點 %1 設為 drain：%2</translation>
     </message>
     <message>
+        <source>Usage: idlegpu-slurm-guard --slurm-prolog | --slurm-health. Slurm runs it through the links idlegpu-slurm-prolog and idlegpu-slurm-health, without arguments.</source>
+        <translation>用法：idlegpu-slurm-guard --slurm-prolog | --slurm-health。Slurm 透過連結 idlegpu-slurm-prolog 和 idlegpu-slurm-health 不帶參數地執行它。</translation>
+    </message>
+    <message>
         <source>Job %1 requeued.</source>
         <translation>作業 %1 已重新排入佇列。</translation>
     </message>
