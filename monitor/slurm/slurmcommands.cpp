@@ -60,11 +60,6 @@ QStringList requeueArguments(const QList<qint64> &jobs)
     return {QStringLiteral("requeue"), jobList(jobs)};
 }
 
-QStringList signalArguments(const QList<qint64> &jobs)
-{
-    return {QStringLiteral("--signal=TERM"), QStringLiteral("--full"), jobList(jobs)};
-}
-
 QStringList listArguments()
 {
     return {QStringLiteral("--all"), QStringLiteral("--json")};

@@ -23,9 +23,6 @@ QStringList cancelArguments(const SlurmConfig &slurm, int gpu, const QList<Job> 
 // Returns the arguments of `scontrol requeue 7,9`: the jobs back to the queue, to run again (elsewhere), whether they
 // are running, ending or have just ended.
 QStringList requeueArguments(const QList<qint64> &jobs);
-// Returns the arguments of `scancel --signal=TERM --full 7,9`: SIGTERM to every process of the jobs, their batch
-// scripts too, through slurmctld and slurmd.
-QStringList signalArguments(const QList<qint64> &jobs);
 // Returns the arguments of `squeue --all --json`, which lists every job (parseJobsJson()) with its GRES index on each
 // node.
 QStringList listArguments();

@@ -158,8 +158,6 @@ SlurmLender::SlurmLender(const SlurmCommands &commands, const Clock *clock, QObj
             m_reclaim = Reclaim::HoldOnly;
         else if (reclaim == QLatin1String("requeue"))
             m_reclaim = Reclaim::Requeue;
-        else if (reclaim == QLatin1String("signal"))
-            m_reclaim = Reclaim::Signal;
         qCWarning(lcSlurm, "IDLEGPU_LAB_RECLAIM=%s: taking GPUs back from the lab %s, for the bench",
                   qPrintable(reclaim),
                   m_reclaim == Reclaim::Direct ? "directly (an unknown word)" : "through Slurm first");
@@ -263,13 +261,7 @@ void SlurmLender::stop(const QString &id, const QString &reason)
         gpu->wantLent = false;
         gpu->failures = 0;
         gpu->retryAtMs = 0;
-        if (m_reclaim == Reclaim::Signal && !jobs.isEmpty())
-            actOnLabJobs(gpu->index, Slurm::signalArguments(jobs), m_commands.scancel, QStringLiteral("signalled"),
-                         [this, index = gpu->index, jobs] {
-                             if (const auto found = m_gpus.find(index); found != m_gpus.end())
-                                 requeue(*found->second, jobs);
-                         });
-        else if (m_reclaim != Reclaim::HoldOnly)
+        if (m_reclaim != Reclaim::HoldOnly)
             requeue(*gpu, jobs);
     }
     converge(*gpu);
@@ -289,22 +281,15 @@ void SlurmLender::requeue(const Gpu &gpu, const QList<qint64> &jobs)
 {
     if (jobs.isEmpty())
         return;
-    actOnLabJobs(gpu.index, Slurm::requeueArguments(jobs), m_commands.scontrol, QStringLiteral("requeued"));
-}
-
-void SlurmLender::actOnLabJobs(int gpu, const QStringList &arguments, const QString &program, const QString &done,
-                               std::function<void()> then)
-{
-    qCDebug(lcSlurm).noquote() << program << arguments.join(QLatin1Char(' '));
-    launch(program, arguments, m_commands.commandTimeoutMs, Channels::Merged, kMaxMessageBytes,
-           [gpu, jobs = arguments.constLast(), done, then](const Outcome &outcome) {
+    const QStringList arguments = Slurm::requeueArguments(jobs);
+    qCDebug(lcSlurm).noquote() << m_commands.scontrol << arguments.join(QLatin1Char(' '));
+    launch(m_commands.scontrol, arguments, m_commands.commandTimeoutMs, Channels::Merged, kMaxMessageBytes,
+           [gpu = gpu.index, jobs = arguments.constLast()](const Outcome &outcome) {
                if (outcome.failure.isEmpty())
-                   qCInfo(lcSlurm, "GPU %d: job %s %s", gpu, qPrintable(jobs), qPrintable(done));
+                   qCInfo(lcSlurm, "GPU %d: job %s requeued", gpu, qPrintable(jobs));
                else // a job that the hold preempted first is pending already
-                   qCInfo(lcSlurm, "GPU %d: job %s not %s: %s", gpu, qPrintable(jobs), qPrintable(done),
+                   qCInfo(lcSlurm, "GPU %d: job %s not requeued: %s", gpu, qPrintable(jobs),
                           qPrintable(outcome.failure));
-               if (then)
-                   then();
            });
 }
 

@@ -69,13 +69,12 @@ public:
     // The time after which stopAll() gives up waiting for holds.
     static constexpr int kStopAllTimeoutMs = 20'000;
 
-    // The ways to take a GPU back from the lab that the lab suite's bench compares (IDLEGPU_LAB_RECLAIM=hold, requeue,
-    // signal; docs/development.md). Direct, the fastest, is the only one otherwise.
+    // The ways to take a GPU back from the lab that the lab suite's bench compares (IDLEGPU_LAB_RECLAIM=hold or
+    // requeue; docs/development.md). Direct, the fastest, is the only one otherwise.
     enum class Reclaim {
         Direct,   // SIGTERM to the job's processes on the GPU at once, then scontrol requeue and the hold
         HoldOnly, // the hold alone: slurmctld preempts the job (requeue)
-        Requeue,  // scontrol requeue first, then the hold
-        Signal,   // scancel --signal=TERM first, then scontrol requeue and the hold
+        Requeue,  // scontrol requeue of the jobs seen on the GPU, beside the hold
     };
 
     // Returns, for --status, the runtimes of `config`'s lending workloads as one listing of Slurm's jobs shows them.
@@ -133,10 +132,6 @@ private:
     void applyView(const Slurm::NodeView &view);
     void fail(Gpu &gpu, const QString &what);
     void requeue(const Gpu &gpu, const QList<qint64> &jobs);
-    // Runs a Slurm command that acts on the lab's jobs of `gpu` (a requeue, a signal) and logs its outcome; `then`
-    // follows once it has ended, either way.
-    void actOnLabJobs(int gpu, const QStringList &arguments, const QString &program, const QString &done,
-                      std::function<void()> then = {});
     void scheduleRetry();
     void maybeFinishStopAll();
     void finishStopAll();
