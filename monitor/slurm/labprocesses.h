@@ -36,10 +36,6 @@ public:
     // The /proc that start times are read from; tests' processes are real, so this is /proc there too.
     static constexpr char kProcRoot[] = "/proc";
 
-Q_SIGNALS:
-    // A signalled process has ended, `afterTermMs` after its SIGTERM.
-    void processGone(qint64 pid, int gpu, qint64 afterTermMs);
-
 private:
     struct Process;
     void ended(Process *process);
