@@ -164,7 +164,8 @@ QList<qint64> LabProcesses::terminate(int gpu, int stopTimeoutMs)
     for (const auto &key : std::as_const(signalled))
         names.append(m_processes.at(key)->describe());
     qCInfo(lcSlurm, "GPU %d: SIGTERM to the lab's %s", gpu, qPrintable(names.join(QLatin1String(", "))));
-    QTimer::singleShot(stopTimeoutMs, this,
+    // Precise: a coarse timer may ring 5% early, and the stop timeout is the time the job was promised.
+    QTimer::singleShot(stopTimeoutMs, Qt::PreciseTimer, this,
                        [this, signalled, stopTimeoutMs] { killSurvivors(signalled, stopTimeoutMs); });
     return jobs;
 }
