@@ -37,6 +37,7 @@ build="$repo/build"
 #                                   need them
 #   iproute2                        the lab suite (tests/slurm/lab.sh): `ip netns` and veth pairs for its three
 #                                   workstations, each in a network namespace of its own
+#   procps                          the lab suite: pgrep finds the Slurm commands a killed idlegpu might leave
 #   python3-prometheus-client       the metrics test (tst_it_metrics): Prometheus's own text parser reads the
 #                                   [metrics] textfile as node_exporter would
 #   prometheus                      the lab view test (tests/metrics, ctest -L metrics): the real Prometheus and
@@ -56,7 +57,7 @@ build="$repo/build"
 packages=(cmake ninja-build g++ pkgconf qt6-base-dev libgl-dev qt6-tools-dev qt6-tools-dev-tools qt6-l10n-tools
           psmisc xvfb trayer xdotool imagemagick x11-utils desktop-file-utils appstream dbus-daemon
           dpkg-dev lintian clang libclang-rt-14-dev clang-format ccache slurmctld slurmd slurm-client munge
-          python3-prometheus-client iproute2 prometheus prometheus-node-exporter systemd
+          python3-prometheus-client iproute2 procps prometheus prometheus-node-exporter systemd
           polkitd libxml2-utils libdbus-1-dev systemd-container mmdebstrap)
 
 # The real desktops of the desktop suite (tests/desktop, ctest -L desktop), for scripts/test only: scripts/run
