@@ -661,7 +661,7 @@ void SlurmLender::onNodeShown(const Slurm::NodeView &view, const Outcome &outcom
     // Slurm starts nothing on a drained node, a hold neither: the drain keeps the lab off the owner's GPUs, and the
     // lab job that an owner's open finds there is signalled and requeued all the same (stop()).
     const bool drained = node && node->drained();
-    if (drained != m_nodeDrained && !drained)
+    if (m_nodeDrained && !drained)
         qCInfo(lcSlurm, "node %s is no longer drained: the GPUs in use are held again", qPrintable(m_slurm.node));
     m_nodeDrained = drained;
     if (drained) // a hold asked before the drain was seen waited in vain: no failure of Slurm's
