@@ -235,6 +235,24 @@ private Q_SLOTS:
                                       << show;
         QTest::newRow("pause click") << QStringList{QStringLiteral("actions")} << int(NotificationKind::Pause) << show;
     }
+    // A message given before the server's capabilities are known (the first preemption right after the start)
+    // waits for them and carries its actions; it is sent once.
+    void aMessageBeforeTheAnswerWaitsForIt()
+    {
+        QVERIFY(startServer());
+        m_server->setCapabilities({QStringLiteral("actions")});
+        RecordingSink balloons;
+        DesktopNotificationSink sink(&balloons, m_app);
+        sink.showMessage(NotificationKind::Preemption, QStringLiteral("t"), QStringLiteral("b"),
+                         QSystemTrayIcon::Information); // before any answer: nothing is known yet
+        QVERIFY(!sink.actions().has_value());
+        QTRY_COMPARE_WITH_TIMEOUT(m_server->calls().size(), 1, kTimeoutMs);
+        QCOMPARE(m_server->calls().constFirst().actions, DesktopNotificationSink::actionsFor(NotificationKind::Preemption));
+        QTest::qWait(100);
+        QCOMPARE(m_server->calls().size(), 1);
+        QVERIFY(balloons.messages.isEmpty());
+    }
+
     void actionsWhereTheServerOffersThem()
     {
         QFETCH(QStringList, capabilities);

@@ -57,14 +57,17 @@ DesktopNotificationSink::DesktopNotificationSink(NotificationSink *fallback, con
         QStringLiteral("org.freedesktop.DBus"), QStringLiteral("/org/freedesktop/DBus"),
         QStringLiteral("org.freedesktop.DBus"), QStringLiteral("NameHasOwner"));
     ask << QLatin1String(kService);
+    m_askingOwner = true;
     auto *answer = new QDBusPendingCallWatcher(m_bus.asyncCall(ask, m_callTimeoutMs), this);
     connect(answer, &QDBusPendingCallWatcher::finished, this, [this, answer] {
         answer->deleteLater();
+        m_askingOwner = false;
         const QDBusMessage reply = answer->reply();
         // An owner change heard meanwhile is newer than this answer.
         if (m_server == Server::Unknown && reply.type() == QDBusMessage::ReplyMessage
             && reply.signature() == QLatin1String("b"))
             setServer(reply.arguments().constFirst().toBool() ? Server::Present : Server::Absent);
+        sendWaitingMessages();
     });
     m_bus.connect(QLatin1String(kService), QLatin1String(kPath), QLatin1String(kService),
                   QStringLiteral("ActionInvoked"), this, SLOT(onActionInvoked(uint, QString)));
@@ -128,9 +131,11 @@ void DesktopNotificationSink::askCapabilities()
 {
     const QDBusMessage ask = QDBusMessage::createMethodCall(QLatin1String(kService), QLatin1String(kPath),
                                                             QLatin1String(kService), QStringLiteral("GetCapabilities"));
+    m_askingCapabilities = true;
     auto *answer = new QDBusPendingCallWatcher(m_bus.asyncCall(ask, m_callTimeoutMs), this);
     connect(answer, &QDBusPendingCallWatcher::finished, this, [this, answer] {
         answer->deleteLater();
+        m_askingCapabilities = false;
         const QDBusMessage reply = answer->reply();
         const QStringList capabilities = reply.type() == QDBusMessage::ReplyMessage
                                                  && reply.signature() == QLatin1String("as")
@@ -139,7 +144,17 @@ void DesktopNotificationSink::askCapabilities()
         m_bodyMarkup = capabilities.contains(QStringLiteral("body-markup"));
         m_actions = capabilities.contains(QStringLiteral("actions"));
         qCDebug(lcTray, "notification server: %s", qPrintable(capabilities.join(QLatin1Char(' '))));
+        sendWaitingMessages();
     });
+}
+
+void DesktopNotificationSink::sendWaitingMessages()
+{
+    if (learningServer())
+        return;
+    const QList<WaitingMessage> waiting = std::exchange(m_waiting, {});
+    for (const WaitingMessage &message : waiting)
+        showMessage(message.kind, message.title, message.body, message.icon);
 }
 
 void DesktopNotificationSink::showMessage(NotificationKind kind, const QString &title, const QString &body,
@@ -149,9 +164,18 @@ void DesktopNotificationSink::showMessage(NotificationKind kind, const QString &
         m_fallback->showMessage(kind, title, body, icon);
         return;
     }
+    // At the start (or as a new server comes) it waits for the answer, at most the call's timeout: the first
+    // preemption of a session comes with its actions too.
+    if (learningServer()) {
+        if (m_waiting.size() == kMaxWaitingMessages)
+            m_waiting.removeFirst();
+        m_waiting.append({kind, title, body, icon});
+        return;
+    }
     QDBusMessage notify = QDBusMessage::createMethodCall(QLatin1String(kService), QLatin1String(kPath),
                                                          QLatin1String(kService), QStringLiteral("Notify"));
-    // Until the server said whether it shows actions, none: a server without them might show the keys as text.
+    // Where the server did not say whether it shows actions (no answer in time), none: a server without them might
+    // show the keys as text.
     const int expireMs = kind == NotificationKind::Pause     ? Notifier::kPauseShownMs
                          : icon == QSystemTrayIcon::Critical ? 0
                                                              : kExpireMs;

@@ -79,6 +79,20 @@ private Q_SLOTS:
 private:
     void setServer(Server server);
     void askCapabilities();
+    // Whether the server's presence or capabilities are being asked: a message waits for the answer, so that the
+    // first one carries its actions too.
+    bool learningServer() const { return m_askingOwner || m_askingCapabilities; }
+    void sendWaitingMessages();
+
+    // A message that waits for the server's answer.
+    struct WaitingMessage
+    {
+        NotificationKind kind;
+        QString title;
+        QString body;
+        QSystemTrayIcon::MessageIcon icon;
+    };
+    static constexpr qsizetype kMaxWaitingMessages = 16;
 
     NotificationSink *m_fallback;
     QDBusConnection m_bus;
@@ -89,6 +103,9 @@ private:
     bool m_failing = false;     // a call failed since the last success: said once in the log
     std::optional<bool> m_bodyMarkup;
     std::optional<bool> m_actions;
+    bool m_askingOwner = false;
+    bool m_askingCapabilities = false;
+    QList<WaitingMessage> m_waiting;
     QString m_appIconName = QLatin1String(kAppIcon);
     int m_callTimeoutMs = kCallTimeoutMs;
 };
