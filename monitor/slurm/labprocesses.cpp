@@ -3,7 +3,7 @@
 #include "slurm/labprocesses.h"
 
 #include "base/logging.h"
-#include "holders/procparse.h"
+#include "holders/procstatfile.h"
 
 #include <QElapsedTimer>
 #include <QSocketNotifier>
@@ -11,9 +11,7 @@
 
 #include <cerrno>
 #include <csignal>
-#include <cstdio>
 #include <cstring>
-#include <fcntl.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 
@@ -32,22 +30,8 @@ bool pidfdSignal(int pidfd, int signal)
 // The start time of process `pid` as /proc shows it now; 0 when it is gone or unreadable.
 quint64 startTimeNow(qint64 pid)
 {
-    char path[64];
-    std::snprintf(path, sizeof path, "%s/%lld/stat", LabProcesses::kProcRoot, static_cast<long long>(pid));
-    const int fd = ::open(path, O_RDONLY | O_CLOEXEC);
-    if (fd < 0)
-        return 0;
-    char buffer[1024];
-    ssize_t length;
-    do
-        length = ::read(fd, buffer, sizeof buffer - 1);
-    while (length < 0 && errno == EINTR);
-    ::close(fd);
-    if (length <= 0)
-        return 0;
-    buffer[length] = '\0';
     ProcStat stat;
-    return parseProcStat(buffer, &stat) ? stat.startTime : 0;
+    return readProcStat(LabProcesses::kProcRoot, long(pid), &stat) ? stat.startTime : 0;
 }
 
 } // namespace
