@@ -657,10 +657,10 @@ void SlurmLender::onNodeShown(const Slurm::NodeView &view, const Outcome &outcom
                "GPUs need no hold",
                qPrintable(m_slurm.node), qPrintable(printableName(node->reason)));
     }
-    m_foreignDrainSeen = node && node->drained() ? node->reason : QString();
     // Slurm starts nothing on a drained node, a hold neither: the drain keeps the lab off the owner's GPUs, and the
     // lab job that an owner's open finds there is signalled and requeued all the same (stop()).
     const bool drained = node && node->drained();
+    m_foreignDrainSeen = drained ? node->reason : QString();
     if (m_nodeDrained && !drained)
         qCInfo(lcSlurm, "node %s is no longer drained: the GPUs in use are held again", qPrintable(m_slurm.node));
     m_nodeDrained = drained;

@@ -378,7 +378,6 @@ else
         fail "ws3 is $(node_state 3) after its idlegpu's SIGKILL"
     fi
     # Refused by the Prolog (the job requeued) or the node drained first by the health check: either will do.
-    requeued() { sl scontrol show job "$1" | grep -q ' Restarts=[1-9]'; }
     log "drained by $({ requeued "$j5" || requeued "$j6"; } && echo the Prolog || echo the health check)"
     stays 3 eval 'is_state "$j5" PENDING && is_state "$j6" PENDING' && pass "the new jobs wait" \
         || fail "jobs $j5 $j6: $(state_of "$j5") on $(node_of "$j5"), $(state_of "$j6") on $(node_of "$j6")"
