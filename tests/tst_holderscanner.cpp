@@ -204,7 +204,7 @@ void TestHolderScanner::slurmJobIdsOnlyWhenAsked()
     TestSupport::FakeProc proc;
     proc.add({30, 1, 30, 30, "python3", "python3", {}, {dev.node(0)}});
     TestSupport::writeFile(proc.pidDir(30) + "/environ", QByteArray("PATH=/bin") + '\0' + "SLURM_JOB_ID=1234" + '\0' + "HOME=/");
-    proc.add({31, 1, 31, 31, "slurmstepd", "slurmstepd", {}, {}});
+    proc.add({31, 1, 31, 31, "slurmstepd", "slurmstepd", {}, {}, 0});
     proc.add({32, 31, 31, 31, "train", "train", {}, {dev.node(0)}});
     proc.add({33, 1, 33, 33, "mine", "mine", {}, {dev.node(0)}});
 
@@ -222,21 +222,27 @@ void TestHolderScanner::slurmJobIdsOnlyWhenAsked()
 }
 
 // The job that slurmstepd runs, from its title: a job's user can put any SLURM_JOB_ID in their environment, not in
-// root's slurmstepd. A title of another form names no job.
+// root's slurmstepd. A title of another form names no job, nor does a process of a user's named slurmstepd.
 void TestHolderScanner::slurmStepJobIdFromTheStepdTitle()
 {
     TestSupport::FakeDevRoot dev(1);
     TestSupport::FakeProc proc;
-    proc.add({40, 1, 40, 40, "slurmstepd", QByteArray("slurmstepd: [7.batch]") + '\0', {}, {}});
+    proc.add({40, 1, 40, 40, "slurmstepd", QByteArray("slurmstepd: [7.batch]") + '\0', {}, {}, 0});
     proc.add({41, 40, 41, 41, "bash", "bash", {}, {}});
     proc.add({42, 41, 41, 41, "python3", "python3", {}, {dev.node(0)}});
     TestSupport::writeFile(proc.pidDir(42) + "/environ", QByteArray("SLURM_JOB_ID=99") + '\0');
     proc.add({43, 40, 43, 43, "train", "train", {}, {dev.node(0)}});
-    proc.add({50, 1, 50, 50, "slurmstepd", QByteArray("slurmstepd: [x]") + '\0', {}, {}});
+    proc.add({50, 1, 50, 50, "slurmstepd", QByteArray("slurmstepd: [x]") + '\0', {}, {}, 0});
     proc.add({51, 50, 51, 51, "train", "train", {}, {dev.node(0)}});
+    // A user's process named slurmstepd, titled as one, above a holder: it names no job, or a user could have root
+    // requeue anybody's job in the lab.
+    proc.add({60, 1, 60, 60, "slurmstepd", QByteArray("slurmstepd: [9.batch]") + '\0', {}, {}, 1000});
+    proc.add({61, 60, 61, 61, "python3", "python3", {}, {dev.node(0)}, 1000});
 
     const HolderScanner::Result result = HolderScanner(proc.path()).scan(nodesOf(dev, 1), {}, true);
-    QCOMPARE(result.holders.size(), 3);
+    QCOMPARE(result.holders.size(), 4);
+    QCOMPARE(findHolder(result.holders, 61)->slurmStepJobId, 0);
+    QCOMPARE(findHolder(result.holders, 61)->slurmJobId, 0);
     QCOMPARE(findHolder(result.holders, 42)->slurmStepJobId, 7); // two levels up
     QCOMPARE(findHolder(result.holders, 42)->slurmJobId, 99);    // what its environment says, for the policy's text
     QCOMPARE(findHolder(result.holders, 43)->slurmStepJobId, 7);

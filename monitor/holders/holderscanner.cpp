@@ -957,14 +957,15 @@ private:
         holder->exe = readExe(m_procFd, pid);
         holder->argv0 = readArgv0(m_procFd, pid);
         qint64 ancestor = stat.ppid;
-        qint64 slurmStepd = 0; // the nearest slurmstepd among the ancestors
+        qint64 slurmStepd = 0; // the nearest slurmstepd among the ancestors: root's, since any user may take its name
         while (ancestor > 1 && holder->ancestors.size() < kMaxAncestors) {
             holder->ancestors.append(ancestor);
             ProcStat ancestorStat;
             bool isStepd = false;
             if (readStat(m_procRoot, m_procFd, ancestor, &ancestorStat, &isStepd) != StatRead::Read)
                 break;
-            if (isStepd && slurmStepd == 0)
+            uint ancestorUid = 0;
+            if (isStepd && slurmStepd == 0 && readUid(m_procFd, ancestor, &ancestorUid) && ancestorUid == 0)
                 slurmStepd = ancestor;
             ancestor = ancestorStat.ppid;
         }

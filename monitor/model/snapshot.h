@@ -114,7 +114,8 @@ struct Holder
     // slurmstepd but its environment could not be read; 0 when it belongs to no Slurm job.
     qint64 slurmJobId = 0;
     // The job that its nearest slurmstepd ancestor runs, from that root process's title ("slurmstepd: [7.batch]"),
-    // which the job's user cannot change as they can their environment; 0 when it has none or it cannot be read.
+    // which the job's user cannot change as they can their environment; 0 when it has none or it cannot be read. A
+    // process named slurmstepd that is not root's is no slurmstepd: any user may name a process so.
     qint64 slurmStepJobId = 0;
 
     // Returns how the user is told who holds a GPU: "python3 (alice, pid 4242)".
