@@ -433,7 +433,12 @@ wait_for 15 eval '[ -z "$(sl squeue -h -p scavenger -o %i)" ]' || fail "the lab 
 wait_for 15 eval 'lent 2 0 && lent 2 1' || fail "ws2's GPUs are not lent: $(lab_idlegpu_status 2)"
 ctld=$(cat "$B/run/slurmctld.pid")
 # The Slurm commands that workstation 2's idlegpu runs now.
-commands_of_ws2() { pgrep -P "${LAB_IDLEGPU_PID[2]}" -x 'salloc|scancel|scontrol|squeue|sinfo' | tr '\n' ' '; }
+commands_of_ws2() {
+    local pid
+    for pid in $(pgrep -P "${LAB_IDLEGPU_PID[2]}"); do
+        case "$(cat "/proc/$pid/comm" 2>/dev/null)" in salloc|scancel|scontrol|squeue|sinfo) echo -n "$pid " ;; esac
+    done
+}
 none_left() { local pid; for pid in $left; do kill -0 "$pid" 2>/dev/null && return 1; done; return 0; }
 # kill_ws2_while WHAT: SIGKILL of ws2's idlegpu, and its commands (the pids $left) gone within the bound
 kill_ws2_while() {
@@ -469,8 +474,11 @@ kill_ws2_while "its hold is granted"
 [ "$(holds_on 2 0)" = 1 ] && pass "the granted hold stays, the GPU kept for its owner" \
     || fail "ws2's GPU 0 has $(holds_on 2 0) holds"
 # A hold being released: idlegpu back, slurmctld stopped, the owner closes GPU 0: idlegpu's scancel waits.
+taken=$(grep -c 'GPU 0 is already held' "$B/ws2/idlegpu.log")
 lab_idlegpu_start 2
-wait_for 20 eval 'lab_idlegpu_status 2 | grep -q "^GPU 0: held for you"' || fail "ws2: $(lab_idlegpu_status 2)"
+# idlegpu's own first listing has taken the hold over (--status asks Slurm itself, which may answer sooner)
+wait_for 20 eval '[ "$(grep -c "GPU 0 is already held" "$B/ws2/idlegpu.log")" -gt "$taken" ]' \
+    || fail "ws2's idlegpu did not take its hold over: $(tail -3 "$B/ws2/idlegpu.log")"
 kill -STOP "$ctld"
 owner_stop k
 if wait_for 15 eval '[ -n "$(pgrep -P "${LAB_IDLEGPU_PID[2]}" -x scancel)" ]'; then
