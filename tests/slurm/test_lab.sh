@@ -50,7 +50,7 @@ cleanup() {
     local name
     for name in "${!owner_pid[@]}"; do kill "${owner_pid[$name]}" 2>/dev/null; done
     if [ "$failures" -ne 0 ]; then
-        for n in 1 2 3; do echo "--- ws$n: idlegpu's log"; tail -30 "$B/ws$n/idlegpu.log" 2>/dev/null; done
+        for n in 1 2 3; do echo "--- ws$n: idlegpu's log"; tail -300 "$B/ws$n/idlegpu.log" 2>/dev/null; done
         echo "--- slurmctld.log"; tail -40 "$B/log/slurmctld.log" 2>/dev/null
         echo "--- the jobs' events"; cat "$B/out/events" 2>/dev/null
     fi
